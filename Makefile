@@ -1,0 +1,103 @@
+# Croupier: build, test, run, bench, deps.
+#   make run     build and serve on http://127.0.0.1:8080 (SQLite store croupier.db)
+#   make test    every test (unit, HTTP, under ASan+UBSan too); ends "N passed, N failed"
+#   make deps    install the Debian packages and npm test tooling that are missing
+
+CC      ?= cc
+CSTD    := -std=c11 -D_GNU_SOURCE
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+OPT     ?= -O2 -g
+CFLAGS  += $(CSTD) $(WARN) $(OPT) -Iengine -Iapi -MMD -MP
+LDLIBS  := -lcivetweb -ljansson -lsqlite3 -lyaml -lcrypto -lpthread -lm
+SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+ENGINE_SRC := $(wildcard engine/core/*.c) $(wildcard engine/*.c) $(wildcard engine/*/*.c)
+ENGINE_SRC := $(filter-out engine/core/%_test.c,$(ENGINE_SRC))
+API_SRC    := $(wildcard api/*.c)
+CLI_SRC    := $(wildcard cli/*.c)
+UNIT_SRC   := $(wildcard tests/unit/test_*.c)
+
+B  := build
+BA := build/asan
+
+obj   = $(patsubst %.c,$(1)/%.o,$(2))
+ENGINE_OBJ   := $(call obj,$(B),$(ENGINE_SRC))
+ENGINE_OBJ_A := $(call obj,$(BA),$(ENGINE_SRC))
+SERVER_OBJ   := $(call obj,$(B),$(API_SRC) $(CLI_SRC))
+SERVER_OBJ_A := $(call obj,$(BA),$(API_SRC) $(CLI_SRC))
+UNIT_BIN     := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
+UNIT_BIN_A   := $(patsubst tests/unit/%.c,$(BA)/tests/%,$(UNIT_SRC))
+
+DEB_PKGS := libcivetweb-dev libjansson-dev libsqlite3-dev libssl-dev libcmocka-dev \
+            pkg-config curl chromium
+
+.PHONY: all asan run test unit deps deps-build deps-test deps-npm clean bench
+all: $(B)/croupier
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(BA)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN) -c $< -o $@
+
+$(B)/croupier: $(ENGINE_OBJ) $(SERVER_OBJ)
+	$(CC) $(CFLAGS) $(filter %.o,$^) -o $@ $(LDLIBS)
+$(BA)/croupier: $(ENGINE_OBJ_A) $(SERVER_OBJ_A)
+	$(CC) $(CFLAGS) $(SAN) $(filter %.o,$^) -o $@ $(LDLIBS)
+
+$(B)/tests/%: tests/unit/%.c $(ENGINE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
+$(BA)/tests/%: tests/unit/%.c $(ENGINE_OBJ_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
+
+asan: $(BA)/croupier $(UNIT_BIN_A)
+
+# --- dependencies -----------------------------------------------------------
+# Install only what is missing, so a ready machine pays nothing. `make run`
+# needs the build packages; `make test` also the test tools (cmocka, Node,
+# Chromium for the browser tests).
+DEB_BUILD := gcc make libc6-dev libcivetweb-dev libjansson-dev libsqlite3-dev libssl-dev libyaml-dev
+DEB_TEST  := libcmocka-dev chromium curl
+define apt_missing
+	@missing=""; for p in $(1); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	$(2) \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+endef
+deps: deps-build deps-test deps-npm
+deps-build:
+	$(call apt_missing,$(DEB_BUILD),)
+deps-test:
+	$(call apt_missing,$(DEB_TEST),command -v node >/dev/null 2>&1 || missing="$$missing nodejs npm";)
+deps-npm: node_modules/.package-lock.json
+node_modules/.package-lock.json: package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || $(MAKE) --no-print-directory deps-test
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# --- use --------------------------------------------------------------------
+run: deps-build
+	@$(MAKE) --no-print-directory $(B)/croupier
+	./$(B)/croupier serve --listen 127.0.0.1:8080 --store sqlite:croupier.db
+
+unit: $(UNIT_BIN) $(UNIT_BIN_A)
+
+test: deps
+	@$(MAKE) --no-print-directory $(B)/croupier $(BA)/croupier $(UNIT_BIN) $(UNIT_BIN_A)
+	@tests/run.sh
+
+bench: $(B)/croupier
+	@tests/bench.sh
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

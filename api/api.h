@@ -1,0 +1,97 @@
+/* api.h: internals shared by the router and the handlers (not the front ends).
+ *
+ * A handler gets the parsed JSON body (borrowed; NULL for bodiless routes)
+ * and the path parameters, and fills the response with exactly one
+ * http_res_json() or http_res_problem(). Handlers know no rules: every game
+ * question goes through the game_ops row of engine/game.h.
+ */
+#ifndef CROUPIER_API_H
+#define CROUPIER_API_H
+
+#include "game.h"
+#include "http.h"
+#include "store.h"
+
+enum { ROUTE_MAX_PARAMS = 3 };
+
+typedef struct route_match {
+    char params[ROUTE_MAX_PARAMS][96];
+    int nparams;
+} route_match;
+
+typedef int (*handler_fn)(const api_config *cfg, const http_req *req,
+                          const route_match *m, json_t *body, http_res *res);
+
+enum body_kind { BODY_NONE = 0, BODY_JSON = 1 };
+
+typedef struct route {
+    const char *method;
+    const char *pattern; /* "/games/{id}/plays": {x} matches one segment */
+    enum body_kind body;
+    handler_fn fn;
+} route;
+
+extern const route api_routes[]; /* routes.c; terminated by a NULL method */
+
+/* Handlers (h_*.c). */
+int h_healthz(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_metrics(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_openapi(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_openapi_json(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_rules(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_rules_game(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_games_create(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_game_get(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_game_delete(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_plays_post(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_plays_get(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_legal(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_hint(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_export(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_validate(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_fn_validate(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_fn_play(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_fn_play_named(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+
+/* A stored game loaded for one request (api/gamectx.c). */
+typedef struct game_ctx {
+    store_row row;
+    const game_ops *ops;
+    json_t *meta; /* {"game","variant","seed","seats":[...]} */
+    void *st;     /* ops->state_size bytes */
+    int seat;     /* caller: a seat, SEAT_SPECTATOR or SEAT_ADMIN */
+    int has_token;
+} game_ctx;
+
+/* Load game `id` and authenticate the caller. 0, ERR_NOT_FOUND,
+ * ERR_UNAUTHORIZED (a token that is neither a seat's nor the admin's),
+ * ERR_STORE, ERR_INTERNAL (a corrupt row). */
+int ctx_load(const api_config *cfg, const http_req *req, const char *id,
+             game_ctx *c, game_err *e);
+void ctx_free(game_ctx *c);
+/* Let bot seats (and forced plays) move until a human must decide or the
+ * game ends; appends each record to `applied`. */
+int ctx_run_bots(const game_ops *ops, void *st, const json_t *meta,
+                 json_t *applied, game_err *e);
+/* Encode and compare-and-swap the state on row.version. 0, ERR_CONFLICT,
+ * ERR_NOT_FOUND, ERR_STORE. On success row.version is the new version. */
+int ctx_save(const api_config *cfg, game_ctx *c);
+/* Seats as the public sees them (no token hashes). New ref. */
+json_t *ctx_public_seats(const json_t *meta);
+
+/* Random URL-safe strings (auth.c): n_bytes of entropy, base64url. */
+int rand_token(char *out, size_t outlen, size_t n_bytes);
+uint64_t rand_u64(void);
+/* Lowercase hex SHA-256 of s into out[65]. */
+void sha256_hex(const char *s, char out[65]);
+/* Constant-time string equality. */
+int secure_eq(const char *a, const char *b);
+/* The bearer token of the request (header, or ?token=), into buf; NULL if none. */
+const char *req_token(const http_req *req, char *buf, size_t n);
+
+/* Strictness helper: 400 naming the first member of `obj` not in `allowed`
+ * (NULL-terminated). Returns 0 when all are known. */
+int reject_unknown(const json_t *obj, const char *const *allowed,
+                   const char *base, game_err *e);
+
+#endif

@@ -1,0 +1,98 @@
+/* auth.c: game ids, seat tokens and their hashes.
+ *
+ * Ids and tokens are 128 random bits from getrandom(2), base64url. The store
+ * keeps only SHA-256 hashes of seat tokens, so a leaked database does not
+ * leak seats; comparisons are constant-time.
+ */
+#include "api.h"
+
+#include <openssl/sha.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+
+static int fill_random(void *buf, size_t n)
+{
+    unsigned char *p = buf;
+    while (n > 0) {
+        ssize_t got = getrandom(p, n, 0);
+        if (got < 0)
+            return -1;
+        p += got;
+        n -= (size_t)got;
+    }
+    return 0;
+}
+
+int rand_token(char *out, size_t outlen, size_t n_bytes)
+{
+    static const char b64[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    unsigned char raw[48];
+    if (n_bytes > sizeof raw || outlen < (n_bytes * 4 + 2) / 3 + 1)
+        return ERR_INTERNAL;
+    if (fill_random(raw, n_bytes))
+        return ERR_INTERNAL;
+    size_t k = 0;
+    unsigned acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < n_bytes; i++) {
+        acc = (acc << 8) | raw[i];
+        bits += 8;
+        while (bits >= 6) {
+            out[k++] = b64[(acc >> (bits - 6)) & 63];
+            bits -= 6;
+        }
+    }
+    if (bits > 0)
+        out[k++] = b64[(acc << (6 - bits)) & 63];
+    out[k] = 0;
+    return 0;
+}
+
+uint64_t rand_u64(void)
+{
+    uint64_t x = 0;
+    if (fill_random(&x, sizeof x))
+        x = 0x9e3779b97f4a7c15ULL;
+    return x;
+}
+
+void sha256_hex(const char *s, char out[65])
+{
+    unsigned char d[SHA256_DIGEST_LENGTH];
+    SHA256((const unsigned char *)s, strlen(s), d);
+    for (int i = 0; i < SHA256_DIGEST_LENGTH; i++)
+        snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+int secure_eq(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    unsigned char diff = (unsigned char)(na != nb);
+    size_t n = na < nb ? na : nb;
+    for (size_t i = 0; i < n; i++)
+        diff |= (unsigned char)(a[i] ^ b[i]);
+    return diff == 0;
+}
+
+const char *req_token(const http_req *req, char *buf, size_t n)
+{
+    const char *h = http_req_header(req, "Authorization");
+    if (h) {
+        while (*h == ' ')
+            h++;
+        if (strncasecmp(h, "Bearer ", 7) != 0)
+            return ""; /* present but not a bearer token: invalid */
+        h += 7;
+        while (*h == ' ')
+            h++;
+        snprintf(buf, n, "%s", h);
+        size_t len = strlen(buf);
+        while (len && buf[len - 1] == ' ')
+            buf[--len] = 0;
+        return buf;
+    }
+    return http_req_query(req, "token", buf, n);
+}

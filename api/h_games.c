@@ -1,0 +1,464 @@
+/* h_games.c: the stored-game endpoints (/games...). Each handler: parse ->
+ * authenticate -> ask the engine through game_ops -> one response. No rule
+ * of any game is known here. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "core/jsonx.h"
+
+#define PROBLEM(ecode, ...)                                                   \
+    do {                                                                      \
+        err_set(&e, (ecode), NULL, __VA_ARGS__);                               \
+        return http_res_problem(res, req, e.code, &e, NULL);                  \
+    } while (0)
+
+static int fail(http_res *res, const http_req *req, game_err *e)
+{
+    return http_res_problem(res, req, e->code ? e->code : ERR_INTERNAL, e, NULL);
+}
+
+static json_t *game_doc(const game_ctx *c)
+{
+    json_t *you = c->seat >= 0 ? json_integer(c->seat) : json_null();
+    return json_pack("{s:s,s:O,s:O,s:I,s:o,s:o,s:o}", "id", c->row.id, "game",
+                     json_object_get(c->meta, "game"), "variant",
+                     json_object_get(c->meta, "variant"), "version",
+                     (json_int_t)c->row.version, "seats",
+                     ctx_public_seats(c->meta), "you", you, "state",
+                     c->ops->view(c->st, c->seat));
+}
+
+/* --- POST /games ---------------------------------------------------------- */
+
+static int parse_players(const game_ops *ops, const json_t *players,
+                         json_t *seats, char tokens[][32], game_err *e)
+{
+    if (jx_array(players, "/players", (size_t)ops->min_players,
+                 (size_t)ops->max_players, e))
+        return ERR_BAD_MEMBER;
+    static const char *const allowed[] = {"name", "bot", NULL};
+    size_t i;
+    json_t *p;
+    json_array_foreach(players, i, p) {
+        char base[64], ptr[96];
+        jx_ptr_idx(base, sizeof base, "/players", i);
+        if (jx_object(p, base, e) || reject_unknown(p, allowed, base, e))
+            return ERR_BAD_MEMBER;
+        const json_t *bot = json_object_get(p, "bot");
+        const json_t *name = json_object_get(p, "name");
+        const char *b = NULL, *n = NULL;
+        if (bot) {
+            snprintf(ptr, sizeof ptr, "%s/bot", base);
+            if (jx_string(bot, ptr, &b, e))
+                return ERR_BAD_MEMBER;
+            if (!game_has_bot(ops, b))
+                return err_set(e, ERR_BAD_MEMBER, ptr,
+                               "unknown bot '%s' for %s (see GET /rules/%s)", b,
+                               ops->name, ops->name);
+        }
+        snprintf(ptr, sizeof ptr, "%s/name", base);
+        if (name) {
+            if (jx_string(name, ptr, &n, e))
+                return ERR_BAD_MEMBER;
+            size_t len = strlen(n);
+            if (len < 1 || len > 64)
+                return err_set(e, ERR_BAD_MEMBER, ptr, "a name has 1 to 64 characters");
+        } else if (!bot) {
+            return err_set(e, ERR_BAD_MEMBER, base,
+                           "a player is {\"name\": ...} or {\"bot\": <strategy>}");
+        }
+        json_t *seat = json_pack("{s:i}", "seat", (int)i);
+        if (b) {
+            char dflt[80];
+            snprintf(dflt, sizeof dflt, "%s bot", b);
+            json_object_set_new(seat, "name", json_string(n ? n : dflt));
+            json_object_set_new(seat, "bot", json_string(b));
+        } else {
+            char h[65];
+            if (rand_token(tokens[i], 32, 16)) {
+                json_decref(seat);
+                return err_set(e, ERR_INTERNAL, NULL, "no randomness");
+            }
+            sha256_hex(tokens[i], h);
+            json_object_set_new(seat, "name", json_string(n));
+            json_object_set_new(seat, "token_sha256", json_string(h));
+        }
+        json_array_append_new(seats, seat);
+    }
+    return 0;
+}
+
+int h_games_create(const api_config *cfg, const http_req *req,
+                   const route_match *m, json_t *body, http_res *res)
+{
+    (void)m;
+    game_err e = {0};
+    static const char *const allowed[] = {"game", "variant", "seed", "players", "options", NULL};
+    if (jx_object(body, "", &e) || reject_unknown(body, allowed, "", &e))
+        return fail(res, req, &e);
+    const char *gname, *variant;
+    if (jx_string(json_object_get(body, "game"), "/game", &gname, &e))
+        return fail(res, req, &e);
+    const game_ops *ops = game_find(gname);
+    if (!ops)
+        PROBLEM(ERR_NOT_FOUND, "unknown game type '%s' (see GET /rules)", gname);
+    variant = ops->variants[0];
+    if (json_object_get(body, "variant")) {
+        if (jx_string(json_object_get(body, "variant"), "/variant", &variant, &e))
+            return fail(res, req, &e);
+        if (!game_has_variant(ops, variant)) {
+            err_set(&e, ERR_BAD_MEMBER, "/variant", "unknown variant '%s' of %s",
+                    variant, ops->name);
+            return fail(res, req, &e);
+        }
+    }
+    long long seed;
+    if (json_object_get(body, "seed")) {
+        if (jx_int(json_object_get(body, "seed"), "/seed", 0,
+                   (1LL << 53) - 1, &seed, &e))
+            return fail(res, req, &e);
+    } else {
+        seed = (long long)(rand_u64() & ((1ULL << 53) - 1));
+    }
+    const json_t *options = json_object_get(body, "options");
+    if (options && jx_object(options, "/options", &e))
+        return fail(res, req, &e);
+
+    char tokens[GAME_MAX_SEATS][32] = {{0}};
+    json_t *seats = json_array();
+    json_t *meta = NULL, *applied = json_array(), *out = NULL, *blob = NULL;
+    char *meta_s = NULL, *state_s = NULL;
+    void *st = calloc(1, ops->state_size);
+    int rc;
+    if (!st || !seats || !applied) {
+        rc = err_set(&e, ERR_INTERNAL, NULL, "out of memory");
+        goto done;
+    }
+    if ((rc = parse_players(ops, json_object_get(body, "players"), seats, tokens, &e)))
+        goto done;
+    int nplayers = (int)json_array_size(seats);
+    if ((rc = ops->init(st, variant, nplayers, (uint64_t)seed, options, &e)))
+        goto done;
+    meta = json_pack("{s:s,s:s,s:I,s:O}", "game", ops->name, "variant", variant,
+                     "seed", (json_int_t)seed, "seats", seats);
+    if ((rc = ctx_run_bots(ops, st, meta, applied, &e)))
+        goto done;
+    blob = ops->encode(st);
+    meta_s = json_dumps(meta, JSON_COMPACT);
+    state_s = blob ? json_dumps(blob, JSON_COMPACT) : NULL;
+    store_row row = {.version = 1, .meta = meta_s, .state = state_s};
+    snprintf(row.game, sizeof row.game, "%s", ops->name);
+    if (!meta_s || !state_s) {
+        rc = err_set(&e, ERR_INTERNAL, NULL, "could not encode the game");
+        goto done;
+    }
+    do { /* 128-bit ids: a collision is astronomically unlikely; retry anyway */
+        if (rand_token(row.id, sizeof row.id, 16)) {
+            rc = err_set(&e, ERR_INTERNAL, NULL, "no randomness");
+            goto done;
+        }
+        rc = store_create(cfg->store, &row);
+    } while (rc == ERR_CONFLICT);
+    if (rc) {
+        err_set(&e, rc, NULL, "the store could not save the game");
+        goto done;
+    }
+    int you = -1, humans = 0;
+    size_t i;
+    json_t *pub = ctx_public_seats(meta), *s;
+    json_array_foreach(pub, i, s) {
+        if (!json_object_get(s, "bot")) {
+            json_object_set_new(s, "token", json_string(tokens[i]));
+            you = (int)i;
+            humans++;
+        }
+    }
+    if (humans != 1)
+        you = -1;
+    out = json_pack("{s:s,s:s,s:s,s:I,s:i,s:o,s:o,s:O,s:o}", "id", row.id,
+                    "game", ops->name, "variant", variant, "seed", (json_int_t)seed,
+                    "version", 1, "seats", pub, "you",
+                    you >= 0 ? json_integer(you) : json_null(), "applied",
+                    applied, "state", ops->view(st, you >= 0 ? you : SEAT_SPECTATOR));
+    metrics_game_created();
+    http_res_header(res, "Location", "/games/%s", row.id);
+    http_res_json(res, 201, out);
+    out = NULL;
+    rc = 0;
+done:
+    if (rc)
+        http_res_problem(res, req, rc, &e, NULL);
+    json_decref(seats);
+    json_decref(meta);
+    json_decref(applied);
+    json_decref(blob);
+    free(meta_s);
+    free(state_s);
+    free(st);
+    return rc;
+}
+
+/* --- one game ------------------------------------------------------------- */
+
+static void etag(http_res *res, int64_t v)
+{
+    http_res_header(res, "ETag", "\"%lld\"", (long long)v);
+}
+
+/* Parse an entity tag list ("3", W/"3", 3, *) and say whether it names v. */
+static int tag_matches(const char *h, int64_t v)
+{
+    char want[32];
+    snprintf(want, sizeof want, "%lld", (long long)v);
+    while (h && *h) {
+        while (*h == ' ' || *h == ',')
+            h++;
+        if (*h == '*')
+            return 1;
+        if (h[0] == 'W' && h[1] == '/')
+            h += 2;
+        if (*h == '"')
+            h++;
+        size_t n = strcspn(h, "\", ");
+        if (n == strlen(want) && strncmp(h, want, n) == 0)
+            return 1;
+        h += n;
+        while (*h == '"' || *h == ' ')
+            h++;
+        if (*h && *h != ',')
+            h++;
+    }
+    return 0;
+}
+
+int h_game_get(const api_config *cfg, const http_req *req,
+               const route_match *m, json_t *body, http_res *res)
+{
+    (void)body;
+    game_err e = {0};
+    game_ctx c;
+    if (ctx_load(cfg, req, m->params[0], &c, &e)) {
+        ctx_free(&c);
+        return fail(res, req, &e);
+    }
+    const char *inm = http_req_header(req, "If-None-Match");
+    etag(res, c.row.version);
+    if (inm && tag_matches(inm, c.row.version)) {
+        http_res_raw(res, 304, NULL, NULL, 0);
+    } else {
+        http_res_json(res, 200, game_doc(&c));
+    }
+    ctx_free(&c);
+    return 0;
+}
+
+int h_game_delete(const api_config *cfg, const http_req *req,
+                  const route_match *m, json_t *body, http_res *res)
+{
+    (void)body;
+    game_err e = {0};
+    game_ctx c;
+    int rc = ctx_load(cfg, req, m->params[0], &c, &e);
+    if (!rc && c.seat == SEAT_SPECTATOR)
+        rc = err_set(&e, ERR_UNAUTHORIZED, NULL,
+                     "deleting a game needs a seat token of that game or the admin token");
+    if (!rc && (rc = store_delete(cfg->store, c.row.id)))
+        err_set(&e, rc, NULL, "the game could not be deleted");
+    ctx_free(&c);
+    if (rc)
+        return fail(res, req, &e);
+    return http_res_raw(res, 204, NULL, NULL, 0);
+}
+
+int h_plays_post(const api_config *cfg, const http_req *req,
+                 const route_match *m, json_t *body, http_res *res)
+{
+    game_err e = {0};
+    game_ctx c;
+    json_t *applied = json_array(), *rec = NULL;
+    static const char *const allowed[] = {"play", NULL};
+    int rc = ctx_load(cfg, req, m->params[0], &c, &e);
+    if (rc)
+        goto done;
+    if (c.seat == SEAT_SPECTATOR) {
+        rc = err_set(&e, ERR_UNAUTHORIZED, NULL, "playing needs your seat token");
+        goto done;
+    }
+    if (c.seat == SEAT_ADMIN) {
+        rc = err_set(&e, ERR_FORBIDDEN, NULL, "the admin token has no seat to play from");
+        goto done;
+    }
+    const char *im = http_req_header(req, "If-Match");
+    if (im && !tag_matches(im, c.row.version)) {
+        err_set(&e, ERR_STALE, NULL, "If-Match %s is not the current version %lld",
+                im, (long long)c.row.version);
+        http_res_problem(res, req, ERR_STALE, &e,
+                         json_pack("{s:I}", "version", (json_int_t)c.row.version));
+        ctx_free(&c);
+        json_decref(applied);
+        return ERR_STALE;
+    }
+    if ((rc = jx_object(body, "", &e)) || (rc = reject_unknown(body, allowed, "", &e)))
+        goto done;
+    const json_t *play = json_object_get(body, "play");
+    if (!play) {
+        rc = err_set(&e, ERR_BAD_MEMBER, "/play", "required member 'play' is missing");
+        goto done;
+    }
+    rc = c.ops->apply(c.st, c.seat, play, &rec, &e);
+    if (rc == ERR_BAD_MEMBER)
+        err_prefix(&e, "/play");
+    if (rc == ERR_ILLEGAL) {
+        http_res_problem(res, req, rc, &e,
+                         json_pack("{s:o}", "legal", c.ops->legal(c.st, c.seat)));
+        ctx_free(&c);
+        json_decref(applied);
+        return rc;
+    }
+    if (rc)
+        goto done;
+    json_array_append_new(applied, rec);
+    if ((rc = ctx_run_bots(c.ops, c.st, c.meta, applied, &e)))
+        goto done;
+    rc = ctx_save(cfg, &c);
+    if (rc == ERR_CONFLICT) {
+        err_set(&e, rc, NULL, "the game changed while this play was being applied; reload and retry");
+        http_res_problem(res, req, rc, &e,
+                         json_pack("{s:I}", "version", (json_int_t)c.row.version + 1));
+        ctx_free(&c);
+        json_decref(applied);
+        return rc;
+    }
+    if (rc) {
+        err_set(&e, rc, NULL, "the store could not save the play");
+        goto done;
+    }
+    etag(res, c.row.version);
+    http_res_json(res, 200,
+                  json_pack("{s:I,s:O,s:o}", "version", (json_int_t)c.row.version,
+                            "applied", applied, "state", c.ops->view(c.st, c.seat)));
+done:
+    if (rc)
+        fail(res, req, &e);
+    ctx_free(&c);
+    json_decref(applied);
+    return rc;
+}
+
+/* GET handlers that only read: load, authenticate, answer. */
+static int load_or_fail(const api_config *cfg, const http_req *req,
+                        const route_match *m, game_ctx *c, http_res *res)
+{
+    game_err e = {0};
+    if (ctx_load(cfg, req, m->params[0], c, &e)) {
+        ctx_free(c);
+        fail(res, req, &e);
+        return -1;
+    }
+    return 0;
+}
+
+int h_plays_get(const api_config *cfg, const http_req *req,
+                const route_match *m, json_t *body, http_res *res)
+{
+    (void)body;
+    game_ctx c;
+    if (load_or_fail(cfg, req, m, &c, res))
+        return -1;
+    etag(res, c.row.version);
+    http_res_json(res, 200, json_pack("{s:I,s:o}", "version", (json_int_t)c.row.version,
+                                      "plays", c.ops->history(c.st, c.seat)));
+    ctx_free(&c);
+    return 0;
+}
+
+/* The seat a question is about: the caller's, or for the admin the seat to move. */
+static int subject_seat(const game_ctx *c)
+{
+    if (c->seat != SEAT_ADMIN)
+        return c->seat;
+    game_status gs;
+    c->ops->status(c->st, &gs);
+    return gs.to_move;
+}
+
+int h_legal(const api_config *cfg, const http_req *req, const route_match *m,
+            json_t *body, http_res *res)
+{
+    (void)body;
+    game_ctx c;
+    if (load_or_fail(cfg, req, m, &c, res))
+        return -1;
+    int seat = subject_seat(&c);
+    etag(res, c.row.version);
+    http_res_json(res, 200,
+                  json_pack("{s:o,s:o}", "seat", seat >= 0 ? json_integer(seat) : json_null(),
+                            "plays", seat >= 0 ? c.ops->legal(c.st, seat) : json_array()));
+    ctx_free(&c);
+    return 0;
+}
+
+int h_hint(const api_config *cfg, const http_req *req, const route_match *m,
+           json_t *body, http_res *res)
+{
+    (void)body;
+    game_err e = {0};
+    game_ctx c;
+    if (load_or_fail(cfg, req, m, &c, res))
+        return -1;
+    int rc, seat = subject_seat(&c);
+    json_t *out = NULL;
+    if (c.seat == SEAT_SPECTATOR)
+        rc = err_set(&e, ERR_UNAUTHORIZED, NULL, "help mode needs your seat token");
+    else if (seat < 0)
+        rc = err_set(&e, ERR_GAME_OVER, NULL, "the game is over");
+    else
+        rc = c.ops->hint(c.st, seat, &out, &e);
+    if (rc) {
+        fail(res, req, &e);
+    } else {
+        json_object_set_new(out, "seat", json_integer(seat));
+        etag(res, c.row.version);
+        http_res_json(res, 200, out);
+    }
+    ctx_free(&c);
+    return rc;
+}
+
+int h_export(const api_config *cfg, const http_req *req, const route_match *m,
+             json_t *body, http_res *res)
+{
+    (void)body;
+    game_err e = {0};
+    game_ctx c;
+    char fmt[32];
+    const char *f = http_req_query(req, "format", fmt, sizeof fmt);
+    if (f && strcmp(f, "json") != 0) {
+        err_set(&e, ERR_BAD_QUERY, NULL, "unknown export format '%s' (json)", f);
+        return http_res_problem(res, req, ERR_BAD_QUERY, &e,
+                                json_pack("{s:s}", "parameter", "format"));
+    }
+    if (load_or_fail(cfg, req, m, &c, res))
+        return -1;
+    game_status gs;
+    c.ops->status(c.st, &gs);
+    int rc = 0;
+    if (c.seat != SEAT_ADMIN && !gs.over) {
+        rc = err_set(&e, c.has_token ? ERR_FORBIDDEN : ERR_UNAUTHORIZED, NULL,
+                     "the full record holds hidden cards: it is exported to the admin, "
+                     "or to anyone once the game is over");
+        fail(res, req, &e);
+    } else {
+        http_res_json(res, 200,
+                      json_pack("{s:s,s:s,s:O,s:O,s:O,s:I,s:o,s:o}", "format", "json",
+                                "id", c.row.id, "game", json_object_get(c.meta, "game"),
+                                "variant", json_object_get(c.meta, "variant"), "seed",
+                                json_object_get(c.meta, "seed"), "version",
+                                (json_int_t)c.row.version, "seats",
+                                ctx_public_seats(c.meta), "state", c.ops->encode(c.st)));
+    }
+    ctx_free(&c);
+    return rc;
+}

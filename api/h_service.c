@@ -1,0 +1,144 @@
+/* h_service.c: /healthz, /metrics, /openapi.yaml, /rules, /rules/{game}. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "yaml_json.h"
+
+int h_healthz(const api_config *cfg, const http_req *req, const route_match *m,
+              json_t *body, http_res *res)
+{
+    (void)m;
+    (void)body;
+    if (store_ping(cfg->store)) {
+        game_err e = {0};
+        err_set(&e, ERR_STORE, NULL, "the %s store does not answer",
+                cfg->store->vt->kind);
+        return http_res_problem(res, req, ERR_STORE, &e, NULL);
+    }
+    return http_res_json(res, 200, json_pack("{s:s,s:s}", "status", "ok", "store",
+                                             cfg->store->vt->kind));
+}
+
+int h_metrics(const api_config *cfg, const http_req *req, const route_match *m,
+              json_t *body, http_res *res)
+{
+    (void)cfg;
+    (void)req;
+    (void)m;
+    (void)body;
+    size_t len = 0;
+    char *text = metrics_render(&len);
+    int rc = http_res_raw(res, 200, "text/plain; version=0.0.4; charset=utf-8",
+                          text ? text : "", text ? len : 0);
+    free(text);
+    return rc;
+}
+
+/* Read a whole small file (malloc'd). NULL if missing or over max bytes. */
+static char *slurp(const char *path, size_t max, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = malloc(max + 1);
+    size_t n = buf ? fread(buf, 1, max + 1, f) : 0;
+    fclose(f);
+    if (!buf || n > max) {
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+int h_openapi(const api_config *cfg, const http_req *req, const route_match *m,
+              json_t *body, http_res *res)
+{
+    (void)m;
+    (void)body;
+    size_t len = 0;
+    char *text = slurp(cfg->openapi_path, 4u << 20, &len);
+    if (!text) {
+        game_err e = {0};
+        err_set(&e, ERR_NOT_FOUND, NULL, "the OpenAPI document is not installed");
+        return http_res_problem(res, req, ERR_NOT_FOUND, &e, NULL);
+    }
+    int rc = http_res_raw(res, 200, "application/yaml; charset=utf-8", text, len);
+    free(text);
+    return rc;
+}
+
+int h_openapi_json(const api_config *cfg, const http_req *req,
+                   const route_match *m, json_t *body, http_res *res)
+{
+    (void)m;
+    (void)body;
+    size_t len = 0;
+    char *text = yaml_file_to_json(cfg->openapi_path, &len);
+    if (!text) {
+        game_err e = {0};
+        err_set(&e, ERR_NOT_FOUND, NULL, "the OpenAPI document is not installed");
+        return http_res_problem(res, req, ERR_NOT_FOUND, &e, NULL);
+    }
+    int rc = http_res_raw(res, 200, "application/json; charset=utf-8", text, len);
+    free(text);
+    return rc;
+}
+
+static json_t *catalogue_entry(const game_ops *ops)
+{
+    json_t *variants = json_array(), *bots = json_array(), *fns = json_array();
+    for (const char *const *v = ops->variants; *v; v++)
+        json_array_append_new(variants, json_string(*v));
+    for (const char *const *b = ops->bots; *b; b++)
+        json_array_append_new(bots, json_string(*b));
+    for (int i = 0; i < ops->nfns; i++) {
+        const game_fn *f = &ops->fns[i];
+        char path[128];
+        if (strcmp(f->kind, "play") == 0)
+            snprintf(path, sizeof path, "/play/%s%s%s", ops->name, f->name[0] ? "/" : "", f->name);
+        else
+            snprintf(path, sizeof path, "/%s/%s/%s", f->kind, ops->name, f->name);
+        json_array_append_new(fns, json_pack("{s:s,s:s,s:s}", "kind", f->kind, "path",
+                                             path, "signature", f->signature));
+    }
+    return json_pack("{s:s,s:s,s:o,s:{s:i,s:i},s:o,s:o}", "game", ops->name, "title",
+                     ops->title, "variants", variants, "players", "min",
+                     ops->min_players, "max", ops->max_players, "bots", bots,
+                     "functions", fns);
+}
+
+int h_rules(const api_config *cfg, const http_req *req, const route_match *m,
+            json_t *body, http_res *res)
+{
+    (void)cfg;
+    (void)req;
+    (void)m;
+    (void)body;
+    json_t *games = json_array();
+    for (const game_ops *const *g = game_registry; *g; g++)
+        json_array_append_new(games, catalogue_entry(*g));
+    return http_res_json(res, 200, json_pack("{s:o}", "games", games));
+}
+
+int h_rules_game(const api_config *cfg, const http_req *req,
+                 const route_match *m, json_t *body, http_res *res)
+{
+    (void)cfg;
+    (void)body;
+    const game_ops *ops = game_find(m->params[0]);
+    if (!ops) {
+        game_err e = {0};
+        err_set(&e, ERR_NOT_FOUND, NULL, "unknown game type '%s' (see GET /rules)",
+                m->params[0]);
+        return http_res_problem(res, req, ERR_NOT_FOUND, &e, NULL);
+    }
+    json_t *doc = catalogue_entry(ops);
+    json_t *own = ops->rules();
+    if (own)
+        json_object_update_missing(own, doc); /* the game's own text wins */
+    json_decref(doc);
+    return http_res_json(res, 200, own ? own : catalogue_entry(ops));
+}

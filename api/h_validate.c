@@ -1,0 +1,235 @@
+/* h_validate.c: the stateless endpoints. POST /validate judges a play on a
+ * full state sent in the body; /validate/<game>/<fn> and /play/<game>[/<fn>]
+ * call a game's autograder functions with positional (array) or named
+ * (object) arguments. No store is involved. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "core/jsonx.h"
+
+static int fail(http_res *res, const http_req *req, game_err *e)
+{
+    return http_res_problem(res, req, e->code ? e->code : ERR_INTERNAL, e, NULL);
+}
+
+static int unknown_game(http_res *res, const http_req *req, const char *name)
+{
+    game_err e = {0};
+    err_set(&e, ERR_NOT_FOUND, NULL, "unknown game type '%s' (see GET /rules)", name);
+    return fail(res, req, &e);
+}
+
+int h_validate(const api_config *cfg, const http_req *req, const route_match *m,
+               json_t *body, http_res *res)
+{
+    (void)cfg;
+    (void)m;
+    game_err e = {0};
+    static const char *const allowed[] = {"game", "variant", "state", "play", "seat", NULL};
+    const char *gname, *variant = NULL;
+    if (jx_object(body, "", &e) || reject_unknown(body, allowed, "", &e) ||
+        jx_string(json_object_get(body, "game"), "/game", &gname, &e))
+        return fail(res, req, &e);
+    const game_ops *ops = game_find(gname);
+    if (!ops)
+        return unknown_game(res, req, gname);
+    if (json_object_get(body, "variant")) {
+        if (jx_string(json_object_get(body, "variant"), "/variant", &variant, &e))
+            return fail(res, req, &e);
+        if (!game_has_variant(ops, variant)) {
+            err_set(&e, ERR_BAD_MEMBER, "/variant", "unknown variant '%s' of %s", variant, ops->name);
+            return fail(res, req, &e);
+        }
+    }
+    const json_t *state = json_object_get(body, "state");
+    const json_t *play = json_object_get(body, "play");
+    if (jx_object(state, "/state", &e))
+        return fail(res, req, &e);
+    if (!play) {
+        err_set(&e, ERR_BAD_MEMBER, "/play", "required member 'play' is missing");
+        return fail(res, req, &e);
+    }
+    const char *sv = json_string_value(json_object_get(state, "variant"));
+    if (variant && sv && strcmp(variant, sv) != 0) {
+        err_set(&e, ERR_BAD_MEMBER, "/variant", "variant '%s' does not match the state's '%s'",
+                variant, sv);
+        return fail(res, req, &e);
+    }
+    void *st = calloc(1, ops->state_size);
+    if (!st) {
+        err_set(&e, ERR_INTERNAL, NULL, "out of memory");
+        return fail(res, req, &e);
+    }
+    int rc = ops->decode(st, state, &e);
+    if (rc) {
+        err_prefix(&e, "/state");
+        free(st);
+        return fail(res, req, &e);
+    }
+    game_status gs;
+    ops->status(st, &gs);
+    long long seat = gs.to_move;
+    if (json_object_get(body, "seat") &&
+        (rc = jx_int(json_object_get(body, "seat"), "/seat", 0, gs.nseats - 1, &seat, &e))) {
+        free(st);
+        return fail(res, req, &e);
+    }
+    game_verdict v = {0};
+    rc = ops->check(st, (int)seat, play, &v, &e);
+    free(st);
+    if (rc == ERR_GAME_OVER || rc == ERR_NOT_YOUR_TURN) {
+        /* a verdict, not a failure: the play is not valid in that state */
+        return http_res_json(res, 200, json_pack("{s:b,s:b,s:s,s:s}", "valid", 0,
+                                                 "turn_ending", 0, "reason", e.detail,
+                                                 "rule", err_slug(rc)));
+    }
+    if (rc) {
+        if (rc == ERR_BAD_MEMBER)
+            err_prefix(&e, "/play");
+        return fail(res, req, &e);
+    }
+    json_t *out = json_pack("{s:b,s:b,s:s}", "valid", v.valid, "turn_ending",
+                            v.turn_ending, "reason", v.reason);
+    if (v.rule[0])
+        json_object_set_new(out, "rule", json_string(v.rule));
+    return http_res_json(res, 200, out);
+}
+
+/* --- autograder functions -------------------------------------------------- */
+
+static int nparams(const game_fn *f)
+{
+    int n = 0;
+    while (f->params[n])
+        n++;
+    return n;
+}
+
+static int call_fn(const http_req *req, const game_ops *ops, const game_fn *f,
+                   json_t *body, http_res *res)
+{
+    game_err e = {0};
+    int np = nparams(f);
+    json_t *args[16] = {0};
+    char qv[32];
+    const char *variant = http_req_query(req, "variant", qv, sizeof qv);
+    int named = json_is_object(body);
+    if (np > 16)
+        return http_res_problem(res, req, ERR_INTERNAL, NULL, NULL);
+    if (json_is_array(body)) {
+        int n = (int)json_array_size(body);
+        if (n > np) {
+            char p[16];
+            snprintf(p, sizeof p, "/%d", np);
+            err_set(&e, ERR_BAD_MEMBER, p, "%s takes at most %d arguments, got %d",
+                    f->signature, np, n);
+            return fail(res, req, &e);
+        }
+        if (n < f->nrequired) {
+            char p[16];
+            snprintf(p, sizeof p, "/%d", n);
+            err_set(&e, ERR_BAD_MEMBER, p, "missing argument %d '%s' of %s", n,
+                    f->params[n], f->signature);
+            return fail(res, req, &e);
+        }
+        for (int i = 0; i < n; i++)
+            args[i] = json_array_get(body, (size_t)i);
+    } else if (named) {
+        const char *k;
+        json_t *v;
+        json_object_foreach(body, k, v) {
+            int found = strcmp(k, "variant") == 0;
+            for (int i = 0; i < np && !found; i++)
+                if (strcmp(f->params[i], k) == 0) {
+                    args[i] = v;
+                    found = 1;
+                }
+            if (!found) {
+                char p[160];
+                jx_ptr_key(p, sizeof p, "", k);
+                err_set(&e, ERR_BAD_MEMBER, p, "'%s' is not a parameter of %s", k, f->signature);
+                return fail(res, req, &e);
+            }
+        }
+        for (int i = 0; i < f->nrequired; i++)
+            if (!args[i]) {
+                char p[160];
+                jx_ptr_key(p, sizeof p, "", f->params[i]);
+                err_set(&e, ERR_BAD_MEMBER, p, "missing argument '%s' of %s",
+                        f->params[i], f->signature);
+                return fail(res, req, &e);
+            }
+        json_t *vm = json_object_get(body, "variant");
+        if (vm && !(variant = json_string_value(vm))) {
+            err_set(&e, ERR_BAD_MEMBER, "/variant", "variant must be a string");
+            return fail(res, req, &e);
+        }
+    } else {
+        err_set(&e, ERR_BAD_MEMBER, "",
+                "the body is the function's arguments: a JSON array (positional) or "
+                "an object keyed by parameter name");
+        return fail(res, req, &e);
+    }
+    if (variant && !game_has_variant(ops, variant)) {
+        int from_body = named && json_object_get(body, "variant");
+        err_set(&e, from_body ? ERR_BAD_MEMBER : ERR_BAD_QUERY, from_body ? "/variant" : NULL,
+                "unknown variant '%s' of %s", variant, ops->name);
+        return http_res_problem(res, req, e.code, &e,
+                                from_body ? NULL : json_pack("{s:s}", "parameter", "variant"));
+    }
+    json_t *result = NULL;
+    int rc = f->call(args, variant, &result, &e);
+    if (rc) {
+        if (rc == ERR_BAD_MEMBER && named && e.pointer[0] == '/') {
+            /* "/<index>/rest" -> "/<name>/rest" */
+            char *end;
+            long idx = strtol(e.pointer + 1, &end, 10);
+            if (end != e.pointer + 1 && idx >= 0 && idx < np) {
+                char p[sizeof e.pointer];
+                jx_ptr_key(p, sizeof p, "", f->params[idx]);
+                snprintf(p + strlen(p), sizeof p - strlen(p), "%s", end);
+                memcpy(e.pointer, p, sizeof p);
+            }
+        }
+        return fail(res, req, &e);
+    }
+    return http_res_json(res, 200, json_pack("{s:o}", "result", result));
+}
+
+static int find_and_call(const http_req *req, const char *game, const char *kind,
+                         const char *name, json_t *body, http_res *res)
+{
+    const game_ops *ops = game_find(game);
+    if (!ops)
+        return unknown_game(res, req, game);
+    for (int i = 0; i < ops->nfns; i++)
+        if (strcmp(ops->fns[i].kind, kind) == 0 && strcmp(ops->fns[i].name, name) == 0)
+            return call_fn(req, ops, &ops->fns[i], body, res);
+    game_err e = {0};
+    err_set(&e, ERR_NOT_FOUND, NULL, "%s has no %s function '%s' (see GET /rules/%s)",
+            ops->name, kind, name, ops->name);
+    return fail(res, req, &e);
+}
+
+int h_fn_validate(const api_config *cfg, const http_req *req,
+                  const route_match *m, json_t *body, http_res *res)
+{
+    (void)cfg;
+    return find_and_call(req, m->params[0], "validate", m->params[1], body, res);
+}
+
+int h_fn_play(const api_config *cfg, const http_req *req, const route_match *m,
+              json_t *body, http_res *res)
+{
+    (void)cfg;
+    return find_and_call(req, m->params[0], "play", "", body, res);
+}
+
+int h_fn_play_named(const api_config *cfg, const http_req *req,
+                    const route_match *m, json_t *body, http_res *res)
+{
+    (void)cfg;
+    return find_and_call(req, m->params[0], "play", m->params[1], body, res);
+}

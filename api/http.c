@@ -1,0 +1,148 @@
+/* http.c: request accessors and response builders shared by all handlers,
+ * including the one place that writes RFC 9457 problem+json. */
+#include "http.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const char *http_req_header(const http_req *req, const char *name)
+{
+    for (int i = 0; i < req->nheaders; i++)
+        if (req->headers[i].name && strcasecmp(req->headers[i].name, name) == 0)
+            return req->headers[i].value;
+    return NULL;
+}
+
+static int hexval(int c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* Percent-decode [s, s+len) into buf; '+' is a space. */
+static void url_decode(const char *s, size_t len, char *buf, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < len && k + 1 < n; i++) {
+        int h1, h2;
+        if (s[i] == '%' && i + 2 < len && (h1 = hexval(s[i + 1])) >= 0 &&
+            (h2 = hexval(s[i + 2])) >= 0) {
+            buf[k++] = (char)(h1 * 16 + h2);
+            i += 2;
+        } else if (s[i] == '+') {
+            buf[k++] = ' ';
+        } else {
+            buf[k++] = s[i];
+        }
+    }
+    buf[k] = 0;
+}
+
+const char *http_req_query(const http_req *req, const char *name, char *buf,
+                           size_t n)
+{
+    const char *q = req->query;
+    size_t nl = strlen(name);
+    while (q && *q) {
+        const char *amp = strchr(q, '&');
+        size_t len = amp ? (size_t)(amp - q) : strlen(q);
+        if (len >= nl && strncmp(q, name, nl) == 0 && (len == nl || q[nl] == '=')) {
+            const char *v = len == nl ? q + nl : q + nl + 1;
+            url_decode(v, len - (size_t)(v - q), buf, n);
+            return buf;
+        }
+        q = amp ? amp + 1 : NULL;
+    }
+    return NULL;
+}
+
+void http_res_header(http_res *res, const char *name, const char *fmt, ...)
+{
+    if (res->nheaders >= HTTP_MAX_HEADERS)
+        return;
+    int i = res->nheaders++;
+    snprintf(res->headers[i].name, sizeof res->headers[i].name, "%s", name);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(res->headers[i].value, sizeof res->headers[i].value, fmt, ap);
+    va_end(ap);
+}
+
+int http_res_raw(http_res *res, int status, const char *content_type,
+                 const char *body, size_t len)
+{
+    free(res->body);
+    res->body = NULL;
+    res->body_len = 0;
+    res->status = status;
+    snprintf(res->content_type, sizeof res->content_type, "%s",
+             content_type ? content_type : "");
+    if (len) {
+        res->body = malloc(len);
+        if (!res->body) {
+            res->status = 500;
+            return ERR_INTERNAL;
+        }
+        memcpy(res->body, body, len);
+        res->body_len = len;
+    }
+    return 0;
+}
+
+static int json_body(http_res *res, int status, const char *ctype, json_t *json)
+{
+    free(res->body);
+    res->body = NULL;
+    res->body_len = 0;
+    char *text = json ? json_dumps(json, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+    json_decref(json);
+    if (!text) {
+        static const char oom[] =
+            "{\"type\":\"/problems/internal\",\"title\":\"Internal error\",\"status\":500}";
+        return http_res_raw(res, 500, "application/problem+json", oom, sizeof oom - 1);
+    }
+    res->status = status;
+    snprintf(res->content_type, sizeof res->content_type, "%s", ctype);
+    res->body = text;
+    res->body_len = strlen(text);
+    return 0;
+}
+
+int http_res_json(http_res *res, int status, json_t *json)
+{
+    return json_body(res, status, "application/json; charset=utf-8", json);
+}
+
+int http_res_problem(http_res *res, const http_req *req, int code,
+                     const game_err *e, json_t *extra)
+{
+    int status = err_status(code);
+    char type[96];
+    snprintf(type, sizeof type, "/problems/%s", err_slug(code));
+    const char *detail = (e && e->detail[0]) ? e->detail : err_title(code);
+    json_t *p = json_pack("{s:s,s:s,s:i,s:s,s:s}", "type", type, "title",
+                          err_title(code), "status", status, "detail", detail,
+                          "instance", req && req->path ? req->path : "/");
+    if (p && e && code == ERR_BAD_MEMBER)
+        json_object_set_new(p, "errors",
+                            json_pack("[{s:s,s:s}]", "pointer", e->pointer,
+                                      "message", detail));
+    if (p && e && e->rule[0])
+        json_object_set_new(p, "rule", json_string(e->rule));
+    if (p && extra)
+        json_object_update(p, extra);
+    json_decref(extra);
+    return json_body(res, status, "application/problem+json", p);
+}
+
+void http_res_free(http_res *res)
+{
+    free(res->body);
+    res->body = NULL;
+    res->body_len = 0;
+}

@@ -1,0 +1,90 @@
+/* http.h: the transport-neutral request and response every handler sees.
+ *
+ * A front end (civetweb today, FastCGI/CGI later) fills an http_req, calls
+ * api_handle(), and writes the http_res back. Handlers are rows of one route
+ * table (api/routes.c); method (405), body size (413), media type (415) and
+ * JSON parsing (400) are checked once, in the router, before a handler runs.
+ *
+ * Ownership: the front end owns every string in http_req for the duration of
+ * api_handle(). http_res owns its body (malloc'd) and header values; the
+ * front end calls http_res_free() after sending.
+ */
+#ifndef CROUPIER_HTTP_H
+#define CROUPIER_HTTP_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+
+struct store;
+
+enum { HTTP_MAX_HEADERS = 12 };
+
+typedef struct http_header {
+    const char *name;
+    const char *value;
+} http_header;
+
+typedef struct http_req {
+    const char *method;       /* "GET", "POST", ... */
+    const char *path;         /* decoded path, no query: "/games/abc" */
+    const char *query;        /* raw query string without '?', or NULL */
+    const http_header *headers;
+    int nheaders;
+    const char *body;         /* may be NULL when body_len is 0 */
+    size_t body_len;
+    int body_too_large;       /* front end stopped reading past the limit */
+    const char *remote_addr;
+} http_req;
+
+typedef struct http_res {
+    int status;
+    char content_type[64];
+    struct {
+        char name[32];
+        char value[224];
+    } headers[HTTP_MAX_HEADERS];
+    int nheaders;
+    char *body; /* malloc'd, may be NULL */
+    size_t body_len;
+} http_res;
+
+/* Server-wide settings, read-only after start (shared by all threads). */
+typedef struct api_config {
+    struct store *store;
+    size_t body_limit;        /* bytes */
+    const char *admin_token;  /* NULL = no admin */
+    const char *www_dir;      /* static files */
+    const char *openapi_path; /* openapi/openapi.yaml */
+} api_config;
+
+/* Handle one request. Always fills res (never fails). Thread-safe. */
+void api_handle(const api_config *cfg, const http_req *req, http_res *res);
+void http_res_free(http_res *res);
+
+/* Header lookup, case-insensitive; NULL when absent. */
+const char *http_req_header(const http_req *req, const char *name);
+/* Query parameter value (percent-decoded into buf); NULL when absent. */
+const char *http_req_query(const http_req *req, const char *name, char *buf,
+                           size_t n);
+
+void http_res_header(http_res *res, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Serialize json (stolen: decref'd here) as the body with status. */
+int http_res_json(http_res *res, int status, json_t *json);
+/* Raw body (copied). */
+int http_res_raw(http_res *res, int status, const char *content_type,
+                 const char *body, size_t len);
+/* RFC 9457 problem+json from a code and details; e may be NULL. `extra`
+ * members (stolen, may be NULL) are merged in. */
+int http_res_problem(http_res *res, const http_req *req, int code,
+                     const game_err *e, json_t *extra);
+
+/* Metrics (api/metrics.c): counters shared by all threads. */
+void metrics_record(int status, double seconds);
+void metrics_game_created(void);
+char *metrics_render(size_t *len); /* malloc'd text */
+
+#endif

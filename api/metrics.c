@@ -1,0 +1,56 @@
+/* metrics.c: Prometheus counters. The only mutable process-wide state in
+ * api/, and it holds no game data: atomic counters, rendered on demand. */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "http.h"
+
+static const int CLASSES[] = {200, 201, 204, 304, 400, 401, 403, 404, 405,
+                              409, 412, 413, 415, 422, 500, 503};
+enum { NCLASSES = sizeof CLASSES / sizeof CLASSES[0] };
+
+static atomic_ullong by_status[NCLASSES + 1]; /* last: any other status */
+static atomic_ullong micros_sum, requests, games_created;
+
+void metrics_record(int status, double seconds)
+{
+    int i = 0;
+    while (i < NCLASSES && CLASSES[i] != status)
+        i++;
+    atomic_fetch_add(&by_status[i], 1);
+    atomic_fetch_add(&requests, 1);
+    atomic_fetch_add(&micros_sum, (unsigned long long)(seconds * 1e6));
+}
+
+void metrics_game_created(void) { atomic_fetch_add(&games_created, 1); }
+
+char *metrics_render(size_t *len)
+{
+    size_t cap = 4096;
+    char *buf = malloc(cap);
+    if (!buf)
+        return NULL;
+    size_t k = 0;
+#define OUT(...) k += (size_t)snprintf(buf + k, cap - k, __VA_ARGS__)
+    OUT("# HELP croupier_http_requests_total HTTP requests answered, by status.\n");
+    OUT("# TYPE croupier_http_requests_total counter\n");
+    for (int i = 0; i < NCLASSES; i++)
+        OUT("croupier_http_requests_total{status=\"%d\"} %llu\n", CLASSES[i],
+            (unsigned long long)atomic_load(&by_status[i]));
+    OUT("croupier_http_requests_total{status=\"other\"} %llu\n",
+        (unsigned long long)atomic_load(&by_status[NCLASSES]));
+    OUT("# HELP croupier_http_request_duration_seconds Time spent handling requests.\n");
+    OUT("# TYPE croupier_http_request_duration_seconds summary\n");
+    OUT("croupier_http_request_duration_seconds_sum %.6f\n",
+        (double)atomic_load(&micros_sum) / 1e6);
+    OUT("croupier_http_request_duration_seconds_count %llu\n",
+        (unsigned long long)atomic_load(&requests));
+    OUT("# HELP croupier_games_created_total Games created since start.\n");
+    OUT("# TYPE croupier_games_created_total counter\n");
+    OUT("croupier_games_created_total %llu\n",
+        (unsigned long long)atomic_load(&games_created));
+#undef OUT
+    *len = k < cap ? k : cap - 1;
+    return buf;
+}

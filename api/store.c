@@ -1,0 +1,32 @@
+/* store.c: pick a store implementation from its URL. */
+#include "store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+
+int store_open(store **out, const char *url, char *err, size_t errlen)
+{
+    *out = NULL;
+    if (strncmp(url, "sqlite:", 7) == 0) {
+        const char *path = url + 7;
+        if (strncmp(path, "//", 2) == 0) /* sqlite:///abs/path */
+            path += 2;
+        if (!*path) {
+            snprintf(err, errlen, "sqlite store needs a path: sqlite:PATH");
+            return ERR_STORE;
+        }
+        return store_sqlite_open(out, path, err, errlen);
+    }
+    snprintf(err, errlen, "unsupported store URL '%s' (expected sqlite:PATH)", url);
+    return ERR_STORE;
+}
+
+void store_row_free(store_row *row)
+{
+    free(row->meta);
+    free(row->state);
+    row->meta = row->state = NULL;
+}

@@ -1,0 +1,7 @@
+/* cli.h: the command-line tools over the engine. */
+#ifndef CROUPIER_CLI_H
+#define CROUPIER_CLI_H
+
+int cmd_selfplay(int argc, char **argv);
+
+#endif

@@ -1,0 +1,187 @@
+/* selfplay.c: `croupier selfplay`: bots play N seeded games of any game in
+ * the registry; reports wins per seat, how games ended and average turns.
+ * Game i uses a seed derived from --seed and i, so any single game can be
+ * replayed (and served) from its seed. */
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "game.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: croupier selfplay --game G [options]\n"
+        "Let bots play many games and report wins per seat, abandoned and\n"
+        "turn-limit games, and average turns.\n\n"
+        "  --game G            game id (see `croupier games`)\n"
+        "  --variant V         variant (default: the game's first)\n"
+        "  --bots S1,S2,...    one strategy per seat; one name fills every seat\n"
+        "                      (default: the strongest strategy everywhere)\n"
+        "  --players P         number of seats (default: number of --bots, or the minimum)\n"
+        "  --options JSON      game options, as in POST /games\n"
+        "  --games N           games to play (default 100)\n"
+        "  --seed S            base seed (default 1); game i uses seed S+i\n"
+        "  --quiet             no progress bar\n"
+        "  -h, --help          this text\n");
+}
+
+static uint64_t game_seed(uint64_t base, long i)
+{
+    return (base + (uint64_t)i) & ((1ULL << 53) - 1);
+}
+
+int cmd_selfplay(int argc, char **argv)
+{
+    const char *gname = NULL, *variant = NULL, *bots_arg = NULL, *opts_arg = NULL;
+    long games = 100, players = 0;
+    unsigned long long seed = 1;
+    int quiet = 0;
+    static const struct option opts[] = {
+        {"game", required_argument, 0, 'g'}, {"variant", required_argument, 0, 'v'},
+        {"bots", required_argument, 0, 'b'}, {"players", required_argument, 0, 'p'},
+        {"options", required_argument, 0, 'o'}, {"games", required_argument, 0, 'n'},
+        {"seed", required_argument, 0, 's'}, {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'g': gname = optarg; break;
+        case 'v': variant = optarg; break;
+        case 'b': bots_arg = optarg; break;
+        case 'p': players = strtol(optarg, NULL, 10); break;
+        case 'o': opts_arg = optarg; break;
+        case 'n': games = strtol(optarg, NULL, 10); break;
+        case 's': seed = strtoull(optarg, NULL, 10); break;
+        case 'q': quiet = 1; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    const game_ops *ops = game_find(gname);
+    if (!ops) {
+        fprintf(stderr, "croupier selfplay: unknown or missing --game (see `croupier games`)\n");
+        return 2;
+    }
+    if (!variant)
+        variant = ops->variants[0];
+    if (!game_has_variant(ops, variant)) {
+        fprintf(stderr, "croupier selfplay: %s has no variant '%s'\n", ops->name, variant);
+        return 2;
+    }
+    if (games < 1 || games > 100000000) {
+        fprintf(stderr, "croupier selfplay: --games takes 1..100000000\n");
+        return 2;
+    }
+    const char *bots[GAME_MAX_SEATS];
+    char buf[512];
+    int nbots = 0;
+    snprintf(buf, sizeof buf, "%s", bots_arg ? bots_arg : ops->bots[0]);
+    for (char *tok = strtok(buf, ","); tok && nbots < GAME_MAX_SEATS; tok = strtok(NULL, ",")) {
+        if (!game_has_bot(ops, tok)) {
+            fprintf(stderr, "croupier selfplay: %s has no bot '%s'\n", ops->name, tok);
+            return 2;
+        }
+        bots[nbots++] = tok;
+    }
+    if (!players)
+        players = nbots > 1 ? nbots : ops->min_players;
+    if (players < ops->min_players || players > ops->max_players ||
+        (nbots > 1 && nbots != players)) {
+        fprintf(stderr, "croupier selfplay: %s takes %d-%d players (%d bots given)\n",
+                ops->name, ops->min_players, ops->max_players, nbots);
+        return 2;
+    }
+    for (int i = nbots; i < players; i++)
+        bots[i] = bots[0];
+    json_t *options = NULL;
+    if (opts_arg) {
+        json_error_t je;
+        options = json_loads(opts_arg, 0, &je);
+        if (!json_is_object(options)) {
+            fprintf(stderr, "croupier selfplay: --options must be a JSON object\n");
+            json_decref(options);
+            return 2;
+        }
+    }
+
+    void *st = malloc(ops->state_size);
+    long wins[GAME_MAX_SEATS] = {0}, ended_other = 0, nresults = 0;
+    struct tally { const char *name; long n; } results[16];
+    double turns_sum = 0, score_sum[GAME_MAX_SEATS] = {0};
+    int tty = !quiet && isatty(STDERR_FILENO);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = 0;
+    for (long g = 0; g < games && st; g++) {
+        game_err e = {0};
+        if (ops->init(st, variant, (int)players, game_seed(seed, g), options, &e)) {
+            fprintf(stderr, "croupier selfplay: %s\n", e.detail);
+            rc = 2;
+            break;
+        }
+        game_status gs;
+        for (;;) {
+            if (ops->autoplay(st, NULL))
+                continue;
+            ops->status(st, &gs);
+            if (gs.over)
+                break;
+            char expl[320];
+            if (ops->bot(st, bots[gs.to_move], NULL, expl, sizeof expl, &e)) {
+                fprintf(stderr, "croupier selfplay: game %ld (seed %llu): bot %s failed: %s\n",
+                        g, (unsigned long long)game_seed(seed, g), bots[gs.to_move], e.detail);
+                rc = 1;
+                goto done;
+            }
+        }
+        if (gs.winner >= 0)
+            wins[gs.winner]++;
+        else
+            ended_other++;
+        int r = 0;
+        while (r < nresults && strcmp(results[r].name, gs.result) != 0)
+            r++;
+        if (r == nresults && nresults < 16)
+            results[nresults++] = (struct tally){gs.result, 0};
+        if (r < 16)
+            results[r].n++;
+        turns_sum += gs.turns;
+        for (int s = 0; s < players; s++)
+            score_sum[s] += gs.score[s];
+        if (tty && (g % 16 == 15 || g + 1 == games)) {
+            int width = 40, done_w = (int)((g + 1) * width / games);
+            fprintf(stderr, "\r[%.*s%*s] %ld/%ld", done_w,
+                    "########################################", width - done_w, "", g + 1, games);
+        }
+    }
+    if (tty)
+        fprintf(stderr, "\n");
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    printf("%s (%s), %ld games, seeds %llu..%llu\n", ops->title, variant, games, seed,
+           (unsigned long long)game_seed(seed, games - 1));
+    printf("seat  bot           wins   win%%    avg score\n");
+    for (int s = 0; s < players; s++) {
+        double p = (double)wins[s] / (double)games;
+        printf("%-5d %-12s %6ld  %5.1f%% ±%4.1f  %8.2f\n", s, bots[s], wins[s], 100 * p,
+               100 * 1.96 * sqrt(p * (1 - p) / (double)games), score_sum[s] / (double)games);
+    }
+    printf("endings:");
+    for (int r = 0; r < nresults; r++)
+        printf(" %s %ld", results[r].name, results[r].n);
+    printf("\nno winner: %ld (abandoned or limit)\n", ended_other);
+    printf("average turns per game: %.1f\n", turns_sum / (double)games);
+    printf("time: %.2f s (%.0f games/s)\n", secs, (double)games / (secs > 0 ? secs : 1e-9));
+done:
+    free(st);
+    json_decref(options);
+    return rc;
+}

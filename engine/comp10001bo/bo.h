@@ -1,0 +1,173 @@
+/* bo.h: Comp10001-Bo (a Skip-Bo variant), the types shared by its files.
+ *
+ * Cards are bytes: 0 is "no card", 1..52 are (value-1)*4 + suit + 1 with
+ * value A=1..K=13 and suit S,H,D,C = 0..3; BO_JOKER (53) is reserved for
+ * the bonus variant's ZZ and rejected by the standard variant. The state is
+ * a plain struct of fixed-size arrays (copy = memcpy); piles store their
+ * bottom card first, so the top is pile[n-1]. The rules proper work on a
+ * bo_obs, what one seat may see, which is also what the autograder
+ * functions receive: the game builds one from its state, /play from its
+ * arguments, so both judge plays with the same code.
+ */
+#ifndef CROUPIER_BO_H
+#define CROUPIER_BO_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game.h"
+#include "core/rng.h"
+
+enum {
+    BO_NP = 4,          /* players */
+    BO_NCARDS = 104,    /* two decks */
+    BO_STOCK = 8,       /* stockpile cards dealt per player */
+    BO_HAND = 5,        /* hand size after drawing */
+    BO_PLAYS = 5,       /* plays per turn */
+    BO_MAXTURNS = 20,   /* turns per player before "turn-limit" */
+    BO_NBUILD = 4,
+    BO_NDISC = 4,       /* discard piles per player */
+    BO_PILE = 104,      /* capacity of any pile */
+    BO_MAXHIST = BO_NP * BO_MAXTURNS * BO_PLAYS,
+    BO_JOKER = 53,
+    /* bound on the plays possible at once: 52 distinct hand cards (an
+     * autograder hand may be long) and a stockpile top to 20 piles each,
+     * 16 discard tops to 19 piles each */
+    BO_MAXPLAYS = 53 * 20 + 16 * 19,
+};
+
+enum { BO_PLAYING, BO_WON, BO_ABANDONED, BO_TURN_LIMIT };
+enum { BO_FROM_HAND, BO_FROM_DISCARD, BO_FROM_STOCK, BO_NO_PLAY };
+enum { BO_TO_BUILD, BO_TO_DISCARD };
+
+/* A play, as [type, source, destination] on the wire. For type 1 the
+ * source pile is (src_owner, src_pile); dst_owner is unused for builds. */
+typedef struct bo_play {
+    uint8_t type, card, src_owner, src_pile;
+    uint8_t dst_kind, dst_owner, dst_pile;
+} bo_play;
+
+typedef struct bo_hist {
+    bo_play play;
+    uint8_t seat, turn; /* turn: that seat's turn number, 1-based */
+} bo_hist;
+
+/* The public table. */
+typedef struct bo_board {
+    uint8_t ndisc[BO_NP][BO_NDISC];
+    uint8_t disc[BO_NP][BO_NDISC][BO_PILE];
+    uint8_t nbuild[BO_NBUILD];
+    uint8_t build[BO_NBUILD][BO_PILE];
+} bo_board;
+
+/* What `seat` sees. ndraw is -1 when unknown (autograder calls). */
+typedef struct bo_obs {
+    int seat;
+    int nhand;
+    uint8_t hand[BO_NCARDS];
+    uint8_t stock_top[BO_NP]; /* 0 when the stockpile is empty */
+    int nstock[BO_NP];
+    int ndraw;
+    int plays_left;           /* plays left this turn (1..5) */
+    bo_board b;
+} bo_obs;
+
+typedef struct bo_state {
+    uint8_t variant; /* 0 standard */
+    uint8_t cur;
+    uint8_t plays_this_turn;
+    uint8_t result;  /* BO_PLAYING.. */
+    int8_t winner;
+    uint8_t passes;  /* passes in a row */
+    uint8_t turns[BO_NP];
+    uint8_t ndraw;
+    uint8_t draw[BO_NCARDS]; /* draw[ndraw-1] is the top */
+    uint8_t nhand[BO_NP];
+    uint8_t hand[BO_NP][BO_HAND];
+    uint8_t nstock[BO_NP];
+    uint8_t stock[BO_NP][BO_STOCK];
+    bo_board b;
+    uint16_t nhist;
+    bo_hist hist[BO_MAXHIST];
+    rng rng;  /* deal and reshuffles */
+    rng brng; /* the random bot */
+} bo_state;
+
+/* What applying a play did. */
+typedef struct bo_effect {
+    int turn_ending; /* the turn passed (or the game ended) */
+    int completed;   /* build pile cleared, or -1 */
+    int won;
+} bo_effect;
+
+/* --- cards and rules (bo_rules.c) ----------------------------------------- */
+static inline int bo_val(int c) { return (c - 1) / 4 + 1; }
+static inline int bo_suit(int c) { return (c - 1) % 4; }
+static inline int bo_red(int c) { return bo_suit(c) == 1 || bo_suit(c) == 2; }
+static inline int bo_card(int value, int suit) { return (value - 1) * 4 + suit + 1; }
+
+/* "2C" -> code; 0 when not a standard card (jokers: variant 1 only). */
+int bo_card_parse(const char *s, int variant);
+/* Two chars + NUL into out[3]. */
+void bo_card_str(int c, char out[3]);
+const char *bo_card_name(int c); /* "2C" (static table) */
+
+int bo_match_build(int card, const uint8_t *pile, int n);
+int bo_match_discard(int card, const uint8_t *pile, int n, int player,
+                     int to_player, int from_hand);
+/* 0 invalid, 1 valid, 2 valid turn-ending, 3 no possible play (for a type 3
+ * claim that holds). why/rule may be NULL; rule receives a static id. */
+int bo_judge(const bo_obs *o, const bo_play *p, char *why, size_t whylen,
+             const char **rule);
+/* Fill out[] (BO_MAXPLAYS) with every play rated 1 or 2, deduplicated;
+ * verdicts[] (may be NULL) receives the rating. Returns the count. */
+int bo_gen(const bo_obs *o, bo_play *out, uint8_t *verdicts);
+int bo_any_play(const bo_obs *o);
+/* Move the card of a valid play on an observation (no draws); sets
+ * *completed to the cleared build pile or -1. */
+void bo_obs_do(bo_obs *o, const bo_play *p, int *completed);
+/* "plays 4S from the stockpile onto build pile 0 (3C)" */
+void bo_play_text(const bo_obs *o, const bo_play *p, char *out, size_t n);
+
+/* --- game flow (bo_game.c) ------------------------------------------------- */
+void bo_deal(bo_state *st, uint64_t seed);
+void bo_observe(const bo_state *st, int seat, bo_obs *o);
+int bo_seat_can_play(const bo_state *st, int seat);
+/* Apply a play already judged `verdict` (1, 2, or 3 for the pass). */
+void bo_do(bo_state *st, const bo_play *p, int verdict, bo_effect *fx);
+/* Judge a play of the seat to move (game over / turn checked by caller). */
+int bo_state_judge(const bo_state *st, const bo_play *p, char *why,
+                   size_t whylen, const char **rule);
+const char *bo_result_name(int result);
+
+/* --- JSON (bo_codec.c) ----------------------------------------------------- */
+json_t *bo_card_json(int c);
+json_t *bo_play_json(const bo_play *p);
+/* Shape check of a play; ERR_BAD_MEMBER with the pointer inside the play. */
+int bo_play_parse(const json_t *j, int variant, bo_play *out, game_err *e);
+/* A list of cards of at most max, into out; *n its length. */
+int bo_cards_parse(const json_t *j, const char *ptr, int variant, size_t max,
+                   uint8_t *out, int *n, game_err *e);
+json_t *bo_encode(const bo_state *st);
+int bo_decode(bo_state *st, const json_t *blob, game_err *e);
+json_t *bo_view(const bo_state *st, int seat);
+json_t *bo_history(const bo_state *st);
+json_t *bo_record(const bo_state *st, int n, const bo_effect *fx,
+                  const char *explanation);
+
+/* --- strategies (bo_bots.c) ------------------------------------------------ */
+/* The strongest strategy: a play for o->seat (a pass when none exists). */
+void bo_plan(const bo_obs *o, bo_play *out, char *why, size_t whylen);
+/* The same with a search budget in nodes (bo_plan uses 1000; for tuning). */
+void bo_plan_n(const bo_obs *o, int budget, bo_play *out, char *why, size_t whylen);
+/* Uniform over the possible plays. */
+void bo_random(const bo_obs *o, rng *r, bo_play *out, char *why, size_t whylen);
+
+extern const char *const bo_bots[];
+
+/* --- autograder functions (bo_fns.c) -------------------------------------- */
+enum { BO_NFNS = 4 };
+extern const game_fn bo_fns[BO_NFNS];
+
+#endif

@@ -1,0 +1,326 @@
+/* bo_bots.c: strategies. Both choose from a bo_obs, i.e. only what the seat
+ * may see (the same information the /play autograder function gets).
+ *
+ * "planner": a bounded depth-first search over sequences of non-turn-ending
+ * plays (at most the plays left this turn), scoring the position after each
+ * prefix: stockpile cards played first, then set-ups for our stockpile top,
+ * hand cards shed, and the opponents' stockpile tops left playable. When no
+ * sequence beats stopping, it ends the turn with the least harmful
+ * turn-ending discard from the hand. Work is capped (node budget and a
+ * width per depth), so a decision costs well under a few ms.
+ * "random": uniform over the possible plays.
+ */
+#include "bo.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *const bo_bots[] = {"planner", "random", NULL};
+
+enum { NODE_BUDGET = 1000, LOW_WIDTH = 8 }; /* 100..10000 nodes play alike */
+enum { WIDTH_MAX = 24 };
+static const int WIDTH[BO_PLAYS] = {WIDTH_MAX, 12, 8, 6, 4};
+
+typedef struct counters {
+    int hand_build, hand_disc, moves;
+} counters;
+
+typedef struct search {
+    const bo_obs *root;
+    int nodes;
+    long best;
+    int best_len;
+    bo_play best_first;
+    int have_best;
+    int budget;
+} search;
+
+static int iabs(int x) { return x < 0 ? -x : x; }
+
+static int accepts(const bo_obs *o, int card)
+{
+    for (int b = 0; b < BO_NBUILD; b++)
+        if (bo_match_build(card, o->b.build[b], o->b.nbuild[b]))
+            return 1;
+    return 0;
+}
+
+/* How close the build piles are to taking `card` (0 none .. 2 next). */
+static int closeness(const bo_obs *o, int card)
+{
+    int best = 0, v = bo_val(card);
+    for (int b = 0; b < BO_NBUILD; b++) {
+        int n = o->b.nbuild[b];
+        if (n == 0) {
+            if (v == 3 || v == 12)
+                best = best > 1 ? best : 1;
+            continue;
+        }
+        int top = o->b.build[b][n - 1];
+        if (bo_red(top) != bo_red(card))
+            continue;
+        int d = iabs(bo_val(top) - v);
+        if (d == 2)
+            best = 2;
+        else if (d == 3 && best < 1)
+            best = 1;
+    }
+    return best;
+}
+
+static long eval(const search *s, const bo_obs *o, const counters *c)
+{
+    const bo_obs *r = s->root;
+    int me = r->seat;
+    long v = 1000L * (r->nstock[me] - o->nstock[me]);
+    if (o->nstock[me] == 0)
+        return v + 1000000L;
+    v += 8 * c->hand_build + 2 * c->hand_disc - c->moves;
+    if (o->nhand == 0 && r->nhand > 0 && o->ndraw != 0)
+        v += 30;
+    int st = o->stock_top[me];
+    if (st)
+        v += 40 * accepts(o, st) + 8 * closeness(o, st);
+    for (int q = 0; q < BO_NP; q++) {
+        int t = o->stock_top[q];
+        if (q == me || !t || o->nstock[q] == 0)
+            continue;
+        int w = 50 + 8 * (BO_STOCK - o->nstock[q]) + (q == (me + 1) % BO_NP ? 20 : 0);
+        if (accepts(o, t))
+            v -= w;
+        else
+            v -= 3 * closeness(o, t);
+    }
+    return v;
+}
+
+/* Append the non-turn-ending plays of `base` (source filled) to the
+ * destinations asked for: build piles and/or (legally) discard piles. */
+static void dests(const bo_obs *o, bo_play base, int builds, int discards, bo_play *out, int *n,
+                  int max)
+{
+    for (int b = 0; builds && b < BO_NBUILD && *n < max; b++)
+        if (bo_match_build(base.card, o->b.build[b], o->b.nbuild[b])) {
+            base.dst_kind = BO_TO_BUILD;
+            base.dst_owner = 0;
+            base.dst_pile = (uint8_t)b;
+            out[(*n)++] = base;
+        }
+    if (!discards || bo_val(base.card) == 1)
+        return;
+    for (int ow = 0; ow < BO_NP; ow++)
+        for (int k = 0; k < BO_NDISC && *n < max; k++) {
+            int m = o->b.ndisc[ow][k];
+            if (!m || (base.type == BO_FROM_DISCARD && base.src_owner == ow && base.src_pile == k))
+                continue;
+            int top = o->b.disc[ow][k][m - 1];
+            if (bo_red(top) == bo_red(base.card))
+                continue;
+            if (bo_match_discard(base.card, o->b.disc[ow][k], m, o->seat, ow, 0) != 1)
+                continue;
+            base.dst_kind = BO_TO_DISCARD;
+            base.dst_owner = (uint8_t)ow;
+            base.dst_pile = (uint8_t)k;
+            out[(*n)++] = base;
+        }
+}
+
+/* The search's candidate plays, most promising first: stockpile plays, then
+ * discard tops and hand cards onto build piles, then (when `low`, i.e. once
+ * per sequence) up to LOW_WIDTH plays onto discard piles, which only help
+ * to uncover a card or to shed one. At most `width` plays. */
+static int gen_search(const bo_obs *o, int low, int width, bo_play *out)
+{
+    int n = 0, s = o->seat;
+    bo_play p;
+    memset(&p, 0, sizeof p);
+    if (o->nstock[s] > 0 && o->stock_top[s]) {
+        p.type = BO_FROM_STOCK;
+        p.card = o->stock_top[s];
+        dests(o, p, 1, 1, out, &n, width);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        int lim = pass == 0 ? width : (n + LOW_WIDTH < width ? n + LOW_WIDTH : width);
+        if (pass == 1 && !low)
+            break;
+        for (int ow = 0; ow < BO_NP; ow++)
+            for (int k = 0; k < BO_NDISC; k++) {
+                int m = o->b.ndisc[ow][k];
+                if (!m)
+                    continue;
+                p.type = BO_FROM_DISCARD;
+                p.card = o->b.disc[ow][k][m - 1];
+                p.src_owner = (uint8_t)ow;
+                p.src_pile = (uint8_t)k;
+                dests(o, p, pass == 0, pass == 1, out, &n, lim);
+            }
+        p.src_owner = p.src_pile = 0;
+        for (int i = 0; i < o->nhand; i++) {
+            int dup = 0;
+            for (int j = 0; j < i; j++)
+                dup |= o->hand[j] == o->hand[i];
+            if (dup)
+                continue;
+            p.type = BO_FROM_HAND;
+            p.card = o->hand[i];
+            dests(o, p, pass == 0, pass == 1, out, &n, lim);
+        }
+    }
+    return n;
+}
+
+static void dfs(search *s, const bo_obs *o, const counters *c, int depth, int len,
+                const bo_play *first)
+{
+    s->nodes++;
+    if (len > 0) {
+        long v = eval(s, o, c);
+        if (!s->have_best || v > s->best || (v == s->best && len < s->best_len)) {
+            s->best = v;
+            s->best_len = len;
+            s->best_first = *first;
+            s->have_best = 1;
+        }
+    }
+    if (depth == 0 || s->nodes >= s->budget || o->nstock[s->root->seat] == 0)
+        return;
+    bo_play cand[WIDTH_MAX];
+    int width = WIDTH[len < BO_PLAYS ? len : BO_PLAYS - 1];
+    int m = gen_search(o, c->hand_disc + c->moves == 0, width, cand);
+    for (int i = 0; i < m && s->nodes < s->budget; i++) {
+        bo_obs child = *o;
+        counters cc = *c;
+        int done;
+        bo_obs_do(&child, &cand[i], &done);
+        if (cand[i].type == BO_FROM_HAND)
+            cand[i].dst_kind == BO_TO_BUILD ? cc.hand_build++ : cc.hand_disc++;
+        else if (cand[i].type == BO_FROM_DISCARD)
+            cc.moves++;
+        dfs(s, &child, &cc, depth - 1, len + 1, len == 0 ? &cand[i] : first);
+    }
+}
+
+/* How much we want to keep `card` (higher: keep). */
+static int keep_value(const bo_obs *o, int card)
+{
+    int me = o->seat, st = o->stock_top[me], v = bo_val(card), k = 0;
+    if (st && bo_red(st) == bo_red(card)) {
+        int d = iabs(bo_val(st) - v);
+        if (d >= 1 && d <= 3)
+            k += 40 - 10 * d;
+    }
+    if (v == 2 || v == 13)
+        k += 15;
+    if (accepts(o, card))
+        k += 10;
+    return k;
+}
+
+/* Score of a turn-ending discard (higher is better). */
+static int discard_score(const bo_obs *o, const bo_play *p)
+{
+    int me = o->seat, score = -keep_value(o, p->card);
+    int n = o->b.ndisc[p->dst_owner][p->dst_pile];
+    if (n == 0) {
+        score += 12;
+    } else {
+        int top = o->b.disc[p->dst_owner][p->dst_pile][n - 1];
+        int buried = keep_value(o, top);
+        score -= buried;
+        if (p->dst_owner != me)
+            score -= 4;
+        for (int q = 0; q < BO_NP; q++) {
+            int t = o->stock_top[q];
+            if (q == me || !t)
+                continue;
+            if (bo_red(t) != bo_red(top) && iabs(bo_val(t) - bo_val(top)) == 1)
+                score += 6; /* buries a card that could lead an opponent on */
+        }
+    }
+    /* a card we leave on top is free for the next players */
+    for (int q = 0; q < BO_NP; q++) {
+        int t = o->stock_top[q];
+        if (q != me && t && bo_red(t) == bo_red(p->card) && iabs(bo_val(t) - bo_val(p->card)) == 1)
+            score -= 10;
+    }
+    return score;
+}
+
+void bo_plan(const bo_obs *o, bo_play *out, char *why, size_t whylen)
+{
+    bo_plan_n(o, NODE_BUDGET, out, why, whylen);
+}
+
+void bo_plan_n(const bo_obs *o, int budget, bo_play *out, char *why, size_t whylen)
+{
+    bo_play all[BO_MAXPLAYS];
+    uint8_t ver[BO_MAXPLAYS];
+    char text[160];
+    int n = bo_gen(o, all, ver);
+    memset(out, 0, sizeof *out);
+    if (n == 0) {
+        out->type = BO_NO_PLAY;
+        snprintf(why, whylen, "has no possible play");
+        return;
+    }
+    int best_end = -1, best_score = 0, nonend = 0;
+    for (int i = 0; i < n; i++) {
+        if (ver[i] != 2) {
+            nonend++;
+            continue;
+        }
+        int sc = discard_score(o, &all[i]);
+        if (best_end < 0 || sc > best_score) {
+            best_end = i;
+            best_score = sc;
+        }
+    }
+    search s;
+    memset(&s, 0, sizeof s);
+    s.root = o;
+    s.budget = budget;
+    counters c = {0, 0, 0};
+    long base = eval(&s, o, &c);
+    if (nonend)
+        dfs(&s, o, &c, o->plays_left > 0 ? o->plays_left : 1, 0, NULL);
+    int me = o->seat;
+    if (s.have_best && (best_end < 0 || s.best > base)) {
+        *out = s.best_first;
+        bo_play_text(o, out, text, sizeof text);
+        long gain = s.best - base;
+        if (s.best >= 1000000L)
+            snprintf(why, whylen, "%s: a sequence that empties the stockpile and wins", text);
+        else if (out->type == BO_FROM_STOCK)
+            snprintf(why, whylen, "%s: the stockpile goes down to %d card%s", text,
+                     o->nstock[me] - 1, o->nstock[me] == 2 ? "" : "s");
+        else if (gain >= 1000)
+            snprintf(why, whylen, "%s: first step of a sequence that plays %ld stockpile card%s",
+                     text, gain / 1000, gain / 1000 == 1 ? "" : "s");
+        else if (best_end < 0)
+            snprintf(why, whylen, "%s: the least harmful play, as the turn cannot end with a discard", text);
+        else if (out->dst_kind == BO_TO_BUILD)
+            snprintf(why, whylen, "%s: sheds a card and sets up the build piles without feeding the opponents' stockpiles", text);
+        else
+            snprintf(why, whylen, "%s: keeps the turn going and improves the table", text);
+        return;
+    }
+    *out = all[best_end];
+    bo_play_text(o, out, text, sizeof text);
+    snprintf(why, whylen, "%s: ends the turn with the least useful card (nothing better to play)", text);
+}
+
+void bo_random(const bo_obs *o, rng *r, bo_play *out, char *why, size_t whylen)
+{
+    bo_play all[BO_MAXPLAYS];
+    char text[160];
+    int n = bo_gen(o, all, NULL);
+    memset(out, 0, sizeof *out);
+    if (n == 0) {
+        out->type = BO_NO_PLAY;
+        snprintf(why, whylen, "has no possible play");
+        return;
+    }
+    *out = all[rng_below(r, (uint32_t)n)];
+    bo_play_text(o, out, text, sizeof text);
+    snprintf(why, whylen, "%s: chosen at random among %d possible plays", text, n);
+}

@@ -1,0 +1,487 @@
+/* bo_codec.c: JSON for Comp10001-Bo: cards, plays, the full state (the
+ * stored blob / export), the per-seat views and the history.
+ *
+ * decode trusts nothing: every member is type- and range-checked, piles are
+ * bounded, build piles must be legal sequences, discard piles hold no Ace,
+ * and every one of the 52 cards must appear exactly twice in the whole
+ * state. Views never show another seat's hand, the draw order or a
+ * stockpile card below the top, except to SEAT_ADMIN.
+ */
+#include "bo.h"
+
+#include "core/jsonx.h"
+
+#include <stdio.h>
+#include <string.h>
+
+json_t *bo_card_json(int c)
+{
+    return c ? json_string(bo_card_name(c)) : json_null();
+}
+
+static json_t *cards_json(const uint8_t *c, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, bo_card_json(c[i]));
+    return a;
+}
+
+json_t *bo_play_json(const bo_play *p)
+{
+    if (p->type == BO_NO_PLAY)
+        return json_pack("[i,n,[n,n]]", BO_NO_PLAY);
+    json_t *src = p->type == BO_FROM_DISCARD
+                      ? json_pack("[o,[i,i]]", bo_card_json(p->card), p->src_owner, p->src_pile)
+                      : bo_card_json(p->card);
+    json_t *dst = p->dst_kind == BO_TO_BUILD
+                      ? json_pack("[i,i]", BO_TO_BUILD, p->dst_pile)
+                      : json_pack("[i,[i,i]]", BO_TO_DISCARD, p->dst_owner, p->dst_pile);
+    return json_pack("[i,o,o]", p->type, src, dst);
+}
+
+static int card_at(const json_t *j, const char *ptr, int variant, uint8_t *out, game_err *e)
+{
+    const char *s;
+    if (jx_string(j, ptr, &s, e))
+        return ERR_BAD_MEMBER;
+    int c = bo_card_parse(s, variant);
+    if (!c)
+        return err_set(e, ERR_BAD_MEMBER, ptr,
+                       "expected a card (value A234567890JQK + suit SHDC, e.g. \"0D\"), got \"%.16s\"", s);
+    *out = (uint8_t)c;
+    return 0;
+}
+
+static int pair_at(const json_t *j, const char *ptr, long long hi, long long *a,
+                   long long *b, game_err *e)
+{
+    char p[192];
+    if (jx_array(j, ptr, 2, 2, e))
+        return ERR_BAD_MEMBER;
+    jx_ptr_idx(p, sizeof p, ptr, 0);
+    if (jx_int(json_array_get(j, 0), p, 0, hi, a, e))
+        return ERR_BAD_MEMBER;
+    jx_ptr_idx(p, sizeof p, ptr, 1);
+    return jx_int(json_array_get(j, 1), p, 0, hi, b, e);
+}
+
+int bo_play_parse(const json_t *j, int variant, bo_play *out, game_err *e)
+{
+    long long t, a, b;
+    memset(out, 0, sizeof *out);
+    if (jx_array(j, "", 3, 3, e))
+        return ERR_BAD_MEMBER;
+    if (jx_int(json_array_get(j, 0), "/0", 0, 3, &t, e))
+        return ERR_BAD_MEMBER;
+    out->type = (uint8_t)t;
+    const json_t *src = json_array_get(j, 1), *dst = json_array_get(j, 2);
+    if (t == BO_NO_PLAY) {
+        if (!json_is_null(src))
+            return err_set(e, ERR_BAD_MEMBER, "/1", "a no-play claim has source null");
+        if (jx_array(dst, "/2", 2, 2, e))
+            return ERR_BAD_MEMBER;
+        if (!json_is_null(json_array_get(dst, 0)))
+            return err_set(e, ERR_BAD_MEMBER, "/2/0", "a no-play claim has destination [null, null]");
+        if (!json_is_null(json_array_get(dst, 1)))
+            return err_set(e, ERR_BAD_MEMBER, "/2/1", "a no-play claim has destination [null, null]");
+        return 0;
+    }
+    if (t == BO_FROM_DISCARD) {
+        if (jx_array(src, "/1", 2, 2, e) || card_at(json_array_get(src, 0), "/1/0", variant, &out->card, e) ||
+            pair_at(json_array_get(src, 1), "/1/1", 3, &a, &b, e))
+            return ERR_BAD_MEMBER;
+        out->src_owner = (uint8_t)a;
+        out->src_pile = (uint8_t)b;
+    } else if (card_at(src, "/1", variant, &out->card, e)) {
+        return ERR_BAD_MEMBER;
+    }
+    if (jx_array(dst, "/2", 2, 2, e) || jx_int(json_array_get(dst, 0), "/2/0", 0, 1, &a, e))
+        return ERR_BAD_MEMBER;
+    out->dst_kind = (uint8_t)a;
+    if (a == BO_TO_BUILD) {
+        if (jx_int(json_array_get(dst, 1), "/2/1", 0, BO_NBUILD - 1, &b, e))
+            return ERR_BAD_MEMBER;
+        out->dst_pile = (uint8_t)b;
+    } else {
+        if (pair_at(json_array_get(dst, 1), "/2/1", 3, &a, &b, e))
+            return ERR_BAD_MEMBER;
+        out->dst_owner = (uint8_t)a;
+        out->dst_pile = (uint8_t)b;
+    }
+    return 0;
+}
+
+int bo_cards_parse(const json_t *j, const char *ptr, int variant, size_t max,
+                   uint8_t *out, int *n, game_err *e)
+{
+    char p[192];
+    if (jx_array(j, ptr, 0, max, e))
+        return ERR_BAD_MEMBER;
+    size_t i;
+    json_t *x;
+    json_array_foreach(j, i, x) {
+        jx_ptr_idx(p, sizeof p, ptr, i);
+        if (card_at(x, p, variant, &out[i], e))
+            return ERR_BAD_MEMBER;
+    }
+    *n = (int)json_array_size(j);
+    return 0;
+}
+
+/* --- state ------------------------------------------------------------------ */
+
+static json_t *hist_entry(const bo_state *st, int i, int with_n)
+{
+    const bo_hist *h = &st->hist[i];
+    json_t *o = json_object();
+    if (with_n)
+        json_object_set_new(o, "n", json_integer(i));
+    json_object_set_new(o, "seat", json_integer(h->seat));
+    json_object_set_new(o, "play", bo_play_json(&h->play));
+    json_object_set_new(o, "turn", json_integer(h->turn));
+    return o;
+}
+
+static json_t *ints_json(const uint8_t *v, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_integer(v[i]));
+    return a;
+}
+
+static json_t *discards_json(const bo_board *b)
+{
+    json_t *all = json_array();
+    for (int p = 0; p < BO_NP; p++) {
+        json_t *mine = json_array();
+        for (int k = 0; k < BO_NDISC; k++)
+            json_array_append_new(mine, cards_json(b->disc[p][k], b->ndisc[p][k]));
+        json_array_append_new(all, mine);
+    }
+    return all;
+}
+
+static json_t *builds_json(const bo_board *b)
+{
+    json_t *a = json_array();
+    for (int k = 0; k < BO_NBUILD; k++)
+        json_array_append_new(a, cards_json(b->build[k], b->nbuild[k]));
+    return a;
+}
+
+static json_t *draw_json(const bo_state *st)
+{
+    json_t *a = json_array();
+    for (int i = st->ndraw - 1; i >= 0; i--)
+        json_array_append_new(a, bo_card_json(st->draw[i]));
+    return a;
+}
+
+static const char *variant_name(int v) { return v ? "bonus" : "standard"; }
+
+json_t *bo_encode(const bo_state *st)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "game", json_string("comp10001bo"));
+    json_object_set_new(o, "variant", json_string(variant_name(st->variant)));
+    json_object_set_new(o, "rng", jx_rng_encode(&st->rng));
+    json_object_set_new(o, "bot_rng", jx_rng_encode(&st->brng));
+    json_object_set_new(o, "draw", draw_json(st));
+    json_t *hands = json_array(), *stocks = json_array();
+    for (int p = 0; p < BO_NP; p++) {
+        json_array_append_new(hands, cards_json(st->hand[p], st->nhand[p]));
+        json_array_append_new(stocks, cards_json(st->stock[p], st->nstock[p]));
+    }
+    json_object_set_new(o, "hands", hands);
+    json_object_set_new(o, "stockpiles", stocks);
+    json_object_set_new(o, "discard_piles", discards_json(&st->b));
+    json_object_set_new(o, "build_piles", builds_json(&st->b));
+    json_object_set_new(o, "current", json_integer(st->cur));
+    json_object_set_new(o, "turns", ints_json(st->turns, BO_NP));
+    json_object_set_new(o, "plays_this_turn", json_integer(st->plays_this_turn));
+    json_object_set_new(o, "result", json_string(bo_result_name(st->result)));
+    json_object_set_new(o, "winner", st->winner >= 0 ? json_integer(st->winner) : json_null());
+    json_object_set_new(o, "passes", json_integer(st->passes));
+    json_t *h = json_array();
+    for (int i = 0; i < st->nhist; i++)
+        json_array_append_new(h, hist_entry(st, i, 0));
+    json_object_set_new(o, "history", h);
+    return o;
+}
+
+static int get_int(const json_t *o, const char *key, long long lo, long long hi,
+                   long long *out, game_err *e)
+{
+    char p[64];
+    jx_ptr_key(p, sizeof p, "", key);
+    return jx_int(jx_get(o, key), p, lo, hi, out, e);
+}
+
+/* A list of piles: [[cards] x n], each of at most max cards. */
+static int piles_at(const json_t *j, const char *ptr, int n, size_t max,
+                    uint8_t *cards, size_t stride, uint8_t *counts, game_err *e)
+{
+    char p[192];
+    if (jx_array(j, ptr, (size_t)n, (size_t)n, e))
+        return ERR_BAD_MEMBER;
+    for (int i = 0; i < n; i++) {
+        int m;
+        jx_ptr_idx(p, sizeof p, ptr, (size_t)i);
+        if (bo_cards_parse(json_array_get(j, (size_t)i), p, 0, max, cards + (size_t)i * stride, &m, e))
+            return ERR_BAD_MEMBER;
+        counts[i] = (uint8_t)m;
+    }
+    return 0;
+}
+
+static int check_build(const uint8_t *pile, int n, const char *ptr, game_err *e)
+{
+    char p[192];
+    for (int i = 0; i < n; i++) {
+        /* a pile holds what was placed on it and not yet completed it */
+        int okay = bo_match_build(pile[i], pile, i) && !(bo_val(pile[i]) == 1) &&
+                   !(i > 0 && (bo_val(pile[i]) == 2 || bo_val(pile[i]) == 13));
+        if (!okay) {
+            jx_ptr_idx(p, sizeof p, ptr, (size_t)i);
+            return err_set(e, ERR_BAD_MEMBER, p,
+                           "%s cannot stand there on a build pile", bo_card_name(pile[i]));
+        }
+    }
+    return 0;
+}
+
+static int decode_body(bo_state *st, const json_t *j, game_err *e)
+{
+    const char *s;
+    long long x;
+    char p[192];
+    if (jx_object(j, "", e))
+        return ERR_BAD_MEMBER;
+    if (jx_string(jx_get(j, "game"), "/game", &s, e))
+        return ERR_BAD_MEMBER;
+    if (strcmp(s, "comp10001bo") != 0)
+        return err_set(e, ERR_BAD_MEMBER, "/game", "expected \"comp10001bo\"");
+    if (jx_string(jx_get(j, "variant"), "/variant", &s, e))
+        return ERR_BAD_MEMBER;
+    if (strcmp(s, "standard") != 0)
+        return err_set(e, ERR_BAD_MEMBER, "/variant", "unsupported variant \"%.32s\" (only \"standard\")", s);
+    st->variant = 0;
+    if (jx_rng_decode(jx_get(j, "rng"), "/rng", &st->rng, e) ||
+        jx_rng_decode(jx_get(j, "bot_rng"), "/bot_rng", &st->brng, e))
+        return ERR_BAD_MEMBER;
+
+    int n;
+    uint8_t tmp[BO_NCARDS];
+    if (bo_cards_parse(jx_get(j, "draw"), "/draw", 0, BO_NCARDS, tmp, &n, e))
+        return ERR_BAD_MEMBER;
+    st->ndraw = (uint8_t)n;
+    for (int i = 0; i < n; i++)
+        st->draw[i] = tmp[n - 1 - i];
+    if (piles_at(jx_get(j, "hands"), "/hands", BO_NP, BO_HAND, &st->hand[0][0], BO_HAND,
+                 st->nhand, e) ||
+        piles_at(jx_get(j, "stockpiles"), "/stockpiles", BO_NP, BO_STOCK, &st->stock[0][0],
+                 BO_STOCK, st->nstock, e))
+        return ERR_BAD_MEMBER;
+    const json_t *d = jx_get(j, "discard_piles");
+    if (jx_array(d, "/discard_piles", BO_NP, BO_NP, e))
+        return ERR_BAD_MEMBER;
+    for (int q = 0; q < BO_NP; q++) {
+        jx_ptr_idx(p, sizeof p, "/discard_piles", (size_t)q);
+        if (piles_at(json_array_get(d, (size_t)q), p, BO_NDISC, BO_PILE, &st->b.disc[q][0][0],
+                     BO_PILE, st->b.ndisc[q], e))
+            return ERR_BAD_MEMBER;
+        for (int k = 0; k < BO_NDISC; k++)
+            for (int i = 0; i < st->b.ndisc[q][k]; i++)
+                if (bo_val(st->b.disc[q][k][i]) == 1) {
+                    snprintf(p, sizeof p, "/discard_piles/%d/%d/%d", q, k, i);
+                    return err_set(e, ERR_BAD_MEMBER, p, "an Ace never lies on a discard pile");
+                }
+    }
+    if (piles_at(jx_get(j, "build_piles"), "/build_piles", BO_NBUILD, BO_PILE, &st->b.build[0][0],
+                 BO_PILE, st->b.nbuild, e))
+        return ERR_BAD_MEMBER;
+    for (int k = 0; k < BO_NBUILD; k++) {
+        jx_ptr_idx(p, sizeof p, "/build_piles", (size_t)k);
+        if (check_build(st->b.build[k], st->b.nbuild[k], p, e))
+            return ERR_BAD_MEMBER;
+    }
+
+    if (get_int(j, "current", 0, BO_NP - 1, &x, e))
+        return ERR_BAD_MEMBER;
+    st->cur = (uint8_t)x;
+    const json_t *t = jx_get(j, "turns");
+    if (jx_array(t, "/turns", BO_NP, BO_NP, e))
+        return ERR_BAD_MEMBER;
+    for (int q = 0; q < BO_NP; q++) {
+        jx_ptr_idx(p, sizeof p, "/turns", (size_t)q);
+        if (jx_int(json_array_get(t, (size_t)q), p, 0, BO_MAXTURNS, &x, e))
+            return ERR_BAD_MEMBER;
+        st->turns[q] = (uint8_t)x;
+    }
+    if (get_int(j, "plays_this_turn", 0, BO_PLAYS, &x, e)) /* 5 when a 5th play won */
+        return ERR_BAD_MEMBER;
+    st->plays_this_turn = (uint8_t)x;
+    if (jx_string(jx_get(j, "result"), "/result", &s, e))
+        return ERR_BAD_MEMBER;
+    int r;
+    for (r = BO_PLAYING; r <= BO_TURN_LIMIT; r++)
+        if (strcmp(s, bo_result_name(r)) == 0)
+            break;
+    if (r > BO_TURN_LIMIT)
+        return err_set(e, ERR_BAD_MEMBER, "/result",
+                       "expected \"playing\", \"won\", \"abandoned\" or \"turn-limit\"");
+    st->result = (uint8_t)r;
+    const json_t *w = jx_get(j, "winner");
+    if (r == BO_WON) {
+        if (get_int(j, "winner", 0, BO_NP - 1, &x, e))
+            return ERR_BAD_MEMBER;
+        st->winner = (int8_t)x;
+        if (st->nstock[x] != 0)
+            return err_set(e, ERR_BAD_MEMBER, "/winner", "the winner's stockpile is not empty");
+    } else {
+        if (!w || !json_is_null(w))
+            return err_set(e, ERR_BAD_MEMBER, "/winner", "expected null: the game has no winner");
+        st->winner = -1;
+        for (int q = 0; q < BO_NP; q++)
+            if (st->nstock[q] == 0) {
+                snprintf(p, sizeof p, "/stockpiles/%d", q);
+                return err_set(e, ERR_BAD_MEMBER, p, "an empty stockpile means the game was won");
+            }
+    }
+    if (get_int(j, "passes", 0, 255, &x, e))
+        return ERR_BAD_MEMBER;
+    st->passes = (uint8_t)x;
+
+    const json_t *h = jx_get(j, "history");
+    if (jx_array(h, "/history", 0, BO_MAXHIST, e))
+        return ERR_BAD_MEMBER;
+    st->nhist = (uint16_t)json_array_size(h);
+    for (size_t i = 0; i < json_array_size(h); i++) {
+        const json_t *he = json_array_get(h, i);
+        bo_hist *hh = &st->hist[i];
+        jx_ptr_idx(p, sizeof p, "/history", i);
+        char q[224];
+        if (jx_object(he, p, e))
+            return ERR_BAD_MEMBER;
+        jx_ptr_key(q, sizeof q, p, "seat");
+        if (jx_int(jx_get(he, "seat"), q, 0, BO_NP - 1, &x, e))
+            return ERR_BAD_MEMBER;
+        hh->seat = (uint8_t)x;
+        jx_ptr_key(q, sizeof q, p, "turn");
+        if (jx_int(jx_get(he, "turn"), q, 1, BO_MAXTURNS, &x, e))
+            return ERR_BAD_MEMBER;
+        hh->turn = (uint8_t)x;
+        jx_ptr_key(q, sizeof q, p, "play");
+        const json_t *pl = jx_get(he, "play");
+        if (!pl)
+            return err_set(e, ERR_BAD_MEMBER, q, "required play is missing");
+        if (bo_play_parse(pl, 0, &hh->play, e)) {
+            err_prefix(e, q);
+            return ERR_BAD_MEMBER;
+        }
+    }
+
+    int left = 0;
+    for (int q = 0; q < BO_NP; q++)
+        left += BO_MAXTURNS - st->turns[q];
+    if (st->nhist + BO_PLAYS * left - st->plays_this_turn > BO_MAXHIST)
+        return err_set(e, ERR_BAD_MEMBER, "/history", "more plays than the turns played allow");
+
+    /* conservation: two of each card, no more, no less */
+    int count[BO_JOKER + 1] = {0};
+    for (int i = 0; i < st->ndraw; i++) count[st->draw[i]]++;
+    for (int q = 0; q < BO_NP; q++) {
+        for (int i = 0; i < st->nhand[q]; i++) count[st->hand[q][i]]++;
+        for (int i = 0; i < st->nstock[q]; i++) count[st->stock[q][i]]++;
+        for (int k = 0; k < BO_NDISC; k++)
+            for (int i = 0; i < st->b.ndisc[q][k]; i++) count[st->b.disc[q][k][i]]++;
+    }
+    for (int k = 0; k < BO_NBUILD; k++)
+        for (int i = 0; i < st->b.nbuild[k]; i++) count[st->b.build[k][i]]++;
+    for (int c = 1; c <= 52; c++)
+        if (count[c] != 2)
+            return err_set(e, ERR_BAD_MEMBER, "",
+                           "card %s appears %d times in the state; two decks hold exactly 2",
+                           bo_card_name(c), count[c]);
+    return 0;
+}
+
+int bo_decode(bo_state *out, const json_t *blob, game_err *e)
+{
+    bo_state st;
+    memset(&st, 0, sizeof st);
+    int rc = decode_body(&st, blob, e);
+    if (rc)
+        return rc;
+    memcpy(out, &st, sizeof st);
+    return 0;
+}
+
+/* --- views -------------------------------------------------------------- */
+
+json_t *bo_view(const bo_state *st, int seat)
+{
+    int over = st->result != BO_PLAYING;
+    json_t *o = json_object();
+    json_object_set_new(o, "game", json_string("comp10001bo"));
+    json_object_set_new(o, "variant", json_string(variant_name(st->variant)));
+    json_object_set_new(o, "seat", seat >= 0 ? json_integer(seat) : json_null());
+    json_object_set_new(o, "current", over ? json_null() : json_integer(st->cur));
+    json_object_set_new(o, "turn", json_integer(st->turns[st->cur] + (over ? 0 : 1)));
+    json_object_set_new(o, "turns", ints_json(st->turns, BO_NP));
+    json_object_set_new(o, "plays_this_turn", json_integer(st->plays_this_turn));
+    json_object_set_new(o, "over", json_boolean(over));
+    json_object_set_new(o, "result", json_string(bo_result_name(st->result)));
+    json_object_set_new(o, "winner", st->winner >= 0 ? json_integer(st->winner) : json_null());
+    json_object_set_new(o, "draw_pile", json_integer(st->ndraw));
+    json_object_set_new(o, "hand_sizes", ints_json(st->nhand, BO_NP));
+    if (seat >= 0 && seat < BO_NP)
+        json_object_set_new(o, "hand", cards_json(st->hand[seat], st->nhand[seat]));
+    json_t *stocks = json_array();
+    for (int p = 0; p < BO_NP; p++) {
+        int n = st->nstock[p];
+        json_t *sp = json_pack("{s:o,s:i}", "top", bo_card_json(n ? st->stock[p][n - 1] : 0),
+                               "count", n);
+        if (seat == SEAT_ADMIN)
+            json_object_set_new(sp, "cards", cards_json(st->stock[p], n));
+        json_array_append_new(stocks, sp);
+    }
+    json_object_set_new(o, "stockpiles", stocks);
+    json_object_set_new(o, "discard_piles", discards_json(&st->b));
+    json_object_set_new(o, "build_piles", builds_json(&st->b));
+    if (seat == SEAT_ADMIN) {
+        json_t *hands = json_array();
+        for (int p = 0; p < BO_NP; p++)
+            json_array_append_new(hands, cards_json(st->hand[p], st->nhand[p]));
+        json_object_set_new(o, "hands", hands);
+        json_object_set_new(o, "draw", draw_json(st));
+    }
+    return o;
+}
+
+json_t *bo_history(const bo_state *st)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < st->nhist; i++)
+        json_array_append_new(a, hist_entry(st, i, 1));
+    return a;
+}
+
+json_t *bo_record(const bo_state *st, int n, const bo_effect *fx, const char *explanation)
+{
+    const bo_hist *h = &st->hist[n];
+    json_t *o = json_object();
+    json_object_set_new(o, "n", json_integer(n));
+    json_object_set_new(o, "seat", json_integer(h->seat));
+    json_object_set_new(o, "play", bo_play_json(&h->play));
+    json_object_set_new(o, "turn_ending", json_boolean(fx->turn_ending));
+    if (fx->completed >= 0)
+        json_object_set_new(o, "completed_build", json_integer(fx->completed));
+    if (fx->won)
+        json_object_set_new(o, "won", json_true());
+    if (explanation)
+        json_object_set_new(o, "explanation", json_string(explanation));
+    return o;
+}

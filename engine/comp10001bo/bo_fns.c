@@ -1,0 +1,214 @@
+/* bo_fns.c: the autograder functions of 002 (match_build, match_discard,
+ * is_valid_play, play) as game_fn rows.
+ *
+ * The judged argument (play_card, play) is answered, never rejected: a
+ * malformed one is simply invalid (false / 0). The arguments that describe
+ * the game are validated and a bad one is ERR_BAD_MEMBER at "/<index>/...".
+ * Build piles are not checked for being legal sequences: the originals
+ * assume valid piles and the seed's examples use impossible states.
+ */
+#include "bo.h"
+
+#include "core/jsonx.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int check_variant(const char *variant, game_err *e)
+{
+    if (variant && strcmp(variant, "standard") != 0)
+        return err_set(e, ERR_BAD_MEMBER, "", "unknown variant \"%.32s\" for this function (only \"standard\")",
+                       variant);
+    return 0;
+}
+
+static int player_arg(const json_t *j, int idx, int *out, game_err *e)
+{
+    char p[16];
+    long long x;
+    snprintf(p, sizeof p, "/%d", idx);
+    if (jx_int(j, p, 0, BO_NP - 1, &x, e))
+        return ERR_BAD_MEMBER;
+    *out = (int)x;
+    return 0;
+}
+
+/* The judged card: 0 when it is not a card. */
+static int judged_card(const json_t *j)
+{
+    return json_is_string(j) ? bo_card_parse(json_string_value(j), 0) : 0;
+}
+
+/* hand, stockpiles, discard_piles, build_piles at args[i..i+3]. */
+static int obs_args(json_t *const *args, int i, int seat, bo_obs *o, game_err *e)
+{
+    char p[64], q[96];
+    memset(o, 0, sizeof *o);
+    o->seat = seat;
+    o->ndraw = -1;
+    o->plays_left = BO_PLAYS;
+    snprintf(p, sizeof p, "/%d", i);
+    if (bo_cards_parse(args[i], p, 0, BO_NCARDS, o->hand, &o->nhand, e))
+        return ERR_BAD_MEMBER;
+    const json_t *sp = args[i + 1];
+    snprintf(p, sizeof p, "/%d", i + 1);
+    if (jx_array(sp, p, BO_NP, BO_NP, e))
+        return ERR_BAD_MEMBER;
+    for (int k = 0; k < BO_NP; k++) {
+        const json_t *s = json_array_get(sp, (size_t)k);
+        long long cnt;
+        snprintf(q, sizeof q, "%s/%d", p, k);
+        if (jx_array(s, q, 2, 2, e))
+            return ERR_BAD_MEMBER;
+        snprintf(q, sizeof q, "%s/%d/1", p, k);
+        if (jx_int(json_array_get(s, 1), q, 0, BO_NCARDS, &cnt, e))
+            return ERR_BAD_MEMBER;
+        o->nstock[k] = (int)cnt;
+        const json_t *top = json_array_get(s, 0);
+        snprintf(q, sizeof q, "%s/%d/0", p, k);
+        if (cnt == 0 && (json_is_null(top) || (json_is_string(top) && !*json_string_value(top))))
+            continue;
+        const char *str;
+        if (jx_string(top, q, &str, e))
+            return ERR_BAD_MEMBER;
+        int c = bo_card_parse(str, 0);
+        if (!c)
+            return err_set(e, ERR_BAD_MEMBER, q, "expected a card (or null with a count of 0)");
+        o->stock_top[k] = (uint8_t)(cnt ? c : 0);
+    }
+    const json_t *d = args[i + 2];
+    snprintf(p, sizeof p, "/%d", i + 2);
+    if (jx_array(d, p, BO_NP, BO_NP, e))
+        return ERR_BAD_MEMBER;
+    for (int ow = 0; ow < BO_NP; ow++) {
+        const json_t *mine = json_array_get(d, (size_t)ow);
+        snprintf(q, sizeof q, "%s/%d", p, ow);
+        if (jx_array(mine, q, BO_NDISC, BO_NDISC, e))
+            return ERR_BAD_MEMBER;
+        for (int k = 0; k < BO_NDISC; k++) {
+            char r[128];
+            int m;
+            snprintf(r, sizeof r, "%s/%d", q, k);
+            if (bo_cards_parse(json_array_get(mine, (size_t)k), r, 0, BO_PILE, o->b.disc[ow][k], &m, e))
+                return ERR_BAD_MEMBER;
+            o->b.ndisc[ow][k] = (uint8_t)m;
+        }
+    }
+    const json_t *b = args[i + 3];
+    snprintf(p, sizeof p, "/%d", i + 3);
+    if (jx_array(b, p, BO_NBUILD, BO_NBUILD, e))
+        return ERR_BAD_MEMBER;
+    for (int k = 0; k < BO_NBUILD; k++) {
+        int m;
+        snprintf(q, sizeof q, "%s/%d", p, k);
+        if (bo_cards_parse(json_array_get(b, (size_t)k), q, 0, BO_PILE, o->b.build[k], &m, e))
+            return ERR_BAD_MEMBER;
+        o->b.nbuild[k] = (uint8_t)m;
+    }
+    return 0;
+}
+
+static int fn_match_build(json_t *const *args, const char *variant, json_t **result, game_err *e)
+{
+    uint8_t pile[BO_PILE];
+    int n;
+    *result = NULL;
+    if (check_variant(variant, e) || bo_cards_parse(args[1], "/1", 0, BO_PILE, pile, &n, e))
+        return ERR_BAD_MEMBER;
+    int c = judged_card(args[0]);
+    *result = json_boolean(c && bo_match_build(c, pile, n));
+    return 0;
+}
+
+static int fn_match_discard(json_t *const *args, const char *variant, json_t **result, game_err *e)
+{
+    uint8_t pile[BO_PILE];
+    int n, p, to, from_hand = 1;
+    *result = NULL;
+    if (check_variant(variant, e) || bo_cards_parse(args[1], "/1", 0, BO_PILE, pile, &n, e) ||
+        player_arg(args[2], 2, &p, e) || player_arg(args[3], 3, &to, e))
+        return ERR_BAD_MEMBER;
+    if (args[4] && jx_bool(args[4], "/4", &from_hand, e))
+        return ERR_BAD_MEMBER;
+    int c = judged_card(args[0]);
+    *result = json_integer(c ? bo_match_discard(c, pile, n, p, to, from_hand) : 0);
+    return 0;
+}
+
+static int fn_is_valid_play(json_t *const *args, const char *variant, json_t **result, game_err *e)
+{
+    bo_obs o;
+    int seat;
+    *result = NULL;
+    if (check_variant(variant, e) || player_arg(args[1], 1, &seat, e) ||
+        obs_args(args, 2, seat, &o, e))
+        return ERR_BAD_MEMBER;
+    bo_play p;
+    int v = 0;
+    if (args[0] && bo_play_parse(args[0], 0, &p, NULL) == 0)
+        v = bo_judge(&o, &p, NULL, 0, NULL);
+    *result = json_integer(v);
+    return 0;
+}
+
+static int fn_play(json_t *const *args, const char *variant, json_t **result, game_err *e)
+{
+    bo_obs o;
+    int seat;
+    *result = NULL;
+    if (check_variant(variant, e) || player_arg(args[0], 0, &seat, e) ||
+        obs_args(args, 1, seat, &o, e))
+        return ERR_BAD_MEMBER;
+    const json_t *h = args[5];
+    if (jx_array(h, "/5", 0, (size_t)1 << 20, e))
+        return ERR_BAD_MEMBER;
+    int run = 0;
+    for (size_t i = 0; i < json_array_size(h); i++) {
+        char q[64];
+        long long who;
+        bo_play p;
+        const json_t *x = json_array_get(h, i);
+        snprintf(q, sizeof q, "/5/%zu", i);
+        if (jx_array(x, q, 2, 2, e))
+            return ERR_BAD_MEMBER;
+        snprintf(q, sizeof q, "/5/%zu/0", i);
+        if (jx_int(json_array_get(x, 0), q, 0, BO_NP - 1, &who, e))
+            return ERR_BAD_MEMBER;
+        snprintf(q, sizeof q, "/5/%zu/1", i);
+        if (bo_play_parse(json_array_get(x, 1), 0, &p, e)) {
+            err_prefix(e, q);
+            return ERR_BAD_MEMBER;
+        }
+        run = who == seat ? run + 1 : 0;
+    }
+    /* the trailing plays of this seat are this turn's (every turn records at
+     * least one entry, so a run cannot span two turns of one seat) */
+    o.plays_left = BO_PLAYS - (run < BO_PLAYS ? run : BO_PLAYS - 1);
+    bo_play play;
+    char why[320];
+    bo_plan(&o, &play, why, sizeof why);
+    *result = bo_play_json(&play);
+    return 0;
+}
+
+static const char *const P_BUILD[] = {"play_card", "build_pile", NULL};
+static const char *const P_DISCARD[] = {"play_card", "discard_pile", "player_no", "to_player_no",
+                                        "from_hand", NULL};
+static const char *const P_VALID[] = {"play", "player_no", "hand", "stockpiles", "discard_piles",
+                                      "build_piles", NULL};
+static const char *const P_PLAY[] = {"player_no", "hand", "stockpiles", "discard_piles",
+                                     "build_piles", "play_history", NULL};
+
+const game_fn bo_fns[BO_NFNS] = {
+    {"validate", "match_build", "comp10001bo_match_build(play_card, build_pile) -> bool",
+     P_BUILD, 2, fn_match_build},
+    {"validate", "match_discard",
+     "comp10001bo_match_discard(play_card, discard_pile, player_no, to_player_no, from_hand=True) -> 0|1|2",
+     P_DISCARD, 4, fn_match_discard},
+    {"validate", "is_valid_play",
+     "comp10001bo_is_valid_play(play, player_no, hand, stockpiles, discard_piles, build_piles) -> 0|1|2|3",
+     P_VALID, 6, fn_is_valid_play},
+    {"play", "",
+     "comp10001bo_play(player_no, hand, stockpiles, discard_piles, build_piles, play_history) -> play",
+     P_PLAY, 6, fn_play},
+};

@@ -1,0 +1,295 @@
+/* bo_ops.c: Comp10001-Bo's row in the game registry (game.h): the glue
+ * between the generic interface and bo_*.
+ *
+ * Every mutating entry point judges the play completely on the unchanged
+ * state before bo_do() touches it, so an error leaves the state as it was.
+ */
+#include "game.h"
+#include "bo.h"
+
+#include "core/jsonx.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const VARIANTS[] = {"standard", NULL};
+
+static json_t *rules(void)
+{
+    json_t *r = json_pack(
+        "{s:s,s:s,s:[s],s:{s:i,s:i},s:{s:s,s:s,s:s,s:{s:s,s:s},s:s,s:s}}",
+        "game", "comp10001bo", "title", "Comp10001-Bo", "variants", "standard",
+        "players", "min", BO_NP, "max", BO_NP,
+        "notation",
+        "cards", "two characters: value then suit, e.g. \"0D\" (ten of diamonds), \"AS\", \"KC\"",
+        "values", "A234567890JQK (A=1, 0=10, J=11, Q=12, K=13)",
+        "suits", "SHDC",
+        "colours", "black", "S C", "red", "H D",
+        "piles", "piles are lists of cards, bottom first (the last card is the top)",
+        "seats", "players 0-3, clockwise; player 0 starts");
+    json_t *shapes = json_pack(
+        "{s:s,s:[{s:s,s:o},{s:s,s:o},{s:s,s:o},{s:s,s:o},{s:s,s:o}]}",
+        "shape", "[play_type, source, destination]; play_type 0 hand, 1 top of a discard pile, "
+                 "2 own stockpile top, 3 no play; source a card, or [card, [owner, pile]] for type 1; "
+                 "destination [0, build_no] or [1, [owner, pile]]",
+        "examples",
+        "text", "2C from the hand onto build pile 0", "play", json_pack("[i,s,[i,i]]", 0, "2C", 0, 0),
+        "text", "3C from the stockpile onto build pile 1", "play", json_pack("[i,s,[i,i]]", 2, "3C", 0, 1),
+        "text", "2C, top of player 1's discard pile 0, onto build pile 1", "play",
+        json_pack("[i,[s,[i,i]],[i,i]]", 1, "2C", 1, 0, 0, 1),
+        "text", "9D from the hand onto player 0's discard pile 0", "play",
+        json_pack("[i,s,[i,[i,i]]]", 0, "9D", 1, 0, 0),
+        "text", "no possible play", "play", json_pack("[i,n,[n,n]]", 3));
+    json_object_set_new(r, "plays", shapes);
+    json_object_set_new(r, "turn", json_pack("[s,s,s,s,s,s,s]",
+        "deal: 8 stockpile cards each (top visible), the rest is the draw pile",
+        "a turn: draw up to 5 cards (again whenever the hand empties mid-turn), then play",
+        "build piles start with a 2 or K; same colour, adjacent values, no wrap; a 2, K or Ace completes a pile, which is shuffled back into the draw pile",
+        "discard piles: started only by their owner from the hand (turn-ending); alternate colours, adjacent values with K-2 wrap; never an Ace; an illegal card from the hand restarts a pile (turn-ending)",
+        "the turn ends after a turn-ending play, 5 plays, or when no play is possible (recorded as [3, null, [null, null]]); a player may not stop while a play exists",
+        "win by emptying the stockpile; the game is abandoned when the draw pile is empty and nobody can play",
+        "after 20 turns each the game ends with no winner (turn-limit)"));
+    json_object_set_new(r, "bots", json_pack("[{s:s,s:s},{s:s,s:s}]",
+        "name", "planner", "description",
+        "searches this turn's play sequences for stockpile progress, then discards the least useful card",
+        "name", "random", "description", "a uniformly random possible play"));
+    json_t *fns = json_array();
+    for (int i = 0; i < BO_NFNS; i++) {
+        char path[96];
+        if (strcmp(bo_fns[i].kind, "play") == 0)
+            snprintf(path, sizeof path, "/play/comp10001bo%s%s", *bo_fns[i].name ? "/" : "", bo_fns[i].name);
+        else
+            snprintf(path, sizeof path, "/validate/comp10001bo/%s", bo_fns[i].name);
+        json_array_append_new(fns, json_pack("{s:s,s:s,s:s}", "kind", bo_fns[i].kind, "path", path,
+                                             "signature", bo_fns[i].signature));
+    }
+    json_object_set_new(r, "functions", fns);
+    return r;
+}
+
+static int init(void *vst, const char *variant, int nplayers, uint64_t seed,
+                const json_t *options, game_err *e)
+{
+    if (variant && strcmp(variant, "standard") != 0)
+        return err_set(e, ERR_BAD_MEMBER, "/variant", "unknown variant \"%.32s\" (only \"standard\")", variant);
+    if (nplayers != BO_NP)
+        return err_set(e, ERR_BAD_MEMBER, "/players", "Comp10001-Bo is played by exactly 4 players, not %d",
+                       nplayers);
+    if (options && !json_is_null(options)) {
+        if (jx_object(options, "/options", e))
+            return ERR_BAD_MEMBER;
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)options, k, x) {
+            char p[160];
+            jx_ptr_key(p, sizeof p, "/options", k);
+            return err_set(e, ERR_BAD_MEMBER, p, "unknown option (Comp10001-Bo has none)");
+        }
+    }
+    bo_deal(vst, seed);
+    return 0;
+}
+
+static int decode(void *st, const json_t *blob, game_err *e) { return bo_decode(st, blob, e); }
+static json_t *encode(const void *st) { return bo_encode(st); }
+static json_t *view(const void *st, int seat) { return bo_view(st, seat); }
+static json_t *history(const void *st, int seat)
+{
+    (void)seat; /* all plays are public; drawn cards are never recorded */
+    return bo_history(st);
+}
+
+static void status(const void *vst, game_status *out)
+{
+    const bo_state *st = vst;
+    memset(out, 0, sizeof *out);
+    out->over = st->result != BO_PLAYING;
+    out->to_move = out->over ? -1 : st->cur;
+    out->nseats = BO_NP;
+    out->winner = st->winner;
+    out->result = bo_result_name(st->result);
+    for (int p = 0; p < BO_NP; p++) {
+        out->turns += st->turns[p];
+        out->score[p] = BO_STOCK - st->nstock[p];
+    }
+    out->plays = st->nhist;
+}
+
+static json_t *legal(const void *vst, int seat)
+{
+    const bo_state *st = vst;
+    json_t *a = json_array();
+    if (st->result != BO_PLAYING || seat != st->cur)
+        return a;
+    bo_obs o;
+    bo_play all[BO_MAXPLAYS];
+    bo_observe(st, seat, &o);
+    int n = bo_gen(&o, all, NULL);
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, bo_play_json(&all[i]));
+    if (n == 0) {
+        bo_play pass = {.type = BO_NO_PLAY};
+        json_array_append_new(a, bo_play_json(&pass));
+    }
+    return a;
+}
+
+/* Parse and judge; fills v. 0, or an error (over, turn, shape). */
+static int judge(const bo_state *st, int seat, const json_t *play, bo_play *p,
+                 game_verdict *v, game_err *e)
+{
+    const char *rule = "";
+    if (st->result != BO_PLAYING)
+        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", bo_result_name(st->result));
+    if (seat != st->cur)
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+    if (bo_play_parse(play, st->variant, p, e))
+        return ERR_BAD_MEMBER;
+    memset(v, 0, sizeof *v);
+    int r = bo_state_judge(st, p, v->reason, sizeof v->reason, &rule);
+    snprintf(v->rule, sizeof v->rule, "%s", rule);
+    v->valid = r != 0;
+    v->turn_ending = r == 2 || r == 3;
+    if (r == 1) {
+        size_t len = strlen(v->reason);
+        if (p->type == BO_FROM_STOCK && st->nstock[seat] == 1) {
+            v->turn_ending = 1;
+            snprintf(v->reason + len, sizeof v->reason - len, "; it empties the stockpile and wins");
+        } else if (st->plays_this_turn + 1 >= BO_PLAYS) {
+            v->turn_ending = 1;
+            snprintf(v->reason + len, sizeof v->reason - len, "; the 5th play ends the turn");
+        }
+    }
+    return 0;
+}
+
+static int check(const void *st, int seat, const json_t *play, game_verdict *v, game_err *e)
+{
+    bo_play p;
+    return judge(st, seat, play, &p, v, e);
+}
+
+/* Apply a judged play; record may be NULL. */
+static void commit(bo_state *st, const bo_play *p, int verdict, json_t **record,
+                   const char *explanation)
+{
+    bo_effect fx;
+    bo_do(st, p, verdict, &fx);
+    if (record)
+        *record = bo_record(st, st->nhist - 1, &fx, explanation);
+}
+
+static int apply(void *vst, int seat, const json_t *play, json_t **record, game_err *e)
+{
+    bo_state *st = vst;
+    bo_play p;
+    game_verdict v;
+    if (record)
+        *record = NULL;
+    int rc = judge(st, seat, play, &p, &v, e);
+    if (rc)
+        return rc;
+    if (!v.valid)
+        return err_rule(e, v.rule, "%s", v.reason);
+    commit(st, &p, bo_state_judge(st, &p, NULL, 0, NULL), record, NULL);
+    return 0;
+}
+
+/* Why the seat to move cannot play (for the recorded pass). */
+static void no_play_reason(const bo_state *st, char *out, size_t n)
+{
+    int s = st->cur, h = st->nhand[s];
+    const char *hand = h == 0 ? (st->ndraw ? "the hand is empty" : "the hand and the draw pile are empty")
+                              : "the hand holds only Aces that no build pile takes";
+    if (st->nstock[s])
+        snprintf(out, n, "no possible play: %s, the stockpile top %s fits no pile, and no discard pile top can move",
+                 hand, bo_card_name(st->stock[s][st->nstock[s] - 1]));
+    else
+        snprintf(out, n, "no possible play: %s", hand);
+}
+
+static int autoplay(void *vst, json_t **record)
+{
+    bo_state *st = vst;
+    if (record)
+        *record = NULL;
+    if (st->result != BO_PLAYING || bo_seat_can_play(st, st->cur))
+        return 0;
+    char why[320];
+    bo_play pass = {.type = BO_NO_PLAY};
+    no_play_reason(st, why, sizeof why);
+    commit(st, &pass, 3, record, why);
+    return 1;
+}
+
+static int bot(void *vst, const char *strategy, json_t **record, char *explanation,
+               size_t explanation_len, game_err *e)
+{
+    bo_state *st = vst;
+    if (record)
+        *record = NULL;
+    if (st->result != BO_PLAYING)
+        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", bo_result_name(st->result));
+    bo_obs o;
+    bo_play p;
+    char why[320];
+    rng r = st->brng;
+    bo_observe(st, st->cur, &o);
+    if (strategy && strcmp(strategy, "planner") == 0)
+        bo_plan(&o, &p, why, sizeof why);
+    else if (strategy && strcmp(strategy, "random") == 0)
+        bo_random(&o, &r, &p, why, sizeof why);
+    else
+        return err_set(e, ERR_BAD_MEMBER, "", "unknown strategy \"%.32s\"", strategy ? strategy : "");
+    int verdict = bo_judge(&o, &p, NULL, 0, NULL);
+    if (!verdict)
+        return err_set(e, ERR_INTERNAL, "", "strategy %s chose an invalid play", strategy);
+    st->brng = r;
+    commit(st, &p, verdict, record, why);
+    if (explanation && explanation_len)
+        snprintf(explanation, explanation_len, "%s", why);
+    return 0;
+}
+
+static int hint(const void *vst, int seat, json_t **out, game_err *e)
+{
+    const bo_state *st = vst;
+    *out = NULL;
+    if (st->result != BO_PLAYING)
+        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", bo_result_name(st->result));
+    if (seat != st->cur)
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+    bo_obs o;
+    bo_play p;
+    char why[320];
+    bo_observe(st, seat, &o);
+    bo_plan(&o, &p, why, sizeof why);
+    *out = json_pack("{s:o,s:s,s:s}", "play", bo_play_json(&p), "explanation", why,
+                     "strategy", "planner");
+    return 0;
+}
+
+const game_ops comp10001bo_ops = {
+    .name = "comp10001bo",
+    .title = "Comp10001-Bo",
+    .variants = VARIANTS,
+    .min_players = BO_NP,
+    .max_players = BO_NP,
+    .bots = bo_bots,
+    .state_size = sizeof(bo_state),
+    .fns = bo_fns,
+    .nfns = BO_NFNS,
+    .rules = rules,
+    .init = init,
+    .decode = decode,
+    .encode = encode,
+    .view = view,
+    .status = status,
+    .legal = legal,
+    .check = check,
+    .apply = apply,
+    .autoplay = autoplay,
+    .bot = bot,
+    .hint = hint,
+    .history = history,
+};

@@ -1,0 +1,376 @@
+/* bo_rules.c: cards and the rules of a single play (match_build,
+ * match_discard, the full judgement, the play generator).
+ *
+ * Everything here works on a bo_obs (one seat's view of the table), so the
+ * game and the autograder functions share one judgement. Each rejection
+ * names a short rule id that api/ reports with its 422s.
+ */
+#include "bo.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char VALUES[] = "A234567890JQK";
+static const char SUITS[] = "SHDC";
+
+static const char *const NAMES[] = {
+    "??",
+    "AS", "AH", "AD", "AC", "2S", "2H", "2D", "2C", "3S", "3H", "3D", "3C",
+    "4S", "4H", "4D", "4C", "5S", "5H", "5D", "5C", "6S", "6H", "6D", "6C",
+    "7S", "7H", "7D", "7C", "8S", "8H", "8D", "8C", "9S", "9H", "9D", "9C",
+    "0S", "0H", "0D", "0C", "JS", "JH", "JD", "JC", "QS", "QH", "QD", "QC",
+    "KS", "KH", "KD", "KC", "ZZ",
+};
+
+int bo_card_parse(const char *s, int variant)
+{
+    if (!s || !s[0] || !s[1] || s[2])
+        return 0;
+    if (s[0] == 'Z' && s[1] == 'Z')
+        return variant == 1 ? BO_JOKER : 0;
+    const char *v = strchr(VALUES, s[0]);
+    const char *u = strchr(SUITS, s[1]);
+    if (!v || !u || !*v || !*u)
+        return 0;
+    return bo_card((int)(v - VALUES) + 1, (int)(u - SUITS));
+}
+
+const char *bo_card_name(int c)
+{
+    return (c >= 1 && c <= BO_JOKER) ? NAMES[c] : NAMES[0];
+}
+
+void bo_card_str(int c, char out[3])
+{
+    memcpy(out, bo_card_name(c), 3);
+}
+
+static int adjacent(int a, int b) { return a - b == 1 || b - a == 1; }
+
+static int adjacent_wrap(int a, int b)
+{
+    return adjacent(a, b) || (a == 2 && b == 13) || (a == 13 && b == 2);
+}
+
+/* 1 when `card` may go on the build pile; *why receives the failed rule. */
+static int build_rule(int card, const uint8_t *pile, int n, const char **rule)
+{
+    int v = bo_val(card);
+    if (n == 0) {
+        *rule = "build.start";
+        return v == 2 || v == 13;
+    }
+    int top = pile[n - 1];
+    *rule = "build.colour";
+    if (bo_red(card) != bo_red(top))
+        return 0;
+    if (v == 1)
+        return 1;
+    *rule = "build.adjacent";
+    return adjacent(v, bo_val(top));
+}
+
+int bo_match_build(int card, const uint8_t *pile, int n)
+{
+    const char *rule;
+    return build_rule(card, pile, n, &rule);
+}
+
+int bo_match_discard(int card, const uint8_t *pile, int n, int player,
+                     int to_player, int from_hand)
+{
+    if (bo_val(card) == 1)
+        return 0;
+    if (n == 0)
+        return (from_hand && player == to_player) ? 2 : 0;
+    int top = pile[n - 1];
+    if (bo_red(card) != bo_red(top) && adjacent_wrap(bo_val(card), bo_val(top)))
+        return 1;
+    return from_hand ? 2 : 0;
+}
+
+static int completes(int card, int n_before)
+{
+    int v = bo_val(card);
+    return v == 1 || (n_before > 0 && (v == 2 || v == 13));
+}
+
+static int in_hand(const bo_obs *o, int card)
+{
+    for (int i = 0; i < o->nhand; i++)
+        if (o->hand[i] == card)
+            return 1;
+    return 0;
+}
+
+static int fail(char *why, size_t n, const char **rule, const char *id,
+                const char *fmt, const char *a, const char *b)
+{
+    if (why)
+        snprintf(why, n, fmt, a, b);
+    if (rule)
+        *rule = id;
+    return 0;
+}
+
+static int ok(int verdict, char *why, size_t n, const char **rule,
+              const char *id, const char *fmt, const char *a, const char *b)
+{
+    if (why)
+        snprintf(why, n, fmt, a, b);
+    if (rule)
+        *rule = id;
+    return verdict;
+}
+
+int bo_judge(const bo_obs *o, const bo_play *p, char *why, size_t whylen,
+             const char **rule)
+{
+    const char *c = bo_card_name(p->card);
+    char where[32];
+
+    if (p->type == BO_NO_PLAY) {
+        if (bo_any_play(o))
+            return fail(why, whylen, rule, "noplay.exists",
+                        "a play is possible%s%s, so no play may not be claimed", "", "");
+        return ok(3, why, whylen, rule, "noplay", "no play is possible%s%s", "", "");
+    }
+    /* source */
+    if (p->type == BO_FROM_HAND && !in_hand(o, p->card))
+        return fail(why, whylen, rule, "source.not-held", "%s is not in the hand%s", c, "");
+    if (p->type == BO_FROM_DISCARD) {
+        int n = o->b.ndisc[p->src_owner][p->src_pile];
+        snprintf(where, sizeof where, "%d,%d", p->src_owner, p->src_pile);
+        if (n == 0)
+            return fail(why, whylen, rule, "source.empty",
+                        "discard pile %s is empty%s", where, "");
+        if (o->b.disc[p->src_owner][p->src_pile][n - 1] != p->card)
+            return fail(why, whylen, rule, "source.not-top",
+                        "%s is not the top card of discard pile %s", c, where);
+    }
+    if (p->type == BO_FROM_STOCK) {
+        int s = o->seat;
+        if (o->nstock[s] == 0 || o->stock_top[s] != p->card)
+            return fail(why, whylen, rule, "stock.not-top",
+                        "%s is not the top card of the player's own stockpile%s", c, "");
+    }
+    /* destination */
+    if (p->dst_kind == BO_TO_BUILD) {
+        int n = o->b.nbuild[p->dst_pile];
+        const uint8_t *pile = o->b.build[p->dst_pile];
+        const char *id = "";
+        if (!build_rule(p->card, pile, n, &id)) {
+            if (n == 0)
+                return fail(why, whylen, rule, id,
+                            "an empty build pile takes only a 2 or a King, not %s%s", c, "");
+            if (strcmp(id, "build.colour") == 0)
+                return fail(why, whylen, rule, id,
+                            "%s is not the colour of build pile topped by %s", c,
+                            bo_card_name(pile[n - 1]));
+            return fail(why, whylen, rule, id, "%s is not adjacent in value to %s (no wrap on build piles)",
+                        c, bo_card_name(pile[n - 1]));
+        }
+        if (completes(p->card, n))
+            return ok(1, why, whylen, rule, "build.complete",
+                      "%s completes the build pile%s", c, "");
+        if (n == 0)
+            return ok(1, why, whylen, rule, "build.start", "%s starts a build pile%s", c, "");
+        return ok(1, why, whylen, rule, "build.adjacent", "%s goes on %s", c,
+                  bo_card_name(pile[n - 1]));
+    }
+    int ow = p->dst_owner, k = p->dst_pile;
+    int n = o->b.ndisc[ow][k];
+    const uint8_t *pile = o->b.disc[ow][k];
+    if (p->type == BO_FROM_DISCARD && p->src_owner == ow && p->src_pile == k)
+        return fail(why, whylen, rule, "discard.same-pile",
+                    "%s must move to another discard pile%s", c, "");
+    if (bo_val(p->card) == 1)
+        return fail(why, whylen, rule, "discard.ace", "an Ace (%s) never goes on a discard pile%s", c, "");
+    int r = bo_match_discard(p->card, pile, n, o->seat, ow, p->type == BO_FROM_HAND);
+    if (n == 0) {
+        if (r == 0)
+            return fail(why, whylen, rule, "discard.start-own",
+                        "a discard pile may be started only by its owner, from the hand (%s)%s", c, "");
+        return ok(2, why, whylen, rule, "discard.start",
+                  "%s starts a new discard pile: turn-ending%s", c, "");
+    }
+    const char *top = bo_card_name(pile[n - 1]);
+    if (r == 1)
+        return ok(1, why, whylen, rule, "discard.sequence", "%s goes on %s", c, top);
+    int samecol = bo_red(p->card) == bo_red(pile[n - 1]);
+    if (r == 0)
+        return fail(why, whylen, rule, "discard.sequence",
+                    samecol ? "%s on %s does not alternate colour (only a play from the hand may restart a pile)"
+                            : "%s on %s is not adjacent in value (only a play from the hand may restart a pile)",
+                    c, top);
+    return ok(2, why, whylen, rule, "discard.restart",
+              samecol ? "%s on %s does not alternate colour: a turn-ending restart of the pile"
+                      : "%s on %s is not adjacent in value: a turn-ending restart of the pile",
+              c, top);
+}
+
+/* Append p. Identical plays could only come from twin cards in the hand,
+ * which gen() skips, so no search for duplicates is needed. */
+static void push(bo_play *out, uint8_t *verdicts, int *n, const bo_play *p, int v)
+{
+    if (*n >= BO_MAXPLAYS)
+        return;
+    out[*n] = *p;
+    if (verdicts)
+        verdicts[*n] = (uint8_t)v;
+    (*n)++;
+}
+
+/* Every destination for `card` from a source; stop_at_first for bo_any_play. */
+static int gen_card(const bo_obs *o, bo_play *base, bo_play *out, uint8_t *verdicts,
+                    int *n, int stop_at_first)
+{
+    int card = base->card, from_hand = base->type == BO_FROM_HAND;
+    for (int b = 0; b < BO_NBUILD; b++) {
+        if (bo_match_build(card, o->b.build[b], o->b.nbuild[b])) {
+            if (stop_at_first)
+                return 1;
+            base->dst_kind = BO_TO_BUILD;
+            base->dst_owner = 0;
+            base->dst_pile = (uint8_t)b;
+            push(out, verdicts, n, base, 1);
+        }
+    }
+    for (int ow = 0; ow < BO_NP; ow++)
+        for (int k = 0; k < BO_NDISC; k++) {
+            if (base->type == BO_FROM_DISCARD && base->src_owner == ow && base->src_pile == k)
+                continue;
+            int r = bo_match_discard(card, o->b.disc[ow][k], o->b.ndisc[ow][k], o->seat,
+                                     ow, from_hand);
+            if (!r)
+                continue;
+            if (stop_at_first)
+                return 1;
+            base->dst_kind = BO_TO_DISCARD;
+            base->dst_owner = (uint8_t)ow;
+            base->dst_pile = (uint8_t)k;
+            push(out, verdicts, n, base, r);
+        }
+    return 0;
+}
+
+static int gen(const bo_obs *o, bo_play *out, uint8_t *verdicts, int stop)
+{
+    int n = 0;
+    bo_play p;
+    int s = o->seat;
+    if (o->nstock[s] > 0 && o->stock_top[s]) {
+        memset(&p, 0, sizeof p);
+        p.type = BO_FROM_STOCK;
+        p.card = o->stock_top[s];
+        if (gen_card(o, &p, out, verdicts, &n, stop))
+            return 1;
+    }
+    for (int i = 0; i < o->nhand; i++) {
+        int dup = 0;
+        for (int j = 0; j < i; j++)
+            dup |= o->hand[j] == o->hand[i];
+        if (dup)
+            continue;
+        memset(&p, 0, sizeof p);
+        p.type = BO_FROM_HAND;
+        p.card = o->hand[i];
+        if (gen_card(o, &p, out, verdicts, &n, stop))
+            return 1;
+    }
+    for (int ow = 0; ow < BO_NP; ow++)
+        for (int k = 0; k < BO_NDISC; k++) {
+            int m = o->b.ndisc[ow][k];
+            if (!m)
+                continue;
+            memset(&p, 0, sizeof p);
+            p.type = BO_FROM_DISCARD;
+            p.card = o->b.disc[ow][k][m - 1];
+            p.src_owner = (uint8_t)ow;
+            p.src_pile = (uint8_t)k;
+            if (gen_card(o, &p, out, verdicts, &n, stop))
+                return 1;
+        }
+    return stop ? 0 : n;
+}
+
+int bo_gen(const bo_obs *o, bo_play *out, uint8_t *verdicts)
+{
+    return gen(o, out, verdicts, 0);
+}
+
+int bo_any_play(const bo_obs *o)
+{
+    return gen(o, NULL, NULL, 1);
+}
+
+void bo_obs_do(bo_obs *o, const bo_play *p, int *completed)
+{
+    *completed = -1;
+    if (p->type == BO_NO_PLAY)
+        return;
+    int s = o->seat;
+    if (p->type == BO_FROM_HAND) {
+        for (int i = 0; i < o->nhand; i++)
+            if (o->hand[i] == p->card) {
+                memmove(&o->hand[i], &o->hand[i + 1], (size_t)(o->nhand - i - 1));
+                o->nhand--;
+                break;
+            }
+    } else if (p->type == BO_FROM_DISCARD) {
+        o->b.ndisc[p->src_owner][p->src_pile]--;
+    } else {
+        o->nstock[s]--;
+        o->stock_top[s] = 0; /* unknown until revealed */
+    }
+    if (p->dst_kind == BO_TO_BUILD) {
+        int b = p->dst_pile, n = o->b.nbuild[b];
+        if (completes(p->card, n)) {
+            o->b.nbuild[b] = 0;
+            *completed = b;
+            if (o->ndraw >= 0)
+                o->ndraw += n + 1;
+        } else if (n < BO_PILE) { /* (an autograder pile may be full) */
+            o->b.build[b][n] = p->card;
+            o->b.nbuild[b] = (uint8_t)(n + 1);
+        }
+    } else {
+        int n = o->b.ndisc[p->dst_owner][p->dst_pile];
+        if (n < BO_PILE) {
+            o->b.disc[p->dst_owner][p->dst_pile][n] = p->card;
+            o->b.ndisc[p->dst_owner][p->dst_pile] = (uint8_t)(n + 1);
+        }
+    }
+}
+
+void bo_play_text(const bo_obs *o, const bo_play *p, char *out, size_t n)
+{
+    char src[48], dst[64];
+    const char *c = bo_card_name(p->card);
+    if (p->type == BO_NO_PLAY) {
+        snprintf(out, n, "has no possible play");
+        return;
+    }
+    if (p->type == BO_FROM_HAND)
+        snprintf(src, sizeof src, "%s from the hand", c);
+    else if (p->type == BO_FROM_STOCK)
+        snprintf(src, sizeof src, "%s from the stockpile", c);
+    else
+        snprintf(src, sizeof src, "%s from discard pile %d,%d", c, p->src_owner, p->src_pile);
+    if (p->dst_kind == BO_TO_BUILD) {
+        int m = o->b.nbuild[p->dst_pile];
+        if (m)
+            snprintf(dst, sizeof dst, "build pile %d (%s)", p->dst_pile,
+                     bo_card_name(o->b.build[p->dst_pile][m - 1]));
+        else
+            snprintf(dst, sizeof dst, "empty build pile %d", p->dst_pile);
+    } else {
+        int m = o->b.ndisc[p->dst_owner][p->dst_pile];
+        if (m)
+            snprintf(dst, sizeof dst, "discard pile %d,%d (%s)", p->dst_owner, p->dst_pile,
+                     bo_card_name(o->b.disc[p->dst_owner][p->dst_pile][m - 1]));
+        else
+            snprintf(dst, sizeof dst, "empty discard pile %d,%d", p->dst_owner, p->dst_pile);
+    }
+    snprintf(out, n, "plays %s onto %s", src, dst);
+}

@@ -1,0 +1,71 @@
+/* err.h: the one table of error codes.
+ *
+ * Every fallible function in engine/ and api/ returns 0 or a negative ERR_*
+ * code; this X-macro table yields the code, its name (used as the problem
+ * type slug), its title and the HTTP status it maps to, so a new error is one
+ * line. Details travel in a game_err filled by the failing function.
+ */
+#ifndef CROUPIER_ERR_H
+#define CROUPIER_ERR_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/*  X(NAME,          slug,                status, title) */
+#define ERR_TABLE(X)                                                            \
+    X(OK,            "ok",                200, "OK")                            \
+    X(BAD_JSON,      "malformed-json",    400, "Malformed JSON")                \
+    X(BAD_MEMBER,    "invalid-member",    400, "Invalid member")                \
+    X(BAD_QUERY,     "invalid-parameter", 400, "Invalid query parameter")       \
+    X(UNAUTHORIZED,  "unauthorized",      401, "Missing or invalid token")      \
+    X(FORBIDDEN,     "forbidden",         403, "Not allowed")                   \
+    X(NOT_FOUND,     "not-found",         404, "Not found")                     \
+    X(METHOD,        "method-not-allowed",405, "Method not allowed")            \
+    X(NOT_ACCEPTABLE,"not-acceptable",    406, "Not acceptable")                \
+    X(NOT_YOUR_TURN, "not-your-turn",     409, "Not your turn")                 \
+    X(GAME_OVER,     "game-over",         409, "Game over")                     \
+    X(CONFLICT,      "conflict",          409, "Concurrent update")             \
+    X(STALE,         "precondition-failed",412, "Stale version")                \
+    X(TOO_LARGE,     "payload-too-large", 413, "Payload too large")             \
+    X(MEDIA_TYPE,    "unsupported-media-type",415, "Unsupported media type")    \
+    X(ILLEGAL,       "illegal-play",      422, "Illegal play")                  \
+    X(INTERNAL,      "internal",          500, "Internal error")                \
+    X(STORE,         "store-unavailable", 503, "Store unavailable")
+
+enum err_code {
+#define X(name, slug, status, title) ERR_##name##_IDX,
+    ERR_TABLE(X)
+#undef X
+    ERR__COUNT
+};
+
+/* Public codes are negative indexes (ERR_OK is 0). */
+#define X(name, slug, status, title) enum { ERR_##name = -(int)ERR_##name##_IDX };
+ERR_TABLE(X)
+#undef X
+
+const char *err_slug(int code);
+const char *err_title(int code);
+int err_status(int code);
+
+/* Details of a failure. `pointer` is an RFC 6901 JSON pointer to the
+ * offending member, relative to the document the failing function was given
+ * (callers prefix it as they go up); `detail` a human sentence; `rule` an
+ * optional short rule id for 422s. */
+typedef struct game_err {
+    int code;
+    char pointer[160];
+    char detail[320];
+    char rule[64];
+} game_err;
+
+/* Fill e (may be NULL) and return code. printf-style detail. */
+int err_set(game_err *e, int code, const char *pointer, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Same, with a rule id (for ERR_ILLEGAL). */
+int err_rule(game_err *e, const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Prefix e->pointer with `prefix` (e.g. "/state"). */
+void err_prefix(game_err *e, const char *prefix);
+
+#endif

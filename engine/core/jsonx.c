@@ -1,0 +1,188 @@
+/* jsonx.c: checked readers; see jsonx.h. */
+#include "jsonx.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *kind(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    default: return "null";
+    }
+}
+
+int jx_int(const json_t *v, const char *ptr, long long lo, long long hi,
+           long long *out, game_err *e)
+{
+    if (!v)
+        return err_set(e, ERR_BAD_MEMBER, ptr, "required integer is missing");
+    if (!json_is_integer(v))
+        return err_set(e, ERR_BAD_MEMBER, ptr,
+                       "expected an integer, got %s", kind(v));
+    long long x = json_integer_value(v);
+    if (x < lo || x > hi)
+        return err_set(e, ERR_BAD_MEMBER, ptr,
+                       "expected an integer from %lld to %lld, got %lld", lo, hi, x);
+    *out = x;
+    return 0;
+}
+
+int jx_bool(const json_t *v, const char *ptr, int *out, game_err *e)
+{
+    if (!v)
+        return err_set(e, ERR_BAD_MEMBER, ptr, "required boolean is missing");
+    if (!json_is_boolean(v))
+        return err_set(e, ERR_BAD_MEMBER, ptr, "expected a boolean, got %s", kind(v));
+    *out = json_is_true(v);
+    return 0;
+}
+
+int jx_array(const json_t *v, const char *ptr, size_t min, size_t max,
+             game_err *e)
+{
+    if (!v)
+        return err_set(e, ERR_BAD_MEMBER, ptr, "required array is missing");
+    if (!json_is_array(v))
+        return err_set(e, ERR_BAD_MEMBER, ptr, "expected an array, got %s", kind(v));
+    size_t n = json_array_size(v);
+    if (n < min || n > max) {
+        if (min == max)
+            return err_set(e, ERR_BAD_MEMBER, ptr,
+                           "expected an array of %zu elements, got %zu", min, n);
+        return err_set(e, ERR_BAD_MEMBER, ptr,
+                       "expected an array of %zu to %zu elements, got %zu", min, max, n);
+    }
+    return 0;
+}
+
+int jx_object(const json_t *v, const char *ptr, game_err *e)
+{
+    if (!v)
+        return err_set(e, ERR_BAD_MEMBER, ptr, "required object is missing");
+    if (!json_is_object(v))
+        return err_set(e, ERR_BAD_MEMBER, ptr, "expected an object, got %s", kind(v));
+    return 0;
+}
+
+int jx_string(const json_t *v, const char *ptr, const char **out, game_err *e)
+{
+    if (!v)
+        return err_set(e, ERR_BAD_MEMBER, ptr, "required string is missing");
+    if (!json_is_string(v))
+        return err_set(e, ERR_BAD_MEMBER, ptr, "expected a string, got %s", kind(v));
+    *out = json_string_value(v);
+    return 0;
+}
+
+const json_t *jx_get(const json_t *obj, const char *key)
+{
+    return json_object_get(obj, key);
+}
+
+void jx_ptr_idx(char *out, size_t n, const char *base, size_t i)
+{
+    snprintf(out, n, "%s/%zu", base ? base : "", i);
+}
+
+void jx_ptr_key(char *out, size_t n, const char *base, const char *key)
+{
+    size_t k = (size_t)snprintf(out, n, "%s/", base ? base : "");
+    for (; *key && k + 3 < n; key++) {
+        if (*key == '~') {
+            out[k++] = '~';
+            out[k++] = '0';
+        } else if (*key == '/') {
+            out[k++] = '~';
+            out[k++] = '1';
+        } else {
+            out[k++] = *key;
+        }
+    }
+    if (k < n)
+        out[k] = 0;
+}
+
+int jx_depth(const json_t *v, int limit)
+{
+    if (limit < 0)
+        return 1;
+    int best = 0;
+    if (json_is_array(v)) {
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x) {
+            int d = jx_depth(x, limit - 1) + 1;
+            if (d > best)
+                best = d;
+            if (best > limit)
+                return best;
+        }
+        return best ? best : 1;
+    }
+    if (json_is_object(v)) {
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)v, k, x) {
+            int d = jx_depth(x, limit - 1) + 1;
+            if (d > best)
+                best = d;
+            if (best > limit)
+                return best;
+        }
+        return best ? best : 1;
+    }
+    return 0;
+}
+
+json_t *jx_rng_encode(const rng *r)
+{
+    char s[17], i[17];
+    snprintf(s, sizeof s, "%016" PRIx64, r->state);
+    snprintf(i, sizeof i, "%016" PRIx64, r->inc);
+    return json_pack("{s:s,s:s}", "state", s, "inc", i);
+}
+
+static int hex64(const char *s, uint64_t *out)
+{
+    uint64_t x = 0;
+    size_t n = strlen(s);
+    if (n == 0 || n > 16)
+        return -1;
+    for (; *s; s++) {
+        int d;
+        if (*s >= '0' && *s <= '9') d = *s - '0';
+        else if (*s >= 'a' && *s <= 'f') d = *s - 'a' + 10;
+        else if (*s >= 'A' && *s <= 'F') d = *s - 'A' + 10;
+        else return -1;
+        x = (x << 4) | (uint64_t)d;
+    }
+    *out = x;
+    return 0;
+}
+
+int jx_rng_decode(const json_t *v, const char *ptr, rng *r, game_err *e)
+{
+    char p[192];
+    const char *s;
+    if (jx_object(v, ptr, e))
+        return ERR_BAD_MEMBER;
+    jx_ptr_key(p, sizeof p, ptr, "state");
+    if (jx_string(jx_get(v, "state"), p, &s, e))
+        return ERR_BAD_MEMBER;
+    if (hex64(s, &r->state))
+        return err_set(e, ERR_BAD_MEMBER, p, "expected up to 16 hex digits");
+    jx_ptr_key(p, sizeof p, ptr, "inc");
+    if (jx_string(jx_get(v, "inc"), p, &s, e))
+        return ERR_BAD_MEMBER;
+    if (hex64(s, &r->inc) || !(r->inc & 1))
+        return err_set(e, ERR_BAD_MEMBER, p, "expected up to 16 hex digits, odd");
+    return 0;
+}

@@ -1,0 +1,35 @@
+/* jsonx.h: small checked readers over jansson values for decoders.
+ *
+ * Each returns 0 or ERR_BAD_MEMBER with e->pointer set to `ptr` (the JSON
+ * pointer of the value being read, built by the caller) and a sentence that
+ * says what was expected. Values are borrowed.
+ */
+#ifndef CROUPIER_JSONX_H
+#define CROUPIER_JSONX_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "rng.h"
+
+int jx_int(const json_t *v, const char *ptr, long long lo, long long hi,
+           long long *out, game_err *e);
+int jx_bool(const json_t *v, const char *ptr, int *out, game_err *e);
+/* Array with min..max elements. */
+int jx_array(const json_t *v, const char *ptr, size_t min, size_t max,
+             game_err *e);
+int jx_object(const json_t *v, const char *ptr, game_err *e);
+int jx_string(const json_t *v, const char *ptr, const char **out, game_err *e);
+/* A required member of an object (obj already checked to be an object). */
+const json_t *jx_get(const json_t *obj, const char *key);
+/* Build "<base>/<i>" or "<base>/<key>" (key escaped per RFC 6901). */
+void jx_ptr_idx(char *out, size_t n, const char *base, size_t i);
+void jx_ptr_key(char *out, size_t n, const char *base, const char *key);
+/* Depth of nesting of a value (scalar = 0). Stops counting at `limit`+1. */
+int jx_depth(const json_t *v, int limit);
+/* RNG state as {"state":"<hex>","inc":"<hex>"}. */
+json_t *jx_rng_encode(const rng *r);
+int jx_rng_decode(const json_t *v, const char *ptr, rng *r, game_err *e);
+
+#endif

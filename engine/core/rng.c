@@ -1,0 +1,44 @@
+/* rng.c: PCG32 XSH-RR; see rng.h. */
+#include "rng.h"
+
+void rng_seed(rng *r, uint64_t seed, uint64_t stream)
+{
+    r->state = 0;
+    r->inc = (stream << 1u) | 1u;
+    rng_next(r);
+    r->state += seed;
+    rng_next(r);
+}
+
+uint32_t rng_next(rng *r)
+{
+    uint64_t old = r->state;
+    r->state = old * 6364136223846793005ULL + r->inc;
+    uint32_t xorshifted = (uint32_t)(((old >> 18u) ^ old) >> 27u);
+    uint32_t rot = (uint32_t)(old >> 59u);
+    return (xorshifted >> rot) | (xorshifted << ((-rot) & 31));
+}
+
+uint32_t rng_below(rng *r, uint32_t bound)
+{
+    uint64_t m = (uint64_t)rng_next(r) * bound;
+    uint32_t l = (uint32_t)m;
+    if (l < bound) {
+        uint32_t t = -bound % bound;
+        while (l < t) {
+            m = (uint64_t)rng_next(r) * bound;
+            l = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
+void rng_shuffle_u8(rng *r, uint8_t *a, size_t n)
+{
+    for (size_t i = n; i > 1; i--) {
+        size_t j = rng_below(r, (uint32_t)i);
+        uint8_t t = a[i - 1];
+        a[i - 1] = a[j];
+        a[j] = t;
+    }
+}

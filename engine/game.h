@@ -1,0 +1,146 @@
+/* game.h: the interface every game implements, and the registry of games.
+ *
+ * A game is one `const game_ops` row in engine/registry.c. api/ and the CLI
+ * know games only through this table: they never include a game's own
+ * headers. State is an opaque, fixed-size plain value of `state_size` bytes
+ * (no pointers inside: copying it is a memcpy); the caller owns the memory.
+ *
+ * JSON ownership (jansson): arguments are borrowed; every json_t ** output is
+ * a new reference the caller must json_decref(). On error, outputs are left
+ * NULL and the state is unchanged (apply/bot work on a copy internally or
+ * validate before mutating: nothing is ever half-applied).
+ */
+#ifndef CROUPIER_GAME_H
+#define CROUPIER_GAME_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+
+enum { SEAT_SPECTATOR = -1, SEAT_ADMIN = -2 };
+enum { GAME_MAX_SEATS = 8 };
+
+/* Where a game stands (filled by ops->status). */
+typedef struct game_status {
+    int to_move;        /* seat whose decision it is; -1 when over */
+    int over;           /* 1 when finished */
+    int nseats;
+    int winner;         /* winning seat, -1 when none (yet, or ever) */
+    const char *result; /* static string: "playing", "won", "abandoned", "turn-limit", ... */
+    int turns;          /* turns completed (all seats together) */
+    int plays;          /* plays recorded in the history */
+    double score[GAME_MAX_SEATS]; /* game-specific per-seat score (0 if none) */
+} game_status;
+
+/* The verdict on a play (ops->check). */
+typedef struct game_verdict {
+    int valid;       /* 1 legal */
+    int turn_ending; /* 1 when the play ends the player's turn */
+    char reason[320];
+    char rule[64];
+} game_verdict;
+
+/* An autograder function (/validate/<game>/<name> or /play/<game>[/<name>]).
+ * `args` has exactly `nparams` entries in parameter order; an optional
+ * parameter the caller left out is NULL. On a bad argument, call() returns
+ * ERR_BAD_MEMBER with e->pointer = "/<index>" + the pointer inside that
+ * argument (api/ rewrites the index to the parameter name for object bodies).
+ * `variant` is NULL or the variant asked for (?variant= or a "variant" member). */
+typedef struct game_fn {
+    const char *kind;             /* "validate" or "play" */
+    const char *name;             /* path segment; "" for POST /play/<game> */
+    const char *signature;        /* for docs: "comp10001bo_match_build(play_card, build_pile) -> bool" */
+    const char *const *params;    /* NULL-terminated parameter names */
+    int nrequired;                /* the first nrequired params are required */
+    int (*call)(json_t *const *args, const char *variant, json_t **result, game_err *e);
+} game_fn;
+
+typedef struct game_ops {
+    const char *name;              /* "comp10001bo": the id used in URLs and bodies */
+    const char *title;             /* "Comp10001-Bo" */
+    const char *const *variants;   /* NULL-terminated; [0] is the default */
+    int min_players, max_players;
+    const char *const *bots;       /* NULL-terminated strategy names; [0] the strongest */
+    size_t state_size;
+    const game_fn *fns;            /* autograder functions, may be NULL */
+    int nfns;
+
+    /* GET /rules/<game>: variants, notation, play shapes, bots. New ref. */
+    json_t *(*rules)(void);
+
+    /* New game. options may be NULL; unknown options -> ERR_BAD_MEMBER with
+     * pointer "/options/<name>". */
+    int (*init)(void *st, const char *variant, int nplayers, uint64_t seed,
+                const json_t *options, game_err *e);
+    /* Full state <-> JSON (the stored blob, and the JSON export). decode
+     * validates everything (the blob may come from a client) and reports
+     * the pointer of the first bad member. */
+    int (*decode)(void *st, const json_t *blob, game_err *e);
+    json_t *(*encode)(const void *st);
+    /* What `seat` may see (SEAT_SPECTATOR, SEAT_ADMIN or a seat). New ref. */
+    json_t *(*view)(const void *st, int seat);
+    void (*status)(const void *st, game_status *out);
+
+    /* Plays of `seat` now, as a JSON array (empty when not its turn). */
+    json_t *(*legal)(const void *st, int seat);
+    /* Judge a play (game-specific JSON) without applying it. Returns 0 with
+     * a verdict (valid or not), or ERR_BAD_MEMBER when `play` is not of a
+     * play's shape (pointer relative to the play), ERR_NOT_YOUR_TURN,
+     * ERR_GAME_OVER. */
+    int (*check)(const void *st, int seat, const json_t *play, game_verdict *v,
+                 game_err *e);
+    /* Apply a play of `seat`. Errors as check, plus ERR_ILLEGAL (with the
+     * rule) for a well-formed play the rules forbid. On success *record is
+     * the history entry of the play (new ref; may pass NULL). */
+    int (*apply)(void *st, int seat, const json_t *play, json_t **record,
+                 game_err *e);
+    /* If the seat to move has no choice (e.g. no possible play: the pass is
+     * recorded for them), apply that forced play and return 1 with its
+     * record; else return 0 and change nothing. */
+    int (*autoplay)(void *st, json_t **record);
+    /* The named strategy chooses and applies a play for the seat to move;
+     * `explanation` receives one line. record as for apply (may be NULL:
+     * selfplay passes NULL and the engine may skip building JSON). */
+    int (*bot)(void *st, const char *strategy, json_t **record,
+               char *explanation, size_t explanation_len, game_err *e);
+    /* Help mode: {"play": <play>, "explanation": "...", ...} for `seat`,
+     * computed by the strongest strategy from what that seat may see.
+     * ERR_NOT_YOUR_TURN / ERR_GAME_OVER when there is nothing to advise. */
+    int (*hint)(const void *st, int seat, json_t **out, game_err *e);
+    /* The play history as `seat` may see it: a JSON array. New ref. */
+    json_t *(*history)(const void *st, int seat);
+
+    /* ---- optional: NULL when the game has none ---------------------------- */
+    /* Events `seat` may see, oldest first, numbered from 1: only those with
+     * number > after. Each is an object in the game's own event shape with
+     * an extra member "n" (its number) that api/ strips when a wire protocol
+     * needs the bare shape (the WebSocket of /games/{id}/ws). New ref. */
+    json_t *(*events)(const void *st, int seat, long after);
+    /* Export formats besides "json" (which api/ writes for every game):
+     * NULL-terminated names, and the writer: *out malloc'd, *media_type
+     * static. Full record: api/ only calls it for the admin or a finished
+     * game unless the format hides nothing (see export_public). */
+    const char *const *export_formats;
+    int (*export_as)(const void *st, const char *format, char **out,
+                     size_t *len, const char **media_type, game_err *e);
+    /* Import a saved game in a foreign text format (POST /games/import with a
+     * non-JSON body). ERR_NOT_FOUND when the text is not this game's format
+     * at all; ERR_BAD_MEMBER with a detail naming the line when it is but is
+     * broken. On success *warnings is a JSON array of strings (may be empty)
+     * and *seats a JSON array of players as in POST /games
+     * ([{"name":..}|{"bot":..}]) that fits the saved game. */
+    int (*import_text)(void *st, const char *text, size_t len,
+                       json_t **seats, json_t **warnings, game_err *e);
+} game_ops;
+
+/* engine/registry.c */
+extern const game_ops *const game_registry[]; /* NULL-terminated */
+const game_ops *game_find(const char *name);   /* NULL if unknown */
+/* 1 when `variant` is one of ops->variants. */
+int game_has_variant(const game_ops *ops, const char *variant);
+/* 1 when `strategy` is one of ops->bots. */
+int game_has_bot(const game_ops *ops, const char *strategy);
+
+#endif

@@ -1,0 +1,77 @@
+// Command-line tests: the real binary, its --help texts, and selfplay
+// reports (the strategy must clearly beat random over seeded games).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+
+const BIN = process.env.CROUPIER_BIN || 'build/croupier';
+const run = (...args) => spawnSync(BIN, args, { encoding: 'utf8', timeout: 120000 });
+
+test('croupier without a command prints usage and exits 2', () => {
+  const r = run();
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /usage: croupier <command>/);
+});
+
+test('every command has --help', () => {
+  for (const cmd of ['serve', 'selfplay', 'games']) {
+    const r = run(cmd, '--help');
+    assert.equal(r.status, 0, `${cmd} --help exit code`);
+    assert.match(r.stdout, new RegExp(`usage: croupier ${cmd}`));
+  }
+  assert.equal(run('help').status, 0);
+});
+
+test('unknown command and bad options are refused', () => {
+  assert.equal(run('frobnicate').status, 2);
+  assert.equal(run('selfplay', '--game', 'nope').status, 2);
+  assert.equal(run('selfplay', '--game', 'comp10001bo', '--bots', 'nobody').status, 2);
+  assert.equal(run('serve', '--threads', '0').status, 2);
+  const r = run('serve', '--listen', '127.0.0.1:1', '--store', 'mysql://x');
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /unsupported store URL/);
+});
+
+test('games lists comp10001bo with its bots', () => {
+  const r = run('games');
+  assert.equal(r.status, 0);
+  assert.match(r.stdout, /comp10001bo\s+Comp10001-Bo, 4-4 players/);
+  assert.match(r.stdout, /bots: planner random/);
+});
+
+function selfplay(bots, games = 200, seed = 1) {
+  const r = run('selfplay', '--game', 'comp10001bo', '--bots', bots, '--games', String(games),
+    '--seed', String(seed));
+  assert.equal(r.status, 0, r.stderr);
+  const wins = [...r.stdout.matchAll(/^(\d)\s+(\S+)\s+(\d+)\s+([\d.]+)%/gm)]
+    .map((m) => ({ seat: +m[1], bot: m[2], wins: +m[3] }));
+  assert.equal(wins.length, 4, r.stdout);
+  const turns = Number(/average turns per game: ([\d.]+)/.exec(r.stdout)[1]);
+  const noWinner = Number(/no winner: (\d+)/.exec(r.stdout)[1]);
+  return { out: r.stdout, wins, turns, noWinner };
+}
+
+test('selfplay reports wins per seat, endings and average turns; totals add up', () => {
+  const s = selfplay('random', 100);
+  const total = s.wins.reduce((a, w) => a + w.wins, 0) + s.noWinner;
+  assert.equal(total, 100);
+  assert.ok(s.turns > 0);
+  assert.match(s.out, /endings: /);
+});
+
+test('selfplay is deterministic for a seed', () => {
+  assert.equal(selfplay('planner,random,random,random', 30, 9).out.replace(/time:.*/, ''),
+    selfplay('planner,random,random,random', 30, 9).out.replace(/time:.*/, ''));
+});
+
+test('the planner clearly beats random (same seeds, every seat)', () => {
+  for (let seat = 0; seat < 4; seat++) {
+    const bots = ['random', 'random', 'random', 'random'];
+    bots[seat] = 'planner';
+    const withPlanner = selfplay(bots.join(','), 100, 1000 + seat);
+    const allRandom = selfplay('random', 100, 1000 + seat);
+    const p = withPlanner.wins[seat].wins, r = allRandom.wins[seat].wins;
+    assert.ok(p >= 80, `planner at seat ${seat} won only ${p}/100`);
+    assert.ok(p > 5 * Math.max(r, 1), `planner ${p} vs random ${r} at seat ${seat}`);
+  }
+});

@@ -1,0 +1,164 @@
+// server.mjs: one real croupier server per test file, and an HTTP client
+// whose every response is checked against openapi/openapi.yaml.
+//
+//   import { useServer } from './lib/server.mjs';
+//   const srv = useServer();            // registers before/after hooks
+//   test('x', async () => { const r = await srv.get('/healthz'); ... });
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { before, after } from 'node:test';
+import { ROOT, assertMatches } from './contract.mjs';
+
+const READY = /croupier: listening on (http:\/\/127\.0\.0\.1:(\d+))/;
+
+/** Start a server; resolves to {base, adminToken, proc, stop()}. */
+export async function startServer({ extraArgs = [], env = {} } = {}) {
+  const bin = path.resolve(ROOT, process.env.CROUPIER_BIN || 'build/croupier');
+  const dir = mkdtempSync(path.join(tmpdir(), 'croupier-http-'));
+  const adminToken = randomBytes(24).toString('base64url');
+  const proc = spawn(bin, ['serve', '--listen', '127.0.0.1:0', '--store', `sqlite:${path.join(dir, 't.db')}`, ...extraArgs], {
+    cwd: ROOT,
+    env: { ...process.env, CROUPIER_ADMIN_TOKEN: adminToken, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  proc.stderr.setEncoding('utf8');
+  proc.stderr.on('data', (d) => { err += d; });
+  proc.stdout.setEncoding('utf8');
+  let base;
+  try {
+    base = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server not ready in 10 s; stdout: ${out} stderr: ${err}`)), 10_000);
+      proc.on('error', (e) => { clearTimeout(timer); reject(new Error(`cannot start ${bin}: ${e.message}`)); });
+      proc.on('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`server exited early (code ${code}, signal ${signal}); stdout: ${out} stderr: ${err}`));
+      });
+      proc.stdout.on('data', (d) => {
+        out += d;
+        const m = READY.exec(out);
+        if (m) { clearTimeout(timer); resolve(m[1]); }
+      });
+    });
+  } catch (e) {
+    if (proc.exitCode === null) proc.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+  proc.stdout.resume();
+  async function stop() {
+    let r;
+    if (proc.exitCode === null && proc.signalCode === null) {
+      proc.kill('SIGTERM');
+      const t = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+      r = await exited;
+      clearTimeout(t);
+    } else {
+      r = await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+    return { ...r, stderr: err };
+  }
+  return { base, adminToken, proc, stop, stderr: () => err };
+}
+
+/**
+ * One HTTP request; the response is checked against the contract before it is
+ * returned. opts: json (a value sent as application/json), body (raw string
+ * or Buffer), contentType, token, headers, template (the path template, when
+ * it cannot be inferred), check (false to skip the contract check; never used
+ * by the tests for a real response).
+ * Returns {status, headers, text, json (parsed when the body is JSON), res}.
+ */
+export async function request(base, method, p, opts = {}) {
+  const headers = { ...(opts.headers || {}) };
+  let body;
+  if (opts.json !== undefined) {
+    body = JSON.stringify(opts.json);
+    headers['content-type'] ??= opts.contentType || 'application/json';
+  } else if (opts.body !== undefined) {
+    body = opts.body;
+    if (opts.contentType) headers['content-type'] = opts.contentType;
+  }
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const res = await fetch(base + p, { method, headers, body, redirect: 'manual' });
+  const text = await res.text();
+  assertMatches(method, opts.template || p, res, text);
+  let json;
+  const ct = res.headers.get('content-type') || '';
+  if (/json/i.test(ct) && text !== '') json = JSON.parse(text);
+  return { status: res.status, headers: res.headers, text, json, res };
+}
+
+/** Assert status, with the body in the message. */
+export function expectStatus(r, status, what = '') {
+  assert.equal(r.status, status, `${what} expected ${status}, got ${r.status}: ${r.text.slice(0, 600)}`);
+}
+
+/** Assert a problem of the given status and slug; returns its JSON. */
+export function expectProblem(r, status, slug, what = '') {
+  expectStatus(r, status, what);
+  assert.match(r.headers.get('content-type') || '', /^application\/problem\+json/i, `${what} problem content type`);
+  if (slug) assert.equal(r.json.type, `/problems/${slug}`, `${what} problem type: ${r.text}`);
+  assert.equal(r.json.status, status, `${what} problem status member`);
+  return r.json;
+}
+
+/** Register before/after hooks that run one server for this file. */
+export function useServer(options = {}) {
+  const ctx = {
+    base: null,
+    adminToken: null,
+    request: (method, p, opts) => request(ctx.base, method, p, opts),
+    get: (p, opts) => request(ctx.base, 'GET', p, opts),
+    post: (p, json, opts = {}) => request(ctx.base, 'POST', p, { json, ...opts }),
+    del: (p, opts) => request(ctx.base, 'DELETE', p, opts),
+  };
+  let server;
+  before(async () => {
+    server = await startServer(options);
+    ctx.base = server.base;
+    ctx.adminToken = server.adminToken;
+    ctx.server = server;
+  });
+  after(async () => {
+    if (!server) return;
+    const { code, signal, stderr } = await server.stop();
+    assert.equal(signal, null, `server killed by ${signal}; stderr: ${stderr.slice(-2000)}`);
+    assert.equal(code, 0, `server must exit 0 on SIGTERM (clean shutdown); stderr: ${stderr.slice(-2000)}`);
+  });
+  return ctx;
+}
+
+/** Create a comp10001bo game; players like ['Ann', 'bot', 'bot', 'bot'] ('bot' -> the given strategy). */
+export async function createGame(srv, { players, seed = 1, variant, bot, options } = {}) {
+  bot ??= await defaultBot(srv);
+  const body = {
+    game: 'comp10001bo',
+    seed,
+    players: players.map((p) => (p === 'bot' ? { bot } : { name: p })),
+  };
+  if (variant) body.variant = variant;
+  if (options) body.options = options;
+  const r = await srv.post('/games', body);
+  expectStatus(r, 201, 'POST /games');
+  return r.json;
+}
+
+/** The strongest comp10001bo bot (the first of its "bots" in /rules). */
+export async function defaultBot(srv) {
+  if (!srv.bot) {
+    const r = await srv.get('/rules');
+    expectStatus(r, 200, 'GET /rules');
+    const bots = r.json.games.find((g) => g.game === 'comp10001bo').bots;
+    assert.ok(bots.length > 0, 'comp10001bo has bots');
+    srv.bot = bots[0];
+  }
+  return srv.bot;
+}

@@ -1,0 +1,130 @@
+// Service endpoints: /, /openapi.yaml, /openapi.json, /healthz, /metrics,
+// /rules, /rules/{game}, unknown paths and methods.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import YAML from 'yaml';
+import { useServer, startServer, request, expectStatus, expectProblem } from './lib/server.mjs';
+import { OPENAPI_TEXT, doc } from './lib/contract.mjs';
+
+const srv = useServer();
+
+test('GET / is the web page (text/html)', async () => {
+  const r = await srv.get('/');
+  expectStatus(r, 200);
+  assert.match(r.headers.get('content-type'), /^text\/html/);
+  assert.match(r.text, /<html|<!doctype html/i);
+});
+
+test('GET /healthz', async () => {
+  const r = await srv.get('/healthz');
+  expectStatus(r, 200);
+  assert.equal(r.json.status, 'ok');
+  assert.equal(r.json.store, 'sqlite');
+});
+
+test('GET /openapi.yaml is openapi/openapi.yaml, and parses', async () => {
+  const r = await srv.get('/openapi.yaml');
+  expectStatus(r, 200);
+  assert.match(r.headers.get('content-type'), /^application\/yaml/);
+  assert.equal(r.text, OPENAPI_TEXT, 'served document equals the file');
+  assert.equal(YAML.parse(r.text).openapi, '3.1.0');
+});
+
+test('GET /openapi.json is the same document as JSON', async () => {
+  const r = await srv.get('/openapi.json');
+  expectStatus(r, 200);
+  assert.deepEqual(r.json, doc);
+});
+
+test('GET /rules lists comp10001bo with variants, 4..4 players, bots and functions', async () => {
+  const r = await srv.get('/rules');
+  expectStatus(r, 200);
+  const g = r.json.games.find((x) => x.game === 'comp10001bo');
+  assert.ok(g, `comp10001bo in ${r.text}`);
+  assert.equal(g.title, 'Comp10001-Bo');
+  assert.equal(g.variants[0], 'standard', 'standard is the default variant');
+  assert.deepEqual({ min: g.players.min, max: g.players.max }, { min: 4, max: 4 });
+  assert.ok(g.bots.length >= 1, 'at least one bot');
+  const paths = g.functions.map((f) => f.path).sort();
+  for (const p of ['/validate/comp10001bo/match_build', '/validate/comp10001bo/match_discard',
+    '/validate/comp10001bo/is_valid_play', '/play/comp10001bo']) {
+    assert.ok(paths.includes(p), `function ${p} listed: ${paths}`);
+    assert.ok(doc.paths[p], `function ${p} is described in openapi.yaml`);
+  }
+  for (const f of g.functions) {
+    assert.ok(doc.paths[f.path], `every listed function is in openapi.yaml: ${f.path}`);
+    assert.match(f.signature, /^comp10001bo_\w+\(/);
+  }
+});
+
+test('GET /rules/comp10001bo', async () => {
+  const r = await srv.get('/rules/comp10001bo');
+  expectStatus(r, 200);
+  assert.equal(r.json.game, 'comp10001bo');
+  assert.equal(r.json.title, 'Comp10001-Bo');
+  assert.ok(r.json.variants.includes('standard'));
+  assert.deepEqual({ min: r.json.players.min, max: r.json.players.max }, { min: 4, max: 4 });
+  const cat = (await srv.get('/rules')).json.games.find((x) => x.game === 'comp10001bo');
+  const names = r.json.bots.map((b) => (typeof b === 'string' ? b : b.name));
+  assert.deepEqual(names, cat.bots, 'same bots as the catalogue');
+  assert.deepEqual(r.json.variants, cat.variants, 'same variants as the catalogue');
+});
+
+test('GET /rules/{unknown game} -> 404', async () => {
+  const p = expectProblem(await srv.get('/rules/nosuchgame'), 404, 'not-found');
+  assert.equal(p.instance, '/rules/nosuchgame');
+});
+
+test('405 with Allow for methods a path does not have', async () => {
+  // assertMatches checks Allow equals the documented methods of the path.
+  for (const [m, p] of [['DELETE', '/rules'], ['POST', '/rules'], ['PUT', '/games'], ['GET', '/games'],
+    ['POST', '/healthz'], ['PUT', '/games/AAAAAAAAAAAAAAAAAAAAAAAA'], ['DELETE', '/validate'],
+    ['GET', '/validate/comp10001bo/match_build'], ['PATCH', '/games/AAAAAAAAAAAAAAAAAAAAAAAA/plays']]) {
+    const r = await srv.request(m, p);
+    expectProblem(r, 405, 'method-not-allowed', `${m} ${p}`);
+    assert.ok(r.headers.get('allow'), `${m} ${p} Allow`);
+  }
+  const r = await srv.request('DELETE', '/rules');
+  assert.match(r.headers.get('allow'), /^GET$/);
+});
+
+test('unknown paths -> 404 problem, never HTML or plain text', async () => {
+  for (const p of ['/nope', '/games/AAAAAAAAAAAAAAAAAAAAAAAA/nope', '/validate/comp10001bo/nope',
+    '/validate/nosuchgame/match_build', '/play/nosuchgame', '/rules/comp10001bo/extra']) {
+    const method = p.startsWith('/validate') || p.startsWith('/play') ? 'POST' : 'GET';
+    const r = await srv.request(method, p, method === 'POST' ? { json: [] } : {});
+    expectProblem(r, 404, 'not-found', p);
+  }
+});
+
+test('GET /metrics: Prometheus text with request counters', async () => {
+  await srv.get('/healthz');
+  const r = await srv.get('/metrics');
+  expectStatus(r, 200);
+  assert.match(r.headers.get('content-type'), /^text\/plain/);
+  assert.match(r.text, /^croupier_http_requests_total\{[^}]*status="200"[^}]*\} [0-9.e+]+$/m);
+  const n = Number(/^croupier_http_requests_total\{[^}]*status="200"[^}]*\} ([0-9.e+]+)$/m.exec(r.text)[1]);
+  assert.ok(n >= 1, 'at least one 200 counted');
+  assert.match(r.text, /^croupier_http_request_duration_seconds_sum(\{[^}]*\})? [0-9.e+-]+$/m);
+  assert.match(r.text, /^croupier_http_request_duration_seconds_count(\{[^}]*\})? [0-9.e+]+$/m);
+  assert.match(r.text, /^croupier_games_created_total(\{[^}]*\})? [0-9.e+]+$/m);
+  // A 404 is counted under its status.
+  await srv.get('/nope');
+  const r2 = await srv.get('/metrics');
+  assert.match(r2.text, /^croupier_http_requests_total\{[^}]*status="404"[^}]*\} [1-9][0-9.e+]*$/m);
+});
+
+test('--body-limit is configurable (413 above it, JSON below it)', async () => {
+  const small = await startServer({ extraArgs: ['--body-limit', '2048'] });
+  try {
+    const pad = (n) => JSON.stringify(['2C', [], 'x'.repeat(n)]);
+    const big = await request(small.base, 'POST', '/validate/comp10001bo/match_build', { body: pad(3000), contentType: 'application/json' });
+    const p = expectProblem(big, 413, 'payload-too-large');
+    assert.equal(p.instance, '/validate/comp10001bo/match_build');
+    const ok = await request(small.base, 'POST', '/validate/comp10001bo/match_build', { body: pad(1000), contentType: 'application/json' });
+    expectProblem(ok, 400, 'invalid-member', 'under the limit: parsed (then an extra argument)');
+  } finally {
+    const { code } = await small.stop();
+    assert.equal(code, 0, 'clean shutdown');
+  }
+});

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# tests/run.sh: run every test suite a fresh machine can run, against the
+# release build and again under ASan+UBSan, and end with one line
+# "N passed, N failed" (the sum over all suites). Called by `make test`.
+set -u
+cd "$(dirname "$0")/.."
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+mkdir -p tests/out
+pass=0
+fail=0
+failed_suites=()
+
+tally() { # name passed failed rc
+    local name=$1 p=$2 f=$3 rc=$4
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi   # crashed or leaked: count it
+    pass=$((pass + p)); fail=$((fail + f))
+    [ "$f" -gt 0 ] && failed_suites+=("$name")
+    printf '  %-44s %4d passed, %d failed\n' "$name" "$p" "$f"
+}
+
+run_cmocka() { # label binary
+    local log="tests/out/$(echo "$1" | tr ' /' '__').log"
+    "$2" >"$log" 2>&1
+    local rc=$?
+    local p f
+    p=$(grep -oE '\[  PASSED  \] [0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
+    f=$(grep -oE '\[  FAILED  \] [0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
+    [ "$rc" -ne 0 ] && tail -40 "$log"
+    tally "$1" "${p:-0}" "${f:-0}" "$rc"
+}
+
+run_node() { # label dir [env...]
+    local label=$1 dir=$2; shift 2
+    local log="tests/out/$(echo "$label" | tr ' /' '__').log"
+    env "$@" node --test --test-reporter=tap "$dir" >"$log" 2>&1
+    local rc=$?
+    local p f
+    p=$(grep -E '^# pass [0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
+    f=$(grep -E '^# fail [0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
+    [ "$rc" -ne 0 ] && grep -B2 -A30 -E '^not ok|^\s+not ok' "$log" | head -120
+    tally "$label" "${p:-0}" "${f:-0}" "$rc"
+}
+
+echo "unit tests (cmocka)"
+for t in build/tests/test_*; do
+    [ -x "$t" ] && run_cmocka "unit $(basename "$t")" "$t"
+done
+for t in build/asan/tests/test_*; do
+    [ -x "$t" ] && run_cmocka "unit $(basename "$t") [asan+ubsan]" "$t"
+done
+
+echo "HTTP tests (real server, real SQLite file)"
+run_node "http" tests/http CROUPIER_BIN=build/croupier
+run_node "http [asan+ubsan server]" tests/http CROUPIER_BIN=build/asan/croupier
+
+if [ -d tests/cli ]; then
+    echo "command-line tests"
+    run_node "cli" tests/cli CROUPIER_BIN=build/croupier
+fi
+
+if [ -d tests/browser ]; then
+    echo "browser tests (headless Chromium)"
+    if [ -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
+        run_node "browser" tests/browser CROUPIER_BIN=build/croupier
+    else
+        echo "  chromium missing: run 'make deps'"; tally "browser (chromium missing)" 0 1 1
+    fi
+fi
+
+echo
+[ ${#failed_suites[@]} -gt 0 ] && echo "failing suites: ${failed_suites[*]} (logs in tests/out/)"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
