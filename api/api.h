@@ -22,7 +22,9 @@ typedef struct route_match {
 typedef int (*handler_fn)(const api_config *cfg, const http_req *req,
                           const route_match *m, json_t *body, http_res *res);
 
-enum body_kind { BODY_NONE = 0, BODY_JSON = 1 };
+/* BODY_JSON_OR_TEXT: JSON is parsed as for BODY_JSON; a text/plain body
+ * reaches the handler unparsed (body NULL, raw text in req->body). */
+enum body_kind { BODY_NONE = 0, BODY_JSON = 1, BODY_JSON_OR_TEXT = 2 };
 
 typedef struct route {
     const char *method;
@@ -48,6 +50,8 @@ int h_plays_get(const api_config *, const http_req *, const route_match *, json_
 int h_legal(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_hint(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_export(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_events(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_import(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_validate(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_fn_validate(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_fn_play(const api_config *, const http_req *, const route_match *, json_t *, http_res *);

@@ -7,6 +7,7 @@
  * cap, whatever Content-Length claims.
  */
 #include "front_civet.h"
+#include "front_ws.h"
 
 #include <civetweb.h>
 #include <signal.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 static int read_body(struct mg_connection *conn, size_t limit, char **out,
@@ -54,6 +56,79 @@ static int read_body(struct mg_connection *conn, size_t limit, char **out,
     return 0;
 }
 
+void front_civet_write(struct mg_connection *conn, const http_res *res, int head_only,
+                       int close)
+{
+    size_t cap = 1024 + res->body_len;
+    char *out = malloc(cap);
+    if (!out)
+        return;
+    int k = snprintf(out, cap, "HTTP/1.1 %d %s\r\n", res->status,
+                     mg_get_response_code_text(conn, res->status));
+    if (res->content_type[0])
+        k += snprintf(out + k, cap - (size_t)k, "Content-Type: %s\r\n", res->content_type);
+    for (int i = 0; i < res->nheaders; i++)
+        k += snprintf(out + k, cap - (size_t)k, "%s: %s\r\n", res->headers[i].name,
+                      res->headers[i].value);
+    if (res->status != 204 && res->status != 304)
+        k += snprintf(out + k, cap - (size_t)k, "Content-Length: %zu\r\n", res->body_len);
+    k += snprintf(out + k, cap - (size_t)k, "X-Content-Type-Options: nosniff\r\n%s\r\n",
+                  close ? "Connection: close\r\n" : "");
+    size_t total = (size_t)k;
+    if (!head_only && res->body_len && res->status != 204 && res->status != 304) {
+        memcpy(out + total, res->body, res->body_len);
+        total += res->body_len;
+    }
+    mg_write(conn, out, total); /* one write: headers and body together */
+    free(out);
+}
+
+/* Server-Sent Events: headers once (chunked, so the connection stays
+ * reusable), then every new event as it is stored, a comment line every 15 s
+ * to notice a gone client, until the game ends, the client leaves, the
+ * server stops, or 10 minutes pass (EventSource clients reconnect with
+ * Last-Event-ID and lose nothing). */
+static void stream_events(struct mg_connection *conn, const front_civet *fc,
+                          const http_req *req, const http_res *res)
+{
+    static const char head[] =
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+        "Cache-Control: no-cache\r\nX-Accel-Buffering: no\r\n"
+        "Transfer-Encoding: chunked\r\n\r\n";
+    if (mg_write(conn, head, sizeof head - 1) <= 0)
+        return;
+    long after = res->stream.after;
+    time_t start = time(NULL), beat = start;
+    for (;;) {
+        events_snapshot snap;
+        game_err e = {0};
+        if (api_events_load(&fc->cfg, req, res->stream.game_id, after, &snap, &e)) {
+            char msg[400];
+            int n = snprintf(msg, sizeof msg, "event: error\ndata: {\"status\":%d}\n\n",
+                             err_status(e.code));
+            mg_send_chunk(conn, msg, (unsigned)n);
+            break;
+        }
+        size_t len = 0;
+        char *frames = json_array_size(snap.events) ? sse_frames(snap.events, &after, &len) : NULL;
+        json_decref(snap.events);
+        int gone = frames && mg_send_chunk(conn, frames, (unsigned)len) <= 0;
+        free(frames);
+        if (gone || snap.over || __atomic_load_n(&fc->stopping, __ATOMIC_ACQUIRE))
+            break;
+        time_t now = time(NULL);
+        if (now - start > 600)
+            break;
+        if (now - beat >= 15) {
+            beat = now;
+            if (mg_send_chunk(conn, ": keep-alive\n\n", 14) <= 0)
+                break;
+        }
+        usleep(250 * 1000);
+    }
+    mg_send_chunk(conn, "", 0); /* last chunk */
+}
+
 static int on_request(struct mg_connection *conn, void *data)
 {
     const front_civet *fc = data;
@@ -89,32 +164,13 @@ static int on_request(struct mg_connection *conn, void *data)
     http_res res;
     api_handle(&fc->cfg, &req, &res);
     free(body);
-
-    size_t cap = 1024 + res.body_len;
-    char *out = malloc(cap);
-    if (!out) {
+    if (res.stream.on) {
+        stream_events(conn, fc, &req, &res);
         http_res_free(&res);
-        return 500;
+        return 200;
     }
-    int k = snprintf(out, cap, "HTTP/1.1 %d %s\r\n", res.status,
-                     mg_get_response_code_text(conn, res.status));
-    if (res.content_type[0])
-        k += snprintf(out + k, cap - (size_t)k, "Content-Type: %s\r\n", res.content_type);
-    for (int i = 0; i < res.nheaders; i++)
-        k += snprintf(out + k, cap - (size_t)k, "%s: %s\r\n", res.headers[i].name,
-                      res.headers[i].value);
-    if (res.status != 204 && res.status != 304)
-        k += snprintf(out + k, cap - (size_t)k, "Content-Length: %zu\r\n", res.body_len);
-    k += snprintf(out + k, cap - (size_t)k,
-                  "X-Content-Type-Options: nosniff\r\n%s\r\n",
-                  too_large ? "Connection: close\r\n" : "");
-    size_t total = (size_t)k;
-    if (!is_head && res.body_len && res.status != 204 && res.status != 304) {
-        memcpy(out + total, res.body, res.body_len);
-        total += res.body_len;
-    }
-    mg_write(conn, out, total);
-    free(out);
+
+    front_civet_write(conn, &res, is_head, too_large);
     int status = res.status;
     http_res_free(&res);
     return status;
@@ -170,6 +226,13 @@ int front_civet_start(front_civet *fc, const char *listen, int threads,
         return -1;
     }
     mg_set_request_handler(fc->ctx, "/", on_request, fc);
+    if (front_ws_start(fc->ctx, &fc->cfg)) {
+        snprintf(err, errlen, "cannot start the WebSocket poller");
+        mg_stop(fc->ctx);
+        fc->ctx = NULL;
+        mg_exit_library();
+        return -1;
+    }
     struct mg_server_port ports[4];
     memset(ports, 0, sizeof ports);
     int n = mg_get_server_ports(fc->ctx, 4, ports);
@@ -180,6 +243,8 @@ int front_civet_start(front_civet *fc, const char *listen, int threads,
 void front_civet_stop(front_civet *fc)
 {
     if (fc->ctx) {
+        __atomic_store_n(&fc->stopping, 1, __ATOMIC_RELEASE);
+        front_ws_stop();
         mg_stop(fc->ctx);
         fc->ctx = NULL;
         mg_exit_library();

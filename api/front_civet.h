@@ -12,11 +12,16 @@ typedef struct front_civet {
     api_config cfg; /* read by every worker thread; do not change after start */
     struct mg_context *ctx;
     int port; /* the port actually bound (useful with :0) */
+    int stopping; /* set by front_civet_stop: streams end */
 } front_civet;
 
 /* Start serving on `listen` ("ADDR:PORT"). 0 or -1 with a message in err. */
 int front_civet_start(front_civet *fc, const char *listen, int threads,
                       const char *access_log, char *err, size_t errlen);
+/* Write a whole response (status line, headers, body) in one write. */
+struct mg_connection;
+void front_civet_write(struct mg_connection *conn, const http_res *res, int head_only,
+                       int close);
 /* Stop accepting, wait for requests in flight, free everything. */
 void front_civet_stop(front_civet *fc);
 

@@ -32,10 +32,16 @@ static json_t *game_doc(const game_ctx *c)
 
 /* --- POST /games ---------------------------------------------------------- */
 
+static int store_new_game(const api_config *cfg, const http_req *req,
+                          const game_ops *ops, const char *variant, json_t *seed,
+                          void *st, json_t *seats, char tokens[][32],
+                          json_t *warnings, http_res *res, game_err *e);
+
 static int parse_players(const game_ops *ops, const json_t *players,
-                         json_t *seats, char tokens[][32], game_err *e)
+                         const char *where, json_t *seats, char tokens[][32],
+                         game_err *e)
 {
-    if (jx_array(players, "/players", (size_t)ops->min_players,
+    if (jx_array(players, where, (size_t)ops->min_players,
                  (size_t)ops->max_players, e))
         return ERR_BAD_MEMBER;
     static const char *const allowed[] = {"name", "bot", NULL};
@@ -43,7 +49,7 @@ static int parse_players(const game_ops *ops, const json_t *players,
     json_t *p;
     json_array_foreach(players, i, p) {
         char base[64], ptr[96];
-        jx_ptr_idx(base, sizeof base, "/players", i);
+        jx_ptr_idx(base, sizeof base, where, i);
         if (jx_object(p, base, e) || reject_unknown(p, allowed, base, e))
             return ERR_BAD_MEMBER;
         const json_t *bot = json_object_get(p, "bot");
@@ -126,24 +132,45 @@ int h_games_create(const api_config *cfg, const http_req *req,
     if (options && jx_object(options, "/options", &e))
         return fail(res, req, &e);
 
-    char tokens[GAME_MAX_SEATS][32] = {{0}};
-    json_t *seats = json_array();
-    json_t *meta = NULL, *applied = json_array(), *out = NULL, *blob = NULL;
-    char *meta_s = NULL, *state_s = NULL;
     void *st = calloc(1, ops->state_size);
+    json_t *seats = json_array();
+    char tokens[GAME_MAX_SEATS][32] = {{0}};
     int rc;
-    if (!st || !seats || !applied) {
+    if (!st || !seats) {
         rc = err_set(&e, ERR_INTERNAL, NULL, "out of memory");
         goto done;
     }
-    if ((rc = parse_players(ops, json_object_get(body, "players"), seats, tokens, &e)))
+    if ((rc = parse_players(ops, json_object_get(body, "players"), "/players", seats,
+                            tokens, &e)))
         goto done;
-    int nplayers = (int)json_array_size(seats);
-    if ((rc = ops->init(st, variant, nplayers, (uint64_t)seed, options, &e)))
+    if ((rc = ops->init(st, variant, (int)json_array_size(seats), (uint64_t)seed,
+                        options, &e)))
         goto done;
-    meta = json_pack("{s:s,s:s,s:I,s:O}", "game", ops->name, "variant", variant,
-                     "seed", (json_int_t)seed, "seats", seats);
-    if ((rc = ctx_run_bots(ops, st, meta, applied, &e)))
+    json_t *seedj = json_integer(seed);
+    rc = store_new_game(cfg, req, ops, variant, seedj, st, seats, tokens, NULL, res, &e);
+    json_decref(seedj);
+done:
+    if (rc && !res->status)
+        http_res_problem(res, req, rc, &e, NULL);
+    json_decref(seats);
+    free(st);
+    return rc;
+}
+
+/* Store a new game (state `st`, seats meta with token hashes, the tokens in
+ * clear), let bots move, and reply 201 as POST /games does. `warnings`
+ * (borrowed, may be NULL) is added to the reply. */
+static int store_new_game(const api_config *cfg, const http_req *req,
+                          const game_ops *ops, const char *variant, json_t *seed,
+                          void *st, json_t *seats, char tokens[][32],
+                          json_t *warnings, http_res *res, game_err *e)
+{
+    json_t *applied = json_array(), *blob = NULL;
+    json_t *meta = json_pack("{s:s,s:s,s:O,s:O}", "game", ops->name, "variant", variant,
+                             "seed", seed, "seats", seats);
+    char *meta_s = NULL, *state_s = NULL;
+    int rc;
+    if ((rc = ctx_run_bots(ops, st, meta, applied, e)))
         goto done;
     blob = ops->encode(st);
     meta_s = json_dumps(meta, JSON_COMPACT);
@@ -151,18 +178,18 @@ int h_games_create(const api_config *cfg, const http_req *req,
     store_row row = {.version = 1, .meta = meta_s, .state = state_s};
     snprintf(row.game, sizeof row.game, "%s", ops->name);
     if (!meta_s || !state_s) {
-        rc = err_set(&e, ERR_INTERNAL, NULL, "could not encode the game");
+        rc = err_set(e, ERR_INTERNAL, NULL, "could not encode the game");
         goto done;
     }
     do { /* 128-bit ids: a collision is astronomically unlikely; retry anyway */
         if (rand_token(row.id, sizeof row.id, 16)) {
-            rc = err_set(&e, ERR_INTERNAL, NULL, "no randomness");
+            rc = err_set(e, ERR_INTERNAL, NULL, "no randomness");
             goto done;
         }
         rc = store_create(cfg->store, &row);
     } while (rc == ERR_CONFLICT);
     if (rc) {
-        err_set(&e, rc, NULL, "the store could not save the game");
+        err_set(e, rc, NULL, "the store could not save the game");
         goto done;
     }
     int you = -1, humans = 0;
@@ -177,26 +204,150 @@ int h_games_create(const api_config *cfg, const http_req *req,
     }
     if (humans != 1)
         you = -1;
-    out = json_pack("{s:s,s:s,s:s,s:I,s:i,s:o,s:o,s:O,s:o}", "id", row.id,
-                    "game", ops->name, "variant", variant, "seed", (json_int_t)seed,
-                    "version", 1, "seats", pub, "you",
-                    you >= 0 ? json_integer(you) : json_null(), "applied",
-                    applied, "state", ops->view(st, you >= 0 ? you : SEAT_SPECTATOR));
+    json_t *out = json_pack("{s:s,s:s,s:s,s:O,s:i,s:o,s:o,s:O,s:o}", "id", row.id,
+                            "game", ops->name, "variant", variant, "seed", seed,
+                            "version", 1, "seats", pub, "you",
+                            you >= 0 ? json_integer(you) : json_null(), "applied",
+                            applied, "state", ops->view(st, you >= 0 ? you : SEAT_SPECTATOR));
+    if (out && warnings)
+        json_object_set(out, "warnings", warnings);
     metrics_game_created();
     http_res_header(res, "Location", "/games/%s", row.id);
     http_res_json(res, 201, out);
-    out = NULL;
     rc = 0;
 done:
     if (rc)
-        http_res_problem(res, req, rc, &e, NULL);
-    json_decref(seats);
+        http_res_problem(res, req, rc, e, NULL);
     json_decref(meta);
     json_decref(applied);
     json_decref(blob);
     free(meta_s);
     free(state_s);
+    return rc;
+}
+
+/* --- POST /games/import ---------------------------------------------------- */
+
+/* The seats of a JSON export as players of POST /games. New ref. */
+static json_t *export_players(const json_t *seats)
+{
+    json_t *players = json_array(), *s;
+    size_t i;
+    json_array_foreach(seats, i, s) {
+        json_t *p = json_object();
+        const json_t *bot = json_object_get(s, "bot"), *name = json_object_get(s, "name");
+        if (bot)
+            json_object_set(p, "bot", (json_t *)bot);
+        if (name)
+            json_object_set(p, "name", (json_t *)name);
+        json_array_append_new(players, p);
+    }
+    return players;
+}
+
+static int import_json(const api_config *cfg, const http_req *req, json_t *body,
+                       http_res *res, game_err *e)
+{
+    static const char *const allowed[] = {"format", "id", "game", "variant", "seed",
+                                          "version", "seats", "state", NULL};
+    const char *gname, *fmt;
+    if (jx_object(body, "", e) || reject_unknown(body, allowed, "", e) ||
+        jx_string(json_object_get(body, "game"), "/game", &gname, e))
+        return e->code;
+    if (json_object_get(body, "format") &&
+        (jx_string(json_object_get(body, "format"), "/format", &fmt, e) ||
+         (strcmp(fmt, "json") != 0 &&
+          err_set(e, ERR_BAD_MEMBER, "/format", "only the json export is imported as JSON "
+                  "(send other formats as text/plain)"))))
+        return e->code;
+    const game_ops *ops = game_find(gname);
+    if (!ops)
+        return err_set(e, ERR_NOT_FOUND, NULL, "unknown game type '%s' (see GET /rules)", gname);
+    const json_t *state = json_object_get(body, "state");
+    if (jx_object(state, "/state", e) || jx_array(json_object_get(body, "seats"), "/seats",
+                                                  (size_t)ops->min_players,
+                                                  (size_t)ops->max_players, e))
+        return e->code;
+    void *st = calloc(1, ops->state_size);
+    json_t *seats = json_array(), *players = export_players(json_object_get(body, "seats"));
+    char tokens[GAME_MAX_SEATS][32] = {{0}};
+    int rc = st ? ops->decode(st, state, e) : err_set(e, ERR_INTERNAL, NULL, "out of memory");
+    if (rc == ERR_BAD_MEMBER)
+        err_prefix(e, "/state");
+    if (!rc)
+        rc = parse_players(ops, players, "/seats", seats, tokens, e);
+    game_status gs;
+    if (!rc) {
+        ops->status(st, &gs);
+        if ((int)json_array_size(seats) != gs.nseats)
+            rc = err_set(e, ERR_BAD_MEMBER, "/seats", "the state has %d seats, seats lists %zu",
+                         gs.nseats, json_array_size(seats));
+    }
+    if (!rc) {
+        const char *variant = json_string_value(json_object_get(state, "variant"));
+        if (!variant || !game_has_variant(ops, variant))
+            variant = ops->variants[0];
+        json_t *seed = json_object_get(body, "seed");
+        rc = store_new_game(cfg, req, ops, variant, seed ? seed : json_null(), st, seats,
+                            tokens, NULL, res, e);
+    }
+    json_decref(seats);
+    json_decref(players);
     free(st);
+    return rc;
+}
+
+static int import_text(const api_config *cfg, const http_req *req, http_res *res,
+                       game_err *e)
+{
+    char gq[40];
+    const char *only = http_req_query(req, "game", gq, sizeof gq);
+    if (only && !game_find(only))
+        return err_set(e, ERR_NOT_FOUND, NULL, "unknown game type '%s' (see GET /rules)", only);
+    for (const game_ops *const *g = game_registry; *g; g++) {
+        const game_ops *ops = *g;
+        if (!ops->import_text || (only && strcmp(only, ops->name) != 0))
+            continue;
+        void *st = calloc(1, ops->state_size);
+        json_t *players = NULL, *warnings = NULL;
+        int rc = st ? ops->import_text(st, req->body, req->body_len, &players, &warnings, e)
+                    : err_set(e, ERR_INTERNAL, NULL, "out of memory");
+        if (rc == ERR_NOT_FOUND) {
+            free(st);
+            continue;
+        }
+        json_t *seats = json_array();
+        char tokens[GAME_MAX_SEATS][32] = {{0}};
+        if (!rc)
+            rc = parse_players(ops, players, "/players", seats, tokens, e);
+        if (!rc) {
+            json_t *blob = ops->encode(st);
+            const char *variant = json_string_value(json_object_get(blob, "variant"));
+            if (!variant || !game_has_variant(ops, variant))
+                variant = ops->variants[0];
+            rc = store_new_game(cfg, req, ops, variant, json_null(), st, seats, tokens,
+                                warnings ? warnings : json_array(), res, e);
+            json_decref(blob);
+        }
+        json_decref(seats);
+        json_decref(players);
+        json_decref(warnings);
+        free(st);
+        return rc;
+    }
+    return err_set(e, ERR_BAD_MEMBER, "",
+                   "no game recognises this text as a saved game (send a JSON export as "
+                   "application/json, or a saved game's text as text/plain)");
+}
+
+int h_import(const api_config *cfg, const http_req *req, const route_match *m,
+             json_t *body, http_res *res)
+{
+    (void)m;
+    game_err e = {0};
+    int rc = body ? import_json(cfg, req, body, res, &e) : import_text(cfg, req, res, &e);
+    if (rc && !res->status)
+        http_res_problem(res, req, rc, &e, NULL);
     return rc;
 }
 
@@ -427,6 +578,14 @@ int h_hint(const api_config *cfg, const http_req *req, const route_match *m,
     return rc;
 }
 
+static int has_format(const game_ops *ops, const char *f)
+{
+    for (const char *const *x = ops->export_formats; x && *x; x++)
+        if (strcmp(*x, f) == 0)
+            return 1;
+    return 0;
+}
+
 int h_export(const api_config *cfg, const http_req *req, const route_match *m,
              json_t *body, http_res *res)
 {
@@ -435,22 +594,30 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
     game_ctx c;
     char fmt[32];
     const char *f = http_req_query(req, "format", fmt, sizeof fmt);
-    if (f && strcmp(f, "json") != 0) {
-        err_set(&e, ERR_BAD_QUERY, NULL, "unknown export format '%s' (json)", f);
-        return http_res_problem(res, req, ERR_BAD_QUERY, &e,
-                                json_pack("{s:s}", "parameter", "format"));
-    }
+    if (!f)
+        f = "json";
     if (load_or_fail(cfg, req, m, &c, res))
         return -1;
+    int rc = 0;
+    if (strcmp(f, "json") != 0 && !has_format(c.ops, f)) {
+        char known[160] = "json";
+        for (const char *const *x = c.ops->export_formats; x && *x; x++)
+            snprintf(known + strlen(known), sizeof known - strlen(known), ", %s", *x);
+        rc = err_set(&e, ERR_BAD_QUERY, NULL, "%s games export as %s, not '%s'",
+                     c.ops->name, known, f);
+        http_res_problem(res, req, rc, &e, json_pack("{s:s}", "parameter", "format"));
+        ctx_free(&c);
+        return rc;
+    }
     game_status gs;
     c.ops->status(c.st, &gs);
-    int rc = 0;
-    if (c.seat != SEAT_ADMIN && !gs.over) {
+    int open = c.ops->open_table && c.ops->open_table(c.st) && c.seat != SEAT_SPECTATOR;
+    if (c.seat != SEAT_ADMIN && !gs.over && !open) {
         rc = err_set(&e, c.has_token ? ERR_FORBIDDEN : ERR_UNAUTHORIZED, NULL,
                      "the full record holds hidden cards: it is exported to the admin, "
                      "or to anyone once the game is over");
         fail(res, req, &e);
-    } else {
+    } else if (strcmp(f, "json") == 0) {
         http_res_json(res, 200,
                       json_pack("{s:s,s:s,s:O,s:O,s:O,s:I,s:o,s:o}", "format", "json",
                                 "id", c.row.id, "game", json_object_get(c.meta, "game"),
@@ -458,6 +625,22 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
                                 json_object_get(c.meta, "seed"), "version",
                                 (json_int_t)c.row.version, "seats",
                                 ctx_public_seats(c.meta), "state", c.ops->encode(c.st)));
+    } else {
+        char *text = NULL;
+        size_t len = 0;
+        const char *mt = "text/plain; charset=utf-8";
+        rc = c.ops->export_as(c.st, f, &text, &len, &mt, &e);
+        if (rc) {
+            if (e.code == ERR_BAD_QUERY)
+                http_res_problem(res, req, rc, &e, json_pack("{s:s}", "parameter", "format"));
+            else
+                fail(res, req, &e);
+        } else {
+            http_res_raw(res, 200, mt, text, len);
+            http_res_header(res, "Content-Disposition", "attachment; filename=\"%s-%s.%s\"",
+                            c.ops->name, c.row.id, strstr(mt, "json") ? "json" : "txt");
+        }
+        free(text);
     }
     ctx_free(&c);
     return rc;

@@ -49,6 +49,14 @@ typedef struct http_res {
     int nheaders;
     char *body; /* malloc'd, may be NULL */
     size_t body_len;
+    /* A streamed response (Server-Sent Events): the handler only checked the
+     * request; the front end sends the headers, then loops on
+     * api_events_load() and writes each event as it appears. */
+    struct {
+        int on;
+        char game_id[96];
+        long after;
+    } stream;
 } http_res;
 
 /* Server-wide settings, read-only after start (shared by all threads). */
@@ -81,6 +89,21 @@ int http_res_raw(http_res *res, int status, const char *content_type,
  * members (stolen, may be NULL) are merged in. */
 int http_res_problem(http_res *res, const http_req *req, int code,
                      const game_err *e, json_t *extra);
+
+/* Events of game `id` numbered > after that the caller of `req` may see
+ * (api/events.c). Fills a snapshot; the caller json_decref()s events. */
+typedef struct events_snapshot {
+    json_t *events; /* array, each {"n": k, "event": name, ...} */
+    int over;
+    int to_move; /* seat to move, -1 when over */
+    int seat;    /* the caller's seat (or SEAT_SPECTATOR / SEAT_ADMIN) */
+    long long version;
+} events_snapshot;
+int api_events_load(const api_config *cfg, const http_req *req, const char *id,
+                    long after, events_snapshot *out, game_err *e);
+
+/* SSE frames for a list of events (malloc'd); *last = highest "n" seen. */
+char *sse_frames(const json_t *events, long *last, size_t *len);
 
 /* Metrics (api/metrics.c): counters shared by all threads. */
 void metrics_record(int status, double seconds);

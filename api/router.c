@@ -152,11 +152,17 @@ static void dispatch(const api_config *cfg, const http_req *req, http_res *res)
         return;
     }
     json_t *body = NULL;
-    if (hit->body == BODY_JSON) {
-        const char *ct = http_req_header(req, "Content-Type");
+    const char *ct = http_req_header(req, "Content-Type");
+    int text = hit->body == BODY_JSON_OR_TEXT && ct && strncasecmp(ct, "text/plain", 10) == 0;
+    if (text && req->body_len == 0) {
+        err_set(&e, ERR_BAD_MEMBER, "", "the body is empty");
+        http_res_problem(res, req, ERR_BAD_MEMBER, &e, NULL);
+        return;
+    }
+    if (hit->body != BODY_NONE && !text) {
         if (!json_media_type(ct)) {
-            err_set(&e, ERR_MEDIA_TYPE, NULL,
-                    "send the body as application/json (got %s)", ct);
+            err_set(&e, ERR_MEDIA_TYPE, NULL, "send the body as application/json%s (got %s)",
+                    hit->body == BODY_JSON_OR_TEXT ? " or text/plain" : "", ct);
             http_res_problem(res, req, ERR_MEDIA_TYPE, &e, NULL);
             return;
         }

@@ -17,6 +17,8 @@ const route api_routes[] = {
     {"GET", "/games/{id}/legal", BODY_NONE, h_legal},
     {"GET", "/games/{id}/hint", BODY_NONE, h_hint},
     {"GET", "/games/{id}/export", BODY_NONE, h_export},
+    {"GET", "/games/{id}/events", BODY_NONE, h_events},
+    {"POST", "/games/import", BODY_JSON_OR_TEXT, h_import},
     {"POST", "/validate", BODY_JSON, h_validate},
     {"POST", "/validate/{game}/{fn}", BODY_JSON, h_fn_validate},
     {"POST", "/play/{game}", BODY_JSON, h_fn_play},

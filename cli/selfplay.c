@@ -115,7 +115,10 @@ int cmd_selfplay(int argc, char **argv)
     void *st = malloc(ops->state_size);
     long wins[GAME_MAX_SEATS] = {0}, ended_other = 0, nresults = 0;
     struct tally { const char *name; long n; } results[16];
-    double turns_sum = 0, score_sum[GAME_MAX_SEATS] = {0};
+    double turns_sum = 0, rounds_sum = 0, score_sum[GAME_MAX_SEATS] = {0};
+    double team_sum = 0, team_sq = 0;
+    long perfect = 0, hist[64] = {0};
+    int max_score = 0;
     int tty = !quiet && isatty(STDERR_FILENO);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -154,6 +157,16 @@ int cmd_selfplay(int argc, char **argv)
         if (r < 16)
             results[r].n++;
         turns_sum += gs.turns;
+        rounds_sum += gs.rounds;
+        if (ops->cooperative) {
+            double t = gs.score[0];
+            team_sum += t;
+            team_sq += t * t;
+            max_score = gs.max_score;
+            perfect += gs.max_score > 0 && t >= gs.max_score;
+            int b = (int)t;
+            hist[b < 0 ? 0 : b > 63 ? 63 : b]++;
+        }
         for (int s = 0; s < players; s++)
             score_sum[s] += gs.score[s];
         if (tty && (g % 16 == 15 || g + 1 == games)) {
@@ -168,17 +181,42 @@ int cmd_selfplay(int argc, char **argv)
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     printf("%s (%s), %ld games, seeds %llu..%llu\n", ops->title, variant, games, seed,
            (unsigned long long)game_seed(seed, games - 1));
+    if (ops->cooperative) {
+        double mean = team_sum / (double)games;
+        double var = games > 1 ? (team_sq - team_sum * mean) / (double)(games - 1) : 0;
+        printf("bots: ");
+        for (int s = 0; s < players; s++)
+            printf("%s%s", s ? "," : "", bots[s]);
+        printf("\naverage score: %.3f ± %.3f (standard error), max %d\n", mean,
+               sqrt(var > 0 ? var : 0) / sqrt((double)games), max_score);
+        printf("perfect games: %ld (%.2f%%)\n", perfect, 100.0 * (double)perfect / (double)games);
+        printf("distribution:\n");
+        long top = 1;
+        for (int b = 0; b < 64; b++)
+            if (hist[b] > top)
+                top = hist[b];
+        for (int b = 0; b <= (max_score > 0 && max_score < 64 ? max_score : 63); b++)
+            if (hist[b])
+                printf("  %2d %7ld %.*s\n", b, hist[b], (int)(50 * hist[b] / top),
+                       "##################################################");
+        goto tail;
+    }
     printf("seat  bot           wins   win%%    avg score\n");
     for (int s = 0; s < players; s++) {
         double p = (double)wins[s] / (double)games;
         printf("%-5d %-12s %6ld  %5.1f%% ±%4.1f  %8.2f\n", s, bots[s], wins[s], 100 * p,
                100 * 1.96 * sqrt(p * (1 - p) / (double)games), score_sum[s] / (double)games);
     }
+tail:
     printf("endings:");
     for (int r = 0; r < nresults; r++)
         printf(" %s %ld", results[r].name, results[r].n);
-    printf("\nno winner: %ld (abandoned or limit)\n", ended_other);
+    printf("\n");
+    if (!ops->cooperative)
+        printf("no winner: %ld (abandoned or limit)\n", ended_other);
     printf("average turns per game: %.1f\n", turns_sum / (double)games);
+    if (rounds_sum > 0)
+        printf("average hands/rounds per game: %.2f\n", rounds_sum / (double)games);
     printf("time: %.2f s (%.0f games/s)\n", secs, (double)games / (secs > 0 ? secs : 1e-9));
 done:
     free(st);

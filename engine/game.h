@@ -30,8 +30,12 @@ typedef struct game_status {
     int winner;         /* winning seat, -1 when none (yet, or ever) */
     const char *result; /* static string: "playing", "won", "abandoned", "turn-limit", ... */
     int turns;          /* turns completed (all seats together) */
+    int rounds;         /* hands/rounds completed, for games played in hands (else 0) */
     int plays;          /* plays recorded in the history */
-    double score[GAME_MAX_SEATS]; /* game-specific per-seat score (0 if none) */
+    double score[GAME_MAX_SEATS]; /* game-specific per-seat score (0 if none);
+                                     cooperative games: the team score in every seat */
+    int max_score;      /* cooperative games: the best possible score (else 0) */
+    int lower_is_better;/* 1 when score[] are penalty points */
 } game_status;
 
 /* The verdict on a play (ops->check). */
@@ -64,6 +68,7 @@ typedef struct game_ops {
     int min_players, max_players;
     const char *const *bots;       /* NULL-terminated strategy names; [0] the strongest */
     size_t state_size;
+    int cooperative;               /* 1: all seats win or lose together (score, no winner) */
     const game_fn *fns;            /* autograder functions, may be NULL */
     int nfns;
 
@@ -123,6 +128,9 @@ typedef struct game_ops {
      * static. Full record: api/ only calls it for the admin or a finished
      * game unless the format hides nothing (see export_public). */
     const char *const *export_formats;
+    /* 1 when every seat may already see the whole state (an open table, as
+     * Five Crowns shows it by default): then any seat may export it. */
+    int (*open_table)(const void *st);
     int (*export_as)(const void *st, const char *format, char **out,
                      size_t *len, const char **media_type, game_err *e);
     /* Import a saved game in a foreign text format (POST /games/import with a

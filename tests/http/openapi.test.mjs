@@ -21,7 +21,8 @@ test('every path of this slice is described, and nothing later', () => {
     '/rules': ['get'], '/rules/{game}': ['get'], '/games': ['post'],
     '/games/{id}': ['get', 'delete'], '/games/{id}/plays': ['get', 'post'],
     '/games/{id}/legal': ['get'], '/games/{id}/hint': ['get'], '/games/{id}/export': ['get'],
-    '/validate': ['post'],
+    '/validate': ['post'], '/games/{id}/events': ['get'], '/games/{id}/ws': ['get'],
+    '/games/import': ['post'],
     '/validate/comp10001bo/match_build': ['post'], '/validate/comp10001bo/match_discard': ['post'],
     '/validate/comp10001bo/is_valid_play': ['post'], '/play/comp10001bo': ['post'],
   };
@@ -29,11 +30,11 @@ test('every path of this slice is described, and nothing later', () => {
     assert.ok(doc.paths[p], `path ${p} described`);
     for (const m of methods) assert.ok(doc.paths[p][m], `${m.toUpperCase()} ${p} described`);
   }
-  for (const later of ['/games/{id}/events', '/games/{id}/ws', '/games/import', '/play/comp10001bo/bonus', '/play/phazed']) {
+  for (const later of ['/play/comp10001bo/bonus', '/play/phazed']) {
     assert.equal(doc.paths[later], undefined, `${later} is not served yet`);
   }
   assert.ok(!Object.keys(doc.paths).some((p) => p.startsWith('/validate/phazed')));
-  assert.deepEqual(doc.paths['/games/{id}/export'].get.parameters.find((p) => p.name === 'format').schema.enum, ['json']);
+  assert.ok(doc.paths['/games/{id}/export'].get.parameters.find((p) => p.name === 'format').schema.enum.includes('json'));
 });
 
 test('every error response is application/problem+json built on Problem', () => {

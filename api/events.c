@@ -1,0 +1,132 @@
+/* events.c: GET /games/{id}/events, as a JSON list or (Accept:
+ * text/event-stream) a Server-Sent Events stream, and the snapshot that the
+ * streaming front ends (SSE, WebSocket) poll. Games that define events give
+ * their own shapes (Hanabi: the seed's listener events); for the others each
+ * history record is an event {"n", "event": "play", ...record}. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "api.h"
+
+static json_t *history_events(const game_ops *ops, const void *st, int seat,
+                              long after)
+{
+    json_t *hist = ops->history(st, seat), *out = json_array(), *rec;
+    size_t i;
+    json_array_foreach(hist, i, rec) {
+        if ((long)i + 1 <= after)
+            continue;
+        json_t *ev = json_pack("{s:I,s:s}", "n", (json_int_t)i + 1, "event", "play");
+        if (json_is_object(rec))
+            json_object_update_missing(ev, rec);
+        else
+            json_object_set(ev, "record", rec);
+        json_object_set_new(ev, "n", json_integer((json_int_t)i + 1));
+        json_array_append_new(out, ev);
+    }
+    json_decref(hist);
+    return out;
+}
+
+int api_events_load(const api_config *cfg, const http_req *req, const char *id,
+                    long after, events_snapshot *out, game_err *e)
+{
+    game_ctx c;
+    memset(out, 0, sizeof *out);
+    int rc = ctx_load(cfg, req, id, &c, e);
+    if (rc) {
+        ctx_free(&c);
+        return rc;
+    }
+    game_status gs;
+    c.ops->status(c.st, &gs);
+    out->seat = c.seat;
+    out->over = gs.over;
+    out->to_move = gs.over ? -1 : gs.to_move;
+    out->version = c.row.version;
+    out->events = c.ops->events ? c.ops->events(c.st, c.seat, after)
+                                : history_events(c.ops, c.st, c.seat, after);
+    ctx_free(&c);
+    return out->events ? 0 : err_set(e, ERR_INTERNAL, NULL, "no events");
+}
+
+static int wants_sse(const http_req *req)
+{
+    const char *a = http_req_header(req, "Accept");
+    return a && strcasestr(a, "text/event-stream") != NULL;
+}
+
+int h_events(const api_config *cfg, const http_req *req, const route_match *m,
+             json_t *body, http_res *res)
+{
+    (void)body;
+    game_err e = {0};
+    char buf[32];
+    long after = 0;
+    const char *a = http_req_query(req, "after", buf, sizeof buf);
+    if (!a && wants_sse(req))
+        a = http_req_header(req, "Last-Event-ID");
+    if (a) {
+        char *end;
+        after = strtol(a, &end, 10);
+        if (!*a || *end || after < 0 || after > 100000000) {
+            err_set(&e, ERR_BAD_QUERY, NULL, "after must be a whole number of events (got '%s')", a);
+            return http_res_problem(res, req, ERR_BAD_QUERY, &e,
+                                    json_pack("{s:s}", "parameter", "after"));
+        }
+    }
+    events_snapshot snap;
+    int rc = api_events_load(cfg, req, m->params[0], after, &snap, &e);
+    if (rc)
+        return http_res_problem(res, req, rc, &e, NULL);
+    if (wants_sse(req)) {
+        /* the front end streams: these first events and every later one */
+        json_decref(snap.events);
+        res->status = 200;
+        snprintf(res->content_type, sizeof res->content_type, "text/event-stream");
+        res->stream.on = 1;
+        snprintf(res->stream.game_id, sizeof res->stream.game_id, "%s", m->params[0]);
+        res->stream.after = after;
+        return 0;
+    }
+    http_res_header(res, "ETag", "\"%lld\"", snap.version);
+    return http_res_json(res, 200, snap.events);
+}
+
+/* One SSE frame per event: "id: n\nevent: name\ndata: {json}\n\n". */
+char *sse_frames(const json_t *events, long *last, size_t *len)
+{
+    size_t cap = 256, k = 0;
+    char *out = malloc(cap);
+    size_t i;
+    json_t *ev;
+    if (!out)
+        return NULL;
+    json_array_foreach(events, i, ev) {
+        char *data = json_dumps(ev, JSON_COMPACT | JSON_ENSURE_ASCII);
+        const char *name = json_string_value(json_object_get(ev, "event"));
+        long n = (long)json_integer_value(json_object_get(ev, "n"));
+        size_t need = (data ? strlen(data) : 0) + 128 + (name ? strlen(name) : 0);
+        if (k + need >= cap) {
+            while (k + need >= cap)
+                cap *= 2;
+            char *nb = realloc(out, cap);
+            if (!nb) {
+                free(data);
+                free(out);
+                return NULL;
+            }
+            out = nb;
+        }
+        k += (size_t)snprintf(out + k, cap - k, "id: %ld\nevent: %s\ndata: %s\n\n", n,
+                              name ? name : "message", data ? data : "{}");
+        free(data);
+        if (n > *last)
+            *last = n;
+    }
+    out[k] = 0;
+    *len = k;
+    return out;
+}

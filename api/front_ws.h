@@ -1,0 +1,14 @@
+/* front_ws.h: the WebSocket endpoint of the civetweb front end. */
+#ifndef CROUPIER_FRONT_WS_H
+#define CROUPIER_FRONT_WS_H
+
+#include "http.h"
+
+struct mg_context;
+
+/* Register /games/{id}/ws and start the poller thread. 0 or -1. */
+int front_ws_start(struct mg_context *ctx, const api_config *cfg);
+/* Stop the poller (call before mg_stop, which closes the connections). */
+void front_ws_stop(void);
+
+#endif
