@@ -20,7 +20,10 @@ int store_open(store **out, const char *url, char *err, size_t errlen)
         }
         return store_sqlite_open(out, path, err, errlen);
     }
-    snprintf(err, errlen, "unsupported store URL '%s' (expected sqlite:PATH)", url);
+    if (strncmp(url, "postgres://", 11) == 0 || strncmp(url, "postgresql://", 13) == 0)
+        return store_pg_open(out, url, err, errlen);
+    snprintf(err, errlen,
+             "unsupported store URL '%s' (expected sqlite:PATH or postgres://...)", url);
     return ERR_STORE;
 }
 

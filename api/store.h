@@ -47,7 +47,7 @@ struct store {
     const store_vtable *vt;
 };
 
-/* Open from a URL: "sqlite:PATH". Writes a message into err on failure. */
+/* Open from a URL: "sqlite:PATH" or "postgres://...". Writes a message into err on failure. */
 int store_open(store **out, const char *url, char *err, size_t errlen);
 void store_row_free(store_row *row);
 
@@ -60,5 +60,7 @@ static inline void store_close(store *s) { s->vt->close(s); }
 
 /* store_sqlite.c */
 int store_sqlite_open(store **out, const char *path, char *err, size_t errlen);
+/* store_pg.c: url is a libpq connection URI (postgres://user@host:port/db?...) */
+int store_pg_open(store **out, const char *url, char *err, size_t errlen);
 
 #endif

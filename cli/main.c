@@ -22,7 +22,7 @@ static void serve_usage(FILE *f)
         "usage: croupier serve [options]\n"
         "Serve the API, the web page and the OpenAPI document over HTTP (civetweb).\n\n"
         "  --listen ADDR:PORT   where to listen (default 127.0.0.1:8080; port 0 = any free port)\n"
-        "  --store URL          sqlite:PATH (default sqlite:croupier.db)\n"
+        "  --store URL          sqlite:PATH (default sqlite:croupier.db) or postgres://user@host/db\n"
         "  --threads N          worker threads (default 8)\n"
         "  --body-limit BYTES   largest request body accepted (default 65536)\n"
         "  --access-log FILE    append an access log line per request to FILE\n"

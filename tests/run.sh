@@ -55,6 +55,36 @@ echo "HTTP tests (real server, real SQLite file)"
 run_node "http" tests/http CROUPIER_BIN=build/croupier
 run_node "http [asan+ubsan server]" tests/http CROUPIER_BIN=build/asan/croupier
 
+# A real PostgreSQL: a throwaway cluster in a temp dir, on its own port and
+# socket, run by the postgres user when we are root (initdb refuses root).
+start_pg() {
+    local bin
+    bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+    [ -x "$bin/initdb" ] || return 1
+    PGTMP=$(mktemp -d /tmp/croupier-pg.XXXXXX)
+    chmod 755 "$PGTMP"
+    local as=""
+    if [ "$(id -u)" = 0 ]; then chown postgres "$PGTMP"; as="runuser -u postgres --"; fi
+    PGPORT_T=$((20000 + RANDOM % 20000))
+    $as "$bin/initdb" -D "$PGTMP/data" -U croupier --auth=trust >"$PGTMP/initdb.log" 2>&1 || return 1
+    $as "$bin/pg_ctl" -D "$PGTMP/data" -l "$PGTMP/pg.log" -w -t 30 \
+        -o "-p $PGPORT_T -k $PGTMP -c listen_addresses=''" start >/dev/null 2>&1 || return 1
+    $as "$bin/createdb" -h "$PGTMP" -p "$PGPORT_T" -U croupier croupier || return 1
+    PG_STOP="$as $bin/pg_ctl -D $PGTMP/data -m fast stop"
+    PGURL="postgres://croupier@/croupier?host=$PGTMP&port=$PGPORT_T"
+}
+trap '[ -n "${PG_STOP:-}" ] && $PG_STOP >/dev/null 2>&1' EXIT
+echo "HTTP tests against PostgreSQL (a real cluster started here)"
+if start_pg; then
+    run_node "http [postgres store]" tests/http CROUPIER_BIN=build/croupier CROUPIER_TEST_STORE="$PGURL"
+    $PG_STOP >/dev/null 2>&1
+    PG_STOP=""
+    rm -rf "$PGTMP"
+else
+    echo "  could not start PostgreSQL: run 'make deps'"; tally "http [postgres store]" 0 1 1
+    [ -n "${PG_STOP:-}" ] && $PG_STOP >/dev/null 2>&1
+fi
+
 if [ -d tests/cli ]; then
     echo "command-line tests"
     run_node "cli" tests/cli CROUPIER_BIN=build/croupier

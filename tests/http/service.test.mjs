@@ -19,7 +19,7 @@ test('GET /healthz', async () => {
   const r = await srv.get('/healthz');
   expectStatus(r, 200);
   assert.equal(r.json.status, 'ok');
-  assert.equal(r.json.store, 'sqlite');
+  assert.equal(r.json.store, (process.env.CROUPIER_TEST_STORE || 'sqlite').startsWith('postgres') ? 'postgres' : 'sqlite');
 });
 
 test('GET /openapi.yaml is openapi/openapi.yaml, and parses', async () => {

@@ -16,11 +16,14 @@ import { ROOT, assertMatches } from './contract.mjs';
 const READY = /croupier: listening on (http:\/\/127\.0\.0\.1:(\d+))/;
 
 /** Start a server; resolves to {base, adminToken, proc, stop()}. */
-export async function startServer({ extraArgs = [], env = {} } = {}) {
+export async function startServer({ extraArgs = [], env = {}, store } = {}) {
   const bin = path.resolve(ROOT, process.env.CROUPIER_BIN || 'build/croupier');
   const dir = mkdtempSync(path.join(tmpdir(), 'croupier-http-'));
   const adminToken = randomBytes(24).toString('base64url');
-  const proc = spawn(bin, ['serve', '--listen', '127.0.0.1:0', '--store', `sqlite:${path.join(dir, 't.db')}`, ...extraArgs], {
+  // CROUPIER_TEST_STORE (e.g. a postgres:// URL started by tests/run.sh) runs
+  // the same suite against another store; the default is a fresh SQLite file.
+  const storeUrl = store || process.env.CROUPIER_TEST_STORE || `sqlite:${path.join(dir, 't.db')}`;
+  const proc = spawn(bin, ['serve', '--listen', '127.0.0.1:0', '--store', storeUrl, ...extraArgs], {
     cwd: ROOT,
     env: { ...process.env, CROUPIER_ADMIN_TOKEN: adminToken, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

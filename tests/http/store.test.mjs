@@ -1,0 +1,66 @@
+// The store is the only memory: two server processes sharing one store serve
+// the same games, a race between them has one winner, and a restart loses
+// nothing. Runs on a shared SQLite file, or on PostgreSQL when
+// CROUPIER_TEST_STORE names one (tests/run.sh starts a real cluster).
+import test, { after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startServer, request, expectStatus, expectProblem } from './lib/server.mjs';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'croupier-store-'));
+const store = process.env.CROUPIER_TEST_STORE || `sqlite:${path.join(dir, 'shared.db')}`;
+const env = { CROUPIER_ADMIN_TOKEN: 'shared-admin-token-for-this-test' };
+const servers = [];
+after(async () => {
+  for (const s of servers) {
+    const r = await s.stop();
+    assert.equal(r.code, 0, r.stderr);
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function start() {
+  const s = await startServer({ store, env });
+  servers.push(s);
+  return s;
+}
+
+const body = { game: 'comp10001bo', seed: 77, players: [{ name: 'Ann' }, { bot: 'random' }, { bot: 'random' }, { bot: 'random' }] };
+
+test('two servers on one store: created on A, played on B, raced on both', async () => {
+  const [a, b] = [await start(), await start()];
+  const g = await request(a.base, 'POST', '/games', { json: body });
+  expectStatus(g, 201);
+  const { id } = g.json;
+  const token = g.json.seats[0].token;
+  const onB = await request(b.base, 'GET', `/games/${id}`, { token });
+  expectStatus(onB, 200);
+  assert.deepEqual(onB.json.state, g.json.state, 'B reads what A wrote');
+  const legal = await request(b.base, 'GET', `/games/${id}/legal`, { token });
+  const play = legal.json.plays.at(-1);
+  const send = (s) => request(s.base, 'POST', `/games/${id}/plays`, { json: { play }, token, headers: { 'if-match': `"${g.json.version}"` } });
+  const [ra, rb] = await Promise.all([send(a), send(b)]);
+  const wins = [ra, rb].filter((r) => r.status === 200);
+  assert.equal(wins.length, 1, `one winner: ${ra.status} ${rb.status}`);
+  const loser = [ra, rb].find((r) => r.status !== 200);
+  assert.ok([409, 412].includes(loser.status), loser.text);
+  const final = await request(a.base, 'GET', `/games/${id}/plays`, { token });
+  assert.equal(final.json.plays.filter((p) => p.seat === 0).length, 1, 'the play is recorded once, not twice');
+});
+
+test('a restart loses nothing: a new process serves the stored game', async () => {
+  const a = await start();
+  const g = await request(a.base, 'POST', '/games', { json: body });
+  expectStatus(g, 201);
+  const r = await a.stop();
+  servers.splice(servers.indexOf(a), 1);
+  assert.equal(r.code, 0);
+  const c = await start();
+  const again = await request(c.base, 'GET', `/games/${g.json.id}`, { token: g.json.seats[0].token });
+  expectStatus(again, 200);
+  assert.deepEqual(again.json.state, g.json.state);
+  expectStatus(await request(c.base, 'DELETE', `/games/${g.json.id}`, { token: env.CROUPIER_ADMIN_TOKEN }), 204);
+  expectProblem(await request(c.base, 'GET', `/games/${g.json.id}`), 404, 'not-found');
+});
