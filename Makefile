@@ -8,7 +8,7 @@ CSTD    := -std=c11 -D_GNU_SOURCE
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 OPT     ?= -O2 -g
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -Iengine -Iapi -I/usr/include/postgresql -MMD -MP
-LDLIBS  := -lcivetweb -ljansson -lsqlite3 -lpq -lyaml -lcrypto -lpthread -lm
+LDLIBS  := -lcivetweb -lfcgi -ljansson -lsqlite3 -lpq -lyaml -lcrypto -lpthread -lm
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 ENGINE_SRC := $(wildcard engine/core/*.c) $(wildcard engine/*.c) $(wildcard engine/*/*.c)
@@ -59,8 +59,8 @@ asan: $(BA)/croupier $(UNIT_BIN_A)
 # Install only what is missing, so a ready machine pays nothing. `make run`
 # needs the build packages; `make test` also the test tools (cmocka, Node,
 # Chromium for the browser tests).
-DEB_BUILD := gcc make libc6-dev libcivetweb-dev libjansson-dev libsqlite3-dev libpq-dev libssl-dev libyaml-dev
-DEB_TEST  := libcmocka-dev chromium curl postgresql
+DEB_BUILD := gcc make libc6-dev libcivetweb-dev libjansson-dev libsqlite3-dev libpq-dev libssl-dev libyaml-dev libfcgi-dev
+DEB_TEST  := libcmocka-dev chromium curl postgresql libfcgi-bin nginx-light
 define apt_missing
 	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "api.h"
 
@@ -129,4 +131,39 @@ char *sse_frames(const json_t *events, long *last, size_t *len)
     out[k] = 0;
     *len = k;
     return out;
+}
+
+void api_stream_events(const api_config *cfg, const http_req *req, const http_res *res,
+                       int (*write)(void *ctx, const char *data, size_t len), void *ctx,
+                       const int *stopping)
+{
+    long after = res->stream.after;
+    time_t start = time(NULL), beat = start;
+    for (;;) {
+        events_snapshot snap;
+        game_err e = {0};
+        if (api_events_load(cfg, req, res->stream.game_id, after, &snap, &e)) {
+            char msg[96];
+            int n = snprintf(msg, sizeof msg, "event: error\ndata: {\"status\":%d}\n\n",
+                             err_status(e.code));
+            write(ctx, msg, (size_t)n);
+            return;
+        }
+        size_t len = 0;
+        char *frames = json_array_size(snap.events) ? sse_frames(snap.events, &after, &len) : NULL;
+        json_decref(snap.events);
+        int gone = frames && write(ctx, frames, len) != 0;
+        free(frames);
+        if (gone || snap.over || __atomic_load_n(stopping, __ATOMIC_ACQUIRE))
+            return;
+        time_t now = time(NULL);
+        if (now - start > 600)
+            return;
+        if (now - beat >= 15) {
+            beat = now;
+            if (write(ctx, ": keep-alive\n\n", 14) != 0)
+                return;
+        }
+        usleep(250 * 1000);
+    }
 }

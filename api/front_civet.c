@@ -83,11 +83,13 @@ void front_civet_write(struct mg_connection *conn, const http_res *res, int head
     free(out);
 }
 
-/* Server-Sent Events: headers once (chunked, so the connection stays
- * reusable), then every new event as it is stored, a comment line every 15 s
- * to notice a gone client, until the game ends, the client leaves, the
- * server stops, or 10 minutes pass (EventSource clients reconnect with
- * Last-Event-ID and lose nothing). */
+static int chunk_writer(void *ctx, const char *data, size_t len)
+{
+    return mg_send_chunk(ctx, data, (unsigned)len) > 0 ? 0 : -1;
+}
+
+/* Server-Sent Events: headers once, chunked (so the connection stays
+ * reusable), then api_stream_events() writes each event as it is stored. */
 static void stream_events(struct mg_connection *conn, const front_civet *fc,
                           const http_req *req, const http_res *res)
 {
@@ -97,35 +99,7 @@ static void stream_events(struct mg_connection *conn, const front_civet *fc,
         "Transfer-Encoding: chunked\r\n\r\n";
     if (mg_write(conn, head, sizeof head - 1) <= 0)
         return;
-    long after = res->stream.after;
-    time_t start = time(NULL), beat = start;
-    for (;;) {
-        events_snapshot snap;
-        game_err e = {0};
-        if (api_events_load(&fc->cfg, req, res->stream.game_id, after, &snap, &e)) {
-            char msg[400];
-            int n = snprintf(msg, sizeof msg, "event: error\ndata: {\"status\":%d}\n\n",
-                             err_status(e.code));
-            mg_send_chunk(conn, msg, (unsigned)n);
-            break;
-        }
-        size_t len = 0;
-        char *frames = json_array_size(snap.events) ? sse_frames(snap.events, &after, &len) : NULL;
-        json_decref(snap.events);
-        int gone = frames && mg_send_chunk(conn, frames, (unsigned)len) <= 0;
-        free(frames);
-        if (gone || snap.over || __atomic_load_n(&fc->stopping, __ATOMIC_ACQUIRE))
-            break;
-        time_t now = time(NULL);
-        if (now - start > 600)
-            break;
-        if (now - beat >= 15) {
-            beat = now;
-            if (mg_send_chunk(conn, ": keep-alive\n\n", 14) <= 0)
-                break;
-        }
-        usleep(250 * 1000);
-    }
+    api_stream_events(&fc->cfg, req, res, chunk_writer, conn, &fc->stopping);
     mg_send_chunk(conn, "", 0); /* last chunk */
 }
 

@@ -102,6 +102,15 @@ typedef struct events_snapshot {
 int api_events_load(const api_config *cfg, const http_req *req, const char *id,
                     long after, events_snapshot *out, game_err *e);
 
+/* The body of an SSE response (res->stream.on): every event from
+ * res->stream.after on, as it is stored, with a comment line every 15 s,
+ * until the game ends, `write` fails (client gone), *stopping is set, or 10
+ * minutes pass (clients reconnect with Last-Event-ID and lose nothing).
+ * `write` returns 0 on success. Used by every front end. */
+void api_stream_events(const api_config *cfg, const http_req *req, const http_res *res,
+                       int (*write)(void *ctx, const char *data, size_t len), void *ctx,
+                       const int *stopping);
+
 /* SSE frames for a list of events (malloc'd); *last = highest "n" seen. */
 char *sse_frames(const json_t *events, long *last, size_t *len);
 

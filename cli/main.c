@@ -10,23 +10,49 @@
 
 #include "cli.h"
 #include "front_civet.h"
+#include "front_fcgi.h"
 #include "game.h"
 #include "store.h"
 
 static volatile sig_atomic_t stop_requested;
-static void on_signal(int sig) { (void)sig; stop_requested = 1; }
-
-static void serve_usage(FILE *f)
+static int stopping; /* mirrors stop_requested for the front ends' loops */
+static void on_signal(int sig)
 {
+    (void)sig;
+    stop_requested = 1;
+    __atomic_store_n(&stopping, 1, __ATOMIC_RELEASE);
+}
+
+/* Options shared by `serve` and `fcgi`. */
+typedef struct server_opts {
+    const char *cmd, *listen, *store_url, *access_log, *www, *openapi;
+    long long threads, body_limit;
+} server_opts;
+
+static void server_usage(FILE *f, const char *cmd)
+{
+    int fcgi = strcmp(cmd, "fcgi") == 0;
+    fprintf(f, "usage: croupier %s [options]\n", cmd);
+    if (fcgi)
+        fprintf(f,
+            "The same API as a FastCGI application (libfcgi), for nginx or any FastCGI\n"
+            "server; started by a CGI server (GATEWAY_INTERFACE set) it answers the one\n"
+            "CGI request on stdin/stdout instead.\n\n"
+            "  --listen ADDR:PORT|PATH  FastCGI socket (default: the socket on fd 0 that a\n"
+            "                           spawning server such as spawn-fcgi passes)\n");
+    else
+        fprintf(f,
+            "Serve the API, the web page and the OpenAPI document over HTTP (civetweb).\n\n"
+            "  --listen ADDR:PORT   where to listen (default 127.0.0.1:8080; port 0 = any free port)\n");
     fprintf(f,
-        "usage: croupier serve [options]\n"
-        "Serve the API, the web page and the OpenAPI document over HTTP (civetweb).\n\n"
-        "  --listen ADDR:PORT   where to listen (default 127.0.0.1:8080; port 0 = any free port)\n"
-        "  --store URL          sqlite:PATH (default sqlite:croupier.db) or postgres://user@host/db\n"
+        "  --store URL          sqlite:PATH (default sqlite:croupier.db, or env CROUPIER_STORE)\n"
+        "                       or postgres://user@host/db\n"
         "  --threads N          worker threads (default 8)\n"
-        "  --body-limit BYTES   largest request body accepted (default 65536)\n"
-        "  --access-log FILE    append an access log line per request to FILE\n"
-        "  --www DIR            the web page's files (default www)\n"
+        "  --body-limit BYTES   largest request body accepted (default 65536)\n");
+    if (!fcgi)
+        fprintf(f, "  --access-log FILE    append an access log line per request to FILE\n");
+    fprintf(f, "  --www DIR            the web page's files (default www)\n");
+    fprintf(f,
         "  --openapi FILE       the OpenAPI document served at /openapi.yaml\n"
         "                       (default openapi/openapi.yaml)\n"
         "  -h, --help           this text\n\n"
@@ -45,11 +71,9 @@ static int parse_size(const char *s, long long lo, long long hi, long long *out)
     return 0;
 }
 
-static int cmd_serve(int argc, char **argv)
+/* 0 parsed, 1 help printed (exit 0), 2 usage error. */
+static int parse_server_opts(int argc, char **argv, server_opts *o)
 {
-    const char *listen = "127.0.0.1:8080", *store_url = "sqlite:croupier.db";
-    const char *access_log = NULL, *www = "www", *openapi = "openapi/openapi.yaml";
-    long long threads = 8, body_limit = 65536;
     static const struct option opts[] = {
         {"listen", required_argument, 0, 'l'}, {"store", required_argument, 0, 's'},
         {"threads", required_argument, 0, 't'}, {"body-limit", required_argument, 0, 'b'},
@@ -59,65 +83,88 @@ static int cmd_serve(int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
-        case 'l': listen = optarg; break;
-        case 's': store_url = optarg; break;
+        case 'l': o->listen = optarg; break;
+        case 's': o->store_url = optarg; break;
         case 't':
-            if (parse_size(optarg, 1, 256, &threads)) {
-                fprintf(stderr, "croupier serve: --threads takes 1..256\n");
+            if (parse_size(optarg, 1, 256, &o->threads)) {
+                fprintf(stderr, "croupier %s: --threads takes 1..256\n", o->cmd);
                 return 2;
             }
             break;
         case 'b':
-            if (parse_size(optarg, 1024, 64LL << 20, &body_limit)) {
-                fprintf(stderr, "croupier serve: --body-limit takes 1024..67108864 bytes\n");
+            if (parse_size(optarg, 1024, 64LL << 20, &o->body_limit)) {
+                fprintf(stderr, "croupier %s: --body-limit takes 1024..67108864 bytes\n", o->cmd);
                 return 2;
             }
             break;
-        case 'a': access_log = optarg; break;
-        case 'w': www = optarg; break;
-        case 'o': openapi = optarg; break;
-        case 'h': serve_usage(stdout); return 0;
-        default: serve_usage(stderr); return 2;
+        case 'a': o->access_log = optarg; break;
+        case 'w': o->www = optarg; break;
+        case 'o': o->openapi = optarg; break;
+        case 'h': server_usage(stdout, o->cmd); return 1;
+        default: server_usage(stderr, o->cmd); return 2;
         }
     }
     if (optind < argc) {
-        fprintf(stderr, "croupier serve: unexpected argument '%s'\n", argv[optind]);
+        fprintf(stderr, "croupier %s: unexpected argument '%s'\n", o->cmd, argv[optind]);
         return 2;
     }
+    return 0;
+}
+
+/* Parse options, open the store, fill cfg, install signal handlers.
+ * Returns -1 to go on, else the exit code. */
+static int server_setup(int argc, char **argv, server_opts *o, api_config *cfg, store **st)
+{
+    const char *env_store = getenv("CROUPIER_STORE");
+    if (!o->store_url)
+        o->store_url = env_store && *env_store ? env_store : "sqlite:croupier.db";
+    int p = parse_server_opts(argc, argv, o);
+    if (p)
+        return p == 1 ? 0 : 2;
     char err[512];
-    store *st = NULL;
-    if (store_open(&st, store_url, err, sizeof err)) {
-        fprintf(stderr, "croupier serve: %s\n", err);
+    if (store_open(st, o->store_url, err, sizeof err)) {
+        fprintf(stderr, "croupier %s: %s\n", o->cmd, err);
         return 1;
     }
-    front_civet fc;
-    memset(&fc, 0, sizeof fc);
-    fc.cfg.store = st;
-    fc.cfg.body_limit = (size_t)body_limit;
-    fc.cfg.admin_token = getenv("CROUPIER_ADMIN_TOKEN");
-    fc.cfg.www_dir = www;
-    fc.cfg.openapi_path = openapi;
-
+    memset(cfg, 0, sizeof *cfg);
+    cfg->store = *st;
+    cfg->body_limit = (size_t)o->body_limit;
+    cfg->admin_token = getenv("CROUPIER_ADMIN_TOKEN");
+    cfg->www_dir = o->www;
+    cfg->openapi_path = o->openapi;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
+    sa.sa_handler = on_signal; /* no SA_RESTART: blocking accept() returns */
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+    return -1;
+}
 
-    if (front_civet_start(&fc, listen, (int)threads, access_log, err, sizeof err)) {
+static int cmd_serve(int argc, char **argv)
+{
+    server_opts o = {.cmd = "serve", .listen = "127.0.0.1:8080", .www = "www",
+                     .openapi = "openapi/openapi.yaml", .threads = 8, .body_limit = 65536};
+    front_civet fc;
+    memset(&fc, 0, sizeof fc);
+    store *st = NULL;
+    int rc = server_setup(argc, argv, &o, &fc.cfg, &st);
+    if (rc >= 0)
+        return rc;
+    char err[512];
+    if (front_civet_start(&fc, o.listen, (int)o.threads, o.access_log, err, sizeof err)) {
         fprintf(stderr, "croupier serve: %s\n", err);
         store_close(st);
         return 1;
     }
     char host[128];
-    snprintf(host, sizeof host, "%s", listen);
+    snprintf(host, sizeof host, "%s", o.listen);
     char *colon = strrchr(host, ':');
     if (colon)
         *colon = 0;
     else
         snprintf(host, sizeof host, "0.0.0.0");
-    printf("croupier: listening on http://%s:%d (store %s)\n", host, fc.port, store_url);
+    printf("croupier: listening on http://%s:%d (store %s)\n", host, fc.port, o.store_url);
     fflush(stdout);
     while (!stop_requested)
         usleep(50 * 1000); /* no pause(): a signal between test and wait would be lost */
@@ -127,6 +174,24 @@ static int cmd_serve(int argc, char **argv)
     return 0;
 }
 
+static int cmd_fcgi(int argc, char **argv)
+{
+    server_opts o = {.cmd = "fcgi", .listen = NULL, .www = "www",
+                     .openapi = "openapi/openapi.yaml", .threads = 8, .body_limit = 65536};
+    api_config cfg;
+    store *st = NULL;
+    int rc = server_setup(argc, argv, &o, &cfg, &st);
+    if (rc >= 0)
+        return rc;
+    char err[512];
+    if (front_fcgi_is_cgi())
+        rc = front_fcgi_cgi(&cfg);
+    else if ((rc = front_fcgi_run(&cfg, o.listen, (int)o.threads, &stopping, err, sizeof err)))
+        fprintf(stderr, "croupier fcgi: %s\n", err);
+    store_close(st);
+    return rc ? 1 : 0;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -134,6 +199,7 @@ static void usage(FILE *f)
         "Croupier: card-game rules engine and REST service.\n\n"
         "commands:\n"
         "  serve      serve the HTTP API, the web page and the OpenAPI document\n"
+        "  fcgi       the same API as a FastCGI application (or one CGI request)\n"
         "  selfplay   let bots play many games and report how they fare\n"
         "  games      list the games, variants and bots\n"
         "  help       this text\n\n"
@@ -168,6 +234,8 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "serve") == 0)
         return cmd_serve(argc - 1, argv + 1);
+    if (strcmp(cmd, "fcgi") == 0)
+        return cmd_fcgi(argc - 1, argv + 1);
     if (strcmp(cmd, "selfplay") == 0)
         return cmd_selfplay(argc - 1, argv + 1);
     if (strcmp(cmd, "games") == 0)

@@ -6,7 +6,7 @@
 //   test('x', async () => { const r = await srv.get('/healthz'); ... });
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -16,7 +16,89 @@ import { ROOT, assertMatches } from './contract.mjs';
 const READY = /croupier: listening on (http:\/\/127\.0\.0\.1:(\d+))/;
 
 /** Start a server; resolves to {base, adminToken, proc, stop()}. */
-export async function startServer({ extraArgs = [], env = {}, store } = {}) {
+/**
+ * With CROUPIER_TEST_FRONT=fcgi the same tests run through nginx and
+ * `croupier fcgi` (FastCGI) instead of the embedded civetweb server: the
+ * handlers are the same, only the front end differs. Returns the same shape
+ * as startServer.
+ */
+async function startFcgi({ extraArgs = [], env = {}, store } = {}) {
+  const bin = path.resolve(ROOT, process.env.CROUPIER_BIN || 'build/croupier');
+  const dir = mkdtempSync(path.join(tmpdir(), 'croupier-fcgi-'));
+  const adminToken = randomBytes(24).toString('base64url');
+  const storeUrl = store || process.env.CROUPIER_TEST_STORE || `sqlite:${path.join(dir, 't.db')}`;
+  const sock = path.join(dir, 'fcgi.sock');
+  const fcgiArgs = ['fcgi', '--listen', sock, '--store', storeUrl, ...extraArgs];
+  const proc = spawn(bin, fcgiArgs, {
+    cwd: ROOT, env: { ...process.env, CROUPIER_ADMIN_TOKEN: adminToken, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  proc.stderr.setEncoding('utf8');
+  proc.stderr.on('data', (d) => { err += d; });
+  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  await new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`fcgi not ready: ${err}`)), 10_000);
+    proc.stdout.on('data', (d) => { if (/FastCGI on/.test(String(d))) { clearTimeout(t); resolve(); } });
+    proc.on('exit', () => { clearTimeout(t); reject(new Error(`fcgi exited: ${err}`)); });
+  });
+  proc.stdout.resume();
+  let nginx, port, nerr = '';
+  for (let attempt = 0; attempt < 20 && !nginx; attempt++) {
+    port = 20000 + Math.floor(Math.random() * 30000);
+    for (const d of ['body', 'fcgi', 'proxy', 'uwsgi', 'scgi']) mkdirSync(path.join(dir, d), { recursive: true });
+    writeFileSync(path.join(dir, 'nginx.conf'), `daemon off; master_process off; worker_processes 1;
+error_log ${dir}/error.log; pid ${dir}/nginx.pid;
+events { worker_connections 256; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body; fastcgi_temp_path ${dir}/fcgi; proxy_temp_path ${dir}/proxy;
+  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
+  client_max_body_size 1m;
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      include /etc/nginx/fastcgi_params;
+      fastcgi_pass unix:${sock};
+      fastcgi_buffering off;
+      fastcgi_keep_conn off;
+    }
+  }
+}
+`);
+    const n = spawn('/usr/sbin/nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    n.stderr.setEncoding('utf8');
+    n.stderr.on('data', (d) => { nerr += d; });
+    const up = await new Promise((resolve) => {
+      const t0 = Date.now();
+      const probe = async () => {
+        if (n.exitCode !== null) return resolve(false);
+        try { await fetch(`http://127.0.0.1:${port}/healthz`); return resolve(true); } catch { /* not yet */ }
+        if (Date.now() - t0 > 5000) return resolve(false);
+        setTimeout(probe, 50);
+      };
+      probe();
+    });
+    if (up) nginx = n; else if (n.exitCode === null) n.kill('SIGKILL');
+  }
+  if (!nginx) throw new Error(`nginx did not start: ${nerr}`);
+  async function stop() {
+    nginx.kill('SIGTERM');
+    proc.kill('SIGTERM');
+    const t = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+    const r = await exited;
+    clearTimeout(t);
+    rmSync(dir, { recursive: true, force: true });
+    return { ...r, stderr: err };
+  }
+  return { base: `http://127.0.0.1:${port}`, adminToken, proc, stop, stderr: () => err, front: 'fcgi' };
+}
+
+export async function startServer(opts = {}) {
+  if (process.env.CROUPIER_TEST_FRONT === 'fcgi') return startFcgi(opts);
+  return startCivet(opts);
+}
+
+async function startCivet({ extraArgs = [], env = {}, store } = {}) {
   const bin = path.resolve(ROOT, process.env.CROUPIER_BIN || 'build/croupier');
   const dir = mkdtempSync(path.join(tmpdir(), 'croupier-http-'));
   const adminToken = randomBytes(24).toString('base64url');
