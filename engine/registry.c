@@ -5,9 +5,11 @@
 #include <string.h>
 
 extern const game_ops comp10001bo_ops;
+extern const game_ops hanabi_ops;
 
 const game_ops *const game_registry[] = {
     &comp10001bo_ops,
+    &hanabi_ops,
     NULL,
 };
 

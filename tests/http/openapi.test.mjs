@@ -122,7 +122,8 @@ test('Comp10001boView and Comp10001boPlay schemas', () => {
   assert.ok(!matchesSchema('GameView', { ...view, hand: ['1C'] }), 'bad card');
   assert.ok(!matchesSchema('GameView', { ...view, turns: [0, 0, 0] }), 'turns of 4');
   assert.ok(!matchesSchema('GameView', { ...view, result: 'done' }), 'result enum');
-  assert.ok(matchesSchema('GameView', { game: 'hanabi', anything: 1 }), 'another game is generic');
+  assert.ok(matchesSchema('GameView', { game: 'othergame', anything: 1 }), 'a game without its own schema is generic');
+  assert.ok(!matchesSchema('GameView', { game: 'hanabi', anything: 1 }), 'hanabi views follow HanabiView');
   for (const p of [[0, '2C', [0, 0]], [1, ['2C', [1, 0]], [1, [0, 3]]], [2, 'KC', [0, 1]], [3, null, [null, null]]]) {
     assertSchema('Comp10001boPlay', p);
   }

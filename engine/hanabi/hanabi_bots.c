@@ -1,0 +1,331 @@
+/* hanabi_bots.c: strategies. Both decide from an hn_obs, which holds no
+ * card of the seat's own hand (only what hints told about them).
+ *
+ * "rules": certainty-based, no conventions beyond "a touched card is kept":
+ *   1. play a card the hints (and the visible cards) prove playable;
+ *   2. hint the nearest player so that one of their playable cards becomes
+ *      provably playable to them (judged from public information only:
+ *      hints, piles, discards, so they are sure to see it too);
+ *   3. save the next player's oldest untouched card with a number hint when
+ *      it is the last copy of a card still needed;
+ *   4. with spare tokens, a first hint on a playable card of a nearer player;
+ *   5. discard a card proven useless, else the oldest untouched card, else
+ *      the oldest card; with 8 tokens (no discard) the most informative hint;
+ *   6. in the final round with errors to spare, play the likeliest card.
+ * It always ends on a legal play (a play is always legal).
+ * "random": uniform over the legal plays (the bot RNG).
+ */
+#include "hanabi.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *const hn_bots[] = {"rules", "random", NULL};
+
+int hn_obs_legal(const hn_obs *o, hn_play *out)
+{
+    int n = 0, s = o->seat;
+    for (int i = 0; i < o->nhand[s]; i++)
+        out[n++] = (hn_play){HN_PLAY, i, 0};
+    if (o->hints < HN_MAXHINTS)
+        for (int i = 0; i < o->nhand[s]; i++)
+            out[n++] = (hn_play){HN_DISCARD, i, 0};
+    if (o->hints > 0)
+        for (int d = 1; d < o->np; d++) {
+            int t = (s + d) % o->np, cols = 0, nums = 0;
+            for (int i = 0; i < o->nhand[t]; i++) {
+                int c = o->hand[t][i];
+                if (hn_suit(c) == HN_RAINBOW)
+                    cols |= 0x1f;
+                else
+                    cols |= 1 << hn_suit(c);
+                nums |= 1 << hn_rank(c);
+            }
+            for (int c = 0; c < 5; c++)
+                if (cols >> c & 1)
+                    out[n++] = (hn_play){HN_HINT_COLOR, t, c};
+            for (int r = 1; r <= 5; r++)
+                if (nums >> r & 1)
+                    out[n++] = (hn_play){HN_HINT_NUMBER, t, r};
+        }
+    return n;
+}
+
+void hn_random_bot(const hn_obs *o, rng *r, hn_play *out, char *why, size_t whylen)
+{
+    hn_play all[HN_MAXLEGAL];
+    char text[120];
+    int n = hn_obs_legal(o, all);
+    *out = all[rng_below(r, (uint32_t)n)];
+    hn_play_text(out, text, sizeof text);
+    snprintf(why, whylen, "%s: chosen at random among %d legal plays", text, n);
+}
+
+/* --- knowledge --------------------------------------------------------------- */
+
+static int hits(const hn_obs *o, int suit, int c)
+{
+    return suit == c || (o->variant && suit == HN_RAINBOW);
+}
+
+/* Does (suit, rank) agree with what hints told (k)? */
+static int agrees(const hn_obs *o, const hn_know *k, int s, int r)
+{
+    for (int c = 0; c < 5; c++) {
+        if ((k->pos_col >> c & 1) && !hits(o, s, c))
+            return 0;
+        if ((k->neg_col >> c & 1) && hits(o, s, c))
+            return 0;
+    }
+    if (k->neg_num >> r & 1)
+        return 0;
+    if (k->pos_num && k->pos_num != (1 << r))
+        return 0;
+    return 1;
+}
+
+static int playable(const hn_obs *o, int s, int r) { return o->fire[s] == r - 1; }
+
+static int useless(const hn_obs *o, int s, int r)
+{
+    if (o->fire[s] >= r)
+        return 1;
+    for (int q = o->fire[s] + 1; q < r; q++)
+        if (o->dead[s][q] >= hn_copies(q))
+            return 1;
+    return 0;
+}
+
+enum { K_PLAY = 1, K_USELESS = 2 };
+
+/* What is provable about a card with knowledge k, counting `seen` copies
+ * as unavailable (NULL: only piles and discards, the public count).
+ * Returns K_* bits; *p_play receives the share of candidates playable. */
+static int prove(const hn_obs *o, const hn_know *k, const uint8_t (*seen)[6], double *p_play)
+{
+    int all_play = 1, all_useless = 1, any = 0;
+    double w = 0, wp = 0;
+    for (int s = 0; s < o->nsuits; s++)
+        for (int r = 1; r <= 5; r++) {
+            if (!agrees(o, k, s, r))
+                continue;
+            int gone = seen ? seen[s][r] : o->dead[s][r] + (o->fire[s] >= r);
+            int left = hn_copies(r) - gone;
+            if (left <= 0)
+                continue;
+            any = 1;
+            w += left;
+            if (playable(o, s, r))
+                wp += left;
+            else
+                all_play = 0;
+            if (!useless(o, s, r))
+                all_useless = 0;
+        }
+    if (p_play)
+        *p_play = w > 0 ? wp / w : 0;
+    if (!any)
+        return 0;
+    return (all_play ? K_PLAY : 0) | (all_useless ? K_USELESS : 0);
+}
+
+static void apply_hint(const hn_obs *o, int t, int type, int value, hn_know *k, int *touched)
+{
+    *touched = 0;
+    for (int i = 0; i < o->nhand[t]; i++) {
+        int c = o->hand[t][i];
+        int hit = type == HN_HINT_COLOR ? hits(o, hn_suit(c), value) : hn_rank(c) == value;
+        uint8_t bit = (uint8_t)(1u << value);
+        if (hit)
+            *touched |= 1 << i;
+        if (type == HN_HINT_COLOR)
+            hit ? (k[i].pos_col |= bit) : (k[i].neg_col |= bit);
+        else
+            hit ? (k[i].pos_num |= bit) : (k[i].neg_num |= bit);
+    }
+}
+
+static int untouched(const hn_know *k) { return !k->pos_col && !k->pos_num; }
+
+/* The last copy of a card still needed? */
+static int critical(const hn_obs *o, int c)
+{
+    int s = hn_suit(c), r = hn_rank(c);
+    return !useless(o, s, r) && o->dead[s][r] == hn_copies(r) - 1;
+}
+
+/* Best hint making a playable card provably playable: score > 0 when found. */
+static int best_play_hint(const hn_obs *o, hn_play *out, int *made, int *tgt_card)
+{
+    int best = 0;
+    for (int d = 1; d < o->np; d++) {
+        int t = (o->seat + d) % o->np;
+        for (int type = HN_HINT_COLOR; type <= HN_HINT_NUMBER; type++)
+            for (int v = type == HN_HINT_COLOR ? 0 : 1; v <= (type == HN_HINT_COLOR ? 4 : 5); v++) {
+                hn_know k[HN_MAXHAND];
+                int touched, newly = 0, first = -1;
+                memcpy(k, o->know[t], sizeof k);
+                apply_hint(o, t, type, v, k, &touched);
+                if (!touched)
+                    continue;
+                for (int i = 0; i < o->nhand[t]; i++) {
+                    int c = o->hand[t][i];
+                    if (!playable(o, hn_suit(c), hn_rank(c)))
+                        continue;
+                    if (prove(o, &o->know[t][i], NULL, NULL) & K_PLAY)
+                        continue;
+                    if (prove(o, &k[i], NULL, NULL) & K_PLAY) {
+                        newly++;
+                        if (first < 0)
+                            first = c;
+                    }
+                }
+                int score = newly * 100 - d * 10 + (type == HN_HINT_NUMBER);
+                if (newly && score > best) {
+                    best = score;
+                    *out = (hn_play){type, t, v};
+                    *made = newly;
+                    *tgt_card = first;
+                }
+            }
+    }
+    return best;
+}
+
+void hn_rules_bot(const hn_obs *o, hn_play *out, char *why, size_t whylen)
+{
+    int me = o->seat, n = o->nhand[me];
+    char text[120];
+
+    /* 1. a provably playable card (the lowest rank first: keep the piles moving) */
+    int pick = -1;
+    for (int i = 0; i < n; i++)
+        if (prove(o, &o->know[me][i], o->seen, NULL) & K_PLAY) {
+            pick = i;
+            break;
+        }
+    if (pick >= 0) {
+        *out = (hn_play){HN_PLAY, pick, 0};
+        snprintf(why, whylen, "plays card %d: the hints prove it fits a firework pile", pick);
+        return;
+    }
+
+    /* 2. make a partner's playable card provable */
+    if (o->hints > 0) {
+        int made = 0, card = 0;
+        if (best_play_hint(o, out, &made, &card) > 0) {
+            hn_play_text(out, text, sizeof text);
+            (void)card; /* never name the card: the hinted player reads this line too */
+            snprintf(why, whylen, "%s: then they know a touched card is playable", text);
+            return;
+        }
+    }
+
+    /* 3. save the next player's chop when it is the last copy */
+    int next = (me + 1) % o->np;
+    if (o->hints > 0 && o->deck_left > 0) {
+        for (int i = 0; i < o->nhand[next]; i++) {
+            if (!untouched(&o->know[next][i]))
+                continue;
+            int c = o->hand[next][i];
+            if (critical(o, c)) {
+                *out = (hn_play){HN_HINT_NUMBER, next, hn_rank(c)};
+                snprintf(why, whylen, "hints player %d about their %ds: protects their oldest "
+                         "unhinted card from being discarded", next, hn_rank(c));
+                return;
+            }
+            break; /* only the oldest untouched card is in danger */
+        }
+    }
+
+    /* 4. a first hint on a playable card, when tokens are plentiful */
+    if (o->hints >= 4) {
+        for (int d = 1; d < o->np; d++) {
+            int t = (me + d) % o->np;
+            for (int i = 0; i < o->nhand[t]; i++) {
+                int c = o->hand[t][i];
+                const hn_know *k = &o->know[t][i];
+                if (!playable(o, hn_suit(c), hn_rank(c)))
+                    continue;
+                if (!k->pos_num) {
+                    *out = (hn_play){HN_HINT_NUMBER, t, hn_rank(c)};
+                } else if (!k->pos_col && hn_suit(c) != HN_RAINBOW) {
+                    *out = (hn_play){HN_HINT_COLOR, t, hn_suit(c)};
+                } else {
+                    continue;
+                }
+                hn_play_text(out, text, sizeof text);
+                snprintf(why, whylen, "%s: a first clue on a card that can be played now", text);
+                return;
+            }
+        }
+    }
+
+    /* 6. last round: a likely play beats a discard */
+    if (o->deck_left == 0 && o->errors < HN_MAXERRORS - 1) {
+        double best = 0;
+        int bi = -1;
+        for (int i = 0; i < n; i++) {
+            double p;
+            prove(o, &o->know[me][i], o->seen, &p);
+            if (p > best) {
+                best = p;
+                bi = i;
+            }
+        }
+        if (bi >= 0 && best >= 0.5) {
+            *out = (hn_play){HN_PLAY, bi, 0};
+            snprintf(why, whylen, "plays card %d: the deck is empty and it fits a pile with %.0f%% odds",
+                     bi, best * 100);
+            return;
+        }
+    }
+
+    /* 5. discard */
+    if (o->hints < HN_MAXHINTS) {
+        for (int i = 0; i < n; i++)
+            if (prove(o, &o->know[me][i], o->seen, NULL) & K_USELESS) {
+                *out = (hn_play){HN_DISCARD, i, 0};
+                snprintf(why, whylen, "discards card %d: the hints prove it can no longer be played", i);
+                return;
+            }
+        for (int i = 0; i < n; i++)
+            if (untouched(&o->know[me][i])) {
+                *out = (hn_play){HN_DISCARD, i, 0};
+                snprintf(why, whylen, "discards card %d, the oldest card no hint touched, to gain a token", i);
+                return;
+            }
+        *out = (hn_play){HN_DISCARD, 0, 0};
+        snprintf(why, whylen, "discards card 0, the oldest card (every card is hinted), to gain a token");
+        return;
+    }
+
+    /* 8 tokens and nothing better: the hint touching the most untouched cards */
+    hn_play all[HN_MAXLEGAL];
+    int m = hn_obs_legal(o, all), best = -1, bi = -1;
+    for (int j = 0; j < m; j++) {
+        if (all[j].type != HN_HINT_COLOR && all[j].type != HN_HINT_NUMBER)
+            continue;
+        hn_know k[HN_MAXHAND];
+        int t = all[j].target, touched, fresh = 0;
+        memcpy(k, o->know[t], sizeof k);
+        apply_hint(o, t, all[j].type, all[j].value, k, &touched);
+        for (int i = 0; i < o->nhand[t]; i++)
+            if ((touched >> i & 1) && untouched(&o->know[t][i]))
+                fresh++;
+        int d = (t - me + o->np) % o->np;
+        int score = fresh * 10 - d;
+        if (score > best) {
+            best = score;
+            bi = j;
+        }
+    }
+    if (bi >= 0) {
+        *out = all[bi];
+        hn_play_text(out, text, sizeof text);
+        snprintf(why, whylen, "%s: all 8 tokens are in hand, so a hint costs nothing", text);
+        return;
+    }
+    *out = (hn_play){HN_PLAY, 0, 0}; /* unreachable: with 8 tokens a hint exists */
+    snprintf(why, whylen, "plays card 0: no other play is legal");
+}

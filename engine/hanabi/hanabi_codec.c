@@ -1,0 +1,495 @@
+/* hanabi_codec.c: JSON for Hanabi: plays (our form and the seed's numeric
+ * form), the stored state, per-seat views, history records.
+ *
+ * The stored state is the game's input, not its position: variant, player
+ * count, end option, starting player, the dealt deck in draw order, the
+ * RNGs and the actions. decode() checks the deck is exactly the variant's
+ * cards and replays every action through hn_judge()/hn_do(), so a hostile
+ * blob can only yield a position the rules reach. Views show a seat its
+ * own cards as "??" (with what hints told about them), and never the deck
+ * order except to SEAT_ADMIN.
+ */
+#include "hanabi.h"
+
+#include "core/jsonx.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const TYPE_NAMES[] = {"hint", "hint", "discard", "play"};
+
+/* --- plays ----------------------------------------------------------------- */
+
+json_t *hn_play_json(const hn_play *p)
+{
+    char col[2] = {hn_color_letter(p->value), 0};
+    switch (p->type) {
+    case HN_HINT_COLOR:
+        return json_pack("{s:s,s:i,s:s}", "type", "hint", "target", p->target, "color", col);
+    case HN_HINT_NUMBER:
+        return json_pack("{s:s,s:i,s:i}", "type", "hint", "target", p->target, "number", p->value);
+    default:
+        return json_pack("{s:s,s:i}", "type", TYPE_NAMES[p->type == HN_DISCARD ? 2 : 3], "card",
+                         p->target);
+    }
+}
+
+static int int_member(const json_t *j, const char *key, int *out, game_err *e)
+{
+    char p[64];
+    const json_t *v = json_object_get(j, key);
+    jx_ptr_key(p, sizeof p, "", key);
+    if (!v)
+        return err_set(e, ERR_BAD_MEMBER, p, "required integer is missing");
+    if (!json_is_integer(v))
+        return err_set(e, ERR_BAD_MEMBER, p, "expected an integer");
+    json_int_t x = json_integer_value(v);
+    *out = x < -1000 ? -1000 : x > 1000 ? 1000 : (int)x;
+    return 0;
+}
+
+static int only_members(const json_t *j, const char *const *allowed, game_err *e)
+{
+    const char *k;
+    json_t *x;
+    json_object_foreach((json_t *)j, k, x) {
+        int ok = 0;
+        for (const char *const *a = allowed; *a; a++)
+            ok |= strcmp(*a, k) == 0;
+        if (!ok) {
+            char p[160];
+            jx_ptr_key(p, sizeof p, "", k);
+            return err_set(e, ERR_BAD_MEMBER, p, "unknown member of a play");
+        }
+    }
+    return 0;
+}
+
+static int parse_ours(const json_t *j, hn_play *out, game_err *e)
+{
+    static const char *const HINT_KEYS[] = {"type", "target", "color", "number", NULL};
+    static const char *const CARD_KEYS[] = {"type", "card", NULL};
+    const char *t;
+    if (jx_string(json_object_get(j, "type"), "/type", &t, e))
+        return ERR_BAD_MEMBER;
+    if (strcmp(t, "hint") == 0) {
+        if (only_members(j, HINT_KEYS, e) || int_member(j, "target", &out->target, e))
+            return ERR_BAD_MEMBER;
+        const json_t *c = json_object_get(j, "color"), *n = json_object_get(j, "number");
+        if (c && n)
+            return err_set(e, ERR_BAD_MEMBER, "/number", "a hint names a colour or a number, not both");
+        if (!c && !n)
+            return err_set(e, ERR_BAD_MEMBER, "/color", "a hint names a colour or a number");
+        if (c) {
+            const char *s;
+            if (jx_string(c, "/color", &s, e))
+                return ERR_BAD_MEMBER;
+            if (strlen(s) != 1 || hn_color_parse(s[0]) < 0)
+                return err_set(e, ERR_BAD_MEMBER, "/color", "expected a colour letter: R Y B G W (M, rainbow, cannot be named)");
+            out->type = HN_HINT_COLOR;
+            out->value = hn_color_parse(s[0]);
+            return 0;
+        }
+        long long x;
+        if (jx_int(n, "/number", 1, 5, &x, e))
+            return ERR_BAD_MEMBER;
+        out->type = HN_HINT_NUMBER;
+        out->value = (int)x;
+        return 0;
+    }
+    if (strcmp(t, "play") != 0 && strcmp(t, "discard") != 0)
+        return err_set(e, ERR_BAD_MEMBER, "/type", "expected \"hint\", \"play\" or \"discard\"");
+    if (only_members(j, CARD_KEYS, e) || int_member(j, "card", &out->target, e))
+        return ERR_BAD_MEMBER;
+    out->type = strcmp(t, "play") == 0 ? HN_PLAY : HN_DISCARD;
+    return 0;
+}
+
+/* An unused member of the numeric form: absent, null or an integer. */
+static int unused_ok(const json_t *j, const char *key, game_err *e)
+{
+    const json_t *v = json_object_get(j, key);
+    char p[64];
+    jx_ptr_key(p, sizeof p, "", key);
+    if (v && !json_is_null(v) && !json_is_integer(v))
+        return err_set(e, ERR_BAD_MEMBER, p, "expected an integer or null");
+    return 0;
+}
+
+static int parse_seed(const json_t *j, hn_play *out, game_err *e)
+{
+    static const char *const KEYS[] = {"actionType", "target", "color", "number", NULL};
+    long long a, x;
+    if (only_members(j, KEYS, e) || jx_int(json_object_get(j, "actionType"), "/actionType", 0, 3, &a, e) ||
+        int_member(j, "target", &out->target, e))
+        return ERR_BAD_MEMBER;
+    out->type = (int)a;
+    if (a == HN_HINT_COLOR) {
+        if (jx_int(json_object_get(j, "color"), "/color", 0, 5, &x, e) || unused_ok(j, "number", e))
+            return ERR_BAD_MEMBER;
+        out->value = (int)x;
+    } else if (a == HN_HINT_NUMBER) {
+        if (jx_int(json_object_get(j, "number"), "/number", 1, 5, &x, e) || unused_ok(j, "color", e))
+            return ERR_BAD_MEMBER;
+        out->value = (int)x;
+    } else if (unused_ok(j, "color", e) || unused_ok(j, "number", e)) {
+        return ERR_BAD_MEMBER;
+    }
+    return 0;
+}
+
+int hn_play_parse(const json_t *j, hn_play *out, game_err *e)
+{
+    memset(out, 0, sizeof *out);
+    if (jx_object(j, "", e))
+        return ERR_BAD_MEMBER;
+    int ours = json_object_get(j, "type") != NULL, seed = json_object_get(j, "actionType") != NULL;
+    if (ours && seed)
+        return err_set(e, ERR_BAD_MEMBER, "/actionType", "use either \"type\" (our form) or \"actionType\" (the seed's), not both");
+    if (!ours && !seed)
+        return err_set(e, ERR_BAD_MEMBER, "/type", "required member \"type\" (or the seed's \"actionType\") is missing");
+    int rc = ours ? parse_ours(j, out, e) : parse_seed(j, out, e);
+    if (rc)
+        memset(out, 0, sizeof *out);
+    return rc;
+}
+
+/* --- options ------------------------------------------------------------------ */
+
+int hn_options(const json_t *options, int *endrule, game_err *e)
+{
+    *endrule = HN_RULE_SEED;
+    if (!options || json_is_null(options))
+        return 0;
+    if (jx_object(options, "/options", e))
+        return ERR_BAD_MEMBER;
+    const char *k;
+    json_t *x;
+    json_object_foreach((json_t *)options, k, x) {
+        char p[160];
+        jx_ptr_key(p, sizeof p, "/options", k);
+        if (strcmp(k, "end") != 0)
+            return err_set(e, ERR_BAD_MEMBER, p, "unknown option (Hanabi has \"end\": \"seed\" | \"standard\")");
+        const char *s;
+        if (!json_is_string(x) ||
+            (strcmp(s = json_string_value(x), "seed") != 0 && strcmp(s, "standard") != 0))
+            return err_set(e, ERR_BAD_MEMBER, p, "expected \"seed\" or \"standard\"");
+        *endrule = strcmp(s, "standard") == 0 ? HN_RULE_STANDARD : HN_RULE_SEED;
+    }
+    return 0;
+}
+
+static const char *endrule_name(int r) { return r == HN_RULE_STANDARD ? "standard" : "seed"; }
+static const char *variant_name(int v) { return v ? "rainbow" : "standard"; }
+
+/* --- stored state ------------------------------------------------------------ */
+
+static json_t *cards_json(const uint8_t *c, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_string(hn_card_name(c[i])));
+    return a;
+}
+
+static json_t *hist_play(const hn_hist *h)
+{
+    hn_play p = {h->type, h->target, h->value};
+    return hn_play_json(&p);
+}
+
+json_t *hn_encode(const hanabi_state *st)
+{
+    char seed[17];
+    snprintf(seed, sizeof seed, "%016" PRIx64, st->seed);
+    json_t *o = json_object();
+    json_object_set_new(o, "game", json_string("hanabi"));
+    json_object_set_new(o, "variant", json_string(variant_name(st->variant)));
+    json_object_set_new(o, "players", json_integer(st->np));
+    json_object_set_new(o, "options", json_pack("{s:s}", "end", endrule_name(st->endrule)));
+    json_object_set_new(o, "seed", json_string(seed));
+    json_object_set_new(o, "rng", jx_rng_encode(&st->rng));
+    json_object_set_new(o, "bot_rng", jx_rng_encode(&st->brng));
+    json_object_set_new(o, "first", json_integer(st->first));
+    json_object_set_new(o, "deck", cards_json(st->deck, st->ndeck));
+    json_t *a = json_array();
+    for (int i = 0; i < st->nhist; i++)
+        json_array_append_new(a, json_pack("{s:i,s:o}", "seat", st->hist[i].seat, "play",
+                                           hist_play(&st->hist[i])));
+    json_object_set_new(o, "actions", a);
+    return o;
+}
+
+static int hex64(const char *s, uint64_t *out)
+{
+    uint64_t x = 0;
+    size_t n = strlen(s);
+    if (n == 0 || n > 16)
+        return -1;
+    for (; *s; s++) {
+        int d;
+        if (*s >= '0' && *s <= '9') d = *s - '0';
+        else if (*s >= 'a' && *s <= 'f') d = *s - 'a' + 10;
+        else if (*s >= 'A' && *s <= 'F') d = *s - 'A' + 10;
+        else return -1;
+        x = (x << 4) | (uint64_t)d;
+    }
+    *out = x;
+    return 0;
+}
+
+static int decode_body(hanabi_state *st, const json_t *j, game_err *e)
+{
+    static const char *const KEYS[] = {"game", "variant", "players", "options", "seed", "rng",
+                                       "bot_rng", "first", "deck", "actions", NULL};
+    const char *s;
+    long long x;
+    char p[192], q[224];
+    if (jx_object(j, "", e))
+        return ERR_BAD_MEMBER;
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)j, k, v) {
+        int ok = 0;
+        for (const char *const *a = KEYS; *a; a++)
+            ok |= strcmp(*a, k) == 0;
+        if (!ok) {
+            jx_ptr_key(p, sizeof p, "", k);
+            return err_set(e, ERR_BAD_MEMBER, p, "unknown member of a Hanabi state");
+        }
+    }
+    if (jx_string(jx_get(j, "game"), "/game", &s, e))
+        return ERR_BAD_MEMBER;
+    if (strcmp(s, "hanabi") != 0)
+        return err_set(e, ERR_BAD_MEMBER, "/game", "expected \"hanabi\"");
+    if (jx_string(jx_get(j, "variant"), "/variant", &s, e))
+        return ERR_BAD_MEMBER;
+    int variant;
+    if (strcmp(s, "standard") == 0)
+        variant = 0;
+    else if (strcmp(s, "rainbow") == 0)
+        variant = 1;
+    else
+        return err_set(e, ERR_BAD_MEMBER, "/variant", "expected \"standard\" or \"rainbow\"");
+    if (jx_int(jx_get(j, "players"), "/players", HN_MINP, HN_MAXP, &x, e))
+        return ERR_BAD_MEMBER;
+    int np = (int)x, endrule;
+    const json_t *opt = jx_get(j, "options");
+    if (!opt)
+        return err_set(e, ERR_BAD_MEMBER, "/options", "required object is missing");
+    if (hn_options(opt, &endrule, e))
+        return ERR_BAD_MEMBER;
+    if (jx_string(jx_get(j, "seed"), "/seed", &s, e))
+        return ERR_BAD_MEMBER;
+    if (hex64(s, &st->seed))
+        return err_set(e, ERR_BAD_MEMBER, "/seed", "expected up to 16 hex digits");
+    if (jx_rng_decode(jx_get(j, "rng"), "/rng", &st->rng, e) ||
+        jx_rng_decode(jx_get(j, "bot_rng"), "/bot_rng", &st->brng, e))
+        return ERR_BAD_MEMBER;
+    if (jx_int(jx_get(j, "first"), "/first", 0, np - 1, &x, e))
+        return ERR_BAD_MEMBER;
+    int first = (int)x, nsuits = variant ? 6 : 5, ndeck = nsuits * 10;
+    const json_t *d = jx_get(j, "deck");
+    if (jx_array(d, "/deck", (size_t)ndeck, (size_t)ndeck, e))
+        return ERR_BAD_MEMBER;
+    uint8_t deck[HN_MAXDECK];
+    int count[31] = {0};
+    for (int i = 0; i < ndeck; i++) {
+        jx_ptr_idx(p, sizeof p, "/deck", (size_t)i);
+        if (jx_string(json_array_get(d, (size_t)i), p, &s, e))
+            return ERR_BAD_MEMBER;
+        int c = hn_card_parse(s, nsuits);
+        if (!c)
+            return err_set(e, ERR_BAD_MEMBER, p, "expected a card of the %s variant (e.g. \"R3\"), got \"%.16s\"",
+                           variant_name(variant), s);
+        if (++count[c] > hn_copies(hn_rank(c)))
+            return err_set(e, ERR_BAD_MEMBER, p, "one %s too many: the deck holds %d", hn_card_name(c),
+                           hn_copies(hn_rank(c)));
+        deck[i] = (uint8_t)c;
+    }
+    hn_start(st, variant, np, endrule, first, deck, ndeck);
+
+    const json_t *acts = jx_get(j, "actions");
+    if (jx_array(acts, "/actions", 0, HN_MAXHIST, e))
+        return ERR_BAD_MEMBER;
+    for (size_t i = 0; i < json_array_size(acts); i++) {
+        const json_t *a = json_array_get(acts, i);
+        jx_ptr_idx(p, sizeof p, "/actions", i);
+        if (jx_object(a, p, e))
+            return ERR_BAD_MEMBER;
+        if (st->over)
+            return err_set(e, ERR_BAD_MEMBER, p, "an action after the end of the game");
+        jx_ptr_key(q, sizeof q, p, "seat");
+        if (jx_int(jx_get(a, "seat"), q, 0, np - 1, &x, e))
+            return ERR_BAD_MEMBER;
+        if (x != st->cur)
+            return err_set(e, ERR_BAD_MEMBER, q, "it was player %d's turn", st->cur);
+        jx_ptr_key(q, sizeof q, p, "play");
+        hn_play pl;
+        if (hn_play_parse(jx_get(a, "play"), &pl, e)) {
+            err_prefix(e, q);
+            return ERR_BAD_MEMBER;
+        }
+        char why[200];
+        if (!hn_judge(st, &pl, why, sizeof why, NULL))
+            return err_set(e, ERR_BAD_MEMBER, q, "an illegal play: %s", why);
+        hn_do(st, &pl);
+    }
+    return 0;
+}
+
+int hn_decode(hanabi_state *out, const json_t *blob, game_err *e)
+{
+    hanabi_state st;
+    memset(&st, 0, sizeof st);
+    int rc = decode_body(&st, blob, e);
+    if (rc)
+        return rc;
+    memcpy(out, &st, sizeof st);
+    return 0;
+}
+
+/* --- views -------------------------------------------------------------------- */
+
+static json_t *colors_json(int mask)
+{
+    json_t *a = json_array();
+    for (int c = 0; c < 6; c++)
+        if (mask >> c & 1) {
+            char s[2] = {hn_color_letter(c), 0};
+            json_array_append_new(a, json_string(s));
+        }
+    return a;
+}
+
+static json_t *numbers_json(int mask)
+{
+    json_t *a = json_array();
+    for (int n = 1; n <= 5; n++)
+        if (mask >> n & 1)
+            json_array_append_new(a, json_integer(n));
+    return a;
+}
+
+/* Suits / ranks a card may be, from the hints alone (bit masks). */
+static void possible(const hanabi_state *st, const hn_know *k, int *cols, int *nums)
+{
+    *cols = 0;
+    *nums = 0;
+    for (int s = 0; s < st->nsuits; s++) {
+        int ok = 1;
+        for (int c = 0; c < 5; c++) {
+            int hit = s == c || (st->variant && s == HN_RAINBOW);
+            if ((k->pos_col >> c & 1) && !hit)
+                ok = 0;
+            if ((k->neg_col >> c & 1) && hit)
+                ok = 0;
+        }
+        if (ok)
+            *cols |= 1 << s;
+    }
+    for (int n = 1; n <= 5; n++) {
+        int ok = !(k->neg_num >> n & 1);
+        for (int m = 1; m <= 5; m++)
+            if ((k->pos_num >> m & 1) && m != n)
+                ok = 0;
+        if (ok)
+            *nums |= 1 << n;
+    }
+}
+
+static json_t *card_view(const hanabi_state *st, int p, int i, int hidden)
+{
+    const hn_know *k = &st->know[p][i];
+    int cols, nums;
+    possible(st, k, &cols, &nums);
+    return json_pack("{s:s,s:{s:o,s:o},s:{s:o,s:o},s:{s:o,s:o}}",
+                     "card", hidden ? "??" : hn_card_name(st->hand[p][i]),
+                     "touched", "colors", colors_json(k->pos_col), "numbers", numbers_json(k->pos_num),
+                     "not", "colors", colors_json(k->neg_col), "numbers", numbers_json(k->neg_num),
+                     "possible", "colors", colors_json(cols), "numbers", numbers_json(nums));
+}
+
+json_t *hn_view(const hanabi_state *st, int seat)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "game", json_string("hanabi"));
+    json_object_set_new(o, "variant", json_string(variant_name(st->variant)));
+    json_object_set_new(o, "options", json_pack("{s:s}", "end", endrule_name(st->endrule)));
+    json_object_set_new(o, "players", json_integer(st->np));
+    json_object_set_new(o, "seat", seat >= 0 ? json_integer(seat) : json_null());
+    json_object_set_new(o, "first", json_integer(st->first));
+    json_object_set_new(o, "current", st->over ? json_null() : json_integer(st->cur));
+    json_object_set_new(o, "turn", json_integer(st->nhist + (st->over ? 0 : 1)));
+    json_object_set_new(o, "turns", json_integer(st->nhist));
+    json_t *hands = json_array();
+    for (int p = 0; p < st->np; p++) {
+        json_t *h = json_array();
+        for (int i = 0; i < st->nhand[p]; i++)
+            json_array_append_new(h, card_view(st, p, i, p == seat));
+        json_array_append_new(hands, h);
+    }
+    json_object_set_new(o, "hands", hands);
+    json_t *fw = json_object();
+    for (int k = 0; k < st->nsuits; k++) {
+        char s[2] = {hn_color_letter(k), 0};
+        json_object_set_new(fw, s, json_integer(st->fire[k]));
+    }
+    json_object_set_new(o, "fireworks", fw);
+    json_object_set_new(o, "discard", cards_json(st->disc, st->ndisc));
+    json_object_set_new(o, "hints", json_integer(st->hints));
+    json_object_set_new(o, "errors", json_integer(st->errors));
+    json_object_set_new(o, "max_hints", json_integer(HN_MAXHINTS));
+    json_object_set_new(o, "max_errors", json_integer(HN_MAXERRORS));
+    json_object_set_new(o, "deck", json_integer(st->ndeck - st->next));
+    json_object_set_new(o, "score", json_integer(hn_score(st)));
+    json_object_set_new(o, "max_score", json_integer(hn_max_score(st)));
+    json_object_set_new(o, "over", json_boolean(st->over));
+    json_object_set_new(o, "result", json_string(hn_result_name(st)));
+    json_object_set_new(o, "end_reason", st->over ? json_integer(st->reason) : json_null());
+    json_object_set_new(o, "final_turns_left",
+                        st->final_left >= 0 && !st->over ? json_integer(st->final_left) : json_null());
+    if (seat == SEAT_ADMIN) {
+        char seed[17];
+        snprintf(seed, sizeof seed, "%016" PRIx64, st->seed);
+        json_object_set_new(o, "deck_order", cards_json(st->deck + st->next, st->ndeck - st->next));
+        json_object_set_new(o, "seed", json_string(seed));
+    }
+    return o;
+}
+
+/* --- history ------------------------------------------------------------------ */
+
+json_t *hn_record(const hanabi_state *st, int i, int seat, const char *explanation)
+{
+    const hn_hist *h = &st->hist[i];
+    json_t *o = json_pack("{s:i,s:i,s:o,s:b}", "n", i + 1, "seat", h->seat, "play", hist_play(h),
+                          "turn_ending", 1); /* every Hanabi action is a whole turn */
+    if (h->type == HN_HINT_COLOR || h->type == HN_HINT_NUMBER) {
+        json_t *t = json_array();
+        for (int k = 0; k < HN_MAXHAND; k++)
+            if (h->touched >> k & 1)
+                json_array_append_new(t, json_integer(k));
+        json_object_set_new(o, "touched", t);
+    } else {
+        json_object_set_new(o, "card", json_string(hn_card_name(h->card)));
+        if (h->type == HN_PLAY)
+            json_object_set_new(o, "correct", json_boolean(h->correct));
+        if (!h->drew)
+            json_object_set_new(o, "drew", json_null());
+        else
+            json_object_set_new(o, "drew", json_string(seat == h->seat ? "??" : hn_card_name(h->drew)));
+    }
+    if (explanation)
+        json_object_set_new(o, "explanation", json_string(explanation));
+    return o;
+}
+
+json_t *hn_history(const hanabi_state *st, int seat)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < st->nhist; i++)
+        json_array_append_new(a, hn_record(st, i, seat, NULL));
+    return a;
+}

@@ -1,0 +1,358 @@
+/* hanabi_game.c: Hanabi's rules: cards, the deal, judging a play, applying
+ * it (tokens, piles, draws, hint knowledge) and the three end conditions.
+ *
+ * hn_do() is only ever called with a play hn_judge() found legal, so it
+ * cannot fail; callers judge first, which is how nothing is half-applied.
+ * The final round: with the seed's rule it starts when a player must draw
+ * from the empty deck (after a play or discard), with hanab.live's when the
+ * last card is drawn; in both cases every player, the one who triggered it
+ * included, then takes exactly one more turn (np turns) and the game ends.
+ */
+#include "hanabi.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const uint64_t DEAL_STREAM = 0x4A4AB1DEA1ULL;
+static const uint64_t BOT_STREAM = 0x4A4AB1B07ULL;
+static const char LETTERS[] = "RYBGWM";
+static const char *const COLOR_NAMES[] = {"red", "yellow", "blue", "green", "white", "rainbow"};
+
+int hn_copies(int rank) { return rank == 1 ? 3 : rank == 5 ? 1 : 2; }
+
+char hn_color_letter(int suit) { return suit >= 0 && suit < 6 ? LETTERS[suit] : '?'; }
+
+int hn_color_parse(char ch)
+{
+    const char *p = ch ? strchr(LETTERS, ch) : NULL;
+    return p ? (int)(p - LETTERS) : -1;
+}
+
+int hn_card_parse(const char *s, int nsuits)
+{
+    if (!s || strlen(s) != 2)
+        return 0;
+    int suit = hn_color_parse(s[0]);
+    if (suit < 0 || suit >= nsuits || s[1] < '1' || s[1] > '5')
+        return 0;
+    return hn_card(suit, s[1] - '0');
+}
+
+const char *hn_card_name(int c)
+{
+    static const char names[31][3] = {
+        "??", "R1", "R2", "R3", "R4", "R5", "Y1", "Y2", "Y3", "Y4", "Y5",
+        "B1", "B2", "B3", "B4", "B5", "G1", "G2", "G3", "G4", "G5",
+        "W1", "W2", "W3", "W4", "W5", "M1", "M2", "M3", "M4", "M5"};
+    return c >= 1 && c <= 30 ? names[c] : names[0];
+}
+
+void hn_start(hanabi_state *st, int variant, int np, int endrule, int first,
+              const uint8_t *deck, int ndeck)
+{
+    uint64_t seed = st->seed;
+    rng r = st->rng, b = st->brng;
+    memset(st, 0, sizeof *st);
+    st->seed = seed;
+    st->rng = r;
+    st->brng = b;
+    st->variant = (uint8_t)variant;
+    st->endrule = (uint8_t)endrule;
+    st->np = (uint8_t)np;
+    st->nsuits = variant ? 6 : 5;
+    st->handsize = np <= 3 ? 5 : 4;
+    st->ndeck = (uint8_t)ndeck;
+    memcpy(st->deck, deck, (size_t)ndeck);
+    for (int p = 0; p < np; p++) /* player by player */
+        for (int i = 0; i < st->handsize; i++) {
+            st->order[p][i] = st->next;
+            st->hand[p][i] = st->deck[st->next++];
+        }
+    for (int p = 0; p < np; p++)
+        st->nhand[p] = st->handsize;
+    st->hints = HN_MAXHINTS;
+    st->first = (uint8_t)first;
+    st->cur = (uint8_t)first;
+    st->final_left = -1;
+    st->reason = -1;
+}
+
+void hn_deal(hanabi_state *st, int variant, int np, int endrule, uint64_t seed)
+{
+    uint8_t deck[HN_MAXDECK];
+    int n = 0, nsuits = variant ? 6 : 5;
+    memset(st, 0, sizeof *st);
+    st->seed = seed;
+    rng_seed(&st->rng, seed, DEAL_STREAM);
+    rng_seed(&st->brng, seed, BOT_STREAM);
+    for (int s = 0; s < nsuits; s++)
+        for (int r = 1; r <= 5; r++)
+            for (int k = 0; k < hn_copies(r); k++)
+                deck[n++] = (uint8_t)hn_card(s, r);
+    rng_shuffle_u8(&st->rng, deck, (size_t)n);
+    int first = (int)rng_below(&st->rng, (uint32_t)np); /* after the deal, as the seed */
+    hn_start(st, variant, np, endrule, first, deck, n);
+}
+
+int hn_touch(const hanabi_state *st, int target, int type, int value)
+{
+    int m = 0;
+    for (int i = 0; i < st->nhand[target]; i++) {
+        int c = st->hand[target][i];
+        int hit = type == HN_HINT_COLOR
+                      ? hn_suit(c) == value || (st->variant && hn_suit(c) == HN_RAINBOW)
+                      : hn_rank(c) == value;
+        if (hit)
+            m |= 1 << i;
+    }
+    return m;
+}
+
+int hn_score(const hanabi_state *st)
+{
+    int s = 0;
+    for (int k = 0; k < st->nsuits; k++)
+        s += st->fire[k];
+    return s;
+}
+
+int hn_max_score(const hanabi_state *st) { return 5 * st->nsuits; }
+
+const char *hn_result_name(const hanabi_state *st)
+{
+    if (!st->over)
+        return "playing";
+    switch (st->reason) {
+    case HN_END_ERRORS: return "errors";
+    case HN_END_FIVES: return "all-fives";
+    default: return "deck-out";
+    }
+}
+
+static int fail(char *why, size_t whylen, const char **rule, const char *id, const char *text)
+{
+    if (why && whylen)
+        snprintf(why, whylen, "%s", text);
+    if (rule)
+        *rule = id;
+    return 0;
+}
+
+int hn_judge(const hanabi_state *st, const hn_play *p, char *why, size_t whylen,
+             const char **rule)
+{
+    char buf[200];
+    if (rule)
+        *rule = "";
+    if (p->type == HN_HINT_COLOR || p->type == HN_HINT_NUMBER) {
+        if (p->target < 0 || p->target >= st->np) {
+            snprintf(buf, sizeof buf, "there is no player %d (players 0 to %d)", p->target, st->np - 1);
+            return fail(why, whylen, rule, "hint.target", buf);
+        }
+        if (p->target == st->cur)
+            return fail(why, whylen, rule, "hint.self", "a hint must go to another player");
+        if (p->type == HN_HINT_COLOR && p->value == HN_RAINBOW)
+            return fail(why, whylen, rule, "hint.rainbow",
+                        st->variant ? "rainbow cannot be named in a hint (every colour hint touches rainbow cards)"
+                                    : "there is no rainbow suit in the standard game");
+        if (p->type == HN_HINT_COLOR && (p->value < 0 || p->value > 4))
+            return fail(why, whylen, rule, "hint.color", "not a colour");
+        if (p->type == HN_HINT_NUMBER && (p->value < 1 || p->value > 5))
+            return fail(why, whylen, rule, "hint.number", "not a number from 1 to 5");
+        if (st->hints == 0)
+            return fail(why, whylen, rule, "hint.no-tokens", "no hint token is left: play or discard");
+        if (!hn_touch(st, p->target, p->type, p->value)) {
+            if (p->type == HN_HINT_COLOR)
+                snprintf(buf, sizeof buf, "player %d holds no %s card%s", p->target,
+                         COLOR_NAMES[p->value], st->variant ? " (nor rainbow)" : "");
+            else
+                snprintf(buf, sizeof buf, "player %d holds no %d", p->target, p->value);
+            return fail(why, whylen, rule, "hint.empty", buf);
+        }
+        if (why && whylen)
+            snprintf(why, whylen, "a legal hint");
+        return 1;
+    }
+    if (p->type != HN_PLAY && p->type != HN_DISCARD)
+        return fail(why, whylen, rule, "action.type", "not an action");
+    if (p->target < 0 || p->target >= st->nhand[st->cur]) {
+        snprintf(buf, sizeof buf, "card %d is not in the hand (indexes 0 to %d)", p->target,
+                 st->nhand[st->cur] - 1);
+        return fail(why, whylen, rule, "card.index", buf);
+    }
+    if (p->type == HN_DISCARD && st->hints >= HN_MAXHINTS)
+        return fail(why, whylen, rule, "discard.full-tokens",
+                    "all 8 hint tokens are in hand: discarding is not allowed");
+    if (why && whylen)
+        snprintf(why, whylen, p->type == HN_PLAY ? "a legal play" : "a legal discard");
+    return 1;
+}
+
+static void draw(hanabi_state *st, int p, hn_hist *h, int *trigger)
+{
+    if (st->next >= st->ndeck) {
+        h->drew = 0;
+        if (st->endrule == HN_RULE_SEED)
+            *trigger = 1; /* must draw, and cannot */
+        return;
+    }
+    int n = st->nhand[p];
+    st->order[p][n] = st->next;
+    st->hand[p][n] = st->deck[st->next++];
+    memset(&st->know[p][n], 0, sizeof st->know[p][n]);
+    st->nhand[p]++;
+    h->drew = st->hand[p][n];
+    if (st->endrule == HN_RULE_STANDARD && st->next == st->ndeck)
+        *trigger = 1; /* the last card is drawn */
+}
+
+static void take(hanabi_state *st, int p, int i)
+{
+    int n = st->nhand[p] - i - 1;
+    memmove(&st->hand[p][i], &st->hand[p][i + 1], (size_t)n);
+    memmove(&st->order[p][i], &st->order[p][i + 1], (size_t)n);
+    memmove(&st->know[p][i], &st->know[p][i + 1], (size_t)n * sizeof st->know[p][0]);
+    st->nhand[p]--;
+}
+
+void hn_do(hanabi_state *st, const hn_play *p)
+{
+    int s = st->cur, trigger = 0;
+    hn_hist h;
+    memset(&h, 0, sizeof h);
+    h.type = (uint8_t)p->type;
+    h.seat = (uint8_t)s;
+    h.target = (uint8_t)p->target;
+    h.value = (uint8_t)p->value;
+    if (p->type == HN_HINT_COLOR || p->type == HN_HINT_NUMBER) {
+        int t = p->target, m = hn_touch(st, t, p->type, p->value);
+        st->hints--;
+        h.touched = (uint8_t)m;
+        for (int i = 0; i < st->nhand[t]; i++) {
+            hn_know *k = &st->know[t][i];
+            uint8_t bit = (uint8_t)(1u << p->value);
+            if (p->type == HN_HINT_COLOR)
+                (m >> i & 1) ? (k->pos_col |= bit) : (k->neg_col |= bit);
+            else
+                (m >> i & 1) ? (k->pos_num |= bit) : (k->neg_num |= bit);
+        }
+    } else {
+        int c = st->hand[s][p->target];
+        h.card = (uint8_t)c;
+        take(st, s, p->target);
+        if (p->type == HN_DISCARD) {
+            st->disc[st->ndisc++] = (uint8_t)c;
+            st->hints++;
+        } else if (st->fire[hn_suit(c)] == hn_rank(c) - 1) {
+            st->fire[hn_suit(c)] = (uint8_t)hn_rank(c);
+            h.correct = 1;
+            if (hn_rank(c) == 5 && st->hints < HN_MAXHINTS)
+                st->hints++;
+        } else {
+            st->disc[st->ndisc++] = (uint8_t)c;
+            st->errors++;
+        }
+        draw(st, s, &h, &trigger);
+    }
+    if (st->nhist < HN_MAXHIST)
+        st->hist[st->nhist++] = h;
+
+    /* end of the turn */
+    int fives = 1;
+    for (int k = 0; k < st->nsuits; k++)
+        fives &= st->fire[k] == 5;
+    if (st->errors >= HN_MAXERRORS) {
+        st->over = 1;
+        st->reason = HN_END_ERRORS;
+    } else if (fives) {
+        st->over = 1;
+        st->reason = HN_END_FIVES;
+    } else if (st->final_left > 0) {
+        if (--st->final_left == 0) {
+            st->over = 1;
+            st->reason = HN_END_DECK;
+        }
+    } else if (trigger && st->final_left < 0) {
+        st->final_left = (int8_t)st->np;
+    }
+    if (st->nhist >= HN_MAXHIST && !st->over) { /* unreachable (see HN_MAXHIST) */
+        st->over = 1;
+        st->reason = HN_END_DECK;
+    }
+    if (!st->over)
+        st->cur = (uint8_t)((st->cur + 1) % st->np);
+}
+
+int hn_legal(const hanabi_state *st, hn_play *out)
+{
+    int n = 0, s = st->cur;
+    if (st->over)
+        return 0;
+    for (int i = 0; i < st->nhand[s]; i++)
+        out[n++] = (hn_play){HN_PLAY, i, 0};
+    if (st->hints < HN_MAXHINTS)
+        for (int i = 0; i < st->nhand[s]; i++)
+            out[n++] = (hn_play){HN_DISCARD, i, 0};
+    if (st->hints > 0)
+        for (int d = 1; d < st->np; d++) {
+            int t = (s + d) % st->np;
+            for (int c = 0; c < 5; c++)
+                if (hn_touch(st, t, HN_HINT_COLOR, c))
+                    out[n++] = (hn_play){HN_HINT_COLOR, t, c};
+            for (int r = 1; r <= 5; r++)
+                if (hn_touch(st, t, HN_HINT_NUMBER, r))
+                    out[n++] = (hn_play){HN_HINT_NUMBER, t, r};
+        }
+    return n;
+}
+
+void hn_observe(const hanabi_state *st, int seat, hn_obs *o)
+{
+    memset(o, 0, sizeof *o);
+    o->seat = seat;
+    o->np = st->np;
+    o->nsuits = st->nsuits;
+    o->variant = st->variant;
+    o->endrule = st->endrule;
+    memcpy(o->fire, st->fire, sizeof o->fire);
+    memcpy(o->know, st->know, sizeof o->know);
+    for (int p = 0; p < st->np; p++) {
+        o->nhand[p] = st->nhand[p];
+        if (p == seat)
+            continue; /* the seat's own cards stay 0: unknown */
+        for (int i = 0; i < st->nhand[p]; i++) {
+            int c = st->hand[p][i];
+            o->hand[p][i] = (uint8_t)c;
+            o->seen[hn_suit(c)][hn_rank(c)]++;
+        }
+    }
+    for (int k = 0; k < st->nsuits; k++)
+        for (int r = 1; r <= st->fire[k]; r++)
+            o->seen[k][r]++;
+    for (int i = 0; i < st->ndisc; i++) {
+        o->seen[hn_suit(st->disc[i])][hn_rank(st->disc[i])]++;
+        o->dead[hn_suit(st->disc[i])][hn_rank(st->disc[i])]++;
+    }
+    o->hints = st->hints;
+    o->errors = st->errors;
+    o->deck_left = st->ndeck - st->next;
+    o->final_left = st->final_left;
+}
+
+void hn_play_text(const hn_play *p, char *out, size_t n)
+{
+    switch (p->type) {
+    case HN_HINT_COLOR:
+        snprintf(out, n, "hints player %d about their %s cards", p->target,
+                 p->value >= 0 && p->value < 6 ? COLOR_NAMES[p->value] : "?");
+        break;
+    case HN_HINT_NUMBER:
+        snprintf(out, n, "hints player %d about their %ds", p->target, p->value);
+        break;
+    case HN_DISCARD:
+        snprintf(out, n, "discards card %d", p->target);
+        break;
+    default:
+        snprintf(out, n, "plays card %d", p->target);
+    }
+}

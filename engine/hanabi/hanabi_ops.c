@@ -1,0 +1,270 @@
+/* hanabi_ops.c: Hanabi's row in the game registry (game.h): the glue
+ * between the generic interface and hn_*.
+ *
+ * Every mutating entry point judges the play completely on the unchanged
+ * state before hn_do() touches it, so an error leaves the state as it was.
+ * Bots and help mode see an hn_obs (hn_observe), never the state.
+ */
+#include "game.h"
+#include "hanabi.h"
+
+#include "core/jsonx.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const VARIANTS[] = {"standard", "rainbow", NULL};
+static const char *const EXPORTS[] = {"hanablive", NULL};
+
+static json_t *rules(void)
+{
+    json_t *r = json_pack("{s:s,s:s,s:[s,s],s:{s:i,s:i},s:b}", "game", "hanabi", "title", "Hanabi",
+                          "variants", "standard", "rainbow", "players", "min", HN_MINP, "max", HN_MAXP,
+                          "cooperative", 1);
+    json_object_set_new(r, "notation", json_pack(
+        "{s:s,s:s,s:s,s:s,s:s,s:s}",
+        "cards", "colour letter + number: \"R3\", \"Y1\", \"B2\", \"G4\", \"W5\", \"M1\" (M = rainbow); a hidden card is \"??\"",
+        "colours", "R red 0, Y yellow 1, B blue 2, G green 3, W white 4, M rainbow 5 (the seed's enum; unknown is -1)",
+        "deck", "per colour: three 1s, two each of 2, 3 and 4, one 5 (50 cards; 60 with rainbow)",
+        "hands", "5 cards with 2-3 players, 4 with 4-5; dealt player by player from player 0; index 0 is the oldest, "
+                 "leftmost card; a drawn card is appended at the end (as the seed's game.py); "
+                 "the cards after a played or discarded card move one place left",
+        "players", "players 0..n-1 in turn order; the seed picks the starting player at random",
+        "hint_info", "each card in a view lists the colours and numbers hints touched it with (touched), the ones "
+                     "hints named without touching it (not), and what it may still be from the hints alone (possible); "
+                     "in the rainbow variant a card touched by a colour hint is that colour or rainbow"));
+    json_object_set_new(r, "plays", json_pack(
+        "{s:s,s:s,s:[{s:s,s:o},{s:s,s:o},{s:s,s:o},{s:s,s:o},{s:s,s:o},{s:s,s:o}]}",
+        "shape", "{\"type\":\"hint\",\"target\":player,\"color\":\"R\"|...} or {\"type\":\"hint\",\"target\":player,\"number\":1-5}, "
+                 "{\"type\":\"play\",\"card\":index}, {\"type\":\"discard\",\"card\":index}",
+        "seed_shape", "the seed's {\"actionType\",\"target\",\"color\",\"number\"}: actionType 0 hint colour (color 0-4), "
+                      "1 hint number (number 1-5), 2 discard, 3 play (target: player for hints, hand index otherwise); "
+                      "unused members may be absent, null or any integer",
+        "examples",
+        "text", "hint player 2 about their red cards", "play", json_pack("{s:s,s:i,s:s}", "type", "hint", "target", 2, "color", "R"),
+        "text", "hint player 2 about their 3s", "play", json_pack("{s:s,s:i,s:i}", "type", "hint", "target", 2, "number", 3),
+        "text", "play the oldest card", "play", json_pack("{s:s,s:i}", "type", "play", "card", 0),
+        "text", "discard card 3", "play", json_pack("{s:s,s:i}", "type", "discard", "card", 3),
+        "text", "the same colour hint in the seed's form", "play",
+        json_pack("{s:i,s:i,s:i,s:n}", "actionType", 0, "target", 2, "color", 0, "number"),
+        "text", "play card 1 in the seed's form", "play", json_pack("{s:i,s:i}", "actionType", 3, "target", 1)));
+    json_object_set_new(r, "turn", json_pack("[s,s,s,s,s,s,s]",
+        "8 hint tokens, 3 error tokens; one action per turn",
+        "hint: costs a token, names a colour or a number to another player and must touch at least one of their cards; "
+        "not with 0 tokens. Rainbow variant: rainbow cannot be named, and every colour hint also touches rainbow cards",
+        "discard: gains a token (not allowed with all 8 tokens), then draw",
+        "play: correct when it is a 1 on an empty pile of its colour or the next number of that pile (rainbow has its own "
+        "sixth pile); a correct 5 gives a token back if below 8; a wrong play is discarded and costs an error token; then draw. "
+        "No draw from an empty deck",
+        "the game ends at once with the 3rd error (reason 0), or when every 5 is on the field (reason 2)",
+        "end \"seed\" (default, the seed's reading): when a player must draw and the deck is empty (a play or discard after "
+        "the last card was drawn; hints do not count), every player, that player included, takes one more turn: the game "
+        "ends np turns after that play or discard (reason 1)",
+        "end \"standard\" (option {\"end\":\"standard\"}, hanab.live): the game ends np turns after the turn in which the "
+        "last card was drawn: every player, the one who drew it included, gets exactly one more turn (reason 1)"));
+    json_object_set_new(r, "scoring", json_string("the team score is the number of cards on the field, also when the game "
+                                                  "ends by 3 errors; max 25 (30 with rainbow)"));
+    json_object_set_new(r, "options", json_pack("{s:s}", "end", "\"seed\" (default) or \"standard\": see turn"));
+    json_object_set_new(r, "events", json_string(
+        "the seed's listener events (section 2.5.2): onStart, onTurnStart, onHintColor/onHintNumber (the hinted player "
+        "only), onPlayerAction (no index member, as the seed; the actor's own draw is [-1,-1]; a play or discard from an "
+        "empty deck has draw [-1,-1]), onGameEnd; each with \"n\""));
+    json_object_set_new(r, "export", json_string(
+        "format=hanablive: the hanab.live JSON game format; players listed from the one who moved first (placeholder "
+        "names Alice, Bob, ... by seat), deck in that dealing order, suits in hanab.live's order Red Yellow Green Blue "
+        "Purple (our white) Rainbow; hanab.live ends games with the \"standard\" end rule"));
+    json_object_set_new(r, "bots", json_pack("[{s:s,s:s},{s:s,s:s}]",
+        "name", "rules", "description",
+        "plays cards the hints prove playable, hints partners so their playable cards become provable, saves last "
+        "copies, discards the oldest untouched card",
+        "name", "random", "description", "a uniformly random legal play"));
+    return r;
+}
+
+static int init(void *vst, const char *variant, int nplayers, uint64_t seed,
+                const json_t *options, game_err *e)
+{
+    int v = 0, endrule;
+    if (variant && strcmp(variant, "rainbow") == 0)
+        v = 1;
+    else if (variant && strcmp(variant, "standard") != 0)
+        return err_set(e, ERR_BAD_MEMBER, "/variant", "unknown variant \"%.32s\" (\"standard\" or \"rainbow\")",
+                       variant);
+    if (nplayers < HN_MINP || nplayers > HN_MAXP)
+        return err_set(e, ERR_BAD_MEMBER, "/players", "Hanabi is played by 2 to 5 players, not %d", nplayers);
+    if (hn_options(options, &endrule, e))
+        return ERR_BAD_MEMBER;
+    hn_deal(vst, v, nplayers, endrule, seed);
+    return 0;
+}
+
+static int decode(void *st, const json_t *blob, game_err *e) { return hn_decode(st, blob, e); }
+static json_t *encode(const void *st) { return hn_encode(st); }
+static json_t *view(const void *st, int seat) { return hn_view(st, seat); }
+static json_t *history(const void *st, int seat) { return hn_history(st, seat); }
+static json_t *events(const void *st, int seat, long after) { return hn_events(st, seat, after); }
+
+static void status(const void *vst, game_status *out)
+{
+    const hanabi_state *st = vst;
+    memset(out, 0, sizeof *out);
+    out->over = st->over;
+    out->to_move = st->over ? -1 : st->cur;
+    out->nseats = st->np;
+    out->winner = -1;
+    out->result = hn_result_name(st);
+    out->turns = st->nhist;
+    out->plays = st->nhist;
+    for (int p = 0; p < st->np; p++)
+        out->score[p] = hn_score(st);
+    out->max_score = hn_max_score(st);
+}
+
+static json_t *legal(const void *vst, int seat)
+{
+    const hanabi_state *st = vst;
+    json_t *a = json_array();
+    if (st->over || seat != st->cur)
+        return a;
+    hn_play all[HN_MAXLEGAL];
+    int n = hn_legal(st, all);
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, hn_play_json(&all[i]));
+    return a;
+}
+
+static int judge(const hanabi_state *st, int seat, const json_t *play, hn_play *p, game_verdict *v,
+                 game_err *e)
+{
+    const char *rule = "";
+    if (st->over)
+        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", hn_result_name(st));
+    if (seat != st->cur)
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+    if (hn_play_parse(play, p, e))
+        return ERR_BAD_MEMBER;
+    memset(v, 0, sizeof *v);
+    v->valid = hn_judge(st, p, v->reason, sizeof v->reason, &rule);
+    v->turn_ending = v->valid;
+    snprintf(v->rule, sizeof v->rule, "%s", rule);
+    return 0;
+}
+
+static int check(const void *st, int seat, const json_t *play, game_verdict *v, game_err *e)
+{
+    hn_play p;
+    return judge(st, seat, play, &p, v, e);
+}
+
+static int apply(void *vst, int seat, const json_t *play, json_t **record, game_err *e)
+{
+    hanabi_state *st = vst;
+    hn_play p;
+    game_verdict v;
+    if (record)
+        *record = NULL;
+    int rc = judge(st, seat, play, &p, &v, e);
+    if (rc)
+        return rc;
+    if (!v.valid)
+        return err_rule(e, v.rule, "%s", v.reason);
+    hn_do(st, &p);
+    if (record) /* as the actor sees it: their own draw stays hidden */
+        *record = hn_record(st, st->nhist - 1, seat, NULL);
+    return 0;
+}
+
+static int autoplay(void *st, json_t **record)
+{
+    (void)st; /* a play is always legal: nobody is ever forced */
+    if (record)
+        *record = NULL;
+    return 0;
+}
+
+static int bot(void *vst, const char *strategy, json_t **record, char *explanation,
+               size_t explanation_len, game_err *e)
+{
+    hanabi_state *st = vst;
+    if (record)
+        *record = NULL;
+    if (st->over)
+        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", hn_result_name(st));
+    hn_obs o;
+    hn_play p;
+    char why[320];
+    rng r = st->brng;
+    hn_observe(st, st->cur, &o);
+    if (strategy && strcmp(strategy, "rules") == 0)
+        hn_rules_bot(&o, &p, why, sizeof why);
+    else if (strategy && strcmp(strategy, "random") == 0)
+        hn_random_bot(&o, &r, &p, why, sizeof why);
+    else
+        return err_set(e, ERR_BAD_MEMBER, "", "unknown strategy \"%.32s\"", strategy ? strategy : "");
+    if (!hn_judge(st, &p, NULL, 0, NULL))
+        return err_set(e, ERR_INTERNAL, "", "strategy %s chose an illegal play", strategy);
+    st->brng = r;
+    hn_do(st, &p);
+    if (record) /* bot records are read by the other seats: the draw is shown */
+        *record = hn_record(st, st->nhist - 1, SEAT_SPECTATOR, why);
+    if (explanation && explanation_len)
+        snprintf(explanation, explanation_len, "%s", why);
+    return 0;
+}
+
+static int hint(const void *vst, int seat, json_t **out, game_err *e)
+{
+    const hanabi_state *st = vst;
+    *out = NULL;
+    if (st->over)
+        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", hn_result_name(st));
+    if (seat != st->cur)
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+    hn_obs o;
+    hn_play p;
+    char why[320];
+    hn_observe(st, seat, &o);
+    hn_rules_bot(&o, &p, why, sizeof why);
+    *out = json_pack("{s:o,s:s,s:s}", "play", hn_play_json(&p), "explanation", why, "strategy", "rules");
+    return 0;
+}
+
+static int export_as(const void *st, const char *format, char **out, size_t *len,
+                     const char **media_type, game_err *e)
+{
+    *out = NULL;
+    if (!format || strcmp(format, "hanablive") != 0)
+        return err_set(e, ERR_NOT_FOUND, "", "unknown export format \"%.32s\" (\"hanablive\")",
+                       format ? format : "");
+    *media_type = "application/json";
+    return hn_export_hanablive(st, out, len, e);
+}
+
+const game_ops hanabi_ops = {
+    .name = "hanabi",
+    .title = "Hanabi",
+    .variants = VARIANTS,
+    .min_players = HN_MINP,
+    .max_players = HN_MAXP,
+    .bots = hn_bots,
+    .state_size = sizeof(hanabi_state),
+    .cooperative = 1,
+    .fns = NULL,
+    .nfns = 0,
+    .rules = rules,
+    .init = init,
+    .decode = decode,
+    .encode = encode,
+    .view = view,
+    .status = status,
+    .legal = legal,
+    .check = check,
+    .apply = apply,
+    .autoplay = autoplay,
+    .bot = bot,
+    .hint = hint,
+    .history = history,
+    .events = events,
+    .export_formats = EXPORTS,
+    .export_as = export_as,
+};

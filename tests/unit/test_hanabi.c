@@ -1,0 +1,1224 @@
+/* test_hanabi.c: unit tests of Hanabi (engine/hanabi).
+ *
+ * Positions are built with rig(): a game started (hn_start) from a deck
+ * whose first cards are given (the hands, dealt player by player from
+ * player 0, then the draws) and whose rest is the remaining cards of the
+ * variant, so every rigged state is one the rules can reach and decode()
+ * accepts. Plays go through the ops table, as api/ calls them.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "hanabi/hanabi.h"
+
+extern const game_ops hanabi_ops;
+#define OPS (&hanabi_ops)
+
+/* --- helpers --------------------------------------------------------------- */
+
+static json_t *J(const char *text)
+{
+    json_error_t err;
+    json_t *j = json_loads(text, JSON_DECODE_ANY, &err);
+    if (!j)
+        fail_msg("bad test JSON: %s in %s", err.text, text);
+    return j;
+}
+
+/* Deck: the cards in `prefix` (space separated) first, then the rest. */
+static void rig(hanabi_state *st, int variant, int np, int endrule, int first, const char *prefix)
+{
+    uint8_t deck[HN_MAXDECK];
+    int count[31] = {0}, n = 0, nsuits = variant ? 6 : 5;
+    char buf[400];
+    snprintf(buf, sizeof buf, "%s", prefix);
+    for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) {
+        int c = hn_card_parse(t, nsuits);
+        if (!c)
+            fail_msg("bad card %s", t);
+        count[c]++;
+        assert_true(count[c] <= hn_copies(hn_rank(c)));
+        deck[n++] = (uint8_t)c;
+    }
+    for (int s = 0; s < nsuits; s++)
+        for (int r = 1; r <= 5; r++) {
+            int c = hn_card(s, r);
+            for (int k = count[c]; k < hn_copies(r); k++)
+                deck[n++] = (uint8_t)c;
+        }
+    assert_int_equal(n, nsuits * 10);
+    memset(st, 0, sizeof *st);
+    st->seed = 42;
+    rng_seed(&st->rng, 42, 1);
+    rng_seed(&st->brng, 42, 2);
+    hn_start(st, variant, np, endrule, first, deck, n);
+}
+
+static int apply_text(hanabi_state *st, int seat, const char *play, json_t **rec, game_err *e)
+{
+    json_t *p = J(play);
+    memset(e, 0, sizeof *e);
+    int rc = OPS->apply(st, seat, p, rec, e);
+    json_decref(p);
+    return rc;
+}
+
+static void ok(hanabi_state *st, int seat, const char *play)
+{
+    game_err e;
+    int rc = apply_text(st, seat, play, NULL, &e);
+    if (rc)
+        fail_msg("apply %s: %d %s (%s)", play, rc, e.detail, e.rule);
+}
+
+/* An illegal play: ERR_ILLEGAL with `rule`, state bytes unchanged. */
+static void illegal(hanabi_state *st, int seat, const char *play, const char *rule)
+{
+    static hanabi_state before;
+    game_err e;
+    game_verdict v;
+    memcpy(&before, st, sizeof before);
+    json_t *p = J(play);
+    assert_int_equal(OPS->check(st, seat, p, &v, &e), 0);
+    assert_false(v.valid);
+    assert_string_equal(v.rule, rule);
+    json_decref(p);
+    int rc = apply_text(st, seat, play, NULL, &e);
+    if (rc != ERR_ILLEGAL || strcmp(e.rule, rule) != 0)
+        fail_msg("%s: rc %d rule %s (%s), expected %s", play, rc, e.rule, e.detail, rule);
+    assert_memory_equal(&before, st, sizeof before);
+}
+
+/* A malformed play: ERR_BAD_MEMBER at `pointer`, state unchanged. */
+static void malformed(hanabi_state *st, int seat, const char *play, const char *pointer)
+{
+    static hanabi_state before;
+    game_err e;
+    memcpy(&before, st, sizeof before);
+    int rc = apply_text(st, seat, play, NULL, &e);
+    if (rc != ERR_BAD_MEMBER || strcmp(e.pointer, pointer) != 0)
+        fail_msg("%s: rc %d pointer \"%s\" (%s), expected \"%s\"", play, rc, e.pointer, e.detail, pointer);
+    assert_memory_equal(&before, st, sizeof before);
+}
+
+static char *text_of(json_t *j)
+{
+    char *s = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
+    json_decref(j);
+    return s;
+}
+
+static int C(const char *s)
+{
+    int c = hn_card_parse(s, 6);
+    assert_true(c > 0);
+    return c;
+}
+
+static void play_game(hanabi_state *st, const char *variant, int np, uint64_t seed, const char *bot,
+                      const char *end)
+{
+    game_err e;
+    char why[320];
+    json_t *opt = json_pack("{s:s}", "end", end);
+    assert_int_equal(OPS->init(st, variant, np, seed, opt, &e), 0);
+    json_decref(opt);
+    for (int guard = 0; guard < 400 && !st->over; guard++)
+        assert_int_equal(OPS->bot(st, bot, NULL, why, sizeof why, &e), 0);
+    assert_true(st->over);
+}
+
+/* --- deck, deal ---------------------------------------------------------- */
+
+static void test_deck_and_deal(void **unused)
+{
+    (void)unused;
+    static hanabi_state st;
+    game_err e;
+    int firsts[HN_MAXP] = {0};
+    for (int v = 0; v < 2; v++)
+        for (int np = 2; np <= 5; np++)
+            for (uint64_t seed = 1; seed <= 20; seed++) {
+                assert_int_equal(OPS->init(&st, v ? "rainbow" : "standard", np, seed, NULL, &e), 0);
+                int count[31] = {0};
+                assert_int_equal(st.ndeck, v ? 60 : 50);
+                for (int i = 0; i < st.ndeck; i++)
+                    count[st.deck[i]]++;
+                for (int s = 0; s < 6; s++)
+                    for (int r = 1; r <= 5; r++)
+                        assert_int_equal(count[hn_card(s, r)], s < 5 || v ? hn_copies(r) : 0);
+                int hs = np <= 3 ? 5 : 4;
+                for (int p = 0; p < np; p++) {
+                    assert_int_equal(st.nhand[p], hs);
+                    for (int i = 0; i < hs; i++) /* player by player */
+                        assert_int_equal(st.hand[p][i], st.deck[p * hs + i]);
+                }
+                assert_int_equal(st.next, np * hs);
+                assert_int_equal(st.hints, 8);
+                assert_int_equal(st.errors, 0);
+                assert_int_equal(st.cur, st.first);
+                assert_true(st.first < np);
+                if (np == 5)
+                    firsts[st.first]++;
+                game_status s;
+                OPS->status(&st, &s);
+                assert_int_equal(s.max_score, v ? 30 : 25);
+                assert_int_equal(s.winner, -1);
+                assert_string_equal(s.result, "playing");
+            }
+    for (int p = 0; p < 5; p++) /* the seed picks the starting player */
+        assert_true(firsts[p] > 0);
+    assert_int_equal(OPS->init(&st, "standard", 1, 1, NULL, &e), ERR_BAD_MEMBER);
+    assert_int_equal(OPS->init(&st, "standard", 6, 1, NULL, &e), ERR_BAD_MEMBER);
+    assert_int_equal(OPS->init(&st, "bonus", 2, 1, NULL, &e), ERR_BAD_MEMBER);
+    assert_string_equal(e.pointer, "/variant");
+}
+
+static void test_options(void **unused)
+{
+    (void)unused;
+    static hanabi_state st;
+    game_err e;
+    json_t *o = J("{\"end\":\"standard\"}");
+    assert_int_equal(OPS->init(&st, "standard", 3, 9, o, &e), 0);
+    assert_int_equal(st.endrule, HN_RULE_STANDARD);
+    json_decref(o);
+    o = J("{\"end\":\"seed\"}");
+    assert_int_equal(OPS->init(&st, "standard", 3, 9, o, &e), 0);
+    assert_int_equal(st.endrule, HN_RULE_SEED);
+    json_decref(o);
+    assert_int_equal(OPS->init(&st, "standard", 3, 9, json_null(), &e), 0);
+    const char *bad[][2] = {{"{\"foo\":1}", "/options/foo"},
+                            {"{\"end\":\"hanab\"}", "/options/end"},
+                            {"{\"end\":1}", "/options/end"},
+                            {"{\"end\":null}", "/options/end"},
+                            {"[]", "/options"},
+                            {"{\"end\":\"seed\",\"a/b\":1}", "/options/a~1b"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        o = J(bad[i][0]);
+        assert_int_equal(OPS->init(&st, "standard", 3, 9, o, &e), ERR_BAD_MEMBER);
+        assert_string_equal(e.pointer, bad[i][1]);
+        json_decref(o);
+    }
+}
+
+/* --- actions -------------------------------------------------------------- */
+
+#define P0 "R1 R2 Y1 B1 G1 "
+#define P1 "W1 W2 R3 B1 G5 "
+
+static void test_hints(void **unused)
+{
+    (void)unused;
+    static hanabi_state st;
+    json_t *rec;
+    game_err e;
+    rig(&st, 0, 2, 0, 0, P0 P1);
+    illegal(&st, 0, "{\"type\":\"hint\",\"target\":0,\"color\":\"R\"}", "hint.self");
+    illegal(&st, 0, "{\"type\":\"hint\",\"target\":2,\"number\":1}", "hint.target");
+    illegal(&st, 0, "{\"type\":\"hint\",\"target\":-1,\"number\":1}", "hint.target");
+    illegal(&st, 0, "{\"type\":\"hint\",\"target\":1,\"color\":\"Y\"}", "hint.empty");
+    illegal(&st, 0, "{\"type\":\"hint\",\"target\":1,\"number\":4}", "hint.empty");
+    illegal(&st, 0, "{\"type\":\"hint\",\"target\":1,\"color\":\"M\"}", "hint.rainbow");
+    illegal(&st, 0, "{\"actionType\":0,\"target\":1,\"color\":5}", "hint.rainbow");
+    assert_int_equal(apply_text(&st, 0, "{\"type\":\"hint\",\"target\":1,\"color\":\"W\"}", &rec, &e), 0);
+    char *s = text_of(rec);
+    assert_string_equal(s, "{\"n\":1,\"play\":{\"color\":\"W\",\"target\":1,\"type\":\"hint\"},\"seat\":0,\"touched\":[0,1],\"turn_ending\":true}");
+    free(s);
+    assert_int_equal(st.hints, 7);
+    assert_int_equal(st.cur, 1);
+    /* knowledge: touched and not */
+    assert_int_equal(st.know[1][0].pos_col, 1 << 4);
+    assert_int_equal(st.know[1][2].neg_col, 1 << 4);
+    ok(&st, 1, "{\"type\":\"hint\",\"target\":0,\"number\":1}");
+    assert_int_equal(st.know[0][0].pos_num, 1 << 1);
+    assert_int_equal(st.know[0][1].neg_num, 1 << 1);
+    /* no tokens */
+    st.hints = 0;
+    illegal(&st, 0, "{\"type\":\"hint\",\"target\":1,\"number\":5}", "hint.no-tokens");
+    illegal(&st, 0, "{\"actionType\":1,\"target\":1,\"number\":5}", "hint.no-tokens");
+}
+
+static void test_rainbow_hints(void **unused)
+{
+    (void)unused;
+    static hanabi_state st;
+    json_t *rec;
+    game_err e;
+    /* player 1 holds one rainbow card and no red, yellow or blue */
+    rig(&st, 1, 2, 0, 0, "R1 R2 Y1 B1 G1 M3 W2 G2 W1 G4");
+    illegal(&st, 0, "{\"type\":\"hint\",\"target\":1,\"color\":\"M\"}", "hint.rainbow");
+    /* every colour hint touches the rainbow card, even a colour they lack */
+    for (int c = 0; c < 5; c++) {
+        static hanabi_state t;
+        memcpy(&t, &st, sizeof t);
+        json_t *p = json_pack("{s:i,s:i,s:i}", "actionType", 0, "target", 1, "color", c);
+        assert_int_equal(OPS->apply(&t, 0, p, &rec, &e), 0);
+        json_decref(p);
+        json_t *touched = json_object_get(rec, "touched");
+        assert_int_equal(json_integer_value(json_array_get(touched, 0)), 0);
+        if (c == 3) /* green: the rainbow card and the two greens */
+            assert_int_equal(json_array_size(touched), 3);
+        else if (c == 4)
+            assert_int_equal(json_array_size(touched), 3);
+        else
+            assert_int_equal(json_array_size(touched), 1);
+        json_decref(rec);
+        /* the touched card may be that colour or rainbow */
+        json_t *v = OPS->view(&t, 1);
+        json_t *card0 = json_array_get(json_array_get(json_object_get(v, "hands"), 1), 0);
+        json_t *cols = json_object_get(json_object_get(card0, "possible"), "colors");
+        char *s = json_dumps(cols, JSON_COMPACT);
+        char expect[32];
+        snprintf(expect, sizeof expect, "[\"%c\",\"M\"]", hn_color_letter(c));
+        assert_string_equal(s, expect);
+        free(s);
+        json_decref(v);
+    }
+    /* a player holding only non-matching cards: hint.empty still applies */
+    rig(&st, 1, 2, 0, 0, "R1 R2 Y1 B1 G1 W3 W2 G2 W1 G4");
+    illegal(&st, 0, "{\"type\":\"hint\",\"target\":1,\"color\":\"R\"}", "hint.empty");
+    /* standard variant: no rainbow suit, M can't be named either */
+    rig(&st, 0, 2, 0, 0, P0 P1);
+    illegal(&st, 0, "{\"type\":\"hint\",\"target\":1,\"color\":\"M\"}", "hint.rainbow");
+    /* played rainbow cards form their own pile */
+    rig(&st, 1, 2, 0, 0, "M1 M2 Y1 B1 G1 M3 W2 G2 W1 G4");
+    ok(&st, 0, "{\"type\":\"play\",\"card\":0}");
+    assert_int_equal(st.fire[HN_RAINBOW], 1);
+    assert_int_equal(st.fire[0], 0);
+}
+
+static void test_discard_and_draw_order(void **unused)
+{
+    (void)unused;
+    static hanabi_state st;
+    json_t *rec;
+    game_err e;
+    rig(&st, 0, 2, 0, 0, P0 P1 "B4 B5");
+    illegal(&st, 0, "{\"type\":\"discard\",\"card\":1}", "discard.full-tokens");
+    illegal(&st, 0, "{\"actionType\":2,\"target\":1}", "discard.full-tokens");
+    ok(&st, 0, "{\"type\":\"hint\",\"target\":1,\"number\":5}");
+    illegal(&st, 1, "{\"type\":\"discard\",\"card\":5}", "card.index");
+    illegal(&st, 1, "{\"type\":\"discard\",\"card\":-1}", "card.index");
+    illegal(&st, 1, "{\"type\":\"play\",\"card\":99999999999}", "card.index");
+    /* player 1 discards W2 (index 1): the later cards move left, B4 appended */
+    st.know[1][2].pos_num = 1 << 3; /* a mark to follow the card */
+    assert_int_equal(apply_text(&st, 1, "{\"type\":\"discard\",\"card\":1}", &rec, &e), 0);
+    char *s = text_of(rec);
+    assert_string_equal(s, "{\"card\":\"W2\",\"drew\":\"??\",\"n\":2,\"play\":{\"card\":1,\"type\":\"discard\"},\"seat\":1,\"turn_ending\":true}");
+    free(s);
+    assert_int_equal(st.hints, 8);
+    assert_int_equal(st.ndisc, 1);
+    assert_int_equal(st.disc[0], C("W2"));
+    assert_int_equal(st.nhand[1], 5);
+    assert_int_equal(st.hand[1][0], C("W1"));
+    assert_int_equal(st.hand[1][1], C("R3"));
+    assert_int_equal(st.know[1][1].pos_num, 1 << 3);
+    assert_int_equal(st.hand[1][4], C("B4"));
+    assert_int_equal(st.know[1][4].pos_num, 0);
+    /* the others see what was drawn; the drawer does not */
+    json_t *h0 = OPS->history(&st, 0), *h1 = OPS->history(&st, 1), *hs = OPS->history(&st, SEAT_SPECTATOR);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(h0, 1), "drew")), "B4");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(h1, 1), "drew")), "??");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(hs, 1), "drew")), "B4");
+    json_decref(h0);
+    json_decref(h1);
+    json_decref(hs);
+}
+
+static void test_play_rules(void **unused)
+{
+    (void)unused;
+    static hanabi_state st;
+    json_t *rec;
+    game_err e;
+    rig(&st, 0, 2, 0, 0, "R1 R2 R3 R4 R5 Y2 Y1 B1 G1 W1");
+    /* correct 1 on an empty pile */
+    assert_int_equal(apply_text(&st, 0, "{\"type\":\"play\",\"card\":0}", &rec, &e), 0);
+    assert_true(json_is_true(json_object_get(rec, "correct")));
+    assert_string_equal(json_string_value(json_object_get(rec, "card")), "R1");
+    json_decref(rec);
+    assert_int_equal(st.fire[0], 1);
+    /* a wrong play: discarded, +1 error */
+    assert_int_equal(apply_text(&st, 1, "{\"type\":\"play\",\"card\":0}", &rec, &e), 0);
+    assert_true(json_is_false(json_object_get(rec, "correct")));
+    json_decref(rec);
+    assert_int_equal(st.errors, 1);
+    assert_int_equal(st.disc[0], C("Y2"));
+    assert_int_equal(st.fire[1], 0);
+    assert_int_equal(st.hints, 8);
+    /* the seed's numeric form: 3 = play */
+    ok(&st, 0, "{\"actionType\":3,\"target\":0,\"color\":null,\"number\":null}"); /* R2 */
+    ok(&st, 1, "{\"actionType\":3,\"target\":0,\"color\":-1}");                   /* Y1 */
+    ok(&st, 0, "{\"type\":\"play\",\"card\":0}");                                  /* R3 */
+    ok(&st, 1, "{\"type\":\"hint\",\"target\":0,\"number\":4}");
+    assert_int_equal(st.hints, 7);
+    ok(&st, 0, "{\"type\":\"play\",\"card\":0}"); /* R4 */
+    ok(&st, 1, "{\"type\":\"hint\",\"target\":0,\"number\":5}");
+    assert_int_equal(st.hints, 6);
+    ok(&st, 0, "{\"type\":\"play\",\"card\":0}"); /* R5: a token back */
+    assert_int_equal(st.fire[0], 5);
+    assert_int_equal(st.hints, 7);
+    assert_int_equal(hn_score(&st), 6);
+    /* at 8 tokens the bonus is lost (capped) */
+    rig(&st, 0, 2, 0, 0, "R5 R2 R3 R4 R1 Y2 Y1 B1 G1 W1");
+    st.fire[0] = 4; /* as if R1-R4 were played */
+    ok(&st, 0, "{\"type\":\"play\",\"card\":0}");
+    assert_int_equal(st.fire[0], 5);
+    assert_int_equal(st.hints, 8);
+}
+
+static void test_errors_end_keeps_score(void **unused)
+{
+    (void)unused;
+    static hanabi_state st;
+    rig(&st, 0, 3, 0, 1, "Y1 Y1 Y1 Y2 Y2 R1 R2 R3 B3 B4 G1 G3 G4 W3 W4");
+    ok(&st, 1, "{\"type\":\"play\",\"card\":0}"); /* R1 */
+    ok(&st, 2, "{\"type\":\"play\",\"card\":0}"); /* G1 */
+    ok(&st, 0, "{\"type\":\"play\",\"card\":3}"); /* Y2: wrong */
+    ok(&st, 1, "{\"type\":\"play\",\"card\":2}"); /* B3: wrong */
+    assert_int_equal(st.errors, 2);
+    assert_false(st.over);
+    ok(&st, 2, "{\"type\":\"play\",\"card\":2}"); /* W3: wrong, the 3rd error */
+    assert_true(st.over);
+    assert_int_equal(st.reason, HN_END_ERRORS);
+    game_status s;
+    OPS->status(&st, &s);
+    assert_string_equal(s.result, "errors");
+    for (int p = 0; p < 3; p++)
+        assert_true(s.score[p] == 2.0); /* the field still counts */
+    assert_int_equal(s.turns, 5);
+    assert_int_equal(s.to_move, -1);
+    game_err e;
+    game_verdict v;
+    json_t *p = J("{\"type\":\"play\",\"card\":0}");
+    assert_int_equal(OPS->check(&st, 0, p, &v, &e), ERR_GAME_OVER);
+    json_decref(p);
+    json_t *legal = OPS->legal(&st, 0);
+    assert_int_equal(json_array_size(legal), 0);
+    json_decref(legal);
+}
+
+static void test_all_fives_end(void **unused)
+{
+    (void)unused;
+    static hanabi_state st;
+    for (int v = 0; v < 2; v++) {
+        rig(&st, v, 2, 0, 0, v ? "R5 Y5 B5 G5 W5 M5 R1 R1 Y1 Y1" : "R5 Y5 B5 G5 W5 R1 R1 Y1 Y1 B1");
+        for (int k = 0; k < st.nsuits; k++)
+            st.fire[k] = 4; /* as if the 1-4s were played */
+        int turns = 0;
+        while (!st.over) {
+            if (st.cur == 0 || st.hand[1][0] == C("M5"))
+                ok(&st, st.cur, "{\"type\":\"play\",\"card\":0}");
+            else
+                ok(&st, 1, "{\"type\":\"hint\",\"target\":0,\"number\":5}");
+            turns++;
+        }
+        assert_int_equal(turns, 9); /* p0 plays its five 5s on turns 1, 3, .. 9 */
+        int n = st.nsuits;
+        assert_true(st.over);
+        assert_int_equal(st.reason, HN_END_FIVES);
+        assert_int_equal(hn_score(&st), 5 * n);
+        game_status s;
+        OPS->status(&st, &s);
+        assert_string_equal(s.result, "all-fives");
+        assert_true(s.score[0] == s.max_score);
+    }
+}
+
+/* Policy: discard the oldest card when allowed, else hint number of the
+ * next player's first card. Never errs, never plays. */
+static void discard_policy(hanabi_state *st)
+{
+    game_err e;
+    json_t *p;
+    if (st->hints < 8)
+        p = json_pack("{s:s,s:i}", "type", "discard", "card", 0);
+    else
+        p = json_pack("{s:s,s:i,s:i}", "type", "hint", "target", (st->cur + 1) % st->np, "number",
+                      hn_rank(st->hand[(st->cur + 1) % st->np][0]));
+    assert_int_equal(OPS->apply(st, st->cur, p, NULL, &e), 0);
+    json_decref(p);
+}
+
+static void test_end_deck_both_options(void **unused)
+{
+    (void)unused;
+    static hanabi_state st;
+    /* 2 players, standard deck: 40 draws; hints at even turns (0-based),
+     * discards at odd ones, so the 40th draw is turn 79. */
+    rig(&st, 0, 2, HN_RULE_STANDARD, 0, "");
+    while (!st.over)
+        discard_policy(&st);
+    assert_int_equal(st.reason, HN_END_DECK);
+    assert_int_equal(st.nhist, 82); /* turns 80 and 81 after the last draw */
+    assert_int_equal(st.hist[79].drew != 0, 1);
+    assert_int_equal(st.hist[81].drew, 0);
+
+    rig(&st, 0, 2, HN_RULE_SEED, 0, "");
+    while (!st.over)
+        discard_policy(&st);
+    /* turn 80 is a hint (no draw needed), turn 81 a discard that cannot
+     * draw: then each player, that one included, one more turn */
+    assert_int_equal(st.reason, HN_END_DECK);
+    assert_int_equal(st.nhist, 84);
+
+    /* general: over exactly np turns after the trigger, for 2-5 players */
+    for (int endrule = 0; endrule < 2; endrule++)
+        for (int np = 2; np <= 5; np++)
+            for (int v = 0; v < 2; v++) {
+                rig(&st, v, np, endrule, np - 1, "");
+                int trigger = -1;
+                while (!st.over) {
+                    int before = st.next, deckless = st.next == st.ndeck;
+                    int hint = st.hints == 8;
+                    discard_policy(&st);
+                    if (trigger < 0 && endrule == HN_RULE_STANDARD && before < st.ndeck && st.next == st.ndeck)
+                        trigger = st.nhist - 1;
+                    if (trigger < 0 && endrule == HN_RULE_SEED && deckless && !hint)
+                        trigger = st.nhist - 1;
+                    if (trigger >= 0 && !st.over)
+                        assert_int_equal(st.final_left, np - (st.nhist - 1 - trigger));
+                }
+                assert_int_equal(st.reason, HN_END_DECK);
+                assert_int_equal(st.nhist, trigger + 1 + np);
+                json_t *v2 = OPS->view(&st, 0);
+                assert_true(json_is_null(json_object_get(v2, "final_turns_left")));
+                json_decref(v2);
+            }
+
+    /* seed rule: hints after the last draw postpone the final round */
+    rig(&st, 0, 2, HN_RULE_SEED, 0, "");
+    while (st.next < st.ndeck)
+        discard_policy(&st);
+    int t = st.nhist;
+    st.hints = 3; /* spend them: three hints, no trigger */
+    for (int i = 0; i < 3; i++) {
+        json_t *p = json_pack("{s:s,s:i,s:i}", "type", "hint", "target", (st.cur + 1) % 2, "number",
+                              hn_rank(st.hand[(st.cur + 1) % 2][0]));
+        game_err e;
+        assert_int_equal(OPS->apply(&st, st.cur, p, NULL, &e), 0);
+        json_decref(p);
+        assert_int_equal(st.final_left, -1);
+    }
+    ok(&st, st.cur, "{\"type\":\"discard\",\"card\":0}");
+    assert_int_equal(st.final_left, 2);
+    ok(&st, st.cur, "{\"type\":\"discard\",\"card\":0}");
+    assert_false(st.over);
+    json_t *v = OPS->view(&st, 0);
+    assert_int_equal(json_integer_value(json_object_get(v, "final_turns_left")), 1);
+    json_decref(v);
+    ok(&st, st.cur, "{\"type\":\"discard\",\"card\":0}");
+    assert_true(st.over);
+    assert_int_equal(st.nhist, t + 6);
+}
+
+/* --- forms ---------------------------------------------------------------- */
+
+static json_t *numeric_form(const json_t *ours)
+{
+    const char *t = json_string_value(json_object_get(ours, "type"));
+    if (strcmp(t, "play") == 0)
+        return json_pack("{s:i,s:O,s:n,s:n}", "actionType", 3, "target", json_object_get(ours, "card"), "color", "number");
+    if (strcmp(t, "discard") == 0)
+        return json_pack("{s:i,s:O}", "actionType", 2, "target", json_object_get(ours, "card"));
+    const json_t *c = json_object_get(ours, "color");
+    if (c)
+        return json_pack("{s:i,s:O,s:i,s:n}", "actionType", 0, "target", json_object_get(ours, "target"), "color",
+                         hn_color_parse(json_string_value(c)[0]), "number");
+    return json_pack("{s:i,s:O,s:O}", "actionType", 1, "target", json_object_get(ours, "target"), "number",
+                     json_object_get(ours, "number"));
+}
+
+static void test_numeric_form_equals_ours(void **unused)
+{
+    (void)unused;
+    static hanabi_state st, a, b;
+    game_err e;
+    for (int g = 0; g < 12; g++) {
+        play_game(&st, g % 2 ? "rainbow" : "standard", 2 + g % 4, 300 + g, "random", "seed");
+        /* replay its actions both ways from the deal */
+        memcpy(&a, &st, sizeof a);
+        hn_start(&a, st.variant, st.np, st.endrule, st.first, st.deck, st.ndeck);
+        memcpy(&b, &a, sizeof b);
+        for (int i = 0; i < st.nhist; i++) {
+            hn_play p = {st.hist[i].type, st.hist[i].target, st.hist[i].value};
+            json_t *ours = hn_play_json(&p), *num = numeric_form(ours), *ra, *rb;
+            assert_int_equal(OPS->apply(&a, a.cur, ours, &ra, &e), 0);
+            assert_int_equal(OPS->apply(&b, b.cur, num, &rb, &e), 0);
+            assert_true(json_equal(ra, rb));
+            assert_memory_equal(&a, &b, sizeof a);
+            json_decref(ours);
+            json_decref(num);
+            json_decref(ra);
+            json_decref(rb);
+        }
+        assert_memory_equal(&a, &st, sizeof a);
+    }
+}
+
+static void test_play_shapes(void **unused)
+{
+    (void)unused;
+    static hanabi_state st;
+    rig(&st, 0, 2, 0, 0, P0 P1);
+    malformed(&st, 0, "[3,0]", "");
+    malformed(&st, 0, "\"play\"", "");
+    malformed(&st, 0, "{}", "/type");
+    malformed(&st, 0, "{\"type\":7}", "/type");
+    malformed(&st, 0, "{\"type\":\"pass\"}", "/type");
+    malformed(&st, 0, "{\"type\":\"play\"}", "/card");
+    malformed(&st, 0, "{\"type\":\"play\",\"card\":\"0\"}", "/card");
+    malformed(&st, 0, "{\"type\":\"play\",\"card\":0.5}", "/card");
+    malformed(&st, 0, "{\"type\":\"play\",\"card\":0,\"x\":1}", "/x");
+    malformed(&st, 0, "{\"type\":\"hint\",\"target\":1}", "/color");
+    malformed(&st, 0, "{\"type\":\"hint\",\"color\":\"R\"}", "/target");
+    malformed(&st, 0, "{\"type\":\"hint\",\"target\":1,\"color\":\"R\",\"number\":1}", "/number");
+    malformed(&st, 0, "{\"type\":\"hint\",\"target\":1,\"color\":\"red\"}", "/color");
+    malformed(&st, 0, "{\"type\":\"hint\",\"target\":1,\"color\":\"X\"}", "/color");
+    malformed(&st, 0, "{\"type\":\"hint\",\"target\":1,\"color\":0}", "/color");
+    malformed(&st, 0, "{\"type\":\"hint\",\"target\":1,\"number\":6}", "/number");
+    malformed(&st, 0, "{\"type\":\"hint\",\"target\":1,\"number\":\"1\"}", "/number");
+    malformed(&st, 0, "{\"type\":\"play\",\"actionType\":3,\"card\":0}", "/actionType");
+    malformed(&st, 0, "{\"actionType\":4,\"target\":0}", "/actionType");
+    malformed(&st, 0, "{\"actionType\":-1,\"target\":0}", "/actionType");
+    malformed(&st, 0, "{\"actionType\":3}", "/target");
+    malformed(&st, 0, "{\"actionType\":0,\"target\":1}", "/color");
+    malformed(&st, 0, "{\"actionType\":0,\"target\":1,\"color\":6}", "/color");
+    malformed(&st, 0, "{\"actionType\":0,\"target\":1,\"color\":-1}", "/color");
+    malformed(&st, 0, "{\"actionType\":1,\"target\":1,\"number\":0}", "/number");
+    malformed(&st, 0, "{\"actionType\":1,\"target\":1,\"number\":1,\"color\":\"R\"}", "/color");
+    malformed(&st, 0, "{\"actionType\":3,\"target\":0,\"event\":\"turn\"}", "/event");
+    /* turn and game over come first */
+    game_err e;
+    assert_int_equal(apply_text(&st, 1, "{\"type\":\"play\",\"card\":0}", NULL, &e), ERR_NOT_YOUR_TURN);
+    assert_int_equal(apply_text(&st, 7, "{\"type\":\"play\",\"card\":0}", NULL, &e), ERR_NOT_YOUR_TURN);
+    assert_int_equal(apply_text(&st, SEAT_SPECTATOR, "{\"type\":\"play\",\"card\":0}", NULL, &e), ERR_NOT_YOUR_TURN);
+}
+
+static void test_legal_agrees_with_check(void **unused)
+{
+    (void)unused;
+    static hanabi_state st;
+    game_err e;
+    char why[320];
+    for (int g = 0; g < 8; g++) {
+        json_t *opt = NULL;
+        assert_int_equal(OPS->init(&st, g % 2 ? "rainbow" : "standard", 2 + g % 4, 700 + g, opt, &e), 0);
+        while (!st.over) {
+            json_t *legal = OPS->legal(&st, st.cur);
+            int nvalid = 0;
+            for (int type = 0; type < 4; type++)
+                for (int target = -1; target <= 5; target++)
+                    for (int value = 0; value <= 6; value++) {
+                        if (type >= 2 && value > 0)
+                            continue;
+                        hn_play p = {type, target, value};
+                        if ((type == 0 && value > 5) || (type == 1 && (value < 1 || value > 5)))
+                            continue;
+                        json_t *j = json_pack("{s:i,s:i,s:i,s:i}", "actionType", type, "target", target, "color",
+                                              type == 0 ? value : 0, "number", type == 1 ? value : 1);
+                        game_verdict v;
+                        assert_int_equal(OPS->check(&st, st.cur, j, &v, &e), 0);
+                        json_decref(j);
+                        json_t *ours = hn_play_json(&p);
+                        int listed = 0;
+                        for (size_t i = 0; i < json_array_size(legal); i++)
+                            listed |= json_equal(json_array_get(legal, i), ours);
+                        json_decref(ours);
+                        assert_int_equal(v.valid, listed);
+                        if (v.valid)
+                            assert_int_equal(v.turn_ending, 1);
+                        nvalid += v.valid;
+                    }
+            assert_int_equal(nvalid, (int)json_array_size(legal));
+            assert_true(nvalid > 0);
+            json_t *other = OPS->legal(&st, (st.cur + 1) % st.np);
+            assert_int_equal(json_array_size(other), 0);
+            json_decref(other);
+            json_decref(legal);
+            assert_int_equal(OPS->bot(&st, "random", NULL, why, sizeof why, &e), 0);
+        }
+    }
+}
+
+/* --- views, history ----------------------------------------------------------- */
+
+static void test_views_hide_own_cards(void **unused)
+{
+    (void)unused;
+    static hanabi_state st;
+    /* W5 and B5 exist once: player 0 holds W5, player 1 holds B5 */
+    rig(&st, 0, 2, 0, 0, "W5 R1 R1 Y3 Y3 B5 G2 G2 G3 G3 R5 Y5 G5");
+    char *v0 = text_of(OPS->view(&st, 0)), *v1 = text_of(OPS->view(&st, 1));
+    char *vs = text_of(OPS->view(&st, SEAT_SPECTATOR)), *va = text_of(OPS->view(&st, SEAT_ADMIN));
+    assert_null(strstr(v0, "W5"));
+    assert_null(strstr(v0, "Y3"));
+    assert_non_null(strstr(v0, "B5"));
+    assert_null(strstr(v1, "B5"));
+    assert_null(strstr(v1, "G3"));
+    assert_non_null(strstr(v1, "W5"));
+    assert_non_null(strstr(vs, "W5"));
+    assert_non_null(strstr(vs, "B5"));
+    /* the deck order: only the admin sees it (R5, Y5, G5 are next) */
+    assert_null(strstr(v0, "R5"));
+    assert_null(strstr(vs, "R5"));
+    assert_null(strstr(vs, "deck_order"));
+    assert_non_null(strstr(va, "\"deck_order\":[\"R5\",\"Y5\",\"G5\""));
+    assert_non_null(strstr(v0, "\"deck\":40"));
+    free(v0);
+    free(v1);
+    free(vs);
+    free(va);
+}
+
+static void test_view_shape_and_negative_info(void **unused)
+{
+    (void)unused;
+    static hanabi_state st;
+    rig(&st, 0, 2, 0, 0, P0 P1);
+    ok(&st, 0, "{\"type\":\"hint\",\"target\":1,\"color\":\"R\"}"); /* touches R3 (index 2) */
+    ok(&st, 1, "{\"type\":\"hint\",\"target\":0,\"number\":1}");    /* touches 0, 2, 3, 4 */
+    json_t *v = OPS->view(&st, 1);
+    json_t *mine = json_array_get(json_object_get(v, "hands"), 1);
+    char *c0 = text_of(json_incref(json_array_get(mine, 0)));
+    char *c2 = text_of(json_incref(json_array_get(mine, 2)));
+    assert_string_equal(c0, "{\"card\":\"??\",\"not\":{\"colors\":[\"R\"],\"numbers\":[]},"
+                            "\"possible\":{\"colors\":[\"Y\",\"B\",\"G\",\"W\"],\"numbers\":[1,2,3,4,5]},"
+                            "\"touched\":{\"colors\":[],\"numbers\":[]}}");
+    assert_string_equal(c2, "{\"card\":\"??\",\"not\":{\"colors\":[],\"numbers\":[]},"
+                            "\"possible\":{\"colors\":[\"R\"],\"numbers\":[1,2,3,4,5]},"
+                            "\"touched\":{\"colors\":[\"R\"],\"numbers\":[]}}");
+    free(c0);
+    free(c2);
+    /* the other hand: cards shown, with what its holder knows */
+    json_t *theirs = json_array_get(json_object_get(v, "hands"), 0);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(theirs, 1), "card")), "R2");
+    char *k1 = text_of(json_incref(json_object_get(json_array_get(theirs, 1), "not")));
+    assert_string_equal(k1, "{\"colors\":[],\"numbers\":[1]}");
+    free(k1);
+    assert_int_equal(json_integer_value(json_object_get(v, "hints")), 6);
+    assert_int_equal(json_integer_value(json_object_get(v, "deck")), 40);
+    assert_int_equal(json_integer_value(json_object_get(v, "turn")), 3);
+    assert_int_equal(json_integer_value(json_object_get(v, "current")), 0);
+    assert_int_equal(json_integer_value(json_object_get(v, "max_score")), 25);
+    assert_true(json_is_null(json_object_get(v, "end_reason")));
+    assert_string_equal(json_string_value(json_object_get(v, "result")), "playing");
+    char *fw = text_of(json_incref(json_object_get(v, "fireworks")));
+    assert_string_equal(fw, "{\"B\":0,\"G\":0,\"R\":0,\"W\":0,\"Y\":0}");
+    free(fw);
+    json_decref(v);
+}
+
+/* --- events ------------------------------------------------------------------- */
+
+static json_t *ev(json_t *a, const char *name, int k) /* the k-th event of that name */
+{
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        json_t *x = json_array_get(a, i);
+        if (strcmp(json_string_value(json_object_get(x, "event")), name) == 0 && k-- == 0)
+            return x;
+    }
+    return NULL;
+}
+
+static void keys_are(json_t *o, const char *expected)
+{
+    char buf[200] = "";
+    const char *k;
+    json_t *x;
+    /* sorted keys */
+    const char *names[16];
+    int n = 0;
+    json_object_foreach(o, k, x) names[n++] = k;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (strcmp(names[j], names[i]) < 0) {
+                const char *t = names[i];
+                names[i] = names[j];
+                names[j] = t;
+            }
+    for (int i = 0; i < n; i++) {
+        strcat(buf, names[i]);
+        strcat(buf, i + 1 < n ? "," : "");
+    }
+    assert_string_equal(buf, expected);
+}
+
+static void test_events(void **unused)
+{
+    (void)unused;
+    static hanabi_state st;
+    rig(&st, 0, 3, 0, 1, "R1 R2 Y1 B1 G1 W1 W2 R3 B1 G5 Y4 Y4 G3 B2 B3 R4 W3");
+    ok(&st, 1, "{\"type\":\"hint\",\"target\":2,\"color\":\"Y\"}");     /* touches 0, 1 */
+    ok(&st, 2, "{\"type\":\"hint\",\"target\":0,\"number\":1}");        /* touches 0, 2, 3, 4 */
+    ok(&st, 0, "{\"type\":\"play\",\"card\":0}");                        /* R1, draws R4 */
+    ok(&st, 1, "{\"type\":\"discard\",\"card\":1}");                     /* W2, draws W3 */
+
+    json_t *e0 = OPS->events(&st, 0, 0), *e1 = OPS->events(&st, 1, 0), *e2 = OPS->events(&st, 2, 0),
+           *es = OPS->events(&st, SEAT_SPECTATOR, 0);
+    /* onStart: own cards -1 */
+    char *s = text_of(json_incref(ev(e0, "onStart", 0)));
+    assert_string_equal(s, "{\"event\":\"onStart\",\"handColor\":[[-1,-1,-1,-1,-1],[4,4,0,2,3],[1,1,3,2,2]],"
+                           "\"handNumber\":[[-1,-1,-1,-1,-1],[1,2,3,1,5],[4,4,3,2,3]],\"n\":1}");
+    free(s);
+    s = text_of(json_incref(ev(es, "onStart", 0)));
+    assert_non_null(strstr(s, "\"handColor\":[[0,0,1,2,3],"));
+    free(s);
+    /* order: onTurnStart, (hint to the target), onPlayerAction, ... */
+    assert_string_equal(json_string_value(json_object_get(json_array_get(e2, 1), "event")), "onTurnStart");
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(e2, 1), "index")), 1);
+    s = text_of(json_incref(json_array_get(e2, 2)));
+    assert_string_equal(s, "{\"event\":\"onHintColor\",\"hintColor\":[1,1,-1,-1,-1],\"hintNumber\":[-1,-1,-1,-1,-1],\"n\":3}");
+    free(s);
+    s = text_of(json_incref(ev(e0, "onHintNumber", 0)));
+    assert_string_equal(s, "{\"event\":\"onHintNumber\",\"hintColor\":[-1,-1,-1,-1,-1],\"hintNumber\":[1,-1,1,1,1],\"n\":5}");
+    free(s);
+    /* hints go to the target only */
+    assert_null(ev(e0, "onHintColor", 0));
+    assert_null(ev(e1, "onHintColor", 0));
+    assert_null(ev(e1, "onHintNumber", 0));
+    assert_null(ev(es, "onHintColor", 0));
+    /* onPlayerAction keys exactly as the seed */
+    json_t *a;
+    a = ev(e1, "onPlayerAction", 0);
+    keys_are(a, "actionType,color,event,n,target");
+    assert_int_equal(json_integer_value(json_object_get(a, "color")), 1);
+    a = ev(e1, "onPlayerAction", 1);
+    keys_are(a, "actionType,event,n,number,target");
+    a = ev(e1, "onPlayerAction", 2);
+    keys_are(a, "actionType,draw,event,n,play,target");
+    s = text_of(json_incref(a));
+    assert_string_equal(s, "{\"actionType\":3,\"draw\":[0,4],\"event\":\"onPlayerAction\",\"n\":7,\"play\":[0,1],\"target\":0}");
+    free(s);
+    s = text_of(json_incref(ev(e0, "onPlayerAction", 2))); /* the actor: own draw hidden */
+    assert_string_equal(s, "{\"actionType\":3,\"draw\":[-1,-1],\"event\":\"onPlayerAction\",\"n\":8,\"play\":[0,1],\"target\":0}");
+    free(s);
+    a = ev(e0, "onPlayerAction", 3);
+    keys_are(a, "actionType,discard,draw,event,n,target");
+    s = text_of(json_incref(json_object_get(a, "discard")));
+    assert_string_equal(s, "[4,2]");
+    free(s);
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(a, "draw"), 0)), 4);
+    /* the pending turn is announced last */
+    json_t *last = json_array_get(e0, json_array_size(e0) - 1);
+    assert_string_equal(json_string_value(json_object_get(last, "event")), "onTurnStart");
+    assert_int_equal(json_integer_value(json_object_get(last, "index")), 2);
+    /* numbering and after */
+    for (size_t i = 0; i < json_array_size(e2); i++)
+        assert_int_equal(json_integer_value(json_object_get(json_array_get(e2, i), "n")), (json_int_t)i + 1);
+    json_t *tail = OPS->events(&st, 2, 5);
+    assert_int_equal(json_array_size(tail), json_array_size(e2) - 5);
+    assert_true(json_equal(json_array_get(tail, 0), json_array_get(e2, 5)));
+    json_decref(tail);
+    tail = OPS->events(&st, 2, 1000);
+    assert_int_equal(json_array_size(tail), 0);
+    json_decref(tail);
+    json_decref(e0);
+    json_decref(e1);
+    json_decref(e2);
+    json_decref(es);
+
+    /* onGameEnd: reason and score, after the last onPlayerAction */
+    play_game(&st, "standard", 4, 77, "rules", "seed");
+    json_t *all = OPS->events(&st, 3, 0);
+    json_t *end = json_array_get(all, json_array_size(all) - 1);
+    keys_are(end, "event,n,reason,score");
+    assert_int_equal(json_integer_value(json_object_get(end, "reason")), st.reason);
+    assert_int_equal(json_integer_value(json_object_get(end, "score")), hn_score(&st));
+    assert_string_equal(json_string_value(json_object_get(json_array_get(all, json_array_size(all) - 2), "event")),
+                        "onPlayerAction");
+    /* every turn: one onTurnStart and one onPlayerAction */
+    int ts = 0, pa = 0;
+    for (size_t i = 0; i < json_array_size(all); i++) {
+        const char *name = json_string_value(json_object_get(json_array_get(all, i), "event"));
+        ts += strcmp(name, "onTurnStart") == 0;
+        pa += strcmp(name, "onPlayerAction") == 0;
+    }
+    assert_int_equal(ts, st.nhist);
+    assert_int_equal(pa, st.nhist);
+    json_decref(all);
+}
+
+/* --- export ------------------------------------------------------------------- */
+
+static void test_export_hanablive(void **unused)
+{
+    (void)unused;
+    static hanabi_state st;
+    /* 3 players, player 1 starts. Our deck: p0 R1 R2 Y1 B1 G1, p1 W1 W2 R3
+     * B1 G5, p2 Y4 Y4 G3 B2 B3, then R4 W3 ... hanab.live deals from its
+     * first player (our 1), so its deck is our p1 hand, p2 hand, p0 hand,
+     * then the draws; its players are our 1, 2, 0. */
+    rig(&st, 0, 3, HN_RULE_STANDARD, 1, "R1 R2 Y1 B1 G1 W1 W2 R3 B1 G5 Y4 Y4 G3 B2 B3 R4 W3");
+    ok(&st, 1, "{\"type\":\"play\",\"card\":0}");                 /* W1: order 0 */
+    ok(&st, 2, "{\"type\":\"hint\",\"target\":0,\"color\":\"B\"}"); /* to hanab.live player 2, Blue = 3 */
+    ok(&st, 0, "{\"type\":\"discard\",\"card\":2}");              /* Y1: order 10 + 2 */
+    ok(&st, 1, "{\"type\":\"hint\",\"target\":2,\"number\":4}");  /* to hanab.live player 1 */
+    ok(&st, 2, "{\"type\":\"play\",\"card\":2}");                 /* G3: wrong, order 5 + 2 */
+    ok(&st, 0, "{\"type\":\"play\",\"card\":4}");                 /* the card drawn at turn 3: W3, order 16 */
+    char *out = NULL;
+    size_t len = 0;
+    const char *mt = NULL;
+    game_err e;
+    assert_int_equal(OPS->export_as(&st, "hanablive", &out, &len, &mt, &e), 0);
+    assert_string_equal(mt, "application/json");
+    assert_int_equal(strlen(out), len);
+    json_t *j = J(out);
+    free(out);
+    char *s = text_of(json_incref(json_object_get(j, "players")));
+    assert_string_equal(s, "[\"Bob\",\"Cathy\",\"Alice\"]");
+    free(s);
+    s = text_of(json_incref(json_object_get(j, "actions")));
+    assert_string_equal(s, "[{\"target\":0,\"type\":0,\"value\":0},{\"target\":2,\"type\":2,\"value\":3},"
+                           "{\"target\":12,\"type\":1,\"value\":0},{\"target\":1,\"type\":3,\"value\":4},"
+                           "{\"target\":7,\"type\":0,\"value\":0},{\"target\":16,\"type\":0,\"value\":0}]");
+    free(s);
+    json_t *deck = json_object_get(j, "deck");
+    assert_int_equal(json_array_size(deck), 50);
+    /* hanab.live suits: Red 0 Yellow 1 Green 2 Blue 3 Purple(our white) 4 */
+    s = text_of(json_incref(json_array_get(deck, 0)));
+    assert_string_equal(s, "{\"rank\":1,\"suitIndex\":4}"); /* W1 */
+    free(s);
+    s = text_of(json_incref(json_array_get(deck, 5)));
+    assert_string_equal(s, "{\"rank\":4,\"suitIndex\":1}"); /* Y4 */
+    free(s);
+    s = text_of(json_incref(json_array_get(deck, 7)));
+    assert_string_equal(s, "{\"rank\":3,\"suitIndex\":2}"); /* G3 */
+    free(s);
+    s = text_of(json_incref(json_array_get(deck, 12)));
+    assert_string_equal(s, "{\"rank\":1,\"suitIndex\":1}"); /* Y1 */
+    free(s);
+    s = text_of(json_incref(json_array_get(deck, 13)));
+    assert_string_equal(s, "{\"rank\":1,\"suitIndex\":3}"); /* B1 */
+    free(s);
+    s = text_of(json_incref(json_array_get(deck, 16)));
+    assert_string_equal(s, "{\"rank\":3,\"suitIndex\":4}"); /* W3 */
+    free(s);
+    s = text_of(json_incref(json_object_get(j, "options")));
+    assert_string_equal(s, "{\"variant\":\"No Variant\"}");
+    free(s);
+    json_decref(j);
+    rig(&st, 1, 2, 0, 0, "");
+    assert_int_equal(OPS->export_as(&st, "hanablive", &out, &len, &mt, &e), 0);
+    j = J(out);
+    free(out);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(j, "options"), "variant")), "Rainbow (6 Suits)");
+    assert_int_equal(json_array_size(json_object_get(j, "deck")), 60);
+    json_decref(j);
+    assert_int_equal(OPS->export_as(&st, "pgn", &out, &len, &mt, &e), ERR_NOT_FOUND);
+    assert_string_equal(OPS->export_formats[0], "hanablive");
+    assert_null(OPS->export_formats[1]);
+}
+
+/* --- state codec ------------------------------------------------------------------ */
+
+static void roundtrip(const hanabi_state *st)
+{
+    static hanabi_state back;
+    game_err e;
+    json_t *j = OPS->encode(st);
+    memset(&back, 0xAB, sizeof back);
+    if (OPS->decode(&back, j, &e))
+        fail_msg("decode: %s at %s", e.detail, e.pointer);
+    assert_memory_equal(&back, st, sizeof back);
+    json_t *k = OPS->encode(&back);
+    assert_true(json_equal(j, k));
+    json_decref(j);
+    json_decref(k);
+}
+
+static void test_roundtrip_all_states(void **unused)
+{
+    (void)unused;
+    static hanabi_state st;
+    game_err e;
+    char why[320];
+    const char *bots[2] = {"rules", "random"};
+    for (int g = 0; g < 200; g++) {
+        json_t *opt = json_pack("{s:s}", "end", g % 3 ? "seed" : "standard");
+        assert_int_equal(OPS->init(&st, g % 2 ? "rainbow" : "standard", 2 + g % 4, 9000 + (uint64_t)g, opt, &e), 0);
+        json_decref(opt);
+        roundtrip(&st);
+        while (!st.over) {
+            assert_int_equal(OPS->bot(&st, bots[(g / 2) % 2], NULL, why, sizeof why, &e), 0);
+            if (g < 40)
+                roundtrip(&st);
+        }
+        roundtrip(&st);
+    }
+}
+
+static void expect_decode_bad(json_t *good, const char *key, json_t *value, const char *pointer)
+{
+    static hanabi_state st, before;
+    game_err e;
+    json_t *blob = json_deep_copy(good);
+    if (value)
+        json_object_set_new(blob, key, value);
+    else
+        json_object_del(blob, key);
+    rig(&st, 0, 2, 0, 0, "");
+    memcpy(&before, &st, sizeof st);
+    int rc = OPS->decode(&st, blob, &e);
+    if (rc != ERR_BAD_MEMBER || strcmp(e.pointer, pointer) != 0)
+        fail_msg("%s: rc %d pointer \"%s\" (%s), expected \"%s\"", key, rc, e.pointer, e.detail, pointer);
+    assert_memory_equal(&st, &before, sizeof st);
+    json_decref(blob);
+}
+
+static void test_decode_hostile(void **unused)
+{
+    (void)unused;
+    static hanabi_state st;
+    game_err e;
+    rig(&st, 0, 3, 0, 2, "R1 R2 Y1 B1 G1 W1 W2 R3 B1 G5 Y4 Y4 G3 B2 B3 R4 W3");
+    ok(&st, 2, "{\"type\":\"hint\",\"target\":0,\"number\":1}");
+    ok(&st, 0, "{\"type\":\"play\",\"card\":0}");
+    json_t *good = OPS->encode(&st);
+    roundtrip(&st);
+    json_t *deck = json_deep_copy(json_object_get(good, "deck"));
+    expect_decode_bad(good, "game", json_string("comp10001bo"), "/game");
+    expect_decode_bad(good, "game", NULL, "/game");
+    expect_decode_bad(good, "variant", json_string("bonus"), "/variant");
+    expect_decode_bad(good, "players", json_integer(6), "/players");
+    expect_decode_bad(good, "players", json_string("3"), "/players");
+    expect_decode_bad(good, "options", J("{\"end\":\"x\"}"), "/options/end");
+    expect_decode_bad(good, "options", J("{\"x\":1}"), "/options/x");
+    expect_decode_bad(good, "options", NULL, "/options");
+    expect_decode_bad(good, "seed", json_string("xyz"), "/seed");
+    expect_decode_bad(good, "seed", json_string("00000000000000000"), "/seed");
+    expect_decode_bad(good, "rng", json_integer(1), "/rng");
+    expect_decode_bad(good, "bot_rng", J("{\"state\":\"1\",\"inc\":\"2\"}"), "/bot_rng/inc");
+    expect_decode_bad(good, "first", json_integer(3), "/first");
+    expect_decode_bad(good, "first", json_integer(-1), "/first");
+    expect_decode_bad(good, "junk", json_true(), "/junk");
+    expect_decode_bad(good, "deck", J("[]"), "/deck");
+    json_t *d = json_deep_copy(deck);
+    json_array_set_new(d, 3, json_string("M1"));
+    expect_decode_bad(good, "deck", d, "/deck/3");
+    d = json_deep_copy(deck);
+    json_array_set_new(d, 3, json_string("R1"));
+    expect_decode_bad(good, "deck", d, "/deck/18"); /* the 4th R1: the rest is in suit order */
+    d = json_deep_copy(deck);
+    json_array_set_new(d, 3, json_integer(3));
+    expect_decode_bad(good, "deck", d, "/deck/3");
+    expect_decode_bad(good, "actions", J("{}"), "/actions");
+    expect_decode_bad(good, "actions", J("[1]"), "/actions/0");
+    expect_decode_bad(good, "actions", J("[{\"seat\":0,\"play\":{\"type\":\"play\",\"card\":0}}]"), "/actions/0/seat");
+    expect_decode_bad(good, "actions", J("[{\"seat\":2,\"play\":{\"type\":\"hint\",\"target\":2,\"number\":1}}]"),
+                      "/actions/0/play");
+    expect_decode_bad(good, "actions", J("[{\"seat\":2,\"play\":{\"type\":\"discard\",\"card\":0}}]"), "/actions/0/play");
+    expect_decode_bad(good, "actions", J("[{\"seat\":2,\"play\":{\"type\":\"hint\",\"target\":0}}]"),
+                      "/actions/0/play/color");
+    expect_decode_bad(good, "actions", J("[{\"seat\":2}]"), "/actions/0/play");
+    expect_decode_bad(good, "actions", J("[{\"seat\":9,\"play\":{\"type\":\"play\",\"card\":0}}]"), "/actions/0/seat");
+    /* an action after the end of the game */
+    rig(&st, 0, 2, 0, 0, "R2 R2 R3 R3 R4 Y2 Y2 Y3 Y3 Y4");
+    for (int i = 0; i < 3; i++)
+        ok(&st, st.cur, "{\"type\":\"play\",\"card\":0}");
+    assert_true(st.over);
+    json_t *over = OPS->encode(&st);
+    json_array_append_new(json_object_get(over, "actions"), J("{\"seat\":1,\"play\":{\"type\":\"play\",\"card\":0}}"));
+    assert_int_equal(OPS->decode(&st, over, &e), ERR_BAD_MEMBER);
+    assert_string_equal(e.pointer, "/actions/3");
+    json_decref(over);
+    /* not an object, deep nesting */
+    json_t *arr = J("[[[[[[[[[[[[[]]]]]]]]]]]]]");
+    assert_int_equal(OPS->decode(&st, arr, &e), ERR_BAD_MEMBER);
+    assert_string_equal(e.pointer, "");
+    json_decref(arr);
+    assert_int_equal(OPS->decode(&st, json_null(), &e), ERR_BAD_MEMBER);
+    json_decref(deck);
+    json_decref(good);
+}
+
+/* --- determinism, bots ----------------------------------------------------------- */
+
+static void test_determinism(void **unused)
+{
+    (void)unused;
+    static hanabi_state a, b;
+    for (int g = 0; g < 10; g++) {
+        play_game(&a, "rainbow", 3, 123 + g, "random", "seed");
+        play_game(&b, "rainbow", 3, 123 + g, "random", "seed");
+        assert_memory_equal(&a, &b, sizeof a);
+        play_game(&a, "standard", 4, 5 + g, "rules", "standard");
+        play_game(&b, "standard", 4, 5 + g, "rules", "standard");
+        assert_memory_equal(&a, &b, sizeof a);
+    }
+    game_err e;
+    OPS->init(&a, "standard", 2, 1, NULL, &e);
+    OPS->init(&b, "standard", 2, 2, NULL, &e);
+    assert_memory_not_equal(a.deck, b.deck, 50);
+}
+
+static void test_bots_always_legal(void **unused)
+{
+    (void)unused;
+    static hanabi_state st, copy;
+    game_err e;
+    char why[320];
+    const char *bots[2] = {"rules", "random"};
+    int n = 0;
+    for (int g = 0; g < 320; g++) {
+        json_t *opt = json_pack("{s:s}", "end", g % 4 < 2 ? "seed" : "standard");
+        assert_int_equal(OPS->init(&st, g % 2 ? "rainbow" : "standard", 2 + (g / 4) % 4, 40000 + (uint64_t)g, opt, &e), 0);
+        json_decref(opt);
+        while (!st.over) {
+            const char *b = bots[(g / 16) % 2];
+            /* help mode agrees with check() and is what "rules" plays */
+            if (g % 8 == 0) {
+                json_t *h;
+                assert_int_equal(OPS->hint(&st, st.cur, &h, &e), 0);
+                game_verdict v;
+                assert_int_equal(OPS->check(&st, st.cur, json_object_get(h, "play"), &v, &e), 0);
+                assert_true(v.valid);
+                json_decref(h);
+                assert_int_equal(OPS->hint(&st, (st.cur + 1) % st.np, &h, &e), ERR_NOT_YOUR_TURN);
+                assert_null(h);
+            }
+            json_t *rec;
+            memcpy(&copy, &st, sizeof st);
+            assert_int_equal(OPS->bot(&st, b, &rec, why, sizeof why, &e), 0);
+            assert_true(strlen(why) > 5);
+            assert_null(strchr(why, '\n'));
+            assert_string_equal(json_string_value(json_object_get(rec, "explanation")), why);
+            /* the play it made is legal on the state before */
+            game_verdict v;
+            assert_int_equal(OPS->check(&copy, copy.cur, json_object_get(rec, "play"), &v, &e), 0);
+            assert_true(v.valid);
+            json_decref(rec);
+            n++;
+        }
+    }
+    assert_true(n > 10000);
+    assert_int_equal(OPS->bot(&st, "rules", NULL, why, sizeof why, &e), ERR_GAME_OVER);
+    json_t *h = (json_t *)1;
+    assert_int_equal(OPS->hint(&st, 0, &h, &e), ERR_GAME_OVER);
+    assert_null(h);
+    OPS->init(&st, "standard", 2, 1, NULL, &e);
+    assert_int_equal(OPS->bot(&st, "nope", NULL, why, sizeof why, &e), ERR_BAD_MEMBER);
+    assert_int_equal(OPS->autoplay(&st, NULL), 0);
+}
+
+/* help mode reads only the seat's view: changing the seat's own cards
+ * (keeping what hints said) does not change the advice */
+static void test_hint_ignores_own_cards(void **unused)
+{
+    (void)unused;
+    static hanabi_state st, alt;
+    game_err e;
+    char why[320];
+    for (int g = 0; g < 60; g++) {
+        OPS->init(&st, g % 2 ? "rainbow" : "standard", 2 + g % 4, 600 + (uint64_t)g, NULL, &e);
+        for (int t = 0; t < 6 + g % 20 && !st.over; t++)
+            OPS->bot(&st, "rules", NULL, why, sizeof why, &e);
+        if (st.over || st.next >= st.ndeck)
+            continue;
+        memcpy(&alt, &st, sizeof st);
+        int s = st.cur;
+        for (int i = 0; i < alt.nhand[s] && alt.next + i < alt.ndeck; i++) { /* swap with deck cards */
+            uint8_t c = alt.hand[s][i];
+            alt.hand[s][i] = alt.deck[alt.next + i];
+            alt.deck[alt.next + i] = c;
+        }
+        json_t *h1, *h2;
+        assert_int_equal(OPS->hint(&st, s, &h1, &e), 0);
+        assert_int_equal(OPS->hint(&alt, s, &h2, &e), 0);
+        assert_true(json_equal(h1, h2));
+        json_decref(h1);
+        json_decref(h2);
+    }
+}
+
+static void test_rules_beats_random(void **unused)
+{
+    (void)unused;
+    static hanabi_state st;
+    for (int np = 2; np <= 5; np++) {
+        double rules = 0, rnd = 0;
+        for (int g = 0; g < 40; g++) {
+            play_game(&st, g % 2 ? "rainbow" : "standard", np, 100 + (uint64_t)g, "rules", g % 4 < 2 ? "seed" : "standard");
+            rules += hn_score(&st);
+            play_game(&st, g % 2 ? "rainbow" : "standard", np, 100 + (uint64_t)g, "random", "seed");
+            rnd += hn_score(&st);
+        }
+        rules /= 40;
+        rnd /= 40;
+        if (!(rules > rnd + 8 && rules > 12))
+            fail_msg("%d players: rules %.2f, random %.2f", np, rules, rnd);
+    }
+}
+
+static void test_rules_json_and_registry(void **unused)
+{
+    (void)unused;
+    json_t *r = OPS->rules();
+    assert_string_equal(json_string_value(json_object_get(r, "game")), "hanabi");
+    assert_non_null(json_object_get(r, "plays"));
+    /* every example play is well-formed */
+    json_t *ex = json_object_get(json_object_get(r, "plays"), "examples");
+    static hanabi_state st;
+    rig(&st, 0, 3, 0, 0, "R1 R2 Y1 B1 G1 W1 W2 R3 B1 G5 Y4 R4 G3 B2 B3");
+    for (size_t i = 0; i < json_array_size(ex); i++) {
+        game_verdict v;
+        game_err e;
+        assert_int_equal(OPS->check(&st, 0, json_object_get(json_array_get(ex, i), "play"), &v, &e), 0);
+    }
+    json_decref(r);
+    assert_ptr_equal(game_find("hanabi"), OPS);
+    assert_true(OPS->cooperative);
+    assert_int_equal(OPS->state_size, sizeof(hanabi_state));
+    assert_string_equal(OPS->bots[0], "rules");
+    assert_true(game_has_variant(OPS, "rainbow"));
+    assert_true(game_has_bot(OPS, "random"));
+    assert_string_equal(hn_card_name(0), "??");
+    for (int c = 1; c <= 30; c++)
+        assert_int_equal(hn_card_parse(hn_card_name(c), 6), c);
+    assert_int_equal(hn_card_parse("M1", 5), 0);
+    assert_int_equal(hn_card_parse("R6", 5), 0);
+    assert_int_equal(hn_card_parse("r1", 5), 0);
+    assert_int_equal(hn_card_parse("R10", 5), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_deck_and_deal),
+        cmocka_unit_test(test_options),
+        cmocka_unit_test(test_hints),
+        cmocka_unit_test(test_rainbow_hints),
+        cmocka_unit_test(test_discard_and_draw_order),
+        cmocka_unit_test(test_play_rules),
+        cmocka_unit_test(test_errors_end_keeps_score),
+        cmocka_unit_test(test_all_fives_end),
+        cmocka_unit_test(test_end_deck_both_options),
+        cmocka_unit_test(test_numeric_form_equals_ours),
+        cmocka_unit_test(test_play_shapes),
+        cmocka_unit_test(test_legal_agrees_with_check),
+        cmocka_unit_test(test_views_hide_own_cards),
+        cmocka_unit_test(test_view_shape_and_negative_info),
+        cmocka_unit_test(test_events),
+        cmocka_unit_test(test_export_hanablive),
+        cmocka_unit_test(test_roundtrip_all_states),
+        cmocka_unit_test(test_decode_hostile),
+        cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_bots_always_legal),
+        cmocka_unit_test(test_hint_ignores_own_cards),
+        cmocka_unit_test(test_rules_beats_random),
+        cmocka_unit_test(test_rules_json_and_registry),
+    };
+    if (getenv("TEST_FILTER"))
+        cmocka_set_test_filter(getenv("TEST_FILTER"));
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
