@@ -9,16 +9,34 @@
  * turn-ending discard from the hand. Work is capped (node budget and a
  * width per depth), so a decision costs well under a few ms.
  * "random": uniform over the possible plays.
+ *
+ * Bonus game. "planner" plays bo_plan_bonus: the same search, where a joker
+ * kept in the hand is worth JOKER_KEEP (so it is spent only on stockpile
+ * progress or a clearly better table), then an embargo on the opponent
+ * closest to winning when one can be embargoed (instead of a turn-ending
+ * discard), and when embargoed it plays its stockpile as far as it goes and
+ * clears the embargo at once. "standard" is the standard planner, which in
+ * the bonus game stays legal (no hand or discard plays while embargoed) but
+ * treats a joker like any card and plays an embargo card only when nothing
+ * else ends the turn.
  */
 #include "bo.h"
 
 #include <stdio.h>
 #include <string.h>
 
-const char *const bo_bots[] = {"planner", "random", NULL};
+const char *const bo_bots[] = {"planner", "standard", "random", NULL};
 
 enum { NODE_BUDGET = 1000, LOW_WIDTH = 8 }; /* 100..10000 nodes play alike */
 enum { WIDTH_MAX = 24 };
+/* bonus tuning (800 seeded games each against 3 "standard" copies: joker
+ * keep 0 -> 215 wins, 25..150 -> ~232; embargo never -> 226, at <= 3 cards
+ * -> 231; the deny weight barely matters) */
+enum {
+    JOKER_KEEP = 60,  /* a joker kept in the hand */
+    EMBARGO_AT = 3,   /* embargo a player with at most this many stockpile cards */
+    DENY_NEAR = 40,   /* extra weight per card below 4 on a near-winner's playable top */
+};
 static const int WIDTH[BO_PLAYS] = {WIDTH_MAX, 12, 8, 6, 4};
 
 typedef struct counters {
@@ -27,9 +45,11 @@ typedef struct counters {
 
 typedef struct search {
     const bo_obs *root;
+    int bonus; /* the bonus evaluation */
     int nodes;
     long best;
     int best_len;
+    int best_stock; /* stockpile cards the best sequence plays */
     bo_play best_first;
     int have_best;
     int budget;
@@ -45,9 +65,13 @@ static int accepts(const bo_obs *o, int card)
     return 0;
 }
 
-/* How close the build piles are to taking `card` (0 none .. 2 next). */
+/* How close the build piles are to taking `card` (0 none .. 2 next). A
+ * joker on top of a pile counts through its readings; a joker card fits
+ * almost anywhere. */
 static int closeness(const bo_obs *o, int card)
 {
+    if (bo_joker(card))
+        return 2;
     int best = 0, v = bo_val(card);
     for (int b = 0; b < BO_NBUILD; b++) {
         int n = o->b.nbuild[b];
@@ -57,6 +81,18 @@ static int closeness(const bo_obs *o, int card)
             continue;
         }
         int top = o->b.build[b][n - 1];
+        if (bo_joker(top)) {
+            uint32_t r = bo_build_top(o->b.build[b], n);
+            for (int tv = 2; tv <= 13; tv++)
+                if (r & (1u << ((tv - 2) * 2 + bo_red(card)))) {
+                    int d = iabs(tv - v);
+                    if (d == 2)
+                        best = 2;
+                    else if (d == 3 && best < 1)
+                        best = 1;
+                }
+            continue;
+        }
         if (bo_red(top) != bo_red(card))
             continue;
         int d = iabs(bo_val(top) - v);
@@ -66,6 +102,19 @@ static int closeness(const bo_obs *o, int card)
             best = 1;
     }
     return best;
+}
+
+static int jokers_in_hand(const bo_obs *o)
+{
+    int k = 0;
+    for (int i = 0; i < o->nhand; i++)
+        k += bo_joker(o->hand[i]);
+    return k;
+}
+
+static int embargoed(const bo_obs *o, int seat)
+{
+    return o->variant && o->embargo_known && o->embargoed_by[seat] >= 0;
 }
 
 static long eval(const search *s, const bo_obs *o, const counters *c)
@@ -81,11 +130,15 @@ static long eval(const search *s, const bo_obs *o, const counters *c)
     int st = o->stock_top[me];
     if (st)
         v += 40 * accepts(o, st) + 8 * closeness(o, st);
+    if (s->bonus)
+        v += JOKER_KEEP * (jokers_in_hand(o) - jokers_in_hand(r));
     for (int q = 0; q < BO_NP; q++) {
         int t = o->stock_top[q];
         if (q == me || !t || o->nstock[q] == 0)
             continue;
         int w = 50 + 8 * (BO_STOCK - o->nstock[q]) + (q == (me + 1) % BO_NP ? 20 : 0);
+        if (s->bonus && o->nstock[q] <= 3)
+            w += DENY_NEAR * (4 - o->nstock[q]); /* near a win: deny it harder */
         if (accepts(o, t))
             v -= w;
         else
@@ -106,7 +159,7 @@ static void dests(const bo_obs *o, bo_play base, int builds, int discards, bo_pl
             base.dst_pile = (uint8_t)b;
             out[(*n)++] = base;
         }
-    if (!discards || bo_val(base.card) == 1)
+    if (!discards || (!bo_joker(base.card) && bo_val(base.card) == 1))
         return;
     for (int ow = 0; ow < BO_NP; ow++)
         for (int k = 0; k < BO_NDISC && *n < max; k++) {
@@ -114,7 +167,7 @@ static void dests(const bo_obs *o, bo_play base, int builds, int discards, bo_pl
             if (!m || (base.type == BO_FROM_DISCARD && base.src_owner == ow && base.src_pile == k))
                 continue;
             int top = o->b.disc[ow][k][m - 1];
-            if (bo_red(top) == bo_red(base.card))
+            if (!bo_joker(top) && !bo_joker(base.card) && bo_red(top) == bo_red(base.card))
                 continue;
             if (bo_match_discard(base.card, o->b.disc[ow][k], m, o->seat, ow, 0) != 1)
                 continue;
@@ -139,6 +192,8 @@ static int gen_search(const bo_obs *o, int low, int width, bo_play *out)
         p.card = o->stock_top[s];
         dests(o, p, 1, 1, out, &n, width);
     }
+    if (embargoed(o, s))
+        return n; /* stockpile plays only */
     for (int pass = 0; pass < 2; pass++) {
         int lim = pass == 0 ? width : (n + LOW_WIDTH < width ? n + LOW_WIDTH : width);
         if (pass == 1 && !low)
@@ -178,6 +233,7 @@ static void dfs(search *s, const bo_obs *o, const counters *c, int depth, int le
         if (!s->have_best || v > s->best || (v == s->best && len < s->best_len)) {
             s->best = v;
             s->best_len = len;
+            s->best_stock = s->root->nstock[s->root->seat] - o->nstock[s->root->seat];
             s->best_first = *first;
             s->have_best = 1;
         }
@@ -203,8 +259,10 @@ static void dfs(search *s, const bo_obs *o, const counters *c, int depth, int le
 /* How much we want to keep `card` (higher: keep). */
 static int keep_value(const bo_obs *o, int card)
 {
+    if (bo_joker(card))
+        return 100;
     int me = o->seat, st = o->stock_top[me], v = bo_val(card), k = 0;
-    if (st && bo_red(st) == bo_red(card)) {
+    if (st && !bo_joker(st) && bo_red(st) == bo_red(card)) {
         int d = iabs(bo_val(st) - v);
         if (d >= 1 && d <= 3)
             k += 40 - 10 * d;
@@ -225,33 +283,39 @@ static int discard_score(const bo_obs *o, const bo_play *p)
         score += 12;
     } else {
         int top = o->b.disc[p->dst_owner][p->dst_pile][n - 1];
-        int buried = keep_value(o, top);
+        int buried = bo_joker(top) ? 5 : keep_value(o, top);
         score -= buried;
         if (p->dst_owner != me)
             score -= 4;
-        for (int q = 0; q < BO_NP; q++) {
+        for (int q = 0; q < BO_NP && !bo_joker(top); q++) {
             int t = o->stock_top[q];
-            if (q == me || !t)
+            if (q == me || !t || bo_joker(t))
                 continue;
             if (bo_red(t) != bo_red(top) && iabs(bo_val(t) - bo_val(top)) == 1)
                 score += 6; /* buries a card that could lead an opponent on */
         }
     }
     /* a card we leave on top is free for the next players */
-    for (int q = 0; q < BO_NP; q++) {
+    for (int q = 0; q < BO_NP && !bo_joker(p->card); q++) {
         int t = o->stock_top[q];
-        if (q != me && t && bo_red(t) == bo_red(p->card) && iabs(bo_val(t) - bo_val(p->card)) == 1)
+        if (q != me && t && !bo_joker(t) && bo_red(t) == bo_red(p->card) &&
+            iabs(bo_val(t) - bo_val(p->card)) == 1)
             score -= 10;
     }
     return score;
 }
 
-void bo_plan(const bo_obs *o, bo_play *out, char *why, size_t whylen)
+/* The embargo target to prefer: fewest stockpile cards, then the one who
+ * moves soonest after us. */
+static int better_target(const bo_obs *o, int a, int b)
 {
-    bo_plan_n(o, NODE_BUDGET, out, why, whylen);
+    int me = o->seat;
+    if (o->nstock[a] != o->nstock[b])
+        return o->nstock[a] < o->nstock[b];
+    return (a - me + BO_NP) % BO_NP < (b - me + BO_NP) % BO_NP;
 }
 
-void bo_plan_n(const bo_obs *o, int budget, bo_play *out, char *why, size_t whylen)
+static void plan(const bo_obs *o, int budget, int bonus, bo_play *out, char *why, size_t whylen)
 {
     bo_play all[BO_MAXPLAYS];
     uint8_t ver[BO_MAXPLAYS];
@@ -263,10 +327,22 @@ void bo_plan_n(const bo_obs *o, int budget, bo_play *out, char *why, size_t whyl
         snprintf(why, whylen, "has no possible play");
         return;
     }
-    int best_end = -1, best_score = 0, nonend = 0;
+    int best_end = -1, best_score = 0, nonend = 0, embargo_i = -1, clear_i = -1;
     for (int i = 0; i < n; i++) {
         if (ver[i] != 2) {
             nonend++;
+            continue;
+        }
+        if (all[i].type == BO_EMBARGO) {
+            if (o->nstock[all[i].dst_owner] > EMBARGO_AT)
+                continue;
+            if (embargo_i < 0 || better_target(o, all[i].dst_owner, all[embargo_i].dst_owner))
+                embargo_i = i;
+            continue;
+        }
+        if (all[i].type == BO_CLEAR) {
+            if (clear_i < 0)
+                clear_i = i;
             continue;
         }
         int sc = discard_score(o, &all[i]);
@@ -279,11 +355,28 @@ void bo_plan_n(const bo_obs *o, int budget, bo_play *out, char *why, size_t whyl
     memset(&s, 0, sizeof s);
     s.root = o;
     s.budget = budget;
+    s.bonus = bonus;
     counters c = {0, 0, 0};
     long base = eval(&s, o, &c);
     if (nonend)
         dfs(&s, o, &c, o->plays_left > 0 ? o->plays_left : 1, 0, NULL);
     int me = o->seat;
+    int progress = s.have_best && s.best_stock > 0 && s.best > base;
+    if (bonus && clear_i >= 0 && !progress) {
+        *out = all[clear_i];
+        bo_play_text(o, out, text, sizeof text);
+        snprintf(why, whylen, "%s: the stockpile cannot move, so the embargo goes now and the hand and discard piles are free again next turn",
+                 text);
+        return;
+    }
+    if (bonus && embargo_i >= 0 && !progress) {
+        *out = all[embargo_i];
+        int t = out->dst_owner;
+        bo_play_text(o, out, text, sizeof text);
+        snprintf(why, whylen, "%s: player %d is the closest to winning, and embargoed they may only play from the stockpile until they spend a turn clearing it",
+                 text, t);
+        return;
+    }
     if (s.have_best && (best_end < 0 || s.best > base)) {
         *out = s.best_first;
         bo_play_text(o, out, text, sizeof text);
@@ -294,9 +387,10 @@ void bo_plan_n(const bo_obs *o, int budget, bo_play *out, char *why, size_t whyl
             snprintf(why, whylen, "%s: the stockpile goes down to %d card%s", text,
                      o->nstock[me] - 1, o->nstock[me] == 2 ? "" : "s");
         else if (gain >= 1000)
-            snprintf(why, whylen, "%s: first step of a sequence that plays %ld stockpile card%s",
-                     text, gain / 1000, gain / 1000 == 1 ? "" : "s");
-        else if (best_end < 0)
+            snprintf(why, whylen, "%s: first step of a sequence that plays %ld stockpile card%s%s",
+                     text, gain / 1000, gain / 1000 == 1 ? "" : "s",
+                     bonus && bo_joker(out->card) ? " (the joker was kept for this)" : "");
+        else if (best_end < 0 && embargo_i < 0 && clear_i < 0)
             snprintf(why, whylen, "%s: the least harmful play, as the turn cannot end with a discard", text);
         else if (out->dst_kind == BO_TO_BUILD)
             snprintf(why, whylen, "%s: sheds a card and sets up the build piles without feeding the opponents' stockpiles", text);
@@ -304,9 +398,33 @@ void bo_plan_n(const bo_obs *o, int budget, bo_play *out, char *why, size_t whyl
             snprintf(why, whylen, "%s: keeps the turn going and improves the table", text);
         return;
     }
-    *out = all[best_end];
+    if (best_end >= 0) {
+        *out = all[best_end];
+        bo_play_text(o, out, text, sizeof text);
+        snprintf(why, whylen, "%s: ends the turn with the least useful card (nothing better to play)", text);
+        return;
+    }
+    *out = all[embargo_i >= 0 ? embargo_i : clear_i >= 0 ? clear_i : 0];
     bo_play_text(o, out, text, sizeof text);
-    snprintf(why, whylen, "%s: ends the turn with the least useful card (nothing better to play)", text);
+    snprintf(why, whylen, "%s: the only way left to end the turn", text);
+}
+
+void bo_plan(const bo_obs *o, bo_play *out, char *why, size_t whylen)
+{
+    if (o->variant)
+        bo_plan_bonus(o, out, why, whylen);
+    else
+        bo_plan_n(o, NODE_BUDGET, out, why, whylen);
+}
+
+void bo_plan_n(const bo_obs *o, int budget, bo_play *out, char *why, size_t whylen)
+{
+    plan(o, budget, 0, out, why, whylen);
+}
+
+void bo_plan_bonus(const bo_obs *o, bo_play *out, char *why, size_t whylen)
+{
+    plan(o, NODE_BUDGET, 1, out, why, whylen);
 }
 
 void bo_random(const bo_obs *o, rng *r, bo_play *out, char *why, size_t whylen)

@@ -2,9 +2,12 @@
  * stored blob / export), the per-seat views and the history.
  *
  * decode trusts nothing: every member is type- and range-checked, piles are
- * bounded, build piles must be legal sequences, discard piles hold no Ace,
- * and every one of the 52 cards must appear exactly twice in the whole
- * state. Views never show another seat's hand, the draw order or a
+ * bounded, build piles must be legal sequences (jokers: some reading, and
+ * never a completed top), discard piles hold no Ace, every one of the 52
+ * cards must appear exactly twice in the whole state and, in the bonus
+ * variant, ZZ exactly four times; the embargo state must be one that play
+ * can reach (a used card for every embargo, one target per card, a target
+ * with at most 3 stockpile cards). Views never show another seat's hand, the draw order or a
  * stockpile card below the top, except to SEAT_ADMIN.
  */
 #include "bo.h"
@@ -31,12 +34,18 @@ json_t *bo_play_json(const bo_play *p)
 {
     if (p->type == BO_NO_PLAY)
         return json_pack("[i,n,[n,n]]", BO_NO_PLAY);
+    if (p->type == BO_EMBARGO)
+        return json_pack("[i,n,[i,i]]", BO_EMBARGO, BO_TO_PLAYER, p->dst_owner);
     json_t *src = p->type == BO_FROM_DISCARD
                       ? json_pack("[o,[i,i]]", bo_card_json(p->card), p->src_owner, p->src_pile)
                       : bo_card_json(p->card);
     json_t *dst = p->dst_kind == BO_TO_BUILD
                       ? json_pack("[i,i]", BO_TO_BUILD, p->dst_pile)
                       : json_pack("[i,[i,i]]", BO_TO_DISCARD, p->dst_owner, p->dst_pile);
+    if (p->type == BO_CLEAR) {
+        json_decref(src);
+        return json_pack("[i,n,o]", BO_CLEAR, dst);
+    }
     return json_pack("[i,o,o]", p->type, src, dst);
 }
 
@@ -48,7 +57,8 @@ static int card_at(const json_t *j, const char *ptr, int variant, uint8_t *out, 
     int c = bo_card_parse(s, variant);
     if (!c)
         return err_set(e, ERR_BAD_MEMBER, ptr,
-                       "expected a card (value A234567890JQK + suit SHDC, e.g. \"0D\"), got \"%.16s\"", s);
+                       variant ? "expected a card (value A234567890JQK + suit SHDC, e.g. \"0D\", or the joker \"ZZ\"), got \"%.16s\""
+                               : "expected a card (value A234567890JQK + suit SHDC, e.g. \"0D\"), got \"%.16s\"", s);
     *out = (uint8_t)c;
     return 0;
 }
@@ -72,10 +82,23 @@ int bo_play_parse(const json_t *j, int variant, bo_play *out, game_err *e)
     memset(out, 0, sizeof *out);
     if (jx_array(j, "", 3, 3, e))
         return ERR_BAD_MEMBER;
-    if (jx_int(json_array_get(j, 0), "/0", 0, 3, &t, e))
+    if (jx_int(json_array_get(j, 0), "/0", 0, variant ? BO_CLEAR : BO_NO_PLAY, &t, e))
         return ERR_BAD_MEMBER;
     out->type = (uint8_t)t;
     const json_t *src = json_array_get(j, 1), *dst = json_array_get(j, 2);
+    if (t == BO_EMBARGO || t == BO_CLEAR) {
+        if (!json_is_null(src))
+            return err_set(e, ERR_BAD_MEMBER, "/1", "an embargo play has source null");
+    }
+    if (t == BO_EMBARGO) {
+        if (jx_array(dst, "/2", 2, 2, e) ||
+            jx_int(json_array_get(dst, 0), "/2/0", BO_TO_PLAYER, BO_TO_PLAYER, &a, e) ||
+            jx_int(json_array_get(dst, 1), "/2/1", 0, BO_NP - 1, &b, e))
+            return ERR_BAD_MEMBER;
+        out->dst_kind = BO_TO_PLAYER;
+        out->dst_owner = (uint8_t)b;
+        return 0;
+    }
     if (t == BO_NO_PLAY) {
         if (!json_is_null(src))
             return err_set(e, ERR_BAD_MEMBER, "/1", "a no-play claim has source null");
@@ -93,7 +116,7 @@ int bo_play_parse(const json_t *j, int variant, bo_play *out, game_err *e)
             return ERR_BAD_MEMBER;
         out->src_owner = (uint8_t)a;
         out->src_pile = (uint8_t)b;
-    } else if (card_at(src, "/1", variant, &out->card, e)) {
+    } else if (t != BO_CLEAR && card_at(src, "/1", variant, &out->card, e)) {
         return ERR_BAD_MEMBER;
     }
     if (jx_array(dst, "/2", 2, 2, e) || jx_int(json_array_get(dst, 0), "/2/0", 0, 1, &a, e))
@@ -179,6 +202,22 @@ static json_t *draw_json(const bo_state *st)
     return a;
 }
 
+static json_t *embargoed_json(const bo_state *st)
+{
+    json_t *a = json_array();
+    for (int p = 0; p < BO_NP; p++)
+        json_array_append_new(a, st->embargoed_by[p] >= 0 ? json_integer(st->embargoed_by[p]) : json_null());
+    return a;
+}
+
+static json_t *holds_json(const bo_state *st)
+{
+    json_t *a = json_array();
+    for (int p = 0; p < BO_NP; p++)
+        json_array_append_new(a, json_boolean(st->holds_embargo[p]));
+    return a;
+}
+
 static const char *variant_name(int v) { return v ? "bonus" : "standard"; }
 
 json_t *bo_encode(const bo_state *st)
@@ -204,6 +243,10 @@ json_t *bo_encode(const bo_state *st)
     json_object_set_new(o, "result", json_string(bo_result_name(st->result)));
     json_object_set_new(o, "winner", st->winner >= 0 ? json_integer(st->winner) : json_null());
     json_object_set_new(o, "passes", json_integer(st->passes));
+    if (st->variant) {
+        json_object_set_new(o, "holds_embargo", holds_json(st));
+        json_object_set_new(o, "embargoed_by", embargoed_json(st));
+    }
     json_t *h = json_array();
     for (int i = 0; i < st->nhist; i++)
         json_array_append_new(h, hist_entry(st, i, 0));
@@ -220,7 +263,7 @@ static int get_int(const json_t *o, const char *key, long long lo, long long hi,
 }
 
 /* A list of piles: [[cards] x n], each of at most max cards. */
-static int piles_at(const json_t *j, const char *ptr, int n, size_t max,
+static int piles_at(const json_t *j, const char *ptr, int variant, int n, size_t max,
                     uint8_t *cards, size_t stride, uint8_t *counts, game_err *e)
 {
     char p[192];
@@ -229,7 +272,7 @@ static int piles_at(const json_t *j, const char *ptr, int n, size_t max,
     for (int i = 0; i < n; i++) {
         int m;
         jx_ptr_idx(p, sizeof p, ptr, (size_t)i);
-        if (bo_cards_parse(json_array_get(j, (size_t)i), p, 0, max, cards + (size_t)i * stride, &m, e))
+        if (bo_cards_parse(json_array_get(j, (size_t)i), p, variant, max, cards + (size_t)i * stride, &m, e))
             return ERR_BAD_MEMBER;
         counts[i] = (uint8_t)m;
     }
@@ -239,15 +282,53 @@ static int piles_at(const json_t *j, const char *ptr, int n, size_t max,
 static int check_build(const uint8_t *pile, int n, const char *ptr, game_err *e)
 {
     char p[192];
-    for (int i = 0; i < n; i++) {
-        /* a pile holds what was placed on it and not yet completed it */
-        int okay = bo_match_build(pile[i], pile, i) && !(bo_val(pile[i]) == 1) &&
-                   !(i > 0 && (bo_val(pile[i]) == 2 || bo_val(pile[i]) == 13));
-        if (!okay) {
-            jx_ptr_idx(p, sizeof p, ptr, (size_t)i);
+    int i;
+    /* a pile holds what was placed on it and not yet completed it */
+    if (!bo_build_pile_ok(pile, n, &i)) {
+        jx_ptr_idx(p, sizeof p, ptr, (size_t)i);
+        return err_set(e, ERR_BAD_MEMBER, p,
+                       "%s cannot stand there on a build pile", bo_card_name(pile[i]));
+    }
+    return 0;
+}
+
+/* holds_embargo [bool x4], embargoed_by [null|seat x4] (bonus only). */
+static int decode_embargo(bo_state *st, const json_t *j, game_err *e)
+{
+    char p[64];
+    const json_t *h = jx_get(j, "holds_embargo"), *b = jx_get(j, "embargoed_by");
+    if (jx_array(h, "/holds_embargo", BO_NP, BO_NP, e))
+        return ERR_BAD_MEMBER;
+    for (int q = 0; q < BO_NP; q++) {
+        int v;
+        jx_ptr_idx(p, sizeof p, "/holds_embargo", (size_t)q);
+        if (jx_bool(json_array_get(h, (size_t)q), p, &v, e))
+            return ERR_BAD_MEMBER;
+        st->holds_embargo[q] = (uint8_t)(v != 0);
+    }
+    if (jx_array(b, "/embargoed_by", BO_NP, BO_NP, e))
+        return ERR_BAD_MEMBER;
+    for (int q = 0; q < BO_NP; q++) {
+        const json_t *x = json_array_get(b, (size_t)q);
+        long long by;
+        jx_ptr_idx(p, sizeof p, "/embargoed_by", (size_t)q);
+        st->embargoed_by[q] = -1;
+        if (json_is_null(x))
+            continue;
+        if (jx_int(x, p, 0, BO_NP - 1, &by, e))
+            return ERR_BAD_MEMBER;
+        if (by == q)
+            return err_set(e, ERR_BAD_MEMBER, p, "a player cannot embargo themself");
+        if (st->holds_embargo[by])
+            return err_set(e, ERR_BAD_MEMBER, p, "player %lld still holds their embargo card", by);
+        for (int r = 0; r < q; r++)
+            if (st->embargoed_by[r] == by)
+                return err_set(e, ERR_BAD_MEMBER, p, "player %lld's one embargo card already lies on player %d",
+                               by, r);
+        if (st->nstock[q] > 3)
             return err_set(e, ERR_BAD_MEMBER, p,
-                           "%s cannot stand there on a build pile", bo_card_name(pile[i]));
-        }
+                           "an embargoed player's stockpile holds at most 3 cards (it held 3 or fewer when embargoed)");
+        st->embargoed_by[q] = (int8_t)by;
     }
     return 0;
 }
@@ -265,23 +346,26 @@ static int decode_body(bo_state *st, const json_t *j, game_err *e)
         return err_set(e, ERR_BAD_MEMBER, "/game", "expected \"comp10001bo\"");
     if (jx_string(jx_get(j, "variant"), "/variant", &s, e))
         return ERR_BAD_MEMBER;
-    if (strcmp(s, "standard") != 0)
-        return err_set(e, ERR_BAD_MEMBER, "/variant", "unsupported variant \"%.32s\" (only \"standard\")", s);
-    st->variant = 0;
+    if (strcmp(s, "standard") != 0 && strcmp(s, "bonus") != 0)
+        return err_set(e, ERR_BAD_MEMBER, "/variant",
+                       "unsupported variant \"%.32s\" (\"standard\" or \"bonus\")", s);
+    int var = st->variant = strcmp(s, "bonus") == 0;
+    for (int q = 0; q < BO_NP; q++)
+        st->embargoed_by[q] = -1;
     if (jx_rng_decode(jx_get(j, "rng"), "/rng", &st->rng, e) ||
         jx_rng_decode(jx_get(j, "bot_rng"), "/bot_rng", &st->brng, e))
         return ERR_BAD_MEMBER;
 
     int n;
-    uint8_t tmp[BO_NCARDS];
-    if (bo_cards_parse(jx_get(j, "draw"), "/draw", 0, BO_NCARDS, tmp, &n, e))
+    uint8_t tmp[BO_MAXCARDS];
+    if (bo_cards_parse(jx_get(j, "draw"), "/draw", var, (size_t)bo_deck_size(var), tmp, &n, e))
         return ERR_BAD_MEMBER;
     st->ndraw = (uint8_t)n;
     for (int i = 0; i < n; i++)
         st->draw[i] = tmp[n - 1 - i];
-    if (piles_at(jx_get(j, "hands"), "/hands", BO_NP, BO_HAND, &st->hand[0][0], BO_HAND,
+    if (piles_at(jx_get(j, "hands"), "/hands", var, BO_NP, BO_HAND, &st->hand[0][0], BO_HAND,
                  st->nhand, e) ||
-        piles_at(jx_get(j, "stockpiles"), "/stockpiles", BO_NP, BO_STOCK, &st->stock[0][0],
+        piles_at(jx_get(j, "stockpiles"), "/stockpiles", var, BO_NP, BO_STOCK, &st->stock[0][0],
                  BO_STOCK, st->nstock, e))
         return ERR_BAD_MEMBER;
     const json_t *d = jx_get(j, "discard_piles");
@@ -289,17 +373,17 @@ static int decode_body(bo_state *st, const json_t *j, game_err *e)
         return ERR_BAD_MEMBER;
     for (int q = 0; q < BO_NP; q++) {
         jx_ptr_idx(p, sizeof p, "/discard_piles", (size_t)q);
-        if (piles_at(json_array_get(d, (size_t)q), p, BO_NDISC, BO_PILE, &st->b.disc[q][0][0],
+        if (piles_at(json_array_get(d, (size_t)q), p, var, BO_NDISC, (size_t)bo_deck_size(var), &st->b.disc[q][0][0],
                      BO_PILE, st->b.ndisc[q], e))
             return ERR_BAD_MEMBER;
         for (int k = 0; k < BO_NDISC; k++)
             for (int i = 0; i < st->b.ndisc[q][k]; i++)
-                if (bo_val(st->b.disc[q][k][i]) == 1) {
+                if (!bo_joker(st->b.disc[q][k][i]) && bo_val(st->b.disc[q][k][i]) == 1) {
                     snprintf(p, sizeof p, "/discard_piles/%d/%d/%d", q, k, i);
                     return err_set(e, ERR_BAD_MEMBER, p, "an Ace never lies on a discard pile");
                 }
     }
-    if (piles_at(jx_get(j, "build_piles"), "/build_piles", BO_NBUILD, BO_PILE, &st->b.build[0][0],
+    if (piles_at(jx_get(j, "build_piles"), "/build_piles", var, BO_NBUILD, (size_t)bo_deck_size(var), &st->b.build[0][0],
                  BO_PILE, st->b.nbuild, e))
         return ERR_BAD_MEMBER;
     for (int k = 0; k < BO_NBUILD; k++) {
@@ -377,7 +461,7 @@ static int decode_body(bo_state *st, const json_t *j, game_err *e)
         const json_t *pl = jx_get(he, "play");
         if (!pl)
             return err_set(e, ERR_BAD_MEMBER, q, "required play is missing");
-        if (bo_play_parse(pl, 0, &hh->play, e)) {
+        if (bo_play_parse(pl, var, &hh->play, e)) {
             err_prefix(e, q);
             return ERR_BAD_MEMBER;
         }
@@ -405,6 +489,11 @@ static int decode_body(bo_state *st, const json_t *j, game_err *e)
             return err_set(e, ERR_BAD_MEMBER, "",
                            "card %s appears %d times in the state; two decks hold exactly 2",
                            bo_card_name(c), count[c]);
+    if (count[BO_JOKER] != (var ? BO_NJOKERS : 0))
+        return err_set(e, ERR_BAD_MEMBER, "", "ZZ appears %d times in the state; the bonus pack holds exactly 4",
+                       count[BO_JOKER]);
+    if (var && decode_embargo(st, j, e))
+        return ERR_BAD_MEMBER;
     return 0;
 }
 
@@ -451,6 +540,10 @@ json_t *bo_view(const bo_state *st, int seat)
     json_object_set_new(o, "stockpiles", stocks);
     json_object_set_new(o, "discard_piles", discards_json(&st->b));
     json_object_set_new(o, "build_piles", builds_json(&st->b));
+    if (st->variant) { /* public: the embargo cards lie face down or across the discard piles */
+        json_object_set_new(o, "holds_embargo", holds_json(st));
+        json_object_set_new(o, "embargoed_by", embargoed_json(st));
+    }
     if (seat == SEAT_ADMIN) {
         json_t *hands = json_array();
         for (int p = 0; p < BO_NP; p++)

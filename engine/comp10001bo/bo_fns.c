@@ -6,6 +6,16 @@
  * the game are validated and a bad one is ERR_BAD_MEMBER at "/<index>/...".
  * Build piles are not checked for being legal sequences: the originals
  * assume valid piles and the seed's examples use impossible states.
+ *
+ * Variant "bonus" (?variant=bonus or a "variant" member): the validators
+ * take jokers ZZ in every card argument and judge them by the bonus rules.
+ * is_valid_play has no holds_embargo/embargoed arguments, so in bonus mode
+ * it rates plays 4/5 (embargo, clear) 0 and does not count them when it
+ * judges a no-play claim; the stored game (apply, check, /validate) knows
+ * the full state. comp10001bo_bonus(player_no, hand, holds_embargo,
+ * embargoed, stockpiles, discard_piles, build_piles, play_history) answers
+ * a legal bonus play; who else holds or suffers an embargo is read from
+ * play_history (plays 4 and 5), the caller's own state from its arguments.
  */
 #include "bo.h"
 
@@ -14,12 +24,18 @@
 #include <stdio.h>
 #include <string.h>
 
-static int check_variant(const char *variant, game_err *e)
+/* *var: 0 standard (the default), 1 bonus. */
+static int check_variant(const char *variant, int *var, game_err *e)
 {
-    if (variant && strcmp(variant, "standard") != 0)
-        return err_set(e, ERR_BAD_MEMBER, "", "unknown variant \"%.32s\" for this function (only \"standard\")",
-                       variant);
-    return 0;
+    *var = 0;
+    if (!variant || strcmp(variant, "standard") == 0)
+        return 0;
+    if (strcmp(variant, "bonus") == 0) {
+        *var = 1;
+        return 0;
+    }
+    return err_set(e, ERR_BAD_MEMBER, "", "unknown variant \"%.32s\" for this function (\"standard\" or \"bonus\")",
+                   variant);
 }
 
 static int player_arg(const json_t *j, int idx, int *out, game_err *e)
@@ -34,22 +50,28 @@ static int player_arg(const json_t *j, int idx, int *out, game_err *e)
 }
 
 /* The judged card: 0 when it is not a card. */
-static int judged_card(const json_t *j)
+static int judged_card(const json_t *j, int var)
 {
-    return json_is_string(j) ? bo_card_parse(json_string_value(j), 0) : 0;
+    return json_is_string(j) ? bo_card_parse(json_string_value(j), var) : 0;
 }
 
-/* hand, stockpiles, discard_piles, build_piles at args[i..i+3]. */
-static int obs_args(json_t *const *args, int i, int seat, bo_obs *o, game_err *e)
+/* hand at args[h], stockpiles, discard_piles, build_piles at args[i..i+2]. */
+static int obs_args(json_t *const *args, int h, int i, int var, int seat, bo_obs *o, game_err *e)
 {
     char p[64], q[96];
+    size_t deck = (size_t)bo_deck_size(var);
     memset(o, 0, sizeof *o);
     o->seat = seat;
+    o->variant = var;
+    o->embargo_known = 0;
+    for (int k = 0; k < BO_NP; k++)
+        o->embargoed_by[k] = -1;
     o->ndraw = -1;
     o->plays_left = BO_PLAYS;
-    snprintf(p, sizeof p, "/%d", i);
-    if (bo_cards_parse(args[i], p, 0, BO_NCARDS, o->hand, &o->nhand, e))
+    snprintf(p, sizeof p, "/%d", h);
+    if (bo_cards_parse(args[h], p, var, deck, o->hand, &o->nhand, e))
         return ERR_BAD_MEMBER;
+    i--; /* the code below reads args[i + 1..i + 3] */
     const json_t *sp = args[i + 1];
     snprintf(p, sizeof p, "/%d", i + 1);
     if (jx_array(sp, p, BO_NP, BO_NP, e))
@@ -61,7 +83,7 @@ static int obs_args(json_t *const *args, int i, int seat, bo_obs *o, game_err *e
         if (jx_array(s, q, 2, 2, e))
             return ERR_BAD_MEMBER;
         snprintf(q, sizeof q, "%s/%d/1", p, k);
-        if (jx_int(json_array_get(s, 1), q, 0, BO_NCARDS, &cnt, e))
+        if (jx_int(json_array_get(s, 1), q, 0, (long long)deck, &cnt, e))
             return ERR_BAD_MEMBER;
         o->nstock[k] = (int)cnt;
         const json_t *top = json_array_get(s, 0);
@@ -71,7 +93,7 @@ static int obs_args(json_t *const *args, int i, int seat, bo_obs *o, game_err *e
         const char *str;
         if (jx_string(top, q, &str, e))
             return ERR_BAD_MEMBER;
-        int c = bo_card_parse(str, 0);
+        int c = bo_card_parse(str, var);
         if (!c)
             return err_set(e, ERR_BAD_MEMBER, q, "expected a card (or null with a count of 0)");
         o->stock_top[k] = (uint8_t)(cnt ? c : 0);
@@ -89,7 +111,7 @@ static int obs_args(json_t *const *args, int i, int seat, bo_obs *o, game_err *e
             char r[128];
             int m;
             snprintf(r, sizeof r, "%s/%d", q, k);
-            if (bo_cards_parse(json_array_get(mine, (size_t)k), r, 0, BO_PILE, o->b.disc[ow][k], &m, e))
+            if (bo_cards_parse(json_array_get(mine, (size_t)k), r, var, deck, o->b.disc[ow][k], &m, e))
                 return ERR_BAD_MEMBER;
             o->b.ndisc[ow][k] = (uint8_t)m;
         }
@@ -101,7 +123,7 @@ static int obs_args(json_t *const *args, int i, int seat, bo_obs *o, game_err *e
     for (int k = 0; k < BO_NBUILD; k++) {
         int m;
         snprintf(q, sizeof q, "%s/%d", p, k);
-        if (bo_cards_parse(json_array_get(b, (size_t)k), q, 0, BO_PILE, o->b.build[k], &m, e))
+        if (bo_cards_parse(json_array_get(b, (size_t)k), q, var, deck, o->b.build[k], &m, e))
             return ERR_BAD_MEMBER;
         o->b.nbuild[k] = (uint8_t)m;
     }
@@ -111,11 +133,12 @@ static int obs_args(json_t *const *args, int i, int seat, bo_obs *o, game_err *e
 static int fn_match_build(json_t *const *args, const char *variant, json_t **result, game_err *e)
 {
     uint8_t pile[BO_PILE];
-    int n;
+    int n, var;
     *result = NULL;
-    if (check_variant(variant, e) || bo_cards_parse(args[1], "/1", 0, BO_PILE, pile, &n, e))
+    if (check_variant(variant, &var, e) ||
+        bo_cards_parse(args[1], "/1", var, (size_t)bo_deck_size(var), pile, &n, e))
         return ERR_BAD_MEMBER;
-    int c = judged_card(args[0]);
+    int c = judged_card(args[0], var);
     *result = json_boolean(c && bo_match_build(c, pile, n));
     return 0;
 }
@@ -123,14 +146,15 @@ static int fn_match_build(json_t *const *args, const char *variant, json_t **res
 static int fn_match_discard(json_t *const *args, const char *variant, json_t **result, game_err *e)
 {
     uint8_t pile[BO_PILE];
-    int n, p, to, from_hand = 1;
+    int n, p, to, from_hand = 1, var;
     *result = NULL;
-    if (check_variant(variant, e) || bo_cards_parse(args[1], "/1", 0, BO_PILE, pile, &n, e) ||
+    if (check_variant(variant, &var, e) ||
+        bo_cards_parse(args[1], "/1", var, (size_t)bo_deck_size(var), pile, &n, e) ||
         player_arg(args[2], 2, &p, e) || player_arg(args[3], 3, &to, e))
         return ERR_BAD_MEMBER;
     if (args[4] && jx_bool(args[4], "/4", &from_hand, e))
         return ERR_BAD_MEMBER;
-    int c = judged_card(args[0]);
+    int c = judged_card(args[0], var);
     *result = json_integer(c ? bo_match_discard(c, pile, n, p, to, from_hand) : 0);
     return 0;
 }
@@ -138,55 +162,116 @@ static int fn_match_discard(json_t *const *args, const char *variant, json_t **r
 static int fn_is_valid_play(json_t *const *args, const char *variant, json_t **result, game_err *e)
 {
     bo_obs o;
-    int seat;
+    int seat, var;
     *result = NULL;
-    if (check_variant(variant, e) || player_arg(args[1], 1, &seat, e) ||
-        obs_args(args, 2, seat, &o, e))
+    if (check_variant(variant, &var, e) || player_arg(args[1], 1, &seat, e) ||
+        obs_args(args, 2, 3, var, seat, &o, e))
         return ERR_BAD_MEMBER;
     bo_play p;
     int v = 0;
-    if (args[0] && bo_play_parse(args[0], 0, &p, NULL) == 0)
+    /* bonus: o.embargo_known is 0, so plays 4/5 are rated 0 */
+    if (args[0] && bo_play_parse(args[0], var, &p, NULL) == 0)
         v = bo_judge(&o, &p, NULL, 0, NULL);
     *result = json_integer(v);
+    return 0;
+}
+
+/* play_history at args[idx]: sets o->plays_left from this seat's trailing
+ * plays and, in bonus, replays plays 4/5 into the embargo state. */
+static int history_arg(const json_t *h, int idx, int var, int seat, bo_obs *o, game_err *e)
+{
+    char q[64];
+    snprintf(q, sizeof q, "/%d", idx);
+    if (jx_array(h, q, 0, (size_t)1 << 20, e))
+        return ERR_BAD_MEMBER;
+    int run = 0;
+    for (size_t i = 0; i < json_array_size(h); i++) {
+        long long who;
+        bo_play p;
+        const json_t *x = json_array_get(h, i);
+        snprintf(q, sizeof q, "/%d/%zu", idx, i);
+        if (jx_array(x, q, 2, 2, e))
+            return ERR_BAD_MEMBER;
+        snprintf(q, sizeof q, "/%d/%zu/0", idx, i);
+        if (jx_int(json_array_get(x, 0), q, 0, BO_NP - 1, &who, e))
+            return ERR_BAD_MEMBER;
+        snprintf(q, sizeof q, "/%d/%zu/1", idx, i);
+        if (bo_play_parse(json_array_get(x, 1), var, &p, e)) {
+            err_prefix(e, q);
+            return ERR_BAD_MEMBER;
+        }
+        run = who == seat ? run + 1 : 0;
+        if (p.type == BO_EMBARGO) {
+            o->holds_embargo[who] = 0;
+            o->embargoed_by[p.dst_owner] = (int)who;
+        } else if (p.type == BO_CLEAR) {
+            o->embargoed_by[who] = -1;
+        }
+    }
+    /* the trailing plays of this seat are this turn's (every turn records at
+     * least one entry, so a run cannot span two turns of one seat) */
+    o->plays_left = BO_PLAYS - (run < BO_PLAYS ? run : BO_PLAYS - 1);
     return 0;
 }
 
 static int fn_play(json_t *const *args, const char *variant, json_t **result, game_err *e)
 {
     bo_obs o;
-    int seat;
+    int seat, var;
     *result = NULL;
-    if (check_variant(variant, e) || player_arg(args[0], 0, &seat, e) ||
-        obs_args(args, 1, seat, &o, e))
+    if (check_variant(variant, &var, e) || player_arg(args[0], 0, &seat, e) ||
+        obs_args(args, 1, 2, var, seat, &o, e))
         return ERR_BAD_MEMBER;
-    const json_t *h = args[5];
-    if (jx_array(h, "/5", 0, (size_t)1 << 20, e))
-        return ERR_BAD_MEMBER;
-    int run = 0;
-    for (size_t i = 0; i < json_array_size(h); i++) {
-        char q[64];
-        long long who;
-        bo_play p;
-        const json_t *x = json_array_get(h, i);
-        snprintf(q, sizeof q, "/5/%zu", i);
-        if (jx_array(x, q, 2, 2, e))
-            return ERR_BAD_MEMBER;
-        snprintf(q, sizeof q, "/5/%zu/0", i);
-        if (jx_int(json_array_get(x, 0), q, 0, BO_NP - 1, &who, e))
-            return ERR_BAD_MEMBER;
-        snprintf(q, sizeof q, "/5/%zu/1", i);
-        if (bo_play_parse(json_array_get(x, 1), 0, &p, e)) {
-            err_prefix(e, q);
-            return ERR_BAD_MEMBER;
-        }
-        run = who == seat ? run + 1 : 0;
+    if (var) { /* no embargo arguments: the history tells (all cards held at first) */
+        o.embargo_known = 1;
+        for (int k = 0; k < BO_NP; k++)
+            o.holds_embargo[k] = 1;
     }
-    /* the trailing plays of this seat are this turn's (every turn records at
-     * least one entry, so a run cannot span two turns of one seat) */
-    o.plays_left = BO_PLAYS - (run < BO_PLAYS ? run : BO_PLAYS - 1);
+    if (history_arg(args[5], 5, var, seat, &o, e))
+        return ERR_BAD_MEMBER;
     bo_play play;
     char why[320];
     bo_plan(&o, &play, why, sizeof why);
+    *result = bo_play_json(&play);
+    return 0;
+}
+
+static int fn_bonus(json_t *const *args, const char *variant, json_t **result, game_err *e)
+{
+    bo_obs o;
+    int seat, holds;
+    *result = NULL;
+    if (variant && strcmp(variant, "bonus") != 0)
+        return err_set(e, ERR_BAD_MEMBER, "", "comp10001bo_bonus plays the bonus variant only, not \"%.32s\"",
+                       variant);
+    if (player_arg(args[0], 0, &seat, e) || obs_args(args, 1, 4, 1, seat, &o, e) ||
+        jx_bool(args[2], "/2", &holds, e))
+        return ERR_BAD_MEMBER;
+    int by = -1;
+    if (args[3] && !json_is_null(args[3])) {
+        long long x;
+        if (jx_int(args[3], "/3", 0, BO_NP - 1, &x, e))
+            return ERR_BAD_MEMBER;
+        if (x == seat)
+            return err_set(e, ERR_BAD_MEMBER, "/3", "a player cannot be embargoed by themself");
+        by = (int)x;
+    }
+    o.embargo_known = 1;
+    for (int k = 0; k < BO_NP; k++)
+        o.holds_embargo[k] = 1;
+    if (history_arg(args[7], 7, 1, seat, &o, e))
+        return ERR_BAD_MEMBER;
+    /* the caller's own state is what its arguments say */
+    o.holds_embargo[seat] = holds;
+    o.embargoed_by[seat] = by;
+    if (by >= 0)
+        o.holds_embargo[by] = 0;
+    for (int k = 0; k < BO_NP; k++) /* one embargo card, one target */
+        if (k != seat && by >= 0 && o.embargoed_by[k] == by)
+            o.embargoed_by[k] = -1;
+    bo_play play;
+    char why[320];
+    bo_plan_bonus(&o, &play, why, sizeof why);
     *result = bo_play_json(&play);
     return 0;
 }
@@ -198,6 +283,8 @@ static const char *const P_VALID[] = {"play", "player_no", "hand", "stockpiles",
                                       "build_piles", NULL};
 static const char *const P_PLAY[] = {"player_no", "hand", "stockpiles", "discard_piles",
                                      "build_piles", "play_history", NULL};
+static const char *const P_BONUS[] = {"player_no", "hand", "holds_embargo", "embargoed", "stockpiles",
+                                      "discard_piles", "build_piles", "play_history", NULL};
 
 const game_fn bo_fns[BO_NFNS] = {
     {"validate", "match_build", "comp10001bo_match_build(play_card, build_pile) -> bool",
@@ -211,4 +298,7 @@ const game_fn bo_fns[BO_NFNS] = {
     {"play", "",
      "comp10001bo_play(player_no, hand, stockpiles, discard_piles, build_piles, play_history) -> play",
      P_PLAY, 6, fn_play},
+    {"play", "bonus",
+     "comp10001bo_bonus(player_no, hand, holds_embargo, embargoed, stockpiles, discard_piles, build_piles, play_history) -> play",
+     P_BONUS, 8, fn_bonus},
 };

@@ -20,14 +20,25 @@ static void draw_up(bo_state *st, int p)
 
 void bo_deal(bo_state *st, uint64_t seed)
 {
+    bo_deal_variant(st, seed, 0);
+}
+
+void bo_deal_variant(bo_state *st, uint64_t seed, int variant)
+{
     memset(st, 0, sizeof *st);
+    st->variant = (uint8_t)(variant ? 1 : 0);
     rng_seed(&st->rng, seed, DEAL_STREAM);
     rng_seed(&st->brng, seed, BOT_STREAM);
-    uint8_t deck[BO_NCARDS];
-    for (int i = 0; i < BO_NCARDS; i++)
-        deck[i] = (uint8_t)(i % 52 + 1);
-    rng_shuffle_u8(&st->rng, deck, BO_NCARDS);
-    int n = BO_NCARDS;
+    uint8_t deck[BO_MAXCARDS];
+    int ncards = bo_deck_size(st->variant);
+    for (int i = 0; i < ncards; i++)
+        deck[i] = (uint8_t)(i < BO_NCARDS ? i % 52 + 1 : BO_JOKER);
+    rng_shuffle_u8(&st->rng, deck, (size_t)ncards);
+    for (int p = 0; p < BO_NP; p++) {
+        st->holds_embargo[p] = st->variant;
+        st->embargoed_by[p] = -1;
+    }
+    int n = ncards;
     for (int p = 0; p < BO_NP; p++) {
         for (int i = 0; i < BO_STOCK; i++)
             st->stock[p][i] = deck[--n];
@@ -44,6 +55,12 @@ void bo_deal(bo_state *st, uint64_t seed)
 void bo_observe(const bo_state *st, int seat, bo_obs *o)
 {
     o->seat = seat;
+    o->variant = st->variant;
+    o->embargo_known = st->variant;
+    for (int p = 0; p < BO_NP; p++) {
+        o->holds_embargo[p] = st->holds_embargo[p];
+        o->embargoed_by[p] = st->embargoed_by[p];
+    }
     o->nhand = st->nhand[seat];
     memcpy(o->hand, st->hand[seat], (size_t)o->nhand);
     for (int p = 0; p < BO_NP; p++) {
@@ -137,6 +154,20 @@ void bo_do(bo_state *st, const bo_play *p, int verdict, bo_effect *fx)
         return;
     }
     st->passes = 0;
+    if (p->type == BO_EMBARGO || p->type == BO_CLEAR) {
+        /* the embargo card: played across the target's discard piles, or
+         * cleared out of play (never stacked on a pile); turn-ending */
+        if (p->type == BO_EMBARGO) {
+            st->holds_embargo[s] = 0;
+            st->embargoed_by[p->dst_owner] = (int8_t)s;
+        } else {
+            st->embargoed_by[s] = -1;
+        }
+        st->plays_this_turn++;
+        fx->turn_ending = 1;
+        end_turn(st);
+        return;
+    }
     if (p->type == BO_FROM_HAND)
         remove_from_hand(st, s, p->card);
     else if (p->type == BO_FROM_DISCARD)
@@ -146,10 +177,10 @@ void bo_do(bo_state *st, const bo_play *p, int verdict, bo_effect *fx)
 
     if (p->dst_kind == BO_TO_BUILD) {
         int b = p->dst_pile, n = st->b.nbuild[b];
-        int v = bo_val(p->card);
+        int done = bo_build_completes(p->card, st->b.build[b], n);
         st->b.build[b][n++] = p->card;
         st->b.nbuild[b] = (uint8_t)n;
-        if (v == 1 || (n > 1 && (v == 2 || v == 13))) {
+        if (done) {
             memcpy(&st->draw[st->ndraw], st->b.build[b], (size_t)n);
             st->ndraw = (uint8_t)(st->ndraw + n);
             st->b.nbuild[b] = 0;

@@ -12,13 +12,13 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const VARIANTS[] = {"standard", NULL};
+static const char *const VARIANTS[] = {"standard", "bonus", NULL};
 
 static json_t *rules(void)
 {
     json_t *r = json_pack(
-        "{s:s,s:s,s:[s],s:{s:i,s:i},s:{s:s,s:s,s:s,s:{s:s,s:s},s:s,s:s}}",
-        "game", "comp10001bo", "title", "Comp10001-Bo", "variants", "standard",
+        "{s:s,s:s,s:[s,s],s:{s:i,s:i},s:{s:s,s:s,s:s,s:{s:s,s:s},s:s,s:s,s:s}}",
+        "game", "comp10001bo", "title", "Comp10001-Bo", "variants", "standard", "bonus",
         "players", "min", BO_NP, "max", BO_NP,
         "notation",
         "cards", "two characters: value then suit, e.g. \"0D\" (ten of diamonds), \"AS\", \"KC\"",
@@ -26,12 +26,14 @@ static json_t *rules(void)
         "suits", "SHDC",
         "colours", "black", "S C", "red", "H D",
         "piles", "piles are lists of cards, bottom first (the last card is the top)",
-        "seats", "players 0-3, clockwise; player 0 starts");
+        "seats", "players 0-3, clockwise; player 0 starts",
+        "jokers", "bonus only: \"ZZ\", wild for any value but an Ace, colour undetermined (4 in the pack)");
     json_t *shapes = json_pack(
-        "{s:s,s:[{s:s,s:o},{s:s,s:o},{s:s,s:o},{s:s,s:o},{s:s,s:o}]}",
+        "{s:s,s:[{s:s,s:o},{s:s,s:o},{s:s,s:o},{s:s,s:o},{s:s,s:o},{s:s,s:o},{s:s,s:o},{s:s,s:o}]}",
         "shape", "[play_type, source, destination]; play_type 0 hand, 1 top of a discard pile, "
-                 "2 own stockpile top, 3 no play; source a card, or [card, [owner, pile]] for type 1; "
-                 "destination [0, build_no] or [1, [owner, pile]]",
+                 "2 own stockpile top, 3 no play, and in the bonus game 4 embargo a player, 5 clear "
+                 "one's embargo; source a card, or [card, [owner, pile]] for type 1, null for types 3-5; "
+                 "destination [0, build_no] or [1, [owner, pile]], [2, target_player] for type 4",
         "examples",
         "text", "2C from the hand onto build pile 0", "play", json_pack("[i,s,[i,i]]", 0, "2C", 0, 0),
         "text", "3C from the stockpile onto build pile 1", "play", json_pack("[i,s,[i,i]]", 2, "3C", 0, 1),
@@ -39,7 +41,12 @@ static json_t *rules(void)
         json_pack("[i,[s,[i,i]],[i,i]]", 1, "2C", 1, 0, 0, 1),
         "text", "9D from the hand onto player 0's discard pile 0", "play",
         json_pack("[i,s,[i,[i,i]]]", 0, "9D", 1, 0, 0),
-        "text", "no possible play", "play", json_pack("[i,n,[n,n]]", 3));
+        "text", "no possible play", "play", json_pack("[i,n,[n,n]]", 3),
+        "text", "bonus: a joker from the hand onto build pile 2", "play", json_pack("[i,s,[i,i]]", 0, "ZZ", 0, 2),
+        "text", "bonus: play the embargo card on player 2 (turn-ending)", "play",
+        json_pack("[i,n,[i,i]]", 4, 2, 2),
+        "text", "bonus: clear one's embargo, the card leaving play via build pile 0 (turn-ending)", "play",
+        json_pack("[i,n,[i,i]]", 5, 0, 0));
     json_object_set_new(r, "plays", shapes);
     json_object_set_new(r, "turn", json_pack("[s,s,s,s,s,s,s]",
         "deal: 8 stockpile cards each (top visible), the rest is the draw pile",
@@ -49,9 +56,22 @@ static json_t *rules(void)
         "the turn ends after a turn-ending play, 5 plays, or when no play is possible (recorded as [3, null, [null, null]]); a player may not stop while a play exists",
         "win by emptying the stockpile; the game is abandoned when the draw pile is empty and nobody can play",
         "after 20 turns each the game ends with no winner (turn-limit)"));
-    json_object_set_new(r, "bots", json_pack("[{s:s,s:s},{s:s,s:s}]",
+    json_object_set_new(r, "bonus", json_pack("[s,s,s,s,s,s,s]",
+        "108 cards: the two decks and 4 jokers ZZ, wild for any value but an Ace, colour undetermined",
+        "a pile with jokers is legal when some reading of its jokers makes every adjacent pair legal; the reading is re-evaluated from the pile as it stands after every play",
+        "a joker may start a build pile (as a 2 or K); a build pile whose top can be read as a 2 or K is completed and cleared at once (a joker never stands for an Ace)",
+        "a joker on a non-empty discard pile is always a legal, non-turn-ending play; a natural card on a joker must fit some reading of it; a joker may start its owner's discard pile from the hand (turn-ending)",
+        "each player holds one embargo card, used at most once: [4, null, [2, target]] embargoes another player whose stockpile holds 3 cards or fewer and who is not embargoed now (turn-ending)",
+        "an embargoed player may only play from the stockpile until they clear the embargo with [5, null, destination] (any build or discard pile; turn-ending; the card leaves play)",
+        "embargo plays count as possible plays: a player may not claim no play while one exists; a cleared player may be embargoed again by another player's unused card"));
+    json_object_set_new(r, "bots", json_pack("[{s:s,s:s},{s:s,s:s},{s:s,s:s}]",
         "name", "planner", "description",
-        "searches this turn's play sequences for stockpile progress, then discards the least useful card",
+        "searches this turn's play sequences for stockpile progress, then discards the least useful card; "
+        "in the bonus game it also keeps jokers for stockpile progress, embargoes the opponent closest to "
+        "winning and clears its own embargo as soon as its stockpile cannot move",
+        "name", "standard", "description",
+        "the standard-game planner: in the bonus game it plays legally but uses jokers like any card and "
+        "embargo plays only when nothing else ends the turn",
         "name", "random", "description", "a uniformly random possible play"));
     json_t *fns = json_array();
     for (int i = 0; i < BO_NFNS; i++) {
@@ -70,8 +90,9 @@ static json_t *rules(void)
 static int init(void *vst, const char *variant, int nplayers, uint64_t seed,
                 const json_t *options, game_err *e)
 {
-    if (variant && strcmp(variant, "standard") != 0)
-        return err_set(e, ERR_BAD_MEMBER, "/variant", "unknown variant \"%.32s\" (only \"standard\")", variant);
+    if (variant && strcmp(variant, "standard") != 0 && strcmp(variant, "bonus") != 0)
+        return err_set(e, ERR_BAD_MEMBER, "/variant", "unknown variant \"%.32s\" (\"standard\" or \"bonus\")",
+                       variant);
     if (nplayers != BO_NP)
         return err_set(e, ERR_BAD_MEMBER, "/players", "Comp10001-Bo is played by exactly 4 players, not %d",
                        nplayers);
@@ -86,7 +107,7 @@ static int init(void *vst, const char *variant, int nplayers, uint64_t seed,
             return err_set(e, ERR_BAD_MEMBER, p, "unknown option (Comp10001-Bo has none)");
         }
     }
-    bo_deal(vst, seed);
+    bo_deal_variant(vst, seed, variant && strcmp(variant, "bonus") == 0);
     return 0;
 }
 
@@ -237,6 +258,8 @@ static int bot(void *vst, const char *strategy, json_t **record, char *explanati
     bo_observe(st, st->cur, &o);
     if (strategy && strcmp(strategy, "planner") == 0)
         bo_plan(&o, &p, why, sizeof why);
+    else if (strategy && strcmp(strategy, "standard") == 0)
+        bo_plan_n(&o, 1000, &p, why, sizeof why);
     else if (strategy && strcmp(strategy, "random") == 0)
         bo_random(&o, &r, &p, why, sizeof why);
     else

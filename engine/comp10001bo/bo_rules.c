@@ -70,29 +70,158 @@ static int build_rule(int card, const uint8_t *pile, int n, const char **rule)
     return adjacent(v, bo_val(top));
 }
 
+/* --- jokers: readings as value/colour sets -------------------------------- */
+
+enum { ALL_READINGS = (1u << 24) - 1 };
+
+static uint32_t reading(int v, int red) { return 1u << ((v - 2) * 2 + red); }
+
+/* The readings of one card on a pile (an Ace has none: it never stays). */
+static uint32_t readings_of(int card)
+{
+    if (bo_joker(card))
+        return ALL_READINGS;
+    int v = bo_val(card);
+    return v == 1 ? 0 : reading(v, bo_red(card));
+}
+
+/* Readings a card placed on something read as `s` may take. */
+static uint32_t next_build(uint32_t s)
+{
+    uint32_t out = 0;
+    for (int v = 2; v <= 13; v++)
+        for (int r = 0; r < 2; r++)
+            if (s & reading(v, r)) {
+                if (v > 2) out |= reading(v - 1, r);
+                if (v < 13) out |= reading(v + 1, r);
+            }
+    return out;
+}
+
+static uint32_t next_disc(uint32_t s)
+{
+    uint32_t out = 0;
+    for (int v = 2; v <= 13; v++)
+        for (int r = 0; r < 2; r++)
+            if (s & reading(v, r)) {
+                out |= reading(v == 2 ? 13 : v - 1, !r);
+                out |= reading(v == 13 ? 2 : v + 1, !r);
+            }
+    return out;
+}
+
+static const uint32_t STARTS = (1u << 0) | (1u << 1) | (1u << 22) | (1u << 23); /* 2s and Ks */
+
+uint32_t bo_build_top(const uint8_t *pile, int n)
+{
+    if (n == 0)
+        return 0;
+    uint32_t s = readings_of(pile[0]) & STARTS;
+    for (int i = 1; i < n && s; i++)
+        s = next_build(s) & readings_of(pile[i]);
+    return s;
+}
+
+uint32_t bo_disc_top(const uint8_t *pile, int n)
+{
+    int m = n - 1;
+    while (m >= 0 && bo_joker(pile[m]))
+        m--;
+    uint32_t s = m >= 0 ? readings_of(pile[m]) : ALL_READINGS;
+    for (int i = m + 1; i < n; i++)
+        s = next_disc(s);
+    return s;
+}
+
+static int has_joker(int card, const uint8_t *pile, int n)
+{
+    if (bo_joker(card))
+        return 1;
+    for (int i = 0; i < n; i++)
+        if (bo_joker(pile[i]))
+            return 1;
+    return 0;
+}
+
+/* The joker-aware build rule; *after receives the top's readings once placed. */
+static int build_joker(int card, const uint8_t *pile, int n, uint32_t *after)
+{
+    *after = 0;
+    if (n == 0) {
+        *after = readings_of(card) & STARTS;
+        return *after != 0;
+    }
+    uint32_t top = bo_build_top(pile, n);
+    if (!bo_joker(card) && bo_val(card) == 1) {
+        uint32_t colour = bo_red(card) ? 0xAAAAAAu : 0x555555u;
+        return (top & colour) != 0;
+    }
+    *after = next_build(top) & readings_of(card);
+    return *after != 0;
+}
+
 int bo_match_build(int card, const uint8_t *pile, int n)
 {
+    if (has_joker(card, pile, n)) {
+        uint32_t after;
+        return build_joker(card, pile, n, &after);
+    }
     const char *rule;
     return build_rule(card, pile, n, &rule);
+}
+
+int bo_build_completes(int card, const uint8_t *pile, int n)
+{
+    if (!bo_joker(card) && bo_val(card) == 1)
+        return 1;
+    if (n == 0)
+        return 0;
+    if (has_joker(card, pile, n)) {
+        uint32_t after;
+        return build_joker(card, pile, n, &after) && (after & STARTS) != 0;
+    }
+    int v = bo_val(card);
+    return v == 2 || v == 13;
+}
+
+int bo_build_pile_ok(const uint8_t *pile, int n, int *bad_index)
+{
+    for (int i = 0; i < n; i++)
+        if (!bo_match_build(pile[i], pile, i) || bo_build_completes(pile[i], pile, i)) {
+            *bad_index = i;
+            return 0;
+        }
+    return 1;
 }
 
 int bo_match_discard(int card, const uint8_t *pile, int n, int player,
                      int to_player, int from_hand)
 {
-    if (bo_val(card) == 1)
+    if (!bo_joker(card) && bo_val(card) == 1)
         return 0;
     if (n == 0)
         return (from_hand && player == to_player) ? 2 : 0;
+    if (bo_joker(card))
+        return 1; /* a joker on a non-empty discard pile is always legal */
+    if (has_joker(card, pile, n))
+        return (next_disc(bo_disc_top(pile, n)) & readings_of(card)) ? 1 : (from_hand ? 2 : 0);
     int top = pile[n - 1];
     if (bo_red(card) != bo_red(top) && adjacent_wrap(bo_val(card), bo_val(top)))
         return 1;
     return from_hand ? 2 : 0;
 }
 
-static int completes(int card, int n_before)
+static int completes(int card, const uint8_t *pile, int n_before)
 {
-    int v = bo_val(card);
-    return v == 1 || (n_before > 0 && (v == 2 || v == 13));
+    return bo_build_completes(card, pile, n_before);
+}
+
+int bo_embargo_target_ok(const bo_obs *o, int target)
+{
+    int me = o->seat;
+    return o->variant && o->embargo_known && o->holds_embargo[me] && o->embargoed_by[me] < 0 &&
+           target >= 0 && target < BO_NP && target != me && o->nstock[target] > 0 &&
+           o->nstock[target] <= 3 && o->embargoed_by[target] < 0;
 }
 
 static int in_hand(const bo_obs *o, int card)
@@ -123,6 +252,48 @@ static int ok(int verdict, char *why, size_t n, const char **rule,
     return verdict;
 }
 
+/* Plays 4 (embargo a player) and 5 (clear one's own embargo). */
+static int judge_embargo(const bo_obs *o, const bo_play *p, char *why, size_t whylen,
+                         const char **rule)
+{
+    char who[16];
+    int me = o->seat;
+    if (!o->variant)
+        return fail(why, whylen, rule, "embargo.variant",
+                    "embargo cards exist only in the bonus game%s%s", "", "");
+    if (!o->embargo_known)
+        return fail(why, whylen, rule, "embargo.unknown",
+                    "embargo plays cannot be judged without the embargo state%s%s", "", "");
+    if (p->type == BO_CLEAR) {
+        if (o->embargoed_by[me] < 0)
+            return fail(why, whylen, rule, "embargo.not-embargoed",
+                        "there is no embargo on this player to clear%s%s", "", "");
+        snprintf(who, sizeof who, "%d", o->embargoed_by[me]);
+        return ok(2, why, whylen, rule, "embargo.clear",
+                  "clears the embargo of player %s (the card leaves play): turn-ending%s", who, "");
+    }
+    int t = p->dst_owner;
+    snprintf(who, sizeof who, "%d", t);
+    if (!o->holds_embargo[me])
+        return fail(why, whylen, rule, "embargo.used",
+                    "this player's embargo card has already been played%s%s", "", "");
+    if (o->embargoed_by[me] >= 0)
+        return fail(why, whylen, rule, "embargo.restricted",
+                    "an embargoed player may only play from the stockpile or clear the embargo%s%s", "", "");
+    if (t == me)
+        return fail(why, whylen, rule, "embargo.self", "a player cannot embargo themself%s%s", "", "");
+    if (o->embargoed_by[t] >= 0)
+        return fail(why, whylen, rule, "embargo.already",
+                    "player %s is already embargoed%s", who, "");
+    if (o->nstock[t] > 3)
+        return fail(why, whylen, rule, "embargo.stockpile",
+                    "player %s's stockpile holds more than 3 cards%s", who, "");
+    if (!bo_embargo_target_ok(o, t))
+        return fail(why, whylen, rule, "embargo.target", "player %s cannot be embargoed%s", who, "");
+    return ok(2, why, whylen, rule, "embargo.play",
+              "embargoes player %s (stockpile plays only until they clear it): turn-ending%s", who, "");
+}
+
 int bo_judge(const bo_obs *o, const bo_play *p, char *why, size_t whylen,
              const char **rule)
 {
@@ -134,6 +305,15 @@ int bo_judge(const bo_obs *o, const bo_play *p, char *why, size_t whylen,
             return fail(why, whylen, rule, "noplay.exists",
                         "a play is possible%s%s, so no play may not be claimed", "", "");
         return ok(3, why, whylen, rule, "noplay", "no play is possible%s%s", "", "");
+    }
+    if (p->type == BO_EMBARGO || p->type == BO_CLEAR)
+        return judge_embargo(o, p, why, whylen, rule);
+    if (o->variant && o->embargo_known && o->embargoed_by[o->seat] >= 0 &&
+        (p->type == BO_FROM_HAND || p->type == BO_FROM_DISCARD)) {
+        snprintf(where, sizeof where, "%d", o->embargoed_by[o->seat]);
+        return fail(why, whylen, rule, "embargo.restricted",
+                    "player %s has embargoed this player: only stockpile plays, or clearing the embargo (play 5), until it is cleared%s",
+                    where, "");
     }
     /* source */
     if (p->type == BO_FROM_HAND && !in_hand(o, p->card))
@@ -159,7 +339,16 @@ int bo_judge(const bo_obs *o, const bo_play *p, char *why, size_t whylen,
         int n = o->b.nbuild[p->dst_pile];
         const uint8_t *pile = o->b.build[p->dst_pile];
         const char *id = "";
-        if (!build_rule(p->card, pile, n, &id)) {
+        if (has_joker(p->card, pile, n)) {
+            if (!bo_match_build(p->card, pile, n)) {
+                if (n == 0)
+                    return fail(why, whylen, rule, "build.start",
+                                "an empty build pile takes only a 2, a King or a joker, not %s%s", c, "");
+                return fail(why, whylen, rule, "build.joker",
+                            "no reading of the jokers lets %s go on the build pile topped by %s (same colour, adjacent values, no wrap)",
+                            c, bo_card_name(pile[n - 1]));
+            }
+        } else if (!build_rule(p->card, pile, n, &id)) {
             if (n == 0)
                 return fail(why, whylen, rule, id,
                             "an empty build pile takes only a 2 or a King, not %s%s", c, "");
@@ -170,7 +359,7 @@ int bo_judge(const bo_obs *o, const bo_play *p, char *why, size_t whylen,
             return fail(why, whylen, rule, id, "%s is not adjacent in value to %s (no wrap on build piles)",
                         c, bo_card_name(pile[n - 1]));
         }
-        if (completes(p->card, n))
+        if (completes(p->card, pile, n))
             return ok(1, why, whylen, rule, "build.complete",
                       "%s completes the build pile%s", c, "");
         if (n == 0)
@@ -184,7 +373,7 @@ int bo_judge(const bo_obs *o, const bo_play *p, char *why, size_t whylen,
     if (p->type == BO_FROM_DISCARD && p->src_owner == ow && p->src_pile == k)
         return fail(why, whylen, rule, "discard.same-pile",
                     "%s must move to another discard pile%s", c, "");
-    if (bo_val(p->card) == 1)
+    if (!bo_joker(p->card) && bo_val(p->card) == 1)
         return fail(why, whylen, rule, "discard.ace", "an Ace (%s) never goes on a discard pile%s", c, "");
     int r = bo_match_discard(p->card, pile, n, o->seat, ow, p->type == BO_FROM_HAND);
     if (n == 0) {
@@ -197,6 +386,14 @@ int bo_judge(const bo_obs *o, const bo_play *p, char *why, size_t whylen,
     const char *top = bo_card_name(pile[n - 1]);
     if (r == 1)
         return ok(1, why, whylen, rule, "discard.sequence", "%s goes on %s", c, top);
+    if (has_joker(p->card, pile, n)) {
+        if (r == 0)
+            return fail(why, whylen, rule, "discard.sequence",
+                        "no reading of the jokers lets %s go on %s (only a play from the hand may restart a pile)",
+                        c, top);
+        return ok(2, why, whylen, rule, "discard.restart",
+                  "no reading of the jokers lets %s go on %s: a turn-ending restart of the pile", c, top);
+    }
     int samecol = bo_red(p->card) == bo_red(pile[n - 1]);
     if (r == 0)
         return fail(why, whylen, rule, "discard.sequence",
@@ -266,7 +463,8 @@ static int gen(const bo_obs *o, bo_play *out, uint8_t *verdicts, int stop)
         if (gen_card(o, &p, out, verdicts, &n, stop))
             return 1;
     }
-    for (int i = 0; i < o->nhand; i++) {
+    int embargoed = o->variant && o->embargo_known && o->embargoed_by[s] >= 0;
+    for (int i = 0; i < o->nhand && !embargoed; i++) {
         int dup = 0;
         for (int j = 0; j < i; j++)
             dup |= o->hand[j] == o->hand[i];
@@ -278,7 +476,7 @@ static int gen(const bo_obs *o, bo_play *out, uint8_t *verdicts, int stop)
         if (gen_card(o, &p, out, verdicts, &n, stop))
             return 1;
     }
-    for (int ow = 0; ow < BO_NP; ow++)
+    for (int ow = 0; ow < BO_NP && !embargoed; ow++)
         for (int k = 0; k < BO_NDISC; k++) {
             int m = o->b.ndisc[ow][k];
             if (!m)
@@ -291,6 +489,34 @@ static int gen(const bo_obs *o, bo_play *out, uint8_t *verdicts, int stop)
             if (gen_card(o, &p, out, verdicts, &n, stop))
                 return 1;
         }
+    /* the embargo plays (turn-ending) */
+    memset(&p, 0, sizeof p);
+    p.type = BO_EMBARGO;
+    p.dst_kind = BO_TO_PLAYER;
+    for (int t = 0; t < BO_NP; t++)
+        if (bo_embargo_target_ok(o, t)) {
+            if (stop)
+                return 1;
+            p.dst_owner = (uint8_t)t;
+            push(out, verdicts, &n, &p, 2);
+        }
+    if (embargoed) {
+        if (stop)
+            return 1;
+        memset(&p, 0, sizeof p);
+        p.type = BO_CLEAR;
+        for (int b = 0; b < BO_NBUILD; b++) {
+            p.dst_pile = (uint8_t)b;
+            push(out, verdicts, &n, &p, 2);
+        }
+        p.dst_kind = BO_TO_DISCARD;
+        for (int ow = 0; ow < BO_NP; ow++)
+            for (int k = 0; k < BO_NDISC; k++) {
+                p.dst_owner = (uint8_t)ow;
+                p.dst_pile = (uint8_t)k;
+                push(out, verdicts, &n, &p, 2);
+            }
+    }
     return stop ? 0 : n;
 }
 
@@ -310,6 +536,15 @@ void bo_obs_do(bo_obs *o, const bo_play *p, int *completed)
     if (p->type == BO_NO_PLAY)
         return;
     int s = o->seat;
+    if (p->type == BO_EMBARGO) {
+        o->holds_embargo[s] = 0;
+        o->embargoed_by[p->dst_owner] = s;
+        return;
+    }
+    if (p->type == BO_CLEAR) {
+        o->embargoed_by[s] = -1;
+        return;
+    }
     if (p->type == BO_FROM_HAND) {
         for (int i = 0; i < o->nhand; i++)
             if (o->hand[i] == p->card) {
@@ -325,7 +560,7 @@ void bo_obs_do(bo_obs *o, const bo_play *p, int *completed)
     }
     if (p->dst_kind == BO_TO_BUILD) {
         int b = p->dst_pile, n = o->b.nbuild[b];
-        if (completes(p->card, n)) {
+        if (completes(p->card, o->b.build[b], n)) {
             o->b.nbuild[b] = 0;
             *completed = b;
             if (o->ndraw >= 0)
@@ -349,6 +584,15 @@ void bo_play_text(const bo_obs *o, const bo_play *p, char *out, size_t n)
     const char *c = bo_card_name(p->card);
     if (p->type == BO_NO_PLAY) {
         snprintf(out, n, "has no possible play");
+        return;
+    }
+    if (p->type == BO_EMBARGO) {
+        snprintf(out, n, "plays the embargo card on player %d (%d stockpile card%s left)", p->dst_owner,
+                 o->nstock[p->dst_owner], o->nstock[p->dst_owner] == 1 ? "" : "s");
+        return;
+    }
+    if (p->type == BO_CLEAR) {
+        snprintf(out, n, "clears the embargo of player %d", o->embargoed_by[o->seat]);
         return;
     }
     if (p->type == BO_FROM_HAND)

@@ -410,8 +410,11 @@ static void test_fn_bad_arguments(void **unused)
     json_t *args[2] = {py("'2C'"), py("[]")};
     json_t *r = NULL;
     game_err e;
-    assert_int_equal(fn("match_build")->call(args, "bonus", &r, &e), ERR_BAD_MEMBER);
+    assert_int_equal(fn("match_build")->call(args, "nosuch", &r, &e), ERR_BAD_MEMBER);
     assert_null(r);
+    assert_int_equal(fn("match_build")->call(args, "bonus", &r, &e), 0); /* bonus: the jokers' rules */
+    assert_true(json_is_true(r));
+    json_decref(r);
     assert_int_equal(fn("match_build")->call(args, "standard", &r, &e), 0);
     assert_true(json_is_true(r));
     json_decref(r);
@@ -422,7 +425,7 @@ static void test_fn_bad_arguments(void **unused)
 static void test_fn_table(void **unused)
 {
     (void)unused;
-    assert_int_equal(OPS->nfns, 4);
+    assert_int_equal(OPS->nfns, 5);
     assert_string_equal(fn("match_build")->kind, "validate");
     assert_int_equal(fn("match_build")->nrequired, 2);
     assert_int_equal(fn("match_discard")->nrequired, 4);
@@ -460,7 +463,7 @@ static void test_deal(void **unused)
     bo_state st2;
     assert_int_equal(OPS->decode(&st2, j, &e), 0);
     json_decref(j);
-    assert_int_equal(OPS->init(&st, "bonus", 4, 1, NULL, &e), ERR_BAD_MEMBER);
+    assert_int_equal(OPS->init(&st, "nosuch", 4, 1, NULL, &e), ERR_BAD_MEMBER);
     assert_int_equal(OPS->init(&st, "standard", 3, 1, NULL, &e), ERR_BAD_MEMBER);
     json_t *o = json_pack("{s:i}", "speed", 3);
     assert_int_equal(OPS->init(&st, NULL, 4, 1, o, &e), ERR_BAD_MEMBER);
@@ -996,7 +999,8 @@ static void test_decode_hostile(void **unused)
     assert_true(json_array_size(json_object_get(good, "history")) > 2);
 
     expect_decode_bad(good, "/game", json_string("hanabi"), "/game");
-    expect_decode_bad(good, "/variant", json_string("bonus"), "/variant");
+    expect_decode_bad(good, "/variant", json_string("nosuch"), "/variant");
+    expect_decode_bad(good, "/variant", json_string("bonus"), ""); /* no jokers: not a bonus pack */
     expect_decode_bad(good, "/variant", NULL, "/variant");
     expect_decode_bad(good, "/rng", json_string("x"), "/rng");
     expect_decode_bad(good, "/rng/inc", json_string("2"), "/rng/inc");
@@ -1375,8 +1379,8 @@ static void test_rules_json(void **unused)
     (void)unused;
     json_t *r = OPS->rules();
     assert_string_equal(json_string_value(json_object_get(r, "title")), "Comp10001-Bo");
-    assert_int_equal(json_array_size(json_object_get(r, "functions")), 4);
-    assert_int_equal(json_array_size(json_object_get(r, "bots")), 2);
+    assert_int_equal(json_array_size(json_object_get(r, "functions")), 5);
+    assert_int_equal(json_array_size(json_object_get(r, "bots")), 3);
     assert_non_null(json_object_get(r, "notation"));
     assert_non_null(json_object_get(json_object_get(r, "plays"), "examples"));
     json_t *f = json_array_get(json_object_get(r, "functions"), 3);
@@ -1386,7 +1390,8 @@ static void test_rules_json(void **unused)
     assert_int_equal(OPS->min_players, 4);
     assert_int_equal(OPS->max_players, 4);
     assert_string_equal(OPS->variants[0], "standard");
-    assert_null(OPS->variants[1]);
+    assert_string_equal(OPS->variants[1], "bonus");
+    assert_null(OPS->variants[2]);
     assert_int_equal(OPS->state_size, sizeof(bo_state));
     assert_ptr_equal(game_find("comp10001bo"), OPS);
 }
