@@ -8,8 +8,10 @@
  */
 #include "front_civet.h"
 #include "front_ws.h"
+#include "pool.h"
 
 #include <civetweb.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,7 +138,7 @@ static int on_request(struct mg_connection *conn, void *data)
     req.body_too_large = too_large;
 
     http_res res;
-    api_handle(&fc->cfg, &req, &res);
+    pool_handle(&fc->cfg, &req, &res);
     free(body);
     if (res.stream.on) {
         stream_events(conn, fc, &req, &res);
@@ -185,6 +187,10 @@ int front_civet_start(front_civet *fc, const char *listen, int threads,
     struct mg_callbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.log_message = on_log;
+    if (pool_start(threads, 16u << 20)) { /* engine threads: see pool.c */
+        snprintf(err, errlen, "cannot start the engine threads");
+        return -1;
+    }
     mg_init_library(0);
     struct mg_init_data init = {.callbacks = &cb, .user_data = fc,
                                 .configuration_options = opts};
@@ -197,6 +203,7 @@ int front_civet_start(front_civet *fc, const char *listen, int threads,
     if (!fc->ctx) {
         snprintf(err, errlen, "cannot listen on %s: %s", listen, ebuf[0] ? ebuf : "civetweb failed to start");
         mg_exit_library();
+        pool_stop();
         return -1;
     }
     mg_set_request_handler(fc->ctx, "/", on_request, fc);
@@ -205,6 +212,7 @@ int front_civet_start(front_civet *fc, const char *listen, int threads,
         mg_stop(fc->ctx);
         fc->ctx = NULL;
         mg_exit_library();
+        pool_stop();
         return -1;
     }
     struct mg_server_port ports[4];
@@ -222,5 +230,6 @@ void front_civet_stop(front_civet *fc)
         mg_stop(fc->ctx);
         fc->ctx = NULL;
         mg_exit_library();
+        pool_stop();
     }
 }

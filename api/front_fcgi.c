@@ -225,14 +225,18 @@ int front_fcgi_run(const api_config *cfg, const char *listen, int threads,
         return -1;
     }
     int started = 0;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 16 << 20); /* the engine's searches need room */
     for (int i = 0; i < threads; i++) {
         ws[i].cfg = cfg;
         ws[i].sock = sock;
-        if (pthread_create(&ws[i].th, NULL, work, &ws[i]) == 0)
+        if (pthread_create(&ws[i].th, &attr, work, &ws[i]) == 0)
             started++;
         else
             break;
     }
+    pthread_attr_destroy(&attr);
     if (listen && *listen) {
         printf("croupier: FastCGI on %s (%d threads)\n", listen, started);
         fflush(stdout);

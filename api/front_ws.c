@@ -22,6 +22,7 @@
 
 #include "api.h"
 #include "front_civet.h"
+#include "pool.h"
 
 typedef struct ws_conn {
     struct mg_connection *conn;
@@ -223,7 +224,7 @@ static int on_data(struct mg_connection *conn, int bits, char *data, size_t len,
     req.body = text;
     req.body_len = text ? strlen(text) : 0;
     http_res res;
-    api_handle(W.cfg, &req, &res);
+    pool_handle(W.cfg, &req, &res);
     free(text);
     pthread_mutex_lock(&W.mu);
     if (res.status != 200) {

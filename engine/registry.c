@@ -6,10 +6,12 @@
 
 extern const game_ops comp10001bo_ops;
 extern const game_ops hanabi_ops;
+extern const game_ops fivecrowns_ops;
 
 const game_ops *const game_registry[] = {
     &comp10001bo_ops,
     &hanabi_ops,
+    &fivecrowns_ops,
     NULL,
 };
 

@@ -1,0 +1,208 @@
+/* fc.h: Five Crowns (seed 004), the types shared by its files.
+ *
+ * Cards are bytes: 0 is "no card"; 1..55 are 1 + suit*11 + (rank-3) with
+ * rank 3..13 (3..9, X=10, J=11, Q=12, K=13) and suit S,C,D,H,T = 0..4;
+ * 56..58 are the jokers J1 J2 J3. Two decks: every card twice (116).
+ * A card's value is its rank (J/Q/K 11/12/13), 20 for the round's wild
+ * rank, 50 for a joker. Piles keep their top card LAST (pile[n-1]).
+ *
+ * The state is a plain struct of fixed-size arrays (copy = memcpy). The
+ * strategies see an fc_obs (one seat's view: own hand, discard top, public
+ * counts) and never the state itself, so hints use no hidden information.
+ */
+#ifndef CROUPIER_FC_H
+#define CROUPIER_FC_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game.h"
+#include "core/rng.h"
+
+/* Sentences are cut to their buffers on purpose (snprintf). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
+
+enum {
+    FC_MINP = 2,
+    FC_MAXP = 7,
+    FC_ROUNDS = 11,
+    FC_DECK = 116,          /* two 58-card decks */
+    FC_NTYPES = 58,         /* distinct card codes 1..58 */
+    FC_JOKER1 = 56,
+    FC_HANDMAX = 14,        /* 13 dealt in round 11, plus the drawn card */
+    FC_PILE = 240,          /* capacity of a pile (imports may hold extra cards) */
+    FC_ROUND_TURNS = 40,    /* turns per player in a round before it is called off */
+    FC_MAXHIST = FC_ROUNDS * FC_MAXP * (FC_ROUND_TURNS + 1) * 2,
+    FC_MAXSCORE = 50000,     /* a saved total we accept */
+};
+
+enum { FC_PH_DRAW, FC_PH_DISCARD, FC_PH_OVER };
+enum { FC_PLAY_DRAW_PILE, FC_PLAY_DRAW_DISCARD, FC_PLAY_DISCARD };
+enum { FC_PLAYING, FC_WON, FC_TIE };
+enum { FC_END_NONE, FC_END_OUT, FC_END_LIMIT };
+
+/* A play: draw (from FC_PLAY_DRAW_PILE / FC_PLAY_DRAW_DISCARD) or discard. */
+typedef struct fc_play {
+    uint8_t kind;
+    uint8_t card;   /* discard: the card */
+    uint8_t go_out; /* discard: 1 = go out */
+} fc_play;
+
+typedef struct fc_hist {
+    uint8_t seat, round, kind, card; /* card: drawn or discarded */
+    uint8_t go_out;
+    uint8_t round_end; /* 1 when this play ended the round */
+} fc_hist;
+
+/* A finished round. */
+typedef struct fc_round {
+    uint8_t ended;          /* FC_END_OUT or FC_END_LIMIT */
+    int8_t went_out;        /* seat, -1 when called off */
+    uint16_t points[FC_MAXP];
+    uint8_t nhand[FC_MAXP];
+    uint8_t hand[FC_MAXP][FC_HANDMAX]; /* the hands laid out */
+} fc_round;
+
+typedef struct fc_state {
+    uint8_t np;
+    uint8_t open;        /* 1: every hand and the draw pile on view */
+    uint8_t round;       /* 1..11 */
+    uint8_t phase;       /* FC_PH_* */
+    uint8_t cur;
+    uint8_t starter;     /* who started this round */
+    int8_t went_out;     /* seat that went out this round, -1 none */
+    uint8_t result;      /* FC_PLAYING, FC_WON, FC_TIE */
+    int8_t winner;
+    int8_t call;         /* coin toss: -1 no call, 0 heads, 1 tails */
+    int8_t toss;         /* -1 none (imported), 0 heads, 1 tails */
+    uint8_t imported;    /* 1 when resumed from a text save */
+    uint8_t first_round; /* first round played here (1, or the imported round) */
+    uint16_t round_turns;/* turns completed in this round */
+    uint16_t turns;      /* turns completed in the game */
+    uint16_t score[FC_MAXP];
+    uint8_t nhand[FC_MAXP];
+    uint8_t hand[FC_MAXP][FC_HANDMAX];
+    uint8_t ndraw, ndisc;
+    uint8_t draw[FC_PILE];
+    uint8_t disc[FC_PILE];
+    fc_round rounds[FC_ROUNDS]; /* rounds[r-1] once round r is over */
+    uint16_t nhist;
+    fc_hist hist[FC_MAXHIST];
+    rng rng;  /* deals and reshuffles */
+    rng brng; /* the random bot */
+} fc_state;
+
+/* --- cards (fc_cards.c) ------------------------------------------------------ */
+static inline int fc_is_joker(int c) { return c >= FC_JOKER1; }
+static inline int fc_rank(int c) { return fc_is_joker(c) ? 0 : (c - 1) % 11 + 3; }
+static inline int fc_suit(int c) { return fc_is_joker(c) ? -1 : (c - 1) / 11; }
+static inline int fc_card(int rank, int suit) { return 1 + suit * 11 + rank - 3; }
+static inline int fc_is_wild(int c, int wild) { return fc_is_joker(c) || fc_rank(c) == wild; }
+static inline int fc_value(int c, int wild)
+{
+    return fc_is_joker(c) ? 50 : fc_rank(c) == wild ? 20 : fc_rank(c);
+}
+static inline int fc_wild_rank(int round) { return round + 2; }
+
+/* "7H", "XH", "10H", "J1" (case-insensitive; len chars of s) -> code, 0 if not a card. */
+int fc_card_parse_n(const char *s, size_t len);
+int fc_card_parse(const char *s);
+const char *fc_card_str(int c);   /* "XH" */
+/* "7 of hearts", "10 of spades", "king of tridents", "joker" */
+void fc_card_name(int c, char *out, size_t n);
+const char *fc_rank_word(int rank, int plural); /* "7"/"7s", "king"/"kings" */
+const char *fc_suit_word(int suit);             /* "hearts" */
+
+/* --- the arranger (fc_cards.c) -------------------------------------------- */
+enum { FC_RUN, FC_BOOK };
+typedef struct fc_group {
+    uint8_t kind;  /* FC_RUN or FC_BOOK */
+    uint8_t n;
+    uint8_t cards[FC_HANDMAX]; /* runs in rank order, wilds in their places */
+    uint8_t as[FC_HANDMAX];    /* what each card stands for in a run: rank (0 in books) */
+} fc_group;
+
+typedef struct fc_arr {
+    int points;  /* value of the cards left over */
+    int ngroups;
+    fc_group g[FC_HANDMAX];
+    int nleft;
+    uint8_t left[FC_HANDMAX];
+} fc_arr;
+
+/* The arrangement of cards[0..n) (n <= FC_HANDMAX) into runs and books that
+ * leaves the fewest points; returns those points. out may be NULL. */
+int fc_arrange(const uint8_t *cards, int n, int wild, fc_arr *out);
+/* "a run of hearts 5-6-7 (the joker as the 6)" */
+void fc_group_text(const fc_group *g, int wild, char *out, size_t n);
+/* One sentence describing a whole arrangement. */
+void fc_arr_text(const fc_arr *a, int wild, char *out, size_t n);
+
+/* --- game flow (fc_game.c) ------------------------------------------------- */
+void fc_new_game(fc_state *st, int np, uint64_t seed, int open, int call);
+/* Deal round st->round with a fresh double deck; starter to move. */
+void fc_deal_round(fc_state *st, int starter);
+/* Judge a play of the seat to move: 1 legal, 0 illegal (why, rule set). */
+int fc_judge(const fc_state *st, const fc_play *p, char *why, size_t whylen, const char **rule);
+/* Apply a judged-legal play. */
+void fc_do(fc_state *st, const fc_play *p);
+/* All legal plays of the seat to move (<= 2*FC_HANDMAX+2). */
+int fc_gen(const fc_state *st, fc_play *out);
+const char *fc_result_name(int result);
+int fc_hand_has(const uint8_t *h, int n, int c);
+void fc_hand_remove(uint8_t *h, int *n, int c);
+
+/* --- strategies (fc_bots.c) ------------------------------------------------ */
+typedef struct fc_obs {
+    int seat, np, round, wild, phase;
+    int last_turn;   /* someone went out: this is the seat's last turn */
+    int nhand;
+    uint8_t hand[FC_HANDMAX];
+    int disc_top;    /* 0 when the discard pile is empty */
+    int can_draw;    /* draw pile (or a reshuffle) available */
+    int out_seat;    /* who went out, -1 */
+} fc_obs;
+
+typedef struct fc_advice {
+    fc_play play;
+    char why[400];        /* one sentence about `play` */
+    /* draw phase */
+    int draw_source;      /* FC_PLAY_DRAW_PILE / FC_PLAY_DRAW_DISCARD */
+    /* discard phase */
+    int discard;          /* card, 0 in the draw phase */
+    int go_out;           /* 1 when going out now */
+    char go_out_why[300];
+    fc_arr arr;           /* the hand's arrangement (after the discard in that phase) */
+    char arr_why[400];
+} fc_advice;
+
+void fc_observe(const fc_state *st, int seat, fc_obs *o);
+/* "strategy": the strongest. subject: "The computer" or "I recommend you"-style
+ * wording is chosen by `hint`. */
+void fc_strategy(const fc_obs *o, int hint, fc_advice *a);
+void fc_greedy(const fc_obs *o, fc_play *p, char *why, size_t n);
+void fc_random(const fc_obs *o, rng *r, fc_play *p, char *why, size_t n);
+extern const char *const fc_bots[];
+
+/* --- JSON (fc_codec.c) -------------------------------------------------------- */
+json_t *fc_card_json(int c);
+json_t *fc_cards_json(const uint8_t *c, int n);       /* in the given order */
+json_t *fc_pile_json(const uint8_t *c, int n);        /* top first */
+json_t *fc_play_json(const fc_play *p);
+int fc_play_parse(const json_t *j, fc_play *out, game_err *e);
+json_t *fc_arr_json(const fc_arr *a);
+json_t *fc_encode(const fc_state *st);
+int fc_decode(fc_state *st, const json_t *blob, game_err *e);
+json_t *fc_view(const fc_state *st, int seat);
+json_t *fc_history(const fc_state *st, int seat);
+json_t *fc_record(const fc_state *st, int i, int seat, const char *explanation);
+
+/* --- text saves (fc_text.c) ------------------------------------------------- */
+int fc_export_text(const fc_state *st, char **out, size_t *len, game_err *e);
+int fc_import_text(fc_state *st, const char *text, size_t len, json_t **seats,
+                   json_t **warnings, game_err *e);
+
+#endif

@@ -1,0 +1,301 @@
+/* fc_game.c: the flow of a Five Crowns game: the coin toss, deals, judging
+ * and applying plays, going out, the last turns, scoring and game end.
+ *
+ * A turn is two plays by the same seat: a draw (draw pile or discard pile),
+ * then a discard, optionally going out. Going out is legal only when the
+ * hand left after the discard arranges completely into runs and books, and
+ * only while nobody has gone out this round. Once a player has gone out,
+ * every other player takes one last turn; after the last of them, every
+ * hand is laid out in its best arrangement (fc_arrange) and scores what is
+ * left. An empty draw pile is refilled by shuffling the discard pile under
+ * its top card. A round that lasts FC_ROUND_TURNS turns per player without
+ * anyone going out is called off: every hand is laid out and scored as if
+ * someone had gone out, and the next player after its starter starts the
+ * next round. fc_do() is only ever called with a play fc_judge() accepted.
+ */
+#include "fc.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const uint64_t DEAL_STREAM = 0xFC0DEA1ULL;
+static const uint64_t BOT_STREAM = 0xFCB07ULL;
+
+int fc_hand_has(const uint8_t *h, int n, int c)
+{
+    for (int i = 0; i < n; i++)
+        if (h[i] == c)
+            return 1;
+    return 0;
+}
+
+void fc_hand_remove(uint8_t *h, int *n, int c)
+{
+    for (int i = 0; i < *n; i++)
+        if (h[i] == c) {
+            memmove(h + i, h + i + 1, (size_t)(*n - i - 1));
+            (*n)--;
+            h[*n] = 0; /* no stale bytes: equal games are equal states */
+            return;
+        }
+}
+
+const char *fc_result_name(int result)
+{
+    switch (result) {
+    case FC_WON: return "won";
+    case FC_TIE: return "tie";
+    default: return "playing";
+    }
+}
+
+void fc_deal_round(fc_state *st, int starter)
+{
+    uint8_t deck[FC_DECK];
+    for (int i = 0; i < FC_DECK; i++)
+        deck[i] = (uint8_t)(i % FC_NTYPES + 1);
+    rng_shuffle_u8(&st->rng, deck, FC_DECK);
+    int n = FC_DECK, deal = st->round + 2;
+    memset(st->hand, 0, sizeof st->hand);
+    memset(st->draw, 0, sizeof st->draw);
+    memset(st->disc, 0, sizeof st->disc);
+    for (int k = 0; k < st->np; k++) {
+        int p = (starter + k) % st->np;
+        for (int i = 0; i < deal; i++)
+            st->hand[p][i] = deck[--n];
+        st->nhand[p] = (uint8_t)deal;
+    }
+    st->disc[0] = deck[--n];
+    st->ndisc = 1;
+    memcpy(st->draw, deck, (size_t)n);
+    st->ndraw = (uint8_t)n;
+    st->cur = (uint8_t)starter;
+    st->starter = (uint8_t)starter;
+    st->went_out = -1;
+    st->phase = FC_PH_DRAW;
+    st->round_turns = 0;
+}
+
+void fc_new_game(fc_state *st, int np, uint64_t seed, int open, int call)
+{
+    memset(st, 0, sizeof *st);
+    rng_seed(&st->rng, seed, DEAL_STREAM);
+    rng_seed(&st->brng, seed, BOT_STREAM);
+    st->np = (uint8_t)np;
+    st->open = (uint8_t)(open != 0);
+    st->call = (int8_t)call;
+    st->toss = (int8_t)rng_below(&st->rng, 2); /* 0 heads, 1 tails */
+    int starter;
+    if (call >= 0)
+        starter = call == st->toss ? 0 : (np == 2 ? 1 : 1 + (int)rng_below(&st->rng, (uint32_t)(np - 1)));
+    else
+        starter = np == 2 ? st->toss : (int)rng_below(&st->rng, (uint32_t)np);
+    st->round = 1;
+    st->first_round = 1;
+    st->winner = -1;
+    st->result = FC_PLAYING;
+    fc_deal_round(st, starter);
+}
+
+static int can_draw_pile(const fc_state *st) { return st->ndraw > 0 || st->ndisc > 1; }
+
+int fc_judge(const fc_state *st, const fc_play *p, char *why, size_t whylen, const char **rule)
+{
+    char nm[40];
+    const char *r = "";
+    int ok = 1;
+    char tmp[320];
+    tmp[0] = 0;
+    if (st->phase == FC_PH_DRAW) {
+        if (p->kind == FC_PLAY_DISCARD) {
+            ok = 0, r = "draw-first";
+            snprintf(tmp, sizeof tmp, "a turn starts with a draw: take the top card of the draw pile or of the discard pile");
+        } else if (p->kind == FC_PLAY_DRAW_PILE && !can_draw_pile(st)) {
+            ok = 0, r = "draw-pile-empty";
+            snprintf(tmp, sizeof tmp, "the draw pile is empty and the discard pile has no card under its top to reshuffle");
+        } else if (p->kind == FC_PLAY_DRAW_DISCARD && st->ndisc == 0) {
+            ok = 0, r = "discard-pile-empty";
+            snprintf(tmp, sizeof tmp, "the discard pile is empty");
+        } else {
+            snprintf(tmp, sizeof tmp, "draws the top card of the %s pile",
+                     p->kind == FC_PLAY_DRAW_PILE ? "draw" : "discard");
+        }
+    } else {
+        int s = st->cur, wild = fc_wild_rank(st->round);
+        if (p->kind != FC_PLAY_DISCARD) {
+            ok = 0, r = "one-draw";
+            snprintf(tmp, sizeof tmp, "this turn's card is already drawn: now discard one card");
+        } else if (!fc_hand_has(st->hand[s], st->nhand[s], p->card)) {
+            ok = 0, r = "not-in-hand";
+            fc_card_name(p->card, nm, sizeof nm);
+            snprintf(tmp, sizeof tmp, "the %s (%s) is not in the hand", nm, fc_card_str(p->card));
+        } else if (p->go_out && st->went_out >= 0) {
+            ok = 0, r = "already-out";
+            snprintf(tmp, sizeof tmp,
+                     "player %d has already gone out this round: this last turn's hand is laid out and scored automatically",
+                     st->went_out);
+        } else if (p->go_out) {
+            uint8_t h[FC_HANDMAX];
+            int n = st->nhand[s];
+            memcpy(h, st->hand[s], (size_t)n);
+            fc_hand_remove(h, &n, p->card);
+            fc_arr a;
+            int pts = fc_arrange(h, n, wild, &a);
+            fc_card_name(p->card, nm, sizeof nm);
+            if (pts != 0) {
+                char at[300];
+                fc_arr_text(&a, wild, at, sizeof at);
+                ok = 0, r = "incomplete";
+                snprintf(tmp, sizeof tmp,
+                         "cannot go out: after discarding the %s the hand does not form runs and books completely (best: %.170s)",
+                         nm, at);
+            } else {
+                snprintf(tmp, sizeof tmp, "discards the %s and goes out", nm);
+            }
+        } else {
+            fc_card_name(p->card, nm, sizeof nm);
+            snprintf(tmp, sizeof tmp, "discards the %s", nm);
+        }
+    }
+    if (why && whylen)
+        snprintf(why, whylen, "%s", tmp);
+    if (rule)
+        *rule = r;
+    return ok;
+}
+
+int fc_gen(const fc_state *st, fc_play *out)
+{
+    int n = 0;
+    if (st->phase == FC_PH_OVER)
+        return 0;
+    if (st->phase == FC_PH_DRAW) {
+        if (can_draw_pile(st))
+            out[n++] = (fc_play){FC_PLAY_DRAW_PILE, 0, 0};
+        if (st->ndisc > 0)
+            out[n++] = (fc_play){FC_PLAY_DRAW_DISCARD, 0, 0};
+        return n;
+    }
+    int s = st->cur, wild = fc_wild_rank(st->round);
+    uint8_t seen[FC_NTYPES + 1] = {0};
+    int first = n;
+    for (int i = 0; i < st->nhand[s]; i++) {
+        int c = st->hand[s][i];
+        if (seen[c])
+            continue;
+        seen[c] = 1;
+        out[n++] = (fc_play){FC_PLAY_DISCARD, (uint8_t)c, 0};
+    }
+    int nd = n;
+    if (st->went_out < 0)
+        for (int i = first; i < nd; i++) {
+            uint8_t h[FC_HANDMAX];
+            int m = st->nhand[s];
+            memcpy(h, st->hand[s], (size_t)m);
+            fc_hand_remove(h, &m, out[i].card);
+            if (fc_arrange(h, m, wild, NULL) == 0)
+                out[n++] = (fc_play){FC_PLAY_DISCARD, out[i].card, 1};
+        }
+    return n;
+}
+
+static void end_game(fc_state *st)
+{
+    st->phase = FC_PH_OVER;
+    int best = 0, ties = 0;
+    for (int p = 1; p < st->np; p++)
+        if (st->score[p] < st->score[best])
+            best = p;
+    for (int p = 0; p < st->np; p++)
+        ties += st->score[p] == st->score[best];
+    st->result = ties > 1 ? FC_TIE : FC_WON;
+    st->winner = ties > 1 ? -1 : (int8_t)best;
+}
+
+static void end_round(fc_state *st, int how)
+{
+    int wild = fc_wild_rank(st->round);
+    fc_round *rd = &st->rounds[st->round - 1];
+    memset(rd, 0, sizeof *rd);
+    rd->ended = (uint8_t)how;
+    rd->went_out = st->went_out;
+    for (int p = 0; p < st->np; p++) {
+        int pts = p == st->went_out ? 0 : fc_arrange(st->hand[p], st->nhand[p], wild, NULL);
+        rd->points[p] = (uint16_t)pts;
+        st->score[p] = (uint16_t)(st->score[p] + pts);
+        rd->nhand[p] = st->nhand[p];
+        memcpy(rd->hand[p], st->hand[p], st->nhand[p]);
+    }
+    if (st->nhist)
+        st->hist[st->nhist - 1].round_end = 1;
+    if (st->round >= FC_ROUNDS) {
+        st->went_out = -1;
+        end_game(st);
+        return;
+    }
+    int next = st->went_out >= 0 ? st->went_out : (st->starter + 1) % st->np;
+    st->round++;
+    fc_deal_round(st, next);
+}
+
+static void push_hist(fc_state *st, const fc_play *p, int card)
+{
+    if (st->nhist >= FC_MAXHIST)
+        return;
+    fc_hist *h = &st->hist[st->nhist++];
+    memset(h, 0, sizeof *h);
+    h->seat = st->cur;
+    h->round = st->round;
+    h->kind = p->kind;
+    h->card = (uint8_t)card;
+    h->go_out = p->go_out;
+}
+
+void fc_do(fc_state *st, const fc_play *p)
+{
+    int s = st->cur;
+    if (p->kind == FC_PLAY_DRAW_PILE || p->kind == FC_PLAY_DRAW_DISCARD) {
+        int c;
+        if (p->kind == FC_PLAY_DRAW_PILE) {
+            if (st->ndraw == 0) { /* reshuffle the discard pile under its top */
+                int top = st->disc[st->ndisc - 1];
+                memcpy(st->draw, st->disc, (size_t)(st->ndisc - 1));
+                st->ndraw = (uint8_t)(st->ndisc - 1);
+                rng_shuffle_u8(&st->rng, st->draw, st->ndraw);
+                memset(st->disc, 0, sizeof st->disc);
+                st->disc[0] = (uint8_t)top;
+                st->ndisc = 1;
+            }
+            c = st->draw[--st->ndraw];
+            st->draw[st->ndraw] = 0;
+        } else {
+            c = st->disc[--st->ndisc];
+            st->disc[st->ndisc] = 0;
+        }
+        st->hand[s][st->nhand[s]++] = (uint8_t)c;
+        push_hist(st, p, c);
+        st->phase = FC_PH_DISCARD;
+        return;
+    }
+    int n = st->nhand[s];
+    fc_hand_remove(st->hand[s], &n, p->card);
+    st->nhand[s] = (uint8_t)n;
+    st->disc[st->ndisc++] = p->card;
+    push_hist(st, p, p->card);
+    st->turns++;
+    st->round_turns++;
+    int next = (s + 1) % st->np;
+    if (p->go_out) {
+        st->went_out = (int8_t)s;
+    } else if (st->went_out >= 0) {
+        if (next == st->went_out) {
+            end_round(st, FC_END_OUT);
+            return;
+        }
+    } else if (st->round_turns >= FC_ROUND_TURNS * st->np) {
+        end_round(st, FC_END_LIMIT);
+        return;
+    }
+    st->cur = (uint8_t)next;
+    st->phase = FC_PH_DRAW;
+}

@@ -1,0 +1,331 @@
+/* fc_ops.c: Five Crowns' row in the game registry (game.h): the glue
+ * between the generic interface and fc_*.
+ *
+ * Every mutating entry point judges the play completely on the unchanged
+ * state before fc_do() touches it, so an error leaves the state as it was.
+ * Records returned by apply are what the acting seat may see; bot records
+ * are public (a blind draw's card is named only in an open game).
+ */
+#include "game.h"
+#include "fc.h"
+
+#include "core/jsonx.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const VARIANTS[] = {"standard", NULL};
+static const char *const FORMATS[] = {"fivecrowns-text", NULL};
+
+static json_t *rules(void)
+{
+    json_t *r = json_pack("{s:s,s:s,s:[s],s:{s:i,s:i,s:i}}", "game", "fivecrowns", "title", "Five Crowns",
+                          "variants", "standard", "players", "min", FC_MINP, "max", FC_MAXP, "default", 2);
+    json_object_set_new(r, "notation", json_pack(
+        "{s:s,s:s,s:s,s:s,s:s,s:s}",
+        "cards", "rank then suit, e.g. \"7H\"; jokers \"J1\" \"J2\" \"J3\"; \"10H\" is accepted for \"XH\"",
+        "ranks", "3456789XJQK (X = ten, J/Q/K = 11/12/13 points)",
+        "suits", "S spades, C clubs, D diamonds, H hearts, T tridents",
+        "deck", "two 58-card decks: 116 cards, every card twice, 6 jokers",
+        "values", "face value; jack 11, queen 12, king 13; the round's wild rank 20; joker 50",
+        "piles", "piles are listed top card first (as in the save format)"));
+    json_object_set_new(r, "plays", json_pack(
+        "{s:s,s:[{s:s,s:o},{s:s,s:o},{s:s,s:o},{s:s,s:o}]}",
+        "shape", "a turn is two plays by the same seat: {\"draw\": \"draw\"|\"discard\"}, then {\"discard\": card} "
+                 "or {\"discard\": card, \"go_out\": true}",
+        "examples",
+        "text", "draw the top card of the draw pile", "play", json_pack("{s:s}", "draw", "draw"),
+        "text", "take the top card of the discard pile", "play", json_pack("{s:s}", "draw", "discard"),
+        "text", "discard the 7 of hearts", "play", json_pack("{s:s}", "discard", "7H"),
+        "text", "discard the king of clubs and go out", "play", json_pack("{s:s,s:b}", "discard", "KC", "go_out", 1)));
+    json_object_set_new(r, "options", json_pack(
+        "{s:s,s:s}",
+        "open", "bool, default true: every hand and the draw pile are on view (as the seed's screen shows them; "
+                "players play as if they could not see them); false: each seat sees only its own hand and counts",
+        "call", "\"heads\" or \"tails\": seat 0 calls the coin toss of round 1 and starts if the call is right; "
+                "without a call a seeded toss picks the starter"));
+    json_object_set_new(r, "turn", json_pack(
+        "[s,s,s,s,s,s,s,s,s]",
+        "11 rounds; round r deals r+2 cards and the rank r+2 (3..K) is wild; the next card starts the discard pile",
+        "runs: 3+ cards of one suit in sequence (3..K, no wrap); books: 3+ cards of one rank; jokers and wild cards "
+        "stand in for any card, any number of them, anywhere; 3+ wild cards alone make a book",
+        "a turn: draw the top card of the draw pile or of the discard pile, then discard one card (the card just "
+        "taken may be discarded again)",
+        "go out with the discard ({\"go_out\": true}) only when the cards left form runs and books completely",
+        "after someone goes out every other player takes one last turn (no going out then); then every hand is laid "
+        "out in its best arrangement (found by the server) and scores the value of the cards left; the player who "
+        "went out scores 0",
+        "round 1 starts by the coin toss; later rounds start with the player who went out in the previous round",
+        "an empty draw pile is refilled by shuffling the discard pile under its top card",
+        "a round in which nobody goes out within 40 turns per player is called off: hands are laid out and scored, "
+        "and the player after its starter starts the next round",
+        "the lowest total after 11 rounds wins (equal lowest totals: a tie)"));
+    json_object_set_new(r, "bots", json_pack(
+        "[{s:s,s:s},{s:s,s:s},{s:s,s:s}]",
+        "name", "strategy", "description",
+        "takes the discard top when it is wild, lets it go out or clearly improves the hand; keeps jokers and wilds; "
+        "drops the card whose loss leaves the fewest points now and if one more wild came (highest first); goes out "
+        "as soon as it can; minimises its points on its last turn",
+        "name", "greedy", "description", "minimises the points in its hand right now at every step",
+        "name", "random", "description", "a uniformly random legal play"));
+    json_object_set_new(r, "save", json_pack(
+        "{s:s,s:s}",
+        "format", "fivecrowns-text: the seed's C++/Java text format (Round:, Computer:/Human: Score: Hand:, Draw "
+                  "Pile:, Discard Pile:, Next Player:), first card = top of each pile; seat 0 = Human, seat 1 = Computer",
+        "when", "2-player games, before a player's turn only: not after the draw, not during the last turns after "
+                "someone went out, not once the game is over; resuming starts the Next Player's turn"));
+    return r;
+}
+
+static int init(void *vst, const char *variant, int nplayers, uint64_t seed, const json_t *options,
+                game_err *e)
+{
+    if (variant && strcmp(variant, "standard") != 0)
+        return err_set(e, ERR_BAD_MEMBER, "/variant", "unknown variant \"%.32s\" (only \"standard\")", variant);
+    if (nplayers < FC_MINP || nplayers > FC_MAXP)
+        return err_set(e, ERR_BAD_MEMBER, "/players", "Five Crowns is played by %d to %d players, not %d", FC_MINP,
+                       FC_MAXP, nplayers);
+    int open = 1, call = -1;
+    if (options && !json_is_null(options)) {
+        if (jx_object(options, "/options", e))
+            return ERR_BAD_MEMBER;
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)options, k, x) {
+            char p[160];
+            jx_ptr_key(p, sizeof p, "/options", k);
+            if (strcmp(k, "open") == 0) {
+                if (jx_bool(x, p, &open, e))
+                    return ERR_BAD_MEMBER;
+            } else if (strcmp(k, "call") == 0) {
+                const char *s;
+                if (jx_string(x, p, &s, e))
+                    return ERR_BAD_MEMBER;
+                if (strcmp(s, "heads") == 0)
+                    call = 0;
+                else if (strcmp(s, "tails") == 0)
+                    call = 1;
+                else
+                    return err_set(e, ERR_BAD_MEMBER, p, "expected \"heads\" or \"tails\"");
+            } else {
+                return err_set(e, ERR_BAD_MEMBER, p, "unknown option (Five Crowns has \"open\" and \"call\")");
+            }
+        }
+    }
+    fc_new_game(vst, nplayers, seed, open, call);
+    return 0;
+}
+
+static int decode(void *st, const json_t *blob, game_err *e) { return fc_decode(st, blob, e); }
+static json_t *encode(const void *st) { return fc_encode(st); }
+static json_t *view(const void *st, int seat) { return fc_view(st, seat); }
+static json_t *history(const void *st, int seat) { return fc_history(st, seat); }
+
+static void status(const void *vst, game_status *out)
+{
+    const fc_state *st = vst;
+    memset(out, 0, sizeof *out);
+    out->over = st->phase == FC_PH_OVER;
+    out->to_move = out->over ? -1 : st->cur;
+    out->nseats = st->np;
+    out->winner = st->winner;
+    out->result = fc_result_name(st->result);
+    out->turns = st->turns;
+    out->plays = st->nhist;
+    for (int p = 0; p < st->np; p++)
+        out->score[p] = st->score[p];
+    out->lower_is_better = 1;
+    out->rounds = out->over ? FC_ROUNDS : st->round - 1; /* rounds completed */
+}
+
+/* The seed keeps every hand and the draw pile on screen: an open game hides
+ * nothing from its seats, so they may export (save) it. */
+static int open_table(const void *vst) { return ((const fc_state *)vst)->open; }
+
+static json_t *legal(const void *vst, int seat)
+{
+    const fc_state *st = vst;
+    json_t *a = json_array();
+    if (st->phase == FC_PH_OVER || seat != st->cur)
+        return a;
+    fc_play all[2 * FC_HANDMAX + 2];
+    int n = fc_gen(st, all);
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, fc_play_json(&all[i]));
+    return a;
+}
+
+static int judge(const fc_state *st, int seat, const json_t *play, fc_play *p, game_verdict *v, game_err *e)
+{
+    const char *rule = "";
+    if (st->phase == FC_PH_OVER)
+        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", fc_result_name(st->result));
+    if (seat != st->cur)
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+    if (fc_play_parse(play, p, e))
+        return ERR_BAD_MEMBER;
+    memset(v, 0, sizeof *v);
+    v->valid = fc_judge(st, p, v->reason, sizeof v->reason, &rule);
+    v->turn_ending = v->valid && p->kind == FC_PLAY_DISCARD;
+    snprintf(v->rule, sizeof v->rule, "%s", rule);
+    return 0;
+}
+
+static int check(const void *st, int seat, const json_t *play, game_verdict *v, game_err *e)
+{
+    fc_play p;
+    return judge(st, seat, play, &p, v, e);
+}
+
+static int apply(void *vst, int seat, const json_t *play, json_t **record, game_err *e)
+{
+    fc_state *st = vst;
+    fc_play p;
+    game_verdict v;
+    if (record)
+        *record = NULL;
+    int rc = judge(st, seat, play, &p, &v, e);
+    if (rc)
+        return rc;
+    if (!v.valid)
+        return err_rule(e, v.rule, "%s", v.reason);
+    fc_do(st, &p);
+    if (record)
+        *record = fc_record(st, st->nhist - 1, seat, NULL);
+    return 0;
+}
+
+static int autoplay(void *st, json_t **record)
+{
+    (void)st; /* every turn has a choice (which pile, which card) */
+    if (record)
+        *record = NULL;
+    return 0;
+}
+
+static int bot(void *vst, const char *strategy, json_t **record, char *explanation, size_t explanation_len,
+               game_err *e)
+{
+    fc_state *st = vst;
+    if (record)
+        *record = NULL;
+    if (st->phase == FC_PH_OVER)
+        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", fc_result_name(st->result));
+    fc_obs o;
+    fc_play p;
+    fc_advice adv;
+    char why[400];
+    rng r = st->brng;
+    fc_observe(st, st->cur, &o);
+    if (strategy && strcmp(strategy, "strategy") == 0) {
+        fc_strategy(&o, 0, &adv);
+        p = adv.play;
+        snprintf(why, sizeof why, "%s", adv.why);
+    } else if (strategy && strcmp(strategy, "greedy") == 0) {
+        fc_greedy(&o, &p, why, sizeof why);
+    } else if (strategy && strcmp(strategy, "random") == 0) {
+        fc_random(&o, &r, &p, why, sizeof why);
+    } else {
+        return err_set(e, ERR_BAD_MEMBER, "", "unknown strategy \"%.32s\"", strategy ? strategy : "");
+    }
+    if (!fc_judge(st, &p, NULL, 0, NULL))
+        return err_set(e, ERR_INTERNAL, "", "strategy %s chose an illegal play", strategy);
+    st->brng = r;
+    fc_do(st, &p);
+    if (record)
+        *record = fc_record(st, st->nhist - 1, SEAT_SPECTATOR, why);
+    if (explanation && explanation_len)
+        snprintf(explanation, explanation_len, "%s", why);
+    return 0;
+}
+
+static int hint(const void *vst, int seat, json_t **out, game_err *e)
+{
+    const fc_state *st = vst;
+    *out = NULL;
+    if (st->phase == FC_PH_OVER)
+        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", fc_result_name(st->result));
+    if (seat != st->cur)
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+    fc_obs o;
+    fc_advice adv;
+    fc_observe(st, seat, &o);
+    fc_strategy(&o, 1, &adv);
+    json_t *h = json_pack("{s:o,s:s,s:s}", "play", fc_play_json(&adv.play), "explanation", adv.why, "strategy",
+                          "strategy");
+    if (o.phase == FC_PH_DRAW) {
+        json_object_set_new(h, "draw", json_pack("{s:s,s:s}", "source",
+                                                 adv.draw_source == FC_PLAY_DRAW_PILE ? "draw" : "discard", "why",
+                                                 adv.why));
+        char gw[300];
+        if (o.last_turn)
+            snprintf(gw, sizeof gw, "Player %d has already gone out: this is your last turn, and your hand is laid out after it.",
+                     o.out_seat);
+        else if (adv.arr.points == 0)
+            snprintf(gw, sizeof gw, "Your hand already forms runs and books: after the draw, discard the extra card and go out.");
+        else
+            snprintf(gw, sizeof gw, "Not yet: draw first; your hand now leaves %d points outside runs and books.",
+                     adv.arr.points);
+        snprintf(adv.go_out_why, sizeof adv.go_out_why, "%s", gw);
+    } else {
+        char nm[40];
+        fc_card_name(adv.discard, nm, sizeof nm);
+        json_object_set_new(h, "discard", json_pack("{s:s,s:s,s:s}", "card", fc_card_str(adv.discard), "name", nm,
+                                                    "why", adv.why));
+    }
+    json_t *a = fc_arr_json(&adv.arr);
+    json_object_set_new(a, "why", json_string(adv.arr_why));
+    json_object_set_new(h, "arrangement", a);
+    json_object_set_new(h, "go_out", json_boolean(adv.go_out));
+    json_object_set_new(h, "go_out_why", json_string(adv.go_out_why));
+    *out = h;
+    return 0;
+}
+
+static int export_as(const void *st, const char *format, char **out, size_t *len, const char **media_type,
+                     game_err *e)
+{
+    *out = NULL;
+    if (!format || strcmp(format, "fivecrowns-text") != 0)
+        return err_set(e, ERR_BAD_QUERY, "/format", "unknown format \"%.32s\" (fivecrowns-text or json)",
+                       format ? format : "");
+    if (media_type)
+        *media_type = "text/plain; charset=utf-8";
+    return fc_export_text(st, out, len, e);
+}
+
+static int import_text(void *st, const char *text, size_t len, json_t **seats, json_t **warnings, game_err *e)
+{
+    return fc_import_text(st, text, len, seats, warnings, e);
+}
+
+const game_ops fivecrowns_ops = {
+    .name = "fivecrowns",
+    .title = "Five Crowns",
+    .variants = VARIANTS,
+    .min_players = FC_MINP,
+    .max_players = FC_MAXP,
+    .bots = fc_bots,
+    .state_size = sizeof(fc_state),
+    .cooperative = 0,
+    .fns = NULL,
+    .nfns = 0,
+    .rules = rules,
+    .init = init,
+    .decode = decode,
+    .encode = encode,
+    .view = view,
+    .status = status,
+    .legal = legal,
+    .check = check,
+    .apply = apply,
+    .autoplay = autoplay,
+    .bot = bot,
+    .hint = hint,
+    .history = history,
+    .events = NULL,
+    .export_formats = FORMATS,
+    .open_table = open_table,
+    .export_as = export_as,
+    .import_text = import_text,
+};
