@@ -31,7 +31,7 @@ UNIT_BIN_A   := $(patsubst tests/unit/%.c,$(BA)/tests/%,$(UNIT_SRC))
 DEB_PKGS := libcivetweb-dev libjansson-dev libsqlite3-dev libssl-dev libcmocka-dev \
             pkg-config curl chromium
 
-.PHONY: all asan run test unit deps deps-build deps-test deps-npm clean bench
+.PHONY: all asan run test unit deps deps-build deps-test deps-npm clean bench fuzz
 all: $(B)/croupier
 
 $(B)/%.o: %.c
@@ -55,12 +55,24 @@ $(BA)/tests/%: tests/unit/%.c $(ENGINE_OBJ_A)
 
 asan: $(BA)/croupier $(UNIT_BIN_A)
 
+# --- fuzzing (libFuzzer + ASan + UBSan over api_handle) ------------------------
+FUZZ_SRC := $(ENGINE_SRC) $(filter-out api/front_%.c api/pool.c,$(API_SRC))
+FUZZ_SECONDS ?= 300
+$(B)/fuzz/fuzz_api: tests/fuzz/fuzz_api.c $(FUZZ_SRC) $(wildcard engine/*.h engine/*/*.h api/*.h)
+	@mkdir -p $(dir $@)
+	clang $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  -Iengine -Iapi -I/usr/include/postgresql $(filter %.c,$^) -o $@ $(LDLIBS)
+fuzz: $(B)/fuzz/fuzz_api
+	@mkdir -p $(B)/fuzz/corpus
+	$(B)/fuzz/fuzz_api -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 \
+	  $(B)/fuzz/corpus tests/fuzz/corpus
+
 # --- dependencies -----------------------------------------------------------
 # Install only what is missing, so a ready machine pays nothing. `make run`
 # needs the build packages; `make test` also the test tools (cmocka, Node,
 # Chromium for the browser tests).
 DEB_BUILD := gcc make libc6-dev libcivetweb-dev libjansson-dev libsqlite3-dev libpq-dev libssl-dev libyaml-dev libfcgi-dev
-DEB_TEST  := libcmocka-dev chromium curl postgresql libfcgi-bin nginx-light
+DEB_TEST  := libcmocka-dev chromium curl postgresql libfcgi-bin nginx-light clang libclang-rt-14-dev
 define apt_missing
 	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
@@ -91,7 +103,7 @@ run: deps-build
 unit: $(UNIT_BIN) $(UNIT_BIN_A)
 
 test: deps
-	@$(MAKE) --no-print-directory $(B)/croupier $(BA)/croupier $(UNIT_BIN) $(UNIT_BIN_A)
+	@$(MAKE) --no-print-directory $(B)/croupier $(BA)/croupier $(UNIT_BIN) $(UNIT_BIN_A) $(B)/fuzz/fuzz_api
 	@tests/run.sh
 
 bench: $(B)/croupier

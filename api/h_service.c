@@ -104,10 +104,11 @@ static json_t *catalogue_entry(const game_ops *ops)
         json_array_append_new(fns, json_pack("{s:s,s:s,s:s}", "kind", f->kind, "path",
                                              path, "signature", f->signature));
     }
-    return json_pack("{s:s,s:s,s:o,s:{s:i,s:i},s:o,s:o}", "game", ops->name, "title",
+    return json_pack("{s:s,s:s,s:o,s:{s:i,s:i,s:i},s:b,s:o,s:o}", "game", ops->name, "title",
                      ops->title, "variants", variants, "players", "min",
-                     ops->min_players, "max", ops->max_players, "bots", bots,
-                     "functions", fns);
+                     ops->min_players, "max", ops->max_players, "default",
+                     ops->default_players ? ops->default_players : ops->min_players,
+                     "cooperative", ops->cooperative, "bots", bots, "functions", fns);
 }
 
 int h_rules(const api_config *cfg, const http_req *req, const route_match *m,
@@ -137,8 +138,10 @@ int h_rules_game(const api_config *cfg, const http_req *req,
     }
     json_t *doc = catalogue_entry(ops);
     json_t *own = ops->rules();
-    if (own)
-        json_object_update_missing(own, doc); /* the game's own text wins */
+    if (own) {
+        json_object_update_missing(own, doc); /* the game's own text wins, */
+        json_object_set(own, "players", json_object_get(doc, "players")); /* not for the table size */
+    }
     json_decref(doc);
     return http_res_json(res, 200, own ? own : catalogue_entry(ops));
 }

@@ -118,19 +118,53 @@ int http_res_json(http_res *res, int status, json_t *json)
     return json_body(res, status, "application/json; charset=utf-8", json);
 }
 
+/* Copy s into out replacing each byte that is not part of valid UTF-8 with
+ * '?': details and paths quote client input, and JSON strings must be
+ * UTF-8 (jansson refuses otherwise). */
+static const char *utf8_clean(const char *s, char *out, size_t n)
+{
+    size_t k = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p && k + 5 < n) {
+        unsigned c = p[0];
+        int len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+                : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        /* RFC 3629: the second byte's range excludes overlongs and surrogates */
+        unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+        unsigned hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+        int ok = len > 0 && (len == 1 || (p[1] >= lo && p[1] <= hi));
+        for (int i = 2; ok && i < len; i++)
+            ok = (p[i] & 0xC0) == 0x80;
+        if (!ok) {
+            out[k++] = '?';
+            p++;
+            continue;
+        }
+        for (int i = 0; i < len; i++)
+            out[k++] = (char)p[i];
+        p += len;
+    }
+    out[k] = 0;
+    return out;
+}
+
 int http_res_problem(http_res *res, const http_req *req, int code,
                      const game_err *e, json_t *extra)
 {
+    char dbuf[sizeof e->detail * 2], ibuf[1024], pbuf[sizeof e->pointer * 2];
     int status = err_status(code);
     char type[96];
     snprintf(type, sizeof type, "/problems/%s", err_slug(code));
-    const char *detail = (e && e->detail[0]) ? e->detail : err_title(code);
+    const char *detail = (e && e->detail[0]) ? utf8_clean(e->detail, dbuf, sizeof dbuf)
+                                              : err_title(code);
     json_t *p = json_pack("{s:s,s:s,s:i,s:s,s:s}", "type", type, "title",
                           err_title(code), "status", status, "detail", detail,
-                          "instance", req && req->path ? req->path : "/");
+                          "instance", utf8_clean(req && req->path ? req->path : "/",
+                                                 ibuf, sizeof ibuf));
     if (p && e && code == ERR_BAD_MEMBER)
         json_object_set_new(p, "errors",
-                            json_pack("[{s:s,s:s}]", "pointer", e->pointer,
+                            json_pack("[{s:s,s:s}]", "pointer",
+                                      utf8_clean(e->pointer, pbuf, sizeof pbuf),
                                       "message", detail));
     if (p && e && e->rule[0])
         json_object_set_new(p, "rule", json_string(e->rule));

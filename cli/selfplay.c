@@ -24,7 +24,7 @@ static void usage(FILE *f)
         "  --variant V         variant (default: the game's first)\n"
         "  --bots S1,S2,...    one strategy per seat; one name fills every seat\n"
         "                      (default: the strongest strategy everywhere)\n"
-        "  --players P         number of seats (default: number of --bots, or the minimum)\n"
+        "  --players P         number of seats (default: number of --bots, or the game's usual table)\n"
         "  --options JSON      game options, as in POST /games\n"
         "  --games N           games to play (default 100)\n"
         "  --seed S            base seed (default 1); game i uses seed S+i\n"
@@ -92,7 +92,7 @@ int cmd_selfplay(int argc, char **argv)
         bots[nbots++] = tok;
     }
     if (!players)
-        players = nbots > 1 ? nbots : ops->min_players;
+        players = nbots > 1 ? nbots : ops->default_players ? ops->default_players : ops->min_players;
     if (players < ops->min_players || players > ops->max_players ||
         (nbots > 1 && nbots != players)) {
         fprintf(stderr, "croupier selfplay: %s takes %d-%d players (%d bots given)\n",

@@ -66,6 +66,7 @@ typedef struct game_ops {
     const char *title;             /* "Comp10001-Bo" */
     const char *const *variants;   /* NULL-terminated; [0] is the default */
     int min_players, max_players;
+    int default_players;           /* the seed's table size (0: min_players) */
     const char *const *bots;       /* NULL-terminated strategy names; [0] the strongest */
     size_t state_size;
     int cooperative;               /* 1: all seats win or lose together (score, no winner) */

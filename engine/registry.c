@@ -5,11 +5,13 @@
 #include <string.h>
 
 extern const game_ops comp10001bo_ops;
+extern const game_ops phazed_ops;
 extern const game_ops hanabi_ops;
 extern const game_ops fivecrowns_ops;
 
 const game_ops *const game_registry[] = {
     &comp10001bo_ops,
+    &phazed_ops,
     &hanabi_ops,
     &fivecrowns_ops,
     NULL,

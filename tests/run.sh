@@ -95,6 +95,20 @@ else
     [ -n "${PG_STOP:-}" ] && $PG_STOP >/dev/null 2>&1
 fi
 
+echo "fuzz smoke (libFuzzer + ASan + UBSan over api_handle, fixed seed)"
+if [ -x build/fuzz/fuzz_api ]; then
+    fz=$(mktemp -d)
+    if build/fuzz/fuzz_api -runs=4000 -seed=1 -max_len=16384 -timeout=10 "$fz" tests/fuzz/corpus \
+        >tests/out/fuzz.log 2>&1; then
+        tally "fuzz smoke (4000 inputs)" 1 0 0
+    else
+        tail -30 tests/out/fuzz.log; tally "fuzz smoke (4000 inputs)" 0 1 1
+    fi
+    rm -rf "$fz"
+else
+    tally "fuzz smoke (fuzzer not built)" 0 1 1
+fi
+
 if [ -d tests/cli ]; then
     echo "command-line tests"
     run_node "cli" tests/cli CROUPIER_BIN=build/croupier

@@ -230,7 +230,7 @@ int fc_import_text(fc_state *st, const char *text, size_t len, json_t **seats, j
             if ((m = match_label(ln, n, LABEL[k])))
                 which = k;
         if (which < 0)
-            return err_set(e, ERR_BAD_MEMBER, "", "line %d: unexpected text \"%.40s\"", line, ln);
+            return err_set(e, ERR_BAD_MEMBER, "", "line %d: unexpected text \"%.*s\"", line, (int)(n < 40 ? n : 40), ln);
         const char *v = ln + m;
         size_t vn = n - m;
         while (vn && is_blank(*v))
@@ -246,8 +246,8 @@ int fc_import_text(fc_state *st, const char *text, size_t len, json_t **seats, j
             pline[block][f] = line;
             if (which == L_SCORE) {
                 if (parse_int(v, vn, 0, FC_MAXSCORE, &score[block]))
-                    return err_set(e, ERR_BAD_MEMBER, "", "line %d: the score must be a whole number from 0 to %d, not \"%.20s\"",
-                                   line, FC_MAXSCORE, v);
+                    return err_set(e, ERR_BAD_MEMBER, "", "line %d: the score must be a whole number from 0 to %d, not \"%.*s\"",
+                                   line, FC_MAXSCORE, (int)(vn < 20 ? vn : 20), v);
             } else {
                 if (parse_cards(v, vn, line, hand[block], FC_PILE, &nh[block], e))
                     return ERR_BAD_MEMBER;
@@ -262,8 +262,8 @@ int fc_import_text(fc_state *st, const char *text, size_t len, json_t **seats, j
         switch (which) {
         case L_ROUND:
             if (parse_int(v, vn, 1, FC_ROUNDS, &round))
-                return err_set(e, ERR_BAD_MEMBER, "", "line %d: the round must be a number from 1 to %d, not \"%.20s\"",
-                               line, FC_ROUNDS, v);
+                return err_set(e, ERR_BAD_MEMBER, "", "line %d: the round must be a number from 1 to %d, not \"%.*s\"",
+                               line, FC_ROUNDS, (int)(vn < 20 ? vn : 20), v);
             block = -1;
             break;
         case L_COMPUTER:
@@ -288,8 +288,8 @@ int fc_import_text(fc_state *st, const char *text, size_t len, json_t **seats, j
             else if (vn == 8 && strncasecmp(v, "computer", 8) == 0)
                 next = 1;
             else
-                return err_set(e, ERR_BAD_MEMBER, "", "line %d: the next player is \"Human\" or \"Computer\", not \"%.20s\"",
-                               line, v);
+                return err_set(e, ERR_BAD_MEMBER, "", "line %d: the next player is \"Human\" or \"Computer\", not \"%.*s\"",
+                               line, (int)(vn < 20 ? vn : 20), v);
             block = -1;
             break;
         }

@@ -30,10 +30,10 @@ test('every path of this slice is described, and nothing later', () => {
     assert.ok(doc.paths[p], `path ${p} described`);
     for (const m of methods) assert.ok(doc.paths[p][m], `${m.toUpperCase()} ${p} described`);
   }
-  for (const later of ['/play/phazed']) {
+  for (const later of []) {
     assert.equal(doc.paths[later], undefined, `${later} is not served yet`);
   }
-  assert.ok(!Object.keys(doc.paths).some((p) => p.startsWith('/validate/phazed')));
+  for (const f of ['group_type', 'phase_type', 'is_valid_play', 'score']) assert.ok(doc.paths[`/validate/phazed/${f}`], f);
   assert.ok(doc.paths['/games/{id}/export'].get.parameters.find((p) => p.name === 'format').schema.enum.includes('json'));
 });
 

@@ -1,0 +1,222 @@
+/* pz.h: Phazed (a Phase 10 variant, seed 003 + the autograder reference),
+ * the types shared by its files.
+ *
+ * Cards are bytes: 0 is "no card", 1..52 are r*4 + suit + 1 with r the
+ * index in "234567890JQKA" (rank r+2: 2..13, the Ace 14 is the Wild) and
+ * suit S,H,D,C = 0..3; PZ_JOKER (53) is the bonus variant's Skip card "ZZ".
+ * The rules work on a pz_obs, what one seat may see: the game builds one
+ * from its state, the autograder functions from their arguments, so both
+ * judge plays with the same code (pz_judge). A pz_obs built by the game is
+ * `strict`: there a play to an accumulation must also leave the target
+ * reachable with the cards still held (the game can never deadlock); the
+ * autograder functions judge as the reference does, without that check.
+ */
+#ifndef CROUPIER_PZ_H
+#define CROUPIER_PZ_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game.h"
+#include "core/rng.h"
+
+enum {
+    PZ_MAXP = 4,
+    PZ_MINP = 2,
+    PZ_DECK = 104,
+    PZ_NCARDS = 108,        /* with the bonus jokers */
+    PZ_DEAL = 10,
+    PZ_HMAX = 12,           /* a hand in the game holds at most 11 */
+    PZ_GMAX = 108,          /* cards in a table group */
+    PZ_PHMAX = 32,          /* cards in one group of a phase play */
+    PZ_NPHASES = 7,
+    PZ_MAXHANDS = 20,
+    PZ_TURNS_EACH = 50,
+    PZ_JOKER = 53,
+    PZ_ALLPHASES = 0x7F,
+    /* a hand logs at most 200 turns of pick-up + discard, 4 phases and one
+     * placement per card; skipped turns one entry each */
+    PZ_MAXLOG = PZ_MAXHANDS * (PZ_MAXP * PZ_TURNS_EACH * 2 + PZ_MAXP + PZ_NCARDS + 8),
+    PZ_MAXLEGAL = 320,     /* > 11 cards x 8 groups x 2 ends + 11 + 16 + 4 */
+};
+
+/* play types, as on the wire; 0 is a skipped turn in the log */
+enum { PZ_SKIPPED = 0, PZ_PICK_DECK = 1, PZ_PICK_DISCARD = 2, PZ_PHASE = 3, PZ_PLACE = 4,
+       PZ_DISCARD = 5, PZ_SKIP = 6 };
+enum { PZ_PLAYING, PZ_WON, PZ_TIED };
+/* group kinds on the table */
+enum { PZ_K_VSET, PZ_K_SSET, PZ_K_RUN, PZ_K_CRUN, PZ_K_ACC, PZ_K_CACC };
+/* why a hand ended */
+enum { PZ_END_NONE, PZ_END_OUT, PZ_END_DECK, PZ_END_TURNS };
+
+typedef struct pz_group {
+    uint8_t n;
+    uint8_t c[PZ_GMAX];
+} pz_group;
+
+/* phase[p] is the phase id played this hand (0 none), with ng[p] groups */
+typedef struct pz_table {
+    uint8_t phase[PZ_MAXP];
+    uint8_t ng[PZ_MAXP];
+    pz_group g[PZ_MAXP][2];
+} pz_table;
+
+typedef struct pz_play {
+    uint8_t type;
+    uint8_t card;              /* 2, 4, 5; for 1 the drawn card when known */
+    uint8_t pid, grp, idx;     /* 4 */
+    uint8_t target;            /* 6 */
+    uint8_t phase;             /* 3: the declared phase id */
+    uint8_t ng;
+    uint8_t gn[2];
+    uint8_t gc[2][PZ_PHMAX];
+} pz_play;
+
+/* What a seat sees (and what the autograder functions receive). */
+typedef struct pz_obs {
+    int variant;               /* 0 standard, 1 bonus */
+    int np, seat;
+    int mid;                   /* picked up already this turn */
+    int strict;                /* the game's own check (see above) */
+    int deck;                  /* cards in the deck, -1 unknown */
+    int discard;               /* top of the discard pile, 0 none */
+    uint8_t status[PZ_MAXP];   /* standard: phases done 0..7; bonus: bit k = phase k+1 done */
+    int nhand;
+    uint8_t hand[PZ_NCARDS];
+    int hand_sizes[PZ_MAXP];   /* -1 unknown */
+    pz_table t;
+} pz_obs;
+
+typedef struct pz_log {
+    uint8_t hand, seat, type, card; /* card: the drawn card for type 1 */
+    uint8_t a, b, c, d;             /* 3: a = phase id, b = index in ph[]; 4: pid, grp, idx; 6: a = target */
+} pz_log;
+
+typedef struct pz_phrec {
+    uint8_t ng, gn[2], gc[2][PZ_PHMAX];
+} pz_phrec;
+
+typedef struct pz_state {
+    uint8_t variant, np, maxhands, result;
+    int8_t winner;
+    uint8_t hands_done;        /* hands finished */
+    uint8_t dealer, cur, mid, deck_out;
+    uint8_t skip[PZ_MAXP];     /* bonus: skips the next turn */
+    uint8_t status[PZ_MAXP];
+    uint16_t score[PZ_MAXP];
+    uint16_t pen[PZ_MAXHANDS][PZ_MAXP];
+    uint8_t end_reason[PZ_MAXHANDS];
+    uint16_t turns_hand, turns_total;
+    uint8_t ndeck, deck[PZ_NCARDS];    /* deck[ndeck-1] is the top */
+    uint8_t ndisc, disc[PZ_NCARDS];    /* disc[ndisc-1] is the top */
+    uint8_t nhand[PZ_MAXP];
+    uint8_t hand[PZ_MAXP][PZ_HMAX];
+    pz_table t;
+    uint16_t hand_log;         /* first log entry of this hand */
+    uint16_t nlog;
+    pz_log log[PZ_MAXLOG];
+    uint8_t nph;
+    pz_phrec ph[PZ_MAXHANDS * PZ_MAXP];
+    rng rng, brng;
+} pz_state;
+
+/* What applying a play did (for the record). */
+typedef struct pz_effect {
+    int turn_ending;
+    int hand_over;             /* the hand ended: its number (1-based), else 0 */
+    int end_reason;
+    int skipped[PZ_MAXP];      /* seats whose turn was skipped afterwards, -1 terminated */
+    int game_over;
+    int drawn;                 /* the card drawn from the deck (own view only) */
+} pz_effect;
+
+/* --- cards and rules (pz_rules.c) ----------------------------------------- */
+static inline int pz_rank(int c) { return (c - 1) / 4 + 2; }     /* 2..14 */
+static inline int pz_suit(int c) { return (c - 1) % 4; }
+static inline int pz_black(int c) { return pz_suit(c) == 0 || pz_suit(c) == 3; }
+static inline int pz_wild(int c) { return c != PZ_JOKER && pz_rank(c) == 14; }
+static inline int pz_accval(int c) { return pz_rank(c) == 14 ? 1 : pz_rank(c); }
+static inline int pz_card(int rank, int suit) { return (rank - 2) * 4 + suit + 1; }
+
+int pz_card_parse(const char *s, int variant);  /* 0 when not a card */
+const char *pz_card_name(int c);
+int pz_card_points(int c);                      /* penalty points */
+int pz_hand_points(const uint8_t *h, int n);
+
+/* bitmask: bit k set = group type k (1..7) */
+unsigned pz_group_types(const uint8_t *c, int n);
+/* bitmask of phase types of ng groups */
+unsigned pz_phase_types(int ng, const uint8_t *const *g, const int *gn);
+int pz_phase_ngroups(int phase);
+int pz_group_kind(int phase, int g);
+/* 34, 55, ... complete totals; pz_acc_next: the smallest complete total above
+ * `total` (0 when none: 88 closes it) */
+int pz_acc_complete(int total);
+int pz_acc_next(int total);
+int pz_group_total(const pz_group *g);
+/* rank of position 0 of a run (2..13), 0 if not a run */
+int pz_run_start(const uint8_t *c, int n);
+/* can `card` go into table group (p, g) at idx: 1 yes */
+int pz_fits(const pz_table *t, int p, int g, int card, int idx);
+int pz_required(const pz_obs *o, int phase);    /* 1 when phase may be played now */
+int pz_phase_done(int variant, const uint8_t *status, int p, int phase);
+int pz_all_done(int variant, int status);
+/* 0 invalid, 1 valid, 2 valid and turn-ending; why/rule may be NULL */
+int pz_judge(const pz_obs *o, const pz_play *p, char *why, size_t whylen, const char **rule);
+/* The observation after a valid play (hand and table; no draws). */
+void pz_obs_do(pz_obs *o, const pz_play *p);
+/* Legal plays (capped: phase plays are the finder's, at most 16). */
+int pz_gen(const pz_obs *o, pz_play *out, int max);
+void pz_play_text(const pz_play *p, char *out, size_t n);
+
+/* --- game flow (pz_game.c) ------------------------------------------------- */
+void pz_new(pz_state *st, int variant, int np, int maxhands, uint64_t seed);
+void pz_observe(const pz_state *st, int seat, pz_obs *o);
+/* Apply a play judged valid for st->cur. */
+void pz_do(pz_state *st, const pz_play *p, pz_effect *fx);
+int pz_state_judge(const pz_state *st, const pz_play *p, char *why, size_t whylen,
+                   const char **rule);
+const char *pz_result_name(int result);
+const char *pz_end_name(int reason);
+/* Which plays of the current hand's log form the turn of entry i, etc. */
+
+/* --- JSON (pz_codec.c) ----------------------------------------------------- */
+json_t *pz_card_json(int c);
+json_t *pz_cards_json(const uint8_t *c, int n);
+json_t *pz_play_json(const pz_play *p);
+/* Shape check of a play (ERR_BAD_MEMBER with the pointer inside it). */
+int pz_play_parse(const json_t *j, int variant, pz_play *out, game_err *e);
+int pz_cards_parse(const json_t *j, const char *ptr, int variant, size_t max, uint8_t *out,
+                   int *n, game_err *e);
+json_t *pz_table_json(const pz_table *t, int np);
+json_t *pz_status_json(int variant, const uint8_t *status, int np);
+/* phase_status in the variant's form: ints 0-7, or lists of 7 booleans */
+int pz_status_parse(const json_t *j, const char *ptr, int variant, int np, uint8_t *out,
+                    game_err *e);
+/* The table: np entries [phase|null, groups]; `check` also requires every
+ * group to be what its phase makes it (the game's own blob). */
+int pz_table_parse(const json_t *j, const char *ptr, int variant, int np, pz_table *t, int check,
+                   game_err *e);
+/* turn_history of the current hand as `seat` sees it (deck draws "XX"
+ * except for the seat's own when reveal_own) */
+json_t *pz_turn_history(const pz_state *st, int seat, int reveal_own);
+json_t *pz_encode(const pz_state *st);
+int pz_decode(pz_state *st, const json_t *blob, game_err *e);
+json_t *pz_view(const pz_state *st, int seat);
+json_t *pz_events(const pz_state *st, int seat, long after);
+json_t *pz_record(const pz_state *st, int seat, const pz_play *p, const pz_effect *fx,
+                  const char *explanation);
+
+/* --- strategies (pz_bots.c) ------------------------------------------------ */
+void pz_plan(const pz_obs *o, pz_play *out, char *why, size_t whylen);
+void pz_random(const pz_obs *o, rng *r, pz_play *out, char *why, size_t whylen);
+/* Phase plays the hand can make now, best first; returns the count. */
+int pz_find_phases(const pz_obs *o, pz_play *out, int max);
+extern const char *const pz_bots[];
+
+/* --- autograder functions (pz_fns.c) -------------------------------------- */
+enum { PZ_NFNS = 5 };
+extern const game_fn pz_fns[PZ_NFNS];
+
+#endif

@@ -1,0 +1,870 @@
+/* pz_codec.c: JSON for Phazed: cards, plays (the reference's tuples as
+ * arrays), the table / phase_status / turn_history of the autograder
+ * functions, the full state (stored blob / export), views, events and
+ * records.
+ *
+ * decode trusts nothing: every member is type- and range-checked, table
+ * groups must be what their phase makes them, accumulations complete
+ * (except during the turn of the player to move), and every card must
+ * appear exactly as often as the decks hold it. Views never show another
+ * seat's hand, the deck order, or the card another seat drew from the deck
+ * (turn_history writes it "XX"), except to SEAT_ADMIN.
+ */
+#include "pz.h"
+
+#include "core/jsonx.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *variant_name(int v) { return v ? "bonus" : "standard"; }
+
+json_t *pz_card_json(int c) { return c ? json_string(pz_card_name(c)) : json_null(); }
+
+json_t *pz_cards_json(const uint8_t *c, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, pz_card_json(c[i]));
+    return a;
+}
+
+static json_t *groups_json(int ng, const uint8_t *gn, const uint8_t (*gc)[PZ_PHMAX])
+{
+    json_t *a = json_array();
+    for (int k = 0; k < ng; k++)
+        json_array_append_new(a, pz_cards_json(gc[k], gn[k]));
+    return a;
+}
+
+json_t *pz_play_json(const pz_play *p)
+{
+    switch (p->type) {
+    case PZ_PICK_DECK:
+        return json_pack("[i,o]", 1, pz_card_json(p->card));
+    case PZ_PHASE:
+        return json_pack("[i,[i,o]]", 3, p->phase, groups_json(p->ng, p->gn, p->gc));
+    case PZ_PLACE:
+        return json_pack("[i,[o,[i,i,i]]]", 4, pz_card_json(p->card), p->pid, p->grp, p->idx);
+    case PZ_SKIP:
+        return json_pack("[i,i]", 6, p->target);
+    default:
+        return json_pack("[i,o]", p->type, pz_card_json(p->card));
+    }
+}
+
+static int card_at(const json_t *j, const char *ptr, int variant, uint8_t *out, game_err *e)
+{
+    const char *s;
+    if (jx_string(j, ptr, &s, e))
+        return ERR_BAD_MEMBER;
+    int c = pz_card_parse(s, variant);
+    if (!c)
+        return err_set(e, ERR_BAD_MEMBER, ptr,
+                       "expected a card (value 234567890JQKA + suit SHDC, e.g. \"0D\"%s), got \"%.16s\"",
+                       variant ? ", or \"ZZ\"" : "", s);
+    *out = (uint8_t)c;
+    return 0;
+}
+
+int pz_cards_parse(const json_t *j, const char *ptr, int variant, size_t max, uint8_t *out,
+                   int *n, game_err *e)
+{
+    char p[192];
+    if (jx_array(j, ptr, 0, max, e))
+        return ERR_BAD_MEMBER;
+    size_t i;
+    json_t *x;
+    json_array_foreach(j, i, x) {
+        jx_ptr_idx(p, sizeof p, ptr, i);
+        if (card_at(x, p, variant, &out[i], e))
+            return ERR_BAD_MEMBER;
+    }
+    *n = (int)json_array_size(j);
+    return 0;
+}
+
+int pz_play_parse(const json_t *j, int variant, pz_play *out, game_err *e)
+{
+    long long t, x;
+    memset(out, 0, sizeof *out);
+    if (jx_array(j, "", 2, 2, e))
+        return ERR_BAD_MEMBER;
+    if (jx_int(json_array_get(j, 0), "/0", 1, variant ? 6 : 5, &t, e))
+        return ERR_BAD_MEMBER;
+    out->type = (uint8_t)t;
+    const json_t *c = json_array_get(j, 1);
+    switch (t) {
+    case PZ_PICK_DECK:
+        if (json_is_null(c) || (json_is_string(c) && strcmp(json_string_value(c), "XX") == 0))
+            return 0;
+        if (json_is_string(c) && pz_card_parse(json_string_value(c), variant)) {
+            out->card = (uint8_t)pz_card_parse(json_string_value(c), variant);
+            return 0;
+        }
+        return err_set(e, ERR_BAD_MEMBER, "/1", "a deck pick-up is [1, null] (or [1, \"XX\"])");
+    case PZ_PICK_DISCARD:
+    case PZ_DISCARD:
+        return card_at(c, "/1", variant, &out->card, e);
+    case PZ_SKIP:
+        if (jx_int(c, "/1", 0, PZ_MAXP - 1, &x, e))
+            return ERR_BAD_MEMBER;
+        out->target = (uint8_t)x;
+        return 0;
+    case PZ_PLACE: {
+        const json_t *pos;
+        if (jx_array(c, "/1", 2, 2, e) || card_at(json_array_get(c, 0), "/1/0", variant, &out->card, e))
+            return ERR_BAD_MEMBER;
+        pos = json_array_get(c, 1);
+        if (jx_array(pos, "/1/1", 3, 3, e) || jx_int(json_array_get(pos, 0), "/1/1/0", 0, PZ_MAXP - 1, &x, e))
+            return ERR_BAD_MEMBER;
+        out->pid = (uint8_t)x;
+        if (jx_int(json_array_get(pos, 1), "/1/1/1", 0, 1, &x, e))
+            return ERR_BAD_MEMBER;
+        out->grp = (uint8_t)x;
+        if (jx_int(json_array_get(pos, 2), "/1/1/2", 0, PZ_GMAX, &x, e))
+            return ERR_BAD_MEMBER;
+        out->idx = (uint8_t)x;
+        return 0;
+    }
+    default: { /* phase */
+        if (jx_array(c, "/1", 2, 2, e) || jx_int(json_array_get(c, 0), "/1/0", 1, PZ_NPHASES, &x, e))
+            return ERR_BAD_MEMBER;
+        out->phase = (uint8_t)x;
+        const json_t *gs = json_array_get(c, 1);
+        if (jx_array(gs, "/1/1", 1, 2, e))
+            return ERR_BAD_MEMBER;
+        out->ng = (uint8_t)json_array_size(gs);
+        for (int k = 0; k < out->ng; k++) {
+            char p[32];
+            int n;
+            snprintf(p, sizeof p, "/1/1/%d", k);
+            if (pz_cards_parse(json_array_get(gs, (size_t)k), p, variant, PZ_PHMAX, out->gc[k], &n, e))
+                return ERR_BAD_MEMBER;
+            out->gn[k] = (uint8_t)n;
+        }
+        return 0;
+    }
+    }
+}
+
+json_t *pz_table_json(const pz_table *t, int np)
+{
+    json_t *a = json_array();
+    for (int p = 0; p < np; p++) {
+        json_t *gs = json_array();
+        for (int g = 0; g < t->ng[p] && t->phase[p]; g++)
+            json_array_append_new(gs, pz_cards_json(t->g[p][g].c, t->g[p][g].n));
+        json_array_append_new(a, json_pack("[o,o]", t->phase[p] ? json_integer(t->phase[p]) : json_null(), gs));
+    }
+    return a;
+}
+
+json_t *pz_status_json(int variant, const uint8_t *status, int np)
+{
+    json_t *a = json_array();
+    for (int p = 0; p < np; p++) {
+        if (!variant) {
+            json_array_append_new(a, json_integer(status[p]));
+            continue;
+        }
+        json_t *b = json_array();
+        for (int k = 0; k < PZ_NPHASES; k++)
+            json_array_append_new(b, json_boolean((status[p] >> k) & 1));
+        json_array_append_new(a, b);
+    }
+    return a;
+}
+
+/* A log entry as a play (deck draws: the card when `reveal`, else "XX"). */
+static json_t *log_play(const pz_state *st, const pz_log *l, int reveal)
+{
+    pz_play p;
+    memset(&p, 0, sizeof p);
+    p.type = l->type;
+    switch (l->type) {
+    case PZ_PICK_DECK:
+        if (!reveal)
+            return json_pack("[i,s]", 1, "XX");
+        p.card = l->card;
+        break;
+    case PZ_PHASE: {
+        const pz_phrec *r = &st->ph[l->b];
+        p.phase = l->a;
+        p.ng = r->ng;
+        memcpy(p.gn, r->gn, sizeof p.gn);
+        memcpy(p.gc, r->gc, sizeof p.gc);
+        break;
+    }
+    case PZ_PLACE:
+        p.card = l->card;
+        p.pid = l->a;
+        p.grp = l->b;
+        p.idx = l->c;
+        break;
+    case PZ_SKIP:
+        p.target = l->a;
+        break;
+    default:
+        p.card = l->card;
+    }
+    return pz_play_json(&p);
+}
+
+json_t *pz_turn_history(const pz_state *st, int seat, int reveal_own)
+{
+    json_t *a = json_array(), *plays = NULL;
+    for (int i = st->hand_log; i < st->nlog; i++) {
+        const pz_log *l = &st->log[i];
+        if (l->type <= PZ_PICK_DISCARD || !plays) {
+            plays = json_array();
+            json_array_append_new(a, json_pack("[i,o]", l->seat, plays));
+        }
+        if (l->type == PZ_SKIPPED) {
+            plays = NULL;
+            continue;
+        }
+        int reveal = seat == SEAT_ADMIN || (reveal_own && seat == l->seat);
+        json_array_append_new(plays, log_play(st, l, reveal));
+    }
+    return a;
+}
+
+/* --- state ------------------------------------------------------------------ */
+
+static json_t *ints_json(const uint8_t *v, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_integer(v[i]));
+    return a;
+}
+
+static json_t *scores_json(const uint16_t *v, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_integer(v[i]));
+    return a;
+}
+
+static json_t *deck_json(const pz_state *st)
+{
+    json_t *a = json_array();
+    for (int i = st->ndeck - 1; i >= 0; i--)
+        json_array_append_new(a, pz_card_json(st->deck[i]));
+    return a;
+}
+
+static json_t *bools_json(const uint8_t *v, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_boolean(v[i]));
+    return a;
+}
+
+static json_t *hands_json(const pz_state *st)
+{
+    json_t *a = json_array();
+    for (int p = 0; p < st->np; p++)
+        json_array_append_new(a, pz_cards_json(st->hand[p], st->nhand[p]));
+    return a;
+}
+
+static json_t *results_json(const pz_state *st)
+{
+    json_t *a = json_array();
+    for (int h = 0; h < st->hands_done; h++)
+        json_array_append_new(a, json_pack("{s:i,s:s,s:o}", "hand", h + 1, "reason",
+                                           pz_end_name(st->end_reason[h]), "penalties",
+                                           scores_json(st->pen[h], st->np)));
+    return a;
+}
+
+json_t *pz_encode(const pz_state *st)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "game", json_string("phazed"));
+    json_object_set_new(o, "variant", json_string(variant_name(st->variant)));
+    json_object_set_new(o, "players", json_integer(st->np));
+    json_object_set_new(o, "max_hands", json_integer(st->maxhands));
+    json_object_set_new(o, "rng", jx_rng_encode(&st->rng));
+    json_object_set_new(o, "bot_rng", jx_rng_encode(&st->brng));
+    json_object_set_new(o, "result", json_string(pz_result_name(st->result)));
+    json_object_set_new(o, "winner", st->winner >= 0 ? json_integer(st->winner) : json_null());
+    json_object_set_new(o, "dealer", json_integer(st->dealer));
+    json_object_set_new(o, "current", json_integer(st->cur));
+    json_object_set_new(o, "picked_up", json_boolean(st->mid));
+    json_object_set_new(o, "deck_out", json_boolean(st->deck_out));
+    json_object_set_new(o, "turns_hand", json_integer(st->turns_hand));
+    json_object_set_new(o, "turns_total", json_integer(st->turns_total));
+    json_object_set_new(o, "skip", bools_json(st->skip, st->np));
+    json_object_set_new(o, "phase_status", pz_status_json(st->variant, st->status, st->np));
+    json_object_set_new(o, "scores", scores_json(st->score, st->np));
+    json_object_set_new(o, "hands_played", results_json(st));
+    json_object_set_new(o, "deck", deck_json(st));
+    json_object_set_new(o, "discard_pile", pz_cards_json(st->disc, st->ndisc));
+    json_object_set_new(o, "hands", hands_json(st));
+    json_object_set_new(o, "table", pz_table_json(&st->t, st->np));
+    json_t *log = json_array();
+    for (int i = 0; i < st->nlog; i++) {
+        const pz_log *l = &st->log[i];
+        json_array_append_new(log, json_pack("[i,i,o]", l->hand + 1, l->seat,
+                                             l->type == PZ_SKIPPED ? json_null() : log_play(st, l, 1)));
+    }
+    json_object_set_new(o, "log", log);
+    json_object_set_new(o, "hand_log", json_integer(st->hand_log));
+    return o;
+}
+
+static int get_int(const json_t *o, const char *key, long long lo, long long hi, long long *out,
+                   game_err *e)
+{
+    char p[64];
+    jx_ptr_key(p, sizeof p, "", key);
+    return jx_int(jx_get(o, key), p, lo, hi, out, e);
+}
+
+static int get_bool(const json_t *o, const char *key, int *out, game_err *e)
+{
+    char p[64];
+    jx_ptr_key(p, sizeof p, "", key);
+    return jx_bool(jx_get(o, key), p, out, e);
+}
+
+/* phase_status in the variant's form (also used by the autograder functions) */
+int pz_status_parse(const json_t *j, const char *ptr, int variant, int np, uint8_t *out,
+                    game_err *e)
+{
+    char p[192], q[224];
+    long long x;
+    if (jx_array(j, ptr, (size_t)np, (size_t)np, e))
+        return ERR_BAD_MEMBER;
+    for (int k = 0; k < np; k++) {
+        const json_t *s = json_array_get(j, (size_t)k);
+        jx_ptr_idx(p, sizeof p, ptr, (size_t)k);
+        if (!variant) {
+            if (jx_int(s, p, 0, PZ_NPHASES, &x, e))
+                return ERR_BAD_MEMBER;
+            out[k] = (uint8_t)x;
+            continue;
+        }
+        if (jx_array(s, p, PZ_NPHASES, PZ_NPHASES, e))
+            return ERR_BAD_MEMBER;
+        out[k] = 0;
+        for (int i = 0; i < PZ_NPHASES; i++) {
+            int b;
+            jx_ptr_idx(q, sizeof q, p, (size_t)i);
+            if (jx_bool(json_array_get(s, (size_t)i), q, &b, e))
+                return ERR_BAD_MEMBER;
+            out[k] |= (uint8_t)(b << i);
+        }
+    }
+    return 0;
+}
+
+/* The table: np entries [phase|null, groups]; `check` also requires every
+ * group to be what its phase makes it (the game's own blob). */
+int pz_table_parse(const json_t *j, const char *ptr, int variant, int np, pz_table *t, int check,
+                   game_err *e)
+{
+    char p[192], q[224], r[256];
+    memset(t, 0, sizeof *t);
+    if (jx_array(j, ptr, (size_t)np, (size_t)np, e))
+        return ERR_BAD_MEMBER;
+    for (int k = 0; k < np; k++) {
+        const json_t *ent = json_array_get(j, (size_t)k);
+        jx_ptr_idx(p, sizeof p, ptr, (size_t)k);
+        if (jx_array(ent, p, 2, 2, e))
+            return ERR_BAD_MEMBER;
+        const json_t *ph = json_array_get(ent, 0), *gs = json_array_get(ent, 1);
+        jx_ptr_idx(q, sizeof q, p, 0);
+        long long x = 0;
+        if (!json_is_null(ph) && jx_int(ph, q, 1, PZ_NPHASES, &x, e))
+            return ERR_BAD_MEMBER;
+        int ng = x ? pz_phase_ngroups((int)x) : 0;
+        jx_ptr_idx(q, sizeof q, p, 1);
+        if (jx_array(gs, q, (size_t)ng, (size_t)ng, e))
+            return ERR_BAD_MEMBER;
+        t->phase[k] = (uint8_t)x;
+        t->ng[k] = (uint8_t)ng;
+        for (int g = 0; g < ng; g++) {
+            int n;
+            jx_ptr_idx(r, sizeof r, q, (size_t)g);
+            if (pz_cards_parse(json_array_get(gs, (size_t)g), r, variant, PZ_GMAX - 1, t->g[k][g].c, &n, e))
+                return ERR_BAD_MEMBER;
+            t->g[k][g].n = (uint8_t)n;
+            if (n == 0)
+                return err_set(e, ERR_BAD_MEMBER, r, "a group on the table holds cards");
+            if (!check)
+                continue;
+            /* rebuild the group card by card as the rules allow */
+            int kind = pz_group_kind((int)x, g), ok = 1;
+            const uint8_t *c = t->g[k][g].c;
+            unsigned ty = pz_group_types(c, n);
+            for (int i = 0; i < n; i++)
+                ok &= c[i] != PZ_JOKER;
+            if (kind == PZ_K_RUN || kind == PZ_K_CRUN) {
+                ok &= pz_run_start(c, n) != 0 && n >= (kind == PZ_K_RUN ? 8 : 4);
+                if (ok && kind == PZ_K_CRUN) {
+                    int col = -1, nat = 0;
+                    for (int i = 0; i < n; i++)
+                        if (!pz_wild(c[i])) {
+                            nat++;
+                            ok &= col < 0 || col == pz_black(c[i]);
+                            col = pz_black(c[i]);
+                        }
+                    ok &= nat >= 2;
+                }
+                if (ok && kind == PZ_K_RUN) {
+                    int nat = 0;
+                    for (int i = 0; i < n; i++)
+                        nat += !pz_wild(c[i]);
+                    ok &= nat >= 2;
+                }
+            } else if (kind == PZ_K_VSET || kind == PZ_K_SSET) {
+                int need = kind == PZ_K_SSET ? 7 : x == 1 ? 3 : 4, nat = 0, key = 0;
+                for (int i = 0; i < n; i++) {
+                    if (pz_wild(c[i]))
+                        continue;
+                    int v = kind == PZ_K_SSET ? pz_suit(c[i]) + 1 : pz_rank(c[i]);
+                    ok &= !key || key == v;
+                    key = v;
+                    nat++;
+                }
+                ok &= nat >= 2 && n >= need;
+            } else {
+                int tot = 0, col = -1;
+                for (int i = 0; i < n; i++) {
+                    tot += pz_accval(c[i]);
+                    if (kind == PZ_K_CACC) {
+                        ok &= col < 0 || col == pz_black(c[i]);
+                        col = pz_black(c[i]);
+                    }
+                }
+                ok &= tot >= 34 && tot <= 88;
+            }
+            (void)ty;
+            if (!ok)
+                return err_set(e, ERR_BAD_MEMBER, r, "this group is not what phase %lld makes it", x);
+        }
+    }
+    return 0;
+}
+
+static int decode_body(pz_state *st, const json_t *j, game_err *e)
+{
+    const char *s;
+    long long x;
+    char p[192];
+    if (jx_object(j, "", e))
+        return ERR_BAD_MEMBER;
+    if (jx_string(jx_get(j, "game"), "/game", &s, e))
+        return ERR_BAD_MEMBER;
+    if (strcmp(s, "phazed") != 0)
+        return err_set(e, ERR_BAD_MEMBER, "/game", "expected \"phazed\"");
+    if (jx_string(jx_get(j, "variant"), "/variant", &s, e))
+        return ERR_BAD_MEMBER;
+    if (strcmp(s, "standard") != 0 && strcmp(s, "bonus") != 0)
+        return err_set(e, ERR_BAD_MEMBER, "/variant", "expected \"standard\" or \"bonus\"");
+    int v = st->variant = strcmp(s, "bonus") == 0;
+    if (get_int(j, "players", PZ_MINP, PZ_MAXP, &x, e))
+        return ERR_BAD_MEMBER;
+    int np = st->np = (uint8_t)x;
+    if (get_int(j, "max_hands", 1, PZ_MAXHANDS, &x, e))
+        return ERR_BAD_MEMBER;
+    st->maxhands = (uint8_t)x;
+    if (jx_rng_decode(jx_get(j, "rng"), "/rng", &st->rng, e) ||
+        jx_rng_decode(jx_get(j, "bot_rng"), "/bot_rng", &st->brng, e))
+        return ERR_BAD_MEMBER;
+    if (jx_string(jx_get(j, "result"), "/result", &s, e))
+        return ERR_BAD_MEMBER;
+    int r;
+    for (r = PZ_PLAYING; r <= PZ_TIED; r++)
+        if (strcmp(s, pz_result_name(r)) == 0)
+            break;
+    if (r > PZ_TIED)
+        return err_set(e, ERR_BAD_MEMBER, "/result", "expected \"playing\", \"won\" or \"tied\"");
+    st->result = (uint8_t)r;
+    const json_t *w = jx_get(j, "winner");
+    if (r == PZ_WON) {
+        if (get_int(j, "winner", 0, np - 1, &x, e))
+            return ERR_BAD_MEMBER;
+        st->winner = (int8_t)x;
+    } else {
+        if (!w || !json_is_null(w))
+            return err_set(e, ERR_BAD_MEMBER, "/winner", "expected null: the game has no single winner");
+        st->winner = -1;
+    }
+    if (get_int(j, "dealer", 0, np - 1, &x, e))
+        return ERR_BAD_MEMBER;
+    st->dealer = (uint8_t)x;
+    if (get_int(j, "current", 0, np - 1, &x, e))
+        return ERR_BAD_MEMBER;
+    st->cur = (uint8_t)x;
+    int b;
+    if (get_bool(j, "picked_up", &b, e))
+        return ERR_BAD_MEMBER;
+    st->mid = (uint8_t)b;
+    if (get_bool(j, "deck_out", &b, e))
+        return ERR_BAD_MEMBER;
+    st->deck_out = (uint8_t)b;
+    if (get_int(j, "turns_hand", 0, PZ_TURNS_EACH * np, &x, e))
+        return ERR_BAD_MEMBER;
+    st->turns_hand = (uint16_t)x;
+    if (get_int(j, "turns_total", st->turns_hand, PZ_TURNS_EACH * np * PZ_MAXHANDS, &x, e))
+        return ERR_BAD_MEMBER;
+    st->turns_total = (uint16_t)x;
+    const json_t *sk = jx_get(j, "skip");
+    if (jx_array(sk, "/skip", (size_t)np, (size_t)np, e))
+        return ERR_BAD_MEMBER;
+    for (int q = 0; q < np; q++) {
+        jx_ptr_idx(p, sizeof p, "/skip", (size_t)q);
+        if (jx_bool(json_array_get(sk, (size_t)q), p, &b, e))
+            return ERR_BAD_MEMBER;
+        if (b && !v)
+            return err_set(e, ERR_BAD_MEMBER, p, "Skips exist only in the bonus variant");
+        st->skip[q] = (uint8_t)b;
+    }
+    if (pz_status_parse(jx_get(j, "phase_status"), "/phase_status", v, np, st->status, e))
+        return ERR_BAD_MEMBER;
+    const json_t *sc = jx_get(j, "scores");
+    if (jx_array(sc, "/scores", (size_t)np, (size_t)np, e))
+        return ERR_BAD_MEMBER;
+    for (int q = 0; q < np; q++) {
+        jx_ptr_idx(p, sizeof p, "/scores", (size_t)q);
+        if (jx_int(json_array_get(sc, (size_t)q), p, 0, 60000, &x, e))
+            return ERR_BAD_MEMBER;
+        st->score[q] = (uint16_t)x;
+    }
+    const json_t *hp = jx_get(j, "hands_played");
+    if (jx_array(hp, "/hands_played", 0, st->maxhands, e))
+        return ERR_BAD_MEMBER;
+    st->hands_done = (uint8_t)json_array_size(hp);
+    long sum[PZ_MAXP] = {0};
+    for (int h = 0; h < st->hands_done; h++) {
+        const json_t *he = json_array_get(hp, (size_t)h);
+        char q[224], q2[256];
+        jx_ptr_idx(p, sizeof p, "/hands_played", (size_t)h);
+        if (jx_object(he, p, e))
+            return ERR_BAD_MEMBER;
+        jx_ptr_key(q, sizeof q, p, "hand");
+        if (jx_int(jx_get(he, "hand"), q, h + 1, h + 1, &x, e))
+            return ERR_BAD_MEMBER;
+        jx_ptr_key(q, sizeof q, p, "reason");
+        if (jx_string(jx_get(he, "reason"), q, &s, e))
+            return ERR_BAD_MEMBER;
+        int rr;
+        for (rr = PZ_END_OUT; rr <= PZ_END_TURNS; rr++)
+            if (strcmp(s, pz_end_name(rr)) == 0)
+                break;
+        if (rr > PZ_END_TURNS)
+            return err_set(e, ERR_BAD_MEMBER, q, "expected \"out\", \"deck-exhausted\" or \"turn-limit\"");
+        st->end_reason[h] = (uint8_t)rr;
+        jx_ptr_key(q, sizeof q, p, "penalties");
+        const json_t *pe = jx_get(he, "penalties");
+        if (jx_array(pe, q, (size_t)np, (size_t)np, e))
+            return ERR_BAD_MEMBER;
+        for (int k = 0; k < np; k++) {
+            jx_ptr_idx(q2, sizeof q2, q, (size_t)k);
+            if (jx_int(json_array_get(pe, (size_t)k), q2, 0, 2000, &x, e))
+                return ERR_BAD_MEMBER;
+            st->pen[h][k] = (uint16_t)x;
+            sum[k] += x;
+        }
+    }
+    for (int q = 0; q < np; q++)
+        if (sum[q] != st->score[q]) {
+            jx_ptr_idx(p, sizeof p, "/scores", (size_t)q);
+            return err_set(e, ERR_BAD_MEMBER, p, "the score is not the sum of the hands' penalties");
+        }
+    if (r == PZ_PLAYING && st->hands_done >= st->maxhands)
+        return err_set(e, ERR_BAD_MEMBER, "/result", "every hand is played: the game is over");
+    int anydone = 0;
+    for (int q = 0; q < np; q++)
+        anydone |= pz_all_done(v, st->status[q]);
+    if (r == PZ_PLAYING && anydone)
+        return err_set(e, ERR_BAD_MEMBER, "/result", "a player completed every phase: the game is over");
+
+    int n;
+    uint8_t tmp[PZ_NCARDS];
+    int maxcards = v ? PZ_NCARDS : PZ_DECK;
+    if (pz_cards_parse(jx_get(j, "deck"), "/deck", v, (size_t)maxcards, tmp, &n, e))
+        return ERR_BAD_MEMBER;
+    st->ndeck = (uint8_t)n;
+    for (int i = 0; i < n; i++)
+        st->deck[i] = tmp[n - 1 - i];
+    if (r == PZ_PLAYING && n == 0 && !(st->deck_out && st->mid))
+        return err_set(e, ERR_BAD_MEMBER, "/deck", "an empty deck ends the hand");
+    if (st->deck_out && n)
+        return err_set(e, ERR_BAD_MEMBER, "/deck_out", "the deck is not exhausted");
+    if (pz_cards_parse(jx_get(j, "discard_pile"), "/discard_pile", v, (size_t)maxcards, st->disc, &n, e))
+        return ERR_BAD_MEMBER;
+    st->ndisc = (uint8_t)n;
+    const json_t *hs = jx_get(j, "hands");
+    if (jx_array(hs, "/hands", (size_t)np, (size_t)np, e))
+        return ERR_BAD_MEMBER;
+    for (int q = 0; q < np; q++) {
+        jx_ptr_idx(p, sizeof p, "/hands", (size_t)q);
+        if (pz_cards_parse(json_array_get(hs, (size_t)q), p, v, PZ_HMAX - 1, st->hand[q], &n, e))
+            return ERR_BAD_MEMBER;
+        st->nhand[q] = (uint8_t)n;
+        if (r == PZ_PLAYING && (n == 0 || (n > PZ_DEAL && !(q == st->cur && st->mid))))
+            return err_set(e, ERR_BAD_MEMBER, p, "a hand in play holds 1-10 cards (11 after a pick-up)");
+    }
+    if (r == PZ_PLAYING && !st->mid && st->ndisc == 0)
+        return err_set(e, ERR_BAD_MEMBER, "/discard_pile", "a turn starts with a discard pile");
+    if (pz_table_parse(jx_get(j, "table"), "/table", v, np, &st->t, 1, e))
+        return ERR_BAD_MEMBER;
+    for (int q = 0; q < np; q++) {
+        int ph = st->t.phase[q];
+        jx_ptr_idx(p, sizeof p, "/table", (size_t)q);
+        if (ph && !(v ? (st->status[q] >> (ph - 1)) & 1 : st->status[q] == ph))
+            return err_set(e, ERR_BAD_MEMBER, p, "the phase on the table is not in the player's phase_status");
+        for (int g = 0; g < st->t.ng[q] && ph; g++) {
+            int kind = pz_group_kind(ph, g);
+            if ((kind == PZ_K_ACC || kind == PZ_K_CACC) && !pz_acc_complete(pz_group_total(&st->t.g[q][g])) &&
+                !(r == PZ_PLAYING && st->mid)) {
+                snprintf(p, sizeof p, "/table/%d/1/%d", q, g);
+                return err_set(e, ERR_BAD_MEMBER, p, "an accumulation is incomplete between turns");
+            }
+        }
+    }
+    if (get_int(j, "hand_log", 0, PZ_MAXLOG, &x, e))
+        return ERR_BAD_MEMBER;
+    st->hand_log = (uint16_t)x;
+    const json_t *log = jx_get(j, "log");
+    if (jx_array(log, "/log", 0, PZ_MAXLOG, e))
+        return ERR_BAD_MEMBER;
+    st->nlog = (uint16_t)json_array_size(log);
+    if (st->hand_log > st->nlog)
+        return err_set(e, ERR_BAD_MEMBER, "/hand_log", "past the end of the log");
+    int lasthand = 1;
+    for (int i = 0; i < st->nlog; i++) {
+        const json_t *le = json_array_get(log, (size_t)i);
+        char q[224];
+        pz_log *l = &st->log[i];
+        jx_ptr_idx(p, sizeof p, "/log", (size_t)i);
+        if (jx_array(le, p, 3, 3, e))
+            return ERR_BAD_MEMBER;
+        jx_ptr_idx(q, sizeof q, p, 0);
+        if (jx_int(json_array_get(le, 0), q, lasthand, st->hands_done + 1, &x, e))
+            return ERR_BAD_MEMBER;
+        lasthand = (int)x;
+        l->hand = (uint8_t)(x - 1);
+        if ((i >= st->hand_log) != (l->hand == st->hands_done - (r != PZ_PLAYING)))
+            return err_set(e, ERR_BAD_MEMBER, q, "hand_log does not start the current hand");
+        jx_ptr_idx(q, sizeof q, p, 1);
+        if (jx_int(json_array_get(le, 1), q, 0, np - 1, &x, e))
+            return ERR_BAD_MEMBER;
+        l->seat = (uint8_t)x;
+        const json_t *pl = json_array_get(le, 2);
+        jx_ptr_idx(q, sizeof q, p, 2);
+        if (json_is_null(pl)) {
+            l->type = PZ_SKIPPED;
+            continue;
+        }
+        pz_play pp;
+        if (pz_play_parse(pl, v, &pp, e)) {
+            err_prefix(e, q);
+            return ERR_BAD_MEMBER;
+        }
+        if (pp.type == PZ_PICK_DECK && !pp.card)
+            return err_set(e, ERR_BAD_MEMBER, q, "the full log names the card drawn");
+        l->type = pp.type;
+        l->card = pp.type == PZ_SKIP ? PZ_JOKER : pp.card;
+        if (pp.type == PZ_PHASE) {
+            if (st->nph >= PZ_MAXHANDS * PZ_MAXP)
+                return err_set(e, ERR_BAD_MEMBER, q, "more phases than the hands allow");
+            pz_phrec *rec = &st->ph[st->nph];
+            rec->ng = pp.ng;
+            memcpy(rec->gn, pp.gn, sizeof rec->gn);
+            memcpy(rec->gc, pp.gc, sizeof rec->gc);
+            l->a = pp.phase;
+            l->b = st->nph++;
+        } else if (pp.type == PZ_PLACE) {
+            l->a = pp.pid;
+            l->b = pp.grp;
+            l->c = pp.idx;
+        } else if (pp.type == PZ_SKIP) {
+            l->a = pp.target;
+        }
+    }
+
+    /* conservation: two of each card (and four jokers in the bonus game) */
+    int count[PZ_JOKER + 1] = {0};
+    for (int i = 0; i < st->ndeck; i++) count[st->deck[i]]++;
+    for (int i = 0; i < st->ndisc; i++) count[st->disc[i]]++;
+    for (int q = 0; q < np; q++) {
+        for (int i = 0; i < st->nhand[q]; i++) count[st->hand[q][i]]++;
+        for (int g = 0; g < st->t.ng[q]; g++)
+            for (int i = 0; i < st->t.g[q][g].n; i++) count[st->t.g[q][g].c[i]]++;
+    }
+    for (int c = 1; c <= PZ_JOKER; c++) {
+        int want = c == PZ_JOKER ? (v ? 4 : 0) : 2;
+        if (count[c] != want)
+            return err_set(e, ERR_BAD_MEMBER, "", "card %s appears %d times in the state; the decks hold %d",
+                           pz_card_name(c), count[c], want);
+    }
+    return 0;
+}
+
+int pz_decode(pz_state *out, const json_t *blob, game_err *e)
+{
+    /* decoded aside (the target stays untouched on error); the state is
+     * ~100 KB, so on the heap rather than a server thread's stack */
+    pz_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return err_set(e, ERR_INTERNAL, "", "out of memory");
+    int rc = decode_body(st, blob, e);
+    if (rc == 0)
+        memcpy(out, st, sizeof *st);
+    free(st);
+    return rc;
+}
+
+/* --- views -------------------------------------------------------------- */
+
+static json_t *targets_json(const pz_table *t, int np)
+{
+    json_t *a = json_array();
+    for (int p = 0; p < np; p++) {
+        json_t *gs = json_array();
+        for (int g = 0; g < t->ng[p] && t->phase[p]; g++) {
+            int kind = pz_group_kind(t->phase[p], g);
+            if (kind != PZ_K_ACC && kind != PZ_K_CACC) {
+                json_array_append_new(gs, json_null());
+                continue;
+            }
+            int tot = pz_group_total(&t->g[p][g]), nx = pz_acc_next(tot);
+            json_array_append_new(gs, json_pack("{s:i,s:o,s:b}", "total", tot, "next",
+                                                nx ? json_integer(nx) : json_null(), "complete",
+                                                pz_acc_complete(tot)));
+        }
+        json_array_append_new(a, gs);
+    }
+    return a;
+}
+
+json_t *pz_view(const pz_state *st, int seat)
+{
+    int over = st->result != PZ_PLAYING;
+    json_t *o = json_object();
+    json_object_set_new(o, "game", json_string("phazed"));
+    json_object_set_new(o, "variant", json_string(variant_name(st->variant)));
+    json_object_set_new(o, "players", json_integer(st->np));
+    json_object_set_new(o, "seat", seat >= 0 ? json_integer(seat) : json_null());
+    json_object_set_new(o, "over", json_boolean(over));
+    json_object_set_new(o, "result", json_string(pz_result_name(st->result)));
+    json_object_set_new(o, "winner", st->winner >= 0 ? json_integer(st->winner) : json_null());
+    if (over) {
+        json_t *ws = json_array();
+        int done = 0, best = 1 << 30;
+        for (int p = 0; p < st->np; p++)
+            done |= pz_all_done(st->variant, st->status[p]);
+        for (int p = 0; p < st->np; p++)
+            if ((!done || pz_all_done(st->variant, st->status[p])) && st->score[p] < best)
+                best = st->score[p];
+        for (int p = 0; p < st->np; p++)
+            if ((!done || pz_all_done(st->variant, st->status[p])) && st->score[p] == best)
+                json_array_append_new(ws, json_integer(p));
+        json_object_set_new(o, "winners", ws);
+    }
+    json_object_set_new(o, "hand_number", json_integer(st->hands_done + (over ? 0 : 1)));
+    json_object_set_new(o, "max_hands", json_integer(st->maxhands));
+    json_object_set_new(o, "dealer", json_integer(st->dealer));
+    json_object_set_new(o, "current", over ? json_null() : json_integer(st->cur));
+    json_object_set_new(o, "turn_phase", json_string(over ? "over" : st->mid ? "play" : "pick-up"));
+    json_object_set_new(o, "turns_this_hand", json_integer(st->turns_hand));
+    json_object_set_new(o, "deck_size", json_integer(st->ndeck));
+    json_object_set_new(o, "discard", pz_card_json(st->ndisc ? st->disc[st->ndisc - 1] : 0));
+    json_object_set_new(o, "discard_pile", pz_cards_json(st->disc, st->ndisc));
+    json_object_set_new(o, "hand_sizes", ints_json(st->nhand, st->np));
+    if (seat >= 0 && seat < st->np)
+        json_object_set_new(o, "hand", pz_cards_json(st->hand[seat], st->nhand[seat]));
+    json_object_set_new(o, "table", pz_table_json(&st->t, st->np));
+    json_object_set_new(o, "accumulations", targets_json(&st->t, st->np));
+    json_object_set_new(o, "phase_status", pz_status_json(st->variant, st->status, st->np));
+    json_object_set_new(o, "scores", scores_json(st->score, st->np));
+    json_object_set_new(o, "hands_played", results_json(st));
+    if (st->variant)
+        json_object_set_new(o, "skips_pending", bools_json(st->skip, st->np));
+    json_object_set_new(o, "turn_history", pz_turn_history(st, seat, 1));
+    if (seat == SEAT_ADMIN) {
+        json_object_set_new(o, "hands", hands_json(st));
+        json_object_set_new(o, "deck", deck_json(st));
+    }
+    return o;
+}
+
+json_t *pz_events(const pz_state *st, int seat, long after)
+{
+    json_t *a = json_array();
+    long n = 0;
+    long sum[PZ_MAXP] = {0};
+    for (int i = 0; i < st->nlog; i++) {
+        const pz_log *l = &st->log[i];
+        if (++n > after) {
+            json_t *ev = json_pack("{s:i,s:s,s:i,s:i}", "n", (int)n, "event",
+                                   l->type == PZ_SKIPPED ? "skipped" : "play", "hand", l->hand + 1,
+                                   "seat", l->seat);
+            if (l->type != PZ_SKIPPED)
+                json_object_set_new(ev, "play", log_play(st, l, seat == SEAT_ADMIN || seat == l->seat));
+            json_array_append_new(a, ev);
+        }
+        int last_of_hand = i + 1 == st->nlog || st->log[i + 1].hand != l->hand;
+        if (last_of_hand && l->hand < st->hands_done) {
+            int h = l->hand;
+            for (int p = 0; p < st->np; p++)
+                sum[p] += st->pen[h][p];
+            if (++n > after) {
+                json_t *tot = json_array();
+                for (int p = 0; p < st->np; p++)
+                    json_array_append_new(tot, json_integer(sum[p]));
+                json_array_append_new(a, json_pack("{s:i,s:s,s:i,s:s,s:o,s:o}", "n", (int)n, "event",
+                                                   "hand_over", "hand", h + 1, "reason",
+                                                   pz_end_name(st->end_reason[h]), "penalties",
+                                                   scores_json(st->pen[h], st->np), "scores", tot));
+            }
+        }
+    }
+    if (st->result != PZ_PLAYING && ++n > after)
+        json_array_append_new(a, json_pack("{s:i,s:s,s:s,s:o}", "n", (int)n, "event", "game_over", "result",
+                                           pz_result_name(st->result), "winner",
+                                           st->winner >= 0 ? json_integer(st->winner) : json_null()));
+    return a;
+}
+
+json_t *pz_record(const pz_state *st, int seat, const pz_play *p, const pz_effect *fx,
+                  const char *explanation)
+{
+    json_t *o = json_object();
+    pz_play shown = *p;
+    if (shown.type == PZ_PICK_DECK)
+        shown.card = 0;
+    json_object_set_new(o, "n", json_integer(st->nlog));
+    json_object_set_new(o, "seat", json_integer(seat));
+    json_object_set_new(o, "play", shown.type == PZ_PICK_DECK ? json_pack("[i,s]", 1, "XX") : pz_play_json(&shown));
+    json_object_set_new(o, "turn_ending", json_boolean(fx->turn_ending));
+    if (fx->skipped[0] >= 0) {
+        json_t *sk = json_array();
+        for (int i = 0; i < PZ_MAXP && fx->skipped[i] >= 0; i++)
+            json_array_append_new(sk, json_integer(fx->skipped[i]));
+        json_object_set_new(o, "skipped", sk);
+    }
+    if (fx->hand_over) {
+        int h = fx->hand_over - 1;
+        json_object_set_new(o, "hand_over",
+                            json_pack("{s:i,s:s,s:o,s:o}", "hand", h + 1, "reason", pz_end_name(fx->end_reason),
+                                      "penalties", scores_json(st->pen[h], st->np), "scores",
+                                      scores_json(st->score, st->np)));
+    }
+    if (fx->game_over)
+        json_object_set_new(o, "game_over", json_pack("{s:s,s:o}", "result", pz_result_name(st->result), "winner",
+                                                      st->winner >= 0 ? json_integer(st->winner) : json_null()));
+    if (explanation)
+        json_object_set_new(o, "explanation", json_string(explanation));
+    return o;
+}

@@ -1,0 +1,288 @@
+/* pz_ops.c: Phazed's row in the game registry (game.h): the glue between
+ * the generic interface and pz_*.
+ *
+ * Every mutating entry point judges the play completely on the unchanged
+ * state before pz_do() touches it, so an error leaves the state as it was.
+ */
+#include "game.h"
+#include "pz.h"
+
+#include "core/jsonx.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const VARIANTS[] = {"standard", "bonus", NULL};
+
+static json_t *rules(void)
+{
+    json_t *r = json_pack(
+        "{s:s,s:s,s:[s,s],s:{s:i,s:i,s:i},s:{s:s,s:s,s:s,s:{s:s,s:s},s:s,s:s,s:s}}",
+        "game", "phazed", "title", "Phazed", "variants", "standard", "bonus",
+        "players", "min", PZ_MINP, "max", PZ_MAXP, "default", PZ_MAXP,
+        "notation",
+        "cards", "two characters: value then suit, e.g. \"0D\" (ten of diamonds), \"AS\", \"KC\"; bonus Joker \"ZZ\"",
+        "values", "234567890JQKA (0=10, J=11, Q=12, K=13); Aces are Wild (value 1 in accumulations)",
+        "suits", "SHDC",
+        "colours", "black", "S C", "red", "H D",
+        "table", "one entry per player: [phase_id or null, [group, ...]] (the reference's table)",
+        "phase_status", "standard: phases completed per player (0-7); bonus: per player a list of 7 booleans",
+        "turn_history", "[[player_id, [play, ...]], ...] for the current hand; deck pick-ups of other players are [1, \"XX\"]; a skipped turn is [player_id, []]");
+    json_t *shapes = json_pack(
+        "{s:s,s:[{s:s,s:o},{s:s,s:o},{s:s,s:o},{s:s,s:o},{s:s,s:o},{s:s,s:o}]}",
+        "shape", "[play_type, content] as the reference's tuples: 1 deck pick-up [1, null]; 2 discard pick-up [2, card]; "
+                 "3 phase [3, [phase_id, [group, ...]]]; 4 place [4, [card, [player, group, index]]]; 5 discard [5, card]; "
+                 "6 (bonus) Skip [6, target]",
+        "examples",
+        "text", "draw from the deck", "play", json_pack("[i,n]", 1),
+        "text", "take the top of the discard pile", "play", json_pack("[i,s]", 2, "JS"),
+        "text", "phase 1: two sets of three", "play",
+        json_pack("[i,[i,[[s,s,s],[s,s,s]]]]", 3, 1, "2S", "2S", "2C", "AS", "5S", "5S"),
+        "text", "place 9D at the end of player 1's group 0 (8 cards)", "play",
+        json_pack("[i,[s,[i,i,i]]]", 4, "9D", 1, 0, 8),
+        "text", "discard JS (ends the turn)", "play", json_pack("[i,s]", 5, "JS"),
+        "text", "bonus: Skip player 2 with a Joker (ends the turn)", "play", json_pack("[i,i]", 6, 2));
+    json_object_set_new(r, "plays", shapes);
+    json_object_set_new(r, "turn", json_pack("[s,s,s,s,s,s,s,s,s,s,s]",
+        "deal: 10 cards each from the dealer's left, the next card face up starts the discard pile; the dealer rotates clockwise each hand (player 0 leads hand 1), left of the dealer leads",
+        "a turn: pick up (deck or discard top), optionally play the phase required now (standard: phases 1-7 in order, one per hand, all at once), then once the phase is down place cards on any group, then discard one card",
+        "groups: sets by value (3 or 4) or suit (7), runs (8; 4 of one colour) wrapping K->2, 34-accumulations (of one colour); Aces are Wild but every group needs two naturals; a Wild in a run stands for 2..K",
+        "placing: sets and accumulations at any index 0..len; runs only at index 0 (before) or len (after), at most 12 cards",
+        "accumulations grow by the shared targets 21, 13, 8, 5, 3, 2, 1, 1 (totals 34, 55, 68, 76, 81, 84, 86, 87, 88); a player who plays to one must reach the next target before discarding; in stored games each placement must also leave that target reachable with the cards still held (so a turn can always finish)",
+        "the hand ends when a player has no cards left, when the player who drew the deck's last card discards, or after 50 turns each (skipped turns count); penalties: 2-10 face value, J/Q/K 11/12/13, Ace 25, Joker 15",
+        "the game ends after the hand in which a player completes all 7 phases (winner: lowest points among those who did) or after 20 hands (lowest points); equal lowest points: result \"tied\", no single winner",
+        "bonus: phases in any order, each once, declared by the phase id of the play; Jokers (4, 108 cards) are played only as Skip [6, target] (another player misses their next turn; no effect if already skipped), never placed, never taken from the discard pile",
+        "legal plays list every pick-up, discard, Skip and single placement (for sets and accumulations only at the end index: any index is accepted) and at most 16 phase plays found by the phase finder: a phase can be formed in very many ways, every valid one is accepted",
+        "option \"hands\": 1-20, the number of hands after which the game ends (default 20)",
+        "history: the current hand's turn_history (own deck draws shown, others \"XX\"); events: every play of the game plus hand_over and game_over"));
+    json_object_set_new(r, "bots", json_pack("[{s:s,s:s},{s:s,s:s}]",
+        "name", "planner", "description",
+        "keeps the cards closest to its phase, plays it at once, sheds every card it can place (costliest first), discards the costliest useless card; bonus: Skips the opponent closest to finishing",
+        "name", "random", "description", "a uniformly random kind of legal play, then a uniformly random play of that kind"));
+    json_t *fns = json_array();
+    for (int i = 0; i < PZ_NFNS; i++) {
+        char path[96];
+        if (strcmp(pz_fns[i].kind, "play") == 0)
+            snprintf(path, sizeof path, "/play/phazed%s%s", *pz_fns[i].name ? "/" : "", pz_fns[i].name);
+        else
+            snprintf(path, sizeof path, "/validate/phazed/%s", pz_fns[i].name);
+        json_array_append_new(fns, json_pack("{s:s,s:s,s:s}", "kind", pz_fns[i].kind, "path", path,
+                                             "signature", pz_fns[i].signature));
+    }
+    json_object_set_new(r, "functions", fns);
+    return r;
+}
+
+static int init(void *vst, const char *variant, int nplayers, uint64_t seed, const json_t *options,
+                game_err *e)
+{
+    int v = 0, hands = PZ_MAXHANDS;
+    if (variant && strcmp(variant, "standard") != 0) {
+        if (strcmp(variant, "bonus") != 0)
+            return err_set(e, ERR_BAD_MEMBER, "/variant", "unknown variant \"%.32s\" (\"standard\" or \"bonus\")",
+                           variant);
+        v = 1;
+    }
+    if (nplayers < PZ_MINP || nplayers > PZ_MAXP)
+        return err_set(e, ERR_BAD_MEMBER, "/players", "Phazed is played by 2-4 players, not %d", nplayers);
+    if (options && !json_is_null(options)) {
+        if (jx_object(options, "/options", e))
+            return ERR_BAD_MEMBER;
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)options, k, x) {
+            char p[160];
+            jx_ptr_key(p, sizeof p, "/options", k);
+            if (strcmp(k, "hands") == 0) {
+                long long h;
+                if (jx_int(x, p, 1, PZ_MAXHANDS, &h, e))
+                    return ERR_BAD_MEMBER;
+                hands = (int)h;
+                continue;
+            }
+            return err_set(e, ERR_BAD_MEMBER, p, "unknown option (Phazed has \"hands\")");
+        }
+    }
+    pz_new(vst, v, nplayers, hands, seed);
+    return 0;
+}
+
+static int decode(void *st, const json_t *blob, game_err *e) { return pz_decode(st, blob, e); }
+static json_t *encode(const void *st) { return pz_encode(st); }
+static json_t *view(const void *st, int seat) { return pz_view(st, seat); }
+static json_t *history(const void *st, int seat) { return pz_turn_history(st, seat, 1); }
+static json_t *events(const void *st, int seat, long after) { return pz_events(st, seat, after); }
+
+static void status(const void *vst, game_status *out)
+{
+    const pz_state *st = vst;
+    memset(out, 0, sizeof *out);
+    out->over = st->result != PZ_PLAYING;
+    out->to_move = out->over ? -1 : st->cur;
+    out->nseats = st->np;
+    out->winner = st->winner;
+    out->result = pz_result_name(st->result);
+    out->turns = st->turns_total;
+    out->rounds = st->hands_done;
+    out->plays = st->nlog;
+    out->lower_is_better = 1;
+    for (int p = 0; p < st->np; p++)
+        out->score[p] = st->score[p];
+}
+
+static json_t *legal(const void *vst, int seat)
+{
+    const pz_state *st = vst;
+    json_t *a = json_array();
+    if (st->result != PZ_PLAYING || seat != st->cur)
+        return a;
+    pz_obs o;
+    pz_play all[PZ_MAXLEGAL];
+    pz_observe(st, seat, &o);
+    int n = pz_gen(&o, all, PZ_MAXLEGAL);
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, pz_play_json(&all[i]));
+    return a;
+}
+
+static int judge(const pz_state *st, int seat, const json_t *play, pz_play *p, game_verdict *v, game_err *e)
+{
+    const char *rule = "";
+    if (st->result != PZ_PLAYING)
+        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", pz_result_name(st->result));
+    if (seat != st->cur)
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+    if (pz_play_parse(play, st->variant, p, e))
+        return ERR_BAD_MEMBER;
+    memset(v, 0, sizeof *v);
+    int r = pz_state_judge(st, p, v->reason, sizeof v->reason, &rule);
+    snprintf(v->rule, sizeof v->rule, "%s", rule);
+    v->valid = r != 0;
+    v->turn_ending = r == 2;
+    if (r == 1 && (p->type == PZ_PHASE || p->type == PZ_PLACE)) {
+        int used = 0;
+        for (int k = 0; k < p->ng; k++)
+            used += p->gn[k];
+        if (p->type == PZ_PLACE)
+            used = 1;
+        if (used >= st->nhand[seat]) {
+            size_t len = strlen(v->reason);
+            v->turn_ending = 1;
+            snprintf(v->reason + len, sizeof v->reason - len, "; it plays the last card and ends the hand");
+        }
+    }
+    return 0;
+}
+
+static int check(const void *st, int seat, const json_t *play, game_verdict *v, game_err *e)
+{
+    pz_play p;
+    return judge(st, seat, play, &p, v, e);
+}
+
+static void commit(pz_state *st, const pz_play *p, json_t **record, const char *explanation)
+{
+    pz_effect fx;
+    int seat = st->cur;
+    pz_do(st, p, &fx);
+    if (record)
+        *record = pz_record(st, seat, p, &fx, explanation);
+}
+
+static int apply(void *vst, int seat, const json_t *play, json_t **record, game_err *e)
+{
+    pz_state *st = vst;
+    pz_play p;
+    game_verdict v;
+    if (record)
+        *record = NULL;
+    int rc = judge(st, seat, play, &p, &v, e);
+    if (rc)
+        return rc;
+    if (!v.valid)
+        return err_rule(e, v.rule, "%s", v.reason);
+    commit(st, &p, record, NULL);
+    return 0;
+}
+
+/* Skipped turns and new hands happen inside the play that causes them. */
+static int autoplay(void *vst, json_t **record)
+{
+    (void)vst;
+    if (record)
+        *record = NULL;
+    return 0;
+}
+
+static int bot(void *vst, const char *strategy, json_t **record, char *explanation, size_t explanation_len,
+               game_err *e)
+{
+    pz_state *st = vst;
+    if (record)
+        *record = NULL;
+    if (st->result != PZ_PLAYING)
+        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", pz_result_name(st->result));
+    pz_obs o;
+    pz_play p;
+    char why[320];
+    rng r = st->brng;
+    pz_observe(st, st->cur, &o);
+    if (strategy && strcmp(strategy, "planner") == 0)
+        pz_plan(&o, &p, why, sizeof why);
+    else if (strategy && strcmp(strategy, "random") == 0)
+        pz_random(&o, &r, &p, why, sizeof why);
+    else
+        return err_set(e, ERR_BAD_MEMBER, "", "unknown strategy \"%.32s\"", strategy ? strategy : "");
+    if (!pz_judge(&o, &p, NULL, 0, NULL))
+        return err_set(e, ERR_INTERNAL, "", "strategy %s chose an invalid play", strategy);
+    st->brng = r;
+    commit(st, &p, record, why);
+    if (explanation && explanation_len)
+        snprintf(explanation, explanation_len, "%s", why);
+    return 0;
+}
+
+static int hint(const void *vst, int seat, json_t **out, game_err *e)
+{
+    const pz_state *st = vst;
+    *out = NULL;
+    if (st->result != PZ_PLAYING)
+        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", pz_result_name(st->result));
+    if (seat != st->cur)
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+    pz_obs o;
+    pz_play p;
+    char why[320];
+    pz_observe(st, seat, &o);
+    pz_plan(&o, &p, why, sizeof why);
+    *out = json_pack("{s:o,s:s,s:s}", "play", pz_play_json(&p), "explanation", why, "strategy", "planner");
+    return 0;
+}
+
+const game_ops phazed_ops = {
+    .name = "phazed",
+    .title = "Phazed",
+    .variants = VARIANTS,
+    .min_players = PZ_MINP,
+    .default_players = 4, /* the seed plays with 4; 2-4 allowed */
+    .max_players = PZ_MAXP,
+    .bots = pz_bots,
+    .state_size = sizeof(pz_state),
+    .cooperative = 0,
+    .fns = pz_fns,
+    .nfns = PZ_NFNS,
+    .rules = rules,
+    .init = init,
+    .decode = decode,
+    .encode = encode,
+    .view = view,
+    .status = status,
+    .legal = legal,
+    .check = check,
+    .apply = apply,
+    .autoplay = autoplay,
+    .bot = bot,
+    .hint = hint,
+    .history = history,
+    .events = events,
+};

@@ -1,0 +1,700 @@
+/* pz_rules.c: the rules of Phazed on a pz_obs: cards, group and phase
+ * types, placing on table groups, accumulation targets, and the judge of a
+ * play used both by the game and by the autograder functions.
+ *
+ * Runs: the values 2..13 form a cycle (K wraps to 2), a Wild (Ace) stands
+ * for one of them only, so a run holds at most 12 cards and its naturals fix
+ * the value of every position. Accumulations: Aces count 1 and are natural;
+ * a group completed at 34 grows by 21, 13, 8, 5, 3, 2, 1, 1 (complete totals
+ * 34, 55, 68, 76, 81, 84, 86, 87, 88; 88 takes no more cards).
+ */
+#include "pz.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char VALUES[] = "234567890JQKA";
+static const char SUITS[] = "SHDC";
+static const int COMPLETE[] = {34, 55, 68, 76, 81, 84, 86, 87, 88};
+enum { NCOMPLETE = 9 };
+
+int pz_card_parse(const char *s, int variant)
+{
+    if (!s || !s[0] || !s[1] || s[2])
+        return 0;
+    if (s[0] == 'Z' && s[1] == 'Z')
+        return variant ? PZ_JOKER : 0;
+    const char *v = strchr(VALUES, s[0]), *u = strchr(SUITS, s[1]);
+    if (!v || !u || !*v || !*u)
+        return 0;
+    return (int)(v - VALUES) * 4 + (int)(u - SUITS) + 1;
+}
+
+const char *pz_card_name(int c)
+{
+    static const char names[54][3] = {
+        "??", "2S", "2H", "2D", "2C", "3S", "3H", "3D", "3C", "4S", "4H", "4D", "4C", "5S", "5H",
+        "5D", "5C", "6S", "6H", "6D", "6C", "7S", "7H", "7D", "7C", "8S", "8H", "8D", "8C", "9S",
+        "9H", "9D", "9C", "0S", "0H", "0D", "0C", "JS", "JH", "JD", "JC", "QS", "QH", "QD", "QC",
+        "KS", "KH", "KD", "KC", "AS", "AH", "AD", "AC", "ZZ"};
+    return c >= 0 && c <= PZ_JOKER ? names[c] : "??";
+}
+
+int pz_card_points(int c)
+{
+    if (c == PZ_JOKER)
+        return 15;
+    return pz_rank(c) == 14 ? 25 : pz_rank(c);
+}
+
+int pz_hand_points(const uint8_t *h, int n)
+{
+    int s = 0;
+    for (int i = 0; i < n; i++)
+        s += pz_card_points(h[i]);
+    return s;
+}
+
+/* --- groups ----------------------------------------------------------------- */
+
+static int naturals(const uint8_t *c, int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += !pz_wild(c[i]);
+    return k;
+}
+
+static int has_joker(const uint8_t *c, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (c[i] == PZ_JOKER || c[i] == 0)
+            return 1;
+    return 0;
+}
+
+/* the rank shared by every natural, 0 if none or they differ */
+static int set_rank(const uint8_t *c, int n)
+{
+    int r = 0;
+    for (int i = 0; i < n; i++) {
+        if (pz_wild(c[i]))
+            continue;
+        if (r && pz_rank(c[i]) != r)
+            return 0;
+        r = pz_rank(c[i]);
+    }
+    return r;
+}
+
+/* suit shared by the naturals + 1, 0 if none or they differ */
+static int set_suit(const uint8_t *c, int n)
+{
+    int s = 0;
+    for (int i = 0; i < n; i++) {
+        if (pz_wild(c[i]))
+            continue;
+        if (s && pz_suit(c[i]) + 1 != s)
+            return 0;
+        s = pz_suit(c[i]) + 1;
+    }
+    return s;
+}
+
+/* colour of the naturals: 1 black, 2 red, 0 none or mixed */
+static int nat_colour(const uint8_t *c, int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (pz_wild(c[i]))
+            continue;
+        int x = pz_black(c[i]) ? 1 : 2;
+        if (k && x != k)
+            return 0;
+        k = x;
+    }
+    return k;
+}
+
+/* colour of every card, Aces included (accumulations) */
+static int all_colour(const uint8_t *c, int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int x = pz_black(c[i]) ? 1 : 2;
+        if (k && x != k)
+            return 0;
+        k = x;
+    }
+    return k;
+}
+
+static int cyc(int start, int i) { return (start - 2 + i) % 12 + 2; }
+
+int pz_run_start(const uint8_t *c, int n)
+{
+    if (n < 1 || n > 12)
+        return 0;
+    int start = 0;
+    for (int i = 0; i < n; i++) {
+        if (pz_wild(c[i]))
+            continue;
+        int r = pz_rank(c[i]);
+        if (r > 13)
+            return 0;
+        int s = ((r - 2 - i) % 12 + 12) % 12 + 2;
+        if (start && s != start)
+            return 0;
+        start = s;
+    }
+    return start;
+}
+
+static int sum_acc(const uint8_t *c, int n)
+{
+    int s = 0;
+    for (int i = 0; i < n; i++)
+        s += pz_accval(c[i]);
+    return s;
+}
+
+unsigned pz_group_types(const uint8_t *c, int n)
+{
+    unsigned t = 0;
+    if (n < 1 || has_joker(c, n))
+        return 0;
+    int nat = naturals(c, n);
+    if (nat >= 2) {
+        if (n == 3 && set_rank(c, n))
+            t |= 1u << 1;
+        if (n == 7 && set_suit(c, n))
+            t |= 1u << 2;
+        if (n == 4 && set_rank(c, n))
+            t |= 1u << 3;
+        if (n == 8 && pz_run_start(c, n))
+            t |= 1u << 4;
+        if (n == 4 && pz_run_start(c, n) && nat_colour(c, n))
+            t |= 1u << 5;
+    }
+    if (sum_acc(c, n) == 34) {
+        t |= 1u << 6;
+        if (all_colour(c, n))
+            t |= 1u << 7;
+    }
+    return t;
+}
+
+int pz_phase_ngroups(int phase)
+{
+    return phase == 2 || phase == 5 ? 1 : 2;
+}
+
+unsigned pz_phase_types(int ng, const uint8_t *const *g, const int *gn)
+{
+    unsigned t[2] = {0, 0}, r = 0;
+    if (ng < 1 || ng > 2)
+        return 0;
+    for (int i = 0; i < ng; i++)
+        t[i] = pz_group_types(g[i], gn[i]);
+    if (ng == 1) {
+        if (t[0] & (1u << 2))
+            r |= 1u << 2;
+        if (t[0] & (1u << 4))
+            r |= 1u << 5;
+        return r;
+    }
+    if ((t[0] & t[1]) & (1u << 1))
+        r |= 1u << 1;
+    if ((t[0] & t[1]) & (1u << 6))
+        r |= 1u << 3;
+    if ((t[0] & t[1]) & (1u << 3))
+        r |= 1u << 4;
+    if ((t[0] & t[1]) & (1u << 7))
+        r |= 1u << 6;
+    if ((t[0] & (1u << 5)) && (t[1] & (1u << 3)))
+        r |= 1u << 7;
+    return r;
+}
+
+int pz_group_kind(int phase, int g)
+{
+    switch (phase) {
+    case 1:
+    case 4: return PZ_K_VSET;
+    case 2: return PZ_K_SSET;
+    case 3: return PZ_K_ACC;
+    case 5: return PZ_K_RUN;
+    case 6: return PZ_K_CACC;
+    default: return g == 0 ? PZ_K_CRUN : PZ_K_VSET;
+    }
+}
+
+int pz_acc_complete(int total)
+{
+    for (int i = 0; i < NCOMPLETE; i++)
+        if (COMPLETE[i] == total)
+            return 1;
+    return 0;
+}
+
+int pz_acc_next(int total)
+{
+    for (int i = 0; i < NCOMPLETE; i++)
+        if (COMPLETE[i] > total)
+            return COMPLETE[i];
+    return 0;
+}
+
+int pz_group_total(const pz_group *g) { return sum_acc(g->c, g->n); }
+
+static int is_acc(int kind) { return kind == PZ_K_ACC || kind == PZ_K_CACC; }
+
+int pz_fits(const pz_table *t, int p, int g, int card, int idx)
+{
+    if (card < 1 || card >= PZ_JOKER || p < 0 || p >= PZ_MAXP || !t->phase[p] || g < 0 ||
+        g >= t->ng[p])
+        return 0;
+    const pz_group *G = &t->g[p][g];
+    int n = G->n, kind = pz_group_kind(t->phase[p], g);
+    if (idx < 0 || idx > n || n >= PZ_GMAX)
+        return 0;
+    switch (kind) {
+    case PZ_K_VSET:
+        return pz_wild(card) || pz_rank(card) == set_rank(G->c, n);
+    case PZ_K_SSET:
+        return pz_wild(card) || pz_suit(card) + 1 == set_suit(G->c, n);
+    case PZ_K_RUN:
+    case PZ_K_CRUN: {
+        int start = pz_run_start(G->c, n);
+        if (n >= 12 || !start || (idx != 0 && idx != n))
+            return 0;
+        if (pz_wild(card))
+            return 1;
+        if (kind == PZ_K_CRUN && (pz_black(card) ? 1 : 2) != nat_colour(G->c, n))
+            return 0;
+        int want = idx == 0 ? cyc(start, 11) : cyc(start, n);
+        return pz_rank(card) == want;
+    }
+    default: {
+        if (kind == PZ_K_CACC && n && pz_black(card) != pz_black(G->c[0]))
+            return 0;
+        int tot = sum_acc(G->c, n), next = pz_acc_next(tot);
+        return next && tot + pz_accval(card) <= next;
+    }
+    }
+}
+
+int pz_phase_done(int variant, const uint8_t *status, int p, int phase)
+{
+    return variant ? (status[p] >> (phase - 1)) & 1 : status[p] >= phase;
+}
+
+int pz_all_done(int variant, int status)
+{
+    return variant ? (status & PZ_ALLPHASES) == PZ_ALLPHASES : status >= PZ_NPHASES;
+}
+
+int pz_required(const pz_obs *o, int phase)
+{
+    if (phase < 1 || phase > PZ_NPHASES)
+        return 0;
+    if (o->variant)
+        return !((o->status[o->seat] >> (phase - 1)) & 1);
+    return o->status[o->seat] + 1 == phase;
+}
+
+/* --- judging --------------------------------------------------------------- */
+
+static int count_in(const uint8_t *h, int n, int card)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += h[i] == card;
+    return k;
+}
+
+static int accs_complete(const pz_table *t, int np)
+{
+    for (int p = 0; p < np; p++)
+        for (int g = 0; g < t->ng[p] && t->phase[p]; g++)
+            if (is_acc(pz_group_kind(t->phase[p], g)) && !pz_acc_complete(pz_group_total(&t->g[p][g])))
+                return 0;
+    return 1;
+}
+
+/* Can the cards h[i..] bring every need[] to 0 (col[k]: 0 any, 1 black,
+ * 2 red)? Depth-first, each card to one group or kept. */
+static int reach(const uint8_t *h, int n, int i, int *need, const int *col, int k, int left)
+{
+    if (left == 0)
+        return 1;
+    if (i == n)
+        return 0;
+    int c = h[i];
+    if (c != PZ_JOKER) {
+        int v = pz_accval(c);
+        for (int j = 0; j < k; j++) {
+            if (need[j] < v || (col[j] && (pz_black(c) ? 1 : 2) != col[j]))
+                continue;
+            need[j] -= v;
+            int ok = reach(h, n, i + 1, need, col, k, left - v);
+            need[j] += v;
+            if (ok)
+                return 1;
+        }
+    }
+    /* or keep this card */
+    return reach(h, n, i + 1, need, col, k, left);
+}
+
+static int accs_reachable(const pz_table *t, int np, const uint8_t *hand, int nhand)
+{
+    int need[2 * PZ_MAXP], col[2 * PZ_MAXP], k = 0, left = 0;
+    for (int p = 0; p < np; p++)
+        for (int g = 0; g < t->ng[p] && t->phase[p]; g++) {
+            int kind = pz_group_kind(t->phase[p], g);
+            if (!is_acc(kind))
+                continue;
+            int tot = pz_group_total(&t->g[p][g]);
+            if (pz_acc_complete(tot))
+                continue;
+            int nx = pz_acc_next(tot);
+            if (!nx)
+                return 0;
+            need[k] = nx - tot;
+            col[k] = kind == PZ_K_CACC ? (pz_black(t->g[p][g].c[0]) ? 1 : 2) : 0;
+            left += need[k];
+            k++;
+        }
+    if (!k)
+        return 1;
+    int n = nhand < 16 ? nhand : 16; /* the game's hands hold at most 11 */
+    uint8_t h[16];
+    memcpy(h, hand, (size_t)n);
+    /* high values first: fewer branches */
+    for (int a = 1; a < n; a++)
+        for (int b = a; b > 0 && pz_accval(h[b]) > pz_accval(h[b - 1]); b--) {
+            uint8_t x = h[b];
+            h[b] = h[b - 1];
+            h[b - 1] = x;
+        }
+    return reach(h, n, 0, need, col, k, left);
+}
+
+#define FAIL(r, ...)                                   \
+    do {                                               \
+        if (why)                                       \
+            snprintf(why, whylen, __VA_ARGS__);        \
+        if (rule)                                      \
+            *rule = r;                                 \
+        return 0;                                      \
+    } while (0)
+
+static void remove_card(uint8_t *h, int *n, int card)
+{
+    for (int i = 0; i < *n; i++)
+        if (h[i] == card) {
+            memmove(h + i, h + i + 1, (size_t)(*n - i - 1));
+            (*n)--;
+            return;
+        }
+}
+
+static void insert_card(pz_group *g, int idx, int card)
+{
+    memmove(g->c + idx + 1, g->c + idx, (size_t)(g->n - idx));
+    g->c[idx] = (uint8_t)card;
+    g->n++;
+}
+
+int pz_judge(const pz_obs *o, const pz_play *p, char *why, size_t whylen, const char **rule)
+{
+    int me = o->seat;
+    if (rule)
+        *rule = "";
+    if (why && whylen)
+        why[0] = 0;
+    switch (p->type) {
+    case PZ_PICK_DECK:
+    case PZ_PICK_DISCARD:
+        if (o->mid)
+            FAIL("pick-up-first", "a card is picked up only as the first play of a turn");
+        if (p->type == PZ_PICK_DECK) {
+            if (o->deck == 0)
+                FAIL("deck-empty", "the deck is empty");
+            if (why)
+                snprintf(why, whylen, "draws the top card of the deck");
+            return 1;
+        }
+        if (!o->discard)
+            FAIL("discard-empty", "the discard pile is empty");
+        if (o->discard == PZ_JOKER)
+            FAIL("joker-pickup", "a Joker (Skip) on the discard pile can never be picked up");
+        if (p->card != o->discard)
+            FAIL("discard-top", "%s is not the top of the discard pile (%s is)", pz_card_name(p->card),
+                 pz_card_name(o->discard));
+        if (why)
+            snprintf(why, whylen, "takes %s from the discard pile", pz_card_name(p->card));
+        return 1;
+    default:
+        break;
+    }
+    if (p->type < PZ_PHASE || p->type > PZ_SKIP)
+        FAIL("play-type", "unknown play type %d", p->type);
+    if (!o->mid)
+        FAIL("pick-up-first", "a turn starts by picking up a card (deck [1, null] or discard [2, card])");
+    if (p->type == PZ_PHASE) {
+        if (o->t.phase[me])
+            FAIL("phase-once", "only one phase can be played in a hand");
+        if (p->phase < 1 || p->phase > PZ_NPHASES)
+            FAIL("phase-type", "phase ids are 1-7");
+        if (!pz_required(o, p->phase)) {
+            if (o->variant)
+                FAIL("phase-done", "phase %d is already completed (each phase once, in any order)", p->phase);
+            if (o->status[me] >= PZ_NPHASES)
+                FAIL("phase-order", "every phase is already completed");
+            FAIL("phase-order", "the phase to play now is phase %d, not %d", o->status[me] + 1, p->phase);
+        }
+        const uint8_t *g[2] = {p->gc[0], p->gc[1]};
+        int gn[2] = {p->gn[0], p->gn[1]};
+        unsigned types = pz_phase_types(p->ng, g, gn);
+        if (!(types & (1u << p->phase)))
+            FAIL("phase-type", "the groups do not form phase %d", p->phase);
+        uint8_t h[PZ_NCARDS];
+        int n = o->nhand;
+        memcpy(h, o->hand, (size_t)n);
+        for (int k = 0; k < p->ng; k++)
+            for (int i = 0; i < p->gn[k]; i++) {
+                int before = n;
+                remove_card(h, &n, p->gc[k][i]);
+                if (n == before)
+                    FAIL("not-held", "the phase needs %s, which the hand does not hold (enough of)",
+                         pz_card_name(p->gc[k][i]));
+            }
+        if (why)
+            snprintf(why, whylen, "plays phase %d", p->phase);
+        return 1;
+    }
+    if (!count_in(o->hand, o->nhand, p->type == PZ_SKIP ? PZ_JOKER : p->card))
+        FAIL("not-held", "the hand does not hold %s",
+             pz_card_name(p->type == PZ_SKIP ? PZ_JOKER : p->card));
+    if (p->type == PZ_PLACE) {
+        if (!o->t.phase[me])
+            FAIL("place-before-phase", "cards go on the table only after the player's phase this hand");
+        if (p->card == PZ_JOKER)
+            FAIL("joker-table", "Jokers are never placed on the table");
+        if (p->pid >= o->np || !o->t.phase[p->pid])
+            FAIL("place-target", "player %d has no phase on the table", p->pid);
+        if (p->grp >= o->t.ng[p->pid])
+            FAIL("place-target", "player %d's phase has no group %d", p->pid, p->grp);
+        const pz_group *G = &o->t.g[p->pid][p->grp];
+        int kind = pz_group_kind(o->t.phase[p->pid], p->grp);
+        if (p->idx > G->n)
+            FAIL("place-index", "index %d is past the end of the group (%d cards)", p->idx, G->n);
+        if (!pz_fits(&o->t, p->pid, p->grp, p->card, p->idx)) {
+            if (is_acc(kind)) {
+                int tot = pz_group_total(G), nx = pz_acc_next(tot);
+                if (kind == PZ_K_CACC && pz_black(p->card) != pz_black(G->c[0]))
+                    FAIL("place-fit", "%s is not of the accumulation's colour", pz_card_name(p->card));
+                if (!nx)
+                    FAIL("acc-target", "the accumulation is closed at 88");
+                FAIL("acc-target", "%s would take the accumulation from %d past its next target %d",
+                     pz_card_name(p->card), tot, nx);
+            }
+            if ((kind == PZ_K_RUN || kind == PZ_K_CRUN) && G->n >= 12)
+                FAIL("run-full", "the run already holds 12 cards, one of each value");
+            if ((kind == PZ_K_RUN || kind == PZ_K_CRUN) && p->idx != 0 && p->idx != G->n)
+                FAIL("place-index", "a run grows only at its ends (index 0 or %d)", G->n);
+            FAIL("place-fit", "%s does not fit player %d's group %d at index %d", pz_card_name(p->card),
+                 p->pid, p->grp, p->idx);
+        }
+        pz_table t = o->t;
+        insert_card(&t.g[p->pid][p->grp], p->idx, p->card);
+        uint8_t h[PZ_NCARDS];
+        int n = o->nhand;
+        memcpy(h, o->hand, (size_t)n);
+        remove_card(h, &n, p->card);
+        if (n == 0 && !accs_complete(&t, o->np))
+            FAIL("acc-incomplete", "the last card must complete the accumulation being built");
+        if (o->strict && n > 0 && !accs_reachable(&t, o->np, h, n))
+            FAIL("acc-unreachable",
+                 "after this play the cards left could not complete the accumulation this turn");
+        if (why)
+            snprintf(why, whylen, "places %s on player %d's group %d", pz_card_name(p->card), p->pid,
+                     p->grp);
+        return 1;
+    }
+    if (!accs_complete(&o->t, o->np))
+        FAIL("acc-incomplete", "an accumulation played to this turn must reach its target before the turn ends");
+    if (p->type == PZ_DISCARD) {
+        if (p->card == PZ_JOKER)
+            FAIL("joker-discard", "a Joker is played as a Skip: [6, target]");
+        if (why)
+            snprintf(why, whylen, "discards %s", pz_card_name(p->card));
+        return 2;
+    }
+    if (!o->variant)
+        FAIL("bonus-only", "Skip cards exist only in the bonus variant");
+    if (p->target >= o->np || p->target == me)
+        FAIL("skip-target", "a Skip names one of the other players (0-%d)", o->np - 1);
+    if (why)
+        snprintf(why, whylen, "plays a Skip on player %d", p->target);
+    return 2;
+}
+
+void pz_obs_do(pz_obs *o, const pz_play *p)
+{
+    int me = o->seat;
+    switch (p->type) {
+    case PZ_PICK_DECK:
+        if (p->card)
+            o->hand[o->nhand++] = p->card;
+        if (o->deck > 0)
+            o->deck--;
+        o->mid = 1;
+        break;
+    case PZ_PICK_DISCARD:
+        o->hand[o->nhand++] = p->card;
+        o->discard = 0;
+        o->mid = 1;
+        break;
+    case PZ_PHASE:
+        o->t.phase[me] = p->phase;
+        o->t.ng[me] = p->ng;
+        for (int k = 0; k < p->ng; k++) {
+            o->t.g[me][k].n = p->gn[k];
+            memcpy(o->t.g[me][k].c, p->gc[k], p->gn[k]);
+            for (int i = 0; i < p->gn[k]; i++)
+                remove_card(o->hand, &o->nhand, p->gc[k][i]);
+        }
+        if (o->variant)
+            o->status[me] |= (uint8_t)(1u << (p->phase - 1));
+        else
+            o->status[me]++;
+        break;
+    case PZ_PLACE:
+        insert_card(&o->t.g[p->pid][p->grp], p->idx, p->card);
+        remove_card(o->hand, &o->nhand, p->card);
+        break;
+    case PZ_DISCARD:
+        remove_card(o->hand, &o->nhand, p->card);
+        o->discard = p->card;
+        o->mid = 0;
+        break;
+    case PZ_SKIP:
+        remove_card(o->hand, &o->nhand, PZ_JOKER);
+        o->discard = PZ_JOKER;
+        o->mid = 0;
+        break;
+    default:
+        break;
+    }
+    if (o->hand_sizes[me] >= 0)
+        o->hand_sizes[me] = o->nhand;
+}
+
+/* --- legal plays ------------------------------------------------------------ */
+
+static int distinct(const uint8_t *h, int n, uint8_t *out)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int seen = 0;
+        for (int j = 0; j < k; j++)
+            seen |= out[j] == h[i];
+        if (!seen)
+            out[k++] = h[i];
+    }
+    return k;
+}
+
+static void push(const pz_obs *o, const pz_play *p, pz_play *out, int *n, int max)
+{
+    if (*n < max && pz_judge(o, p, NULL, 0, NULL))
+        out[(*n)++] = *p;
+}
+
+int pz_gen(const pz_obs *o, pz_play *out, int max)
+{
+    int n = 0;
+    pz_play p;
+    if (!o->mid) {
+        memset(&p, 0, sizeof p);
+        p.type = PZ_PICK_DECK;
+        push(o, &p, out, &n, max);
+        p.type = PZ_PICK_DISCARD;
+        p.card = (uint8_t)o->discard;
+        push(o, &p, out, &n, max);
+        return n;
+    }
+    if (!o->t.phase[o->seat])
+        n += pz_find_phases(o, out + n, max - n < 16 ? max - n : 16);
+    uint8_t d[PZ_NCARDS];
+    int nd = distinct(o->hand, o->nhand, d);
+    if (o->t.phase[o->seat])
+        for (int i = 0; i < nd; i++)
+            for (int q = 0; q < o->np; q++)
+                for (int g = 0; g < o->t.ng[q] && o->t.phase[q]; g++) {
+                    int kind = pz_group_kind(o->t.phase[q], g), len = o->t.g[q][g].n;
+                    memset(&p, 0, sizeof p);
+                    p.type = PZ_PLACE;
+                    p.card = d[i];
+                    p.pid = (uint8_t)q;
+                    p.grp = (uint8_t)g;
+                    if (kind == PZ_K_RUN || kind == PZ_K_CRUN) {
+                        p.idx = 0;
+                        push(o, &p, out, &n, max);
+                    }
+                    p.idx = (uint8_t)len;
+                    push(o, &p, out, &n, max);
+                }
+    for (int i = 0; i < nd; i++) {
+        memset(&p, 0, sizeof p);
+        p.type = PZ_DISCARD;
+        p.card = d[i];
+        push(o, &p, out, &n, max);
+    }
+    if (o->variant && count_in(o->hand, o->nhand, PZ_JOKER))
+        for (int q = 0; q < o->np; q++) {
+            memset(&p, 0, sizeof p);
+            p.type = PZ_SKIP;
+            p.target = (uint8_t)q;
+            push(o, &p, out, &n, max);
+        }
+    return n;
+}
+
+void pz_play_text(const pz_play *p, char *out, size_t n)
+{
+    switch (p->type) {
+    case PZ_PICK_DECK:
+        snprintf(out, n, "draws from the deck");
+        break;
+    case PZ_PICK_DISCARD:
+        snprintf(out, n, "takes %s from the discard pile", pz_card_name(p->card));
+        break;
+    case PZ_PHASE: {
+        size_t k = (size_t)snprintf(out, n, "plays phase %d:", p->phase);
+        for (int g = 0; g < p->ng && k < n; g++) {
+            k += (size_t)snprintf(out + k, n - k, " [");
+            for (int i = 0; i < p->gn[g] && k < n; i++)
+                k += (size_t)snprintf(out + k, n - k, "%s%s", i ? " " : "", pz_card_name(p->gc[g][i]));
+            if (k < n)
+                k += (size_t)snprintf(out + k, n - k, "]");
+        }
+        break;
+    }
+    case PZ_PLACE:
+        snprintf(out, n, "places %s on player %d's group %d at index %d", pz_card_name(p->card), p->pid,
+                 p->grp, p->idx);
+        break;
+    case PZ_DISCARD:
+        snprintf(out, n, "discards %s", pz_card_name(p->card));
+        break;
+    case PZ_SKIP:
+        snprintf(out, n, "plays a Skip on player %d", p->target);
+        break;
+    default:
+        snprintf(out, n, "skips this turn");
+    }
+}

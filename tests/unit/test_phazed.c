@@ -1,0 +1,1549 @@
+/* test_phazed.c: unit tests of Phazed (engine/phazed).
+ *
+ * The autograder examples of the reference are pasted in their Python form
+ * and translated to JSON by py(), then called through the game_fn rows of
+ * the ops table, so what is tested is what /validate and /play serve. Game
+ * flow tests build positions by moving cards out of the deck of a dealt
+ * state (so the state still holds every card as often as the decks do).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "phazed/pz.h"
+
+extern const game_ops phazed_ops;
+#define OPS (&phazed_ops)
+
+/* --- helpers --------------------------------------------------------------- */
+
+/* Python literal -> JSON text: tuples to arrays, quotes, None/True/False. */
+static json_t *py(const char *text)
+{
+    static char buf[65536];
+    size_t k = 0;
+    for (const char *s = text; *s && k + 8 < sizeof buf; s++) {
+        if (*s == '(') buf[k++] = '[';
+        else if (*s == ')') buf[k++] = ']';
+        else if (*s == '\'') buf[k++] = '"';
+        else if (strncmp(s, "None", 4) == 0) { memcpy(buf + k, "null", 4); k += 4; s += 3; }
+        else if (strncmp(s, "True", 4) == 0) { memcpy(buf + k, "true", 4); k += 4; s += 3; }
+        else if (strncmp(s, "False", 5) == 0) { memcpy(buf + k, "false", 5); k += 5; s += 4; }
+        else buf[k++] = *s;
+    }
+    buf[k] = 0;
+    json_error_t err;
+    json_t *j = json_loads(buf, JSON_DECODE_ANY, &err);
+    if (!j)
+        fail_msg("bad test JSON: %s in %s", err.text, buf);
+    return j;
+}
+
+static const game_fn *fn(const char *name)
+{
+    for (int i = 0; i < OPS->nfns; i++)
+        if (strcmp(OPS->fns[i].name, name) == 0)
+            return &OPS->fns[i];
+    fail_msg("no function %s", name);
+    return NULL;
+}
+
+/* Call a function with positional args (a Python tuple text; a single
+ * argument is given as a 1-tuple "(x,)" -> written "[x]" here). */
+static int call_v(const char *name, const char *variant, const char *pyargs, json_t **res, game_err *e)
+{
+    const game_fn *f = fn(name);
+    json_t *a = py(pyargs);
+    json_t *args[16] = {0};
+    int np = 0;
+    while (f->params[np])
+        np++;
+    assert_true(json_is_array(a));
+    assert_true(json_array_size(a) <= (size_t)np);
+    for (size_t i = 0; i < json_array_size(a); i++)
+        args[i] = json_array_get(a, i);
+    memset(e, 0, sizeof *e);
+    *res = NULL;
+    int rc = f->call(args, variant, res, e);
+    json_decref(a);
+    return rc;
+}
+
+static char *result_text(const char *name, const char *variant, const char *pyargs)
+{
+    json_t *r;
+    game_err e;
+    int rc = call_v(name, variant, pyargs, &r, &e);
+    if (rc)
+        fail_msg("%s(%s) failed: %s at %s", name, pyargs, e.detail, e.pointer);
+    char *s = json_dumps(r, JSON_ENCODE_ANY | JSON_COMPACT);
+    json_decref(r);
+    return s;
+}
+
+#define EXPECT_V(name, variant, args, expected)                              \
+    do {                                                                     \
+        char *got_ = result_text(name, variant, args);                       \
+        if (strcmp(got_, expected) != 0)                                     \
+            fail_msg("%s%s = %s, expected %s", name, args, got_, expected);  \
+        free(got_);                                                          \
+    } while (0)
+#define EXPECT(name, args, expected) EXPECT_V(name, NULL, args, expected)
+#define BONUS(name, args, expected) EXPECT_V(name, "bonus", args, expected)
+
+static void expect_bad_v(const char *name, const char *variant, const char *pyargs, const char *pointer)
+{
+    json_t *r;
+    game_err e;
+    int rc = call_v(name, variant, pyargs, &r, &e);
+    if (rc != ERR_BAD_MEMBER || strcmp(e.pointer, pointer) != 0)
+        fail_msg("%s%s: rc %d pointer \"%s\" (%s), expected BAD_MEMBER at \"%s\"", name, pyargs, rc,
+                 e.pointer, e.detail, pointer);
+    assert_null(r);
+}
+#define expect_bad(name, args, pointer) expect_bad_v(name, NULL, args, pointer)
+
+static int C(const char *s)
+{
+    int c = pz_card_parse(s, 1);
+    assert_true(c > 0);
+    return c;
+}
+
+/* A dealt state emptied: every card in the deck, nothing on the table,
+ * player `cur` to move (not yet picked up), `top` on the discard pile. */
+static void blank(pz_state *st, int variant, int cur)
+{
+    pz_new(st, variant, 4, 20, 7);
+    int n = 0;
+    int ncards = variant ? PZ_NCARDS : PZ_DECK;
+    for (int i = 0; i < ncards; i++)
+        st->deck[n++] = (uint8_t)(i < PZ_DECK ? i % 52 + 1 : PZ_JOKER);
+    st->ndeck = (uint8_t)n;
+    memset(st->nhand, 0, sizeof st->nhand);
+    memset(&st->t, 0, sizeof st->t);
+    st->ndisc = 0;
+    st->cur = (uint8_t)cur;
+    st->dealer = (uint8_t)((cur + 3) % 4);
+    st->mid = 0;
+}
+
+static uint8_t take(pz_state *st, const char *card)
+{
+    int c = C(card);
+    for (int i = 0; i < st->ndeck; i++)
+        if (st->deck[i] == c) {
+            memmove(&st->deck[i], &st->deck[i + 1], (size_t)(st->ndeck - i - 1));
+            st->ndeck--;
+            return (uint8_t)c;
+        }
+    fail_msg("no more %s in the deck", card);
+    return 0;
+}
+
+/* "2S 3H AC" into player p's hand */
+static void give(pz_state *st, int p, const char *cards)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", cards);
+    for (char *t = strtok(buf, " "); t; t = strtok(NULL, " "))
+        st->hand[p][st->nhand[p]++] = take(st, t);
+}
+
+static void discard_top(pz_state *st, const char *card) { st->disc[st->ndisc++] = take(st, card); }
+
+/* "2S 2S 2C|AS 5S 5S" as player p's phase on the table */
+static void table(pz_state *st, int p, int phase, const char *groups)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", groups);
+    st->t.phase[p] = (uint8_t)phase;
+    st->t.ng[p] = 0;
+    char *save = NULL;
+    for (char *g = strtok_r(buf, "|", &save); g; g = strtok_r(NULL, "|", &save)) {
+        pz_group *G = &st->t.g[p][st->t.ng[p]++];
+        G->n = 0;
+        char *s2 = NULL;
+        for (char *t = strtok_r(g, " ", &s2); t; t = strtok_r(NULL, " ", &s2))
+            G->c[G->n++] = take(st, t);
+    }
+}
+
+static int apply_text(pz_state *st, int seat, const char *pyplay, json_t **rec, game_err *e)
+{
+    json_t *p = py(pyplay);
+    memset(e, 0, sizeof *e);
+    int rc = OPS->apply(st, seat, p, rec, e);
+    json_decref(p);
+    return rc;
+}
+
+static void apply_ok(pz_state *st, int seat, const char *pyplay)
+{
+    game_err e;
+    int rc = apply_text(st, seat, pyplay, NULL, &e);
+    if (rc)
+        fail_msg("apply %s: %d %s (%s)", pyplay, rc, e.detail, e.rule);
+}
+
+static void apply_illegal(pz_state *st, int seat, const char *pyplay, const char *rule)
+{
+    static pz_state before;
+    game_err e;
+    memcpy(&before, st, sizeof before);
+    int rc = apply_text(st, seat, pyplay, NULL, &e);
+    if (rc != ERR_ILLEGAL || (rule && strcmp(e.rule, rule) != 0))
+        fail_msg("apply %s: rc %d rule %s (%s), expected ILLEGAL %s", pyplay, rc, e.rule, e.detail,
+                 rule ? rule : "");
+    assert_memory_equal(&before, st, sizeof before);
+}
+
+static char *dump(json_t *j)
+{
+    char *s = json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(j);
+    return s;
+}
+
+/* Play a game to its end with the given bots; returns its status. */
+static void play_game(pz_state *st, const char *variant, uint64_t seed, const char *const bots[4],
+                      const json_t *opts, game_status *s)
+{
+    game_err e;
+    char why[320];
+    assert_int_equal(OPS->init(st, variant, 4, seed, opts, &e), 0);
+    for (int guard = 0; guard < 100000; guard++) {
+        OPS->status(st, s);
+        if (s->over)
+            return;
+        assert_int_equal(OPS->autoplay(st, NULL), 0);
+        if (OPS->bot(st, bots[s->to_move], NULL, why, sizeof why, &e))
+            fail_msg("bot %s: %s", bots[s->to_move], e.detail);
+        assert_true(why[0] != 0 && strchr(why, '\n') == NULL);
+    }
+    fail_msg("game did not end");
+}
+
+static const char *const RANDOM4[4] = {"random", "random", "random", "random"};
+static const char *const PLANNER1[4] = {"planner", "random", "random", "random"};
+static const char *const MIXED[4] = {"planner", "random", "planner", "random"};
+
+/* --- the reference's examples ---------------------------------------------- */
+
+static void test_ref_group_type(void **unused)
+{
+    (void)unused;
+    EXPECT("group_type", "[['2C', '2S', '2H']]", "[1]");
+    EXPECT("group_type", "[['2C', '2C', '4C', 'KC', '9C', 'AH', 'JC']]", "[2]");
+    EXPECT("group_type", "[['4H', '4S', 'AC', '4C']]", "[3]");
+    EXPECT("group_type", "[['4H', '5S', 'AC', '7C', '8H', 'AH', '0S', 'JC']]", "[4]");
+    EXPECT("group_type", "[['4H', '5D', 'AC', '7H']]", "[5]");
+    EXPECT("group_type", "[['KS', '0D', '8C', '3S']]", "[6]");
+    EXPECT("group_type", "[['KS', '0C', '8C', '3S']]", "[6,7]");
+    EXPECT("group_type", "[['2C', '2C', '4C', 'KC', '9C', 'AS', '3C']]", "[2,6,7]");
+    EXPECT("group_type", "[['4H', '5D', '7C', 'AC']]", "[]");
+    /* the counter-example in the text */
+    EXPECT("group_type", "[['4H', '5S', 'AC', '8H', '7C', 'AH', '0S', 'JC']]", "[]");
+    EXPECT("group_type", "[['4H', '5D', '7H', 'AC']]", "[]");
+}
+
+static void test_ref_phase_type(void **unused)
+{
+    (void)unused;
+    EXPECT("phase_type", "[[['2C', '2S', '2H'], ['7H', '7C', 'AH']]]", "[1]");
+    EXPECT("phase_type", "[[['2C', '2C', '4C', 'KC', '9C', 'AH', 'JC']]]", "[2]");
+    EXPECT("phase_type", "[[['2C', 'KH', 'QS', '7H'], ['3H', '7S', '0D', 'KD', 'AD']]]", "[3]");
+    EXPECT("phase_type", "[[['4H', '4S', 'AC', '4C'], ['7H', '7C', 'AH', 'AC']]]", "[4]");
+    EXPECT("phase_type", "[[['4H', '5S', 'AC', '7C', '8H', 'AH', '0S', 'JC']]]", "[5]");
+    EXPECT("phase_type", "[[['2C', 'KC', 'QS', '7C'], ['3H', '7H', '0D', 'KD', 'AD']]]", "[3,6]");
+    EXPECT("phase_type", "[[['4H', '5D', 'AC', '7H'], ['7H', '7C', 'AH', 'AS']]]", "[7]");
+    EXPECT("phase_type", "[[['4H', '5D', '7C', 'AC'], ['AC', 'AS', 'AS']]]", "[]");
+    /* the text's counter-examples and notes */
+    EXPECT("phase_type", "[[['4H', '5S', 'AC', '8H', '7C', 'AH', '0S', 'JC']]]", "[]");
+    EXPECT("phase_type", "[[['7H', '7C', 'AH', 'AS'], ['4H', '5D', 'AC', '7H']]]", "[]"); /* run first */
+    EXPECT("phase_type", "[[['2S', '2S', '2H'], ['2H', '2D', '2C']]]", "[1]");            /* same value */
+    EXPECT("phase_type", "[[['2S', '2S', '2H', '2D'], ['2H', '2D', '2C', 'AC']]]", "[4]");
+}
+
+static const char *EX1 =
+    "((3, (1, [['2S', '2S', '2C'], ['AS', '5S', '5S']])), 0, [(None, []), (None, []), (None, []), (None, [])], "
+    "[(0, [(2, 'JS')])], [0, 0, 0, 0], ['AS', '2S', '2S', '2C', '5S', '5S', '7S', '8S', '9S', '0S', 'JS'], None)";
+static const char *EX2 =
+    "((4, ('KC', (1, 0, 0))), 1, [(None, []), (2, [['2S', '2S', 'AS', '5S', '5S', '7S', 'JS']]), (None, []), (None, [])], "
+    "[(0, [(2, 'JS'), (5, 'JS')]), (1, [(1, 'XX'), (3, (2, [['2S', '2S', 'AS', '5S', '5S', '7S', 'JS']]))])], [0, 2, 0, 0], "
+    "['5D', '0S', 'JS', 'KC'], 'JS')";
+static const char *EX3 =
+    "((5, 'JS'), 1, [(None, []), (1, [['2S', '2S', '2C'], ['AS', '5S', '5S']]), (None, []), (None, [])], "
+    "[(0, [(2, 'JS'), (5, 'JS')]), (1, [(1, 'XX'), (3, (1, [['2S', '2S', '2C'], ['AS', '5S', '5S']]))])], [0, 1, 0, 0], "
+    "['AD', '8S', '9S', '0S', 'JS'], 'JS')";
+
+static void test_ref_is_valid_play(void **unused)
+{
+    (void)unused;
+    EXPECT("is_valid_play", EX1, "true");
+    EXPECT("is_valid_play", EX2, "false");
+    EXPECT("is_valid_play", EX3, "true");
+    /* the same in the bonus variant (phase_status as booleans) */
+    BONUS("is_valid_play",
+          "((3, (1, [['2S', '2S', '2C'], ['AS', '5S', '5S']])), 0, [(None, []), (None, []), (None, []), (None, [])], "
+          "[(0, [(2, 'JS')])], [[False, False, False, False, False, False, False], "
+          "[False, False, False, False, False, False, False], [False, False, False, False, False, False, False], "
+          "[False, False, False, False, False, False, False]], "
+          "['AS', '2S', '2S', '2C', '5S', '5S', '7S', '8S', '9S', '0S', 'JS'], None)",
+          "true");
+}
+
+static void test_ref_score(void **unused)
+{
+    (void)unused;
+    EXPECT("score", "[['9D', '9S', '9D', '0D', '0S', '0D']]", "57");
+    EXPECT("score", "[['2D', '9S', 'AD', '0D']]", "46");
+    EXPECT("score", "[[]]", "0");
+    EXPECT("score", "[['3D', 'JC', 'AS']]", "39"); /* the seed's example */
+    EXPECT("score", "[['QH', 'KS', '0C']]", "35");
+    BONUS("score", "[['ZZ', '2C']]", "17");        /* a Joker is 15 */
+    expect_bad("score", "[['ZZ']]", "/0/0");       /* no Jokers in the standard game */
+    expect_bad("score", "['2C']", "/0");
+    expect_bad("score", "[['2C', '1C']]", "/0/1");
+    expect_bad("score", "[[2]]", "/0/0");
+}
+
+static void test_ref_play(void **unused)
+{
+    (void)unused;
+    EXPECT("", "(1, [(None, []), (5, [['2C', '3H', '4D', 'AD', '6S', '7C', '8S', '9H', '0S', 'JS']]), (None, []), (None, [])], "
+               "[(0, [(2, 'JS'), (5, 'JS')]), (1, [(2, 'JS'), (3, (5, [['2C', '3H', '4D', 'AD', '6S', '7C', '8S', '9H']])), "
+               "(4, ('0S', (1, 0, 8))), (4, ('JS', (1, 0, 9)))])], [0, 5, 0, 0], ['5D'], None)",
+           "[5,\"5D\"]");
+    /* at the start of a hand: a pick-up */
+    char *s = result_text("", NULL, "(0, [(None, []), (None, []), (None, []), (None, [])], [], [0, 0, 0, 0], "
+                                    "['2S', '3S', '4S', '5S', '6S', '7S', '8S', '9S', '0S', 'JS'], '7H')");
+    assert_true(strcmp(s, "[1,null]") == 0 || strcmp(s, "[2,\"7H\"]") == 0);
+    free(s);
+    /* the discard that completes phase 1 is taken */
+    EXPECT("", "(0, [(None, []), (None, []), (None, []), (None, [])], [], [0, 0, 0, 0], "
+               "['2S', '2H', '2D', '7S', '7D', '9S', '0S', 'JS', 'QH', '4C'], '7H')",
+           "[2,\"7H\"]");
+    /* and then played */
+    EXPECT("", "(0, [(None, []), (None, []), (None, []), (None, [])], [(0, [(2, '7H')])], [0, 0, 0, 0], "
+               "['2S', '2H', '2D', '7S', '7D', '9S', '0S', 'JS', 'QH', '4C', '7H'], None)",
+           "[3,[1,[[\"2S\",\"2H\",\"2D\"],[\"7S\",\"7D\",\"7H\"]]]]");
+}
+
+/* --- rule clauses through is_valid_play ------------------------------------ */
+
+#define T4 "[(None, []), (None, []), (None, []), (None, [])]"
+#define ST0 "[0, 0, 0, 0]"
+
+static void test_runs_and_wilds(void **unused)
+{
+    (void)unused;
+    /* Wilds at either end */
+    EXPECT("group_type", "[['AS', '3H', '4C', '5D', '6S', '7C', '8H', '9S']]", "[4]");
+    EXPECT("group_type", "[['2S', '3H', '4C', '5D', '6S', '7C', '8H', 'AC']]", "[4]");
+    /* wrapping K -> 2 */
+    EXPECT("group_type", "[['JS', 'QH', 'KD', '2C', '3S', '4C', '5H', '6D']]", "[4]");
+    EXPECT("group_type", "[['KH', '2S', '3D', '4C', '5D', '6C', '7D', '8H']]", "[4]");
+    EXPECT("group_type", "[['KH', '2D', '3H', 'AC']]", "[5]");
+    EXPECT("group_type", "[['KH', '2S', '3C', '4C']]", "[]"); /* not one colour */
+    /* a Wild before a 2 stands for K, after a K for 2 (never 1 or 14) */
+    EXPECT("group_type", "[['AC', '2S', '3C', '4C']]", "[5]");
+    EXPECT("group_type", "[['QS', 'KC', 'AH', '3S']]", "[5]");
+    /* too few naturals */
+    EXPECT("group_type", "[['2C', 'AS', 'AC']]", "[]");
+    EXPECT("group_type", "[['2C', '2S', 'AC']]", "[1]");
+    EXPECT("group_type", "[['4C', 'AS', 'AC', 'AD']]", "[]");
+    EXPECT("group_type", "[['AS', 'AH', 'AD', 'AC', '6S', 'AS', 'AH', 'AD']]", "[]");
+    EXPECT("group_type", "[['2C', 'AC', 'AS', 'AH', 'AD', 'AC', 'AD']]", "[]");
+    /* an Ace natural: cannot be a run's value */
+    EXPECT("group_type", "[['AS', 'AH', 'AD', 'AC']]", "[]");
+    /* not cards / not a list: no type */
+    EXPECT("group_type", "[['2C', '2S', '1H']]", "[]");
+    EXPECT("group_type", "['2C']", "[]");
+    EXPECT("group_type", "[[]]", "[]");
+    EXPECT("group_type", "[['ZZ', '2S', '2H']]", "[]");
+    BONUS("group_type", "[['ZZ', '2S', '2H']]", "[]");
+    EXPECT("phase_type", "[[['2C', '2S', '2H']]]", "[]");
+    EXPECT("phase_type", "[7]", "[]");
+    EXPECT("phase_type", "[[['2C', '2S', '2H'], ['3C', '3S', '3H'], ['4C', '4S', '4H']]]", "[]");
+    /* accumulations: Aces count 1; colour */
+    EXPECT("group_type", "[['KS', 'KC', 'AS', 'AC', 'AS', 'AC', 'AS', 'AC', 'AS', 'AC']]", "[6,7]");
+    EXPECT("group_type", "[['KS', 'KC', '8H']]", "[6]");
+}
+
+/* table with player 1's phase 5 run and player 0's phase 1 on it, player 0 mid-turn */
+static void valid_place(const char *card, const char *pos, const char *run, const char *hand, const char *expected)
+{
+    char args[2048];
+    snprintf(args, sizeof args,
+             "((4, ('%s', %s)), 0, [(1, [['2S', '2S', '2C'], ['5S', '5D', '5H']]), (5, [[%s]]), (None, []), (None, [])], "
+             "[(0, [(1, 'XX')])], [1, 5, 0, 0], [%s], '9C')",
+             card, pos, run, hand);
+    EXPECT("is_valid_play", args, expected);
+}
+
+static void test_place_on_runs(void **unused)
+{
+    (void)unused;
+    const char *run = "'3S', '4D', '5C', 'AD', '7S', '8C', '9H', '0S'"; /* 3..10 */
+    valid_place("2H", "(1, 0, 0)", run, "'2H', 'KC'", "true");
+    valid_place("JH", "(1, 0, 8)", run, "'JH', 'KC'", "true");
+    valid_place("JH", "(1, 0, 0)", run, "'JH', 'KC'", "false");   /* wrong end */
+    valid_place("2H", "(1, 0, 8)", run, "'2H', 'KC'", "false");
+    valid_place("2H", "(1, 0, 4)", run, "'2H', 'KC'", "false");   /* middle */
+    valid_place("JH", "(1, 0, 9)", run, "'JH', 'KC'", "false");   /* past the end */
+    valid_place("AH", "(1, 0, 0)", run, "'AH', 'KC'", "true");    /* a Wild at either end */
+    valid_place("AH", "(1, 0, 8)", run, "'AH', 'KC'", "true");
+    valid_place("6D", "(1, 0, 8)", run, "'6D', 'KC'", "false");   /* AD is a six for good */
+    valid_place("KD", "(1, 0, 0)", "'AS', '2H', '3C', '4D', '5S', '6C', '7H', '8D'", "'KD', 'QD'", "false");
+    valid_place("QD", "(1, 0, 0)", "'AS', '2H', '3C', '4D', '5S', '6C', '7H', '8D'", "'KD', 'QD'", "true");
+    /* wraps: K then 2 */
+    valid_place("2D", "(1, 0, 8)", "'6S', '7H', '8C', '9D', '0S', 'JC', 'QH', 'KD'", "'2D', 'QD'", "true");
+    valid_place("3D", "(1, 0, 8)", "'7S', '8H', '9C', '0D', 'JS', 'QC', 'KH', 'AD'", "'3D', 'QD'", "true");
+    /* 12 cards: full */
+    const char *r11 = "'2S', '3D', '4C', '5D', '6S', '7C', '8H', '9S', '0S', 'JS', 'QS'";
+    const char *r12 = "'2S', '3D', '4C', '5D', '6S', '7C', '8H', '9S', '0S', 'JS', 'QS', 'KS'";
+    valid_place("KH", "(1, 0, 11)", r11, "'KH', '9D'", "true");
+    valid_place("AH", "(1, 0, 12)", r12, "'AH', '9D'", "false");
+    valid_place("AH", "(1, 0, 0)", r12, "'AH', '9D'", "false");
+    /* sets: any index; values / suits must match */
+    valid_place("5C", "(0, 1, 0)", run, "'5C', '9D'", "true");
+    valid_place("5C", "(0, 1, 2)", run, "'5C', '9D'", "true");
+    valid_place("5C", "(0, 1, 3)", run, "'5C', '9D'", "true");
+    valid_place("5C", "(0, 1, 4)", run, "'5C', '9D'", "false");
+    valid_place("6C", "(0, 1, 3)", run, "'6C', '9D'", "false");
+    valid_place("AC", "(0, 0, 3)", run, "'AC', '9D'", "true");
+    valid_place("5C", "(2, 0, 0)", run, "'5C', '9D'", "false");    /* no phase there */
+    valid_place("5C", "(0, 1, 3)", run, "'9D'", "false");          /* not held */
+    /* the last card: out */
+    valid_place("5C", "(0, 1, 3)", run, "'5C'", "true");
+    /* colour runs keep their colour (phase 7) */
+    EXPECT("is_valid_play", "((4, ('8H', (1, 0, 4))), 0, [(1, [['2S', '2S', '2C'], ['5S', '5D', '5H']]), "
+                            "(7, [['4H', '5D', 'AC', '7H'], ['7C', '7S', 'AH', '7D']]), (None, []), (None, [])], "
+                            "[(0, [(1, 'XX')])], [1, 7, 0, 0], ['8H', '8S'], '9C')", "true");
+    EXPECT("is_valid_play", "((4, ('8S', (1, 0, 4))), 0, [(1, [['2S', '2S', '2C'], ['5S', '5D', '5H']]), "
+                            "(7, [['4H', '5D', 'AC', '7H'], ['7C', '7S', 'AH', '7D']]), (None, []), (None, [])], "
+                            "[(0, [(1, 'XX')])], [1, 7, 0, 0], ['8H', '8S'], '9C')", "false");
+    /* suit sets (phase 2) */
+    EXPECT("is_valid_play", "((4, ('4S', (1, 0, 7))), 0, [(1, [['2S', '2S', '2C'], ['5S', '5D', '5H']]), "
+                            "(2, [['2S', '2S', 'AS', '5S', '5S', '7S', 'JS']]), (None, []), (None, [])], "
+                            "[(0, [(1, 'XX')])], [1, 2, 0, 0], ['4S', '8S'], '9C')", "true");
+}
+
+/* player 0 (phase 1 down) mid-turn; player 1 has a phase 3 (or 6) with accumulations */
+static void valid_acc(int phase, const char *acc0, const char *card, const char *hand, const char *expected)
+{
+    char args[2048];
+    snprintf(args, sizeof args,
+             "((4, ('%s', (1, 0, 0))), 0, [(1, [['2S', '2S', '2C'], ['5S', '5D', '5H']]), (%d, [[%s], ['KS', '0C', '8C', '3S']]), "
+             "(None, []), (None, [])], [(0, [(1, 'XX')])], [1, %d, 0, 0], [%s], '9C')",
+             card, phase, acc0, phase, hand);
+    EXPECT("is_valid_play", args, expected);
+}
+
+static void valid_end(int phase, const char *acc0, const char *play, const char *expected)
+{
+    char args[2048];
+    snprintf(args, sizeof args,
+             "(%s, 0, [(1, [['2S', '2S', '2C'], ['5S', '5D', '5H']]), (%d, [[%s], ['KS', '0C', '8C', '3S']]), "
+             "(None, []), (None, [])], [(0, [(1, 'XX')])], [1, %d, 0, 0], ['9D', 'KH'], '9C')",
+             play, phase, acc0, phase);
+    EXPECT("is_valid_play", args, expected);
+}
+
+static void test_accumulations(void **unused)
+{
+    (void)unused;
+    const char *a34 = "'KS', '0D', '8C', '3S'";
+    const char *a47 = "'KS', '0D', '8C', '3S', 'KH'";
+    const char *a55 = "'KS', '0D', '8C', '3S', 'KH', '8D'";
+    /* 34 -> 21: partial plays up to 55, not past */
+    valid_acc(3, a34, "KH", "'KH', '8D', '2C'", "true");
+    valid_acc(3, a47, "8D", "'8D', '2C'", "true");   /* 47 + 8 = 55 */
+    valid_acc(3, a47, "9D", "'9D', '2C'", "false");  /* 56 > 55 */
+    /* 55 -> 13 in the same turn (or the next player's: the sequence is shared) */
+    valid_acc(3, a55, "KD", "'KD', '2C'", "true");
+    valid_acc(3, a55, "AD", "'AD', '2C'", "true");   /* an Ace counts 1 */
+    /* the last card must complete the target */
+    valid_acc(3, a47, "5D", "'5D'", "false");
+    valid_acc(3, a47, "8D", "'8D'", "true");
+    /* the game's own check (stored games) also asks that the target stays
+     * reachable; the reference's function does not */
+    valid_acc(3, a47, "2D", "'2D', 'KC'", "true");
+    /* closed at 88 */
+    valid_acc(3, "'KS', 'KD', 'KC', 'KH', 'QS', 'QD', '0C', 'AS', 'AD'", "AH", "'AH', '2C'", "false");
+    valid_acc(3, "'KS', 'KD', 'KC', 'KH', 'QS', 'QD', '0C', 'AS'", "AH", "'AH', '2C'", "true"); /* 87 + 1 */
+    /* colour accumulations take their colour only */
+    valid_acc(6, "'KS', '0C', '8C', '3S'", "KH", "'KH', '8D'", "false");
+    valid_acc(6, "'KS', '0C', '8C', '3S'", "KC", "'KC', '8D'", "true");
+    /* no discard while the accumulation played to is short of its target */
+    valid_end(3, a47, "(5, '9D')", "false");
+    valid_end(3, a55, "(5, '9D')", "true");
+    valid_end(3, a34, "(5, '9D')", "true");
+}
+
+static void test_turn_structure(void **unused)
+{
+    (void)unused;
+    const char *hand = "['2S', '3S', '4S', '5S', '6S', '7S', '8S', '9S', '0S', 'JS']";
+    char a[1024];
+    /* the start of a hand: turn_history [], a pick-up and nothing else */
+    snprintf(a, sizeof a, "((1, None), 0, " T4 ", [], " ST0 ", %s, '7H')", hand);
+    EXPECT("is_valid_play", a, "true");
+    snprintf(a, sizeof a, "((1, 'XX'), 0, " T4 ", [], " ST0 ", %s, '7H')", hand);
+    EXPECT("is_valid_play", a, "true");
+    snprintf(a, sizeof a, "((2, '7H'), 0, " T4 ", [], " ST0 ", %s, '7H')", hand);
+    EXPECT("is_valid_play", a, "true");
+    snprintf(a, sizeof a, "((2, '7D'), 0, " T4 ", [], " ST0 ", %s, '7H')", hand);
+    EXPECT("is_valid_play", a, "false");
+    snprintf(a, sizeof a, "((2, '7H'), 0, " T4 ", [], " ST0 ", %s, None)", hand);
+    EXPECT("is_valid_play", a, "false");
+    snprintf(a, sizeof a, "((5, '2S'), 0, " T4 ", [], " ST0 ", %s, '7H')", hand);
+    EXPECT("is_valid_play", a, "false");
+    /* a second pick-up in one turn */
+    snprintf(a, sizeof a, "((1, None), 0, " T4 ", [(0, [(2, '7H')])], " ST0 ", %s, None)", hand);
+    EXPECT("is_valid_play", a, "false");
+    /* after the previous player's turn */
+    snprintf(a, sizeof a, "((2, '9D'), 1, " T4 ", [(0, [(1, 'XX'), (5, '9D')])], " ST0 ", %s, '9D')", hand);
+    EXPECT("is_valid_play", a, "true");
+    /* discards: held, after a pick-up */
+    snprintf(a, sizeof a, "((5, '2S'), 0, " T4 ", [(0, [(2, '7H')])], " ST0 ", %s, None)", hand);
+    EXPECT("is_valid_play", a, "true");
+    snprintf(a, sizeof a, "((5, '2D'), 0, " T4 ", [(0, [(2, '7H')])], " ST0 ", %s, None)", hand);
+    EXPECT("is_valid_play", a, "false");
+    /* placing before one's own phase */
+    snprintf(a, sizeof a, "((4, ('2S', (1, 0, 3))), 0, [(None, []), (1, [['2D', '2H', '2C'], ['5S', '5D', '5H']]), "
+                          "(None, []), (None, [])], [(0, [(2, '7H')])], [0, 1, 0, 0], %s, None)", hand);
+    EXPECT("is_valid_play", a, "false");
+    /* phases: the required one, once, held, of the declared type */
+    const char *h1 = "['2S', '2S', '2C', '5S', '5S', 'AS', '7S', '8S', '9S', '0S', 'JS']";
+    snprintf(a, sizeof a, "((3, (1, [['2S', '2S', '2C'], ['AS', '5S', '5S']])), 0, " T4 ", [(0, [(2, 'JS')])], [1, 0, 0, 0], %s, None)", h1);
+    EXPECT("is_valid_play", a, "false"); /* phase 2 is due */
+    snprintf(a, sizeof a, "((3, (4, [['2S', '2S', '2C'], ['AS', '5S', '5S']])), 0, " T4 ", [(0, [(2, 'JS')])], [3, 0, 0, 0], %s, None)", h1);
+    EXPECT("is_valid_play", a, "false"); /* not a phase 4 */
+    snprintf(a, sizeof a, "((3, (1, [['2S', '2S', '2C'], ['AS', '5S', '5S']])), 0, " T4 ", [(0, [(2, 'JS')])], [7, 0, 0, 0], %s, None)", h1);
+    EXPECT("is_valid_play", a, "false"); /* all done */
+    snprintf(a, sizeof a, "((3, (1, [['2S', '2S', '2C'], ['AS', '5S', '5S']])), 0, " T4 ", [(0, [])], " ST0 ", %s, None)", h1);
+    EXPECT("is_valid_play", a, "false"); /* no pick-up yet */
+    snprintf(a, sizeof a, "((3, (1, [['2S', '2S', '2C'], ['AS', '5S', '5D']])), 0, " T4 ", [(0, [(2, 'JS')])], " ST0 ", %s, None)", h1);
+    EXPECT("is_valid_play", a, "false"); /* 5D not held */
+    snprintf(a, sizeof a, "((3, (1, [['2S', '2S', '2C'], ['AS', '5S', '5S']])), 0, [(1, [['2D', '2H', '2C'], ['5S', '5D', '5H']]), "
+                          "(None, []), (None, []), (None, [])], [(0, [(2, 'JS')])], [1, 0, 0, 0], %s, None)", h1);
+    EXPECT("is_valid_play", a, "false"); /* already down this hand */
+    snprintf(a, sizeof a, "((3, (1, [['2S', '2S', '2C'], ['AS', '5S', '5S']])), 0, " T4 ", [(0, [(2, 'JS')])], " ST0 ", %s, None)", h1);
+    EXPECT("is_valid_play", a, "true");
+    /* malformed judged plays are simply invalid */
+    const char *bad[] = {"None", "7", "(1)", "(9, None)", "(2, '1H')", "(4, ('2S', (9, 0, 0)))", "(4, ('2S', (1, 0)))",
+                         "(3, (8, [['2S']]))", "(3, (1, []))", "(6, 1)", "(5, 'ZZ')", "(2, 'XX')", "'garbage'"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(a, sizeof a, "(%s, 0, " T4 ", [(0, [(2, 'JS')])], " ST0 ", %s, None)", bad[i], h1);
+        EXPECT("is_valid_play", a, "false");
+    }
+}
+
+static void test_bonus_functions(void **unused)
+{
+    (void)unused;
+    char a[2048];
+    const char *F7 = "[False, False, False, False, False, False, False]";
+    const char *P5 = "[False, False, False, False, True, False, False]";
+    char st[512];
+    snprintf(st, sizeof st, "[%s, %s, %s, %s]", P5, F7, F7, F7);
+    const char *h = "['2S', '2S', '2C', '5S', '5S', 'AS', 'ZZ', '8S', '9S', '0S', 'JS']";
+    /* any order: phase 1 while 5 is done; phase 5 again is not allowed */
+    snprintf(a, sizeof a, "((3, (1, [['2S', '2S', '2C'], ['AS', '5S', '5S']])), 0, " T4 ", [(0, [(2, 'JS')])], %s, %s, None)", st, h);
+    BONUS("is_valid_play", a, "true");
+    snprintf(a, sizeof a, "((3, (5, [['2S', 'AS', '2C', '5S', '5S', '8S', '9S', '0S']])), 0, " T4 ", [(0, [(2, 'JS')])], %s, %s, None)", st, h);
+    BONUS("is_valid_play", a, "false");
+    /* Skip: after a pick-up, with a Joker, at another player */
+    snprintf(a, sizeof a, "((6, 2), 0, " T4 ", [(0, [(2, 'JS')])], %s, %s, None)", st, h);
+    BONUS("is_valid_play", a, "true");
+    snprintf(a, sizeof a, "((6, 0), 0, " T4 ", [(0, [(2, 'JS')])], %s, %s, None)", st, h);
+    BONUS("is_valid_play", a, "false");
+    snprintf(a, sizeof a, "((6, 2), 0, " T4 ", [], %s, %s, '3C')", st, h);
+    BONUS("is_valid_play", a, "false");
+    snprintf(a, sizeof a, "((6, 2), 0, " T4 ", [(0, [(2, 'JS')])], %s, ['2S', '3S'], None)", st);
+    BONUS("is_valid_play", a, "false");
+    /* a Joker is never discarded plainly, never taken from the pile, never placed */
+    snprintf(a, sizeof a, "((5, 'ZZ'), 0, " T4 ", [(0, [(2, 'JS')])], %s, %s, None)", st, h);
+    BONUS("is_valid_play", a, "false");
+    snprintf(a, sizeof a, "((2, 'ZZ'), 0, " T4 ", [], %s, %s, 'ZZ')", st, h);
+    BONUS("is_valid_play", a, "false");
+    snprintf(a, sizeof a, "((1, None), 0, " T4 ", [], %s, %s, 'ZZ')", st, h);
+    BONUS("is_valid_play", a, "true");
+    snprintf(a, sizeof a, "((4, ('ZZ', (1, 0, 3))), 0, [(1, [['2D', '2H', '2C'], ['5S', '5D', '5H']]), (1, [['2D', '2H', '2C'], ['5S', '5D', '5H']]), "
+                          "(None, []), (None, [])], [(0, [(2, 'JS')])], [%s, %s, %s, %s], %s, None)",
+             "[True, False, False, False, False, False, False]", "[True, False, False, False, False, False, False]", F7, F7, h);
+    BONUS("is_valid_play", a, "false");
+    /* the standard variant knows no Joker and no play 6 */
+    EXPECT("is_valid_play", "((6, 2), 0, " T4 ", [(0, [(2, 'JS')])], " ST0 ", ['2S', '3S'], None)", "false");
+    expect_bad("is_valid_play", "((5, '2S'), 0, " T4 ", [(0, [(2, 'JS')])], " ST0 ", ['2S', 'ZZ'], None)", "/5/1");
+    /* bonus phase_status are booleans */
+    expect_bad_v("is_valid_play", "bonus", "((5, '2S'), 0, " T4 ", [(0, [(2, 'JS')])], " ST0 ", ['2S'], None)", "/4/0");
+}
+
+static void test_fn_bad_arguments(void **unused)
+{
+    (void)unused;
+    const char *h = "['2S']";
+    char a[1024];
+    snprintf(a, sizeof a, "((5, '2S'), 4, " T4 ", [], " ST0 ", %s, None)", h);
+    expect_bad("is_valid_play", a, "/1");
+    snprintf(a, sizeof a, "((5, '2S'), 'x', " T4 ", [], " ST0 ", %s, None)", h);
+    expect_bad("is_valid_play", a, "/1");
+    snprintf(a, sizeof a, "((5, '2S'), 0, [(None, [])], [], " ST0 ", %s, None)", h);
+    expect_bad("is_valid_play", a, "/2");
+    snprintf(a, sizeof a, "((5, '2S'), 0, [(None, []), (1, [['2S']]), (None, []), (None, [])], [], " ST0 ", %s, None)", h);
+    expect_bad("is_valid_play", a, "/2/1/1");
+    snprintf(a, sizeof a, "((5, '2S'), 0, [(None, []), (9, []), (None, []), (None, [])], [], " ST0 ", %s, None)", h);
+    expect_bad("is_valid_play", a, "/2/1/0");
+    snprintf(a, sizeof a, "((5, '2S'), 0, [(None, []), (1, [['2S', '2C', '2D'], ['3S', '1C', '3D']]), (None, []), (None, [])], [], " ST0 ", %s, None)", h);
+    expect_bad("is_valid_play", a, "/2/1/1/1/1");
+    snprintf(a, sizeof a, "((5, '2S'), 0, " T4 ", [(7, [])], " ST0 ", %s, None)", h);
+    expect_bad("is_valid_play", a, "/3/0/0");
+    snprintf(a, sizeof a, "((5, '2S'), 0, " T4 ", [(0, [(8, 'JS')])], " ST0 ", %s, None)", h);
+    expect_bad("is_valid_play", a, "/3/0/1/0/0");
+    snprintf(a, sizeof a, "((5, '2S'), 0, " T4 ", {}, " ST0 ", %s, None)", h);
+    expect_bad("is_valid_play", a, "/3");
+    snprintf(a, sizeof a, "((5, '2S'), 0, " T4 ", [], [0, 0, 0], %s, None)", h);
+    expect_bad("is_valid_play", a, "/4");
+    snprintf(a, sizeof a, "((5, '2S'), 0, " T4 ", [], [0, 8, 0, 0], %s, None)", h);
+    expect_bad("is_valid_play", a, "/4/1");
+    expect_bad("is_valid_play", "((5, '2S'), 0, " T4 ", [], " ST0 ", '2S', None)", "/5");
+    expect_bad("is_valid_play", "((5, '2S'), 0, " T4 ", [], " ST0 ", ['2S'], 'XX')", "/6");
+    expect_bad("is_valid_play", "((5, '2S'), 0, " T4 ", [], " ST0 ", ['2S'], 3)", "/6");
+    expect_bad("", "(0, " T4 ", [], " ST0 ", ['2S'], 3)", "/5");
+    expect_bad("", "(2, [(None, []), (None, [])], [], [0, 0], ['2S'], None)", "/0");
+    /* a two-player table works */
+    EXPECT("is_valid_play", "((1, None), 1, [(None, []), (None, [])], [], [0, 0], ['2S'], '3C')", "true");
+    /* unknown variant */
+    expect_bad_v("score", "nosuch", "[[]]", "");
+}
+
+/* --- the game -------------------------------------------------------------- */
+
+static void test_deal_and_rotation(void **unused)
+{
+    (void)unused;
+    static pz_state st;
+    game_err e;
+    assert_int_equal(OPS->init(&st, NULL, 4, 5, NULL, &e), 0);
+    for (int p = 0; p < 4; p++)
+        assert_int_equal(st.nhand[p], 10);
+    assert_int_equal(st.ndisc, 1);
+    assert_int_equal(st.ndeck, 104 - 41);
+    assert_int_equal(st.dealer, 3);
+    assert_int_equal(st.cur, 0); /* left of the dealer leads */
+    assert_int_equal(OPS->init(&st, "bonus", 4, 5, NULL, &e), 0);
+    assert_int_equal(st.ndeck, 108 - 41);
+    assert_int_equal(OPS->init(&st, NULL, 2, 5, NULL, &e), 0);
+    assert_int_equal(st.ndeck, 104 - 21);
+    assert_int_equal(OPS->init(&st, NULL, 5, 5, NULL, &e), ERR_BAD_MEMBER);
+    assert_int_equal(OPS->init(&st, "nosuch", 4, 5, NULL, &e), ERR_BAD_MEMBER);
+    json_t *o = py("{'hands': 21}");
+    assert_int_equal(OPS->init(&st, NULL, 4, 5, o, &e), ERR_BAD_MEMBER);
+    assert_string_equal(e.pointer, "/options/hands");
+    json_decref(o);
+    o = py("{'x': 1}");
+    assert_int_equal(OPS->init(&st, NULL, 4, 5, o, &e), ERR_BAD_MEMBER);
+    assert_string_equal(e.pointer, "/options/x");
+    json_decref(o);
+    /* the dealer rotates (hand 2: dealer 0, player 1 leads): see
+     * test_hand_end_out_and_scoring */
+}
+
+static void test_hand_end_out_and_scoring(void **unused)
+{
+    (void)unused;
+    static pz_state st;
+    json_t *rec;
+    game_err e;
+    blank(&st, 0, 0);
+    give(&st, 0, "2S");
+    give(&st, 1, "3D JC AS");   /* 3 + 11 + 25 = 39 */
+    give(&st, 2, "QH KS 0C");   /* 35 */
+    give(&st, 3, "4D");
+    table(&st, 0, 1, "2D 2H 2C|5D 5H 5C");
+    st.status[0] = 1;
+    discard_top(&st, "9C");
+    apply_ok(&st, 0, "(2, '9C')");
+    apply_illegal(&st, 0, "(4, ('9C', (0, 0, 3)))", "place-fit");
+    apply_ok(&st, 0, "(4, ('2S', (0, 0, 3)))");
+    assert_int_equal(apply_text(&st, 0, "(5, '9C')", &rec, &e), 0);
+    assert_non_null(json_object_get(rec, "hand_over"));
+    char *s = dump(rec);
+    assert_non_null(strstr(s, "\"penalties\":[0,39,35,4]"));
+    assert_non_null(strstr(s, "\"reason\":\"out\""));
+    free(s);
+    assert_int_equal(st.score[1], 39);
+    assert_int_equal(st.hands_done, 1);
+    /* the next hand: dealer 0, player 1 leads, table cleared, turn_history [] */
+    assert_int_equal(st.dealer, 0);
+    assert_int_equal(st.cur, 1);
+    assert_int_equal(st.t.phase[0], 0);
+    for (int p = 0; p < 4; p++)
+        assert_int_equal(st.nhand[p], 10);
+    s = dump(OPS->history(&st, 1));
+    assert_string_equal(s, "[]");
+    free(s);
+    /* out by a placement (no discard needed) */
+    blank(&st, 0, 0);
+    give(&st, 0, "2S");
+    give(&st, 1, "3D");
+    give(&st, 2, "3D");
+    give(&st, 3, "3H");
+    table(&st, 0, 1, "2D 2H 2C|5D 5H 5C");
+    st.status[0] = 1;
+    discard_top(&st, "5S");
+    apply_ok(&st, 0, "(2, '5S')");
+    apply_ok(&st, 0, "(4, ('5S', (0, 1, 0)))");
+    assert_int_equal(apply_text(&st, 0, "(4, ('2S', (0, 0, 0)))", &rec, &e), 0);
+    assert_true(json_is_true(json_object_get(rec, "turn_ending")));
+    assert_non_null(json_object_get(rec, "hand_over"));
+    json_decref(rec);
+    assert_int_equal(st.hands_done, 1);
+    assert_int_equal(st.score[0], 0);
+    assert_int_equal(st.score[1], 3);
+}
+
+static void test_hand_end_deck_and_turns(void **unused)
+{
+    (void)unused;
+    static pz_state st;
+    json_t *rec;
+    game_err e;
+    /* the deck's last card: the hand ends when its drawer discards */
+    blank(&st, 0, 0);
+    give(&st, 0, "2S 9H");
+    give(&st, 1, "3D");
+    give(&st, 2, "4D");
+    give(&st, 3, "5D");
+    discard_top(&st, "9C");
+    while (st.ndeck > 1)
+        st.disc[st.ndisc++] = st.deck[--st.ndeck]; /* the rest under the discard */
+    uint8_t top = st.disc[st.ndisc - 1];
+    st.disc[st.ndisc - 1] = st.disc[0];
+    st.disc[0] = top;
+    apply_ok(&st, 0, "(1, None)");
+    assert_int_equal(st.ndeck, 0);
+    assert_int_equal(st.hands_done, 0);
+    assert_int_equal(apply_text(&st, 0, "(5, '2S')", &rec, &e), 0);
+    char *s = dump(rec);
+    assert_non_null(strstr(s, "\"reason\":\"deck-exhausted\""));
+    free(s);
+    assert_int_equal(st.hands_done, 1);
+    /* 50 turns each */
+    blank(&st, 0, 0);
+    give(&st, 0, "2S 9H");
+    give(&st, 1, "3D");
+    give(&st, 2, "4D");
+    give(&st, 3, "5D");
+    discard_top(&st, "9C");
+    st.turns_hand = 4 * 50 - 2;
+    apply_ok(&st, 0, "(2, '9C')");
+    apply_ok(&st, 0, "(5, '9C')");
+    assert_int_equal(st.hands_done, 0);
+    apply_ok(&st, 1, "(2, '9C')");
+    assert_int_equal(apply_text(&st, 1, "(5, '9C')", &rec, &e), 0);
+    s = dump(rec);
+    assert_non_null(strstr(s, "\"reason\":\"turn-limit\""));
+    free(s);
+    assert_int_equal(st.hands_done, 1);
+    assert_int_equal(st.score[0], 11);
+}
+
+static void test_game_end(void **unused)
+{
+    (void)unused;
+    static pz_state st;
+    game_status s;
+    /* all phases: player 1 completes phase 7 and goes out; player 0 finished
+     * earlier but has more points: player 1 wins anyway (both done, lowest) */
+    blank(&st, 0, 1);
+    give(&st, 0, "KD KH");
+    give(&st, 1, "4H 5D AC 7H 7S 7C AH 9S");
+    give(&st, 2, "2C");
+    give(&st, 3, "2D");
+    st.status[1] = 6;
+    st.score[0] = 10;
+    st.pen[0][0] = 10;
+    st.hands_done = 1;
+    st.end_reason[0] = PZ_END_OUT;
+    discard_top(&st, "7D");
+    apply_ok(&st, 1, "(2, '7D')");
+    apply_ok(&st, 1, "(3, (7, [['4H', '5D', 'AC', '7H'], ['7S', '7C', 'AH', '7D']]))");
+    assert_int_equal(st.status[1], 7);
+    assert_int_equal(st.result, PZ_PLAYING); /* the hand goes on */
+    apply_ok(&st, 1, "(5, '9S')");
+    OPS->status(&st, &s);
+    assert_true(s.over);
+    assert_int_equal(s.winner, 1);
+    assert_string_equal(s.result, "won");
+    assert_true(s.lower_is_better);
+    assert_int_equal(s.rounds, 2);
+    game_err e;
+    json_t *p = py("(1, None)");
+    assert_int_equal(OPS->apply(&st, 2, p, NULL, &e), ERR_GAME_OVER);
+    json_decref(p);
+    char *t = dump(OPS->view(&st, 0));
+    assert_non_null(strstr(t, "\"winners\":[1]"));
+    free(t);
+    /* 20 hands: lowest points; equal lowest: tied */
+    blank(&st, 0, 0);
+    give(&st, 0, "2S 9H");
+    give(&st, 1, "3D");
+    give(&st, 2, "6D");
+    give(&st, 3, "5D");
+    discard_top(&st, "9C");
+    st.hands_done = 19;
+    st.score[1] = st.pen[0][1] = 1;
+    st.turns_hand = 199;
+    apply_ok(&st, 0, "(2, '9C')");
+    apply_ok(&st, 0, "(5, '9C')");
+    OPS->status(&st, &s);
+    assert_true(s.over);
+    assert_int_equal(s.winner, 1); /* 1 + 3 = 4 against 11, 6, 5 */
+    assert_int_equal(s.rounds, 20);
+    blank(&st, 0, 0);
+    give(&st, 0, "2S 9H");
+    give(&st, 1, "4D");
+    give(&st, 2, "4S");
+    give(&st, 3, "5D");
+    discard_top(&st, "9C");
+    st.hands_done = 19;
+    st.turns_hand = 199;
+    apply_ok(&st, 0, "(2, '9C')");
+    apply_ok(&st, 0, "(5, '9C')");
+    OPS->status(&st, &s);
+    assert_true(s.over);
+    assert_int_equal(s.winner, -1);
+    assert_string_equal(s.result, "tied");
+    /* the option "hands" */
+    json_t *o = py("{'hands': 1}");
+    assert_int_equal(OPS->init(&st, NULL, 4, 3, o, &e), 0);
+    json_decref(o);
+    for (int guard = 0; guard < 5000 && st.result == PZ_PLAYING; guard++)
+        assert_int_equal(OPS->bot(&st, "planner", NULL, NULL, 0, &e), 0);
+    assert_int_equal(st.hands_done, 1);
+    assert_true(st.result != PZ_PLAYING);
+}
+
+static void test_phase_order_in_game(void **unused)
+{
+    (void)unused;
+    static pz_state st;
+    blank(&st, 0, 0);
+    give(&st, 0, "2S 2H 2C 7S 7D 9S 0S JS QH 4C");
+    give(&st, 1, "3D");
+    give(&st, 2, "4D");
+    give(&st, 3, "5D");
+    discard_top(&st, "7H");
+    apply_illegal(&st, 0, "(3, (1, [['2S', '2H', '2C'], ['7S', '7D', '7H']]))", "pick-up-first");
+    apply_illegal(&st, 0, "(5, '4C')", "pick-up-first");
+    apply_illegal(&st, 0, "(2, '7D')", "discard-top");
+    apply_ok(&st, 0, "(2, '7H')");
+    apply_illegal(&st, 0, "(1, None)", "pick-up-first");
+    apply_illegal(&st, 0, "(4, ('2S', (0, 0, 0)))", "place-before-phase");
+    apply_illegal(&st, 0, "(3, (2, [['2S', '2H', '2C', '7S', '7D', '7H', '9S']]))", "phase-order");
+    apply_illegal(&st, 0, "(3, (1, [['2S', '2H', '2D'], ['7S', '7D', '7H']]))", "not-held");
+    apply_ok(&st, 0, "(3, (1, [['2S', '2H', '2C'], ['7S', '7D', '7H']]))");
+    assert_int_equal(st.status[0], 1);
+    apply_illegal(&st, 0, "(3, (2, [['9S', '0S', 'JS', 'QH', '4C', '2S', '2S']]))", "phase-once");
+    game_err e;
+    json_t *p = py("(6, 1)");
+    assert_int_equal(OPS->apply(&st, 0, p, NULL, &e), ERR_BAD_MEMBER); /* no Skip here */
+    json_decref(p);
+    p = py("(5, '4C')");
+    assert_int_equal(OPS->apply(&st, 1, p, NULL, &e), ERR_NOT_YOUR_TURN);
+    json_decref(p);
+}
+
+static void test_accumulation_in_game(void **unused)
+{
+    (void)unused;
+    static pz_state st;
+    blank(&st, 0, 0);
+    give(&st, 0, "KH 8D 9H 2C");
+    give(&st, 1, "3D KD");
+    give(&st, 2, "4D");
+    give(&st, 3, "5D");
+    table(&st, 0, 1, "2D 2H 2C|5D 5H 5C");
+    table(&st, 1, 3, "KS 0D 8C 3S|KC 0C 8H 3H");
+    st.status[0] = 1;
+    st.status[1] = 3;
+    discard_top(&st, "7H");
+    apply_ok(&st, 0, "(2, '7H')");
+    /* 34 + 9 = 43 leaves 12 to find in KH 8D 2C 7H: impossible */
+    apply_illegal(&st, 0, "(4, ('9H', (1, 0, 0)))", "acc-unreachable");
+    apply_ok(&st, 0, "(4, ('KH', (1, 0, 4)))");                    /* 47 */
+    apply_illegal(&st, 0, "(5, '9H')", "acc-incomplete");
+    apply_illegal(&st, 0, "(4, ('9H', (1, 0, 5)))", "acc-target"); /* 56 > 55 */
+    apply_illegal(&st, 0, "(4, ('8D', (0, 0, 0)))", "place-fit");
+    apply_ok(&st, 0, "(4, ('8D', (1, 0, 5)))");                    /* 55: the 21 is done */
+    apply_illegal(&st, 0, "(4, ('9H', (1, 0, 6)))", "acc-unreachable"); /* 64: 4 more from 2C 7H */
+    char *v = dump(OPS->view(&st, 0));
+    assert_non_null(strstr(v, "\"accumulations\":[[null,null],[{\"complete\":true,\"next\":68,\"total\":55}"));
+    free(v);
+    apply_ok(&st, 0, "(5, '9H')");
+    /* the sequence is shared: the next play to that group must total 13 */
+    blank(&st, 0, 2);
+    give(&st, 0, "3C");
+    give(&st, 1, "3D");
+    give(&st, 2, "KH 4C 9S");
+    give(&st, 3, "5D");
+    table(&st, 0, 3, "KS 0D 8C 3S KD 8D|KC 0C 8H 3H"); /* 55: someone played the 21 */
+    table(&st, 2, 1, "2D 2H 2C|5D 5H 5C");
+    st.status[0] = 3;
+    st.status[2] = 1;
+    discard_top(&st, "7H");
+    apply_ok(&st, 2, "(2, '7H')");
+    apply_illegal(&st, 2, "(4, ('KH', (0, 1, 0)))", "acc-unreachable"); /* 47: 8 from 4C 9S 7H */
+    apply_ok(&st, 2, "(4, ('KH', (0, 0, 0)))");                         /* 68: the 13 */
+    apply_illegal(&st, 2, "(4, ('9S', (0, 0, 0)))", "acc-target");     /* 77 > 76 */
+    apply_ok(&st, 2, "(5, '4C')");
+}
+
+static void test_bonus_game(void **unused)
+{
+    (void)unused;
+    static pz_state st;
+    json_t *rec;
+    game_err e;
+    blank(&st, 1, 0);
+    give(&st, 0, "ZZ ZZ 4C 5C");
+    give(&st, 1, "ZZ 3D");
+    give(&st, 2, "4D 6D");
+    give(&st, 3, "5D 6S");
+    discard_top(&st, "9C");
+    apply_ok(&st, 0, "(2, '9C')");
+    apply_illegal(&st, 0, "(5, 'ZZ')", "joker-discard");
+    apply_illegal(&st, 0, "(6, 0)", "skip-target");
+    assert_int_equal(apply_text(&st, 0, "(6, 1)", &rec, &e), 0);
+    char *s = dump(rec);
+    assert_non_null(strstr(s, "\"skipped\":[1]"));
+    free(s);
+    assert_int_equal(st.cur, 2);
+    /* the Joker on the pile cannot be taken */
+    apply_illegal(&st, 2, "(2, 'ZZ')", "joker-pickup");
+    apply_ok(&st, 2, "(1, None)");
+    apply_ok(&st, 2, "(5, '4D')");
+    /* two Skips on player 1 before its turn: one skipped turn only */
+    apply_ok(&st, 3, "(2, '4D')");
+    apply_ok(&st, 3, "(5, '4D')");
+    apply_ok(&st, 0, "(1, None)");
+    apply_ok(&st, 0, "(6, 2)");
+    assert_int_equal(st.cur, 1);
+    apply_ok(&st, 1, "(1, None)");
+    apply_ok(&st, 1, "(6, 3)");
+    assert_int_equal(st.cur, 0); /* 2 and 3 skipped */
+    s = dump(OPS->history(&st, 0));
+    assert_non_null(strstr(s, "[2,[]],[3,[]]"));
+    assert_non_null(strstr(s, "[1,[]]"));
+    free(s);
+    /* a Skip at a player already skipped: no effect */
+    blank(&st, 1, 0);
+    give(&st, 0, "ZZ 4C");
+    give(&st, 1, "ZZ 3D");
+    give(&st, 2, "4D 6D");
+    give(&st, 3, "5D 6S");
+    discard_top(&st, "9C");
+    apply_ok(&st, 0, "(2, '9C')");
+    apply_ok(&st, 0, "(6, 2)");
+    apply_ok(&st, 1, "(1, None)");
+    apply_ok(&st, 1, "(6, 2)");
+    assert_int_equal(st.cur, 3);
+    apply_ok(&st, 3, "(1, None)");
+    apply_ok(&st, 3, "(5, '5D')");
+    assert_int_equal(st.cur, 0);
+    apply_ok(&st, 0, "(1, None)");
+    apply_ok(&st, 0, "(5, '4C')");
+    assert_int_equal(st.cur, 1);
+    apply_ok(&st, 1, "(1, None)");
+    apply_ok(&st, 1, "(5, '3D')");
+    assert_int_equal(st.cur, 2); /* skipped once only */
+    /* Jokers score 15 at the end of a hand */
+    blank(&st, 1, 0);
+    give(&st, 0, "2S");
+    give(&st, 1, "ZZ ZZ");
+    give(&st, 2, "4D");
+    give(&st, 3, "5D");
+    table(&st, 0, 1, "2D 2H 2C|5D 5H 5C");
+    st.status[0] = 1;
+    discard_top(&st, "9C");
+    apply_ok(&st, 0, "(2, '9C')");
+    apply_ok(&st, 0, "(4, ('2S', (0, 0, 0)))");
+    apply_ok(&st, 0, "(5, '9C')");
+    assert_int_equal(st.hands_done, 1);
+    assert_int_equal(st.score[1], 30);
+    /* declared phases in any order, each once */
+    blank(&st, 1, 0);
+    give(&st, 0, "2S 3D 4C 5D 6S 7C 8H 9S 0S");
+    give(&st, 1, "3D");
+    give(&st, 2, "4D");
+    give(&st, 3, "5D");
+    st.status[0] = 0x01;
+    discard_top(&st, "JS");
+    apply_ok(&st, 0, "(2, 'JS')");
+    apply_ok(&st, 0, "(3, (5, [['2S', '3D', '4C', '5D', '6S', '7C', '8H', '9S']]))");
+    assert_int_equal(st.status[0], 0x11);
+    s = dump(OPS->view(&st, 1));
+    assert_non_null(strstr(s, "\"phase_status\":[[true,false,false,false,true,false,false],[false"));
+    assert_non_null(strstr(s, "\"skips_pending\""));
+    free(s);
+}
+
+/* --- views, history, records ------------------------------------------------ */
+
+/* The hidden information of `seat`: other hands and the deck. Shuffle it
+ * (keeping sizes) and the seat's view must not change. */
+static void scramble_hidden(pz_state *st, int seat, rng *r)
+{
+    uint8_t pool[PZ_NCARDS];
+    int n = 0;
+    for (int p = 0; p < st->np; p++)
+        if (p != seat)
+            for (int i = 0; i < st->nhand[p]; i++)
+                pool[n++] = st->hand[p][i];
+    for (int i = 0; i < st->ndeck; i++)
+        pool[n++] = st->deck[i];
+    rng_shuffle_u8(r, pool, (size_t)n);
+    int k = 0;
+    for (int p = 0; p < st->np; p++)
+        if (p != seat)
+            for (int i = 0; i < st->nhand[p]; i++)
+                st->hand[p][i] = pool[k++];
+    for (int i = 0; i < st->ndeck; i++)
+        st->deck[i] = pool[k++];
+    for (int i = 0; i < st->nlog; i++) /* cards others drew from the deck */
+        if (st->log[i].type == PZ_PICK_DECK && st->log[i].seat != seat)
+            st->log[i].card = (uint8_t)(rng_below(r, 52) + 1);
+}
+
+static void test_views_hide_cards(void **unused)
+{
+    (void)unused;
+    static pz_state st, other;
+    game_err e;
+    char why[320];
+    rng r;
+    rng_seed(&r, 99, 1);
+    for (int g = 0; g < 4; g++) {
+        assert_int_equal(OPS->init(&st, g % 2 ? "bonus" : "standard", 4, 40 + (uint64_t)g, NULL, &e), 0);
+        for (int step = 0; step < 400 && st.result == PZ_PLAYING; step++) {
+            if (step % 13 == 0)
+                for (int seat = -1; seat < 4; seat++) {
+                    memcpy(&other, &st, sizeof st);
+                    scramble_hidden(&other, seat, &r);
+                    char *a = dump(OPS->view(&st, seat)), *b = dump(OPS->view(&other, seat));
+                    if (strcmp(a, b) != 0)
+                        fail_msg("view of seat %d shows hidden cards", seat);
+                    free(a);
+                    free(b);
+                    a = dump(OPS->history(&st, seat));
+                    b = dump(OPS->history(&other, seat));
+                    assert_string_equal(a, b);
+                    free(a);
+                    free(b);
+                    a = dump(OPS->events(&st, seat, 0));
+                    b = dump(OPS->events(&other, seat, 0));
+                    assert_string_equal(a, b);
+                    free(a);
+                    free(b);
+                    if (seat >= 0) {
+                        a = dump(OPS->view(&st, seat));
+                        assert_null(strstr(a, "\"hands\""));
+                        assert_null(strstr(a, "\"deck\":"));
+                        free(a);
+                    }
+                }
+            assert_int_equal(OPS->bot(&st, g % 3 ? "random" : "planner", NULL, why, sizeof why, &e), 0);
+        }
+    }
+    /* the admin sees it all; a deck draw is "XX" to the others, the card to its drawer */
+    assert_int_equal(OPS->init(&st, NULL, 4, 5, NULL, &e), 0);
+    json_t *p = py("(1, None)"), *rec;
+    int drawn = st.deck[st.ndeck - 1];
+    assert_int_equal(OPS->apply(&st, 0, p, &rec, &e), 0);
+    json_decref(p);
+    char *s = dump(rec);
+    assert_non_null(strstr(s, "\"play\":[1,\"XX\"]"));
+    free(s);
+    char want[32];
+    snprintf(want, sizeof want, "[[0,[[1,\"%s\"]]]]", pz_card_name(drawn));
+    s = dump(OPS->history(&st, 0));
+    assert_string_equal(s, want);
+    free(s);
+    s = dump(OPS->history(&st, 1));
+    assert_string_equal(s, "[[0,[[1,\"XX\"]]]]");
+    free(s);
+    s = dump(OPS->view(&st, SEAT_ADMIN));
+    assert_non_null(strstr(s, "\"hands\""));
+    free(s);
+}
+
+static void test_events_and_records(void **unused)
+{
+    (void)unused;
+    static pz_state st;
+    game_err e;
+    char why[320];
+    json_t *o = py("{'hands': 2}");
+    assert_int_equal(OPS->init(&st, NULL, 4, 11, o, &e), 0);
+    json_decref(o);
+    int n = 0;
+    while (st.result == PZ_PLAYING) {
+        json_t *rec;
+        assert_int_equal(OPS->bot(&st, "planner", &rec, why, sizeof why, &e), 0);
+        assert_string_equal(json_string_value(json_object_get(rec, "explanation")), why);
+        assert_int_equal(json_integer_value(json_object_get(rec, "n")), ++n);
+        json_decref(rec);
+    }
+    json_t *ev = OPS->events(&st, 1, 0);
+    size_t k = json_array_size(ev);
+    assert_int_equal(k, (size_t)n + 2 + 1); /* plays, two hand_over, game_over */
+    assert_string_equal(json_string_value(json_object_get(json_array_get(ev, k - 1), "event")), "game_over");
+    json_decref(ev);
+    ev = OPS->events(&st, 1, (long)k - 1);
+    assert_int_equal(json_array_size(ev), 1);
+    json_decref(ev);
+}
+
+/* --- state blob ----------------------------------------------------------- */
+
+static void roundtrip(const pz_state *st, int views)
+{
+    static pz_state back;
+    game_err e;
+    json_t *j = OPS->encode(st);
+    memset(&back, 0xA5, sizeof back);
+    if (OPS->decode(&back, j, &e))
+        fail_msg("decode of encode failed: %s at %s", e.detail, e.pointer);
+    char *a = dump(j), *b = dump(OPS->encode(&back));
+    if (strcmp(a, b) != 0)
+        fail_msg("round trip differs");
+    free(a);
+    free(b);
+    for (int seat = -2; views && seat < st->np; seat++) {
+        a = dump(OPS->view(st, seat));
+        b = dump(OPS->view(&back, seat));
+        assert_string_equal(a, b);
+        free(a);
+        free(b);
+    }
+    if (!views)
+        return;
+    a = dump(OPS->legal(st, st->cur));
+    b = dump(OPS->legal(&back, back.cur));
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+}
+
+static void test_roundtrip_all_states(void **unused)
+{
+    (void)unused;
+    static pz_state st;
+    game_err e;
+    char why[320];
+    int states = 0;
+    for (uint64_t seed = 1; seed <= 16; seed++) {
+        json_t *o = py("{'hands': 2}");
+        assert_int_equal(OPS->init(&st, seed % 2 ? "bonus" : "standard", 2 + (int)(seed % 3), seed, o, &e), 0);
+        json_decref(o);
+        roundtrip(&st, 1);
+        while (st.result == PZ_PLAYING) {
+            assert_int_equal(OPS->bot(&st, seed % 4 < 2 ? "random" : "planner", NULL, why, sizeof why, &e), 0);
+            roundtrip(&st, states % 8 == 0);
+            states++;
+        }
+    }
+    assert_true(states > 1000);
+}
+
+static void expect_decode_bad(json_t *good, const char *path, json_t *value, const char *pointer)
+{
+    static pz_state st, before;
+    game_err e;
+    json_t *j = json_deep_copy(good);
+    /* walk the path: "/a/1/b" */
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", path);
+    json_t *parent = j;
+    char *key = buf + 1, *slash;
+    while ((slash = strchr(key, '/'))) {
+        *slash = 0;
+        parent = json_is_array(parent) ? json_array_get(parent, (size_t)atoi(key)) : json_object_get(parent, key);
+        key = slash + 1;
+    }
+    if (json_is_array(parent)) {
+        if (value)
+            json_array_set_new(parent, (size_t)atoi(key), value);
+        else
+            json_array_remove(parent, (size_t)atoi(key));
+    } else {
+        if (value)
+            json_object_set_new(parent, key, value);
+        else
+            json_object_del(parent, key);
+    }
+    memset(&st, 0x5A, sizeof st);
+    memcpy(&before, &st, sizeof st);
+    int rc = OPS->decode(&st, j, &e);
+    size_t plen = strlen(pointer);
+    int prefix = plen && pointer[plen - 1] == '*'; /* "/table/1*": any pointer below */
+    if (rc != ERR_BAD_MEMBER ||
+        (prefix ? strncmp(e.pointer, pointer, plen - 1) != 0 : strcmp(e.pointer, pointer) != 0))
+        fail_msg("decode with %s changed: rc %d at \"%s\" (%s), expected \"%s\"", path, rc, e.pointer, e.detail,
+                 pointer);
+    assert_memory_equal(&st, &before, sizeof st); /* untouched */
+    json_decref(j);
+}
+
+static void test_decode_hostile(void **unused)
+{
+    (void)unused;
+    static pz_state st;
+    game_err e;
+    char why[320];
+    assert_int_equal(OPS->init(&st, NULL, 4, 8, NULL, &e), 0);
+    /* until a phase is on the table */
+    for (int i = 0; i < 3000 && !(st.t.phase[0] || st.t.phase[1] || st.t.phase[2] || st.t.phase[3]); i++)
+        assert_int_equal(OPS->bot(&st, "planner", NULL, why, sizeof why, &e), 0);
+    int p = 0;
+    while (!st.t.phase[p])
+        p++;
+    json_t *good = OPS->encode(&st);
+    char path[64], ptr[64];
+    expect_decode_bad(good, "/game", json_string("hanabi"), "/game");
+    expect_decode_bad(good, "/variant", json_string("nosuch"), "/variant");
+    expect_decode_bad(good, "/variant", json_string("bonus"), "/phase_status/0"); /* booleans there */
+    expect_decode_bad(good, "/variant", NULL, "/variant");
+    expect_decode_bad(good, "/players", json_integer(5), "/players");
+    expect_decode_bad(good, "/players", json_integer(1), "/players");
+    expect_decode_bad(good, "/max_hands", json_integer(0), "/max_hands");
+    expect_decode_bad(good, "/rng", json_string("x"), "/rng");
+    expect_decode_bad(good, "/result", json_string("draw"), "/result");
+    expect_decode_bad(good, "/result", json_string("won"), "/winner");
+    expect_decode_bad(good, "/winner", json_integer(1), "/winner");
+    expect_decode_bad(good, "/current", json_integer(4), "/current");
+    expect_decode_bad(good, "/picked_up", json_integer(1), "/picked_up");
+    expect_decode_bad(good, "/skip/0", json_true(), "/skip/0");
+    expect_decode_bad(good, "/phase_status/0", json_integer(8), "/phase_status/0");
+    expect_decode_bad(good, "/phase_status/0", json_integer(7), "/result"); /* someone finished */
+    expect_decode_bad(good, "/scores/0", json_integer(5), "/scores/0");
+    expect_decode_bad(good, "/deck/0", json_string("1S"), "/deck/0");
+    expect_decode_bad(good, "/deck/0", json_string("ZZ"), "/deck/0");
+    expect_decode_bad(good, "/deck", json_object(), "/deck");
+    expect_decode_bad(good, "/hands", json_pack("[[],[],[]]"), "/hands");
+    expect_decode_bad(good, "/hands/1", json_pack("[]"), "/hands/1");
+    expect_decode_bad(good, "/table/0", json_pack("[i,[]]", 1), "/table/0/1");
+    snprintf(path, sizeof path, "/table/%d/0", p);
+    snprintf(ptr, sizeof ptr, "/table/%d*", p);
+    expect_decode_bad(good, path, json_integer(st.t.phase[p] == 1 ? 4 : 1), ptr);
+    snprintf(path, sizeof path, "/table/%d/1/0/0", p);
+    snprintf(ptr, sizeof ptr, "/table/%d/1/0/0", p);
+    expect_decode_bad(good, path, json_string("1X"), ptr);
+    snprintf(path, sizeof path, "/table/%d/1/0", p);
+    snprintf(ptr, sizeof ptr, "/table/%d/1/0", p);
+    expect_decode_bad(good, path, json_pack("[s,s,s,s,s,s,s,s,s]", "2S", "3S", "5S", "KD", "9C", "QH", "4D", "7C", "8H"),
+                      ptr);
+    expect_decode_bad(good, "/log/0", json_integer(1), "/log/0");
+    expect_decode_bad(good, "/log/0/2", json_pack("[i,n]", 1), "/log/0/2");
+    expect_decode_bad(good, "/log/0/2", json_pack("[i,s]", 9, "2S"), "/log/0/2/0");
+    expect_decode_bad(good, "/log/0/0", json_integer(3), "/log/0/0");
+    expect_decode_bad(good, "/hand_log", json_integer(100000), "/hand_log");
+    /* conservation: a deck card replaced by another */
+    const char *d0 = json_string_value(json_array_get(json_object_get(good, "deck"), 0));
+    expect_decode_bad(good, "/deck/0", json_string(strcmp(d0, "5H") == 0 ? "6H" : "5H"), "");
+    expect_decode_bad(good, "/deck/0", NULL, "");
+    json_t *junk = py("[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]");
+    assert_int_equal(OPS->decode(&st, junk, &e), ERR_BAD_MEMBER);
+    json_decref(junk);
+    junk = py("{'game': 'phazed'}");
+    assert_int_equal(OPS->decode(&st, junk, &e), ERR_BAD_MEMBER);
+    assert_string_equal(e.pointer, "/variant");
+    json_decref(junk);
+    json_decref(good);
+}
+
+static void test_determinism(void **unused)
+{
+    (void)unused;
+    static pz_state a, b;
+    game_status s;
+    play_game(&a, "bonus", 77, MIXED, NULL, &s);
+    play_game(&b, "bonus", 77, MIXED, NULL, &s);
+    char *x = dump(OPS->encode(&a)), *y = dump(OPS->encode(&b));
+    assert_string_equal(x, y);
+    free(x);
+    free(y);
+    play_game(&b, "bonus", 78, MIXED, NULL, &s);
+    x = dump(OPS->encode(&a));
+    y = dump(OPS->encode(&b));
+    assert_string_not_equal(x, y);
+    free(x);
+    free(y);
+}
+
+/* Every legal play checks valid and applies; every valid single play found
+ * by brute force (pick-ups, discards, Skips, placements at every index) is
+ * listed (sets and accumulations at their end index); an illegal play
+ * changes nothing. */
+static void test_legal_agrees_with_check(void **unused)
+{
+    (void)unused;
+    static pz_state st, copy;
+    game_err e;
+    char why[320];
+    int checked = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        json_t *o = py("{'hands': 1}");
+        assert_int_equal(OPS->init(&st, seed % 2 ? "bonus" : "standard", 4, seed + 100, o, &e), 0);
+        json_decref(o);
+        while (st.result == PZ_PLAYING) {
+            int seat = st.cur;
+            json_t *legal = OPS->legal(&st, seat);
+            char *ltext = dump(json_deep_copy(legal));
+            size_t i;
+            json_t *pl;
+            json_array_foreach(legal, i, pl) {
+                game_verdict v;
+                assert_int_equal(OPS->check(&st, seat, pl, &v, &e), 0);
+                if (!v.valid)
+                    fail_msg("legal play judged invalid: %s", v.reason);
+                memcpy(&copy, &st, sizeof st);
+                assert_int_equal(OPS->apply(&copy, seat, pl, NULL, &e), 0);
+                checked++;
+            }
+            /* brute force over single plays */
+            char buf[128];
+            int cards[PZ_NCARDS], nc = 0;
+            for (int i2 = 0; i2 < st.nhand[seat]; i2++)
+                cards[nc++] = st.hand[seat][i2];
+            cards[nc++] = st.ndisc ? st.disc[st.ndisc - 1] : 1;
+            cards[nc++] = 1; /* and one card nobody holds, often */
+            for (int ci = 0; ci < nc; ci++) {
+                int c = cards[ci];
+                const char *cn = pz_card_name(c);
+                int kinds[3] = {2, 5, 4};
+                for (int k = 0; k < 3; k++) {
+                    int maxq = kinds[k] == 4 ? 4 : 1;
+                    for (int q = 0; q < maxq; q++)
+                        for (int g = 0; g < (kinds[k] == 4 ? 2 : 1); g++)
+                            for (int idx = 0; idx <= (kinds[k] == 4 ? st.t.g[q][g].n + 1 : 0); idx++) {
+                                if (kinds[k] == 4)
+                                    snprintf(buf, sizeof buf, "[4,[\"%s\",[%d,%d,%d]]]", cn, q, g, idx);
+                                else
+                                    snprintf(buf, sizeof buf, "[%d,\"%s\"]", kinds[k], cn);
+                                json_t *p = json_loads(buf, 0, NULL);
+                                game_verdict v;
+                                int rc = OPS->check(&st, seat, p, &v, &e);
+                                if (rc == 0 && v.valid) {
+                                    /* the listed form: sets/accumulations at the end */
+                                    if (kinds[k] == 4) {
+                                        int kind = pz_group_kind(st.t.phase[q], g), len = st.t.g[q][g].n;
+                                        if (kind != PZ_K_RUN && kind != PZ_K_CRUN)
+                                            snprintf(buf, sizeof buf, "[4,[\"%s\",[%d,%d,%d]]]", cn, q, g, len);
+                                    }
+                                    if (!strstr(ltext, buf))
+                                        fail_msg("valid play %s missing from legal %s", buf, ltext);
+                                } else if (rc == 0 && idx < 3 && q < 2) {
+                                    memcpy(&copy, &st, sizeof st);
+                                    assert_int_not_equal(OPS->apply(&copy, seat, p, NULL, &e), 0);
+                                    assert_memory_equal(&copy, &st, sizeof st);
+                                }
+                                json_decref(p);
+                            }
+                }
+            }
+            free(ltext);
+            json_decref(legal);
+            /* not your turn: nothing listed */
+            legal = OPS->legal(&st, (seat + 1) % 4);
+            assert_int_equal(json_array_size(legal), 0);
+            json_decref(legal);
+            assert_int_equal(OPS->bot(&st, seed % 3 ? "random" : "planner", NULL, why, sizeof why, &e), 0);
+        }
+    }
+    assert_true(checked > 500);
+}
+
+/* The autograder arguments of `seat` from its view. */
+static json_t *fn_args(const pz_state *st, int seat)
+{
+    json_t *v = OPS->view(st, seat);
+    json_t *a = json_pack("[i,O,O,O,O,O]", seat, json_object_get(v, "table"), json_object_get(v, "turn_history"),
+                          json_object_get(v, "phase_status"), json_object_get(v, "hand"),
+                          st->mid ? json_null() : json_object_get(v, "discard"));
+    json_decref(v);
+    return a;
+}
+
+static void test_play_fn_over_real_games(void **unused)
+{
+    (void)unused;
+    static pz_state st;
+    game_err e;
+    char why[320];
+    const game_fn *play = fn(""), *valid = fn("is_valid_play");
+    int decisions = 0;
+    for (uint64_t seed = 1; seed <= 200; seed++) {
+        const char *variant = seed % 2 ? "standard" : "bonus";
+        json_t *o = py("{'hands': 1}");
+        assert_int_equal(OPS->init(&st, variant, 4, seed * 7919, o, &e), 0);
+        json_decref(o);
+        while (st.result == PZ_PLAYING) {
+            json_t *args = fn_args(&st, st.cur);
+            json_t *argv[6];
+            for (int i = 0; i < 6; i++)
+                argv[i] = json_array_get(args, (size_t)i);
+            json_t *r = NULL;
+            if (play->call(argv, variant, &r, &e))
+                fail_msg("play fn: %s at %s", e.detail, e.pointer);
+            json_t *vargs[7] = {r, argv[0], argv[1], argv[2], argv[3], argv[4], argv[5]};
+            json_t *vr = NULL;
+            assert_int_equal(valid->call(vargs, variant, &vr, &e), 0);
+            if (!json_is_true(vr)) {
+                char *s = dump(json_incref(r)), *t = dump(json_incref(args));
+                fail_msg("seed %llu: /play answered %s, invalid for %s", (unsigned long long)seed, s, t);
+            }
+            /* the game agrees */
+            game_verdict gv;
+            assert_int_equal(OPS->check(&st, st.cur, r, &gv, &e), 0);
+            if (!gv.valid)
+                fail_msg("game rejects /play's %s: %s", json_dumps(r, JSON_COMPACT), gv.reason);
+            decisions++;
+            json_decref(vr);
+            json_decref(r);
+            json_decref(args);
+            assert_int_equal(OPS->bot(&st, seed % 3 ? "planner" : "random", NULL, why, sizeof why, &e), 0);
+        }
+    }
+    assert_true(decisions > 5000);
+}
+
+/* /play on large arguments: a 52-card hand, big groups. */
+static void test_play_fn_extreme_arguments(void **unused)
+{
+    (void)unused;
+    static char text[16384];
+    int k = snprintf(text, sizeof text, "(0, [(1, [['2S', '2S', '2C'], ['5S', '5D', '5H']]), (3, [[");
+    for (int i = 0; i < 34; i++)
+        k += snprintf(text + k, sizeof text - (size_t)k, "%s'AS'", i ? "," : "");
+    k += snprintf(text + k, sizeof text - (size_t)k, "], ['KS', '0C', '8C', '3S']]), (None, []), (None, [])], [(0, [(1, 'XX')])], [1, 3, 0, 0], [");
+    for (int i = 0; i < 52; i++)
+        k += snprintf(text + k, sizeof text - (size_t)k, "%s'%s'", i ? "," : "", pz_card_name(i + 1));
+    snprintf(text + k, sizeof text - (size_t)k, "], None)");
+    json_t *r;
+    game_err e;
+    assert_int_equal(call_v("", NULL, text, &r, &e), 0);
+    assert_true(json_is_array(r));
+    json_decref(r);
+    /* before the phase, same hand: finds a phase */
+    k = snprintf(text, sizeof text, "(0, " T4 ", [(0, [(1, 'XX')])], [3, 0, 0, 0], [");
+    for (int i = 0; i < 52; i++)
+        k += snprintf(text + k, sizeof text - (size_t)k, "%s'%s'", i ? "," : "", pz_card_name(i + 1));
+    snprintf(text + k, sizeof text - (size_t)k, "], None)");
+    assert_int_equal(call_v("", NULL, text, &r, &e), 0);
+    assert_int_equal(json_integer_value(json_array_get(r, 0)), 3);
+    json_decref(r);
+}
+
+static void test_bots_and_hint(void **unused)
+{
+    (void)unused;
+    static pz_state st;
+    game_status s;
+    game_err e;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        play_game(&st, seed % 2 ? "bonus" : "standard", seed, seed % 3 ? RANDOM4 : MIXED, NULL, &s);
+        assert_true(s.over);
+    }
+    assert_int_equal(OPS->init(&st, NULL, 4, 1, NULL, &e), 0);
+    json_t *h;
+    assert_int_equal(OPS->hint(&st, 0, &h, &e), 0);
+    assert_string_equal(json_string_value(json_object_get(h, "strategy")), "planner");
+    assert_non_null(json_object_get(h, "explanation"));
+    game_verdict v;
+    assert_int_equal(OPS->check(&st, 0, json_object_get(h, "play"), &v, &e), 0);
+    assert_true(v.valid);
+    json_decref(h);
+    assert_int_equal(OPS->hint(&st, 1, &h, &e), ERR_NOT_YOUR_TURN);
+    assert_int_equal(OPS->bot(&st, "nosuch", NULL, NULL, 0, &e), ERR_BAD_MEMBER);
+}
+
+static void test_planner_beats_random(void **unused)
+{
+    (void)unused;
+    static pz_state st;
+    game_status s;
+    int wins = 0, games = 24;
+    double mine = 0, theirs = 0;
+    for (uint64_t seed = 1; seed <= (uint64_t)games; seed++) {
+        play_game(&st, seed % 2 ? "bonus" : "standard", seed + 500, PLANNER1, NULL, &s);
+        wins += s.winner == 0;
+        mine += s.score[0];
+        theirs += (s.score[1] + s.score[2] + s.score[3]) / 3;
+    }
+    if (wins < games * 3 / 4 || mine * 2 > theirs)
+        fail_msg("planner won %d of %d, %.1f points against %.1f", wins, games, mine / games, theirs / games);
+}
+
+static void test_rules_json(void **unused)
+{
+    (void)unused;
+    json_t *r = OPS->rules();
+    char *s = dump(r);
+    assert_non_null(strstr(s, "\"game\":\"phazed\""));
+    assert_non_null(strstr(s, "/validate/phazed/is_valid_play"));
+    assert_non_null(strstr(s, "/play/phazed\""));
+    free(s);
+    assert_int_equal(OPS->nfns, 5);
+    assert_int_equal(OPS->cooperative, 0);
+    assert_string_equal(OPS->bots[0], "planner");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ref_group_type),
+        cmocka_unit_test(test_ref_phase_type),
+        cmocka_unit_test(test_ref_is_valid_play),
+        cmocka_unit_test(test_ref_score),
+        cmocka_unit_test(test_ref_play),
+        cmocka_unit_test(test_runs_and_wilds),
+        cmocka_unit_test(test_place_on_runs),
+        cmocka_unit_test(test_accumulations),
+        cmocka_unit_test(test_turn_structure),
+        cmocka_unit_test(test_bonus_functions),
+        cmocka_unit_test(test_fn_bad_arguments),
+        cmocka_unit_test(test_deal_and_rotation),
+        cmocka_unit_test(test_hand_end_out_and_scoring),
+        cmocka_unit_test(test_hand_end_deck_and_turns),
+        cmocka_unit_test(test_game_end),
+        cmocka_unit_test(test_phase_order_in_game),
+        cmocka_unit_test(test_accumulation_in_game),
+        cmocka_unit_test(test_bonus_game),
+        cmocka_unit_test(test_views_hide_cards),
+        cmocka_unit_test(test_events_and_records),
+        cmocka_unit_test(test_roundtrip_all_states),
+        cmocka_unit_test(test_decode_hostile),
+        cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_legal_agrees_with_check),
+        cmocka_unit_test(test_play_fn_over_real_games),
+        cmocka_unit_test(test_play_fn_extreme_arguments),
+        cmocka_unit_test(test_bots_and_hint),
+        cmocka_unit_test(test_planner_beats_random),
+        cmocka_unit_test(test_rules_json),
+    };
+    if (getenv("TEST_FILTER"))
+        cmocka_set_test_filter(getenv("TEST_FILTER"));
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
