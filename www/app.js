@@ -137,6 +137,7 @@ function setupForm() {
   byId('ng-players').addEventListener('input', () => fillBotSeats());
   const savedName = localStorage.getItem('croupier.name');
   if (savedName) byId('ng-name').value = savedName;
+  byId('ng-resume-file').addEventListener('change', (ev) => resumeFromFile(ev.target.files && ev.target.files[0]));
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     createGame();
@@ -179,8 +180,15 @@ function fillGameFields() {
   const players = byId('ng-players');
   players.min = min;
   players.max = max;
-  if (!players.value || +players.value < min || +players.value > max) players.value = max === min ? min : Math.min(max, Math.max(min, 4));
+  const dflt = (g.players && g.players.default) || (RENDERERS[g.game] && RENDERERS[g.game].defaultPlayers) || Math.min(max, Math.max(min, 4));
+  if (app.formGame !== g.game || !players.value || +players.value < min || +players.value > max) players.value = max === min ? min : dflt;
+  app.formGame = g.game;
   byId('ng-players-field').hidden = min === max;
+  // Game-specific options (coin-toss call, open table, ...) come from the renderer.
+  const r = RENDERERS[g.game];
+  const opts = r && r.formOptions ? r.formOptions() : [];
+  byId('ng-options').replaceChildren(...opts);
+  byId('ng-options').hidden = opts.length === 0;
   fillBotSeats();
 }
 
@@ -219,31 +227,74 @@ async function createGame() {
     players: [{ name }, ...[...byId('ng-bot-list').querySelectorAll('select')].map((s) => ({ bot: s.value }))],
   };
   if (seedText) body.seed = Number(seedText);
+  const r = RENDERERS[g.game];
+  const options = r && r.readOptions ? r.readOptions() : null;
+  if (options && Object.keys(options).length) body.options = options;
   const submit = byId('ng-submit');
   submit.disabled = true;
   try {
     const { data } = await api('POST', '/games', { body });
-    const mine = (data.seats || []).find((s) => s.token && (data.you === undefined || data.you === null || s.seat === data.you));
-    stopPolling();
-    app.id = data.id;
-    app.token = mine ? mine.token : null;
-    if (app.token) sessionStorage.setItem(TOKEN_KEY(app.id), app.token);
-    app.game = data.game || g.game;
-    app.variant = data.variant || body.variant;
-    app.log = new Map();
-    byId('log').replaceChildren();
-    acceptGame(data);
-    addLog(data.applied);
-    history.replaceState(null, '', `#game=${encodeURIComponent(app.id)}`);
+    await enterGame(data, g.game, body.variant);
     say(`New ${g.title || g.game} game dealt.`);
-    showGame();
-    await refreshLegal();
-    render();
-    byId('board').focus();
   } catch (err) {
     sayError(err, 'Could not create the game');
   } finally {
     submit.disabled = false;
+  }
+}
+
+/** Take over a game just created (POST /games) or imported (POST /games/import). */
+async function enterGame(data, game, variant) {
+  const mine = (data.seats || []).find((s) => s.token && (data.you === undefined || data.you === null || s.seat === data.you));
+  stopPolling();
+  app.id = data.id;
+  app.token = mine ? mine.token : null;
+  if (app.token) sessionStorage.setItem(TOKEN_KEY(app.id), app.token);
+  app.game = data.game || game;
+  app.variant = data.variant || variant;
+  app.log = new Map();
+  byId('log').replaceChildren();
+  acceptGame(data);
+  addLog(data.applied);
+  history.replaceState(null, '', `#game=${encodeURIComponent(app.id)}`);
+  showGame();
+  await refreshLegal();
+  render();
+  byId('board').focus();
+}
+
+/** "Resume from file": a Five Crowns save (text) or a JSON export, POSTed to /games/import. */
+async function resumeFromFile(file) {
+  if (!file) return;
+  let text;
+  try {
+    text = await file.text();
+  } catch (err) {
+    sayError(err, 'Could not read the file');
+    return;
+  }
+  const isJson = /^\s*\{/.test(text);
+  const input = byId('ng-resume-file');
+  input.disabled = true;
+  try {
+    const res = await fetch('/games/import', {
+      method: 'POST', cache: 'no-store', body: text,
+      headers: { Accept: 'application/json', 'Content-Type': isJson ? 'application/json' : 'text/plain; charset=utf-8' },
+    });
+    const body = await res.text();
+    let data = null;
+    try { data = body ? JSON.parse(body) : null; } catch { data = null; }
+    if (!res.ok) throw new ApiError(res.status, data, res.statusText);
+    await enterGame(data, data.game, data.variant);
+    const warnings = Array.isArray(data.warnings) ? data.warnings : [];
+    const entry = app.catalogue.find((x) => x.game === app.game);
+    say(`Resumed ${(entry && entry.title) || app.game} from ${file.name}.` +
+      (warnings.length ? ` The file was not quite regular: ${warnings.join('; ')}.` : ''), warnings.length ? 'warning' : 'info');
+  } catch (err) {
+    sayError(err, `Could not resume from ${file.name}`);
+  } finally {
+    input.disabled = false;
+    input.value = '';
   }
 }
 
@@ -411,6 +462,8 @@ async function askHint() {
 function resultText() {
   const s = app.state || {};
   if (!s.over) return '';
+  const r = renderer();
+  if (r.resultText) return r.resultText(s);
   switch (s.result) {
     case 'won':
       return s.winner === app.you ? 'Game over: you won!' : `Game over: ${seatName(s.winner)} won.`;
@@ -439,30 +492,48 @@ function markTurnEnds(records) {
   });
 }
 
+/** The history (GET /plays) carries no bot explanations, only the replies to
+ *  POST /plays do: keep the ones this tab has seen, so a reload still shows them. */
+const EXPL_KEY = (id) => `croupier.explanations.${id}`;
+function explanationCache() {
+  try { return JSON.parse(sessionStorage.getItem(EXPL_KEY(app.id)) || '{}') || {}; } catch { return {}; }
+}
+
 function addLog(records) {
   if (!Array.isArray(records)) return;
   const ol = byId('log');
   let added = false;
-  records.forEach((rec, i) => {
+  const cache = explanationCache();
+  let cacheChanged = false;
+  records.forEach((rec0, i) => {
+    let rec = rec0;
+    if (rec.n !== undefined) {
+      if (rec.explanation && cache[rec.n] !== rec.explanation) { cache[rec.n] = rec.explanation; cacheChanged = true; }
+      else if (!rec.explanation && cache[rec.n]) rec = { ...rec, explanation: cache[rec.n] };
+    }
     const n = rec.n !== undefined ? rec.n : `x${app.log.size + i}`;
     if (app.log.has(n)) return;
     app.log.set(n, rec);
     ol.append(logEntry(rec, n));
     added = true;
   });
+  if (cacheChanged) {
+    try { sessionStorage.setItem(EXPL_KEY(app.id), JSON.stringify(cache)); } catch { /* full: not worth an error */ }
+  }
   if (added) ol.scrollTop = ol.scrollHeight;
 }
 
 function logEntry(rec, n) {
   const r = renderer();
   const mine = rec.seat === app.you;
-  const desc = r.describePlayNodes ? r.describePlayNodes(rec.play, rec.seat) : [JSON.stringify(rec.play)];
+  const desc = r.describePlayNodes ? r.describePlayNodes(rec.play, rec.seat, rec) : [JSON.stringify(rec.play)];
   return h('li', { class: `log-entry${mine ? ' mine' : ''}${rec.turn_ending ? ' turn-end' : ''}`, 'data-testid': `log-entry-${n}`, dataset: { seat: rec.seat } },
     h('span', { class: 'log-who' }, seatName(rec.seat)),
     ' ',
     h('span', { class: 'log-play', 'data-testid': 'log-play' }, desc),
     rec.turn_ending ? h('span', { class: 'badge', 'data-testid': 'log-turn-end' }, 'turn ends') : null,
-    rec.explanation ? h('span', { class: 'log-why', 'data-testid': 'log-explanation' }, rec.explanation) : null);
+    rec.explanation ? h('span', { class: 'log-why', 'data-testid': 'log-explanation' }, rec.explanation) : null,
+    r.logExtra ? r.logExtra(rec) : null);
 }
 
 // ---------------------------------------------------------------------------
@@ -811,6 +882,652 @@ const BO = {
 };
 
 // ---------------------------------------------------------------------------
+// Hanabi (cooperative): you see everyone's cards but your own. Your own cards
+// show what the hints said about them. Positions are numbered from 0 (the
+// oldest, leftmost card) because the plays and the bots' explanations do so.
+
+const HB_COLOURS = {
+  R: 'red', Y: 'yellow', B: 'blue', G: 'green', W: 'white', M: 'rainbow',
+};
+const HB_ORDER = ['R', 'Y', 'B', 'G', 'W', 'M'];
+
+function hbColours(s) {
+  const fw = (s && s.fireworks) || {};
+  return HB_ORDER.filter((c) => c !== 'M' || app.variant === 'rainbow' || fw.M !== undefined);
+}
+
+function hbCard(card) {
+  if (typeof card !== 'string' || !/^[RYBGWM][1-5]$/.test(card)) return { hidden: true, colour: null, number: null, name: 'hidden card' };
+  return { hidden: false, colour: card[0], number: +card[1], name: `${HB_COLOURS[card[0]]} ${card[1]}` };
+}
+
+/** The seed-shaped play {actionType,target,color,number} as our JSON form. */
+function hbPlay(play) {
+  if (!play || typeof play !== 'object' || play.type || play.actionType === undefined) return play || {};
+  switch (play.actionType) {
+    case 0: return { type: 'hint', target: play.target, color: HB_ORDER[play.color] };
+    case 1: return { type: 'hint', target: play.target, number: play.number };
+    case 2: return { type: 'discard', card: play.target };
+    case 3: return { type: 'play', card: play.target };
+    default: return play;
+  }
+}
+
+const hbList = (xs, word = 'or') => xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} ${word} ${xs[xs.length - 1]}`;
+const hbClue = (x) => (typeof x === 'number' ? `${x}s` : `${HB_COLOURS[x] || x}`);
+
+/** What the hints say about a card, in words (for labels). */
+function hbKnowledgeText(k) {
+  if (!k) return '';
+  const parts = [];
+  const touched = [...((k.touched && k.touched.colors) || []).map((c) => HB_COLOURS[c]), ...((k.touched && k.touched.numbers) || [])];
+  parts.push(touched.length ? `hinted: ${touched.join(', ')}` : 'no hint yet');
+  const not = [...((k.not && k.not.colors) || []).map((c) => HB_COLOURS[c]), ...((k.not && k.not.numbers) || [])];
+  if (not.length) parts.push(`not ${hbList(not.map(String))}`);
+  const pc = (k.possible && k.possible.colors) || [];
+  const pn = (k.possible && k.possible.numbers) || [];
+  if (pc.length < 6 || pn.length < 5) parts.push(`could be ${hbList(pc.map((c) => HB_COLOURS[c]))}, ${hbList(pn.map(String))}`);
+  return parts.join('; ');
+}
+
+/** The face of a card: a real card, or for your own hidden cards what is known. */
+function hbFace(slot, { own } = {}) {
+  const c = hbCard(slot.card);
+  if (!c.hidden) {
+    return h('span', { class: `card hb-card hb-${c.colour}`, 'aria-hidden': 'true', dataset: { card: slot.card } },
+      h('span', { class: 'hb-num' }, c.number),
+      h('span', { class: 'hb-col' }, c.colour === 'M' ? '✦' : c.colour));
+  }
+  const pc = (slot.possible && slot.possible.colors) || [];
+  const pn = (slot.possible && slot.possible.numbers) || [];
+  let cls = 'hb-unknown';
+  if (pc.length === 1) cls = `hb-${pc[0]}`;
+  else if (pc.length === 2 && pc.includes('M')) cls = `hb-${pc.find((x) => x !== 'M')} hb-maybe-M`;
+  return h('span', { class: `card hb-card hb-hidden ${cls}`, 'aria-hidden': 'true', dataset: { card: '??' } },
+    h('span', { class: 'hb-num' }, pn.length === 1 ? pn[0] : '?'),
+    h('span', { class: 'hb-col' }, pc.length === 1 ? (pc[0] === 'M' ? '✦' : pc[0]) : (own ? '' : '?')));
+}
+
+/** The hint marks under a card: touched (what was said) and, compactly, what was ruled out. */
+function hbMarks(slot) {
+  const t = slot.touched || {};
+  const n = slot.not || {};
+  const chips = [
+    ...(t.colors || []).map((c) => h('span', { class: `hb-chip hb-chip-col hb-${c}`, title: `hinted ${HB_COLOURS[c]}` }, c)),
+    ...(t.numbers || []).map((x) => h('span', { class: 'hb-chip hb-chip-num', title: `hinted ${x}` }, x)),
+  ];
+  const nots = [...(n.colors || []), ...(n.numbers || [])];
+  return h('span', { class: 'hb-marks', 'aria-hidden': 'true' },
+    h('span', { class: 'hb-touched', 'data-testid': 'hb-touched' }, chips),
+    h('span', { class: 'hb-not', title: nots.length ? `not ${nots.join(', ')}` : '' }, nots.length ? `✗${nots.join('')}` : ''));
+}
+
+/** Does a hint (colour c or number x) touch a card? Rainbow cards take every colour hint. */
+function hbTouches(card, clue) {
+  const c = hbCard(card);
+  if (c.hidden) return false;
+  if (typeof clue === 'number') return c.number === clue;
+  return c.colour === clue || (c.colour === 'M' && clue !== 'M');
+}
+
+const HB = {
+  title: 'Hanabi',
+  defaultPlayers: 3,
+
+  formOptions() {
+    return [h('div', { class: 'field' },
+      h('label', { for: 'ng-opt-end' }, 'End of the game'),
+      h('select', { id: 'ng-opt-end', 'data-testid': 'new-game-end' },
+        h('option', { value: 'seed' }, 'As the rules say: after the deck runs out, everyone plays once more'),
+        h('option', { value: 'standard' }, 'hanab.live: one round after the last card is drawn')))];
+  },
+  readOptions() {
+    const end = byId('ng-opt-end');
+    return end && end.value !== 'seed' ? { end: end.value } : {};
+  },
+
+  describePlayNodes(play0, seat, rec) {
+    const play = hbPlay(play0);
+    const you = app.you;
+    const pos = (i) => `card ${i}`;
+    switch (play.type) {
+      case 'hint': {
+        const clue = play.color !== undefined && play.color !== null ? play.color : play.number;
+        const who = play.target === you ? 'you' : seatName(play.target);
+        const touched = rec && Array.isArray(rec.touched) ? ` (${rec.touched.length === 1 ? 'card' : 'cards'} ${rec.touched.join(', ')})` : '';
+        return [`hinted ${who} about ${play.target === you ? 'your' : 'their'} `,
+          typeof clue === 'number' ? `${clue}s` : h('span', { class: `hb-word hb-${clue}` }, HB_COLOURS[clue] || clue), touched];
+      }
+      case 'play':
+      case 'discard': {
+        const verb = play.type === 'play' ? 'played' : 'discarded';
+        const nodes = [`${verb} ${pos(play.card)}`];
+        if (rec && rec.card) {
+          nodes.push(': ', hbCardText(rec.card));
+          if (play.type === 'play') nodes.push(rec.correct ? ' ✓ onto the fireworks' : ' ✗ misplayed — an error');
+        }
+        if (rec && rec.drew) nodes.push(rec.drew === '??' ? '; drew a card' : ['; drew ', hbCardText(rec.drew)]);
+        return nodes;
+      }
+      default: return [JSON.stringify(play0)];
+    }
+  },
+
+  describePlay(play0, seat, opts = {}) {
+    const play = hbPlay(play0);
+    if (opts.forHint) {
+      if (play.type === 'play') return `play your card ${play.card}`;
+      if (play.type === 'discard') return `discard your card ${play.card}`;
+      if (play.type === 'hint') {
+        const clue = play.color !== undefined && play.color !== null ? HB_COLOURS[play.color] : `${play.number}s`;
+        return `tell ${seatName(play.target)} about their ${clue}`;
+      }
+    }
+    return h('span', {}, HB.describePlayNodes(play, seat)).textContent;
+  },
+
+  statusExtra(s) {
+    const parts = [];
+    if (s.turn !== undefined) parts.push(`turn ${s.turn}`);
+    parts.push(`score ${s.score}/${s.max_score}`);
+    if (s.final_turns_left !== null && s.final_turns_left !== undefined && !s.over) parts.push(`final round: ${s.final_turns_left} turn${s.final_turns_left === 1 ? '' : 's'} left`);
+    return parts.join(' · ');
+  },
+
+  resultText(s) {
+    const score = `Score ${s.score} of ${s.max_score}.`;
+    switch (s.result) {
+      case 'errors': return `Game over: the third error ended the show. ${score}`;
+      case 'deck-out': return `Game over: the deck ran out and everyone had a last turn. ${score}`;
+      case 'all-fives': return `Game over: every firework is complete! ${score}`;
+      default: return `Game over. ${score}`;
+    }
+  },
+
+  render(a) {
+    const s = a.state;
+    const you = a.you === null || a.you === undefined ? null : a.you;
+    const playing = myTurn();
+    const sel = a.selection;
+    const legal = playing ? a.legal.map(hbPlay) : [];
+    const has = (p) => legal.some((q) => same(q, p));
+    const n = s.players || (s.hands || []).length;
+    const colours = hbColours(s);
+    const hintPlay = a.hint ? hbPlay(a.hint.play) : null;
+
+    // Which cards the recommended play is about.
+    const hinted = (seat, i, card) => {
+      if (!hintPlay) return false;
+      if (hintPlay.type === 'play' || hintPlay.type === 'discard') return seat === you && hintPlay.card === i;
+      if (hintPlay.type === 'hint' && hintPlay.target === seat) {
+        return hbTouches(card, hintPlay.color !== undefined && hintPlay.color !== null ? hintPlay.color : hintPlay.number);
+      }
+      return false;
+    };
+    const clickCard = (key, ok, why) => () => {
+      if (a.busy) return;
+      if (!playing) { say(s.over ? 'The game is over.' : 'It is not your turn.', 'error'); return; }
+      if (!ok) { say(why, 'error'); return; }
+      select(key);
+    };
+
+    // --- tokens, deck, score
+    const dots = (k, max, cls) => h('span', { class: 'hb-dots', 'aria-hidden': 'true' },
+      Array.from({ length: max }, (_, i) => h('span', { class: `hb-dot ${cls}${i < k ? ' on' : ''}` })));
+    const maxHints = s.max_hints || 8;
+    const maxErrors = s.max_errors || 3;
+    const finalLeft = s.final_turns_left;
+    const tokens = h('section', { class: 'hb-tokens', 'aria-label': 'Tokens and deck' },
+      h('p', { class: 'hb-token', 'data-testid': 'hb-hints' }, h('span', { class: 'hb-token-label' }, `Hints ${s.hints}/${maxHints}`), dots(s.hints, maxHints, 'hint')),
+      h('p', { class: 'hb-token', 'data-testid': 'hb-errors' }, h('span', { class: 'hb-token-label' }, `Errors ${s.errors}/${maxErrors}`), dots(s.errors, maxErrors, 'error')),
+      h('p', { class: 'hb-token', 'data-testid': 'hb-deck' }, `Deck ${s.deck} card${s.deck === 1 ? '' : 's'}`),
+      h('p', { class: 'hb-token', 'data-testid': 'hb-score' }, `Score ${s.score}/${s.max_score}`),
+      finalLeft !== null && finalLeft !== undefined && !s.over
+        ? h('p', { class: 'hb-token hb-final', 'data-testid': 'hb-final' }, `Final round: ${finalLeft} turn${finalLeft === 1 ? '' : 's'} left`) : null);
+
+    // --- fireworks
+    const fireworks = h('section', { class: 'hb-fireworks', 'aria-labelledby': 'hb-fw-title' },
+      h('h3', { class: 'area-title', id: 'hb-fw-title' }, 'Fireworks'),
+      h('ul', { class: 'hb-piles' }, colours.map((c) => {
+        const k = (s.fireworks || {})[c] || 0;
+        return h('li', { class: 'hb-pile', 'data-testid': `hb-firework-${c}` },
+          k ? h('span', { class: `card hb-card hb-${c}`, 'aria-hidden': 'true' }, h('span', { class: 'hb-num' }, k), h('span', { class: 'hb-col' }, c === 'M' ? '✦' : c))
+            : h('span', { class: `card card-empty hb-empty hb-${c}-line`, 'aria-hidden': 'true' }, HB_COLOURS[c]),
+          h('span', { class: 'visually-hidden' }, `${HB_COLOURS[c]}: ${k ? `up to ${k}` : 'nothing yet'}`));
+      })));
+
+    // --- discard pile, grouped by colour
+    const byColour = {};
+    for (const d of s.discard || []) (byColour[d[0]] = byColour[d[0]] || []).push(d);
+    const discard = h('section', { class: 'hb-discard', 'data-testid': 'hb-discard-pile', 'aria-labelledby': 'hb-dp-title' },
+      h('h3', { class: 'area-title', id: 'hb-dp-title' }, `Discard pile (${(s.discard || []).length})`),
+      (s.discard || []).length
+        ? h('ul', { class: 'hb-discard-rows' }, colours.filter((c) => byColour[c]).map((c) => h('li', { class: 'hb-discard-row' },
+          byColour[c].sort().map((d) => h('span', { class: `hb-mini hb-${c}`, title: hbCard(d).name }, d[1])),
+          h('span', { class: 'visually-hidden' }, `${HB_COLOURS[c]}: ${byColour[c].map((d) => d[1]).join(', ')}`))))
+        : h('p', { class: 'hb-none' }, 'Nothing discarded yet.'));
+
+    // --- one player's hand
+    const playerArea = (seat) => {
+      const isYou = seat === you;
+      const hand = (s.hands || [])[seat] || [];
+      const isCurrent = s.current === seat && !s.over;
+      const canHintThem = !isYou && legal.some((p) => p.type === 'hint' && p.target === seat);
+      const cards = hand.map((slot, i) => {
+        const key = isYou ? `own:${i}` : `p:${seat}:${i}`;
+        const c = hbCard(slot.card);
+        const ok = isYou ? legal.some((p) => (p.type === 'play' || p.type === 'discard') && p.card === i) : canHintThem;
+        const why = isYou ? 'That card cannot be played or discarded now.' : (s.hints === 0 ? 'No hint tokens left: play or discard instead.' : 'No hint to that player is possible now.');
+        const words = [];
+        if (sel === key) words.push('selected');
+        if (hinted(seat, i, slot.card)) words.push('hint: this card');
+        const label = isYou
+          ? `Your card ${i}${i === 0 ? ' (oldest)' : ''}: ${hbKnowledgeText(slot)}`
+          : `${seatName(seat)}'s card ${i}: ${c.name}; they know: ${hbKnowledgeText(slot)}`;
+        return h('button', {
+          type: 'button', class: `hand-card hb-slot${sel === key ? ' selected' : ''}${ok && !sel ? ' playable' : ''}${hinted(seat, i, slot.card) ? ' hinted' : ''}`,
+          'data-testid': `hb-card-${seat}-${i}`, 'aria-pressed': String(sel === key), 'aria-disabled': ok ? null : 'true',
+          'aria-label': label + (words.length ? `, ${words.join(', ')}` : ''),
+          onclick: clickCard(key, ok, why),
+        }, h('span', { class: 'hb-pos', 'aria-hidden': 'true' }, i), hbFace(slot, { own: isYou }), hbMarks(slot));
+      });
+      const header = h('h3', { class: 'player-name' },
+        h('span', {}, isYou ? `${seatName(seat)} — your cards are hidden from you` : seatName(seat)),
+        isCurrent ? h('span', { class: 'badge badge-turn' }, 'to play') : null,
+        s.first === seat ? h('span', { class: 'badge' }, 'started') : null);
+      return h('section', {
+        class: `player hb-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}`, 'data-testid': `player-${seat}`,
+        'aria-label': isYou ? 'Your hand' : `${seatName(seat)}'s hand`,
+      }, header, h('div', { class: 'hand hb-hand', role: 'group', 'aria-label': isYou ? 'Your cards, oldest first' : `${seatName(seat)}'s cards, oldest first`, 'data-testid': `hb-hand-${seat}` }, cards));
+    };
+
+    // --- the actions for the selected card
+    let actions = null;
+    if (playing && sel) {
+      const m = /^own:(\d+)$/.exec(sel);
+      const o = /^p:(\d+):(\d+)$/.exec(sel);
+      const btn = (testid, text, play, extra = {}) => h('button', {
+        type: 'button', class: 'btn btn-primary', 'data-testid': testid, disabled: !has(play),
+        onclick: () => sendPlay(play), ...extra,
+      }, text);
+      if (m) {
+        const i = +m[1];
+        actions = h('div', { class: 'hb-actions', role: 'group', 'aria-label': `Actions for your card ${i}`, 'data-testid': 'hb-actions' },
+          h('span', { class: 'hb-actions-what' }, `Your card ${i}:`),
+          btn('hb-play', 'Play', { type: 'play', card: i }, { 'aria-label': `Play your card ${i}` }),
+          btn('hb-discard', 'Discard', { type: 'discard', card: i }, {
+            'aria-label': `Discard your card ${i}`, title: s.hints >= maxHints ? 'All hint tokens are in: you may not discard.' : null,
+          }),
+          s.hints >= maxHints ? h('span', { class: 'hb-note' }, 'All 8 hint tokens are in: no discarding.') : null);
+      } else if (o) {
+        const p = +o[1];
+        const i = +o[2];
+        const slot = ((s.hands || [])[p] || [])[i];
+        const c = hbCard(slot && slot.card);
+        const who = seatName(p);
+        const theirs = ((s.hands || [])[p] || []).map((x) => x.card);
+        const count = (clue) => { const k = theirs.filter((x) => hbTouches(x, clue)).length; return `${k} card${k === 1 ? '' : 's'}`; };
+        const colourBtn = (col, testid) => btn(testid, `Hint colour: ${HB_COLOURS[col]}`, { type: 'hint', target: p, color: col }, {
+          'aria-label': `Tell ${who} about their ${HB_COLOURS[col]} cards (touches ${count(col)})`, title: `touches ${count(col)}`,
+        });
+        const colourButtons = c.colour === 'M'
+          ? [h('span', { class: 'hb-note' }, 'Rainbow cannot be named; every colour hint touches it:'),
+            ...HB_ORDER.filter((x) => x !== 'M').map((x) => colourBtn(x, `hb-hint-color-${x}`))]
+          : [colourBtn(c.colour, 'hb-hint-color')];
+        actions = h('div', { class: 'hb-actions', role: 'group', 'aria-label': `Hints about ${who}'s ${c.name}`, 'data-testid': 'hb-actions' },
+          h('span', { class: 'hb-actions-what' }, `${who}'s `, hbCardText(slot.card), ':'),
+          ...colourButtons,
+          btn('hb-hint-number', `Hint number: ${c.number}`, { type: 'hint', target: p, number: c.number }, {
+            'aria-label': `Tell ${who} about their ${c.number}s (touches ${count(c.number)})`, title: `touches ${count(c.number)}`,
+          }),
+          s.hints === 0 ? h('span', { class: 'hb-note' }, 'No hint tokens left.') : null);
+      }
+    }
+
+    const order = [];
+    for (let i = 1; i <= n; i++) order.push(you === null ? i - 1 : (you + i) % n);
+    const others = order.filter((x) => x !== you);
+    const help = h('p', { class: 'help', 'data-testid': 'play-help' },
+      playing ? (sel ? 'Choose what to do with the selected card (Escape cancels).'
+        : 'Choose one of your cards to play or discard it, or another player\'s card to give them a hint.')
+        : (s.over ? '' : 'Waiting for the other players.'));
+    return h('div', { class: 'hb-table' },
+      h('div', { class: 'hb-center' }, tokens, fireworks, discard),
+      h('div', { class: 'opponents hb-opponents' }, others.map(playerArea)),
+      you === null ? null : playerArea(you),
+      h('div', { class: 'hb-actions-slot' }, actions),
+      help);
+  },
+};
+
+function hbCardText(card) {
+  const c = hbCard(card);
+  if (c.hidden) return h('span', { class: 'card-text' }, '??');
+  return h('span', { class: `card-text hb-word hb-${c.colour}`, title: c.name }, `${c.colour === 'M' ? '✦' : c.colour}${c.number}`);
+}
+
+// ---------------------------------------------------------------------------
+// Five Crowns: draw (draw pile or discard pile), then discard, maybe going out.
+
+const FC_SUITS = {
+  S: { sym: '♠', name: 'spades' },
+  C: { sym: '♣', name: 'clubs' },
+  D: { sym: '♦', name: 'diamonds' },
+  H: { sym: '♥', name: 'hearts' },
+  T: { sym: 'ψ', name: 'tridents' },
+};
+const FC_RANKS = { X: ['10', '10'], J: ['J', 'jack'], Q: ['Q', 'queen'], K: ['K', 'king'] };
+const FC_RANK_PLURAL = { 3: '3s', 4: '4s', 5: '5s', 6: '6s', 7: '7s', 8: '8s', 9: '9s', X: '10s', J: 'jacks', Q: 'queens', K: 'kings' };
+
+function fcCard(card) {
+  const wild = app.state && app.state.wild_rank;
+  if (typeof card !== 'string') return { rank: '?', sym: '', name: 'unknown card', suit: 'none', text: '?' };
+  if (/^J[123]$/.test(card)) return { rank: '★', sym: '', name: 'joker', suit: 'joker', text: 'Joker', joker: true };
+  const m = /^(10|[3-9XJQK])([SCDHT])$/.exec(card);
+  if (!m) return { rank: '?', sym: '', name: card, suit: 'none', text: card };
+  const r = m[1] === '10' ? 'X' : m[1];
+  const [rank, rankName] = FC_RANKS[r] || [r, r];
+  const suit = FC_SUITS[m[2]];
+  return { rank, sym: suit.sym, name: `${rankName} of ${suit.name}`, suit: m[2], text: `${rank}${suit.sym}`, wild: r === wild };
+}
+const fcName = (card) => { const c = fcCard(card); return c.wild ? `${c.name} (wild)` : c.name; };
+
+function fcFace(card, extra = '') {
+  const c = fcCard(card);
+  const cls = `card fc-card fc-${c.suit}${c.wild ? ' fc-wild' : ''}${c.joker ? ' fc-joker' : ''} ${extra}`;
+  return h('span', { class: cls, 'aria-hidden': 'true', dataset: { card } },
+    h('span', { class: 'card-rank' }, c.rank),
+    c.joker ? h('span', { class: 'fc-joker-word' }, 'Joker') : h('span', { class: 'card-suit' }, c.sym),
+    c.wild ? h('span', { class: 'fc-wild-mark' }, 'wild') : null);
+}
+const fcBack = (extra = '') => h('span', { class: `card fc-back ${extra}`, 'aria-hidden': 'true' });
+
+function fcCardText(card) {
+  const c = fcCard(card);
+  return h('span', { class: `card-text fc-text fc-${c.suit}${c.wild || c.joker ? ' fc-text-wild' : ''}`, title: fcName(card) }, c.text);
+}
+
+/** Runs and books as small card groups. */
+function fcArrangement(arr, testid) {
+  if (!arr) return null;
+  const group = (kind, cards, i) => h('li', { class: `fc-group fc-${kind}`, 'data-testid': `${testid}-${kind}-${i}`, 'aria-label': `${kind === 'run' ? 'Run' : 'Book'}: ${cards.map(fcName).join(', ')}` },
+    h('span', { class: 'fc-group-kind', 'aria-hidden': 'true' }, kind), h('span', { class: 'fc-mini-row', 'aria-hidden': 'true' }, cards.map((c) => fcFace(c, 'fc-mini'))));
+  const runs = (arr.runs || []).map((g, i) => group('run', g, i));
+  const books = (arr.books || []).map((g, i) => group('book', g, i));
+  const left = arr.left || [];
+  return h('div', { class: 'fc-arrangement', 'data-testid': testid },
+    runs.length || books.length ? h('ul', { class: 'fc-groups' }, runs, books) : h('p', { class: 'fc-none' }, 'No run or book yet.'),
+    h('p', { class: 'fc-left', 'aria-label': left.length ? `Left over: ${left.map(fcName).join(', ')}, ${arr.points} points` : 'Nothing left over: 0 points' },
+      h('span', { 'aria-hidden': 'true' }, left.length ? ['Left over: ', h('span', { class: 'fc-mini-row' }, left.map((c) => fcFace(c, 'fc-mini'))), ` = ${arr.points} points`] : 'Nothing left over: 0 points')));
+}
+
+async function fcSave() {
+  try {
+    const res = await fetch(`/games/${encodeURIComponent(app.id)}/export?format=fivecrowns-text`, {
+      cache: 'no-store', headers: app.token ? { Authorization: `Bearer ${app.token}` } : {},
+    });
+    const text = await res.text();
+    if (!res.ok) {
+      let p = null;
+      try { p = JSON.parse(text); } catch { p = null; }
+      throw new ApiError(res.status, p, res.statusText);
+    }
+    const cd = res.headers.get('Content-Disposition') || '';
+    const m = /filename="?([^";]+)"?/.exec(cd);
+    const name = m ? m[1] : `fivecrowns-${app.id}.txt`;
+    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+    const link = h('a', { href: url, download: name, hidden: true });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    say(`Saved as ${name}. Use "Resume from file" under New game to continue it later.`);
+  } catch (err) {
+    sayError(err, 'Could not save the game');
+  }
+}
+
+const FC = {
+  title: 'Five Crowns',
+  defaultPlayers: 2,
+
+  formOptions() {
+    return [
+      h('div', { class: 'field' },
+        h('label', { for: 'ng-opt-call' }, 'Call the coin toss (who starts round 1)'),
+        h('select', { id: 'ng-opt-call', 'data-testid': 'new-game-call' },
+          h('option', { value: 'heads' }, 'Heads'),
+          h('option', { value: 'tails' }, 'Tails'),
+          h('option', { value: '' }, 'No call: let the deal decide'))),
+      h('div', { class: 'field field-check' },
+        h('input', { id: 'ng-opt-open', type: 'checkbox', checked: true, 'data-testid': 'new-game-open' }),
+        h('label', { for: 'ng-opt-open' }, 'Open table: every hand and the draw pile on view (as in the original game)')),
+    ];
+  },
+  readOptions() {
+    const o = {};
+    const call = byId('ng-opt-call');
+    const open = byId('ng-opt-open');
+    if (call && call.value) o.call = call.value;
+    if (open) o.open = open.checked;
+    return o;
+  },
+
+  describePlayNodes(play, seat, rec) {
+    if (!play || typeof play !== 'object') return [JSON.stringify(play)];
+    if (play.draw === 'draw') return ['drew from the draw pile', rec && rec.card && (seat === app.you || (app.state && app.state.open)) ? [' (', fcCardText(rec.card), ')'] : ''];
+    if (play.draw === 'discard') return rec && rec.card ? ['took ', fcCardText(rec.card), ' from the discard pile'] : ['took the top of the discard pile'];
+    if (play.discard) return ['discarded ', fcCardText(play.discard), play.go_out ? h('strong', {}, ' and went out') : ''];
+    return [JSON.stringify(play)];
+  },
+
+  describePlay(play, seat, opts = {}) {
+    if (opts.forHint && play) {
+      if (play.draw === 'draw') return 'draw from the draw pile';
+      if (play.draw === 'discard') return `take the ${fcName(app.state.discard_top)} from the discard pile`;
+      if (play.discard) return `discard the ${fcName(play.discard)}${play.go_out ? ' and go out' : ''}`;
+    }
+    return h('span', {}, FC.describePlayNodes(play, seat)).textContent;
+  },
+
+  logExtra(rec) {
+    const re = rec.round_end;
+    if (!re) return null;
+    const pts = (re.points || []).map((p, i) => `${seatName(i)} ${p}`).join(' · ');
+    const how = re.ended === 'out' && re.went_out !== null && re.went_out !== undefined ? `${seatName(re.went_out)} went out` : (re.ended || '');
+    return h('span', { class: 'log-round-end', 'data-testid': 'log-round-end' }, `Round ${re.round} over${how ? ` (${how})` : ''}: ${pts}`);
+  },
+
+  statusExtra(s) {
+    const parts = [`round ${s.round}/${s.rounds_total || 11}`, `wild ${FC_RANK_PLURAL[s.wild_rank] || s.wild_rank}`];
+    if (!s.over && s.phase) parts.push(s.phase === 'draw' ? 'draw a card' : 'discard a card');
+    if (s.went_out !== null && s.went_out !== undefined && !s.over) parts.push(`${seatName(s.went_out)} went out: last turns`);
+    return parts.join(' · ');
+  },
+
+  resultText(s) {
+    const totals = (s.scores || []).map((p, i) => `${seatName(i)} ${p}`).join(', ');
+    if (s.winner !== null && s.winner !== undefined) {
+      return `${s.winner === app.you ? 'Game over: you won' : `Game over: ${seatName(s.winner)} won`} with the lowest score (${totals}).`;
+    }
+    return `Game over: a tie (${totals}).`;
+  },
+
+  render(a) {
+    const s = a.state;
+    const you = a.you === null || a.you === undefined ? null : a.you;
+    const playing = myTurn();
+    const legal = playing ? a.legal : [];
+    const n = s.players || (s.scores || []).length;
+    const goOut = a.selection === 'go_out';
+    const canDraw = (src) => legal.some((p) => p.draw === src);
+    const canGoOut = legal.some((p) => p.discard && p.go_out);
+    const hintPlay = a.hint && a.hint.play;
+
+    // --- round, wild, scores
+    const toss = s.toss && s.round === 1
+      ? h('p', { class: 'fc-toss', 'data-testid': 'fc-toss' },
+        s.toss.call ? `Coin toss: ${you === 0 ? 'you' : seatName(0)} called ${s.toss.call}, it came up ${s.toss.result}` : `Coin toss: ${s.toss.result}`,
+        s.starter !== null && s.starter !== undefined ? ` — ${seatName(s.starter)} started.` : '.')
+      : null;
+    const info = h('section', { class: 'fc-info', 'aria-label': 'Round and scores' },
+      h('p', { class: 'fc-round', 'data-testid': 'fc-round' }, `Round ${s.round} of ${s.rounds_total || 11}`,
+        h('span', { class: 'fc-sub' }, ` · ${s.cards_dealt} cards each`)),
+      h('p', { class: 'fc-wildinfo', 'data-testid': 'fc-wild' }, 'Wild: ', h('strong', {}, FC_RANK_PLURAL[s.wild_rank] || s.wild_rank), ' and jokers'),
+      h('table', { class: 'fc-scores', 'data-testid': 'fc-scores' },
+        h('caption', { class: 'visually-hidden' }, 'Scores so far (lowest wins)'),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col' }, 'Score'))),
+        h('tbody', {}, (s.scores || []).map((p, i) => h('tr', { class: i === you ? 'you' : '' },
+          h('th', { scope: 'row' }, seatName(i)), h('td', { 'data-testid': `fc-score-${i}` }, p))))),
+      toss,
+      h('p', { class: 'fc-legend', 'aria-hidden': 'true' }, 'Suits: ',
+        Object.entries(FC_SUITS).map(([k, v]) => h('span', { class: `fc-text fc-${k}` }, `${v.sym} ${v.name} `)),
+        h('span', { class: 'fc-text fc-joker' }, '★ joker')));
+
+    // --- piles
+    const drawHinted = hintPlay && hintPlay.draw === 'draw';
+    const discHinted = hintPlay && hintPlay.draw === 'discard';
+    const pileClick = (src) => () => {
+      if (a.busy) return;
+      if (!playing) { say(s.over ? 'The game is over.' : 'It is not your turn.', 'error'); return; }
+      if (!canDraw(src)) { say(s.phase === 'discard' ? 'You have drawn already: now discard a card from your hand.' : 'You cannot take that card now.', 'error'); return; }
+      sendPlay({ draw: src });
+    };
+    const drawBtn = h('button', {
+      type: 'button', class: `pile fc-pile${canDraw('draw') ? ' playable target' : ''}${drawHinted ? ' hinted' : ''}`, 'data-testid': 'fc-draw-pile',
+      'aria-disabled': canDraw('draw') ? null : 'true',
+      'aria-label': `Draw pile, face down, ${s.draw_count} cards${canDraw('draw') ? ': draw its top card' : ''}${drawHinted ? ', hint: draw here' : ''}`,
+      onclick: pileClick('draw'),
+    }, s.draw_count ? fcBack() : h('span', { class: 'card card-empty' }, 'empty'), h('span', { class: 'count', 'aria-hidden': 'true' }, s.draw_count));
+    const discBtn = h('button', {
+      type: 'button', class: `pile fc-pile${canDraw('discard') ? ' playable target' : ''}${discHinted ? ' hinted' : ''}`, 'data-testid': 'fc-discard-pile',
+      'aria-disabled': canDraw('discard') ? null : 'true',
+      'aria-label': `Discard pile: ${s.discard_top ? `${fcName(s.discard_top)} on top` : 'empty'}, ${s.discard_count} cards${canDraw('discard') ? ': take the top card' : ''}${discHinted ? ', hint: take this card' : ''}`,
+      onclick: pileClick('discard'),
+    }, s.discard_top ? fcFace(s.discard_top) : h('span', { class: 'card card-empty' }, 'empty'), h('span', { class: 'count', 'aria-hidden': 'true' }, s.discard_count));
+    const pileList = (cards, testid, summary) => Array.isArray(cards)
+      ? h('details', { class: 'fc-pile-list', 'data-testid': testid },
+        h('summary', {}, summary),
+        h('p', { class: 'fc-mini-row fc-wrap' }, cards.map((c) => fcFace(c, 'fc-mini'))))
+      : null;
+    const piles = h('section', { class: 'fc-piles', 'aria-label': 'Draw and discard piles' },
+      h('div', { class: 'fc-pile-wrap' }, h('span', { class: 'pile-caption' }, 'Draw pile'), drawBtn),
+      h('div', { class: 'fc-pile-wrap' }, h('span', { class: 'pile-caption' }, 'Discard pile'), discBtn),
+      h('div', { class: 'fc-pile-lists' },
+        pileList(s.draw_pile, 'fc-draw-pile-list', `Draw pile (${s.draw_count}, top first) — on view, but play as if you could not see it`),
+        pileList(s.discard_pile, 'fc-discard-pile-list', `Discard pile (${s.discard_count}, top first)`)));
+
+    // --- a player's area
+    const playerArea = (seat) => {
+      const isYou = seat === you;
+      const cards = isYou ? (s.hand || []) : ((s.hands || [])[seat] || null);
+      const size = (s.hand_sizes || [])[seat] || 0;
+      const isCurrent = s.current === seat && !s.over;
+      const header = h('h3', { class: 'player-name' },
+        h('span', {}, seatName(seat)),
+        isCurrent ? h('span', { class: 'badge badge-turn' }, s.phase === 'discard' ? 'to discard' : 'to draw') : null,
+        s.went_out === seat ? h('span', { class: 'badge badge-win' }, 'went out') : null,
+        s.over && s.winner === seat ? h('span', { class: 'badge badge-win' }, 'winner') : null,
+        h('span', { class: 'fc-seat-score' }, `score ${(s.scores || [])[seat] ?? 0}`));
+      let hand;
+      if (isYou) {
+        const discarding = playing && s.phase === 'discard';
+        hand = h('div', { class: 'hand fc-hand', role: 'group', 'aria-label': 'Your hand', 'data-testid': 'fc-hand' }, cards.map((card, i) => {
+          const plain = legal.find((p) => p.discard === card && !p.go_out);
+          const out = legal.find((p) => p.discard === card && p.go_out);
+          const play = goOut ? out : (plain || out);
+          const ok = discarding && !!play;
+          const isHint = hintPlay && hintPlay.discard === card && cards.indexOf(card) === i;
+          return h('button', {
+            type: 'button', class: `hand-card${ok ? ' playable' : ''}${ok && goOut ? ' target' : ''}${isHint ? ' hinted' : ''}`, 'data-testid': `fc-hand-card-${i}`,
+            'aria-disabled': ok ? null : 'true',
+            'aria-label': `${fcName(card)}${ok ? (play.go_out ? ': discard it and go out' : ': discard it') : ''}${isHint ? ', hint: discard this card' : ''}`,
+            onclick: () => {
+              if (a.busy) return;
+              if (!playing) { say(s.over ? 'The game is over.' : 'It is not your turn.', 'error'); return; }
+              if (s.phase !== 'discard') { say('First draw a card: click the draw pile or the discard pile.', 'error'); return; }
+              if (!play) { say(goOut ? 'Discarding that card does not let you go out.' : 'You cannot discard that card now.', 'error'); return; }
+              sendPlay(play);
+            },
+          }, fcFace(card));
+        }));
+      } else if (cards) {
+        hand = h('div', { class: 'hand fc-hand fc-open', role: 'group', 'aria-label': `${seatName(seat)}'s hand (open table): ${cards.map(fcName).join(', ')}`, 'data-testid': `fc-hand-${seat}` },
+          cards.map((card) => fcFace(card)));
+      } else {
+        hand = h('div', { class: 'hand fc-hand fc-closed', role: 'img', 'aria-label': `${seatName(seat)}'s hand: ${size} cards, face down`, 'data-testid': `fc-hand-${seat}` },
+          Array.from({ length: size }, () => fcBack()));
+      }
+      const extras = [];
+      if (isYou && playing && s.phase === 'discard') {
+        extras.push(h('div', { class: 'fc-go-out-row' },
+          h('button', {
+            type: 'button', class: `btn ${goOut ? 'btn-primary' : 'btn-secondary'}`, 'data-testid': 'fc-go-out',
+            'aria-pressed': String(goOut), disabled: !canGoOut,
+            onclick: () => { app.selection = goOut ? null : 'go_out'; render(); },
+          }, goOut ? 'Going out: pick the card to discard' : 'Go out'),
+          h('span', { class: 'fc-note' }, canGoOut
+            ? (goOut ? 'The highlighted cards let the rest of your hand form runs and books.' : 'You can go out: press "Go out", then pick the card to discard.')
+            : 'Going out needs the cards left after your discard to form runs and books.')));
+      }
+      return h('section', {
+        class: `player fc-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}`, 'data-testid': `player-${seat}`,
+        'aria-label': isYou ? 'Your area' : `${seatName(seat)}'s area`,
+      }, header, hand, ...extras);
+    };
+
+    // --- help mode advice
+    let advice = null;
+    if (a.hint && a.hint.arrangement) {
+      const hnt = a.hint;
+      advice = h('section', { class: 'fc-advice', 'data-testid': 'fc-advice', 'aria-labelledby': 'fc-advice-title' },
+        h('h3', { class: 'area-title', id: 'fc-advice-title' }, `Help${hnt.strategy ? ` · advice of the ${hnt.strategy} bot` : ''}`),
+        hnt.draw ? h('p', { 'data-testid': 'fc-advice-draw' }, h('strong', {}, hnt.draw.source === 'discard' ? 'Take the discard. ' : 'Draw from the draw pile. '), hnt.draw.why) : null,
+        hnt.discard ? h('p', { 'data-testid': 'fc-advice-discard' }, h('strong', {}, 'Discard ', fcCardText(hnt.discard.card), '. '), hnt.discard.why) : null,
+        h('p', { class: 'fc-advice-why' }, hnt.arrangement.why),
+        fcArrangement(hnt.arrangement, 'fc-advice-arrangement'),
+        h('p', { 'data-testid': 'fc-advice-go-out' }, h('strong', {}, hnt.go_out ? 'Go out. ' : 'Do not go out yet. '), hnt.go_out_why || ''));
+    }
+
+    // --- finished rounds
+    const rounds = s.rounds || [];
+    const roundsTable = rounds.length ? h('section', { class: 'fc-rounds', 'data-testid': 'fc-rounds', 'aria-labelledby': 'fc-rounds-title' },
+      h('h3', { class: 'area-title', id: 'fc-rounds-title' }, 'Finished rounds (points scored)'),
+      h('div', { class: 'fc-table-wrap' }, h('table', {},
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Round'), Array.from({ length: n }, (_, i) => h('th', { scope: 'col' }, seatName(i))))),
+        h('tbody', {}, rounds.map((r) => h('tr', { 'data-testid': `fc-round-${r.round}` },
+          h('th', { scope: 'row' }, `${r.round} (wild ${FC_RANK_PLURAL['3456789XJQK'[r.round - 1]] || ''})`),
+          (r.points || []).map((p, i) => h('td', {}, p, r.went_out === i ? h('span', { class: 'badge badge-win' }, 'out') : null))))))),
+      h('details', { class: 'fc-layouts', 'data-testid': 'fc-last-layouts' },
+        h('summary', {}, `How the hands were laid out in round ${rounds[rounds.length - 1].round}`),
+        ((rounds[rounds.length - 1].layouts) || []).map((l, i) => h('div', { class: 'fc-layout' },
+          h('h4', {}, `${seatName(i)}: ${l.points} points`), fcArrangement(l, `fc-layout-${i}`))))) : null;
+
+    const order = [];
+    for (let i = 1; i <= n; i++) order.push(you === null ? i - 1 : (you + i) % n);
+    const others = order.filter((x) => x !== you);
+    const help = h('p', { class: 'help', 'data-testid': 'play-help' },
+      playing ? (s.phase === 'draw' ? 'Draw: click the draw pile or the discard pile.'
+        : (goOut ? 'Pick the card to discard as you go out (Escape cancels).' : 'Discard: click a card in your hand.'))
+        : (s.over ? '' : 'Waiting for the other players.'));
+    return h('div', { class: 'fc-table' },
+      info,
+      h('div', { class: 'opponents fc-opponents' }, others.map(playerArea)),
+      piles,
+      you === null ? null : playerArea(you),
+      help,
+      advice,
+      roundsTable);
+  },
+
+  /** Save is not a play, but it belongs with the controls. */
+  extraPlays(a) {
+    if (!a.id) return [];
+    return [h('button', { type: 'button', class: 'btn btn-secondary', 'data-testid': 'fc-save', onclick: fcSave, 'aria-label': 'Save the game to a file' }, 'Save')];
+  },
+};
+
+// ---------------------------------------------------------------------------
 // Generic fallback: the JSON view and the legal plays as buttons.
 
 const GENERIC = {
@@ -834,6 +1551,8 @@ const GENERIC = {
 /** One renderer per game id; games without one get GENERIC. */
 const RENDERERS = {
   comp10001bo: BO,
+  hanabi: HB,
+  fivecrowns: FC,
 };
 
 // ---------------------------------------------------------------------------

@@ -1,0 +1,74 @@
+// Shared set-up for the browser tests (not a test file itself): the real
+// server on a free port with a throwaway SQLite store, and Debian's headless
+// Chromium through playwright-core. Same recipe as play.test.mjs.
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const OUT = path.join(ROOT, 'tests', 'out');
+const BIN = process.env.CROUPIER_BIN || 'build/croupier';
+
+export async function startAll() {
+  const env = { server: null, log: '', baseURL: null, tmp: null, browser: null, context: null, page: null, consoleErrors: [] };
+  env.tmp = mkdtempSync(path.join(tmpdir(), 'croupier-browser-'));
+  env.server = spawn(BIN, ['serve', '--listen', '127.0.0.1:0', '--store', `sqlite:${env.tmp}/t.db`, '--www', 'www'],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  env.baseURL = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not say it was listening within 10 s:\n${env.log}`)), 10000);
+    let buf = '';
+    env.server.stdout.on('data', (d) => {
+      buf += d; env.log += d;
+      const m = /croupier: listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(buf);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    env.server.stderr.on('data', (d) => { env.log += d; });
+    env.server.on('error', (e) => { clearTimeout(timer); reject(new Error(`cannot start ${BIN}: ${e.message}`)); });
+    env.server.on('exit', (code, sig) => { clearTimeout(timer); reject(new Error(`server exited (${code ?? sig}) before listening:\n${env.log}`)); });
+  });
+  mkdirSync(OUT, { recursive: true });
+  env.browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  env.context = await env.browser.newContext({ baseURL: env.baseURL, viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  env.page = await env.context.newPage();
+  env.page.on('console', (msg) => { if (msg.type() === 'error') env.consoleErrors.push(`console: ${msg.text()}`); });
+  env.page.on('pageerror', (err) => env.consoleErrors.push(`page error: ${err.message}`));
+  env.page.setDefaultTimeout(10000);
+  return env;
+}
+
+export async function stopAll(env) {
+  if (!env) return;
+  if (env.browser) await env.browser.close();
+  const { server } = env;
+  if (server && server.exitCode === null) {
+    const exited = new Promise((r) => server.once('exit', r));
+    server.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+    if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+  }
+  if (env.tmp) rmSync(env.tmp, { recursive: true, force: true });
+}
+
+/** Call the API from inside the page with this tab's seat token. */
+export function apiInPage(page, p, method = 'GET') {
+  return page.evaluate(async ([p, method]) => {
+    const id = /game=([^&]+)/.exec(location.hash)[1];
+    const token = sessionStorage.getItem(`croupier.token.${decodeURIComponent(id)}`);
+    const res = await fetch(p.replace('{id}', id), { method, headers: { Authorization: `Bearer ${token}` }, cache: 'no-store' });
+    return { status: res.status, body: await res.json() };
+  }, [p, method]);
+}
+
+export const logCount = (page) => page.locator('[data-testid="log"] > li').count();
+
+/** Wait until the log has more than n entries. */
+export const logGrows = (page, n) => page.waitForFunction((k) => document.querySelectorAll('[data-testid="log"] > li').length > k, n);
