@@ -80,6 +80,10 @@ int ctx_run_bots(const game_ops *ops, void *st, const json_t *meta,
 /* Encode and compare-and-swap the state on row.version. 0, ERR_CONFLICT,
  * ERR_NOT_FOUND, ERR_STORE. On success row.version is the new version. */
 int ctx_save(const api_config *cfg, game_ctx *c);
+/* Keep the explanations of the `applied` records (bots, forced plays) as
+ * notes of game `id`, and put them back into history records (by "n"). */
+void ctx_notes_save(const api_config *cfg, const char *id, const json_t *applied);
+void ctx_notes_merge(const api_config *cfg, const char *id, json_t *records);
 /* Seats as the public sees them (no token hashes). New ref. */
 json_t *ctx_public_seats(const json_t *meta);
 

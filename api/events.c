@@ -12,10 +12,11 @@
 
 #include "api.h"
 
-static json_t *history_events(const game_ops *ops, const void *st, int seat,
-                              long after)
+static json_t *history_events(const api_config *cfg, const char *id, const game_ops *ops,
+                              const void *st, int seat, long after)
 {
     json_t *hist = ops->history(st, seat), *out = json_array(), *rec;
+    ctx_notes_merge(cfg, id, hist);
     size_t i;
     json_array_foreach(hist, i, rec) {
         if ((long)i + 1 <= after)
@@ -49,7 +50,7 @@ int api_events_load(const api_config *cfg, const http_req *req, const char *id,
     out->to_move = gs.over ? -1 : gs.to_move;
     out->version = c.row.version;
     out->events = c.ops->events ? c.ops->events(c.st, c.seat, after)
-                                : history_events(c.ops, c.st, c.seat, after);
+                                : history_events(cfg, c.row.id, c.ops, c.st, c.seat, after);
     ctx_free(&c);
     return out->events ? 0 : err_set(e, ERR_INTERNAL, NULL, "no events");
 }

@@ -156,3 +156,48 @@ int reject_unknown(const json_t *obj, const char *const *allowed,
     }
     return 0;
 }
+
+void ctx_notes_save(const api_config *cfg, const char *id, const json_t *applied)
+{
+    enum { MAXN = 512 };
+    long n[MAXN];
+    const char *text[MAXN];
+    int k = 0;
+    size_t i;
+    json_t *rec;
+    json_array_foreach(applied, i, rec) {
+        const json_t *jn = json_object_get(rec, "n");
+        const char *t = json_string_value(json_object_get(rec, "explanation"));
+        if (json_is_integer(jn) && t && k < MAXN) {
+            n[k] = (long)json_integer_value(jn);
+            text[k++] = t;
+        }
+        if (k == MAXN) { /* flush a full batch */
+            store_notes_add(cfg->store, id, n, text, k);
+            k = 0;
+        }
+    }
+    store_notes_add(cfg->store, id, n, text, k); /* best effort: see store.h */
+}
+
+void ctx_notes_merge(const api_config *cfg, const char *id, json_t *records)
+{
+    char *text = NULL;
+    if (store_notes_get(cfg->store, id, &text) || !text)
+        return;
+    json_t *notes = json_loads(text, 0, NULL);
+    free(text);
+    size_t i;
+    json_t *rec;
+    json_array_foreach(records, i, rec) {
+        const json_t *jn = json_object_get(rec, "n");
+        if (!json_is_integer(jn) || json_object_get(rec, "explanation"))
+            continue;
+        char key[32];
+        snprintf(key, sizeof key, "%lld", (long long)json_integer_value(jn));
+        json_t *t = json_object_get(notes, key);
+        if (json_is_string(t))
+            json_object_set(rec, "explanation", t);
+    }
+    json_decref(notes);
+}

@@ -192,6 +192,7 @@ static int store_new_game(const api_config *cfg, const http_req *req,
         err_set(e, rc, NULL, "the store could not save the game");
         goto done;
     }
+    ctx_notes_save(cfg, row.id, applied);
     int you = -1, humans = 0;
     size_t i;
     json_t *pub = ctx_public_seats(meta), *s;
@@ -486,6 +487,7 @@ int h_plays_post(const api_config *cfg, const http_req *req,
         err_set(&e, rc, NULL, "the store could not save the play");
         goto done;
     }
+    ctx_notes_save(cfg, c.row.id, applied);
     etag(res, c.row.version);
     http_res_json(res, 200,
                   json_pack("{s:I,s:O,s:o}", "version", (json_int_t)c.row.version,
@@ -519,8 +521,10 @@ int h_plays_get(const api_config *cfg, const http_req *req,
     if (load_or_fail(cfg, req, m, &c, res))
         return -1;
     etag(res, c.row.version);
+    json_t *plays = c.ops->history(c.st, c.seat);
+    ctx_notes_merge(cfg, c.row.id, plays);
     http_res_json(res, 200, json_pack("{s:I,s:o}", "version", (json_int_t)c.row.version,
-                                      "plays", c.ops->history(c.st, c.seat)));
+                                      "plays", plays));
     ctx_free(&c);
     return 0;
 }

@@ -37,8 +37,16 @@ typedef struct store_vtable {
      * ERR_STORE. */
     int (*cas)(store *s, const char *id, int64_t expect, const char *meta,
                const char *state);
-    /* 0, ERR_NOT_FOUND, ERR_STORE */
+    /* 0, ERR_NOT_FOUND, ERR_STORE (deletes the game's notes too) */
     int (*del)(store *s, const char *id);
+    /* Notes: the one-line explanations of bot plays, kept beside the game
+     * (not in its state) so that the history can show them. Written after
+     * the CAS that applied the plays succeeded; a note is an annotation, so
+     * a note lost to a crash in between costs nothing but the sentence.
+     * add: n[i] -> text[i] for k notes. get: *json = a JSON object text
+     * {"<n>": "<text>", ...} (malloc'd). 0 or ERR_STORE. */
+    int (*notes_add)(store *s, const char *id, const long *n, const char *const *text, int k);
+    int (*notes_get)(store *s, const char *id, char **json);
     int (*ping)(store *s);
     void (*close)(store *s);
 } store_vtable;
@@ -56,6 +64,8 @@ static inline int store_create(store *s, const store_row *r) { return s->vt->cre
 static inline int store_cas(store *s, const char *id, int64_t expect, const char *meta, const char *state) { return s->vt->cas(s, id, expect, meta, state); }
 static inline int store_delete(store *s, const char *id) { return s->vt->del(s, id); }
 static inline int store_ping(store *s) { return s->vt->ping(s); }
+static inline int store_notes_add(store *s, const char *id, const long *n, const char *const *t, int k) { return s->vt->notes_add(s, id, n, t, k); }
+static inline int store_notes_get(store *s, const char *id, char **json) { return s->vt->notes_get(s, id, json); }
 static inline void store_close(store *s) { s->vt->close(s); }
 
 /* store_sqlite.c */

@@ -36,7 +36,12 @@ static const char *SCHEMA =
     " meta text NOT NULL,"
     " state text NOT NULL,"
     " created_at timestamptz NOT NULL DEFAULT now(),"
-    " updated_at timestamptz NOT NULL DEFAULT now())";
+    " updated_at timestamptz NOT NULL DEFAULT now());"
+    "CREATE TABLE IF NOT EXISTS notes ("
+    " game_id text NOT NULL,"
+    " n bigint NOT NULL,"
+    " text text NOT NULL,"
+    " PRIMARY KEY (game_id, n))";
 
 static PGconn *conn_new(const char *url, char *err, size_t errlen)
 {
@@ -193,6 +198,55 @@ static int pg_del(store *base, const char *id)
     if (PQresultStatus(r) == PGRES_COMMAND_OK)
         ret = strcmp(PQcmdTuples(r), "1") == 0 ? 0 : ERR_NOT_FOUND;
     PQclear(r);
+    PQclear(exec(c, "DELETE FROM notes WHERE game_id = $1", 1, p));
+    conn_give(s, c);
+    return ret;
+}
+
+static int pg_notes_add(store *base, const char *id, const long *n,
+                        const char *const *text, int k)
+{
+    pg_store *s = (pg_store *)base;
+    if (k <= 0)
+        return 0;
+    PGconn *c = conn_take(s);
+    if (!c)
+        return ERR_STORE;
+    int ret = 0;
+    PQclear(exec(c, "BEGIN", 0, NULL));
+    for (int i = 0; i < k && !ret; i++) {
+        char nb[32];
+        snprintf(nb, sizeof nb, "%ld", n[i]);
+        const char *p[3] = {id, nb, text[i]};
+        PGresult *r = exec(c,
+                           "INSERT INTO notes (game_id, n, text) VALUES ($1, $2, $3)"
+                           " ON CONFLICT (game_id, n) DO UPDATE SET text = EXCLUDED.text",
+                           3, p);
+        if (PQresultStatus(r) != PGRES_COMMAND_OK)
+            ret = ERR_STORE;
+        PQclear(r);
+    }
+    PQclear(exec(c, ret ? "ROLLBACK" : "COMMIT", 0, NULL));
+    conn_give(s, c);
+    return ret;
+}
+
+static int pg_notes_get(store *base, const char *id, char **json)
+{
+    pg_store *s = (pg_store *)base;
+    *json = NULL;
+    PGconn *c = conn_take(s);
+    if (!c)
+        return ERR_STORE;
+    const char *p[1] = {id};
+    PGresult *r = exec(c, "SELECT coalesce(json_object_agg(n, text), '{}')::text FROM notes"
+                          " WHERE game_id = $1", 1, p);
+    int ret = ERR_STORE;
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
+        *json = dup_val(r, 0);
+        ret = *json ? 0 : ERR_STORE;
+    }
+    PQclear(r);
     conn_give(s, c);
     return ret;
 }
@@ -223,7 +277,8 @@ static void pg_close(store *base)
 }
 
 static const store_vtable VT = {
-    "postgres", pg_get, pg_create, pg_cas, pg_del, pg_ping, pg_close,
+    .kind = "postgres", .get = pg_get, .create = pg_create, .cas = pg_cas, .del = pg_del,
+    .notes_add = pg_notes_add, .notes_get = pg_notes_get, .ping = pg_ping, .close = pg_close,
 };
 
 int store_pg_open(store **out, const char *url, char *err, size_t errlen)

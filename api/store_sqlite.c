@@ -35,7 +35,12 @@ static const char *SCHEMA =
     " meta TEXT NOT NULL,"
     " state TEXT NOT NULL,"
     " created_at INTEGER NOT NULL,"
-    " updated_at INTEGER NOT NULL)";
+    " updated_at INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS notes ("
+    " game_id TEXT NOT NULL,"
+    " n INTEGER NOT NULL,"
+    " text TEXT NOT NULL,"
+    " PRIMARY KEY (game_id, n))";
 
 static sqlite3 *conn_new(const char *path, char *err, size_t errlen)
 {
@@ -228,6 +233,71 @@ static int sq_del(store *base, const char *id)
     if (sqlite3_step(st) != SQLITE_DONE)
         goto done;
     ret = sqlite3_changes(db) == 1 ? 0 : ERR_NOT_FOUND;
+    sqlite3_finalize(st);
+    st = NULL;
+    if (sqlite3_prepare_v2(db, "DELETE FROM notes WHERE game_id = ?", -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+        sqlite3_step(st);
+    }
+done:
+    sqlite3_finalize(st);
+    conn_give(s, db);
+    return ret;
+}
+
+static int sq_notes_add(store *base, const char *id, const long *n,
+                        const char *const *text, int k)
+{
+    sqlite_store *s = (sqlite_store *)base;
+    if (k <= 0)
+        return 0;
+    sqlite3 *db = conn_take(s);
+    if (!db)
+        return ERR_STORE;
+    int ret = ERR_STORE;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+        goto done;
+    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO notes (game_id, n, text) VALUES (?, ?, ?)",
+                           -1, &st, NULL) != SQLITE_OK)
+        goto rollback;
+    for (int i = 0; i < k; i++) {
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 2, n[i]);
+        sqlite3_bind_text(st, 3, text[i], -1, SQLITE_STATIC);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            goto rollback;
+        sqlite3_reset(st);
+    }
+    if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK) {
+        ret = 0;
+        goto done;
+    }
+rollback:
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+done:
+    sqlite3_finalize(st);
+    conn_give(s, db);
+    return ret;
+}
+
+static int sq_notes_get(store *base, const char *id, char **json)
+{
+    sqlite_store *s = (sqlite_store *)base;
+    *json = NULL;
+    sqlite3 *db = conn_take(s);
+    if (!db)
+        return ERR_STORE;
+    int ret = ERR_STORE;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT json_group_object(n, text) FROM notes WHERE game_id = ?",
+                           -1, &st, NULL) != SQLITE_OK)
+        goto done;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        *json = dup_col(st, 0);
+        ret = *json ? 0 : ERR_STORE;
+    }
 done:
     sqlite3_finalize(st);
     conn_give(s, db);
@@ -258,7 +328,8 @@ static void sq_close(store *base)
 }
 
 static const store_vtable VT = {
-    "sqlite", sq_get, sq_create, sq_cas, sq_del, sq_ping, sq_close,
+    .kind = "sqlite", .get = sq_get, .create = sq_create, .cas = sq_cas, .del = sq_del,
+    .notes_add = sq_notes_add, .notes_get = sq_notes_get, .ping = sq_ping, .close = sq_close,
 };
 
 int store_sqlite_open(store **out, const char *path, char *err, size_t errlen)

@@ -11,3 +11,11 @@ CREATE TABLE IF NOT EXISTS games (
     created_at timestamptz NOT NULL DEFAULT now(),
     updated_at timestamptz NOT NULL DEFAULT now()
 );
+
+-- The one-line explanations of bot plays (annotations shown in the history).
+CREATE TABLE IF NOT EXISTS notes (
+    game_id text NOT NULL,
+    n       bigint NOT NULL,
+    text    text NOT NULL,
+    PRIMARY KEY (game_id, n)
+);

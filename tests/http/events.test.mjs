@@ -179,3 +179,33 @@ test('export json + import: the game resumes under a new id with new tokens', as
   expectProblem(await srv.request('POST', '/games/import', { body: 'hello there', contentType: 'text/plain' }), 400, 'invalid-member');
   expectProblem(await srv.request('POST', '/games/import', { body: '<x/>', contentType: 'application/xml' }), 415, 'unsupported-media-type');
 });
+
+test('the history keeps every bot explanation (GET /plays and the events)', async () => {
+  for (const body of [
+    { game: 'comp10001bo', seed: 31, players: [{ name: 'Ann' }, { bot: 'planner' }, { bot: 'random' }, { bot: 'planner' }] },
+    { game: 'fivecrowns', seed: 32, players: [{ name: 'Ann' }, { bot: 'strategy' }] },
+  ]) {
+    const g = await srv.post('/games', body);
+    expectStatus(g, 201);
+    const token = g.json.seats[0].token;
+    const applied = [...g.json.applied];
+    for (let i = 0; i < 3; i++) {
+      const legal = await srv.get(`/games/${g.json.id}/legal`, { token });
+      if (!legal.json.plays.length) break;
+      const r = await srv.post(`/games/${g.json.id}/plays`, { play: legal.json.plays[0] }, { token });
+      expectStatus(r, 200);
+      applied.push(...r.json.applied);
+    }
+    const explained = applied.filter((a) => a.explanation);
+    assert.ok(explained.length > 0, `${body.game}: bots explained their plays`);
+    const hist = (await srv.get(`/games/${g.json.id}/plays`, { token })).json.plays;
+    for (const a of explained) {
+      const h = hist.find((x) => x.n === a.n);
+      assert.ok(h, `${body.game}: record ${a.n} in the history`);
+      assert.equal(h.explanation, a.explanation, `${body.game}: record ${a.n} keeps its explanation`);
+    }
+    for (const h of hist) if (h.seat === 0) assert.equal(h.explanation, undefined, 'human plays have none');
+    const evs = (await srv.get(`/games/${g.json.id}/events`, { token })).json;
+    assert.ok(evs.some((e) => e.explanation === explained[0].explanation), `${body.game}: events carry them too`);
+  }
+});
