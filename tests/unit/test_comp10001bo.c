@@ -18,73 +18,24 @@
 
 #include "game.h"
 #include "comp10001bo/bo.h"
+#include "testkit.h"
 
 extern const game_ops comp10001bo_ops;
 #define OPS (&comp10001bo_ops)
 
 /* --- helpers --------------------------------------------------------------- */
 
-/* Python literal -> JSON text: tuples to arrays, quotes, None/True/False. */
-static json_t *py(const char *text)
-{
-    char buf[8192];
-    size_t k = 0;
-    for (const char *s = text; *s && k + 8 < sizeof buf; s++) {
-        if (*s == '(') buf[k++] = '[';
-        else if (*s == ')') buf[k++] = ']';
-        else if (*s == '\'') buf[k++] = '"';
-        else if (strncmp(s, "None", 4) == 0) { memcpy(buf + k, "null", 4); k += 4; s += 3; }
-        else if (strncmp(s, "True", 4) == 0) { memcpy(buf + k, "true", 4); k += 4; s += 3; }
-        else if (strncmp(s, "False", 5) == 0) { memcpy(buf + k, "false", 5); k += 5; s += 4; }
-        else buf[k++] = *s;
-    }
-    buf[k] = 0;
-    json_error_t err;
-    json_t *j = json_loads(buf, JSON_DECODE_ANY, &err);
-    if (!j)
-        fail_msg("bad test JSON: %s in %s", err.text, buf);
-    return j;
-}
+static json_t *py(const char *text) { return tk_py(text); }
+static const game_fn *fn(const char *name) { return tk_fn(OPS, name); }
 
-static const game_fn *fn(const char *name)
-{
-    for (int i = 0; i < OPS->nfns; i++)
-        if (strcmp(OPS->fns[i].name, name) == 0)
-            return &OPS->fns[i];
-    fail_msg("no function %s", name);
-    return NULL;
-}
-
-/* Call a function with positional args (a Python tuple/list text). */
 static int call(const char *name, const char *pyargs, json_t **res, game_err *e)
 {
-    const game_fn *f = fn(name);
-    json_t *a = py(pyargs);
-    json_t *args[16] = {0};
-    int np = 0;
-    while (f->params[np])
-        np++;
-    assert_true(json_array_size(a) <= (size_t)np);
-    for (size_t i = 0; i < json_array_size(a); i++)
-        args[i] = json_array_get(a, i);
-    memset(e, 0, sizeof *e);
-    *res = NULL;
-    int rc = f->call(args, NULL, res, e);
-    json_decref(a);
-    return rc;
+    return tk_call(OPS, name, NULL, pyargs, res, e);
 }
 
-/* The result of a call that must succeed, as compact JSON text. */
 static char *result_text(const char *name, const char *pyargs)
 {
-    json_t *r;
-    game_err e;
-    int rc = call(name, pyargs, &r, &e);
-    if (rc)
-        fail_msg("%s(%s) failed: %s at %s", name, pyargs, e.detail, e.pointer);
-    char *s = json_dumps(r, JSON_ENCODE_ANY | JSON_COMPACT);
-    json_decref(r);
-    return s;
+    return tk_result_text(OPS, name, NULL, pyargs);
 }
 
 #define EXPECT(name, args, expected)                                  \
