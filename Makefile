@@ -31,7 +31,7 @@ UNIT_BIN_A   := $(patsubst tests/unit/%.c,$(BA)/tests/%,$(UNIT_SRC))
 DEB_PKGS := libcivetweb-dev libjansson-dev libsqlite3-dev libssl-dev libcmocka-dev \
             pkg-config curl chromium
 
-.PHONY: all asan run test unit deps deps-build deps-test deps-npm clean bench fuzz
+.PHONY: all asan run test unit deps deps-build deps-test deps-npm clean bench fuzz install
 all: $(B)/croupier
 
 $(B)/%.o: %.c
@@ -108,6 +108,15 @@ test: deps
 
 bench: $(B)/croupier
 	@tests/bench.sh
+
+# install: the binary, the web page and the contract (see deploy/ for the
+# systemd unit and the nginx configuration).
+PREFIX ?= /usr/local
+install: $(B)/croupier
+	install -D -m 755 $(B)/croupier $(DESTDIR)$(PREFIX)/bin/croupier
+	install -d $(DESTDIR)$(PREFIX)/share/croupier/www $(DESTDIR)$(PREFIX)/share/croupier/openapi
+	install -m 644 www/* $(DESTDIR)$(PREFIX)/share/croupier/www/
+	install -m 644 openapi/openapi.yaml $(DESTDIR)$(PREFIX)/share/croupier/openapi/
 
 clean:
 	rm -rf $(B)

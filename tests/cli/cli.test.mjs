@@ -99,3 +99,28 @@ test('croupier fcgi answers one CGI request when a CGI server starts it', () => 
     spawnSync('rm', ['-rf', dir]);
   }
 });
+
+test('serve --access-log writes one line per request; SIGTERM stops it cleanly', async () => {
+  const { spawn } = await import('node:child_process');
+  const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+  const dir = mkdtempSync('/tmp/croupier-cli-');
+  const proc = spawn(BIN, ['serve', '--listen', '127.0.0.1:0', '--store', `sqlite:${dir}/a.db`, '--access-log', `${dir}/access.log`]);
+  try {
+    const base = await new Promise((resolve, reject) => {
+      let out = '';
+      proc.stdout.on('data', (d) => { out += d; const m = /listening on (http:\/\/[^ ]+)/.exec(out); if (m) resolve(m[1]); });
+      proc.on('exit', () => reject(new Error('exited')));
+      setTimeout(() => reject(new Error('not ready')), 10000);
+    });
+    assert.equal((await fetch(`${base}/healthz`)).status, 200);
+    assert.equal((await fetch(`${base}/nothing-here`)).status, 404);
+    const code = await new Promise((resolve) => { proc.on('exit', (c) => resolve(c)); proc.kill('SIGTERM'); });
+    assert.equal(code, 0);
+    const log = readFileSync(`${dir}/access.log`, 'utf8');
+    assert.match(log, /"GET \/healthz HTTP\/1\.1" 200/);
+    assert.match(log, /"GET \/nothing-here HTTP\/1\.1" 404/);
+  } finally {
+    if (proc.exitCode === null) proc.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
