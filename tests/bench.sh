@@ -10,13 +10,23 @@ RUNS=${RUNS:-5}
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 echo "== engine: selfplay games per second (median of $RUNS runs)"
-for bots in planner random; do
+# game bots games: the strongest strategy and random, for every game
+while read -r game bots n; do
     rate=$(for i in $(seq "$RUNS"); do
-        $BIN selfplay --game comp10001bo --bots "$bots" --games 400 --seed 1 --quiet |
+        $BIN selfplay --game "$game" --bots "$bots" --games "$n" --seed 1 --quiet |
             sed -n 's/.*(\([0-9.]*\) games\/s).*/\1/p'
     done | median)
-    printf '  comp10001bo, 4x %-8s %10s games/s\n' "$bots" "$rate"
-done
+    printf '  %-12s %-10s %10s games/s\n' "$game" "$bots" "$rate"
+done <<'LIST'
+comp10001bo planner 400
+comp10001bo random 400
+hanabi rules 400
+hanabi random 400
+phazed planner 100
+phazed random 100
+fivecrowns strategy 100
+fivecrowns random 100
+LIST
 
 if ! command -v wrk >/dev/null 2>&1; then
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
