@@ -338,18 +338,11 @@ static int decode_body(bo_state *st, const json_t *j, game_err *e)
     const char *s;
     long long x;
     char p[192];
-    if (jx_object(j, "", e))
+    static const char *const variants[] = {"standard", "bonus", NULL};
+    int var;
+    if (jx_header(j, "comp10001bo", variants, &var, e))
         return ERR_BAD_MEMBER;
-    if (jx_string(jx_get(j, "game"), "/game", &s, e))
-        return ERR_BAD_MEMBER;
-    if (strcmp(s, "comp10001bo") != 0)
-        return err_set(e, ERR_BAD_MEMBER, "/game", "expected \"comp10001bo\"");
-    if (jx_string(jx_get(j, "variant"), "/variant", &s, e))
-        return ERR_BAD_MEMBER;
-    if (strcmp(s, "standard") != 0 && strcmp(s, "bonus") != 0)
-        return err_set(e, ERR_BAD_MEMBER, "/variant",
-                       "unsupported variant \"%.32s\" (\"standard\" or \"bonus\")", s);
-    int var = st->variant = strcmp(s, "bonus") == 0;
+    st->variant = (uint8_t)var;
     for (int q = 0; q < BO_NP; q++)
         st->embargoed_by[q] = -1;
     if (jx_rng_decode(jx_get(j, "rng"), "/rng", &st->rng, e) ||

@@ -142,6 +142,28 @@ int jx_depth(const json_t *v, int limit)
     return 0;
 }
 
+int jx_header(const json_t *j, const char *game, const char *const *variants, int *variant,
+              game_err *e)
+{
+    const char *s;
+    if (jx_object(j, "", e) || jx_string(jx_get(j, "game"), "/game", &s, e))
+        return ERR_BAD_MEMBER;
+    if (strcmp(s, game) != 0)
+        return err_set(e, ERR_BAD_MEMBER, "/game", "expected \"%s\"", game);
+    if (jx_string(jx_get(j, "variant"), "/variant", &s, e))
+        return ERR_BAD_MEMBER;
+    for (int i = 0; variants[i]; i++)
+        if (strcmp(s, variants[i]) == 0) {
+            *variant = i;
+            return 0;
+        }
+    char list[160] = "";
+    for (int i = 0; variants[i]; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", i ? ", " : "",
+                 variants[i]);
+    return err_set(e, ERR_BAD_MEMBER, "/variant", "unsupported variant \"%.32s\" (%s)", s, list);
+}
+
 json_t *jx_rng_encode(const rng *r)
 {
     char s[17], i[17];

@@ -28,6 +28,11 @@ void jx_ptr_idx(char *out, size_t n, const char *base, size_t i);
 void jx_ptr_key(char *out, size_t n, const char *base, const char *key);
 /* Depth of nesting of a value (scalar = 0). Stops counting at `limit`+1. */
 int jx_depth(const json_t *v, int limit);
+/* The header every stored state starts with: an object whose "game" is
+ * `game` and whose "variant" is one of `variants` (NULL-terminated);
+ * *variant receives its index. */
+int jx_header(const json_t *j, const char *game, const char *const *variants, int *variant,
+              game_err *e);
 /* RNG state as {"state":"<hex>","inc":"<hex>"}. */
 json_t *jx_rng_encode(const rng *r);
 int jx_rng_decode(const json_t *v, const char *ptr, rng *r, game_err *e);

@@ -266,16 +266,10 @@ static int decode_body(fc_state *st, const json_t *j, game_err *e)
     long long x;
     int b;
     char p[192], q[224];
-    if (jx_object(j, "", e))
+    static const char *const variants[] = {"standard", NULL};
+    int variant;
+    if (jx_header(j, "fivecrowns", variants, &variant, e))
         return ERR_BAD_MEMBER;
-    if (jx_string(jx_get(j, "game"), "/game", &s, e))
-        return ERR_BAD_MEMBER;
-    if (strcmp(s, "fivecrowns") != 0)
-        return err_set(e, ERR_BAD_MEMBER, "/game", "expected \"fivecrowns\"");
-    if (jx_string(jx_get(j, "variant"), "/variant", &s, e))
-        return ERR_BAD_MEMBER;
-    if (strcmp(s, "standard") != 0)
-        return err_set(e, ERR_BAD_MEMBER, "/variant", "unsupported variant \"%.32s\" (only \"standard\")", s);
     if (get_int(j, "", "players", FC_MINP, FC_MAXP, &x, e))
         return ERR_BAD_MEMBER;
     int np = st->np = (uint8_t)x;

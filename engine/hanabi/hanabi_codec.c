@@ -259,19 +259,10 @@ static int decode_body(hanabi_state *st, const json_t *j, game_err *e)
             return err_set(e, ERR_BAD_MEMBER, p, "unknown member of a Hanabi state");
         }
     }
-    if (jx_string(jx_get(j, "game"), "/game", &s, e))
-        return ERR_BAD_MEMBER;
-    if (strcmp(s, "hanabi") != 0)
-        return err_set(e, ERR_BAD_MEMBER, "/game", "expected \"hanabi\"");
-    if (jx_string(jx_get(j, "variant"), "/variant", &s, e))
-        return ERR_BAD_MEMBER;
+    static const char *const variants[] = {"standard", "rainbow", NULL};
     int variant;
-    if (strcmp(s, "standard") == 0)
-        variant = 0;
-    else if (strcmp(s, "rainbow") == 0)
-        variant = 1;
-    else
-        return err_set(e, ERR_BAD_MEMBER, "/variant", "expected \"standard\" or \"rainbow\"");
+    if (jx_header(j, "hanabi", variants, &variant, e))
+        return ERR_BAD_MEMBER;
     if (jx_int(jx_get(j, "players"), "/players", HN_MINP, HN_MAXP, &x, e))
         return ERR_BAD_MEMBER;
     int np = (int)x, endrule;

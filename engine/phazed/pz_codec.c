@@ -459,17 +459,11 @@ static int decode_body(pz_state *st, const json_t *j, game_err *e)
     const char *s;
     long long x;
     char p[192];
-    if (jx_object(j, "", e))
+    static const char *const variants[] = {"standard", "bonus", NULL};
+    int v;
+    if (jx_header(j, "phazed", variants, &v, e))
         return ERR_BAD_MEMBER;
-    if (jx_string(jx_get(j, "game"), "/game", &s, e))
-        return ERR_BAD_MEMBER;
-    if (strcmp(s, "phazed") != 0)
-        return err_set(e, ERR_BAD_MEMBER, "/game", "expected \"phazed\"");
-    if (jx_string(jx_get(j, "variant"), "/variant", &s, e))
-        return ERR_BAD_MEMBER;
-    if (strcmp(s, "standard") != 0 && strcmp(s, "bonus") != 0)
-        return err_set(e, ERR_BAD_MEMBER, "/variant", "expected \"standard\" or \"bonus\"");
-    int v = st->variant = strcmp(s, "bonus") == 0;
+    st->variant = (uint8_t)v;
     if (get_int(j, "players", PZ_MINP, PZ_MAXP, &x, e))
         return ERR_BAD_MEMBER;
     int np = st->np = (uint8_t)x;
