@@ -174,8 +174,11 @@ test('resume Five Crowns from a save file', async () => {
   const oldHash = await page.evaluate(() => location.hash);
   await tid('resume-file').setInputFiles(path.join(FIXTURES, 'case2.txt'));
   await page.waitForFunction((h) => location.hash !== h && /#game=/.test(location.hash), oldHash);
+  // The message is said once the imported game is on the board (the old
+  // game's board may still be showing when the hash changes).
+  await page.waitForFunction(() => /Resumed Five Crowns from case2\.txt/.test(
+    document.querySelector('[data-testid="message"]').textContent), null, { timeout: 10000 });
   await tid('fc-hand').waitFor();
-  assert.match(await tid('message').innerText(), /Resumed Five Crowns from case2\.txt/);
   const v = await view();
   assert.equal(v.state.round, 3);
   assert.deepEqual(v.state.scores, [10, 6], 'Human 10, Computer 6');
@@ -197,7 +200,7 @@ test('resume Five Crowns from a save file', async () => {
   // An untidy save loads with its warnings shown; a broken one is refused with the line.
   await tid('new-game-toggle').click();
   await tid('resume-file').setInputFiles(path.join(FIXTURES, 'case3.txt'));
-  await page.waitForFunction(() => /Resumed/.test(document.querySelector('[data-testid="message"]').textContent));
+  await page.waitForFunction(() => /Resumed Five Crowns from case3\.txt/.test(document.querySelector('[data-testid="message"]').textContent));
   assert.match(await tid('message').innerText(), /5H appears 3 times/);
   assert.match(await tid('message').getAttribute('class'), /message-warning/);
   await tid('new-game-toggle').click();
