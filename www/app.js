@@ -96,10 +96,11 @@ function renderer() {
 
 function seatName(seat) {
   const s = app.seats.find((x) => x.seat === seat) || app.seats[seat];
-  if (!s) return `Seat ${seat + 1}`;
-  let name = s.name || (s.bot ? `${s.bot} bot` : `Seat ${seat + 1}`);
-  // Two bots of one strategy get the same name: tell them apart by seat.
-  if (app.seats.some((x) => x.seat !== s.seat && (x.name || '') === (s.name || ''))) name += ` (seat ${seat + 1})`;
+  // Players are numbered from 0, as in the API's plays and the bots' explanations.
+  if (!s) return `Player ${seat}`;
+  let name = s.name || (s.bot ? `${s.bot} bot` : `Player ${seat}`);
+  // Two bots of one strategy get the same name: tell them apart by number.
+  if (app.seats.some((x) => x.seat !== s.seat && (x.name || '') === (s.name || ''))) name += ` (player ${seat})`;
   return seat === app.you && !/^you$/i.test(name) ? `${name} (you)` : name;
 }
 
