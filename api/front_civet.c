@@ -11,7 +11,11 @@
 #include "pool.h"
 
 #include <civetweb.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <pthread.h>
+#include <stdint.h>
+#include <sys/socket.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,12 +226,33 @@ int front_civet_start(front_civet *fc, const char *listen, int threads,
     return 0;
 }
 
+/* civetweb's master thread polls its listening socket with a 2 s timeout
+ * and only then sees the stop flag; a connection wakes it at once. */
+static void *knock(void *arg)
+{
+    int port = (int)(intptr_t)arg;
+    usleep(20 * 1000); /* after mg_stop has raised its flag */
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd >= 0) {
+        struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        connect(fd, (struct sockaddr *)&a, sizeof a);
+        close(fd);
+    }
+    return NULL;
+}
+
 void front_civet_stop(front_civet *fc)
 {
     if (fc->ctx) {
         __atomic_store_n(&fc->stopping, 1, __ATOMIC_RELEASE);
         front_ws_stop();
+        pthread_t t;
+        int knocking = fc->port > 0 &&
+                       pthread_create(&t, NULL, knock, (void *)(intptr_t)fc->port) == 0;
         mg_stop(fc->ctx);
+        if (knocking)
+            pthread_join(t, NULL);
         fc->ctx = NULL;
         mg_exit_library();
         pool_stop();
