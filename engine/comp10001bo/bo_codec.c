@@ -166,14 +166,6 @@ static json_t *hist_entry(const bo_state *st, int i, int with_n)
     return o;
 }
 
-static json_t *ints_json(const uint8_t *v, int n)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < n; i++)
-        json_array_append_new(a, json_integer(v[i]));
-    return a;
-}
-
 static json_t *discards_json(const bo_board *b)
 {
     json_t *all = json_array();
@@ -238,7 +230,7 @@ json_t *bo_encode(const bo_state *st)
     json_object_set_new(o, "discard_piles", discards_json(&st->b));
     json_object_set_new(o, "build_piles", builds_json(&st->b));
     json_object_set_new(o, "current", json_integer(st->cur));
-    json_object_set_new(o, "turns", ints_json(st->turns, BO_NP));
+    json_object_set_new(o, "turns", jx_u8_array(st->turns, BO_NP));
     json_object_set_new(o, "plays_this_turn", json_integer(st->plays_this_turn));
     json_object_set_new(o, "result", json_string(bo_result_name(st->result)));
     json_object_set_new(o, "winner", st->winner >= 0 ? json_integer(st->winner) : json_null());
@@ -512,13 +504,13 @@ json_t *bo_view(const bo_state *st, int seat)
     json_object_set_new(o, "seat", seat >= 0 ? json_integer(seat) : json_null());
     json_object_set_new(o, "current", over ? json_null() : json_integer(st->cur));
     json_object_set_new(o, "turn", json_integer(st->turns[st->cur] + (over ? 0 : 1)));
-    json_object_set_new(o, "turns", ints_json(st->turns, BO_NP));
+    json_object_set_new(o, "turns", jx_u8_array(st->turns, BO_NP));
     json_object_set_new(o, "plays_this_turn", json_integer(st->plays_this_turn));
     json_object_set_new(o, "over", json_boolean(over));
     json_object_set_new(o, "result", json_string(bo_result_name(st->result)));
     json_object_set_new(o, "winner", st->winner >= 0 ? json_integer(st->winner) : json_null());
     json_object_set_new(o, "draw_pile", json_integer(st->ndraw));
-    json_object_set_new(o, "hand_sizes", ints_json(st->nhand, BO_NP));
+    json_object_set_new(o, "hand_sizes", jx_u8_array(st->nhand, BO_NP));
     if (seat >= 0 && seat < BO_NP)
         json_object_set_new(o, "hand", cards_json(st->hand[seat], st->nhand[seat]));
     json_t *stocks = json_array();

@@ -142,6 +142,22 @@ int jx_depth(const json_t *v, int limit)
     return 0;
 }
 
+json_t *jx_u8_array(const uint8_t *v, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_integer(v[i]));
+    return a;
+}
+
+json_t *jx_u16_array(const uint16_t *v, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_integer(v[i]));
+    return a;
+}
+
 int jx_header(const json_t *j, const char *game, const char *const *variants, int *variant,
               game_err *e)
 {

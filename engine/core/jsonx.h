@@ -28,6 +28,9 @@ void jx_ptr_idx(char *out, size_t n, const char *base, size_t i);
 void jx_ptr_key(char *out, size_t n, const char *base, const char *key);
 /* Depth of nesting of a value (scalar = 0). Stops counting at `limit`+1. */
 int jx_depth(const json_t *v, int limit);
+/* Small unsigned integers as a JSON array of n integers. New ref. */
+json_t *jx_u8_array(const uint8_t *v, int n);
+json_t *jx_u16_array(const uint16_t *v, int n);
 /* The header every stored state starts with: an object whose "game" is
  * `game` and whose "variant" is one of `variants` (NULL-terminated);
  * *variant receives its index. */

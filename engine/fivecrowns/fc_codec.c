@@ -125,14 +125,6 @@ static const char *phase_name(int ph)
 
 static json_t *seat_or_null(int s) { return s >= 0 ? json_integer(s) : json_null(); }
 
-static json_t *ints_json(const uint16_t *v, int n)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < n; i++)
-        json_array_append_new(a, json_integer(v[i]));
-    return a;
-}
-
 static json_t *toss_json(const fc_state *st)
 {
     if (st->toss < 0)
@@ -165,7 +157,7 @@ json_t *fc_encode(const fc_state *st)
     json_object_set_new(o, "result", json_string(fc_result_name(st->result)));
     json_object_set_new(o, "winner", seat_or_null(st->winner));
     json_object_set_new(o, "toss", toss_json(st));
-    json_object_set_new(o, "scores", ints_json(st->score, st->np));
+    json_object_set_new(o, "scores", jx_u16_array(st->score, st->np));
     json_t *hands = json_array();
     for (int p = 0; p < st->np; p++)
         json_array_append_new(hands, fc_cards_json(st->hand[p], st->nhand[p]));
@@ -181,7 +173,7 @@ json_t *fc_encode(const fc_state *st)
             json_array_append_new(hs, fc_cards_json(rd->hand[p], rd->nhand[p]));
         json_array_append_new(rounds, json_pack("{s:i,s:s,s:o,s:o,s:o}", "round", r, "ended",
                                                 rd->ended == FC_END_OUT ? "out" : "called-off", "went_out",
-                                                seat_or_null(rd->went_out), "points", ints_json(rd->points, st->np),
+                                                seat_or_null(rd->went_out), "points", jx_u16_array(rd->points, st->np),
                                                 "hands", hs));
     }
     json_object_set_new(o, "rounds", rounds);
@@ -520,7 +512,7 @@ static json_t *round_json(const fc_state *st, int r)
         json_array_append_new(lay, aj);
     }
     return json_pack("{s:i,s:s,s:o,s:o,s:o}", "round", r, "ended", rd->ended == FC_END_OUT ? "out" : "called-off",
-                     "went_out", seat_or_null(rd->went_out), "points", ints_json(rd->points, st->np), "layouts", lay);
+                     "went_out", seat_or_null(rd->went_out), "points", jx_u16_array(rd->points, st->np), "layouts", lay);
 }
 
 static const char *wild_char(int r)
@@ -549,7 +541,7 @@ json_t *fc_view(const fc_state *st, int seat)
     json_object_set_new(o, "over", json_boolean(over));
     json_object_set_new(o, "result", json_string(fc_result_name(st->result)));
     json_object_set_new(o, "winner", seat_or_null(st->winner));
-    json_object_set_new(o, "scores", ints_json(st->score, st->np));
+    json_object_set_new(o, "scores", jx_u16_array(st->score, st->np));
     json_object_set_new(o, "toss", toss_json(st));
     json_t *sizes = json_array(), *hands = json_array();
     for (int p = 0; p < st->np; p++) {

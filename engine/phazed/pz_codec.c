@@ -233,22 +233,6 @@ json_t *pz_turn_history(const pz_state *st, int seat, int reveal_own)
 
 /* --- state ------------------------------------------------------------------ */
 
-static json_t *ints_json(const uint8_t *v, int n)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < n; i++)
-        json_array_append_new(a, json_integer(v[i]));
-    return a;
-}
-
-static json_t *scores_json(const uint16_t *v, int n)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < n; i++)
-        json_array_append_new(a, json_integer(v[i]));
-    return a;
-}
-
 static json_t *deck_json(const pz_state *st)
 {
     json_t *a = json_array();
@@ -279,7 +263,7 @@ static json_t *results_json(const pz_state *st)
     for (int h = 0; h < st->hands_done; h++)
         json_array_append_new(a, json_pack("{s:i,s:s,s:o}", "hand", h + 1, "reason",
                                            pz_end_name(st->end_reason[h]), "penalties",
-                                           scores_json(st->pen[h], st->np)));
+                                           jx_u16_array(st->pen[h], st->np)));
     return a;
 }
 
@@ -302,7 +286,7 @@ json_t *pz_encode(const pz_state *st)
     json_object_set_new(o, "turns_total", json_integer(st->turns_total));
     json_object_set_new(o, "skip", bools_json(st->skip, st->np));
     json_object_set_new(o, "phase_status", pz_status_json(st->variant, st->status, st->np));
-    json_object_set_new(o, "scores", scores_json(st->score, st->np));
+    json_object_set_new(o, "scores", jx_u16_array(st->score, st->np));
     json_object_set_new(o, "hands_played", results_json(st));
     json_object_set_new(o, "deck", deck_json(st));
     json_object_set_new(o, "discard_pile", pz_cards_json(st->disc, st->ndisc));
@@ -775,13 +759,13 @@ json_t *pz_view(const pz_state *st, int seat)
     json_object_set_new(o, "deck_size", json_integer(st->ndeck));
     json_object_set_new(o, "discard", pz_card_json(st->ndisc ? st->disc[st->ndisc - 1] : 0));
     json_object_set_new(o, "discard_pile", pz_cards_json(st->disc, st->ndisc));
-    json_object_set_new(o, "hand_sizes", ints_json(st->nhand, st->np));
+    json_object_set_new(o, "hand_sizes", jx_u8_array(st->nhand, st->np));
     if (seat >= 0 && seat < st->np)
         json_object_set_new(o, "hand", pz_cards_json(st->hand[seat], st->nhand[seat]));
     json_object_set_new(o, "table", pz_table_json(&st->t, st->np));
     json_object_set_new(o, "accumulations", targets_json(&st->t, st->np));
     json_object_set_new(o, "phase_status", pz_status_json(st->variant, st->status, st->np));
-    json_object_set_new(o, "scores", scores_json(st->score, st->np));
+    json_object_set_new(o, "scores", jx_u16_array(st->score, st->np));
     json_object_set_new(o, "hands_played", results_json(st));
     if (st->variant)
         json_object_set_new(o, "skips_pending", bools_json(st->skip, st->np));
@@ -820,7 +804,7 @@ json_t *pz_events(const pz_state *st, int seat, long after)
                 json_array_append_new(a, json_pack("{s:i,s:s,s:i,s:s,s:o,s:o}", "n", (int)n, "event",
                                                    "hand_over", "hand", h + 1, "reason",
                                                    pz_end_name(st->end_reason[h]), "penalties",
-                                                   scores_json(st->pen[h], st->np), "scores", tot));
+                                                   jx_u16_array(st->pen[h], st->np), "scores", tot));
             }
         }
     }
@@ -852,8 +836,8 @@ json_t *pz_record(const pz_state *st, int seat, const pz_play *p, const pz_effec
         int h = fx->hand_over - 1;
         json_object_set_new(o, "hand_over",
                             json_pack("{s:i,s:s,s:o,s:o}", "hand", h + 1, "reason", pz_end_name(fx->end_reason),
-                                      "penalties", scores_json(st->pen[h], st->np), "scores",
-                                      scores_json(st->score, st->np)));
+                                      "penalties", jx_u16_array(st->pen[h], st->np), "scores",
+                                      jx_u16_array(st->score, st->np)));
     }
     if (fx->game_over)
         json_object_set_new(o, "game_over", json_pack("{s:s,s:o}", "result", pz_result_name(st->result), "winner",
