@@ -8,17 +8,6 @@
 #include "api.h"
 #include "core/jsonx.h"
 
-#define PROBLEM(ecode, ...)                                                   \
-    do {                                                                      \
-        err_set(&e, (ecode), NULL, __VA_ARGS__);                               \
-        return http_res_problem(res, req, e.code, &e, NULL);                  \
-    } while (0)
-
-static int fail(http_res *res, const http_req *req, game_err *e)
-{
-    return http_res_problem(res, req, e->code ? e->code : ERR_INTERNAL, e, NULL);
-}
-
 static json_t *game_doc(const game_ctx *c)
 {
     json_t *you = c->seat >= 0 ? json_integer(c->seat) : json_null();
@@ -103,34 +92,36 @@ int h_games_create(const api_config *cfg, const http_req *req,
     game_err e = {0};
     static const char *const allowed[] = {"game", "variant", "seed", "players", "options", NULL};
     if (jx_object(body, "", &e) || reject_unknown(body, allowed, "", &e))
-        return fail(res, req, &e);
+        return http_res_fail(res, req, &e);
     const char *gname, *variant;
     if (jx_string(json_object_get(body, "game"), "/game", &gname, &e))
-        return fail(res, req, &e);
+        return http_res_fail(res, req, &e);
     const game_ops *ops = game_find(gname);
-    if (!ops)
-        PROBLEM(ERR_NOT_FOUND, "unknown game type '%s' (see GET /rules)", gname);
+    if (!ops) {
+        err_set(&e, ERR_NOT_FOUND, NULL, "unknown game type '%s' (see GET /rules)", gname);
+        return http_res_fail(res, req, &e);
+    }
     variant = ops->variants[0];
     if (json_object_get(body, "variant")) {
         if (jx_string(json_object_get(body, "variant"), "/variant", &variant, &e))
-            return fail(res, req, &e);
+            return http_res_fail(res, req, &e);
         if (!game_has_variant(ops, variant)) {
             err_set(&e, ERR_BAD_MEMBER, "/variant", "unknown variant '%s' of %s",
                     variant, ops->name);
-            return fail(res, req, &e);
+            return http_res_fail(res, req, &e);
         }
     }
     long long seed;
     if (json_object_get(body, "seed")) {
         if (jx_int(json_object_get(body, "seed"), "/seed", 0,
                    (1LL << 53) - 1, &seed, &e))
-            return fail(res, req, &e);
+            return http_res_fail(res, req, &e);
     } else {
         seed = (long long)(rand_u64() & ((1ULL << 53) - 1));
     }
     const json_t *options = json_object_get(body, "options");
     if (options && jx_object(options, "/options", &e))
-        return fail(res, req, &e);
+        return http_res_fail(res, req, &e);
 
     void *st = calloc(1, ops->state_size);
     json_t *seats = json_array();
@@ -393,7 +384,7 @@ int h_game_get(const api_config *cfg, const http_req *req,
     game_ctx c;
     if (ctx_load(cfg, req, m->params[0], &c, &e)) {
         ctx_free(&c);
-        return fail(res, req, &e);
+        return http_res_fail(res, req, &e);
     }
     const char *inm = http_req_header(req, "If-None-Match");
     etag(res, c.row.version);
@@ -420,7 +411,7 @@ int h_game_delete(const api_config *cfg, const http_req *req,
         err_set(&e, rc, NULL, "the game could not be deleted");
     ctx_free(&c);
     if (rc)
-        return fail(res, req, &e);
+        return http_res_fail(res, req, &e);
     return http_res_raw(res, 204, NULL, NULL, 0);
 }
 
@@ -494,7 +485,7 @@ int h_plays_post(const api_config *cfg, const http_req *req,
                             "applied", applied, "state", c.ops->view(c.st, c.seat)));
 done:
     if (rc)
-        fail(res, req, &e);
+        http_res_fail(res, req, &e);
     ctx_free(&c);
     json_decref(applied);
     return rc;
@@ -507,7 +498,7 @@ static int load_or_fail(const api_config *cfg, const http_req *req,
     game_err e = {0};
     if (ctx_load(cfg, req, m->params[0], c, &e)) {
         ctx_free(c);
-        fail(res, req, &e);
+        http_res_fail(res, req, &e);
         return -1;
     }
     return 0;
@@ -572,7 +563,7 @@ int h_hint(const api_config *cfg, const http_req *req, const route_match *m,
     else
         rc = c.ops->hint(c.st, seat, &out, &e);
     if (rc) {
-        fail(res, req, &e);
+        http_res_fail(res, req, &e);
     } else {
         json_object_set_new(out, "seat", json_integer(seat));
         etag(res, c.row.version);
@@ -620,7 +611,7 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
         rc = err_set(&e, c.has_token ? ERR_FORBIDDEN : ERR_UNAUTHORIZED, NULL,
                      "the full record holds hidden cards: it is exported to the admin, "
                      "or to anyone once the game is over");
-        fail(res, req, &e);
+        http_res_fail(res, req, &e);
     } else if (strcmp(f, "json") == 0) {
         http_res_json(res, 200,
                       json_pack("{s:s,s:s,s:O,s:O,s:O,s:I,s:o,s:o}", "format", "json",
@@ -638,7 +629,7 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
             if (e.code == ERR_BAD_QUERY)
                 http_res_problem(res, req, rc, &e, json_pack("{s:s}", "parameter", "format"));
             else
-                fail(res, req, &e);
+                http_res_fail(res, req, &e);
         } else {
             http_res_raw(res, 200, mt, text, len);
             http_res_header(res, "Content-Disposition", "attachment; filename=\"%s-%s.%s\"",

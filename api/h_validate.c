@@ -9,16 +9,11 @@
 #include "api.h"
 #include "core/jsonx.h"
 
-static int fail(http_res *res, const http_req *req, game_err *e)
-{
-    return http_res_problem(res, req, e->code ? e->code : ERR_INTERNAL, e, NULL);
-}
-
 static int unknown_game(http_res *res, const http_req *req, const char *name)
 {
     game_err e = {0};
     err_set(&e, ERR_NOT_FOUND, NULL, "unknown game type '%s' (see GET /rules)", name);
-    return fail(res, req, &e);
+    return http_res_fail(res, req, &e);
 }
 
 int h_validate(const api_config *cfg, const http_req *req, const route_match *m,
@@ -31,42 +26,42 @@ int h_validate(const api_config *cfg, const http_req *req, const route_match *m,
     const char *gname, *variant = NULL;
     if (jx_object(body, "", &e) || reject_unknown(body, allowed, "", &e) ||
         jx_string(json_object_get(body, "game"), "/game", &gname, &e))
-        return fail(res, req, &e);
+        return http_res_fail(res, req, &e);
     const game_ops *ops = game_find(gname);
     if (!ops)
         return unknown_game(res, req, gname);
     if (json_object_get(body, "variant")) {
         if (jx_string(json_object_get(body, "variant"), "/variant", &variant, &e))
-            return fail(res, req, &e);
+            return http_res_fail(res, req, &e);
         if (!game_has_variant(ops, variant)) {
             err_set(&e, ERR_BAD_MEMBER, "/variant", "unknown variant '%s' of %s", variant, ops->name);
-            return fail(res, req, &e);
+            return http_res_fail(res, req, &e);
         }
     }
     const json_t *state = json_object_get(body, "state");
     const json_t *play = json_object_get(body, "play");
     if (jx_object(state, "/state", &e))
-        return fail(res, req, &e);
+        return http_res_fail(res, req, &e);
     if (!play) {
         err_set(&e, ERR_BAD_MEMBER, "/play", "required member 'play' is missing");
-        return fail(res, req, &e);
+        return http_res_fail(res, req, &e);
     }
     const char *sv = json_string_value(json_object_get(state, "variant"));
     if (variant && sv && strcmp(variant, sv) != 0) {
         err_set(&e, ERR_BAD_MEMBER, "/variant", "variant '%s' does not match the state's '%s'",
                 variant, sv);
-        return fail(res, req, &e);
+        return http_res_fail(res, req, &e);
     }
     void *st = calloc(1, ops->state_size);
     if (!st) {
         err_set(&e, ERR_INTERNAL, NULL, "out of memory");
-        return fail(res, req, &e);
+        return http_res_fail(res, req, &e);
     }
     int rc = ops->decode(st, state, &e);
     if (rc) {
         err_prefix(&e, "/state");
         free(st);
-        return fail(res, req, &e);
+        return http_res_fail(res, req, &e);
     }
     game_status gs;
     ops->status(st, &gs);
@@ -74,7 +69,7 @@ int h_validate(const api_config *cfg, const http_req *req, const route_match *m,
     if (json_object_get(body, "seat") &&
         (rc = jx_int(json_object_get(body, "seat"), "/seat", 0, gs.nseats - 1, &seat, &e))) {
         free(st);
-        return fail(res, req, &e);
+        return http_res_fail(res, req, &e);
     }
     game_verdict v = {0};
     rc = ops->check(st, (int)seat, play, &v, &e);
@@ -88,7 +83,7 @@ int h_validate(const api_config *cfg, const http_req *req, const route_match *m,
     if (rc) {
         if (rc == ERR_BAD_MEMBER)
             err_prefix(&e, "/play");
-        return fail(res, req, &e);
+        return http_res_fail(res, req, &e);
     }
     json_t *out = json_pack("{s:b,s:b,s:s}", "valid", v.valid, "turn_ending",
                             v.turn_ending, "reason", v.reason);
@@ -125,14 +120,14 @@ static int call_fn(const http_req *req, const game_ops *ops, const game_fn *f,
             snprintf(p, sizeof p, "/%d", np);
             err_set(&e, ERR_BAD_MEMBER, p, "%s takes at most %d arguments, got %d",
                     f->signature, np, n);
-            return fail(res, req, &e);
+            return http_res_fail(res, req, &e);
         }
         if (n < f->nrequired) {
             char p[16];
             snprintf(p, sizeof p, "/%d", n);
             err_set(&e, ERR_BAD_MEMBER, p, "missing argument %d '%s' of %s", n,
                     f->params[n], f->signature);
-            return fail(res, req, &e);
+            return http_res_fail(res, req, &e);
         }
         for (int i = 0; i < n; i++)
             args[i] = json_array_get(body, (size_t)i);
@@ -150,7 +145,7 @@ static int call_fn(const http_req *req, const game_ops *ops, const game_fn *f,
                 char p[160];
                 jx_ptr_key(p, sizeof p, "", k);
                 err_set(&e, ERR_BAD_MEMBER, p, "'%s' is not a parameter of %s", k, f->signature);
-                return fail(res, req, &e);
+                return http_res_fail(res, req, &e);
             }
         }
         for (int i = 0; i < f->nrequired; i++)
@@ -159,18 +154,18 @@ static int call_fn(const http_req *req, const game_ops *ops, const game_fn *f,
                 jx_ptr_key(p, sizeof p, "", f->params[i]);
                 err_set(&e, ERR_BAD_MEMBER, p, "missing argument '%s' of %s",
                         f->params[i], f->signature);
-                return fail(res, req, &e);
+                return http_res_fail(res, req, &e);
             }
         json_t *vm = json_object_get(body, "variant");
         if (vm && !(variant = json_string_value(vm))) {
             err_set(&e, ERR_BAD_MEMBER, "/variant", "variant must be a string");
-            return fail(res, req, &e);
+            return http_res_fail(res, req, &e);
         }
     } else {
         err_set(&e, ERR_BAD_MEMBER, "",
                 "the body is the function's arguments: a JSON array (positional) or "
                 "an object keyed by parameter name");
-        return fail(res, req, &e);
+        return http_res_fail(res, req, &e);
     }
     if (variant && !game_has_variant(ops, variant)) {
         int from_body = named && json_object_get(body, "variant");
@@ -193,7 +188,7 @@ static int call_fn(const http_req *req, const game_ops *ops, const game_fn *f,
                 memcpy(e.pointer, p, sizeof p);
             }
         }
-        return fail(res, req, &e);
+        return http_res_fail(res, req, &e);
     }
     return http_res_json(res, 200, json_pack("{s:o}", "result", result));
 }
@@ -210,7 +205,7 @@ static int find_and_call(const http_req *req, const char *game, const char *kind
     game_err e = {0};
     err_set(&e, ERR_NOT_FOUND, NULL, "%s has no %s function '%s' (see GET /rules/%s)",
             ops->name, kind, name, ops->name);
-    return fail(res, req, &e);
+    return http_res_fail(res, req, &e);
 }
 
 int h_fn_validate(const api_config *cfg, const http_req *req,

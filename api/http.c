@@ -174,6 +174,11 @@ int http_res_problem(http_res *res, const http_req *req, int code,
     return json_body(res, status, "application/problem+json", p);
 }
 
+int http_res_fail(http_res *res, const http_req *req, const game_err *e)
+{
+    return http_res_problem(res, req, e->code ? e->code : ERR_INTERNAL, e, NULL);
+}
+
 void http_res_free(http_res *res)
 {
     free(res->body);

@@ -70,6 +70,8 @@ typedef struct api_config {
 
 /* Handle one request. Always fills res (never fails). Thread-safe. */
 void api_handle(const api_config *cfg, const http_req *req, http_res *res);
+/* The problem for a filled game_err (its code; 500 if none was set). */
+int http_res_fail(http_res *res, const http_req *req, const game_err *e);
 void http_res_free(http_res *res);
 
 /* Header lookup, case-insensitive; NULL when absent. */
