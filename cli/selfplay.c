@@ -118,7 +118,7 @@ int cmd_selfplay(int argc, char **argv)
     double turns_sum = 0, rounds_sum = 0, score_sum[GAME_MAX_SEATS] = {0};
     double team_sum = 0, team_sq = 0;
     long perfect = 0, hist[64] = {0};
-    int max_score = 0;
+    int max_score = 0, lower_is_better = 0;
     int tty = !quiet && isatty(STDERR_FILENO);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -157,6 +157,7 @@ int cmd_selfplay(int argc, char **argv)
         if (r < 16)
             results[r].n++;
         turns_sum += gs.turns;
+        lower_is_better = gs.lower_is_better;
         rounds_sum += gs.rounds;
         if (ops->cooperative) {
             double t = gs.score[0];
@@ -201,7 +202,8 @@ int cmd_selfplay(int argc, char **argv)
                        "##################################################");
         goto tail;
     }
-    printf("seat  bot           wins   win%%    avg score\n");
+    printf("seat  bot           wins   win%%    %s\n",
+           lower_is_better ? "avg points (penalty: lower is better)" : "avg score");
     for (int s = 0; s < players; s++) {
         double p = (double)wins[s] / (double)games;
         printf("%-5d %-12s %6ld  %5.1f%% ±%4.1f  %8.2f\n", s, bots[s], wins[s], 100 * p,
