@@ -19,7 +19,18 @@
 
 #include "core/err.h"
 
-enum { SEAT_SPECTATOR = -1, SEAT_ADMIN = -2 };
+/* Readers that are not a seat:
+ * - SEAT_SPECTATOR: public information only: what every seat may see. No
+ *   card hidden from any seat (a hand that only its owner sees, a Hanabi
+ *   hand, the deck order, a face-down card), nothing derived from one (a
+ *   hidden hand's point total), while the game is in progress.
+ * - SEAT_OBSERVER: a spectator at a table opened with the API option
+ *   "spectators": "all" (as hanab.live): every seat's hand, but still
+ *   nothing hidden from every seat (deck order, RNG, face-down piles).
+ * - SEAT_ADMIN: everything.
+ * Once the game is over every reader, seats and spectators alike, sees
+ * every card (views, history, events). */
+enum { SEAT_SPECTATOR = -1, SEAT_ADMIN = -2, SEAT_OBSERVER = -3 };
 enum { GAME_MAX_SEATS = 8 };
 
 /* Where a game stands (filled by ops->status). */
@@ -142,6 +153,13 @@ typedef struct game_ops {
      * ([{"name":..}|{"bot":..}]) that fits the saved game. */
     int (*import_text)(void *st, const char *text, size_t len,
                        json_t **seats, json_t **warnings, game_err *e);
+    /* Make a copy of the state safe to hand to a seat as a resumable save
+     * while the game is in progress (open tables, see open_table): redraw
+     * everything no seat may see (the draw pile's order, the RNG of future
+     * deals and of the bots) from `salt`, a secret the server draws, so the
+     * save predicts nothing the real game will do. The visible position is
+     * unchanged. NULL when the game never lets a seat export mid-game. */
+    void (*conceal)(void *st, uint64_t salt);
 } game_ops;
 
 /* engine/registry.c */

@@ -78,6 +78,7 @@ typedef struct pz_obs {
     int variant;               /* 0 standard, 1 bonus */
     int np, seat;
     int mid;                   /* picked up already this turn */
+    int turn;                  /* autograder functions: turn_history gives seat the turn */
     int strict;                /* the game's own check (see above) */
     int deck;                  /* cards in the deck, -1 unknown */
     int discard;               /* top of the discard pile, 0 none */
@@ -200,7 +201,10 @@ int pz_table_parse(const json_t *j, const char *ptr, int variant, int np, pz_tab
                    game_err *e);
 /* turn_history of the current hand as `seat` sees it (deck draws "XX"
  * except for the seat's own when reveal_own) */
-json_t *pz_turn_history(const pz_state *st, int seat, int reveal_own);
+/* The current hand's turn_history as `seat` may see it (deck draws "XX"). */
+json_t *pz_turn_history(const pz_state *st, int seat);
+/* The whole game's plays as history records {n, seat, hand, play, turn_ending}. */
+json_t *pz_history(const pz_state *st, int seat);
 json_t *pz_encode(const pz_state *st);
 int pz_decode(pz_state *st, const json_t *blob, game_err *e);
 json_t *pz_view(const pz_state *st, int seat);

@@ -212,7 +212,15 @@ static json_t *log_play(const pz_state *st, const pz_log *l, int reveal)
     return pz_play_json(&p);
 }
 
-json_t *pz_turn_history(const pz_state *st, int seat, int reveal_own)
+/* May `seat` see the cards of `owner`'s hand (and so their deck draws)?
+ * Their owner, the admin, an observer ("spectators": "all"), and everyone
+ * once the game is over (engine/game.h). */
+static int sees_hand(const pz_state *st, int seat, int owner)
+{
+    return seat == owner || seat == SEAT_ADMIN || seat == SEAT_OBSERVER || st->result != PZ_PLAYING;
+}
+
+json_t *pz_turn_history(const pz_state *st, int seat)
 {
     json_t *a = json_array(), *plays = NULL;
     for (int i = st->hand_log; i < st->nlog; i++) {
@@ -225,8 +233,26 @@ json_t *pz_turn_history(const pz_state *st, int seat, int reveal_own)
             plays = NULL;
             continue;
         }
-        int reveal = seat == SEAT_ADMIN || (reveal_own && seat == l->seat);
-        json_array_append_new(plays, log_play(st, l, reveal));
+        json_array_append_new(plays, log_play(st, l, sees_hand(st, seat, l->seat)));
+    }
+    return a;
+}
+
+json_t *pz_history(const pz_state *st, int seat)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < st->nlog; i++) {
+        const pz_log *l = &st->log[i];
+        if (l->type == PZ_SKIPPED)
+            continue; /* not a play: the "skipped" event tells it */
+        /* a turn ends where the next one starts (a pick-up, a skipped turn,
+         * a new hand), or with the state between turns */
+        const pz_log *nx = i + 1 < st->nlog ? &st->log[i + 1] : NULL;
+        int ending = nx ? nx->type <= PZ_PICK_DISCARD || nx->type == PZ_SKIPPED || nx->hand != l->hand
+                        : !st->mid || st->result != PZ_PLAYING;
+        json_array_append_new(a, json_pack("{s:i,s:i,s:i,s:o,s:b}", "n", i + 1, "seat", l->seat, "hand",
+                                           l->hand + 1, "play", log_play(st, l, sees_hand(st, seat, l->seat)),
+                                           "turn_ending", ending));
     }
     return a;
 }
@@ -560,11 +586,6 @@ static int decode_body(pz_state *st, const json_t *j, game_err *e)
         }
     if (r == PZ_PLAYING && st->hands_done >= st->maxhands)
         return err_set(e, ERR_BAD_MEMBER, "/result", "every hand is played: the game is over");
-    int anydone = 0;
-    for (int q = 0; q < np; q++)
-        anydone |= pz_all_done(v, st->status[q]);
-    if (r == PZ_PLAYING && anydone)
-        return err_set(e, ERR_BAD_MEMBER, "/result", "a player completed every phase: the game is over");
 
     int n;
     uint8_t tmp[PZ_NCARDS];
@@ -599,6 +620,15 @@ static int decode_body(pz_state *st, const json_t *j, game_err *e)
     for (int q = 0; q < np; q++) {
         int ph = st->t.phase[q];
         jx_ptr_idx(p, sizeof p, "/table", (size_t)q);
+        /* The game ends with the hand in which a player completes their last
+         * phase (pz_game.c end_game_check): the hand goes on after it, so a
+         * player in play who completed every phase put the last one down in
+         * this hand, and it lies on the table. */
+        if (r == PZ_PLAYING && pz_all_done(v, st->status[q]) && !ph) {
+            jx_ptr_idx(p, sizeof p, "/phase_status", (size_t)q);
+            return err_set(e, ERR_BAD_MEMBER, p,
+                           "the player completed every phase in an earlier hand: the game is over");
+        }
         if (ph && !(v ? (st->status[q] >> (ph - 1)) & 1 : st->status[q] == ph))
             return err_set(e, ERR_BAD_MEMBER, p, "the phase on the table is not in the player's phase_status");
         for (int g = 0; g < st->t.ng[q] && ph; g++) {
@@ -769,11 +799,11 @@ json_t *pz_view(const pz_state *st, int seat)
     json_object_set_new(o, "hands_played", results_json(st));
     if (st->variant)
         json_object_set_new(o, "skips_pending", bools_json(st->skip, st->np));
-    json_object_set_new(o, "turn_history", pz_turn_history(st, seat, 1));
-    if (seat == SEAT_ADMIN) {
+    json_object_set_new(o, "turn_history", pz_turn_history(st, seat));
+    if (seat == SEAT_ADMIN || seat == SEAT_OBSERVER || over)
         json_object_set_new(o, "hands", hands_json(st));
+    if (seat == SEAT_ADMIN || over)
         json_object_set_new(o, "deck", deck_json(st));
-    }
     return o;
 }
 
@@ -789,7 +819,7 @@ json_t *pz_events(const pz_state *st, int seat, long after)
                                    l->type == PZ_SKIPPED ? "skipped" : "play", "hand", l->hand + 1,
                                    "seat", l->seat);
             if (l->type != PZ_SKIPPED)
-                json_object_set_new(ev, "play", log_play(st, l, seat == SEAT_ADMIN || seat == l->seat));
+                json_object_set_new(ev, "play", log_play(st, l, sees_hand(st, seat, l->seat)));
             json_array_append_new(a, ev);
         }
         int last_of_hand = i + 1 == st->nlog || st->log[i + 1].hand != l->hand;

@@ -118,6 +118,7 @@ static int obs_args(json_t *const *args, int i, int v, pz_obs *o, game_err *e)
     if (jx_array(h, p, 0, (size_t)1 << 16, e))
         return ERR_BAD_MEMBER;
     int last_p = -1, last_type = -1, last_n = 0;
+    int pending[PZ_MAXP] = {0}; /* a Skip not yet taken (bonus) */
     for (size_t k = 0; k < json_array_size(h); k++) {
         const json_t *turn = json_array_get(h, k);
         snprintf(q, sizeof q, "%s/%zu", p, k);
@@ -127,6 +128,7 @@ static int obs_args(json_t *const *args, int i, int v, pz_obs *o, game_err *e)
         if (jx_int(json_array_get(turn, 0), q, 0, o->np - 1, &x, e))
             return ERR_BAD_MEMBER;
         last_p = (int)x;
+        pending[last_p] = 0; /* their turn came: played or skipped */
         const json_t *plays = json_array_get(turn, 1);
         snprintf(q, sizeof q, "%s/%zu/1", p, k);
         if (jx_array(plays, q, 0, (size_t)1 << 12, e))
@@ -141,9 +143,25 @@ static int obs_args(json_t *const *args, int i, int v, pz_obs *o, game_err *e)
                 return ERR_BAD_MEMBER;
             }
             last_type = pl.type;
+            if (pl.type == PZ_SKIP && pl.target < o->np)
+                pending[pl.target] = 1;
         }
     }
-    o->mid = last_p == o->seat && last_n > 0 && last_type != PZ_DISCARD && last_type != PZ_SKIP;
+    /* Whose turn it is, from turn_history alone (docs/rulings-notes.md):
+     * no turn yet this hand: anyone may open it (the dealer is not among the
+     * arguments); a turn that has not ended (its last play is not a discard
+     * or a Skip; [p, []] is a skipped turn, ended): its player's; an ended
+     * turn: the next player's in seat order, passing over a player whose
+     * Skip is pending. */
+    int ended = last_n == 0 || last_type == PZ_DISCARD || last_type == PZ_SKIP;
+    int next = last_p;
+    if (last_p >= 0 && ended) {
+        next = (last_p + 1) % o->np;
+        for (int k = 0; k < o->np - 1 && pending[next]; k++)
+            next = (next + 1) % o->np;
+    }
+    o->turn = last_p < 0 || next == o->seat;
+    o->mid = last_p == o->seat && !ended;
     snprintf(p, sizeof p, "/%d", i + 3);
     if (pz_status_parse(args[i + 3], p, v, o->np, o->status, e))
         return ERR_BAD_MEMBER;
@@ -172,7 +190,7 @@ static int fn_is_valid_play(json_t *const *args, const char *variant, json_t **r
         return ERR_BAD_MEMBER;
     pz_play p;
     int ok = 0;
-    if (args[0] && pz_play_parse(args[0], v, &p, NULL) == 0)
+    if (args[0] && o.turn && pz_play_parse(args[0], v, &p, NULL) == 0)
         ok = pz_judge(&o, &p, NULL, 0, NULL) != 0;
     *result = json_boolean(ok);
     return 0;

@@ -110,7 +110,7 @@ static int init(void *vst, const char *variant, int nplayers, uint64_t seed, con
 static int decode(void *st, const json_t *blob, game_err *e) { return pz_decode(st, blob, e); }
 static json_t *encode(const void *st) { return pz_encode(st); }
 static json_t *view(const void *st, int seat) { return pz_view(st, seat); }
-static json_t *history(const void *st, int seat) { return pz_turn_history(st, seat, 1); }
+static json_t *history(const void *st, int seat) { return pz_history(st, seat); }
 static json_t *events(const void *st, int seat, long after) { return pz_events(st, seat, after); }
 
 static void status(const void *vst, game_status *out)

@@ -112,18 +112,62 @@ test('stored games: hands and deck hidden (raw text), history in turn_history fo
   const seat = await srv.get(`/games/${g.json.id}`, { token });
   assert.doesNotMatch(seat.text, /"hands"|"deck"\s*:\s*\[/);
   assert.deepEqual(seat.json.state.hand.slice().sort(), admin.hands[0].slice().sort());
+  expectProblem(await srv.post(`/games/${g.json.id}/plays`, { play: [5, 'AS'] }, { token }), 422, 'illegal-play');
+  expectProblem(await srv.post(`/games/${g.json.id}/plays`, { play: [7] }, { token }), 400, 'invalid-member');
   const spec = await srv.get(`/games/${g.json.id}`);
   assert.equal(spec.json.state.hand, undefined, 'a spectator has no hand');
-  const hist = await srv.get(`/games/${g.json.id}/plays`, { token });
-  expectStatus(hist, 200);
-  for (const [pid, plays] of hist.json.plays) {
+  for (const [pid, plays] of seat.json.state.turn_history) {
     assert.ok(Number.isInteger(pid) && Array.isArray(plays));
     for (const p of plays) if (pid !== 0 && p[0] === 1) assert.equal(p[1], 'XX', 'others\' deck draws are hidden');
   }
-  expectProblem(await srv.post(`/games/${g.json.id}/plays`, { play: [5, 'AS'] }, { token }), 422, 'illegal-play');
-  expectProblem(await srv.post(`/games/${g.json.id}/plays`, { play: [7] }, { token }), 400, 'invalid-member');
+  // /plays: the whole game as history records, numbered, with the bots' explanations
+  for (let i = 0; i < 40; i++) { // play our turn by the hint until the bots have played theirs
+    const h = await srv.get(`/games/${g.json.id}/hint`, { token });
+    expectStatus(h, 200);
+    const r = await srv.post(`/games/${g.json.id}/plays`, { play: h.json.play }, { token });
+    expectStatus(r, 200);
+    if (r.json.applied.length > 1) break;
+  }
+  const hist = await srv.get(`/games/${g.json.id}/plays`, { token });
+  expectStatus(hist, 200);
+  assert.ok(hist.json.plays.length > 0);
+  hist.json.plays.forEach((r, i) => {
+    assert.ok(Number.isInteger(r.n) && r.n >= (i ? hist.json.plays[i - 1].n + 1 : 1), 'numbered in order');
+    if (r.seat !== 0 && r.play[0] === 1) assert.equal(r.play[1], 'XX', 'others\' deck draws are hidden');
+    if (r.seat !== 0) assert.equal(typeof r.explanation, 'string', 'a bot play keeps its explanation');
+  });
   const bots = await srv.post('/games', { game: 'phazed', variant: 'bonus', seed: 6, players: [{ bot: 'planner' }, { bot: 'random' }, { bot: 'planner' }, { bot: 'random' }], options: { hands: 2 } });
   expectStatus(bots, 201);
   assert.equal(bots.json.state.over, true);
   assert.ok(bots.json.applied.every((r) => r.seat === undefined || typeof r.explanation === 'string'));
+});
+
+// Issue 9: a person against three planners, following /hint every turn, to
+// the end. These seeds reach a hand in which a player completes their
+// seventh phase and the hand goes on; the stored game must stay readable by
+// every route until the game is over.
+test('a person with three planners plays whole games to the end (seeds 1, 2, 3, 21)', async () => {
+  for (const seed of [1, 2, 3, 21]) {
+    const g = await srv.post('/games', { game: 'phazed', seed, players: [{ name: 'Ann' }, { bot: 'planner' }, { bot: 'planner' }, { bot: 'planner' }] });
+    expectStatus(g, 201, `seed ${seed}`);
+    const id = g.json.id;
+    const token = g.json.seats[0].token;
+    let state = g.json.state, plays = 0, lastPhaseMidHand = false;
+    while (!state.over) {
+      assert.ok(plays < 5000, `seed ${seed}: the game ends`);
+      const h = await srv.get(`/games/${id}/hint`, { token });
+      expectStatus(h, 200, `seed ${seed} hint after ${plays} plays`);
+      const r = await srv.post(`/games/${id}/plays`, { play: h.json.play }, { token });
+      expectStatus(r, 200, `seed ${seed} play ${JSON.stringify(h.json.play)}`);
+      state = r.json.state;
+      plays++;
+      if (!state.over && state.phase_status.some((s) => s === 7)) lastPhaseMidHand = true;
+      for (const route of ['', '/legal', '/plays', '/events']) {
+        expectStatus(await srv.get(`/games/${id}${route}`, { token }), 200, `seed ${seed} GET ${route} after ${plays} plays`);
+      }
+    }
+    assert.ok(lastPhaseMidHand, `seed ${seed}: a hand went on after a player's seventh phase`);
+    assert.ok(['won', 'tied'].includes(state.result), `seed ${seed}: result ${state.result}`);
+    expectStatus(await srv.get(`/games/${id}/export?format=json`, { token }), 200, `seed ${seed} export`);
+  }
 });

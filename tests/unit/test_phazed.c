@@ -162,6 +162,15 @@ static char *dump(json_t *j)
     return s;
 }
 
+/* The current hand's turn_history in `seat`'s view, as text (caller frees). */
+static char *turn_history(const pz_state *st, int seat)
+{
+    json_t *v = OPS->view(st, seat);
+    char *s = json_dumps(json_object_get(v, "turn_history"), JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(v);
+    return s;
+}
+
 /* Play a game to its end with the given bots; returns its status. */
 static void play_game(pz_state *st, const char *variant, uint64_t seed, const char *const bots[4],
                       const json_t *opts, game_status *s)
@@ -463,6 +472,35 @@ static void test_turn_structure(void **unused)
     /* after the previous player's turn */
     snprintf(a, sizeof a, "((2, '9D'), 1, " T4 ", [(0, [(1, 'XX'), (5, '9D')])], " ST0 ", %s, '9D')", hand);
     EXPECT("is_valid_play", a, "true");
+    /* turn order from turn_history, the same for every play type: a player
+     * whose own turn ended last may not pick up again (nor discard)... */
+    EXPECT("is_valid_play",
+           "((1, 'XX'), 0, [(None, []), (None, []), (None, []), (None, [])], "
+           "[(3, [(1, 'XX'), (5, '4S')]), (0, [(1, 'XX'), (5, '9C')])], [0, 0, 0, 0], ['JS', '2C', '3D'], '9C')",
+           "false");
+    EXPECT("is_valid_play",
+           "((2, '9C'), 0, [(None, []), (None, []), (None, []), (None, [])], "
+           "[(3, [(1, 'XX'), (5, '4S')]), (0, [(1, 'XX'), (5, '9C')])], [0, 0, 0, 0], ['JS', '2C', '3D'], '9C')",
+           "false");
+    EXPECT("is_valid_play",
+           "((5, 'JS'), 0, [(None, []), (None, []), (None, []), (None, [])], "
+           "[(3, [(1, 'XX'), (5, '4S')]), (0, [(1, 'XX'), (5, '9C')])], [0, 0, 0, 0], ['JS', '2C', '3D'], '9C')",
+           "false");
+    /* ... the next player may */
+    EXPECT("is_valid_play",
+           "((1, 'XX'), 1, [(None, []), (None, []), (None, []), (None, [])], "
+           "[(3, [(1, 'XX'), (5, '4S')]), (0, [(1, 'XX'), (5, '9C')])], [0, 0, 0, 0], ['JS', '2C', '3D'], '9C')",
+           "true");
+    /* ... and nobody else, before or during the next player's turn */
+    snprintf(a, sizeof a, "((1, None), 2, " T4 ", [(0, [(1, 'XX'), (5, '9D')])], " ST0 ", %s, '9D')", hand);
+    EXPECT("is_valid_play", a, "false");
+    snprintf(a, sizeof a, "((5, '2S'), 2, " T4 ", [(0, [(1, 'XX'), (5, '9D')]), (1, [(2, '9D')])], " ST0 ", %s, None)", hand);
+    EXPECT("is_valid_play", a, "false");
+    snprintf(a, sizeof a, "((1, None), 2, " T4 ", [(0, [(1, 'XX'), (5, '9D')]), (1, [(2, '9D')])], " ST0 ", %s, None)", hand);
+    EXPECT("is_valid_play", a, "false");
+    /* turns wrap around the table */
+    snprintf(a, sizeof a, "((1, None), 0, " T4 ", [(3, [(1, 'XX'), (5, '9D')])], " ST0 ", %s, '9D')", hand);
+    EXPECT("is_valid_play", a, "true");
     /* discards: held, after a pick-up */
     snprintf(a, sizeof a, "((5, '2S'), 0, " T4 ", [(0, [(2, '7H')])], " ST0 ", %s, None)", hand);
     EXPECT("is_valid_play", a, "true");
@@ -520,6 +558,16 @@ static void test_bonus_functions(void **unused)
     snprintf(a, sizeof a, "((6, 2), 0, " T4 ", [], %s, %s, '3C')", st, h);
     BONUS("is_valid_play", a, "false");
     snprintf(a, sizeof a, "((6, 2), 0, " T4 ", [(0, [(2, 'JS')])], %s, ['2S', '3S'], None)", st);
+    BONUS("is_valid_play", a, "false");
+    /* after a Skip at the next player, the one after them picks up; a
+     * skipped turn written [p, []] counts as that player's turn */
+    snprintf(a, sizeof a, "((1, None), 1, " T4 ", [(0, [(2, 'JS'), (6, 1)])], %s, %s, '3C')", st, h);
+    BONUS("is_valid_play", a, "false");
+    snprintf(a, sizeof a, "((1, None), 2, " T4 ", [(0, [(2, 'JS'), (6, 1)])], %s, %s, '3C')", st, h);
+    BONUS("is_valid_play", a, "true");
+    snprintf(a, sizeof a, "((1, None), 2, " T4 ", [(0, [(2, 'JS'), (6, 1)]), (1, [])], %s, %s, '3C')", st, h);
+    BONUS("is_valid_play", a, "true");
+    snprintf(a, sizeof a, "((1, None), 1, " T4 ", [(0, [(2, 'JS'), (6, 1)]), (1, [])], %s, %s, '3C')", st, h);
     BONUS("is_valid_play", a, "false");
     /* a Joker is never discarded plainly, never taken from the pile, never placed */
     snprintf(a, sizeof a, "((5, 'ZZ'), 0, " T4 ", [(0, [(2, 'JS')])], %s, %s, None)", st, h);
@@ -640,7 +688,7 @@ static void test_hand_end_out_and_scoring(void **unused)
     assert_int_equal(st.t.phase[0], 0);
     for (int p = 0; p < 4; p++)
         assert_int_equal(st.nhand[p], 10);
-    s = dump(OPS->history(&st, 1));
+    s = turn_history(&st, 1);
     assert_string_equal(s, "[]");
     free(s);
     /* out by a placement (no discard needed) */
@@ -893,7 +941,7 @@ static void test_bonus_game(void **unused)
     apply_ok(&st, 1, "(1, None)");
     apply_ok(&st, 1, "(6, 3)");
     assert_int_equal(st.cur, 0); /* 2 and 3 skipped */
-    s = dump(OPS->history(&st, 0));
+    s = turn_history(&st, 0);
     assert_non_null(strstr(s, "[2,[]],[3,[]]"));
     assert_non_null(strstr(s, "[1,[]]"));
     free(s);
@@ -1027,11 +1075,35 @@ static void test_views_hide_cards(void **unused)
     free(s);
     char want[32];
     snprintf(want, sizeof want, "[[0,[[1,\"%s\"]]]]", pz_card_name(drawn));
-    s = dump(OPS->history(&st, 0));
+    s = turn_history(&st, 0);
     assert_string_equal(s, want);
     free(s);
-    s = dump(OPS->history(&st, 1));
+    s = turn_history(&st, 1);
     assert_string_equal(s, "[[0,[[1,\"XX\"]]]]");
+    free(s);
+    s = turn_history(&st, SEAT_SPECTATOR);
+    assert_string_equal(s, "[[0,[[1,\"XX\"]]]]");
+    free(s);
+    s = turn_history(&st, SEAT_OBSERVER); /* "spectators": "all" sees every hand */
+    assert_string_equal(s, want);
+    free(s);
+    /* the whole game's plays as records, the draw hidden the same way */
+    snprintf(want, sizeof want, "\"play\":[1,\"%s\"]", pz_card_name(drawn));
+    s = dump(OPS->history(&st, 0));
+    assert_non_null(strstr(s, want));
+    assert_non_null(strstr(s, "\"n\":1"));
+    free(s);
+    s = dump(OPS->history(&st, 2));
+    assert_null(strstr(s, want));
+    assert_non_null(strstr(s, "\"play\":[1,\"XX\"]"));
+    free(s);
+    s = dump(OPS->view(&st, SEAT_OBSERVER));
+    assert_non_null(strstr(s, "\"hands\""));
+    assert_null(strstr(s, "\"deck\":"));
+    free(s);
+    s = dump(OPS->view(&st, SEAT_SPECTATOR));
+    assert_null(strstr(s, "\"hands\""));
+    assert_null(strstr(s, "\"hand\""));
     free(s);
     s = dump(OPS->view(&st, SEAT_ADMIN));
     assert_non_null(strstr(s, "\"hands\""));
@@ -1117,6 +1189,33 @@ static void test_roundtrip_all_states(void **unused)
     assert_true(states > 1000);
 }
 
+/* Whole games (no hand limit): the hand goes on after a player completes
+ * their last phase, and every such state must decode (a stored game that a
+ * person keeps playing is decoded at every request). */
+static void test_roundtrip_whole_games(void **unused)
+{
+    (void)unused;
+    static pz_state st;
+    game_err e;
+    char why[320];
+    int after_last_phase = 0, games = 0;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        assert_int_equal(OPS->init(&st, seed % 2 ? "bonus" : "standard", 2 + (int)(seed % 3), seed, NULL, &e), 0);
+        while (st.result == PZ_PLAYING) {
+            assert_int_equal(OPS->bot(&st, "planner", NULL, why, sizeof why, &e), 0);
+            int done = 0;
+            for (int q = 0; q < st.np; q++)
+                done |= pz_all_done(st.variant, st.status[q]);
+            if (done && st.result == PZ_PLAYING)
+                after_last_phase++;
+            roundtrip(&st, done);
+        }
+        games++;
+    }
+    assert_int_equal(games, 12);
+    assert_true(after_last_phase > 0); /* the states of the defect were met */
+}
+
 static void expect_decode_bad(json_t *good, const char *path, json_t *value, const char *pointer)
 {
     static pz_state st, before;
@@ -1186,7 +1285,7 @@ static void test_decode_hostile(void **unused)
     expect_decode_bad(good, "/picked_up", json_integer(1), "/picked_up");
     expect_decode_bad(good, "/skip/0", json_true(), "/skip/0");
     expect_decode_bad(good, "/phase_status/0", json_integer(8), "/phase_status/0");
-    expect_decode_bad(good, "/phase_status/0", json_integer(7), "/result"); /* someone finished */
+    expect_decode_bad(good, "/phase_status/0", json_integer(7), "/phase_status/0"); /* finished in an earlier hand */
     expect_decode_bad(good, "/scores/0", json_integer(5), "/scores/0");
     expect_decode_bad(good, "/deck/0", json_string("1S"), "/deck/0");
     expect_decode_bad(good, "/deck/0", json_string("ZZ"), "/deck/0");
@@ -1484,6 +1583,7 @@ int main(void)
         cmocka_unit_test(test_views_hide_cards),
         cmocka_unit_test(test_events_and_records),
         cmocka_unit_test(test_roundtrip_all_states),
+        cmocka_unit_test(test_roundtrip_whole_games),
         cmocka_unit_test(test_decode_hostile),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_legal_agrees_with_check),
