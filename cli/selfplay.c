@@ -56,7 +56,15 @@ int cmd_selfplay(int argc, char **argv)
         case 'g': gname = optarg; break;
         case 'v': variant = optarg; break;
         case 'b': bots_arg = optarg; break;
-        case 'p': players = strtol(optarg, NULL, 10); break;
+        case 'p': {
+            char *end;
+            players = strtol(optarg, &end, 10);
+            if (end == optarg || *end || players < 1) {
+                fprintf(stderr, "croupier selfplay: --players takes a number of seats, not '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        }
         case 'o': opts_arg = optarg; break;
         case 'n': games = strtol(optarg, NULL, 10); break;
         case 's': seed = strtoull(optarg, NULL, 10); break;
@@ -82,21 +90,29 @@ int cmd_selfplay(int argc, char **argv)
     }
     const char *bots[GAME_MAX_SEATS];
     char buf[512];
-    int nbots = 0;
+    int nbots = 0, ntok = 0;
     snprintf(buf, sizeof buf, "%s", bots_arg ? bots_arg : ops->bots[0]);
-    for (char *tok = strtok(buf, ","); tok && nbots < GAME_MAX_SEATS; tok = strtok(NULL, ",")) {
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
         if (!game_has_bot(ops, tok)) {
             fprintf(stderr, "croupier selfplay: %s has no bot '%s'\n", ops->name, tok);
             return 2;
         }
-        bots[nbots++] = tok;
+        if (nbots < GAME_MAX_SEATS)
+            bots[nbots++] = tok;
+        ntok++;
     }
+    /* the table size: --players, else one seat per bot named, else the game's usual table */
     if (!players)
-        players = nbots > 1 ? nbots : ops->default_players ? ops->default_players : ops->min_players;
-    if (players < ops->min_players || players > ops->max_players ||
-        (nbots > 1 && nbots != players)) {
-        fprintf(stderr, "croupier selfplay: %s takes %d-%d players (%d bots given)\n",
-                ops->name, ops->min_players, ops->max_players, nbots);
+        players = ntok > 1 ? ntok : ops->default_players ? ops->default_players : ops->min_players;
+    if (players < ops->min_players || players > ops->max_players) {
+        fprintf(stderr, "croupier selfplay: %s takes %d-%d players, not %ld%s\n", ops->name,
+                ops->min_players, ops->max_players, players,
+                ntok > 1 ? " (one per bot in --bots)" : "");
+        return 2;
+    }
+    if (ntok > 1 && ntok != players) {
+        fprintf(stderr, "croupier selfplay: --bots names %d strategies for %ld players "
+                "(name one per seat, or one for every seat)\n", ntok, players);
         return 2;
     }
     for (int i = nbots; i < players; i++)

@@ -518,7 +518,7 @@ json_t *bo_view(const bo_state *st, int seat)
         int n = st->nstock[p];
         json_t *sp = json_pack("{s:o,s:i}", "top", bo_card_json(n ? st->stock[p][n - 1] : 0),
                                "count", n);
-        if (seat == SEAT_ADMIN)
+        if (seat == SEAT_ADMIN || over) /* face down below the top */
             json_object_set_new(sp, "cards", cards_json(st->stock[p], n));
         json_array_append_new(stocks, sp);
     }
@@ -529,13 +529,17 @@ json_t *bo_view(const bo_state *st, int seat)
         json_object_set_new(o, "holds_embargo", holds_json(st));
         json_object_set_new(o, "embargoed_by", embargoed_json(st));
     }
-    if (seat == SEAT_ADMIN) {
+    /* every hand to the admin, an observer ("spectators": "all") and, once
+     * the game is over, everyone; the draw pile's order to the admin and at
+     * the end (engine/game.h) */
+    if (seat == SEAT_ADMIN || seat == SEAT_OBSERVER || over) {
         json_t *hands = json_array();
         for (int p = 0; p < BO_NP; p++)
             json_array_append_new(hands, cards_json(st->hand[p], st->nhand[p]));
         json_object_set_new(o, "hands", hands);
-        json_object_set_new(o, "draw", draw_json(st));
     }
+    if (seat == SEAT_ADMIN || over)
+        json_object_set_new(o, "draw", draw_json(st));
     return o;
 }
 

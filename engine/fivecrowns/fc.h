@@ -33,10 +33,17 @@ enum {
     FC_NTYPES = 58,         /* distinct card codes 1..58 */
     FC_JOKER1 = 56,
     FC_HANDMAX = 14,        /* 13 dealt in round 11, plus the drawn card */
-    FC_PILE = 240,          /* capacity of a pile (imports may hold extra cards) */
+    FC_PILE = 240,          /* capacity of a pile; also the most cards a game may hold in
+                               all (draw + discard + hands): cards only move between those
+                               within a round, so no pile can outgrow it (imports may hold
+                               extra cards, up to this) */
     FC_ROUND_TURNS = 40,    /* turns per player in a round before it is called off */
+    /* plays a whole game can record: a round has at most 41*np - 1 turns
+       (going out on the 40*np-th, then np - 1 last turns), 2 plays each */
     FC_MAXHIST = FC_ROUNDS * FC_MAXP * (FC_ROUND_TURNS + 1) * 2,
+    FC_MAXTURNS = FC_MAXHIST / 2,
     FC_MAXSCORE = 50000,     /* a saved total we accept */
+    FC_MAXPOINTS = 50 * FC_HANDMAX, /* more than one hand can score in a round */
 };
 
 enum { FC_PH_DRAW, FC_PH_DISCARD, FC_PH_OVER };
@@ -68,7 +75,7 @@ typedef struct fc_round {
 
 typedef struct fc_state {
     uint8_t np;
-    uint8_t open;        /* 1: every hand and the draw pile on view */
+    uint8_t open;        /* 1: every hand on view, the draw pile on the seats' screens */
     uint8_t round;       /* 1..11 */
     uint8_t phase;       /* FC_PH_* */
     uint8_t cur;
@@ -149,6 +156,9 @@ void fc_deal_round(fc_state *st, int starter);
 int fc_judge(const fc_state *st, const fc_play *p, char *why, size_t whylen, const char **rule);
 /* Apply a judged-legal play. */
 void fc_do(fc_state *st, const fc_play *p);
+/* game_ops.conceal: redraw what no seat may see (the draw pile's order) and
+ * reseed both RNGs from salt; hands, discard pile, scores, history stay. */
+void fc_conceal(fc_state *st, uint64_t salt);
 /* All legal plays of the seat to move (<= 2*FC_HANDMAX+2). */
 int fc_gen(const fc_state *st, fc_play *out);
 const char *fc_result_name(int result);
@@ -164,6 +174,9 @@ typedef struct fc_obs {
     int disc_top;    /* 0 when the discard pile is empty */
     int can_draw;    /* draw pile (or a reshuffle) available */
     int out_seat;    /* who went out, -1 */
+    int open;        /* 1: every hand is on view, so a bot's explanation may name
+                        the cards of its hand; 0: explanations are written for the
+                        public (see fc_bots.c) */
 } fc_obs;
 
 typedef struct fc_advice {
@@ -196,6 +209,10 @@ int fc_play_parse(const json_t *j, fc_play *out, game_err *e);
 json_t *fc_arr_json(const fc_arr *a);
 json_t *fc_encode(const fc_state *st);
 int fc_decode(fc_state *st, const json_t *blob, game_err *e);
+/* 0 when no legal play from st can outgrow an array of fc_state (the piles,
+ * the history, the 16-bit counters); else ERR_BAD_MEMBER naming the member
+ * (JSON pointer) that holds too much. Both importers call it. */
+int fc_check_capacity(const fc_state *st, game_err *e);
 json_t *fc_view(const fc_state *st, int seat);
 json_t *fc_history(const fc_state *st, int seat);
 json_t *fc_record(const fc_state *st, int i, int seat, const char *explanation);

@@ -7,14 +7,16 @@
  * everything has been read. Card counts are not forced to 2 of each: a game
  * resumed from an untidy text save keeps its oddities until the next deal.
  * Views: an "open" game (the default, as the seed shows everything on
- * screen) shows every hand and the draw pile to everybody; a closed game
- * shows a seat its own hand only, and counts for the rest.
+ * screen) shows every hand to everybody and the draw pile to its seats; a
+ * closed game shows a seat its own hand only, and counts for the rest. The
+ * readers' rules are written once, above fc_view (sees_*).
  */
 #include "fc.h"
 
 #include "core/jsonx.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 json_t *fc_card_json(int c) { return c ? json_string(fc_card_str(c)) : json_null(); }
@@ -475,29 +477,61 @@ static int decode_body(fc_state *st, const json_t *j, game_err *e)
         if (re) {
             if (!json_is_true(re))
                 return err_set(e, ERR_BAD_MEMBER, q, "round_end is true or absent");
+            if (hh->round >= st->round && ph != FC_PH_OVER)
+                return err_set(e, ERR_BAD_MEMBER, q, "round %d is still under way", hh->round);
             hh->round_end = 1;
         }
     }
     if (jx_rng_decode(jx_get(j, "rng"), "/rng", &st->rng, e) ||
         jx_rng_decode(jx_get(j, "bot_rng"), "/bot_rng", &st->brng, e))
         return ERR_BAD_MEMBER;
-    return 0;
+    return fc_check_capacity(st, e);
 }
 
 int fc_decode(fc_state *out, const json_t *blob, game_err *e)
 {
-    static const fc_state zero;
-    fc_state st = zero;
-    int rc = decode_body(&st, blob, e);
-    if (rc)
-        return rc;
-    memcpy(out, &st, sizeof st);
-    return 0;
+    /* the scratch state is on the heap: it is ~40 KB (the history) */
+    fc_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return err_set(e, ERR_INTERNAL, "", "out of memory");
+    int rc = decode_body(st, blob, e);
+    if (!rc)
+        memcpy(out, st, sizeof *st);
+    free(st);
+    return rc;
 }
 
 /* --- views and history -------------------------------------------------------- */
 
-static int sees_all(const fc_state *st, int seat) { return st->open || seat == SEAT_ADMIN; }
+/* Who reads what (game.h's readers). Once the game is over, everybody sees
+ * everything. While it runs:
+ * - a hand: its seat; everybody at an open table (the seed's screen); the
+ *   observer (every hand) and the admin;
+ * - the discard pile under its top: everybody at an open table, and the
+ *   admin; a closed table shows every seat only its top and count, so an
+ *   observer sees no more (nothing hidden from every seat);
+ * - the draw pile's order: the admin, and at an open table its seats (the
+ *   seed keeps it on screen and the players play as if they could not see
+ *   it). Never a spectator or an observer: it is hidden from every seat in
+ *   principle, and it (with the RNG, only in encode()) predicts the game;
+ * - a card drawn blind from the draw pile (history): whoever sees the hand
+ *   it went into. */
+static int is_over(const fc_state *st) { return st->phase == FC_PH_OVER; }
+
+static int sees_hand(const fc_state *st, int reader, int p)
+{
+    return is_over(st) || st->open || reader == SEAT_ADMIN || reader == SEAT_OBSERVER || reader == p;
+}
+
+static int sees_discard_pile(const fc_state *st, int reader)
+{
+    return is_over(st) || st->open || reader == SEAT_ADMIN;
+}
+
+static int sees_draw_pile(const fc_state *st, int reader)
+{
+    return is_over(st) || reader == SEAT_ADMIN || (st->open && reader >= 0 && reader < st->np);
+}
 
 static json_t *round_json(const fc_state *st, int r)
 {
@@ -523,7 +557,7 @@ static const char *wild_char(int r)
 
 json_t *fc_view(const fc_state *st, int seat)
 {
-    int over = st->phase == FC_PH_OVER, all = sees_all(st, seat);
+    int over = is_over(st);
     json_t *o = json_object();
     json_object_set_new(o, "game", json_string("fivecrowns"));
     json_object_set_new(o, "variant", json_string("standard"));
@@ -546,7 +580,7 @@ json_t *fc_view(const fc_state *st, int seat)
     json_t *sizes = json_array(), *hands = json_array();
     for (int p = 0; p < st->np; p++) {
         json_array_append_new(sizes, json_integer(st->nhand[p]));
-        json_array_append_new(hands, (all || p == seat) ? fc_cards_json(st->hand[p], st->nhand[p]) : json_null());
+        json_array_append_new(hands, sees_hand(st, seat, p) ? fc_cards_json(st->hand[p], st->nhand[p]) : json_null());
     }
     json_object_set_new(o, "hand_sizes", sizes);
     json_object_set_new(o, "hands", hands);
@@ -555,10 +589,10 @@ json_t *fc_view(const fc_state *st, int seat)
     json_object_set_new(o, "discard_top", fc_card_json(st->ndisc ? st->disc[st->ndisc - 1] : 0));
     json_object_set_new(o, "discard_count", json_integer(st->ndisc));
     json_object_set_new(o, "draw_count", json_integer(st->ndraw));
-    if (all) {
+    if (sees_discard_pile(st, seat))
         json_object_set_new(o, "discard_pile", fc_pile_json(st->disc, st->ndisc));
+    if (sees_draw_pile(st, seat))
         json_object_set_new(o, "draw_pile", fc_pile_json(st->draw, st->ndraw));
-    }
     json_t *rounds = json_array();
     for (int i = 0; i < rounds_done(st); i++)
         json_array_append_new(rounds, round_json(st, st->first_round + i));
@@ -572,7 +606,7 @@ json_t *fc_record(const fc_state *st, int i, int seat, const char *explanation)
     fc_play p = {x->kind, x->card, x->go_out};
     json_t *o = json_pack("{s:i,s:i,s:i,s:o,s:b}", "n", i, "seat", x->seat, "round", x->round, "play",
                           fc_play_json(&p), "turn_ending", x->kind == FC_PLAY_DISCARD);
-    if (x->kind == FC_PLAY_DRAW_DISCARD || (x->kind == FC_PLAY_DRAW_PILE && (sees_all(st, seat) || seat == x->seat)))
+    if (x->kind == FC_PLAY_DRAW_DISCARD || (x->kind == FC_PLAY_DRAW_PILE && sees_hand(st, seat, x->seat)))
         json_object_set_new(o, "card", fc_card_json(x->card));
     if (x->go_out)
         json_object_set_new(o, "went_out", json_true());

@@ -12,6 +12,12 @@
  * anyone going out is called off: every hand is laid out and scored as if
  * someone had gone out, and the next player after its starter starts the
  * next round. fc_do() is only ever called with a play fc_judge() accepted.
+ *
+ * Capacity: fc_do() writes into fixed arrays without checks of its own; the
+ * invariants that make that safe (at most FC_PILE cards in a round, a hand
+ * at the draw with room for one card, room in the history for every play
+ * the rest of the game can make) hold for every game dealt here and are
+ * enforced on imports by fc_check_capacity().
  */
 #include "fc.h"
 
@@ -298,4 +304,70 @@ void fc_do(fc_state *st, const fc_play *p)
     }
     st->cur = (uint8_t)next;
     st->phase = FC_PH_DRAW;
+}
+
+/* Turns left in the round under way, the current one included: an upper
+ * bound (went_out < 0: up to the call-off limit, then the last turns if the
+ * limit turn goes out). */
+static int turns_left_in_round(const fc_state *st)
+{
+    if (st->phase == FC_PH_OVER)
+        return 0;
+    if (st->went_out >= 0)
+        return st->np - 1;
+    int left = FC_ROUND_TURNS * st->np - st->round_turns;
+    return (left > 0 ? left : 0) + st->np - 1;
+}
+
+int fc_check_capacity(const fc_state *st, game_err *e)
+{
+    int np = st->np, hands = 0;
+    char ptr[32];
+    for (int p = 0; p < np; p++) {
+        int room = st->phase == FC_PH_DRAW ? FC_HANDMAX - 1 : FC_HANDMAX;
+        if (st->nhand[p] > room) {
+            snprintf(ptr, sizeof ptr, "/hands/%d", p);
+            return err_set(e, ERR_BAD_MEMBER, ptr, "%d cards leave no room for the draw (a hand holds at most %d)",
+                           st->nhand[p], FC_HANDMAX);
+        }
+        hands += st->nhand[p];
+    }
+    if (hands + st->ndraw > FC_PILE)
+        return err_set(e, ERR_BAD_MEMBER, "/draw_pile",
+                       "the draw pile holds %d cards: with the %d in the hands that is more than the %d cards a game can hold",
+                       st->ndraw, hands, FC_PILE);
+    int total = hands + st->ndraw + st->ndisc;
+    if (total > FC_PILE)
+        return err_set(e, ERR_BAD_MEMBER, "/discard_pile",
+                       "the discard pile holds %d cards: with the hands and the draw pile that makes %d, more than the %d cards a game can hold (the piles could not take the round's discards)",
+                       st->ndisc, total, FC_PILE);
+    int done = (st->phase == FC_PH_OVER ? FC_ROUNDS : st->round - 1) - (st->first_round - 1);
+    long hi = FC_MAXSCORE + (long)done * FC_MAXPOINTS;
+    for (int p = 0; p < np; p++)
+        if (st->score[p] > hi) {
+            snprintf(ptr, sizeof ptr, "/scores/%d", p);
+            return err_set(e, ERR_BAD_MEMBER, ptr,
+                           "%d is more than a saved total (%d) plus %d points for each of the %d rounds played since",
+                           st->score[p], FC_MAXSCORE, FC_MAXPOINTS, done);
+        }
+    if (st->turns > FC_MAXTURNS)
+        return err_set(e, ERR_BAD_MEMBER, "/turns", "%d turns: a game has at most %d", st->turns, FC_MAXTURNS);
+    long later = 2L * turns_left_in_round(st);
+    if (st->phase != FC_PH_OVER)
+        later += 2L * (FC_ROUNDS - st->round) * ((FC_ROUND_TURNS + 1) * np - 1);
+    if (st->nhist + later > FC_MAXHIST)
+        return err_set(e, ERR_BAD_MEMBER, "/history",
+                       "%d plays recorded, and the rest of the game can make up to %ld more: more than the %d a game records",
+                       st->nhist, later, FC_MAXHIST);
+    return 0;
+}
+
+void fc_conceal(fc_state *st, uint64_t salt)
+{
+    /* The salt is the caller's secret, unrelated to the game's seed: the
+     * copy's draw order and both its RNGs (deals and reshuffles; the random
+     * bot) are new, so its holder learns nothing of the game's. */
+    rng_seed(&st->rng, salt, DEAL_STREAM);
+    rng_seed(&st->brng, salt ^ 0x9e3779b97f4a7c15ULL, BOT_STREAM);
+    rng_shuffle_u8(&st->rng, st->draw, st->ndraw);
 }

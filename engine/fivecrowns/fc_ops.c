@@ -4,7 +4,12 @@
  * Every mutating entry point judges the play completely on the unchanged
  * state before fc_do() touches it, so an error leaves the state as it was.
  * Records returned by apply are what the acting seat may see; bot records
- * are public (a blind draw's card is named only in an open game).
+ * and their explanations are public (a blind draw's card is named only in an
+ * open game; see fc_bots.c for the wording at a closed table), because the
+ * API stores an explanation once and shows it to every reader.
+ * conceal: an open table lets its seats export the game mid-way (open_table);
+ * the API hands them a copy whose draw pile order and RNGs are redrawn from a
+ * server secret (fc_conceal), so a save predicts no future draw or deal.
  */
 #include "game.h"
 #include "fc.h"
@@ -40,8 +45,9 @@ static json_t *rules(void)
         "text", "discard the king of clubs and go out", "play", json_pack("{s:s,s:b}", "discard", "KC", "go_out", 1)));
     json_object_set_new(r, "options", json_pack(
         "{s:s,s:s}",
-        "open", "bool, default true: every hand and the draw pile are on view (as the seed's screen shows them; "
-                "players play as if they could not see them); false: each seat sees only its own hand and counts",
+        "open", "bool, default true: every hand is on view, and the draw pile on the seats' screens (as the seed "
+                "shows them; players play as if they could not see the draw pile; spectators never see it); false: "
+                "each seat sees only its own hand and counts, and the bots' explanations name no card of a hidden hand",
         "call", "\"heads\" or \"tails\": seat 0 calls the coin toss of round 1 and starts if the call is right; "
                 "without a call a seeded toss picks the starter"));
     json_object_set_new(r, "turn", json_pack(
@@ -73,7 +79,8 @@ static json_t *rules(void)
         "format", "fivecrowns-text: the seed's C++/Java text format (Round:, Computer:/Human: Score: Hand:, Draw "
                   "Pile:, Discard Pile:, Next Player:), first card = top of each pile; seat 0 = Human, seat 1 = Computer",
         "when", "2-player games, before a player's turn only: not after the draw, not during the last turns after "
-                "someone went out, not once the game is over; resuming starts the Next Player's turn"));
+                "someone went out, not once the game is over; resuming starts the Next Player's turn. A seat's save "
+                "of a running open table has the draw pile shuffled anew (it predicts no draw of the game)"));
     return r;
 }
 
@@ -299,6 +306,8 @@ static int import_text(void *st, const char *text, size_t len, json_t **seats, j
     return fc_import_text(st, text, len, seats, warnings, e);
 }
 
+static void conceal(void *st, uint64_t salt) { fc_conceal(st, salt); }
+
 const game_ops fivecrowns_ops = {
     .name = "fivecrowns",
     .title = "Five Crowns",
@@ -328,4 +337,5 @@ const game_ops fivecrowns_ops = {
     .open_table = open_table,
     .export_as = export_as,
     .import_text = import_text,
+    .conceal = conceal,
 };

@@ -26,8 +26,9 @@
  * than 116, a card more than twice, cards missing) load with warnings; an
  * unknown card, a missing or repeated section, a bad number, unexpected
  * text, or a hand that does not hold the round's r+2 cards is an error
- * naming the line. A text without any "Round:" line is not a Five Crowns
- * save (ERR_NOT_FOUND). The game resumes at the start of the Next Player's
+ * naming the line, and so is a save holding more than FC_PILE cards in all
+ * (the piles could not take the round's discards). A text without any
+ * "Round:" line is not a Five Crowns save (ERR_NOT_FOUND). The game resumes at the start of the Next Player's
  * turn (before the draw); later rounds are dealt from fresh double decks.
  */
 #include "fc.h"
@@ -185,8 +186,6 @@ int fc_import_text(fc_state *st, const char *text, size_t len, json_t **seats, j
 {
     *seats = NULL;
     *warnings = NULL;
-    static const fc_state zero;
-    fc_state s = zero;
     int seen[L_N] = {0};
     int pline[2][2] = {{0, 0}, {0, 0}}; /* [seat][score/hand] line */
     int block = -1, line = 0, any_round = 0;
@@ -313,6 +312,16 @@ int fc_import_text(fc_state *st, const char *text, size_t len, json_t **seats, j
     if (nd == 0 && nc == 0)
         return err_set(e, ERR_BAD_MEMBER, "", "line %d: the draw pile and the discard pile are both empty",
                        seen[L_DRAW]);
+    /* Capacity: cards only move between the piles and the hands within a
+     * round, so FC_PILE cards in all keep every pile in its array. */
+    if (nh[0] + nh[1] + nd > FC_PILE)
+        return err_set(e, ERR_BAD_MEMBER, "",
+                       "line %d: the draw pile holds %d cards; with the %d in the hands that is more than the %d cards a game can hold",
+                       seen[L_DRAW], nd, nh[0] + nh[1], FC_PILE);
+    if (nh[0] + nh[1] + nd + nc > FC_PILE)
+        return err_set(e, ERR_BAD_MEMBER, "",
+                       "line %d: the discard pile holds %d cards; with the hands and the draw pile that makes %d, more than the %d cards a game can hold",
+                       seen[L_DISCARD], nc, nh[0] + nh[1] + nd + nc, FC_PILE);
 
     /* warnings: card counts */
     json_t *w = json_array();
@@ -345,38 +354,51 @@ int fc_import_text(fc_state *st, const char *text, size_t len, json_t **seats, j
     if (missing)
         json_array_append_new(w, json_string(msg));
 
-    /* the state: the Next Player's turn starts (draw phase) */
+    /* the state: the Next Player's turn starts (draw phase); built on the
+     * heap (~40 KB) and copied out only when whole */
+    fc_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        json_decref(w);
+        return err_set(e, ERR_INTERNAL, "", "out of memory");
+    }
     uint64_t hash = 1469598103934665603ULL;
     for (size_t i = 0; i < len; i++)
         hash = (hash ^ (unsigned char)text[i]) * 1099511628211ULL;
-    fc_new_game(&s, 2, hash, 1, -1);
-    s.round = (uint8_t)round;
-    s.first_round = (uint8_t)round;
-    s.imported = 1;
-    s.call = -1;
-    s.toss = -1;
-    memset(s.hand, 0, sizeof s.hand);
-    memset(s.draw, 0, sizeof s.draw);
-    memset(s.disc, 0, sizeof s.disc);
+    fc_new_game(s, 2, hash, 1, -1);
+    s->round = (uint8_t)round;
+    s->first_round = (uint8_t)round;
+    s->imported = 1;
+    s->call = -1;
+    s->toss = -1;
+    memset(s->hand, 0, sizeof s->hand);
+    memset(s->draw, 0, sizeof s->draw);
+    memset(s->disc, 0, sizeof s->disc);
     for (int b = 0; b < 2; b++) {
-        s.score[b] = (uint16_t)score[b];
-        s.nhand[b] = (uint8_t)nh[b];
-        memcpy(s.hand[b], hand[b], (size_t)nh[b]);
+        s->score[b] = (uint16_t)score[b];
+        s->nhand[b] = (uint8_t)nh[b];
+        memcpy(s->hand[b], hand[b], (size_t)nh[b]);
     }
-    s.ndraw = (uint8_t)nd;
+    s->ndraw = (uint8_t)nd;
     for (int i = 0; i < nd; i++)
-        s.draw[i] = draw[nd - 1 - i];
-    s.ndisc = (uint8_t)nc;
+        s->draw[i] = draw[nd - 1 - i];
+    s->ndisc = (uint8_t)nc;
     for (int i = 0; i < nc; i++)
-        s.disc[i] = disc[nc - 1 - i];
-    s.cur = (uint8_t)next;
-    s.starter = (uint8_t)next;
-    s.went_out = -1;
-    s.phase = FC_PH_DRAW;
-    s.round_turns = 0;
-    s.turns = 0;
-    s.nhist = 0;
-    memcpy(st, &s, sizeof s);
+        s->disc[i] = disc[nc - 1 - i];
+    s->cur = (uint8_t)next;
+    s->starter = (uint8_t)next;
+    s->went_out = -1;
+    s->phase = FC_PH_DRAW;
+    s->round_turns = 0;
+    s->turns = 0;
+    s->nhist = 0;
+    game_err ce = {0};
+    if (fc_check_capacity(s, &ce)) { /* unreachable after the checks above: a guard */
+        free(s);
+        json_decref(w);
+        return err_set(e, ERR_BAD_MEMBER, "", "line %d (end of the text): %s %s", end, ce.pointer, ce.detail);
+    }
+    memcpy(st, s, sizeof *s);
+    free(s);
     *warnings = w;
     *seats = json_pack("[{s:s},{s:s,s:s}]", "name", "Human", "bot", "strategy", "name", "Computer");
     return 0;

@@ -13,6 +13,11 @@
  * a drawn card is appended at the end, as the seed's game.py appends it;
  * the cards after a played or discarded one move one place left.
  * Bots decide from an hn_obs, which never holds the seat's own cards.
+ * Readers (game.h): a seat sees every hand but its own; SEAT_SPECTATOR
+ * sees no hand at all (every Hanabi hand is hidden from its owner, so no
+ * hand card is public); SEAT_OBSERVER every hand; SEAT_ADMIN everything,
+ * the deck order included; once the game is over, every reader sees every
+ * card. What hints told about a card is public. hn_sees() is the one test.
  */
 #ifndef CROUPIER_HANABI_H
 #define CROUPIER_HANABI_H
@@ -142,6 +147,9 @@ const char *hn_result_name(const hanabi_state *st);
 /* Every legal play of the seat to move. */
 int hn_legal(const hanabi_state *st, hn_play *out);
 void hn_observe(const hanabi_state *st, int seat, hn_obs *o);
+/* 1 when `reader` (a seat, SEAT_SPECTATOR, SEAT_OBSERVER, SEAT_ADMIN) may
+ * see the cards of `owner`'s hand now (and what was drawn into it). */
+int hn_sees(const hanabi_state *st, int reader, int owner);
 /* A play as a sentence: "hints player 2 about their red cards". */
 void hn_play_text(const hn_play *p, char *out, size_t n);
 

@@ -14,6 +14,13 @@
  *   6. in the final round with errors to spare, play the likeliest card.
  * It always ends on a legal play (a play is always legal).
  * "random": uniform over the legal plays (the bot RNG).
+ *
+ * Explanations are stored with the record and shown to every reader (the
+ * hinted player, the spectators), so they say only what every reader may
+ * know: the play itself, the public state (piles, discards, tokens, what
+ * hints told) and the strategy's rule. Never a card of a hand, nor anything
+ * learnt from one (that a touched card is playable, odds counted from the
+ * hands the bot sees, how many plays the other hands allow).
  */
 #include "hanabi.h"
 
@@ -58,7 +65,7 @@ void hn_random_bot(const hn_obs *o, rng *r, hn_play *out, char *why, size_t whyl
     int n = hn_obs_legal(o, all);
     *out = all[rng_below(r, (uint32_t)n)];
     hn_play_text(out, text, sizeof text);
-    snprintf(why, whylen, "%s: chosen at random among %d legal plays", text, n);
+    snprintf(why, whylen, "%s: chosen at random among the legal plays", text);
 }
 
 /* --- knowledge --------------------------------------------------------------- */
@@ -215,7 +222,9 @@ void hn_rules_bot(const hn_obs *o, hn_play *out, char *why, size_t whylen)
         int made = 0, card = 0;
         if (best_play_hint(o, out, &made, &card) > 0) {
             hn_play_text(out, text, sizeof text);
-            (void)card; /* never name the card: the hinted player reads this line too */
+            (void)card; /* never name the card: the hinted player reads this line too.
+                           That a touched card is now provably playable follows from
+                           the hints, piles and discards alone: public. */
             snprintf(why, whylen, "%s: then they know a touched card is playable", text);
             return;
         }
@@ -230,8 +239,9 @@ void hn_rules_bot(const hn_obs *o, hn_play *out, char *why, size_t whylen)
             int c = o->hand[next][i];
             if (critical(o, c)) {
                 *out = (hn_play){HN_HINT_NUMBER, next, hn_rank(c)};
-                snprintf(why, whylen, "hints player %d about their %ds: protects their oldest "
-                         "unhinted card from being discarded", next, hn_rank(c));
+                hn_play_text(out, text, sizeof text); /* not why the card matters: that is hidden */
+                snprintf(why, whylen, "%s: it touches their oldest unhinted card, so they keep it "
+                         "rather than discard it", text);
                 return;
             }
             break; /* only the oldest untouched card is in danger */
@@ -254,8 +264,9 @@ void hn_rules_bot(const hn_obs *o, hn_play *out, char *why, size_t whylen)
                 } else {
                     continue;
                 }
-                hn_play_text(out, text, sizeof text);
-                snprintf(why, whylen, "%s: a first clue on a card that can be played now", text);
+                hn_play_text(out, text, sizeof text); /* not that the card is playable: hidden */
+                snprintf(why, whylen, "%s: with %d hint tokens to spare, a hint that tells them "
+                         "something new", text, o->hints);
                 return;
             }
         }
@@ -275,8 +286,9 @@ void hn_rules_bot(const hn_obs *o, hn_play *out, char *why, size_t whylen)
         }
         if (bi >= 0 && best >= 0.5) {
             *out = (hn_play){HN_PLAY, bi, 0};
-            snprintf(why, whylen, "plays card %d: the deck is empty and it fits a pile with %.0f%% odds",
-                     bi, best * 100);
+            /* not the odds: they count the cards of the hands the bot sees */
+            snprintf(why, whylen, "plays card %d: the deck is empty and an error can be afforded, "
+                     "so it plays its likeliest card rather than discard", bi);
             return;
         }
     }

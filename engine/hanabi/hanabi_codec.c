@@ -5,9 +5,10 @@
  * count, end option, starting player, the dealt deck in draw order, the
  * RNGs and the actions. decode() checks the deck is exactly the variant's
  * cards and replays every action through hn_judge()/hn_do(), so a hostile
- * blob can only yield a position the rules reach. Views show a seat its
- * own cards as "??" (with what hints told about them), and never the deck
- * order except to SEAT_ADMIN.
+ * blob can only yield a position the rules reach. Views show a card its
+ * reader may not see (hn_sees: a seat's own cards, every hand card to
+ * SEAT_SPECTATOR) as "??" with what hints told about it, and the deck
+ * order only to SEAT_ADMIN, or to everyone once the game is over.
  */
 #include "hanabi.h"
 
@@ -418,7 +419,7 @@ json_t *hn_view(const hanabi_state *st, int seat)
     for (int p = 0; p < st->np; p++) {
         json_t *h = json_array();
         for (int i = 0; i < st->nhand[p]; i++)
-            json_array_append_new(h, card_view(st, p, i, p == seat));
+            json_array_append_new(h, card_view(st, p, i, !hn_sees(st, seat, p)));
         json_array_append_new(hands, h);
     }
     json_object_set_new(o, "hands", hands);
@@ -441,10 +442,11 @@ json_t *hn_view(const hanabi_state *st, int seat)
     json_object_set_new(o, "end_reason", st->over ? json_integer(st->reason) : json_null());
     json_object_set_new(o, "final_turns_left",
                         st->final_left >= 0 && !st->over ? json_integer(st->final_left) : json_null());
+    if (seat == SEAT_ADMIN || st->over) /* the cards never drawn: hidden from every seat */
+        json_object_set_new(o, "deck_order", cards_json(st->deck + st->next, st->ndeck - st->next));
     if (seat == SEAT_ADMIN) {
         char seed[17];
         snprintf(seed, sizeof seed, "%016" PRIx64, st->seed);
-        json_object_set_new(o, "deck_order", cards_json(st->deck + st->next, st->ndeck - st->next));
         json_object_set_new(o, "seed", json_string(seed));
     }
     return o;
@@ -470,7 +472,7 @@ json_t *hn_record(const hanabi_state *st, int i, int seat, const char *explanati
         if (!h->drew)
             json_object_set_new(o, "drew", json_null());
         else
-            json_object_set_new(o, "drew", json_string(seat == h->seat ? "??" : hn_card_name(h->drew)));
+            json_object_set_new(o, "drew", json_string(hn_sees(st, seat, h->seat) ? hn_card_name(h->drew) : "??"));
     }
     if (explanation)
         json_object_set_new(o, "explanation", json_string(explanation));

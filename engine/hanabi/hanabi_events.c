@@ -9,9 +9,17 @@
  * is the onTurnStart of the turn being waited for. When a play or discard
  * finds the deck empty, "draw" is [-1, -1] for everyone (the seed always
  * sends the key for action types 2 and 3). onPlayerAction carries no
- * "index" member: the seed's load has none. Spectators and the admin see
- * every card, but no onHintColor/onHintNumber (the seed fires those only
- * for the target). Each event has an extra "n" (1-based, per seat).
+ * "index" member: the seed's load has none. A hand card (in onStart, or a
+ * draw) is [-1, -1] / -1 to a reader who may not see it (hn_sees): the
+ * seat's own cards, and every hand card to SEAT_SPECTATOR while the game
+ * goes on; the played or discarded card is public. Readers that are not a
+ * seat get no onHintColor/onHintNumber (the seed fires those only for the
+ * target). Each event has an extra "n" (1-based, per reader).
+ *
+ * The export writes the actions hanab.live replays: its server ends a game
+ * by its own rules (its CheckEnd), which can come before ours (see hl_*);
+ * what it leaves out, and a score it counts otherwise, is named in an extra
+ * member "croupier" (hanab.live ignores members it does not know).
  */
 #include "hanabi.h"
 
@@ -49,8 +57,9 @@ json_t *hn_events(const hanabi_state *st, int seat, long after)
         json_t *c = json_array(), *m = json_array();
         for (int i = 0; i < r->nhand[p]; i++) {
             int card = r->hand[p][i];
-            json_array_append_new(c, json_integer(p == seat ? -1 : hn_suit(card)));
-            json_array_append_new(m, json_integer(p == seat ? -1 : hn_rank(card)));
+            int see = hn_sees(st, seat, p);
+            json_array_append_new(c, json_integer(see ? hn_suit(card) : -1));
+            json_array_append_new(m, json_integer(see ? hn_rank(card) : -1));
         }
         json_array_append_new(hc, c);
         json_array_append_new(hnum, m);
@@ -82,7 +91,7 @@ json_t *hn_events(const hanabi_state *st, int seat, long after)
             json_object_set_new(ev, "number", json_integer(h->value));
         else {
             json_object_set_new(ev, h->type == HN_PLAY ? "play" : "discard", pair(h->card, 0));
-            json_object_set_new(ev, "draw", pair(h->drew, seat == actor));
+            json_object_set_new(ev, "draw", pair(h->drew, !hn_sees(st, seat, actor)));
         }
         push(a, ev, &n, after);
         hn_play p = {h->type, h->target, h->value};
@@ -100,6 +109,67 @@ json_t *hn_events(const hanabi_state *st, int seat, long after)
  * stands in for its fifth suit, Purple, as No Variant has no white. */
 static const int HL_SUIT[6] = {0, 1, 3, 2, 4, 5};
 static const char *const HL_NAMES[5] = {"Alice", "Bob", "Cathy", "Donald", "Emily"};
+
+/* How hanab.live ends a game (its server's CheckEnd, after every action):
+ * the 3rd strike (and it then scores 0); the turn np turns after the one
+ * that drew the last card; or when no card that could still be played is
+ * left: for every unfinished pile, every copy of its next card is discarded
+ * or held by a player who has had their last turn (hanab.live marks the
+ * hand of each player taking a final-round turn as never to be played).
+ * All fives on the field, and the score reaching the most still possible,
+ * are that last case too. */
+enum { HL_PLAYING, HL_STRIKES, HL_FINAL_ROUND, HL_NOTHING_PLAYABLE };
+
+static int hl_nothing_playable(const hanabi_state *r, const uint8_t *gone, const uint8_t *marked)
+{
+    for (int s = 0; s < r->nsuits; s++) {
+        if (r->fire[s] == 5)
+            continue;
+        int need = hn_card(s, r->fire[s] + 1);
+        for (int k = 0; k < r->ndeck; k++)
+            if (r->deck[k] == need && !gone[k] && !marked[k])
+                return 0;
+    }
+    return 1;
+}
+
+/* The member naming how the export differs from the game (NULL: it does
+ * not): the actions left out after hanab.live's end, and the two scores. */
+static json_t *hl_difference(const hanabi_state *st, int kept, int why, int hl_score)
+{
+    int dropped = st->nhist - kept, score = hn_score(st);
+    if (!dropped && hl_score == score)
+        return NULL;
+    char note[600] = "", *w = note;
+    size_t left = sizeof note;
+    int n;
+    if (dropped) {
+        n = snprintf(w, left, "hanab.live ends this game after action %d, %s; the %d action%s after it %s not exported",
+                     kept,
+                     why == HL_FINAL_ROUND ? "one round after the last card was drawn"
+                                           : "as no card that could still be played is left to a player with a turn to come",
+                     dropped, dropped == 1 ? "" : "s", dropped == 1 ? "is" : "are");
+        w += n, left -= (size_t)n;
+        if (why == HL_FINAL_ROUND && st->endrule == HN_RULE_SEED) {
+            n = snprintf(w, left, " (this game is played with the seed's end rule: its final round starts only when "
+                                  "a player must draw from the empty deck)");
+            w += n, left -= (size_t)n;
+        }
+        n = snprintf(w, left, "; ");
+        w += n, left -= (size_t)n;
+    }
+    if (hl_score != score)
+        snprintf(w, left, "hanab.live's replay scores %d, this game %d%s", hl_score, score,
+                 why == HL_STRIKES ? " (hanab.live scores a game lost to the 3rd error 0; here the cards on the "
+                                     "field count)" : "");
+    else
+        snprintf(w, left, "the score is the same, %d", score);
+    static const char *const WHY[] = {"playing", "strikes", "final-round", "nothing-playable"};
+    return json_pack("{s:s,s:s,s:s,s:i,s:i,s:i,s:i,s:i}", "note", note,
+                     "end", st->endrule == HN_RULE_STANDARD ? "standard" : "seed",
+                     "hanablive_end", WHY[why], "actions", st->nhist, "exported_actions", kept,
+                     "dropped_actions", dropped, "score", score, "hanablive_score", hl_score);
+}
 
 int hn_export_hanablive(const hanabi_state *st, char **out, size_t *len, game_err *e)
 {
@@ -124,10 +194,12 @@ int hn_export_hanablive(const hanabi_state *st, char **out, size_t *len, game_er
     hanabi_state replay, *r = &replay;
     memcpy(r, st, sizeof *r);
     hn_start(r, st->variant, np, st->endrule, f, st->deck, st->ndeck);
+    uint8_t gone[HN_MAXDECK] = {0}, marked[HN_MAXDECK] = {0}; /* by our deck index */
+    int endturn = -1, why = HL_PLAYING, kept = 0;
     json_t *acts = json_array();
-    for (int t = 0; t < st->nhist; t++) {
+    for (int t = 0; t < st->nhist && why == HL_PLAYING; t++) {
         const hn_hist *hh = &st->hist[t];
-        int type, target, value;
+        int type, target, value, actor = r->cur, drawn = r->next;
         switch (hh->type) {
         case HN_HINT_COLOR:
             type = 2, target = (hh->target - f + np) % np, value = HL_SUIT[hh->value];
@@ -137,16 +209,32 @@ int hn_export_hanablive(const hanabi_state *st, char **out, size_t *len, game_er
             break;
         default:
             type = hh->type == HN_PLAY ? 0 : 1;
-            target = map[r->order[r->cur][hh->target]];
+            target = map[r->order[actor][hh->target]];
             value = 0;
+            gone[r->order[actor][hh->target]] = 1;
         }
         json_array_append_new(acts, json_pack("{s:i,s:i,s:i}", "type", type, "target", target, "value", value));
         hn_play p = {hh->type, hh->target, hh->value};
         hn_do(r, &p);
+        kept = t + 1;
+        if (drawn < r->ndeck && r->next == r->ndeck)
+            endturn = t + np + 1; /* hanab.live counts turns from 0 */
+        if (endturn >= 0 && endturn != t + np + 1)
+            for (int i = 0; i < r->nhand[actor]; i++)
+                marked[r->order[actor][i]] = 1;
+        if (r->errors >= HN_MAXERRORS)
+            why = HL_STRIKES;
+        else if (t + 1 == endturn)
+            why = HL_FINAL_ROUND;
+        else if (hl_nothing_playable(r, gone, marked))
+            why = HL_NOTHING_PLAYABLE;
     }
     json_object_set_new(o, "actions", acts);
     json_object_set_new(o, "options", json_pack("{s:s}", "variant",
                                                 st->variant ? "Rainbow (6 Suits)" : "No Variant"));
+    json_t *diff = hl_difference(st, kept, why, why == HL_STRIKES ? 0 : hn_score(r));
+    if (diff)
+        json_object_set_new(o, "croupier", diff);
     *out = json_dumps(o, JSON_COMPACT);
     json_decref(o);
     if (!*out)

@@ -339,6 +339,14 @@ void hn_observe(const hanabi_state *st, int seat, hn_obs *o)
     o->final_left = st->final_left;
 }
 
+int hn_sees(const hanabi_state *st, int reader, int owner)
+{
+    if (st->over || reader == SEAT_ADMIN || reader == SEAT_OBSERVER)
+        return 1;
+    /* a seat: every hand but its own; a spectator (or anything else): none */
+    return reader >= 0 && reader < st->np && reader != owner;
+}
+
 void hn_play_text(const hn_play *p, char *out, size_t n)
 {
     switch (p->type) {

@@ -68,11 +68,17 @@ static json_t *rules(void)
     json_object_set_new(r, "events", json_string(
         "the seed's listener events (section 2.5.2): onStart, onTurnStart, onHintColor/onHintNumber (the hinted player "
         "only), onPlayerAction (no index member, as the seed; the actor's own draw is [-1,-1]; a play or discard from an "
-        "empty deck has draw [-1,-1]), onGameEnd; each with \"n\""));
+        "empty deck has draw [-1,-1]), onGameEnd; each with \"n\". A card the reader may not see is -1 / [-1,-1]: a "
+        "seat's own cards and draws; every hand card to a spectator (each hand is hidden from its owner, so no hand "
+        "card is public) unless the table lets spectators see all hands; every card once the game is over"));
     json_object_set_new(r, "export", json_string(
         "format=hanablive: the hanab.live JSON game format; players listed from the one who moved first (placeholder "
         "names Alice, Bob, ... by seat), deck in that dealing order, suits in hanab.live's order Red Yellow Green Blue "
-        "Purple (our white) Rainbow; hanab.live ends games with the \"standard\" end rule"));
+        "Purple (our white) Rainbow. hanab.live ends a game by its own rules: one round after the last card is drawn "
+        "(our \"standard\" end), or as soon as no card that could still be played is left to a player with a turn to "
+        "come, and scores a game lost to the 3rd error 0. The export holds the actions hanab.live replays; when that is "
+        "not the whole game or its score, a member \"croupier\" says so: {note, end, hanablive_end, actions, "
+        "exported_actions, dropped_actions, score, hanablive_score}"));
     json_object_set_new(r, "bots", json_pack("[{s:s,s:s},{s:s,s:s}]",
         "name", "rules", "description",
         "plays cards the hints prove playable, hints partners so their playable cards become provable, saves last "
@@ -205,8 +211,9 @@ static int bot(void *vst, const char *strategy, json_t **record, char *explanati
         return err_set(e, ERR_INTERNAL, "", "strategy %s chose an illegal play", strategy);
     st->brng = r;
     hn_do(st, &p);
-    if (record) /* bot records are read by the other seats: the draw is shown */
-        *record = hn_record(st, st->nhist - 1, SEAT_SPECTATOR, why);
+    if (record) /* as every seat but the bot sees it (the draw shown): the reply
+                   carrying it goes to a human seat's player; a bot reads none */
+        *record = hn_record(st, st->nhist - 1, SEAT_OBSERVER, why);
     if (explanation && explanation_len)
         snprintf(explanation, explanation_len, "%s", why);
     return 0;

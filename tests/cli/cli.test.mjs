@@ -32,6 +32,27 @@ test('unknown command and bad options are refused', () => {
   assert.match(r.stderr, /unsupported store URL/);
 });
 
+test('selfplay names a wrong table size, from the game\'s own player range', () => {
+  for (const n of ['9', '1']) {
+    const r = run('selfplay', '--game', 'hanabi', '--players', n, '--games', '1');
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, new RegExp(`hanabi takes 2-5 players, not ${n}\\n`));
+    assert.doesNotMatch(r.stderr, /bots given/);
+  }
+  const many = run('selfplay', '--game', 'hanabi', '--bots', 'rules,random,rules,random,rules,random');
+  assert.equal(many.status, 2);
+  assert.match(many.stderr, /hanabi takes 2-5 players, not 6 \(one per bot in --bots\)/);
+  const mismatch = run('selfplay', '--game', 'hanabi', '--players', '3', '--bots', 'rules,random');
+  assert.equal(mismatch.status, 2);
+  assert.match(mismatch.stderr, /--bots names 2 strategies for 3 players/);
+  const notNumber = run('selfplay', '--game', 'hanabi', '--players', 'four');
+  assert.equal(notNumber.status, 2);
+  assert.match(notNumber.stderr, /--players takes a number of seats, not 'four'/);
+  const ok = run('selfplay', '--game', 'hanabi', '--players', '5', '--games', '3', '--quiet');
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(ok.stdout, /bots: rules,rules,rules,rules,rules\n/);
+});
+
 test('games lists comp10001bo with its bots', () => {
   const r = run('games');
   assert.equal(r.status, 0);

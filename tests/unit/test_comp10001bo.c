@@ -1022,8 +1022,20 @@ static void test_views_hide_cards(void **unused)
         for (int i = 0; i < (int)(seed * 3) && st.result == BO_PLAYING; i++)
             if (!OPS->autoplay(&st, NULL))
                 OPS->bot(&st, "random", NULL, why, sizeof why, &e);
-        for (int seat = -1; seat < 4; seat++) {
+        if (st.result != BO_PLAYING)
+            continue; /* a finished game shows everything (below) */
+        for (int seat = SEAT_OBSERVER; seat < 4; seat++) {
+            if (seat == SEAT_ADMIN)
+                continue;
             json_t *v = OPS->view(&st, seat);
+            if (seat == SEAT_OBSERVER) { /* "spectators": "all": every hand, nothing face down */
+                assert_int_equal(json_array_size(json_object_get(v, "hands")), 4);
+                assert_null(json_object_get(v, "draw"));
+                for (int p = 0; p < 4; p++)
+                    assert_null(json_object_get(json_array_get(json_object_get(v, "stockpiles"), (size_t)p), "cards"));
+                json_decref(v);
+                continue;
+            }
             assert_null(json_object_get(v, "hands"));
             assert_null(json_object_get(v, "draw"));
             for (int p = 0; p < 4; p++)
@@ -1059,6 +1071,17 @@ static void test_views_hide_cards(void **unused)
             assert_string_equal(json_string_value(json_array_get(json_object_get(a, "draw"), 0)),
                                 bo_card_name(st.draw[st.ndraw - 1]));
         json_decref(a);
+    }
+    /* a finished game shows every card to everyone */
+    assert_int_equal(OPS->init(&st, NULL, 4, 3, NULL, &e), 0);
+    while (st.result == BO_PLAYING)
+        if (!OPS->autoplay(&st, NULL))
+            assert_int_equal(OPS->bot(&st, "planner", NULL, why, sizeof why, &e), 0);
+    for (int seat = SEAT_OBSERVER; seat < 4; seat++) {
+        json_t *v = OPS->view(&st, seat);
+        assert_int_equal(json_array_size(json_object_get(v, "hands")), 4);
+        assert_non_null(json_object_get(v, "draw"));
+        json_decref(v);
     }
     /* the shape of a view */
     assert_int_equal(OPS->init(&st, NULL, 4, 1, NULL, &e), 0);

@@ -1486,6 +1486,503 @@ static void test_export_rules(void **u)
     free(st);
 }
 
+/* --- capacity: no import holds what a later play cannot store ------------------ */
+
+/* A save of round 1 whose draw and discard piles hold nd and nc cards
+ * (cycling through the 58 card types): Draw Pile: on line 11, Discard Pile:
+ * on line 13. */
+static char *pile_save(int nd, int nc)
+{
+    size_t cap = 4096;
+    char *t = malloc(cap);
+    size_t k = (size_t)snprintf(t, cap, "Round: 1\n\nComputer:\n   Score: 0\n   Hand: XS KH J1\n\nHuman:\n"
+                                         "   Score: 0\n   Hand: JD 3T QC\n\nDraw Pile:");
+    for (int i = 0; i < nd; i++)
+        k += (size_t)snprintf(t + k, cap - k, " %s", fc_card_str(i % FC_NTYPES + 1));
+    k += (size_t)snprintf(t + k, cap - k, "\n\nDiscard Pile:");
+    for (int i = 0; i < nc; i++)
+        k += (size_t)snprintf(t + k, cap - k, " %s", fc_card_str((i + 7) % FC_NTYPES + 1));
+    snprintf(t + k, cap - k, "\n\nNext Player: Human\n");
+    return t;
+}
+
+static void play_to_the_end(fc_state *st, const char *const *bots)
+{
+    game_err e;
+    game_status gs;
+    for (int guard = 0; guard < 40000; guard++) {
+        OPS->status(st, &gs);
+        if (gs.over)
+            return;
+        char ex[320];
+        if (OPS->bot(st, bots[gs.to_move % 3], NULL, ex, sizeof ex, &e))
+            fail_msg("bot failed: %s", e.detail);
+    }
+    fail_msg("game did not end");
+}
+
+static void test_capacity_text_import(void **u)
+{
+    (void)u;
+    fc_state *st = new_state(), *copy = new_state();
+    game_err e;
+    json_t *seats, *w;
+    memset(st, 0x5a, sizeof *st);
+    memcpy(copy, st, sizeof *st);
+    struct { int nd, nc; const char *needle; } bad[] = {
+        {10, 240, "line 13: the discard pile holds 240 cards"}, /* the save */
+        {0, 240, "line 13: the discard pile holds 240 cards"},
+        {100, 135, "line 13: the discard pile holds 135 cards"},  /* 241 in all */
+        {240, 1, "line 11: the draw pile holds 240 cards"},
+        {235, 0, "line 11: the draw pile holds 235 cards"},
+        {0, 241, "line 13: more than 240 cards"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *t = pile_save(bad[i].nd, bad[i].nc);
+        memset(&e, 0, sizeof e);
+        seats = w = NULL;
+        int rc = OPS->import_text(st, t, strlen(t), &seats, &w, &e);
+        if (rc != ERR_BAD_MEMBER || !strstr(e.detail, bad[i].needle))
+            fail_msg("draw %d discard %d: rc %d \"%s\", expected \"%s\"", bad[i].nd, bad[i].nc, rc, e.detail,
+                     bad[i].needle);
+        assert_null(seats);
+        assert_null(w);
+        assert_memory_equal(st, copy, sizeof *st);
+        free(t);
+    }
+    /* exactly full (6 in the hands, 234 in the piles) loads, and plays to the
+     * end (under ASan: nothing written past a pile), with a reshuffle */
+    const char *bots[3] = {"random", "greedy", "strategy"};
+    int fits[][2] = {{0, 234}, {234, 0}, {100, 134}};
+    for (int i = 0; i < 3; i++) {
+        char *t = pile_save(fits[i][0], fits[i][1]);
+        assert_int_equal(OPS->import_text(st, t, strlen(t), &seats, &w, &e), 0);
+        assert_int_equal(st->ndraw + st->ndisc, 234);
+        json_decref(seats);
+        json_decref(w);
+        check_roundtrip(st, NULL);
+        play_to_the_end(st, bots);
+        free(t);
+    }
+    free(st);
+    free(copy);
+}
+
+static void expect_decode_error(json_t *j, const char *ptr, const char *needle)
+{
+    fc_state *target = new_state(), *copy = new_state();
+    game_err e;
+    memset(target, 0x5a, sizeof *target);
+    memcpy(copy, target, sizeof *target);
+    memset(&e, 0, sizeof e);
+    int rc = OPS->decode(target, j, &e);
+    if (rc != ERR_BAD_MEMBER || strcmp(e.pointer, ptr) != 0 || (needle && !strstr(e.detail, needle)))
+        fail_msg("rc %d at \"%s\" (%s), expected \"%s\" (%s)", rc, e.pointer, e.detail, ptr, needle ? needle : "");
+    assert_memory_equal(target, copy, sizeof *target);
+    json_decref(j);
+    free(target);
+    free(copy);
+}
+
+static json_t *cards_array(int n, int from)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_string(fc_card_str((i + from) % FC_NTYPES + 1)));
+    return a;
+}
+
+static void test_capacity_json_decode(void **u)
+{
+    (void)u;
+    fc_state *st = new_state(), *back = new_state();
+    game_err e;
+    OPS->init(st, NULL, 2, 3, NULL, &e); /* round 1: 6 cards in the hands */
+    json_t *j;
+    /* piles: 240 discards, or 235 + 6 in all */
+    j = OPS->encode(st);
+    json_object_set_new(j, "discard_pile", cards_array(240, 0));
+    expect_decode_error(j, "/discard_pile", "240 cards");
+    j = OPS->encode(st);
+    json_object_set_new(j, "draw_pile", cards_array(100, 0));
+    json_object_set_new(j, "discard_pile", cards_array(135, 3));
+    expect_decode_error(j, "/discard_pile", "241");
+    j = OPS->encode(st);
+    json_object_set_new(j, "draw_pile", cards_array(235, 0));
+    json_object_set_new(j, "discard_pile", json_array());
+    expect_decode_error(j, "/draw_pile", "235");
+    /* exactly full decodes and plays to the end */
+    j = OPS->encode(st);
+    json_object_set_new(j, "draw_pile", cards_array(4, 0));
+    json_object_set_new(j, "discard_pile", cards_array(230, 5));
+    assert_int_equal(OPS->decode(back, j, &e), 0);
+    json_decref(j);
+    const char *bots[3] = {"strategy", "random", "greedy"};
+    play_to_the_end(back, bots);
+    /* history: a full one at round 1 leaves no room for the rest of the game */
+    j = OPS->encode(st);
+    json_t *h = json_array();
+    for (int i = 0; i < FC_MAXHIST - 100; i++)
+        json_array_append_new(h, json_pack("{s:i,s:i,s:{s:s},s:s}", "seat", 0, "round", 1, "play", "draw", "discard",
+                                           "card", "7H"));
+    json_object_set_new(j, "history", h);
+    expect_decode_error(j, "/history", "more than the");
+    /* a round_end mark on the round under way */
+    j = OPS->encode(st);
+    json_object_set_new(j, "history", J("[{\"seat\":0,\"round\":1,\"play\":{\"discard\":\"7H\"},\"round_end\":true}]"));
+    expect_decode_error(j, "/history/0/round_end", "under way");
+    /* 16-bit counters: turns, and totals that the rounds left could overflow */
+    j = OPS->encode(st);
+    json_object_set_new(j, "turns", json_integer(65535));
+    expect_decode_error(j, "/turns", NULL);
+    j = OPS->encode(st);
+    json_object_set_new(j, "scores", J("[0,60000]"));
+    expect_decode_error(j, "/scores/1", NULL);
+    j = OPS->encode(st);
+    json_object_set_new(j, "scores", J("[50000,0]")); /* a saved total: fine */
+    assert_int_equal(OPS->decode(back, j, &e), 0);
+    json_decref(j);
+    play_to_the_end(back, bots);
+    assert_true(back->score[0] >= 50000);
+    /* a hand at the draw always has room for the card drawn */
+    memcpy(back, st, sizeof *st);
+    back->round = 11;
+    back->nhand[0] = FC_HANDMAX;
+    memset(&e, 0, sizeof e);
+    assert_int_equal(fc_check_capacity(back, &e), ERR_BAD_MEMBER);
+    assert_string_equal(e.pointer, "/hands/0");
+    /* every state of real games is within capacity (roundtrip checks decode) */
+    free(st);
+    free(back);
+}
+
+/* --- who reads what (game.h's readers) ---------------------------------------- */
+
+/* The explanation of a bot's play at a closed table names only the cards
+ * everybody saw (the discard top before the play, the card discarded) and
+ * no point count, arrangement or group of the hidden hand. */
+static void check_public_explanation(const char *x, int top, int discarded)
+{
+    char buf[512], nm[40];
+    snprintf(buf, sizeof buf, "%s", x);
+    int allowed[2] = {top, discarded};
+    for (int i = 0; i < 2; i++) {
+        if (!allowed[i])
+            continue;
+        fc_card_name(allowed[i], nm, sizeof nm);
+        for (char *p; (p = strstr(buf, nm));)
+            memset(p, '_', strlen(nm));
+    }
+    static const char *const banned[] = {" of spades", " of clubs", " of diamonds", " of hearts", " of tridents",
+                                         "joker", "run of ", "book of ", "-", NULL};
+    for (int i = 0; banned[i]; i++)
+        if (strstr(buf, banned[i]))
+            fail_msg("closed table: \"%s\" in the explanation \"%s\"", banned[i], x);
+    for (char *p; (p = strstr(buf, "player "));) /* "player 1 went out": public */
+        for (memset(p, '_', 7), p += 7; *p >= '0' && *p <= '9'; p++)
+            *p = '_';
+    for (const char *p = buf; *p; p++)
+        if (*p >= '0' && *p <= '9')
+            fail_msg("closed table: a number in the explanation \"%s\"", x);
+}
+
+/* history(st, reader) with the bots' explanations merged as api/ does */
+static char *history_text(const fc_state *st, int reader, char (*expl)[320])
+{
+    json_t *h = OPS->history(st, reader);
+    size_t i;
+    json_t *r;
+    json_array_foreach(h, i, r) if (expl[i][0]) json_object_set_new(r, "explanation", json_string(expl[i]));
+    return dump(h);
+}
+
+static void test_closed_table_explanations_are_public(void **u)
+{
+    (void)u;
+    fc_state *st = new_state();
+    game_err e;
+    json_t *o = J("{\"open\":false}");
+    static const char *const all[] = {"strategy", "greedy", "random"};
+    char(*expl)[320] = calloc(FC_MAXHIST, sizeof *expl);
+    int checked = 0, games = SLOW ? 3 : 9;
+    for (int g = 0; g < games; g++) {
+        int np = 2 + g % 3;
+        assert_int_equal(OPS->init(st, NULL, np, 900 + (uint64_t)g, o, &e), 0);
+        memset(expl, 0, FC_MAXHIST * sizeof *expl);
+        game_status gs;
+        for (OPS->status(st, &gs); !gs.over; OPS->status(st, &gs)) {
+            json_t *rec;
+            char ex[320];
+            int top = st->ndisc ? st->disc[st->ndisc - 1] : 0;
+            const char *bot = all[(g + gs.to_move) % 3];
+            assert_int_equal(OPS->bot(st, bot, &rec, ex, sizeof ex, &e), 0);
+            const char *d = json_string_value(json_object_get(json_object_get(rec, "play"), "discard"));
+            check_public_explanation(ex, top, d ? fc_card_parse(d) : 0);
+            assert_string_equal(json_string_value(json_object_get(rec, "explanation")), ex);
+            /* the bot's record (shown to the seat that played before it) hides its blind draw */
+            const char *dr = json_string_value(json_object_get(json_object_get(rec, "play"), "draw"));
+            if (dr && strcmp(dr, "draw") == 0)
+                assert_null(json_object_get(rec, "card"));
+            snprintf(expl[st->nhist - 1], sizeof expl[0], "%s", ex);
+            json_decref(rec);
+            checked++;
+            /* now and then, every reader's history and view on the JSON text */
+            if (checked % 97 == 0) {
+                for (int rd = SEAT_OBSERVER; rd < np; rd++) {
+                    if (rd == SEAT_ADMIN)
+                        continue;
+                    char *ht = history_text(st, rd, expl);
+                    json_t *h = J(ht);
+                    size_t i;
+                    json_t *r;
+                    json_array_foreach(h, i, r) {
+                        const fc_hist *x = &st->hist[i];
+                        int sees = rd == SEAT_OBSERVER || rd == x->seat;
+                        if (x->kind == FC_PLAY_DRAW_PILE && !sees && json_object_get(r, "card"))
+                            fail_msg("reader %d sees the blind draw %zu of seat %d", rd, i, x->seat);
+                    }
+                    json_decref(h);
+                    free(ht);
+                    char *v = dump(OPS->view(st, rd));
+                    for (int p = 0; p < np; p++) {
+                        char *hand = dump(fc_cards_json(st->hand[p], st->nhand[p]));
+                        int sees = rd == SEAT_OBSERVER || rd == p;
+                        if (!sees && strstr(v, hand))
+                            fail_msg("reader %d sees the hand of %d: %s", rd, p, v);
+                        if (sees && !strstr(v, hand))
+                            fail_msg("reader %d misses the hand of %d: %s", rd, p, v);
+                        free(hand);
+                    }
+                    assert_null(strstr(v, "\"draw_pile\""));
+                    assert_null(strstr(v, "\"rng\""));
+                    free(v);
+                }
+            }
+        }
+    }
+    assert_true(checked > 300);
+    json_decref(o);
+    free(expl);
+    free(st);
+}
+
+static void test_closed_table_explanation_wording(void **u)
+{
+    (void)u;
+    fc_state *st = new_state();
+    fc_obs o;
+    fc_advice adv;
+    /* the completing card: named (it was face up), the run it completes not */
+    blank(st, 2, 2);
+    st->open = 0;
+    give(st, 0, "5H 6H KC QS");
+    give(st, 1, "3S 8D QT 9S");
+    disc_push(st, "7H");
+    fc_observe(st, 0, &o);
+    fc_strategy(&o, 0, &adv);
+    assert_string_equal(adv.why, "The computer drew the 7 of hearts from the discard pile because it completes a run or book in the hand.");
+    fc_strategy(&o, 1, &adv); /* help mode talks to the seat: its own cards */
+    assert_non_null(strstr(adv.why, "a run of hearts 5-6-7"));
+    apply_ok(st, 0, "{\"draw\":\"discard\"}");
+    fc_observe(st, 0, &o);
+    fc_strategy(&o, 0, &adv);
+    assert_string_equal(adv.why, "The computer discarded the king of clubs because it is the highest card that fits no run or book.");
+    char why[320];
+    fc_play p;
+    fc_greedy(&o, &p, why, sizeof why);
+    assert_null(strchr(why, '(')); /* no point count */
+    /* going out: the discard is named, the hand is not */
+    blank(st, 2, 1);
+    st->open = 0;
+    give(st, 0, "5H 6H KC");
+    give(st, 1, "4S 8D QT");
+    disc_push(st, "7H");
+    fc_observe(st, 0, &o);
+    fc_strategy(&o, 0, &adv);
+    assert_string_equal(adv.why, "The computer drew the 7 of hearts from the discard pile because with it the hand can go out.");
+    apply_ok(st, 0, "{\"draw\":\"discard\"}");
+    fc_observe(st, 0, &o);
+    fc_strategy(&o, 0, &adv);
+    assert_string_equal(adv.why, "The computer discarded the king of clubs and went out because the rest of the hand forms runs and books.");
+    apply_ok(st, 0, "{\"discard\":\"KC\",\"go_out\":true}");
+    /* the last turn: no point count of the hand before it is laid out */
+    apply_ok(st, 1, "{\"draw\":\"draw\"}");
+    fc_observe(st, 1, &o);
+    fc_strategy(&o, 0, &adv);
+    assert_non_null(strstr(adv.why, "last turn after player 0 went out"));
+    assert_non_null(strstr(adv.why, "leaves the fewest points in the hand."));
+    fc_greedy(&o, &p, why, sizeof why);
+    assert_null(strchr(why, '('));
+    free(st);
+}
+
+static void test_readers(void **u)
+{
+    (void)u;
+    fc_state *st = new_state();
+    game_err e;
+    json_t *o = J("{\"open\":false}");
+    /* closed table, mid-game: the observer sees every hand, no pile */
+    assert_int_equal(OPS->init(st, NULL, 3, 11, o, &e), 0);
+    int s = st->cur;
+    apply_ok(st, s, "{\"draw\":\"draw\"}");
+    char *dp = dump(fc_pile_json(st->draw + st->ndraw - 6, 6));
+    char *v = dump(OPS->view(st, SEAT_OBSERVER));
+    for (int p = 0; p < 3; p++) {
+        char *hand = dump(fc_cards_json(st->hand[p], st->nhand[p]));
+        assert_non_null(strstr(v, hand));
+        free(hand);
+    }
+    assert_null(strstr(v, "\"draw_pile\""));
+    assert_null(strstr(v, dp));
+    assert_null(strstr(v, "\"discard_pile\"")); /* no seat sees it at a closed table */
+    assert_non_null(strstr(v, "\"seat\":null"));
+    assert_null(strstr(v, "\"hand\":"));
+    free(v);
+    v = dump(OPS->view(st, SEAT_SPECTATOR));
+    assert_non_null(strstr(v, "\"hands\":[null,null,null]"));
+    assert_null(strstr(v, "\"draw_pile\""));
+    assert_null(strstr(v, "\"discard_pile\""));
+    free(v);
+    json_t *h = OPS->history(st, SEAT_OBSERVER);
+    assert_non_null(json_object_get(json_array_get(h, 0), "card"));
+    json_decref(h);
+    h = OPS->history(st, SEAT_SPECTATOR);
+    assert_null(json_object_get(json_array_get(h, 0), "card"));
+    json_decref(h);
+    /* once over, everybody sees everything, blind draws included */
+    const char *bots[] = {"strategy", "greedy", "random"};
+    play_to_the_end(st, bots);
+    for (int rd = SEAT_OBSERVER; rd < 3; rd++) {
+        v = dump(OPS->view(st, rd));
+        assert_non_null(strstr(v, "\"draw_pile\""));
+        assert_non_null(strstr(v, "\"discard_pile\""));
+        for (int p = 0; p < 3; p++) {
+            char *hand = dump(fc_cards_json(st->hand[p], st->nhand[p]));
+            assert_non_null(strstr(v, hand));
+            free(hand);
+        }
+        free(v);
+        h = OPS->history(st, rd);
+        size_t i;
+        json_t *r;
+        json_array_foreach(h, i, r) if (st->hist[i].kind == FC_PLAY_DRAW_PILE) assert_non_null(json_object_get(r, "card"));
+        json_decref(h);
+    }
+    free(dp);
+    /* open table, mid-game: hands public; the draw pile's order only on the
+     * seats' screens (the seed's), never to a spectator or an observer */
+    OPS->init(st, NULL, 2, 11, NULL, &e);
+    dp = dump(fc_pile_json(st->draw + st->ndraw - 6, 6));
+    for (int rd = SEAT_OBSERVER; rd < 2; rd++) {
+        if (rd == SEAT_ADMIN)
+            continue;
+        v = dump(OPS->view(st, rd));
+        for (int p = 0; p < 2; p++) {
+            char *hand = dump(fc_cards_json(st->hand[p], st->nhand[p]));
+            assert_non_null(strstr(v, hand));
+            free(hand);
+        }
+        assert_non_null(strstr(v, "\"discard_pile\"")); /* on every seat's screen */
+        if (rd >= 0) {
+            assert_non_null(strstr(v, "\"draw_pile\""));
+        } else {
+            assert_null(strstr(v, "\"draw_pile\""));
+            assert_null(strstr(v, dp));
+        }
+        assert_null(strstr(v, "\"rng\""));
+        free(v);
+    }
+    free(dp);
+    json_decref(o);
+    free(st);
+}
+
+/* --- conceal: a seat's save predicts nothing ------------------------------------ */
+
+static void test_conceal(void **u)
+{
+    (void)u;
+    fc_state *st = new_state(), *a = new_state(), *b = new_state(), *back = new_state();
+    game_err e;
+    const char *bots[] = {"strategy", "random", "greedy"};
+    OPS->init(st, NULL, 3, 41, NULL, &e);
+    for (int i = 0; i < 9; i++) {
+        char ex[320];
+        assert_int_equal(OPS->bot(st, bots[i % 3], NULL, ex, sizeof ex, &e), 0);
+    }
+    assert_true(st->ndraw > 50);
+    memcpy(a, st, sizeof *st);
+    memcpy(b, st, sizeof *st);
+    OPS->conceal(a, 1);
+    OPS->conceal(b, 2);
+    for (fc_state *c = a; c; c = c == a ? b : NULL) {
+        /* the visible position is unchanged ... */
+        assert_memory_equal(c->hand, st->hand, sizeof st->hand);
+        assert_memory_equal(c->nhand, st->nhand, sizeof st->nhand);
+        assert_memory_equal(c->disc, st->disc, sizeof st->disc);
+        assert_memory_equal(c->score, st->score, sizeof st->score);
+        assert_memory_equal(c->hist, st->hist, sizeof st->hist);
+        assert_int_equal(c->nhist, st->nhist);
+        assert_int_equal(c->cur, st->cur);
+        assert_int_equal(c->phase, st->phase);
+        assert_int_equal(c->ndraw, st->ndraw);
+        /* ... the draw pile holds the same cards in another order ... */
+        int ca[FC_NTYPES + 1], cb[FC_NTYPES + 1];
+        count_cards(st, ca);
+        count_cards(c, cb);
+        assert_memory_equal(ca, cb, sizeof ca);
+        assert_true(memcmp(c->draw, st->draw, st->ndraw) != 0);
+        /* ... and both RNGs are new */
+        assert_true(memcmp(&c->rng, &st->rng, sizeof st->rng) != 0);
+        assert_true(memcmp(&c->brng, &st->brng, sizeof st->brng) != 0);
+        assert_true(memcmp(&c->rng, &c->brng, sizeof st->rng) != 0);
+        /* it encodes, decodes and plays on */
+        json_t *j = OPS->encode(c);
+        assert_int_equal(OPS->decode(back, j, &e), 0);
+        json_decref(j);
+        assert_memory_equal(back, c, sizeof *c);
+    }
+    assert_true(memcmp(a->draw, b->draw, st->ndraw) != 0);
+    /* deterministic in the salt (the engine has no randomness of its own) */
+    memcpy(b, st, sizeof *st);
+    OPS->conceal(b, 1);
+    assert_memory_equal(a, b, sizeof *a);
+    /* the next round's deal from the save is not the real game's */
+    memcpy(b, st, sizeof *st);
+    b->round = 2;
+    fc_deal_round(b, 0);
+    memcpy(back, a, sizeof *a);
+    back->round = 2;
+    fc_deal_round(back, 0);
+    assert_true(memcmp(b->hand, back->hand, sizeof b->hand) != 0);
+    /* and the concealed copy plays to the end */
+    play_to_the_end(a, bots);
+    assert_int_equal(a->phase, FC_PH_OVER);
+    /* the text save of a concealed copy reads back */
+    OPS->init(st, NULL, 2, 5, NULL, &e);
+    memcpy(a, st, sizeof *st);
+    OPS->conceal(a, 99);
+    char *out, *out0;
+    size_t len, len0;
+    const char *mt;
+    json_t *s2, *w2;
+    assert_int_equal(OPS->export_as(a, "fivecrowns-text", &out, &len, &mt, &e), 0);
+    assert_int_equal(OPS->export_as(st, "fivecrowns-text", &out0, &len0, &mt, &e), 0);
+    assert_string_not_equal(out, out0);
+    assert_int_equal(OPS->import_text(back, out, len, &s2, &w2, &e), 0);
+    assert_int_equal(json_array_size(w2), 0);
+    assert_memory_equal(back->hand, st->hand, sizeof st->hand);
+    json_decref(s2);
+    json_decref(w2);
+    free(out);
+    free(out0);
+    free(st);
+    free(a);
+    free(b);
+    free(back);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1514,6 +2011,12 @@ int main(void)
         cmocka_unit_test(test_fixtures),
         cmocka_unit_test(test_text_errors),
         cmocka_unit_test(test_export_rules),
+        cmocka_unit_test(test_capacity_text_import),
+        cmocka_unit_test(test_capacity_json_decode),
+        cmocka_unit_test(test_closed_table_explanations_are_public),
+        cmocka_unit_test(test_closed_table_explanation_wording),
+        cmocka_unit_test(test_readers),
+        cmocka_unit_test(test_conceal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

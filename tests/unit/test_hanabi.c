@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,14 +325,19 @@ static void test_discard_and_draw_order(void **unused)
     assert_int_equal(st.know[1][1].pos_num, 1 << 3);
     assert_int_equal(st.hand[1][4], C("B4"));
     assert_int_equal(st.know[1][4].pos_num, 0);
-    /* the others see what was drawn; the drawer does not */
-    json_t *h0 = OPS->history(&st, 0), *h1 = OPS->history(&st, 1), *hs = OPS->history(&st, SEAT_SPECTATOR);
+    /* the others see what was drawn; the drawer does not, nor a spectator
+     * (no hand card is public); an observer ("spectators": "all") does */
+    json_t *h0 = OPS->history(&st, 0), *h1 = OPS->history(&st, 1), *hs = OPS->history(&st, SEAT_SPECTATOR),
+           *ho = OPS->history(&st, SEAT_OBSERVER);
     assert_string_equal(json_string_value(json_object_get(json_array_get(h0, 1), "drew")), "B4");
     assert_string_equal(json_string_value(json_object_get(json_array_get(h1, 1), "drew")), "??");
-    assert_string_equal(json_string_value(json_object_get(json_array_get(hs, 1), "drew")), "B4");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(hs, 1), "drew")), "??");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(ho, 1), "drew")), "B4");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(hs, 1), "card")), "W2"); /* public */
     json_decref(h0);
     json_decref(h1);
     json_decref(hs);
+    json_decref(ho);
 }
 
 static void test_play_rules(void **unused)
@@ -661,24 +667,34 @@ static void test_views_hide_own_cards(void **unused)
     rig(&st, 0, 2, 0, 0, "W5 R1 R1 Y3 Y3 B5 G2 G2 G3 G3 R5 Y5 G5");
     char *v0 = text_of(OPS->view(&st, 0)), *v1 = text_of(OPS->view(&st, 1));
     char *vs = text_of(OPS->view(&st, SEAT_SPECTATOR)), *va = text_of(OPS->view(&st, SEAT_ADMIN));
+    char *vo = text_of(OPS->view(&st, SEAT_OBSERVER));
     assert_null(strstr(v0, "W5"));
     assert_null(strstr(v0, "Y3"));
     assert_non_null(strstr(v0, "B5"));
     assert_null(strstr(v1, "B5"));
     assert_null(strstr(v1, "G3"));
     assert_non_null(strstr(v1, "W5"));
-    assert_non_null(strstr(vs, "W5"));
-    assert_non_null(strstr(vs, "B5"));
+    /* a spectator: no hand card at all (each is hidden from its owner) */
+    assert_null(strstr(vs, "W5"));
+    assert_null(strstr(vs, "B5"));
+    assert_null(strstr(vs, "Y3"));
+    assert_null(strstr(vs, "G3"));
+    /* an observer ("spectators": "all"): every hand */
+    assert_non_null(strstr(vo, "W5"));
+    assert_non_null(strstr(vo, "B5"));
     /* the deck order: only the admin sees it (R5, Y5, G5 are next) */
     assert_null(strstr(v0, "R5"));
     assert_null(strstr(vs, "R5"));
+    assert_null(strstr(vo, "R5"));
     assert_null(strstr(vs, "deck_order"));
+    assert_null(strstr(vo, "deck_order"));
     assert_non_null(strstr(va, "\"deck_order\":[\"R5\",\"Y5\",\"G5\""));
     assert_non_null(strstr(v0, "\"deck\":40"));
     free(v0);
     free(v1);
     free(vs);
     free(va);
+    free(vo);
 }
 
 static void test_view_shape_and_negative_info(void **unused)
@@ -717,6 +733,176 @@ static void test_view_shape_and_negative_info(void **unused)
     assert_string_equal(fw, "{\"B\":0,\"G\":0,\"R\":0,\"W\":0,\"Y\":0}");
     free(fw);
     json_decref(v);
+}
+
+/* --- who sees what (game.h readers), on the serialized text ------------------- */
+
+/* Everything `reader` is shown: view, history, events, legal plays and (on
+ * its turn) help mode, as one text. */
+static char *shown(const hanabi_state *st, int reader)
+{
+    json_t *all = json_pack("{s:o,s:o,s:o}", "view", OPS->view(st, reader), "history", OPS->history(st, reader),
+                            "events", OPS->events(st, reader, 0));
+    if (reader >= 0) {
+        json_t *h = NULL;
+        game_err e;
+        json_object_set_new(all, "legal", OPS->legal(st, reader));
+        if (OPS->hint(st, reader, &h, &e) == 0)
+            json_object_set_new(all, "hint", h);
+    }
+    return text_of(all);
+}
+
+static void test_readers_see_only_what_they_may(void **unused)
+{
+    (void)unused;
+    static hanabi_state st;
+    /* The five 5s exist once each. Player 0 holds R5 and draws G5, player 1
+     * holds Y5 and draws W5, player 2 holds B5. */
+    rig(&st, 0, 3, 0, 0, "R5 R1 Y1 B1 G1 Y5 W1 R1 Y1 B1 B5 G1 W1 R2 Y2 G5 W5");
+    ok(&st, 0, "{\"type\":\"hint\",\"target\":1,\"number\":5}");
+    ok(&st, 1, "{\"type\":\"hint\",\"target\":2,\"number\":5}");
+    ok(&st, 2, "{\"type\":\"hint\",\"target\":0,\"number\":1}");
+    ok(&st, 0, "{\"type\":\"play\",\"card\":1}"); /* R1, draws G5 */
+    ok(&st, 1, "{\"type\":\"play\",\"card\":1}"); /* W1, draws W5 */
+    static const char *const fives[5] = {"\"R5\"", "\"G5\"", "\"Y5\"", "\"W5\"", "\"B5\""};
+    static const int owner[5] = {0, 0, 1, 1, 2};
+    const int readers[] = {0, 1, 2, SEAT_SPECTATOR, SEAT_OBSERVER, SEAT_ADMIN};
+    for (size_t r = 0; r < sizeof readers / sizeof readers[0]; r++) {
+        int who = readers[r];
+        char *t = shown(&st, who);
+        for (int k = 0; k < 5; k++) {
+            int may = who == SEAT_ADMIN || who == SEAT_OBSERVER || (who >= 0 && who != owner[k]);
+            if (may != (strstr(t, fives[k]) != NULL))
+                fail_msg("reader %d %s %s: %s", who, may ? "misses" : "is shown", fives[k], t);
+        }
+        /* the deck order and the seed: the admin's only */
+        assert_true((strstr(t, "deck_order") != NULL) == (who == SEAT_ADMIN));
+        assert_true((strstr(t, "\"seed\":\"") != NULL) == (who == SEAT_ADMIN));
+        /* played cards and what hints told are public: every reader has them */
+        assert_non_null(strstr(t, "\"card\":\"R1\""));
+        assert_non_null(strstr(t, "\"touched\":{\"colors\":[],\"numbers\":[5]}"));
+        free(t);
+    }
+    /* a spectator: not one hand card, by any route */
+    json_t *v = OPS->view(&st, SEAT_SPECTATOR);
+    json_t *hand;
+    size_t i, j;
+    json_array_foreach(json_object_get(v, "hands"), i, hand) {
+        json_t *c;
+        json_array_foreach(hand, j, c) assert_string_equal(json_string_value(json_object_get(c, "card")), "??");
+    }
+    json_decref(v);
+    char *t = text_of(OPS->history(&st, SEAT_SPECTATOR));
+    assert_null(strstr(t, "\"drew\":\"G5\""));
+    assert_non_null(strstr(t, "\"drew\":\"??\""));
+    free(t);
+    t = text_of(OPS->events(&st, SEAT_SPECTATOR, 0));
+    assert_non_null(strstr(t, "\"handNumber\":[[-1,-1,-1,-1,-1],[-1,-1,-1,-1,-1],[-1,-1,-1,-1,-1]]"));
+    assert_null(strstr(t, "\"draw\":[3,5]")); /* G5 */
+    free(t);
+    /* a spectator or an observer is never a seat: no plays, no advice */
+    json_t *h = (json_t *)1;
+    game_err e;
+    assert_int_equal(OPS->hint(&st, SEAT_OBSERVER, &h, &e), ERR_NOT_YOUR_TURN);
+    assert_null(h);
+    t = text_of(OPS->legal(&st, SEAT_OBSERVER));
+    assert_string_equal(t, "[]");
+    free(t);
+
+    /* once the game is over every reader sees every card */
+    play_game(&st, "standard", 3, 5, "rules", "seed");
+    for (size_t r = 0; r < sizeof readers / sizeof readers[0]; r++) {
+        int who = readers[r];
+        char *all = shown(&st, who);
+        assert_null(strstr(all, "??"));
+        assert_non_null(strstr(all, "deck_order"));
+        json_t *evs = OPS->events(&st, who, 0);
+        char *start = text_of(json_incref(json_array_get(evs, 0)));
+        assert_null(strstr(start, "-1"));
+        free(start);
+        json_decref(evs);
+        v = OPS->view(&st, who);
+        for (int p = 0; p < st.np; p++)
+            for (int k = 0; k < st.nhand[p]; k++)
+                assert_string_equal(json_string_value(json_object_get(
+                                        json_array_get(json_array_get(json_object_get(v, "hands"), (size_t)p), (size_t)k), "card")),
+                                    hn_card_name(st.hand[p][k]));
+        json_decref(v);
+        free(all);
+    }
+}
+
+/* Bot explanations are stored and shown to every reader: they may only say
+ * the play, public facts and the strategy's rule. Every one fits a public
+ * template, and the facts it states hold. */
+static void test_explanations_say_only_public_things(void **unused)
+{
+    (void)unused;
+    static hanabi_state st, before;
+    static const char *const PATTERNS[] = {
+        "^plays card [0-4]: the hints prove it fits a firework pile$",
+        "^(HINT): then they know a touched card is playable$",
+        "^(HINT): it touches their oldest unhinted card, so they keep it rather than discard it$",
+        "^(HINT): with [4-8] hint tokens to spare, a hint that tells them something new$",
+        "^(HINT): all 8 tokens are in hand, so a hint costs nothing$",
+        "^plays card [0-4]: the deck is empty and an error can be afforded, so it plays its likeliest card rather than discard$",
+        "^discards card [0-4]: the hints prove it can no longer be played$",
+        "^discards card [0-4], the oldest card no hint touched, to gain a token$",
+        "^discards card 0, the oldest card \\(every card is hinted\\), to gain a token$",
+        "^((HINT)|plays card [0-4]|discards card [0-4]): chosen at random among the legal plays$",
+    };
+    enum { NPAT = sizeof PATTERNS / sizeof PATTERNS[0] };
+    regex_t re[NPAT];
+    for (int k = 0; k < NPAT; k++) {
+        char pat[400], *at;
+        snprintf(pat, sizeof pat, "%s", PATTERNS[k]);
+        while ((at = strstr(pat, "HINT"))) { /* expand */
+            char tail[400];
+            snprintf(tail, sizeof tail, "%s", at + 4);
+            snprintf(at, sizeof pat - (size_t)(at - pat),
+                     "hints player [0-4] about their ((red|yellow|blue|green|white) cards|[1-5]s)%s", tail);
+        }
+        assert_int_equal(regcomp(&re[k], pat, REG_EXTENDED | REG_NOSUB), 0);
+    }
+    game_err e;
+    char why[320], text[120];
+    long n = 0, used[NPAT] = {0};
+    for (int g = 0; g < 48; g++) {
+        json_t *opt = json_pack("{s:s}", "end", g % 3 ? "seed" : "standard");
+        assert_int_equal(OPS->init(&st, g % 2 ? "rainbow" : "standard", 2 + g % 4, 900 + (uint64_t)g, opt, &e), 0);
+        json_decref(opt);
+        const char *bot = g % 4 == 3 ? "random" : "rules";
+        while (!st.over) {
+            memcpy(&before, &st, sizeof st);
+            assert_int_equal(OPS->bot(&st, bot, NULL, why, sizeof why, &e), 0);
+            int k = 0;
+            while (k < NPAT && regexec(&re[k], why, 0, NULL, 0) != 0)
+                k++;
+            if (k == NPAT)
+                fail_msg("not a public explanation: %s", why);
+            used[k]++;
+            n++;
+            /* it begins with the play it made */
+            const hn_hist *h = &st.hist[st.nhist - 1];
+            hn_play p = {h->type, h->target, h->value};
+            hn_play_text(&p, text, sizeof text);
+            assert_true(strncmp(why, text, strlen(text)) == 0);
+            if (k == 2) { /* the save: it touches the oldest card no hint touched before */
+                int i = 0;
+                while (i < before.nhand[h->target] &&
+                       (before.know[h->target][i].pos_col || before.know[h->target][i].pos_num))
+                    i++;
+                assert_true(h->touched >> i & 1);
+            }
+        }
+    }
+    assert_true(n > 2000);
+    for (int k = 0; k < NPAT; k++) {
+        if (k != 8 && used[k] == 0) /* every rule but the rare all-hinted discard shows up */
+            fail_msg("no explanation matched %s", PATTERNS[k]);
+        regfree(&re[k]);
+    }
 }
 
 /* --- events ------------------------------------------------------------------- */
@@ -771,9 +957,23 @@ static void test_events(void **unused)
     assert_string_equal(s, "{\"event\":\"onStart\",\"handColor\":[[-1,-1,-1,-1,-1],[4,4,0,2,3],[1,1,3,2,2]],"
                            "\"handNumber\":[[-1,-1,-1,-1,-1],[1,2,3,1,5],[4,4,3,2,3]],\"n\":1}");
     free(s);
-    s = text_of(json_incref(ev(es, "onStart", 0)));
+    s = text_of(json_incref(ev(es, "onStart", 0))); /* a spectator: no hand card */
+    assert_string_equal(s, "{\"event\":\"onStart\",\"handColor\":[[-1,-1,-1,-1,-1],[-1,-1,-1,-1,-1],[-1,-1,-1,-1,-1]],"
+                           "\"handNumber\":[[-1,-1,-1,-1,-1],[-1,-1,-1,-1,-1],[-1,-1,-1,-1,-1]],\"n\":1}");
+    free(s);
+    json_t *eo = OPS->events(&st, SEAT_OBSERVER, 0); /* an observer: every hand */
+    s = text_of(json_incref(ev(eo, "onStart", 0)));
     assert_non_null(strstr(s, "\"handColor\":[[0,0,1,2,3],"));
     free(s);
+    s = text_of(json_incref(ev(eo, "onPlayerAction", 2)));
+    assert_string_equal(s, "{\"actionType\":3,\"draw\":[0,4],\"event\":\"onPlayerAction\",\"n\":7,\"play\":[0,1],\"target\":0}");
+    free(s);
+    s = text_of(json_incref(ev(es, "onPlayerAction", 2))); /* the play is public, the draw is not */
+    assert_string_equal(s, "{\"actionType\":3,\"draw\":[-1,-1],\"event\":\"onPlayerAction\",\"n\":7,\"play\":[0,1],\"target\":0}");
+    free(s);
+    assert_null(ev(eo, "onHintColor", 0));
+    assert_null(ev(eo, "onHintNumber", 0));
+    json_decref(eo);
     /* order: onTurnStart, (hint to the target), onPlayerAction, ... */
     assert_string_equal(json_string_value(json_object_get(json_array_get(e2, 1), "event")), "onTurnStart");
     assert_int_equal(json_integer_value(json_object_get(json_array_get(e2, 1), "index")), 1);
@@ -907,6 +1107,7 @@ static void test_export_hanablive(void **unused)
     s = text_of(json_incref(json_object_get(j, "options")));
     assert_string_equal(s, "{\"variant\":\"No Variant\"}");
     free(s);
+    assert_null(json_object_get(j, "croupier")); /* nothing differs from hanab.live */
     json_decref(j);
     rig(&st, 1, 2, 0, 0, "");
     assert_int_equal(OPS->export_as(&st, "hanablive", &out, &len, &mt, &e), 0);
@@ -918,6 +1119,113 @@ static void test_export_hanablive(void **unused)
     assert_int_equal(OPS->export_as(&st, "pgn", &out, &len, &mt, &e), ERR_NOT_FOUND);
     assert_string_equal(OPS->export_formats[0], "hanablive");
     assert_null(OPS->export_formats[1]);
+}
+
+/* The hanab.live export stops where hanab.live's server ends the game, and
+ * names what it leaves out and a score it counts otherwise. */
+static json_t *export_json(const hanabi_state *st)
+{
+    char *out = NULL;
+    size_t len = 0;
+    const char *mt = NULL;
+    game_err e;
+    assert_int_equal(OPS->export_as(st, "hanablive", &out, &len, &mt, &e), 0);
+    json_t *j = J(out);
+    free(out);
+    return j;
+}
+
+static void test_export_hanablive_end(void **unused)
+{
+    (void)unused;
+    static hanabi_state st;
+    /* seed 2, 3 rules bots, the seed's end rule: 66 actions. The 61st draws
+     * the last card; hanab.live (EndTurn = Turn + players + 1) plays 3 more
+     * turns and ends after the 64th, at 17 points; the game goes on to 18. */
+    play_game(&st, "standard", 3, 2, "rules", "seed");
+    assert_int_equal(st.nhist, 66);
+    assert_int_equal(hn_score(&st), 18);
+    json_t *j = export_json(&st);
+    assert_int_equal(json_array_size(json_object_get(j, "actions")), 64);
+    char *s = text_of(json_incref(json_object_get(j, "croupier")));
+    assert_string_equal(s, "{\"actions\":66,\"dropped_actions\":2,\"end\":\"seed\",\"exported_actions\":64,"
+                           "\"hanablive_end\":\"final-round\",\"hanablive_score\":17,"
+                           "\"note\":\"hanab.live ends this game after action 64, one round after the last card was "
+                           "drawn; the 2 actions after it are not exported (this game is played with the seed's end "
+                           "rule: its final round starts only when a player must draw from the empty deck); "
+                           "hanab.live's replay scores 17, this game 18\",\"score\":18}");
+    free(s);
+    json_decref(j);
+
+    /* the same seed under {"end":"standard"}: hanab.live's end, exported whole, unchanged */
+    play_game(&st, "standard", 3, 2, "rules", "standard");
+    assert_int_equal(st.nhist, 64);
+    j = export_json(&st);
+    assert_int_equal(json_array_size(json_object_get(j, "actions")), 64);
+    assert_null(json_object_get(j, "croupier"));
+    keys_are(j, "actions,deck,options,players");
+    json_decref(j);
+
+    /* hanab.live also ends as soon as no card that could still score is left
+     * to a player with a turn to come (seed 3, standard: after action 63 of 64) */
+    play_game(&st, "standard", 3, 3, "rules", "standard");
+    assert_int_equal(st.nhist, 64);
+    j = export_json(&st);
+    assert_int_equal(json_array_size(json_object_get(j, "actions")), 63);
+    json_t *c = json_object_get(j, "croupier");
+    assert_string_equal(json_string_value(json_object_get(c, "hanablive_end")), "nothing-playable");
+    assert_int_equal(json_integer_value(json_object_get(c, "dropped_actions")), 1);
+    assert_int_equal(json_integer_value(json_object_get(c, "hanablive_score")), hn_score(&st));
+    assert_non_null(strstr(json_string_value(json_object_get(c, "note")), "the score is the same, 18"));
+    json_decref(j);
+
+    /* the 3rd error: every action exported, but hanab.live scores it 0 */
+    rig(&st, 0, 2, HN_RULE_STANDARD, 0, P0 P1);
+    ok(&st, 0, "{\"type\":\"play\",\"card\":0}"); /* R1 */
+    ok(&st, 1, "{\"type\":\"play\",\"card\":1}"); /* W2: wrong */
+    ok(&st, 0, "{\"type\":\"play\",\"card\":3}"); /* G1 */
+    ok(&st, 1, "{\"type\":\"play\",\"card\":1}"); /* R3: wrong */
+    ok(&st, 0, "{\"type\":\"play\",\"card\":0}"); /* R2 */
+    ok(&st, 1, "{\"type\":\"play\",\"card\":3}"); /* G5: wrong, the 3rd error */
+    assert_true(st.over);
+    assert_int_equal(st.reason, HN_END_ERRORS);
+    assert_int_equal(hn_score(&st), 3);
+    j = export_json(&st);
+    assert_int_equal(json_array_size(json_object_get(j, "actions")), 6);
+    c = json_object_get(j, "croupier");
+    assert_string_equal(json_string_value(json_object_get(c, "hanablive_end")), "strikes");
+    assert_int_equal(json_integer_value(json_object_get(c, "dropped_actions")), 0);
+    assert_int_equal(json_integer_value(json_object_get(c, "hanablive_score")), 0);
+    assert_int_equal(json_integer_value(json_object_get(c, "score")), 3);
+    assert_non_null(strstr(json_string_value(json_object_get(c, "note")), "scores a game lost to the 3rd error 0"));
+    json_decref(j);
+
+    /* over many games: hanab.live never ends later than the game; the
+     * standard rule differs only by its early end, at the same score */
+    for (int g = 0; g < 80; g++) {
+        int np = 2 + g % 4, standard = g % 2;
+        play_game(&st, g % 3 ? "standard" : "rainbow", np, 3000 + (uint64_t)g, g % 5 ? "rules" : "random",
+                  standard ? "standard" : "seed");
+        j = export_json(&st);
+        size_t kept = json_array_size(json_object_get(j, "actions"));
+        c = json_object_get(j, "croupier");
+        assert_true(kept <= st.nhist && kept > 0);
+        if (!c) {
+            assert_int_equal(kept, st.nhist);
+        } else {
+            assert_int_equal(json_integer_value(json_object_get(c, "exported_actions")), kept);
+            assert_int_equal(json_integer_value(json_object_get(c, "dropped_actions")), st.nhist - (int)kept);
+            assert_int_equal(json_integer_value(json_object_get(c, "score")), hn_score(&st));
+            const char *why = json_string_value(json_object_get(c, "hanablive_end"));
+            if (standard && strcmp(why, "strikes") != 0) {
+                assert_string_equal(why, "nothing-playable");
+                assert_int_equal(json_integer_value(json_object_get(c, "hanablive_score")), hn_score(&st));
+            }
+            if (strcmp(why, "strikes") == 0)
+                assert_int_equal(st.reason, HN_END_ERRORS);
+        }
+        json_decref(j);
+    }
 }
 
 /* --- state codec ------------------------------------------------------------------ */
@@ -1208,8 +1516,11 @@ int main(void)
         cmocka_unit_test(test_legal_agrees_with_check),
         cmocka_unit_test(test_views_hide_own_cards),
         cmocka_unit_test(test_view_shape_and_negative_info),
+        cmocka_unit_test(test_readers_see_only_what_they_may),
+        cmocka_unit_test(test_explanations_say_only_public_things),
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_export_hanablive),
+        cmocka_unit_test(test_export_hanablive_end),
         cmocka_unit_test(test_roundtrip_all_states),
         cmocka_unit_test(test_decode_hostile),
         cmocka_unit_test(test_determinism),
