@@ -46,6 +46,7 @@ int h_games_create(const api_config *, const http_req *, const route_match *, js
 int h_game_get(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_game_delete(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_plays_post(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_resign(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_plays_get(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_legal(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_hint(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
@@ -64,6 +65,8 @@ typedef struct game_ctx {
     json_t *meta; /* {"game","variant","seed","seats":[...]} */
     void *st;     /* ops->state_size bytes */
     int seat;     /* caller: a seat, SEAT_SPECTATOR or SEAT_ADMIN */
+    int reader;   /* what the caller may read (engine/game.h): the seat, or for a
+                     spectator SEAT_OBSERVER at a "spectators": "all" table */
     int has_token;
 } game_ctx;
 
@@ -86,10 +89,13 @@ void ctx_notes_save(const api_config *cfg, const char *id, const json_t *applied
 void ctx_notes_merge(const api_config *cfg, const char *id, json_t *records);
 /* Seats as the public sees them (no token hashes). New ref. */
 json_t *ctx_public_seats(const json_t *meta);
+/* 1 when the game was created with "spectators": "all" (meta). */
+int ctx_spectators_all(const json_t *meta);
 
 /* Random URL-safe strings (auth.c): n_bytes of entropy, base64url. */
 int rand_token(char *out, size_t outlen, size_t n_bytes);
-uint64_t rand_u64(void);
+/* 64 random bits from getrandom(2): 0, or ERR_INTERNAL (never a fallback). */
+int rand_u64(uint64_t *out);
 /* Lowercase hex SHA-256 of s into out[65]. */
 void sha256_hex(const char *s, char out[65]);
 /* Constant-time string equality. */

@@ -51,12 +51,9 @@ int rand_token(char *out, size_t outlen, size_t n_bytes)
     return 0;
 }
 
-uint64_t rand_u64(void)
+int rand_u64(uint64_t *out)
 {
-    uint64_t x = 0;
-    if (fill_random(&x, sizeof x))
-        x = 0x9e3779b97f4a7c15ULL;
-    return x;
+    return fill_random(out, sizeof *out) ? ERR_INTERNAL : 0;
 }
 
 void sha256_hex(const char *s, char out[65])

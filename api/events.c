@@ -49,8 +49,8 @@ int api_events_load(const api_config *cfg, const http_req *req, const char *id,
     out->over = gs.over;
     out->to_move = gs.over ? -1 : gs.to_move;
     out->version = c.row.version;
-    out->events = c.ops->events ? c.ops->events(c.st, c.seat, after)
-                                : history_events(cfg, c.row.id, c.ops, c.st, c.seat, after);
+    out->events = c.ops->events ? c.ops->events(c.st, c.reader, after)
+                                : history_events(cfg, c.row.id, c.ops, c.st, c.reader, after);
     ctx_free(&c);
     return out->events ? 0 : err_set(e, ERR_INTERNAL, NULL, "no events");
 }

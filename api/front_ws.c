@@ -191,6 +191,18 @@ static void invalid(struct mg_connection *conn, const char *message)
     json_decref(j);
 }
 
+/* A message refused before it reaches the game (too large, not JSON): said
+ * so, and the turn asked again, as after any refused action. */
+static int refuse(ws_conn *wc, const char *message)
+{
+    pthread_mutex_lock(&W.mu);
+    invalid(wc->conn, message);
+    wc->prompted = -1; /* ask again */
+    poll_one(wc);
+    pthread_mutex_unlock(&W.mu);
+    return 1;
+}
+
 static int on_data(struct mg_connection *conn, int bits, char *data, size_t len, void *cb)
 {
     (void)cb;
@@ -198,18 +210,16 @@ static int on_data(struct mg_connection *conn, int bits, char *data, size_t len,
     int opcode = bits & 0x0f;
     if (opcode == MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE)
         return 0;
-    if (!wc || opcode != MG_WEBSOCKET_OPCODE_TEXT)
+    if (!wc || !wc->conn)
         return 1;
-    if (len > W.cfg->body_limit) {
-        invalid(conn, "message too large");
-        return 1;
-    }
+    if (opcode != MG_WEBSOCKET_OPCODE_TEXT && opcode != MG_WEBSOCKET_OPCODE_BINARY)
+        return 1; /* ping, pong: nothing to answer (a binary message is read as text) */
+    if (len > W.cfg->body_limit)
+        return refuse(wc, "message too large");
     json_error_t je;
     json_t *action = json_loadb(data, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
-    if (!action) {
-        invalid(conn, "the action is not JSON");
-        return 1;
-    }
+    if (!action)
+        return refuse(wc, "the action is not JSON");
     json_t *body = json_pack("{s:o}", "play", action);
     char *text = json_dumps(body, JSON_COMPACT);
     json_decref(body);

@@ -20,8 +20,14 @@ void ctx_free(game_ctx *c)
     memset(c, 0, sizeof *c);
 }
 
-static int auth(const api_config *cfg, const http_req *req, game_ctx *c,
-                game_err *e)
+int ctx_spectators_all(const json_t *meta)
+{
+    const char *s = json_string_value(json_object_get(meta, "spectators"));
+    return s && strcmp(s, "all") == 0;
+}
+
+static int auth_seat(const api_config *cfg, const http_req *req, game_ctx *c,
+                     game_err *e)
 {
     char tok[256];
     const char *t = req_token(req, tok, sizeof tok);
@@ -51,6 +57,14 @@ static int auth(const api_config *cfg, const http_req *req, game_ctx *c,
                        "this token belongs to no seat of this game");
     c->seat = found;
     return 0;
+}
+
+static int auth(const api_config *cfg, const http_req *req, game_ctx *c,
+                game_err *e)
+{
+    int rc = auth_seat(cfg, req, c, e);
+    c->reader = c->seat == SEAT_SPECTATOR && ctx_spectators_all(c->meta) ? SEAT_OBSERVER : c->seat;
+    return rc;
 }
 
 int ctx_load(const api_config *cfg, const http_req *req, const char *id,

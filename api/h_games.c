@@ -16,15 +16,16 @@ static json_t *game_doc(const game_ctx *c)
                      json_object_get(c->meta, "variant"), "version",
                      (json_int_t)c->row.version, "seats",
                      ctx_public_seats(c->meta), "you", you, "state",
-                     c->ops->view(c->st, c->seat));
+                     c->ops->view(c->st, c->reader));
 }
 
 /* --- POST /games ---------------------------------------------------------- */
 
 static int store_new_game(const api_config *cfg, const http_req *req,
                           const game_ops *ops, const char *variant, json_t *seed,
-                          void *st, json_t *seats, char tokens[][32],
-                          json_t *warnings, http_res *res, game_err *e);
+                          int show_seed, const char *spectators, void *st,
+                          json_t *seats, char tokens[][32], json_t *warnings,
+                          http_res *res, game_err *e);
 
 static int parse_players(const game_ops *ops, const json_t *players,
                          const char *where, json_t *seats, char tokens[][32],
@@ -111,17 +112,37 @@ int h_games_create(const api_config *cfg, const http_req *req,
             return http_res_fail(res, req, &e);
         }
     }
+    /* A seed the client chose is echoed; one the server drew is the secret
+     * of every future deal: kept in the store, shown to the admin and once
+     * the game is over, "seed": null in the reply. */
     long long seed;
-    if (json_object_get(body, "seed")) {
+    int seed_given = json_object_get(body, "seed") != NULL;
+    if (seed_given) {
         if (jx_int(json_object_get(body, "seed"), "/seed", 0,
                    (1LL << 53) - 1, &seed, &e))
             return http_res_fail(res, req, &e);
     } else {
-        seed = (long long)(rand_u64() & ((1ULL << 53) - 1));
+        uint64_t r;
+        if (rand_u64(&r)) {
+            err_set(&e, ERR_INTERNAL, NULL, "no randomness for the seed");
+            return http_res_fail(res, req, &e);
+        }
+        seed = (long long)(r & ((1ULL << 53) - 1));
     }
     const json_t *options = json_object_get(body, "options");
     if (options && jx_object(options, "/options", &e))
         return http_res_fail(res, req, &e);
+    /* "spectators" is the service's option, every other one the game's */
+    const char *spectators = NULL;
+    const json_t *sp = json_object_get(options, "spectators");
+    if (sp && (jx_string(sp, "/options/spectators", &spectators, &e) ||
+               (strcmp(spectators, "all") != 0 && strcmp(spectators, "public") != 0 &&
+                err_set(&e, ERR_BAD_MEMBER, "/options/spectators",
+                        "expected \"public\" (the default: spectators see what every seat "
+                        "sees) or \"all\" (they see every hand, as on hanab.live)"))))
+        return http_res_fail(res, req, &e);
+    json_t *game_options = options ? json_deep_copy(options) : NULL;
+    json_object_del(game_options, "spectators");
 
     void *st = calloc(1, ops->state_size);
     json_t *seats = json_array();
@@ -135,30 +156,37 @@ int h_games_create(const api_config *cfg, const http_req *req,
                             tokens, &e)))
         goto done;
     if ((rc = ops->init(st, variant, (int)json_array_size(seats), (uint64_t)seed,
-                        options, &e)))
+                        game_options, &e)))
         goto done;
     json_t *seedj = json_integer(seed);
-    rc = store_new_game(cfg, req, ops, variant, seedj, st, seats, tokens, NULL, res, &e);
+    rc = store_new_game(cfg, req, ops, variant, seedj, seed_given, spectators, st, seats,
+                        tokens, NULL, res, &e);
     json_decref(seedj);
 done:
     if (rc && !res->status)
         http_res_problem(res, req, rc, &e, NULL);
+    json_decref(game_options);
     json_decref(seats);
     free(st);
     return rc;
 }
 
 /* Store a new game (state `st`, seats meta with token hashes, the tokens in
- * clear), let bots move, and reply 201 as POST /games does. `warnings`
- * (borrowed, may be NULL) is added to the reply. */
+ * clear), let bots move, and reply 201 as POST /games does. The reply shows
+ * `seed` only when `show_seed` (the client gave it). `spectators` is NULL or
+ * the option's value. `warnings` (borrowed, may be NULL) is added to the
+ * reply. */
 static int store_new_game(const api_config *cfg, const http_req *req,
                           const game_ops *ops, const char *variant, json_t *seed,
-                          void *st, json_t *seats, char tokens[][32],
-                          json_t *warnings, http_res *res, game_err *e)
+                          int show_seed, const char *spectators, void *st,
+                          json_t *seats, char tokens[][32], json_t *warnings,
+                          http_res *res, game_err *e)
 {
     json_t *applied = json_array(), *blob = NULL;
     json_t *meta = json_pack("{s:s,s:s,s:O,s:O}", "game", ops->name, "variant", variant,
                              "seed", seed, "seats", seats);
+    if (spectators && strcmp(spectators, "all") == 0)
+        json_object_set_new(meta, "spectators", json_string("all"));
     char *meta_s = NULL, *state_s = NULL;
     int rc;
     if ((rc = ctx_run_bots(ops, st, meta, applied, e)))
@@ -197,10 +225,14 @@ static int store_new_game(const api_config *cfg, const http_req *req,
     if (humans != 1)
         you = -1;
     json_t *out = json_pack("{s:s,s:s,s:s,s:O,s:i,s:o,s:o,s:O,s:o}", "id", row.id,
-                            "game", ops->name, "variant", variant, "seed", seed,
+                            "game", ops->name, "variant", variant, "seed",
+                            show_seed ? seed : json_null(),
                             "version", 1, "seats", pub, "you",
                             you >= 0 ? json_integer(you) : json_null(), "applied",
-                            applied, "state", ops->view(st, you >= 0 ? you : SEAT_SPECTATOR));
+                            applied, "state",
+                            ops->view(st, you >= 0                      ? you
+                                          : ctx_spectators_all(meta) ? SEAT_OBSERVER
+                                                                     : SEAT_SPECTATOR));
     if (out && warnings)
         json_object_set(out, "warnings", warnings);
     metrics_game_created();
@@ -241,7 +273,7 @@ static int import_json(const api_config *cfg, const http_req *req, json_t *body,
                        http_res *res, game_err *e)
 {
     static const char *const allowed[] = {"format", "id", "game", "variant", "seed",
-                                          "version", "seats", "state", NULL};
+                                          "version", "spectators", "seats", "state", NULL};
     const char *gname, *fmt;
     if (jx_object(body, "", e) || reject_unknown(body, allowed, "", e) ||
         jx_string(json_object_get(body, "game"), "/game", &gname, e))
@@ -280,8 +312,13 @@ static int import_json(const api_config *cfg, const http_req *req, json_t *body,
         if (!variant || !game_has_variant(ops, variant))
             variant = ops->variants[0];
         json_t *seed = json_object_get(body, "seed");
-        rc = store_new_game(cfg, req, ops, variant, seed ? seed : json_null(), st, seats,
-                            tokens, NULL, res, e);
+        const json_t *sp = json_object_get(body, "spectators");
+        const char *spectators = json_string_value(sp);
+        if (sp && (!spectators || (strcmp(spectators, "all") && strcmp(spectators, "public"))))
+            rc = err_set(e, ERR_BAD_MEMBER, "/spectators", "expected \"public\" or \"all\"");
+        else
+            rc = store_new_game(cfg, req, ops, variant, seed ? seed : json_null(), 1,
+                                spectators, st, seats, tokens, NULL, res, e);
     }
     json_decref(seats);
     json_decref(players);
@@ -317,8 +354,8 @@ static int import_text(const api_config *cfg, const http_req *req, http_res *res
             const char *variant = json_string_value(json_object_get(blob, "variant"));
             if (!variant || !game_has_variant(ops, variant))
                 variant = ops->variants[0];
-            rc = store_new_game(cfg, req, ops, variant, json_null(), st, seats, tokens,
-                                warnings ? warnings : json_array(), res, e);
+            rc = store_new_game(cfg, req, ops, variant, json_null(), 1, NULL, st, seats,
+                                tokens, warnings ? warnings : json_array(), res, e);
             json_decref(blob);
         }
         json_decref(seats);
@@ -397,6 +434,20 @@ int h_game_get(const api_config *cfg, const http_req *req,
     return 0;
 }
 
+/* Seats played by a person (not a bot). */
+static int persons(const json_t *meta)
+{
+    int n = 0;
+    size_t i;
+    json_t *s;
+    json_array_foreach(json_object_get(meta, "seats"), i, s)
+        n += json_object_get(s, "bot") == NULL;
+    return n;
+}
+
+/* DELETE ends the game for everyone: the admin may, and a person who is the
+ * only person at the table; at a table with other people a person resigns
+ * instead (POST /games/{id}/resign). */
 int h_game_delete(const api_config *cfg, const http_req *req,
                   const route_match *m, json_t *body, http_res *res)
 {
@@ -406,13 +457,67 @@ int h_game_delete(const api_config *cfg, const http_req *req,
     int rc = ctx_load(cfg, req, m->params[0], &c, &e);
     if (!rc && c.seat == SEAT_SPECTATOR)
         rc = err_set(&e, ERR_UNAUTHORIZED, NULL,
-                     "deleting a game needs a seat token of that game or the admin token");
+                     "deleting a game needs the seat token of its only person or the admin token");
+    if (!rc && c.seat >= 0 && persons(c.meta) > 1)
+        rc = err_set(&e, ERR_FORBIDDEN, NULL,
+                     "other people play at this table: only the admin deletes it; "
+                     "leave it with POST /games/%s/resign (a bot takes your seat)", c.row.id);
     if (!rc && (rc = store_delete(cfg->store, c.row.id)))
         err_set(&e, rc, NULL, "the game could not be deleted");
     ctx_free(&c);
     if (rc)
         return http_res_fail(res, req, &e);
     return http_res_raw(res, 204, NULL, NULL, 0);
+}
+
+/* POST /games/{id}/resign: the caller's seat is played by the game's
+ * strongest bot from now on (every game's rules allow a seat to be played by
+ * a bot); the game goes on for the others. Replies as a play does. */
+int h_resign(const api_config *cfg, const http_req *req, const route_match *m,
+             json_t *body, http_res *res)
+{
+    (void)body;
+    game_err e = {0};
+    game_ctx c;
+    json_t *applied = json_array();
+    game_status gs;
+    int rc = ctx_load(cfg, req, m->params[0], &c, &e);
+    if (rc)
+        goto done;
+    c.ops->status(c.st, &gs);
+    json_t *seat = json_array_get(json_object_get(c.meta, "seats"), (size_t)c.seat);
+    if (c.seat == SEAT_SPECTATOR)
+        rc = err_set(&e, ERR_UNAUTHORIZED, NULL, "resigning needs your seat token");
+    else if (c.seat == SEAT_ADMIN)
+        rc = err_set(&e, ERR_FORBIDDEN, NULL, "the admin token has no seat to resign");
+    else if (json_object_get(seat, "bot"))
+        rc = err_set(&e, ERR_FORBIDDEN, NULL, "a bot plays this seat: it has resigned already");
+    else if (gs.over)
+        rc = err_set(&e, ERR_GAME_OVER, NULL, "the game is over");
+    if (rc)
+        goto done;
+    const char *bot = c.ops->bots[0];
+    json_object_set_new(seat, "bot", json_string(bot));
+    json_object_set_new(seat, "resigned", json_true());
+    if ((rc = ctx_run_bots(c.ops, c.st, c.meta, applied, &e)))
+        goto done;
+    if ((rc = ctx_save(cfg, &c))) {
+        err_set(&e, rc, NULL, rc == ERR_CONFLICT ? "the game changed meanwhile; retry"
+                                                  : "the store could not save the game");
+        goto done;
+    }
+    ctx_notes_save(cfg, c.row.id, applied);
+    etag(res, c.row.version);
+    http_res_json(res, 200,
+                  json_pack("{s:I,s:i,s:s,s:O,s:o}", "version", (json_int_t)c.row.version,
+                            "resigned", c.seat, "bot", bot, "applied", applied, "state",
+                            c.ops->view(c.st, c.seat)));
+done:
+    if (rc)
+        http_res_fail(res, req, &e);
+    ctx_free(&c);
+    json_decref(applied);
+    return rc;
 }
 
 int h_plays_post(const api_config *cfg, const http_req *req,
@@ -512,7 +617,7 @@ int h_plays_get(const api_config *cfg, const http_req *req,
     if (load_or_fail(cfg, req, m, &c, res))
         return -1;
     etag(res, c.row.version);
-    json_t *plays = c.ops->history(c.st, c.seat);
+    json_t *plays = c.ops->history(c.st, c.reader);
     ctx_notes_merge(cfg, c.row.id, plays);
     http_res_json(res, 200, json_pack("{s:I,s:o}", "version", (json_int_t)c.row.version,
                                       "plays", plays));
@@ -606,25 +711,52 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
     }
     game_status gs;
     c.ops->status(c.st, &gs);
-    int open = c.ops->open_table && c.ops->open_table(c.st) && c.seat != SEAT_SPECTATOR;
+    /* A seat of an open table may save the game while it runs, but not what
+     * no seat may see (the draw order, the RNG of future deals, the seed):
+     * it gets a copy concealed with a secret salt (Croupier-Export:
+     * concealed), which resumes as a game of its own. A game with no conceal
+     * op is not exported to seats mid-game. */
+    int open = c.ops->open_table && c.ops->open_table(c.st) && c.ops->conceal && c.seat >= 0;
+    int conceal = open && !gs.over;
+    const void *st = c.st;
+    void *copy = NULL;
     if (c.seat != SEAT_ADMIN && !gs.over && !open) {
         rc = err_set(&e, c.has_token ? ERR_FORBIDDEN : ERR_UNAUTHORIZED, NULL,
                      "the full record holds hidden cards: it is exported to the admin, "
                      "or to anyone once the game is over");
         http_res_fail(res, req, &e);
-    } else if (strcmp(f, "json") == 0) {
-        http_res_json(res, 200,
-                      json_pack("{s:s,s:s,s:O,s:O,s:O,s:I,s:o,s:o}", "format", "json",
+        ctx_free(&c);
+        return rc;
+    }
+    if (conceal) {
+        uint64_t salt;
+        copy = malloc(c.ops->state_size);
+        if (!copy || rand_u64(&salt)) {
+            free(copy);
+            rc = err_set(&e, ERR_INTERNAL, NULL, "no randomness to conceal the export with");
+            http_res_fail(res, req, &e);
+            ctx_free(&c);
+            return rc;
+        }
+        memcpy(copy, c.st, c.ops->state_size);
+        c.ops->conceal(copy, salt);
+        st = copy;
+    }
+    if (strcmp(f, "json") == 0) {
+        json_t *doc = json_pack("{s:s,s:s,s:O,s:O,s:O,s:I,s:o,s:o}", "format", "json",
                                 "id", c.row.id, "game", json_object_get(c.meta, "game"),
                                 "variant", json_object_get(c.meta, "variant"), "seed",
-                                json_object_get(c.meta, "seed"), "version",
-                                (json_int_t)c.row.version, "seats",
-                                ctx_public_seats(c.meta), "state", c.ops->encode(c.st)));
+                                conceal ? json_null() : json_object_get(c.meta, "seed"),
+                                "version", (json_int_t)c.row.version, "seats",
+                                ctx_public_seats(c.meta), "state", c.ops->encode(st));
+        if (ctx_spectators_all(c.meta))
+            json_object_set_new(doc, "spectators", json_string("all"));
+        http_res_json(res, 200, doc);
     } else {
         char *text = NULL;
         size_t len = 0;
         const char *mt = "text/plain; charset=utf-8";
-        rc = c.ops->export_as(c.st, f, &text, &len, &mt, &e);
+        rc = c.ops->export_as(st, f, &text, &len, &mt, &e);
         if (rc) {
             if (e.code == ERR_BAD_QUERY)
                 http_res_problem(res, req, rc, &e, json_pack("{s:s}", "parameter", "format"));
@@ -637,6 +769,9 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
         }
         free(text);
     }
+    if (conceal && !rc)
+        http_res_header(res, "Croupier-Export", "concealed");
+    free(copy);
     ctx_free(&c);
     return rc;
 }

@@ -14,6 +14,7 @@ const route api_routes[] = {
     {"DELETE", "/games/{id}", BODY_NONE, h_game_delete},
     {"POST", "/games/{id}/plays", BODY_JSON, h_plays_post},
     {"GET", "/games/{id}/plays", BODY_NONE, h_plays_get},
+    {"POST", "/games/{id}/resign", BODY_NONE, h_resign},
     {"GET", "/games/{id}/legal", BODY_NONE, h_legal},
     {"GET", "/games/{id}/hint", BODY_NONE, h_hint},
     {"GET", "/games/{id}/export", BODY_NONE, h_export},

@@ -129,8 +129,14 @@ test('WebSocket: events pushed, "turn" asked, actions played, refusals explained
   const bad = JSON.parse(await c.next((m) => m.event === 'invalidAction'));
   assert.match(bad.message, /./);
   await c.next((m) => m.event === 'turn');
+  // A message that is not JSON: refused, and the turn is asked again too.
   c.ws.send('not json');
+  const notJson = JSON.parse(await c.next((m) => m.event === 'invalidAction'));
+  assert.match(notJson.message, /not JSON/);
+  assert.equal(await c.next((m) => m.event === 'turn'), '{"event": "turn"}', 'asked again after a non-JSON message');
+  c.ws.send(Buffer.from('{"also": not json'));
   await c.next((m) => m.event === 'invalidAction');
+  await c.next((m) => m.event === 'turn');
   // A legal one: it is played (the store says so) and its event comes back.
   const legal = await srv.get(`/games/${g.id}/legal`, { token });
   const play = legal.json.plays.at(-1);

@@ -1,7 +1,10 @@
 // Five Crowns through the HTTP API: the coin toss call, open and closed
 // tables, plays and the computer's explanations, help mode, and save/resume
 // in the seed's text format, including every real save file in
-// ../shared/fixtures/fivecrowns (loaded, warned or rejected as its README says).
+// ../shared/fixtures/fivecrowns (loaded, warned or rejected as its README says);
+// saves too big for a game refused naming the line; what a closed table shows
+// each reader (plays, events, explanations); a seat's export of an open table
+// concealed (draw pile order, RNG and seed redrawn), the admin's exact.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -132,10 +135,20 @@ test('save and resume: every fixture loads or is rejected as its README says; ro
       continue;
     }
     assert.deepEqual(r.json.applied, [], `${f}: the human is to move; nothing played`);
-    const ex = await srv.get(`/games/${r.json.id}/export?format=fivecrowns-text`, { token: r.json.seats[0].token });
+    const ex = await srv.get(`/games/${r.json.id}/export?format=fivecrowns-text`, { token: srv.adminToken });
     expectStatus(ex, 200, `${f} export`);
     assert.match(ex.headers.get('content-type'), /^text\/plain/);
+    assert.equal(ex.headers.get('croupier-export'), null, 'the admin\'s export is exact');
     assert.deepEqual(sections(ex.text), sections(text), `${f}: import then export gives back an equivalent file`);
+    // The seat's own save of the running game: the same but for the draw pile's order.
+    const mine = await srv.get(`/games/${r.json.id}/export?format=fivecrowns-text`, { token: r.json.seats[0].token });
+    expectStatus(mine, 200, `${f} seat export`);
+    assert.equal(mine.headers.get('croupier-export'), 'concealed');
+    const [a, b] = [sections(mine.text), sections(text)];
+    assert.deepEqual([...a['Draw Pile']].sort(), [...b['Draw Pile']].sort(), `${f}: the same draw pile cards`);
+    delete a['Draw Pile'];
+    delete b['Draw Pile'];
+    assert.deepEqual(a, b, `${f}: everything on view is as saved`);
   }
 });
 
@@ -155,4 +168,162 @@ test('save mid-game, resume under a new id, play on', async () => {
   const legal = await srv.get(`/games/${imp.json.id}/legal`, { token: t2 });
   expectStatus(await srv.post(`/games/${imp.json.id}/plays`, { play: legal.json.plays[0] }, { token: t2 }), 200);
   expectProblem(await srv.request('POST', '/games/import?game=nosuch', { body: saved.text, contentType: 'text/plain' }), 404, 'not-found');
+});
+
+// A round 1 save whose piles hold nd and nc cards: Draw Pile on line 11,
+// Discard Pile on line 13.
+const TYPES = [...'SCDHT'].flatMap((su) => [...'3456789XJQK'].map((r) => r + su)).concat(['J1', 'J2', 'J3']);
+function pileSave(nd, nc) {
+  const cards = (n, from) => Array.from({ length: n }, (_, i) => TYPES[(i + from) % TYPES.length]).join(' ');
+  return `Round: 1\n\nComputer:\n   Score: 0\n   Hand: XS KH J1\n\nHuman:\n   Score: 0\n   Hand: JD 3T QC\n\n`
+    + `Draw Pile: ${cards(nd, 0)}\n\nDiscard Pile: ${cards(nc, 7)}\n\nNext Player: Human\n`;
+}
+
+test('a save holding more cards than a game can store is refused naming the line; a full one plays on', async () => {
+  const text = pileSave(10, 240);
+  const p = expectProblem(await srv.request('POST', '/games/import', { body: text, contentType: 'text/plain' }), 400, 'invalid-member');
+  assert.match(p.detail, /line 13: the discard pile holds 240 cards/);
+  const p2 = expectProblem(await srv.request('POST', '/games/import', { body: pileSave(240, 1), contentType: 'text/plain' }), 400, 'invalid-member');
+  assert.match(p2.detail, /line 11: the draw pile/);
+  // the same as a JSON export: refused naming the member
+  const g = await create(undefined, 3);
+  const ex = (await srv.get(`/games/${g.id}/export`, { token: srv.adminToken })).json;
+  ex.state.discard_pile = Array.from({ length: 240 }, (_, i) => TYPES[i % TYPES.length]);
+  const p3 = expectProblem(await srv.post('/games/import', ex), 400, 'invalid-member');
+  assert.equal(p3.errors[0].pointer, '/state/discard_pile');
+  // exactly full (6 cards in the hands, 234 in the piles): loads, and the game goes on
+  const ok = await srv.request('POST', '/games/import', { body: pileSave(0, 234), contentType: 'text/plain' });
+  expectStatus(ok, 201);
+  const token = ok.json.seats[0].token;
+  for (let i = 0; i < 6; i++) {
+    const hint = (await srv.get(`/games/${ok.json.id}/hint`, { token })).json;
+    if (!hint.play) break;
+    const r = await srv.post(`/games/${ok.json.id}/plays`, { play: hint.play }, { token });
+    expectStatus(r, 200);
+    if (r.json.state.over) break;
+  }
+  expectStatus(await srv.get('/healthz'), 200);
+});
+
+const CARD_NAME = /\b(?:(?:[3-9]|10|jack|queen|king) of (?:spades|clubs|diamonds|hearts|tridents)|joker)\b/gi;
+function cardName(c) {
+  if (/^J[123]$/.test(c)) return 'joker';
+  const rank = { X: '10', J: 'jack', Q: 'queen', K: 'king' }[c[0]] ?? c[0];
+  const suit = { S: 'spades', C: 'clubs', D: 'diamonds', H: 'hearts', T: 'tridents' }[c[1]];
+  return `${rank} of ${suit}`;
+}
+
+// A bot's explanation at a closed table: the only card it names is the one
+// its play shows everybody (or, for a blind draw, the discard top it passed
+// up: `top`, the last card discarded in the round, when known); no point
+// count, no group of the hidden hand.
+function checkPublicExplanation(rec, top) {
+  const x = rec.explanation;
+  const named = (x.match(CARD_NAME) || []).map((n) => n.toLowerCase());
+  if (rec.play.discard) assert.deepEqual(named, [cardName(rec.play.discard)], x);
+  else if (rec.play.draw === 'discard') assert.deepEqual(named, [cardName(rec.card)], x);
+  else {
+    assert.ok(named.length <= 1, x);
+    if (named.length && top) assert.deepEqual(named, [cardName(top)], x);
+  }
+  assert.doesNotMatch(x.replace(CARD_NAME, '').replace(/player \d+/g, ''), /\d/, `no number: ${x}`);
+  assert.doesNotMatch(x, /\b(run|book) of /, x);
+}
+
+test('a closed table: plays, events and explanations name no card the reader may not see', async () => {
+  const g = await create({ open: false }, 17, [{ name: 'Ann' }, { bot: 'strategy' }, { bot: 'greedy' }, { bot: 'random' }]);
+  const token = g.seats[0].token;
+  // walk a list of records, checking each bot explanation against the discard top
+  const walk = (list, each) => {
+    let top, round;
+    for (const rec of list) {
+      if (rec.round !== round) [top, round] = [undefined, rec.round];
+      if (rec.explanation) checkPublicExplanation(rec, top);
+      each?.(rec);
+      if (rec.play.discard) top = rec.play.discard;
+      if (rec.round_end) top = undefined;
+    }
+  };
+  let applied = g.applied; // the records handed to seat 0
+  for (let turn = 0; turn < 8; turn++) {
+    walk(applied, (rec) => {
+      if (rec.play.draw === 'draw' && rec.seat !== 0) assert.equal(rec.card, undefined, `the blind draw of seat ${rec.seat} is hidden`);
+    });
+    const v = (await srv.get(`/games/${g.id}`, { token })).json.state;
+    if (v.over) break;
+    const hint = (await srv.get(`/games/${g.id}/hint`, { token })).json;
+    const r = await srv.post(`/games/${g.id}/plays`, { play: hint.play }, { token });
+    expectStatus(r, 200);
+    applied = r.json.applied;
+  }
+  const admin = (await srv.get(`/games/${g.id}/plays`, { token: srv.adminToken })).json.plays;
+  assert.ok(admin.filter((x) => x.explanation).length >= 12, 'the history keeps the explanations');
+  assert.ok(admin.some((x) => x.play.draw === 'draw' && x.seat !== 0 && x.card), 'the admin sees blind draws');
+  for (const [who, opts] of [['seat 0', { token }], ['a spectator', {}]]) {
+    const plays = (await srv.get(`/games/${g.id}/plays`, opts)).json.plays;
+    const events = (await srv.get(`/games/${g.id}/events`, opts)).json;
+    assert.equal(plays.length, admin.length);
+    for (const list of [plays, events]) {
+      walk(list, (rec) => {
+        const mine = who === 'seat 0' && rec.seat === 0;
+        if (rec.play.draw === 'draw' && !mine) assert.equal(rec.card, undefined, `${who} sees a blind draw: ${JSON.stringify(rec)}`);
+      });
+    }
+    const view = await srv.get(`/games/${g.id}`, opts);
+    assert.doesNotMatch(view.text, /"draw_pile"|"rng"/, who);
+  }
+});
+
+test('a seat exports an open table concealed: another draw order and RNG each time; the admin gets it exact', async () => {
+  let g, gseed;
+  for (let seed = 40; !g; seed++) { // a game where it is the human's turn, nobody out
+    const c = await create({ call: 'heads' }, seed);
+    if (c.state.current === 0 && c.state.went_out === null && c.state.draw_count > 40) [g, gseed] = [c, seed];
+  }
+  const token = g.seats[0].token;
+  const admin = await srv.get(`/games/${g.id}/export`, { token: srv.adminToken });
+  expectStatus(admin, 200);
+  assert.equal(admin.headers.get('croupier-export'), null);
+  assert.equal(admin.json.seed, gseed, 'the admin export keeps the seed');
+  const [a, b] = [await srv.get(`/games/${g.id}/export`, { token }), await srv.get(`/games/${g.id}/export?format=json`, { token })];
+  for (const x of [a, b]) {
+    expectStatus(x, 200);
+    assert.equal(x.headers.get('croupier-export'), 'concealed');
+    assert.equal(x.json.seed, null, 'no seed: it would predict every deal');
+    const [s, t] = [x.json.state, admin.json.state];
+    assert.notDeepEqual(s.draw_pile, t.draw_pile, 'the draw order is not the real one');
+    assert.deepEqual([...s.draw_pile].sort(), [...t.draw_pile].sort(), 'the same cards');
+    assert.notDeepEqual(s.rng, t.rng, 'nor the RNG of future deals');
+    assert.notDeepEqual(s.bot_rng, t.bot_rng);
+    for (const k of ['hands', 'discard_pile', 'scores', 'history', 'rounds', 'round', 'phase', 'current', 'toss']) {
+      assert.deepEqual(s[k], t[k], `${k} is as on the table`);
+    }
+  }
+  assert.notDeepEqual(a.json.state.draw_pile, b.json.state.draw_pile, 'two exports, two orders');
+  // the admin's export is exact: it imports to the same state
+  const again = await srv.get(`/games/${g.id}/export`, { token: srv.adminToken });
+  assert.deepEqual(again.json.state, admin.json.state);
+  // both concealed exports resume and play on
+  for (const x of [a, b]) {
+    const imp = await srv.post('/games/import', x.json);
+    expectStatus(imp, 201);
+    const t2 = imp.json.seats[0].token;
+    const legal = (await srv.get(`/games/${imp.json.id}/legal`, { token: t2 })).json.plays;
+    const r = await srv.post(`/games/${imp.json.id}/plays`, { play: legal[0] }, { token: t2 });
+    expectStatus(r, 200);
+  }
+  // the text save too
+  const [ta, tb] = [await srv.get(`/games/${g.id}/export?format=fivecrowns-text`, { token }),
+    await srv.get(`/games/${g.id}/export?format=fivecrowns-text`, { token })];
+  const tadmin = await srv.get(`/games/${g.id}/export?format=fivecrowns-text`, { token: srv.adminToken });
+  for (const x of [ta, tb]) {
+    expectStatus(x, 200);
+    assert.equal(x.headers.get('croupier-export'), 'concealed');
+    assert.notDeepEqual(sections(x.text)['Draw Pile'], sections(tadmin.text)['Draw Pile']);
+    const imp = await srv.request('POST', '/games/import', { body: x.text, contentType: 'text/plain' });
+    expectStatus(imp, 201);
+  }
+  assert.notEqual(ta.text, tb.text);
+  // a spectator still gets nothing while the game runs
+  expectProblem(await srv.get(`/games/${g.id}/export`), 401, 'unauthorized');
 });

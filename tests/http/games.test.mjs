@@ -255,14 +255,42 @@ test('403: the admin posting a play; a seat exporting a running game', async () 
   assert.match(JSON.stringify(bad), /format/);
 });
 
-test('DELETE by a seat token -> 204, then 404; DELETE by admin', async () => {
+test('DELETE: the admin, or a table\'s only person; others resign instead', async () => {
+  // a person at a table with another person may not delete it for both...
   const g = await createGame(srv, { players: ['Ann', 'bot', 'Bob', 'bot'], seed: 14 });
-  const d = await srv.del(`/games/${g.id}`, { token: g.seats[2].token });
-  expectStatus(d, 204);
+  const p = expectProblem(await srv.del(`/games/${g.id}`, { token: g.seats[2].token }), 403, 'forbidden');
+  assert.match(p.detail, /resign/);
+  expectStatus(await srv.get(`/games/${g.id}`), 200, 'the game is still there');
+  // ...but may resign: a bot takes the seat and plays it from then on
+  const before = (await srv.get(`/games/${g.id}`, { token: srv.adminToken })).json;
+  const r = await srv.post(`/games/${g.id}/resign`, undefined, { token: g.seats[2].token });
+  expectStatus(r, 200, 'resign');
+  assert.equal(r.json.resigned, 2);
+  assert.equal(r.json.version, before.version + 1);
+  const after = (await srv.get(`/games/${g.id}`)).json;
+  assert.equal(after.seats[2].bot, r.json.bot);
+  assert.equal(after.seats[2].resigned, true);
+  expectProblem(await srv.post(`/games/${g.id}/resign`, undefined, { token: g.seats[2].token }), 403, 'forbidden', 'twice');
+  expectProblem(await srv.post(`/games/${g.id}/resign`), 401, 'unauthorized');
+  expectProblem(await srv.post(`/games/${g.id}/resign`, undefined, { token: srv.adminToken }), 403, 'forbidden');
+  // Ann is now the only person: she may delete the game
+  expectStatus(await srv.del(`/games/${g.id}`, { token: g.seats[0].token }), 204);
   expectProblem(await srv.get(`/games/${g.id}`), 404, 'not-found');
   expectProblem(await srv.get(`/games/${g.id}/plays`), 404, 'not-found');
   expectProblem(await srv.del(`/games/${g.id}`, { token: g.seats[0].token }), 404, 'not-found');
-  const h = await createGame(srv, { players: ['Ann', 'bot', 'bot', 'bot'], seed: 15 });
+  // the admin deletes any game
+  const h = await createGame(srv, { players: ['Ann', 'Bob', 'bot', 'bot'], seed: 15 });
   expectStatus(await srv.del(`/games/${h.id}`, { token: srv.adminToken }), 204);
   expectProblem(await srv.get(`/games/${h.id}`, { token: srv.adminToken }), 404, 'not-found');
+});
+
+test('resigning hands the turn to the bot: the game goes on to its end', async () => {
+  // two people; both resign, and the bots finish the game in that request
+  const g = await createGame(srv, { players: ['Ann', 'bot', 'Bob', 'bot'], seed: 16 });
+  expectStatus(await srv.post(`/games/${g.id}/resign`, undefined, { token: g.seats[0].token }), 200);
+  const r = await srv.post(`/games/${g.id}/resign`, undefined, { token: g.seats[2].token });
+  expectStatus(r, 200);
+  assert.equal(r.json.state.over, true, 'only bots: they play to the end');
+  assert.ok(r.json.applied.length > 0);
+  expectProblem(await srv.post(`/games/${g.id}/resign`, undefined, { token: g.seats[0].token }), 403, 'forbidden');
 });

@@ -28,7 +28,7 @@ function numeric(p) {
   return { actionType: p.type === 'discard' ? 2 : 3, target: p.card };
 }
 
-test('views: a seat sees every hand but its own (raw text), spectators all hands, nobody the deck order', async () => {
+test('views: a seat sees every hand but its own (raw text), a spectator none, nobody the deck order', async () => {
   // Find a seeded game where seat 0 holds a card that appears nowhere else in
   // the admin's view: then its absence from seat 0's raw text is meaningful.
   let g, secret;
@@ -49,15 +49,76 @@ test('views: a seat sees every hand but its own (raw text), spectators all hands
     assert.equal(typeof r.json.state.deck, 'number', `${who}: deck is a count`);
   }
   assert.ok(!seat.text.includes(`"${secret}"`), `seat 0's raw view does not contain its own ${secret}`);
-  assert.ok(spec.text.includes(`"${secret}"`), 'a spectator sees every hand');
+  assert.ok(!spec.text.includes(`"${secret}"`), 'nor does a spectator\'s (seat 0 could read it there)');
   assert.ok(Array.isArray(admin.json.state.deck_order), 'the admin sees the deck');
   assert.deepEqual(seat.json.state.hands[0].map((c) => c.card), seat.json.state.hands[0].map(() => '??'));
-  assert.deepEqual(seat.json.state.hands[1], spec.json.state.hands[1], 'other hands shown in full');
+  assert.deepEqual(seat.json.state.hands[1], admin.json.state.hands[1], 'other hands shown in full');
+  assert.deepEqual(spec.json.state.hands.flat().map((c) => c.card), spec.json.state.hands.flat().map(() => '??'),
+    'a spectator sees no hand card: every hand is hidden from its owner');
+  assert.deepEqual(spec.json.state.hands[0].map((c) => c.touched), admin.json.state.hands[0].map((c) => c.touched),
+    'what hints told is public');
   for (const path of [`/games/${g.id}/plays`, `/games/${g.id}/events`, `/games/${g.id}/legal`, `/games/${g.id}/hint`]) {
     const r = await srv.get(path, { token });
     expectStatus(r, 200, path);
     assert.ok(!r.text.includes(`"${secret}"`), `${path} does not leak ${secret}`);
+    if (path.endsWith('hint')) continue;
+    const s = await srv.get(path);
+    if (s.status === 200) assert.ok(!s.text.includes(`"${secret}"`), `${path} (no token) does not leak ${secret}`);
   }
+});
+
+/** The hand cards (our notation) of a view. */
+const handCards = (state) => state.hands.flat().map((c) => c.card);
+
+test('readers: spectators see no hand, "spectators": "all" every hand but not the deck, everyone all once over', async () => {
+  const closed = await create(['Ann', 'Bob', 'bot'], { seed: 5 });
+  const open = await create(['Ann', 'Bob', 'bot'], { seed: 5, options: { spectators: 'all' } });
+  const admin = (await srv.get(`/games/${open.id}`, { token: srv.adminToken })).json.state;
+  const spec = await srv.get(`/games/${closed.id}`);
+  const obs = await srv.get(`/games/${open.id}`);
+  expectStatus(spec, 200);
+  expectStatus(obs, 200);
+  assert.equal(spec.json.state.over, false);
+  assert.ok(handCards(spec.json.state).every((c) => c === '??'), 'a spectator: no hand card');
+  assert.deepEqual(handCards(obs.json.state), handCards(admin), 'an observer: every hand');
+  assert.doesNotMatch(obs.text, /deck_order/, 'an observer: not the deck order');
+  for (const c of admin.deck_order) {
+    // A card still in the deck may also be in a hand or on the table; one that
+    // is nowhere else must not show to the observer.
+    const elsewhere = handCards(admin).includes(c) || admin.discard.includes(c);
+    if (!elsewhere) assert.ok(!obs.text.includes(`"${c}"`), `observer view: deck card ${c}`);
+  }
+  // events and history: the spectator gets no hand card, the observer every one
+  const evS = (await srv.get(`/games/${closed.id}/events`)).json;
+  const evO = (await srv.get(`/games/${open.id}/events`)).json;
+  assert.ok(evS[0].handColor.flat().every((x) => x === -1) && evS[0].handNumber.flat().every((x) => x === -1));
+  assert.ok(evO[0].handNumber.flat().every((x) => x >= 1));
+  for (const e of evS.filter((x) => x.event === 'onPlayerAction' && x.draw)) assert.deepEqual(e.draw, [-1, -1]);
+  const plS = (await srv.get(`/games/${closed.id}/plays`)).json.plays;
+  for (const p of plS) if ('drew' in p && p.drew !== null) assert.equal(p.drew, '??');
+  // the token-less WebSocket of the spectator: the same events
+  if (!viaFcgi) {
+    const ws = new WebSocket(`${srv.base.replace('http', 'ws')}/games/${closed.id}/ws`);
+    const first = await new Promise((resolve, reject) => {
+      ws.on('message', (m) => resolve(JSON.parse(m.toString())));
+      ws.on('error', reject);
+    });
+    ws.close();
+    assert.equal(first.event, 'onStart');
+    assert.ok(first.handNumber.flat().every((x) => x === -1), 'WebSocket spectator: no hand card');
+  }
+  // over: everyone sees every card
+  const done = await create(['bot', 'bot', 'bot'], { seed: 5 });
+  assert.equal(done.state.over, true);
+  const all = (await srv.get(`/games/${done.id}`, { token: srv.adminToken })).json.state;
+  const s2 = await srv.get(`/games/${done.id}`);
+  assert.deepEqual(handCards(s2.json.state), handCards(all));
+  assert.ok(handCards(all).every((c) => c !== '??'));
+  assert.deepEqual(s2.json.state.deck_order, all.deck_order);
+  const ev2 = (await srv.get(`/games/${done.id}/events`)).json;
+  assert.ok(ev2[0].handNumber.flat().every((x) => x >= 1));
+  const pl2 = (await srv.get(`/games/${done.id}/plays`)).json.plays;
+  assert.ok(pl2.every((p) => p.drew !== '??'));
 });
 
 test('plays: our JSON form and the seed numeric form; rule errors are 422 with the rule', async () => {
@@ -102,6 +163,24 @@ test('bot explanations never name a card of the player they hint', async () => {
   assert.ok(g.state.score >= 10, 'the rules bots score');
 });
 
+test('bot explanations say only what every reader may know, the same to every reader', async () => {
+  const g = await create(['Ann', 'bot', 'bot'], { seed: 6 });
+  const token = g.seats[0].token;
+  for (let i = 0; i < 6; i++) {
+    const legal = (await srv.get(`/games/${g.id}/legal`, { token })).json.plays;
+    if (!legal.length) break;
+    expectStatus(await srv.post(`/games/${g.id}/plays`, { play: legal.find((p) => p.type === 'hint') || legal[0] }, { token }), 200);
+  }
+  const mine = (await srv.get(`/games/${g.id}/plays`, { token })).json.plays.filter((p) => p.explanation);
+  const theirs = (await srv.get(`/games/${g.id}/plays`)).json.plays.filter((p) => p.explanation);
+  assert.ok(mine.length >= 6);
+  assert.deepEqual(mine.map((p) => p.explanation), theirs.map((p) => p.explanation));
+  for (const p of mine) {
+    // no card, no odds, nothing counted from hidden hands, no claim that a hinted card is playable
+    assert.doesNotMatch(p.explanation, /\b[RYBGWM][1-5]\b|%|\d+ legal plays|can be played now/, p.explanation);
+  }
+});
+
 test('events: seed shapes, per seat; hint events only to the target', async () => {
   const g = await create(['Ann', 'Bob', 'bot'], { seed: 4 });
   const [a, b] = g.seats.map((s) => s.token);
@@ -119,7 +198,8 @@ test('events: seed shapes, per seat; hint events only to the target', async () =
   assert.deepEqual(Object.keys(start).sort(), ['event', 'handColor', 'handNumber', 'n']);
   assert.deepEqual(start.handColor[0], start.handColor[0].map(() => -1), 'own cards unknown (-1)');
   assert.deepEqual(start.handNumber[0], start.handNumber[0].map(() => -1));
-  assert.ok(evS[0].handNumber[0].every((n) => n >= 1), 'a spectator sees every card');
+  assert.ok(evS[0].handNumber.flat().every((n) => n === -1), 'a spectator sees no hand card');
+  assert.ok(evB[0].handNumber[0].every((n) => n >= 1), 'a seat sees the other hands');
   const hintEv = hint.color ? 'onHintColor' : 'onHintNumber';
   const mine = target === 0 ? evA : evB, theirs = target === 0 ? evB : evA;
   assert.ok(mine.some((e) => e.event === hintEv), 'the target is told');
@@ -207,7 +287,9 @@ test('export: hanablive and json after the game; forbidden to a seat while it ru
     assert.equal(h.deck.length, variant === 'rainbow' ? 60 : 50);
     assert.equal(h.options.variant, variant === 'rainbow' ? 'Rainbow (6 Suits)' : 'No Variant');
     const plays = (await srv.get(`/games/${g.id}/plays`)).json.plays;
-    assert.equal(h.actions.length, plays.length, 'one action per play');
+    const dropped = h.croupier ? h.croupier.dropped_actions : 0;
+    assert.equal(h.actions.length, plays.length - dropped, 'one action per play, up to hanab.live\'s end');
+    assert.deepEqual(hanabLiveReplay(h).score, h.croupier ? h.croupier.hanablive_score : g.state.score);
     for (const a of h.actions) {
       assert.ok([0, 1, 2, 3].includes(a.type));
       if (a.type <= 1) assert.ok(a.target >= 0 && a.target < h.deck.length, 'play/discard targets are card orders');
@@ -218,5 +300,112 @@ test('export: hanablive and json after the game; forbidden to a seat while it ru
     const imp = await srv.post('/games/import', j.json);
     expectStatus(imp, 201);
     assert.deepEqual(imp.json.state, (await srv.get(`/games/${g.id}`)).json.state);
+  }
+});
+
+/**
+ * An independent replay of an exported game by hanab.live's rules (its
+ * server's game.go CheckEnd, game_player.go DrawCard, command_action.go):
+ * hands dealt player by player by card order; the game ends at the 3rd
+ * strike (score 0), on the turn EndTurn = (turn that drew the last card) +
+ * players + 1, or when no copy of any pile's next card is left that is
+ * neither discarded nor in the hand of a player who has had their final
+ * turn. Every action must be legal and none may follow the end.
+ */
+function hanabLiveReplay(h) {
+  const np = h.players.length, hs = np <= 3 ? 5 : 4;
+  const nsuits = h.options.variant === 'No Variant' ? 5 : 6;
+  const hands = [...Array(np)].map((_, p) => [...Array(hs)].map((_, i) => p * hs + i));
+  const stacks = Array(nsuits).fill(0), gone = new Set(), cannot = new Set();
+  let next = np * hs, turn = 0, endTurn = -1, clues = 8, strikes = 0, cur = 0, ended = null;
+  const touches = (c, a) => (a.type === 2 ? c.suitIndex === a.value || c.suitIndex === 5 : c.rank === a.value);
+  h.actions.forEach((a, i) => {
+    assert.equal(ended, null, `action ${i} comes after hanab.live's end`);
+    const hand = hands[cur];
+    if (a.type <= 1) {
+      const k = hand.indexOf(a.target);
+      assert.ok(k >= 0, `action ${i}: card ${a.target} is in the hand of player ${cur}`);
+      hand.splice(k, 1);
+      const c = h.deck[a.target];
+      gone.add(a.target);
+      if (a.type === 1) {
+        assert.ok(clues < 8, `action ${i}: no discard with 8 clues`);
+        clues++;
+      } else if (stacks[c.suitIndex] === c.rank - 1) {
+        stacks[c.suitIndex] = c.rank;
+        if (c.rank === 5 && clues < 8) clues++;
+      } else {
+        strikes++;
+      }
+      if (next < h.deck.length) {
+        hand.push(next++);
+        if (next === h.deck.length) endTurn = turn + np + 1;
+      }
+    } else {
+      assert.ok(clues > 0 && a.target !== cur, `action ${i}: a legal clue`);
+      assert.ok(hands[a.target].some((o) => touches(h.deck[o], a)), `action ${i}: the clue touches a card`);
+      clues--;
+    }
+    if (endTurn !== -1 && endTurn !== turn + np + 1) hand.forEach((o) => cannot.add(o));
+    turn++;
+    cur = (cur + 1) % np;
+    const score = stacks.reduce((x, y) => x + y, 0);
+    const playable = (s, suit) => s < 5 && h.deck.some((c, o) => c.suitIndex === suit && c.rank === s + 1 && !gone.has(o) && !cannot.has(o));
+    if (strikes === 3) ended = { why: 'strikes', score: 0, at: turn };
+    else if (turn === endTurn) ended = { why: 'final-round', score, at: turn };
+    else if (!stacks.some(playable)) ended = { why: 'nothing-playable', score, at: turn };
+  });
+  return ended || { why: 'playing', score: stacks.reduce((x, y) => x + y, 0), at: turn };
+}
+
+test('export hanablive: what hanab.live replays, its end and score named (seed 2, 3 rules bots)', async () => {
+  // The seed's end rule: 66 actions; the 61st draws the last card, so
+  // hanab.live ends after the 64th with 17 points; the game itself goes on to 18.
+  const g = await create(['bot', 'bot', 'bot'], { seed: 2 });
+  assert.equal(g.state.over, true);
+  const plays = (await srv.get(`/games/${g.id}/plays`)).json.plays;
+  assert.equal(plays.length, 66);
+  const ex = await srv.get(`/games/${g.id}/export?format=hanablive`);
+  expectStatus(ex, 200);
+  const h = ex.json;
+  assert.equal(h.actions.length, 64);
+  assert.deepEqual(h.croupier, {
+    note: h.croupier.note, end: 'seed', hanablive_end: 'final-round', actions: 66, exported_actions: 64,
+    dropped_actions: 2, score: g.state.score, hanablive_score: 17,
+  });
+  assert.equal(g.state.score, 18);
+  assert.match(h.croupier.note, /the 2 actions after it are not exported.*seed's end rule.*scores 17, this game 18/);
+  assert.deepEqual(hanabLiveReplay(h), { why: 'final-round', score: 17, at: 64 }, 'hanab.live ends exactly there');
+  // the exported actions are the game's first 64 (the same plays, in hanab.live's terms)
+  const types = { play: 0, discard: 1 };
+  h.actions.forEach((a, i) => {
+    const p = plays[i].play;
+    assert.equal(a.type, p.type === 'hint' ? (p.color ? 2 : 3) : types[p.type], `action ${i}`);
+  });
+  // {"end": "standard"}: hanab.live's own end; exported whole and unchanged
+  const s = await create(['bot', 'bot', 'bot'], { seed: 2, options: { end: 'standard' } });
+  const sp = (await srv.get(`/games/${s.id}/plays`)).json.plays;
+  const sx = (await srv.get(`/games/${s.id}/export?format=hanablive`)).json;
+  assert.equal(sx.actions.length, sp.length);
+  assert.deepEqual(Object.keys(sx).sort(), ['actions', 'deck', 'options', 'players']);
+  assert.deepEqual(hanabLiveReplay(sx), { why: 'final-round', score: s.state.score, at: sp.length });
+});
+
+test('export hanablive: many games replay on hanab.live\'s rules to the scores the export names', async () => {
+  for (let seed = 40; seed < 52; seed++) {
+    const n = 2 + (seed % 4);
+    const options = seed % 2 ? { end: 'standard' } : undefined;
+    const g = await create(Array(n).fill('bot'), { seed, options, variant: seed % 3 ? 'standard' : 'rainbow' });
+    const h = (await srv.get(`/games/${g.id}/export?format=hanablive`)).json;
+    const r = hanabLiveReplay(h);
+    assert.notEqual(r.why, 'playing', `seed ${seed}: the export reaches hanab.live's end`);
+    assert.equal(r.at, h.actions.length);
+    if (h.croupier) {
+      assert.equal(r.score, h.croupier.hanablive_score, `seed ${seed}`);
+      assert.equal(r.why, h.croupier.hanablive_end);
+      assert.equal(h.croupier.score, g.state.score);
+    } else {
+      assert.equal(r.score, g.state.score, `seed ${seed}`);
+    }
   }
 });
