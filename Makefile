@@ -53,6 +53,17 @@ $(BA)/tests/%: tests/unit/%.c $(ENGINE_OBJ_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
 
+# test_stack runs the engine and api_handle() (router, handlers, SQLite store;
+# not the front ends) on a 64 KiB thread stack: it links the API objects too.
+STACK_API_OBJ   := $(call obj,$(B),$(filter-out api/front_%.c,$(API_SRC)))
+STACK_API_OBJ_A := $(call obj,$(BA),$(filter-out api/front_%.c,$(API_SRC)))
+$(B)/tests/test_stack: tests/unit/test_stack.c $(ENGINE_OBJ) $(STACK_API_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
+$(BA)/tests/test_stack: tests/unit/test_stack.c $(ENGINE_OBJ_A) $(STACK_API_OBJ_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
+
 asan: $(BA)/croupier $(UNIT_BIN_A)
 
 # --- fuzzing (libFuzzer + ASan + UBSan over api_handle) ------------------------
@@ -106,7 +117,16 @@ test: deps
 	@$(MAKE) --no-print-directory $(B)/croupier $(BA)/croupier $(UNIT_BIN) $(UNIT_BIN_A) $(B)/fuzz/fuzz_api
 	@tests/run.sh
 
-bench: $(B)/croupier
+# bench: croupier beside a bare civetweb server (tests/bench/anchor.c) in the
+# same run, under wrk (wrk, ss and curl: Debian packages installed if missing);
+# prints figures, never fails.
+DEB_BENCH := wrk iproute2 curl
+$(B)/bench/anchor: tests/bench/anchor.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ -lcivetweb -lpthread
+bench: deps-build
+	$(call apt_missing,$(DEB_BENCH),)
+	@$(MAKE) --no-print-directory $(B)/croupier $(B)/bench/anchor
 	@tests/bench.sh
 
 # install: the binary, the web page and the contract (see deploy/ for the

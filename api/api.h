@@ -100,7 +100,7 @@ int rand_u64(uint64_t *out);
 void sha256_hex(const char *s, char out[65]);
 /* Constant-time string equality. */
 int secure_eq(const char *a, const char *b);
-/* The bearer token of the request (header, or ?token=), into buf; NULL if none. */
+/* The bearer token of the Authorization header, into buf; NULL if none. */
 const char *req_token(const http_req *req, char *buf, size_t n);
 
 /* Strictness helper: 400 naming the first member of `obj` not in `allowed`

@@ -2,7 +2,10 @@
  *
  * Ids and tokens are 128 random bits from getrandom(2), base64url. The store
  * keeps only SHA-256 hashes of seat tokens, so a leaked database does not
- * leak seats; comparisons are constant-time.
+ * leak seats; comparisons are constant-time. A token travels only in the
+ * Authorization header (the WebSocket's alternative is read in front_ws.c):
+ * never in a URL, which access logs, proxies and browser history keep; the
+ * router refuses ?token= outright.
  */
 #include "api.h"
 
@@ -91,5 +94,5 @@ const char *req_token(const http_req *req, char *buf, size_t n)
             buf[--len] = 0;
         return buf;
     }
-    return http_req_query(req, "token", buf, n);
+    return NULL;
 }

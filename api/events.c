@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "limits.h"
 
 static json_t *history_events(const api_config *cfg, const char *id, const game_ops *ops,
                               const void *st, int seat, long after)
@@ -134,12 +135,33 @@ char *sse_frames(const json_t *events, long *last, size_t *len)
     return out;
 }
 
+/* A stream ends when the client is gone: write(ctx, NULL, 0) sends nothing
+ * and answers -1 once the front end sees the connection closed (checked at
+ * every poll, so a closed stream gives its slot back within a second).
+ * How long a stream lives: SSE_MAX_S in all, streams_idle_ms() without an
+ * event (limits.h: 60 s for a spectator, 10 min for a seat by default; a
+ * comment line every SSE_BEAT_S keeps proxies from closing it, and tells us
+ * when the client is gone). A client (EventSource) reconnects with
+ * Last-Event-ID and loses nothing. The store is polled every SSE_POLL_MIN_MS
+ * after an event, backing off to SSE_POLL_MAX_MS while nothing happens. */
+enum {
+    SSE_MAX_S = 600,
+    SSE_BEAT_S = 15,
+    SSE_POLL_MIN_MS = 250,
+    SSE_POLL_MAX_MS = 1000,
+};
+
 void api_stream_events(const api_config *cfg, const http_req *req, const http_res *res,
                        int (*write)(void *ctx, const char *data, size_t len), void *ctx,
                        const int *stopping)
 {
     long after = res->stream.after;
-    time_t start = time(NULL), beat = start;
+    time_t start = time(NULL), beat = start, last = start;
+    int interval = SSE_POLL_MIN_MS;
+    long idle_ms = -1; /* known at the first load, from the reader */
+    /* the reconnection delay an EventSource waits after we end the stream */
+    if (write(ctx, "retry: 2000\n\n", 13) != 0)
+        return;
     for (;;) {
         events_snapshot snap;
         game_err e = {0};
@@ -150,21 +172,29 @@ void api_stream_events(const api_config *cfg, const http_req *req, const http_re
             write(ctx, msg, (size_t)n);
             return;
         }
+        if (idle_ms < 0)
+            idle_ms = streams_idle_ms(snap.seat);
         size_t len = 0;
         char *frames = json_array_size(snap.events) ? sse_frames(snap.events, &after, &len) : NULL;
         json_decref(snap.events);
-        int gone = frames && write(ctx, frames, len) != 0;
+        int gone = frames ? write(ctx, frames, len) != 0 : write(ctx, NULL, 0) != 0;
         free(frames);
         if (gone || snap.over || __atomic_load_n(stopping, __ATOMIC_ACQUIRE))
             return;
         time_t now = time(NULL);
-        if (now - start > 600)
+        if (frames) {
+            last = now;
+            interval = SSE_POLL_MIN_MS;
+        } else if (interval < SSE_POLL_MAX_MS) {
+            interval = interval * 2 > SSE_POLL_MAX_MS ? SSE_POLL_MAX_MS : interval * 2;
+        }
+        if (now - start >= SSE_MAX_S || (now - last) * 1000L >= idle_ms)
             return;
-        if (now - beat >= 15) {
+        if (now - beat >= SSE_BEAT_S) {
             beat = now;
             if (write(ctx, ": keep-alive\n\n", 14) != 0)
                 return;
         }
-        usleep(250 * 1000);
+        usleep((useconds_t)interval * 1000);
     }
 }

@@ -4,15 +4,23 @@
  * civetweb front end, unchanged; only the transport differs:
  *  - CGI/FastCGI parameters -> http_req (REQUEST_METHOD, DOCUMENT_URI or
  *    PATH_INFO, QUERY_STRING, CONTENT_TYPE, HTTP_* headers);
- *  - the body is read in a loop with our own cap, whatever CONTENT_LENGTH says;
+ *  - the body is exactly CONTENT_LENGTH bytes when the server gives one (a
+ *    body that ends short is a 400 and reaches no handler; one larger than
+ *    --body-limit a 413, unread), else read to its end, with our own cap;
  *  - the response is "Status: ..." + headers + body, in one write.
  * FastCGI serves with N threads on one listening socket; SIGTERM stops
- * accepting and lets requests in flight finish.
+ * accepting and lets requests in flight finish. A Server-Sent Events stream
+ * holds one of the N threads while it lasts: streams are counted against
+ * the budget of limits.c, which croupier fcgi sets below N (503 beyond).
+ * The web server in front (nginx) absorbs slow clients: it hands a request
+ * over only once it has all of it.
  */
 #include "front_fcgi.h"
+#include "limits.h"
 
 #include <ctype.h>
 #include <fcgiapp.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,11 +29,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-enum { MAX_HEADERS = 64 };
+enum { MAX_HEADERS = 64, FCGI_STACK = 256 << 10 };
 
 /* Request parameters (envp) -> http_req. Header names are rebuilt from
- * HTTP_X_Y as X-Y in `names` (one buffer per header). */
-static void build_req(char **envp, http_req *req, http_header *h, char names[][64])
+ * HTTP_X_Y as X-Y in `names` (one buffer per header). Returns 1 when there
+ * were more headers than MAX_HEADERS - 1 (the request is refused, not
+ * served with some of them dropped). */
+static int build_req(char **envp, http_req *req, http_header *h, char names[][64])
 {
     memset(req, 0, sizeof *req);
     req->method = FCGX_GetParam("REQUEST_METHOD", envp);
@@ -45,8 +55,11 @@ static void build_req(char **envp, http_req *req, http_header *h, char names[][6
         h[n].name = "Content-Type";
         h[n++].value = ct;
     }
-    for (char **e = envp; e && *e && n < MAX_HEADERS; e++) {
+    int seen = n;
+    for (char **e = envp; e && *e; e++) {
         if (strncmp(*e, "HTTP_", 5) != 0)
+            continue;
+        if (++seen >= MAX_HEADERS)
             continue;
         const char *eq = strchr(*e, '=');
         if (!eq || eq - *e - 5 >= 63)
@@ -60,6 +73,7 @@ static void build_req(char **envp, http_req *req, http_header *h, char names[][6
     }
     req->headers = h;
     req->nheaders = n;
+    return seen >= MAX_HEADERS;
 }
 
 /* The transport of one request: FastCGI streams, or CGI's stdin/stdout. */
@@ -67,47 +81,69 @@ typedef struct io {
     int (*read)(void *in, char *buf, int n); /* bytes read, 0 at the end */
     int (*write)(void *out, const char *data, size_t len); /* 0 ok */
     void *in, *out;
+    int fd; /* the connection to the web server (FastCGI), -1 none */
 } io;
 
 static int fcgx_read(void *in, char *buf, int n) { return FCGX_GetStr(buf, n, in); }
 static int stdio_read(void *in, char *buf, int n) { return (int)fread(buf, 1, (size_t)n, in); }
 static int stdio_write(void *out, const char *data, size_t len)
 {
+    if (len == 0) /* an event stream asking whether the client is there: CGI cannot tell */
+        return 0;
     return fwrite(data, 1, len, out) == len && fflush(out) == 0 ? 0 : -1;
 }
 
-static char *read_body(const io *t, size_t limit, size_t *len, int *too_large)
+/* The body: `clen` bytes when >= 0, else to the end of the input; at most
+ * limit (+1 to tell a larger one). 0 (the body, or *too_large), or the
+ * status of a refusal (400: shorter than CONTENT_LENGTH; 500) with why. */
+static int read_body(const io *t, long long clen, size_t limit, char **out, size_t *len,
+                     int *too_large, char *why, size_t whylen)
 {
-    size_t cap = 4096, n = 0;
+    *out = NULL;
+    *len = 0;
+    if (clen == 0)
+        return 0;
+    if (clen > 0 && (unsigned long long)clen > limit) {
+        *too_large = 1; /* refused unread */
+        return 0;
+    }
+    size_t want_total = clen > 0 ? (size_t)clen : limit + 1;
+    size_t cap = clen > 0 ? want_total : 4096, n = 0;
     char *buf = malloc(cap);
-    while (buf) {
+    if (!buf)
+        return 500;
+    while (n < want_total) {
         if (n == cap) {
-            if (cap > limit) {
-                *too_large = 1;
-                break;
-            }
-            char *nb = realloc(buf, cap * 2);
+            size_t ncap = cap * 2 > want_total ? want_total : cap * 2;
+            char *nb = realloc(buf, ncap);
             if (!nb) {
                 free(buf);
-                return NULL;
+                return 500;
             }
             buf = nb;
-            cap *= 2;
+            cap = ncap;
         }
         size_t want = cap - n;
-        if (n + want > limit + 1)
-            want = limit + 1 - n;
-        int got = t->read(t->in, buf + n, (int)want);
+        int got = t->read(t->in, buf + n, want > (1u << 30) ? 1 << 30 : (int)want);
         if (got <= 0)
             break;
         n += (size_t)got;
-        if (n > limit) {
-            *too_large = 1;
-            break;
-        }
     }
+    if (clen < 0 && n > limit) {
+        *too_large = 1;
+        free(buf);
+        return 0;
+    }
+    if (clen > 0 && n < (size_t)clen) {
+        free(buf);
+        snprintf(why, whylen,
+                 "the body ended after %zu of the %lld bytes its Content-Length announced",
+                 n, clen);
+        return 400;
+    }
+    *out = buf;
     *len = n;
-    return buf;
+    return 0;
 }
 
 static int put(void *ctx, const char *data, size_t len)
@@ -118,19 +154,107 @@ static int put(void *ctx, const char *data, size_t len)
     return FCGX_FFlush(out) == 0 ? 0 : -1;
 }
 
+/* An event stream's writer: as put(), and for len 0 (events.c: is the
+ * client still there?) a look at the web server's connection, which nginx
+ * closes when its client goes away. */
+typedef struct stream_out {
+    FCGX_Stream *out;
+    int fd; /* the FastCGI connection; -1 unknown (CGI) */
+} stream_out;
+
+static int put_stream(void *ctx, const char *data, size_t len)
+{
+    stream_out *so = ctx;
+    if (len == 0) {
+        struct pollfd p = {.fd = so->fd, .events = POLLIN | POLLRDHUP};
+        return so->fd >= 0 && poll(&p, 1, 0) == 1 &&
+                       (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL))
+                   ? -1
+                   : 0;
+    }
+    return put(so->out, data, len);
+}
+
 static const int *g_stopping;
+
+/* "Status: ..." + headers + body, one write. */
+static void write_res(const io *t, const http_res *res, int head_only)
+{
+    size_t cap = 1024 + res->body_len;
+    char *buf = malloc(cap);
+    if (!buf)
+        return;
+    int k = snprintf(buf, cap, "Status: %d\r\n", res->status);
+    if (res->content_type[0])
+        k += snprintf(buf + k, cap - (size_t)k, "Content-Type: %s\r\n", res->content_type);
+    for (int i = 0; i < res->nheaders; i++)
+        k += snprintf(buf + k, cap - (size_t)k, "%s: %s\r\n", res->headers[i].name,
+                      res->headers[i].value);
+    if (res->status != 204 && res->status != 304)
+        k += snprintf(buf + k, cap - (size_t)k, "Content-Length: %zu\r\n", res->body_len);
+    k += snprintf(buf + k, cap - (size_t)k, "X-Content-Type-Options: nosniff\r\n\r\n");
+    size_t total = (size_t)k;
+    if (!head_only && res->body_len && res->status != 204 && res->status != 304) {
+        memcpy(buf + total, res->body, res->body_len);
+        total += res->body_len;
+    }
+    t->write(t->out, buf, total);
+    free(buf);
+}
+
+static const api_config *g_cfg; /* the server's, for refusals made here */
+
+static void refuse(const io *t, const http_req *req, int status, const char *detail)
+{
+    http_res res;
+    transport_problem(&res, status, detail, req->path);
+    http_res_browser(g_cfg, req, &res);
+    write_res(t, &res, 0);
+    http_res_free(&res);
+}
+
+/* CONTENT_LENGTH: -1 absent or empty, -2 not a number of bytes, else it. */
+static long long content_length(char **envp)
+{
+    const char *s = FCGX_GetParam("CONTENT_LENGTH", envp);
+    if (!s || !*s)
+        return -1;
+    long long v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || v > (1LL << 50))
+            return -2;
+        v = v * 10 + (*s - '0');
+    }
+    return v;
+}
 
 static void serve_one(const api_config *cfg, const io *t, char **envp)
 {
     http_req req;
     http_header h[MAX_HEADERS + 1];
     char names[MAX_HEADERS + 1][64];
-    build_req(envp, &req, h, names);
+    if (build_req(envp, &req, h, names)) {
+        char d[64];
+        snprintf(d, sizeof d, "at most %d header lines are read", MAX_HEADERS - 1);
+        refuse(t, &req, 431, d);
+        return;
+    }
     int too_large = 0;
     size_t blen = 0;
     char *body = NULL;
-    if (strcmp(req.method, "GET") != 0 && strcmp(req.method, "HEAD") != 0)
-        body = read_body(t, cfg->body_limit, &blen, &too_large);
+    if (strcmp(req.method, "GET") != 0 && strcmp(req.method, "HEAD") != 0) {
+        long long clen = content_length(envp);
+        char why[200] = "";
+        int st = clen == -2 ? 400
+                            : read_body(t, clen, cfg->body_limit, &body, &blen, &too_large,
+                                        why, sizeof why);
+        if (st) {
+            refuse(t, &req, st,
+                   clen == -2 ? "Content-Length must be a number of bytes"
+                   : st == 500 ? "out of memory" : why);
+            return;
+        }
+    }
     req.body = body;
     req.body_len = blen;
     req.body_too_large = too_large;
@@ -138,34 +262,35 @@ static void serve_one(const api_config *cfg, const io *t, char **envp)
     api_handle(cfg, &req, &res);
     free(body);
     if (res.stream.on) {
-        static const char head[] = "Status: 200 OK\r\nContent-Type: text/event-stream\r\n"
-                                   "Cache-Control: no-cache\r\nX-Accel-Buffering: no\r\n\r\n";
-        if (t->write(t->out, head, sizeof head - 1) == 0)
-            api_stream_events(cfg, &req, &res, t->write, t->out, g_stopping);
+        const char *client = req.remote_addr;
+        if (streams_acquire(client)) {
+            http_res_free(&res);
+            refuse(t, &req, 503,
+                   "the server holds as many event streams as it serves at once (in all, or "
+                   "from this address): try again later, or poll GET /games/{id}/events");
+            return;
+        }
+        char head[1024 + HTTP_MAX_HEADERS * 260];
+        int k = snprintf(head, sizeof head,
+                         "Status: 200 OK\r\nContent-Type: text/event-stream\r\n"
+                         "Cache-Control: no-cache\r\nX-Accel-Buffering: no\r\n");
+        for (int i = 0; i < res.nheaders; i++) /* what api_handle() set */
+            k += snprintf(head + k, sizeof head - (size_t)k, "%s: %s\r\n", res.headers[i].name,
+                          res.headers[i].value);
+        k += snprintf(head + k, sizeof head - (size_t)k, "X-Content-Type-Options: nosniff\r\n\r\n");
+        if (t->write(t->out, head, (size_t)k) == 0) {
+            if (t->write == put) {
+                stream_out so = {t->out, t->fd};
+                api_stream_events(cfg, &req, &res, put_stream, &so, g_stopping);
+            } else {
+                api_stream_events(cfg, &req, &res, t->write, t->out, g_stopping);
+            }
+        }
+        streams_release(client);
         http_res_free(&res);
         return;
     }
-    size_t cap = 1024 + res.body_len;
-    char *buf = malloc(cap);
-    if (buf) {
-        int k = snprintf(buf, cap, "Status: %d\r\n", res.status);
-        if (res.content_type[0])
-            k += snprintf(buf + k, cap - (size_t)k, "Content-Type: %s\r\n", res.content_type);
-        for (int i = 0; i < res.nheaders; i++)
-            k += snprintf(buf + k, cap - (size_t)k, "%s: %s\r\n", res.headers[i].name,
-                          res.headers[i].value);
-        if (res.status != 204 && res.status != 304)
-            k += snprintf(buf + k, cap - (size_t)k, "Content-Length: %zu\r\n", res.body_len);
-        k += snprintf(buf + k, cap - (size_t)k, "X-Content-Type-Options: nosniff\r\n\r\n");
-        size_t total = (size_t)k;
-        if (strcmp(req.method, "HEAD") != 0 && res.body_len && res.status != 204 &&
-            res.status != 304) {
-            memcpy(buf + total, res.body, res.body_len);
-            total += res.body_len;
-        }
-        t->write(t->out, buf, total);
-        free(buf);
-    }
+    write_res(t, &res, strcmp(req.method, "HEAD") == 0);
     http_res_free(&res);
 }
 
@@ -184,7 +309,7 @@ static void *work(void *arg)
     while (!__atomic_load_n(g_stopping, __ATOMIC_ACQUIRE)) {
         if (FCGX_Accept_r(&r) < 0)
             break;
-        io t = {fcgx_read, put, r.in, r.out};
+        io t = {fcgx_read, put, r.in, r.out, r.ipcFd};
         serve_one(w->cfg, &t, r.envp);
         FCGX_Finish_r(&r);
     }
@@ -198,7 +323,8 @@ int front_fcgi_cgi(const api_config *cfg)
 {
     static const int never = 0;
     g_stopping = &never;
-    io t = {stdio_read, stdio_write, stdin, stdout};
+    g_cfg = cfg;
+    io t = {stdio_read, stdio_write, stdin, stdout, -1};
     serve_one(cfg, &t, environ); /* FCGX_GetParam reads any NULL-terminated envp */
     return 0;
 }
@@ -207,6 +333,7 @@ int front_fcgi_run(const api_config *cfg, const char *listen, int threads,
                    const int *stopping, char *errbuf, size_t errlen)
 {
     g_stopping = stopping;
+    g_cfg = cfg;
     if (FCGX_Init() != 0) {
         snprintf(errbuf, errlen, "libfcgi failed to initialise");
         return -1;
@@ -227,7 +354,8 @@ int front_fcgi_run(const api_config *cfg, const char *listen, int threads,
     int started = 0;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, 16 << 20); /* the engine's searches need room */
+    /* the engine and api/ run in 64 KiB (tests/unit/test_stack.c): ample room */
+    pthread_attr_setstacksize(&attr, FCGI_STACK);
     for (int i = 0; i < threads; i++) {
         ws[i].cfg = cfg;
         ws[i].sock = sock;

@@ -10,5 +10,8 @@ struct mg_context;
 int front_ws_start(struct mg_context *ctx, const api_config *cfg);
 /* Stop the poller (call before mg_stop, which closes the connections). */
 void front_ws_stop(void);
+/* civetweb closes `conn` (its connection_close callback, on its worker). */
+struct mg_connection;
+void front_ws_closed(const struct mg_connection *conn);
 
 #endif

@@ -2,20 +2,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "api.h"
 #include "yaml_json.h"
+
+/* The store answered a ping at this time (ms, CLOCK_MONOTONIC): /healthz asks
+ * it again at most once a second, so a load balancer polling hard measures
+ * the server, not a store round trip per probe. A failed ping is never kept. */
+static _Atomic long long g_store_ok_ms = -1000000;
+
+static long long mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 int h_healthz(const api_config *cfg, const http_req *req, const route_match *m,
               json_t *body, http_res *res)
 {
     (void)m;
     (void)body;
-    if (store_ping(cfg->store)) {
+    long long now = mono_ms();
+    if (now - g_store_ok_ms < 1000) {
+        /* fresh */
+    } else if (store_ping(cfg->store)) {
         game_err e = {0};
         err_set(&e, ERR_STORE, NULL, "the %s store does not answer",
                 cfg->store->vt->kind);
         return http_res_problem(res, req, ERR_STORE, &e, NULL);
+    } else {
+        g_store_ok_ms = now;
     }
     return http_res_json(res, 200, json_pack("{s:s,s:s}", "status", "ok", "store",
                                              cfg->store->vt->kind));

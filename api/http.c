@@ -73,6 +73,29 @@ void http_res_header(http_res *res, const char *name, const char *fmt, ...)
     va_end(ap);
 }
 
+size_t http_res_headers_len(const http_res *res)
+{
+    size_t n = 0;
+    for (int i = 0; i < res->nheaders; i++)
+        n += strlen(res->headers[i].name) + strlen(res->headers[i].value) + 4;
+    return n;
+}
+
+size_t http_res_headers_text(const http_res *res, char *buf, size_t n)
+{
+    size_t k = 0;
+    if (n)
+        buf[0] = 0;
+    for (int i = 0; i < res->nheaders; i++) {
+        size_t len = strlen(res->headers[i].name) + strlen(res->headers[i].value) + 4;
+        if (k + len >= n)
+            break;
+        k += (size_t)snprintf(buf + k, n - k, "%s: %s\r\n", res->headers[i].name,
+                              res->headers[i].value);
+    }
+    return k;
+}
+
 int http_res_raw(http_res *res, int status, const char *content_type,
                  const char *body, size_t len)
 {

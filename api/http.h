@@ -20,7 +20,7 @@
 
 struct store;
 
-enum { HTTP_MAX_HEADERS = 12 };
+enum { HTTP_MAX_HEADERS = 16 };
 
 typedef struct http_header {
     const char *name;
@@ -66,10 +66,20 @@ typedef struct api_config {
     const char *admin_token;  /* NULL = no admin */
     const char *www_dir;      /* static files */
     const char *openapi_path; /* openapi/openapi.yaml */
+    const char *cors_origin;  /* --cors: the one other origin allowed; NULL = none */
 } api_config;
 
-/* Handle one request. Always fills res (never fails). Thread-safe. */
+/* Handle one request. Always fills res (never fails). Thread-safe.
+ * Every response gets the browser-facing headers of http_res_browser();
+ * X-Content-Type-Options: nosniff is the front ends' to write. */
 void api_handle(const api_config *cfg, const http_req *req, http_res *res);
+/* Add Content-Security-Policy (a strict one for the API unless the response
+ * set its own, as web-page files do), X-Frame-Options, Referrer-Policy and,
+ * when cfg->cors_origin is the request's Origin, the CORS headers. For
+ * responses built outside api_handle() (a refused WebSocket upgrade). */
+void http_res_browser(const api_config *cfg, const http_req *req, http_res *res);
+/* 1 when s is an origin --cors accepts: http(s)://host[:port], no path. */
+int http_cors_origin_valid(const char *s);
 /* The problem for a filled game_err (its code; 500 if none was set). */
 int http_res_fail(http_res *res, const http_req *req, const game_err *e);
 void http_res_free(http_res *res);
@@ -82,6 +92,12 @@ const char *http_req_query(const http_req *req, const char *name, char *buf,
 
 void http_res_header(http_res *res, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The response's headers as "Name: value\r\n" lines: their length, and
+ * the lines written into buf (NUL-terminated, whole lines only, never more
+ * than n - 1 bytes; returns the bytes written). For front ends that write
+ * their own head (event streams) and size their buffers. */
+size_t http_res_headers_len(const http_res *res);
+size_t http_res_headers_text(const http_res *res, char *buf, size_t n);
 /* Serialize json (stolen: decref'd here) as the body with status. */
 int http_res_json(http_res *res, int status, json_t *json);
 /* Raw body (copied). */

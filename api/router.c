@@ -1,10 +1,13 @@
 /* router.c: api_handle(), the one entry point of every front end.
  *
- * Checks that apply to all routes happen here once: route and method (404,
- * 405 + Allow), body size (413), media type (415), JSON syntax and nesting
- * depth (400). Then the handler runs with the parsed body. Paths that match
- * no API route are served from www/ (GET only).
+ * Checks that apply to all routes happen here once: no token in the URL
+ * (400), route and method (404, 405 + Allow), the CORS preflight, body size
+ * (413), media type (415), JSON syntax and nesting depth (400). Then the
+ * handler runs with the parsed body. Paths that match no API route are
+ * served from www/ (GET only). Every response leaves with the browser-facing
+ * headers (CSP, X-Frame-Options, Referrer-Policy, CORS when allowed).
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +19,17 @@
 #include "core/jsonx.h"
 
 enum { JSON_MAX_DEPTH = 32 };
+
+/* The web page: its own files only, no inline script or style, never in a
+ * frame. The API: nothing at all (a JSON reply opened as a page runs nothing). */
+static const char CSP_PAGE[] =
+    "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'";
+static const char CSP_API[] = "default-src 'none'; frame-ancestors 'none'";
+/* What a cross-origin page may send and read (with --cors). */
+static const char CORS_ALLOW_HEADERS[] =
+    "Authorization, Content-Type, If-Match, If-None-Match, X-Croupier-Import, Last-Event-ID";
+static const char CORS_EXPOSE_HEADERS[] = "ETag, Location";
 
 /* Match "/games/{id}/plays" against a path; fill params. */
 static int match(const char *pat, const char *path, route_match *m)
@@ -46,20 +60,139 @@ static int match(const char *pat, const char *path, route_match *m)
     return *pat == 0 && *path == 0;
 }
 
-static int json_media_type(const char *ct)
+/* 1 when the media type of Content-Type `ct` (parameters ignored) is `type`. */
+static int media_is(const char *ct, const char *type)
 {
-    if (!ct || !*ct)
-        return 1; /* no header: take it as JSON */
-    size_t n = strcspn(ct, "; ");
-    if (n == 16 && strncasecmp(ct, "application/json", n) == 0)
+    if (!ct)
+        return 0;
+    while (*ct == ' ' || *ct == '\t')
+        ct++;
+    size_t n = strcspn(ct, ";");
+    while (n && (ct[n - 1] == ' ' || ct[n - 1] == '\t'))
+        n--;
+    return n == strlen(type) && strncasecmp(ct, type, n) == 0;
+}
+
+/* The routes that create or change games (everything POSTed under /games)
+ * take application/json only: a cross-site form or a no-cors fetch can send
+ * only text/plain, multipart/form-data or urlencoded bodies (or none typed),
+ * so it cannot create, import or play a game. The stateless validators and
+ * autograder functions also read `curl -d` (urlencoded) and untyped bodies
+ * as JSON, as api.md's example sends them: they change nothing, and a
+ * cross-site caller cannot read their answer. */
+static int changes_state(const route *r)
+{
+    return strncmp(r->pattern, "/games", 6) == 0;
+}
+
+static int json_media_type(const route *r, const char *ct)
+{
+    if (media_is(ct, "application/json"))
         return 1;
-    if (n > 17 && strncasecmp(ct + n - 5, "+json", 5) == 0 &&
-        strncasecmp(ct, "application/", 12) == 0)
-        return 1;
-    /* curl -d sends this by default; the body is still checked as JSON */
-    if (n == 33 && strncasecmp(ct, "application/x-www-form-urlencoded", n) == 0)
-        return 1;
-    return 0;
+    if (changes_state(r))
+        return 0;
+    return !ct || !*ct || media_is(ct, "application/x-www-form-urlencoded");
+}
+
+int http_cors_origin_valid(const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (n == 0 || n > 128)
+        return 0;
+    const char *h = strncasecmp(s, "https://", 8) == 0 ? s + 8
+                  : strncasecmp(s, "http://", 7) == 0  ? s + 7
+                                                       : NULL;
+    if (!h || !*h)
+        return 0;
+    const char *p = h;
+    if (*p == '[') { /* IPv6 literal */
+        p++;
+        while (isxdigit((unsigned char)*p) || *p == ':' || *p == '.')
+            p++;
+        if (*p++ != ']' || p - h < 4)
+            return 0;
+    } else {
+        while (isalnum((unsigned char)*p) || *p == '-' || *p == '.')
+            p++;
+        if (p == h)
+            return 0;
+    }
+    if (*p == ':') {
+        const char *d = ++p;
+        while (isdigit((unsigned char)*p))
+            p++;
+        if (p == d || p - d > 5)
+            return 0;
+    }
+    return *p == 0; /* no path, no trailing slash, no userinfo */
+}
+
+/* The request's Origin when it is the --cors origin (scheme and host are
+ * case-insensitive; browsers send them in lower case and expect the same
+ * bytes back), else NULL. */
+static const char *cors_allowed(const api_config *cfg, const http_req *req)
+{
+    const char *o = cfg->cors_origin ? http_req_header(req, "Origin") : NULL;
+    return o && strcasecmp(o, cfg->cors_origin) == 0 ? o : NULL;
+}
+
+static int header_index(const http_res *res, const char *name)
+{
+    for (int i = 0; i < res->nheaders; i++)
+        if (strcasecmp(res->headers[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static int has_header(const http_res *res, const char *name)
+{
+    return header_index(res, name) >= 0;
+}
+
+void http_res_browser(const api_config *cfg, const http_req *req, http_res *res)
+{
+    if (!has_header(res, "Content-Security-Policy"))
+        http_res_header(res, "Content-Security-Policy", "%s", CSP_API);
+    if (!has_header(res, "X-Frame-Options"))
+        http_res_header(res, "X-Frame-Options", "DENY");
+    if (!has_header(res, "Referrer-Policy"))
+        http_res_header(res, "Referrer-Policy", "no-referrer");
+    if (!cfg || !cfg->cors_origin)
+        return; /* CORS off: not one Access-Control-* header, anywhere */
+    int v = header_index(res, "Vary"); /* the answer depends on Origin: caches */
+    if (v < 0) {
+        http_res_header(res, "Vary", "Origin");
+    } else if (!strcasestr(res->headers[v].value, "Origin")) {
+        size_t n = strlen(res->headers[v].value);
+        snprintf(res->headers[v].value + n, sizeof res->headers[v].value - n, ", Origin");
+    }
+    const char *o = req ? cors_allowed(cfg, req) : NULL;
+    if (o && !has_header(res, "Access-Control-Allow-Origin")) {
+        http_res_header(res, "Access-Control-Allow-Origin", "%s", o);
+        http_res_header(res, "Access-Control-Expose-Headers", "%s", CORS_EXPOSE_HEADERS);
+    }
+}
+
+/* A CORS preflight (OPTIONS with Origin and Access-Control-Request-Method)
+ * from the --cors origin, on a path whose methods are `allow`: 204 with the
+ * allow headers. 0 when it is not one (the caller answers 405 as for any
+ * method a path does not define: the browser then refuses the request). */
+static int preflight(const api_config *cfg, const http_req *req, const char *allow,
+                     http_res *res)
+{
+    const char *o = cors_allowed(cfg, req);
+    if (!o || strcmp(req->method, "OPTIONS") != 0 ||
+        !http_req_header(req, "Access-Control-Request-Method"))
+        return 0;
+    http_res_raw(res, 204, NULL, NULL, 0);
+    http_res_header(res, "Allow", "%s, OPTIONS", allow);
+    http_res_header(res, "Access-Control-Allow-Origin", "%s", o);
+    http_res_header(res, "Access-Control-Allow-Methods", "%s", allow);
+    http_res_header(res, "Access-Control-Allow-Headers", "%s", CORS_ALLOW_HEADERS);
+    http_res_header(res, "Access-Control-Max-Age", "600");
+    http_res_header(res, "Vary",
+                    "Origin, Access-Control-Request-Method, Access-Control-Request-Headers");
+    return 1;
 }
 
 static const char *mime_of(const char *path)
@@ -106,6 +239,7 @@ static int serve_static(const api_config *cfg, const http_req *req, http_res *re
         return 0;
     http_res_raw(res, 200, mime_of(file), buf, n);
     http_res_header(res, "Cache-Control", "no-cache");
+    http_res_header(res, "Content-Security-Policy", "%s", CSP_PAGE);
     free(buf);
     return 1;
 }
@@ -113,6 +247,17 @@ static int serve_static(const api_config *cfg, const http_req *req, http_res *re
 static void dispatch(const api_config *cfg, const http_req *req, http_res *res)
 {
     game_err e = {0};
+    char qbuf[8];
+    if (http_req_query(req, "token", qbuf, sizeof qbuf)) {
+        /* a URL ends up in access logs, proxies and browser history */
+        err_set(&e, ERR_BAD_QUERY, NULL,
+                "a token is never accepted in the URL: send the header "
+                "'Authorization: Bearer <token>' (for the WebSocket, offer the "
+                "subprotocols 'croupier' and 'croupier.token.<token>')");
+        http_res_problem(res, req, ERR_BAD_QUERY, &e,
+                         json_pack("{s:s}", "parameter", "token"));
+        return;
+    }
     const char *method = strcmp(req->method, "HEAD") == 0 ? "GET" : req->method;
     const route *hit = NULL;
     route_match m = {0}, tmp;
@@ -132,6 +277,8 @@ static void dispatch(const api_config *cfg, const http_req *req, http_res *res)
     }
     if (!hit) {
         if (allow[0]) {
+            if (preflight(cfg, req, allow, res))
+                return;
             http_res_header(res, "Allow", "%s", allow);
             err_set(&e, ERR_METHOD, NULL, "%s is not allowed on %s (allowed: %s)",
                     req->method, req->path, allow);
@@ -153,16 +300,32 @@ static void dispatch(const api_config *cfg, const http_req *req, http_res *res)
     }
     json_t *body = NULL;
     const char *ct = http_req_header(req, "Content-Type");
-    int text = hit->body == BODY_JSON_OR_TEXT && ct && strncasecmp(ct, "text/plain", 10) == 0;
-    if (text && req->body_len == 0) {
-        err_set(&e, ERR_BAD_MEMBER, "", "the body is empty");
-        http_res_problem(res, req, ERR_BAD_MEMBER, &e, NULL);
-        return;
+    int text = hit->body == BODY_JSON_OR_TEXT && media_is(ct, "text/plain");
+    if (text) {
+        /* A form can send text/plain across sites without asking; this
+         * header cannot be sent without a CORS preflight. */
+        const char *x = http_req_header(req, "X-Croupier-Import");
+        if (!x || strcasecmp(x, "text") != 0) {
+            err_set(&e, ERR_MEDIA_TYPE, NULL,
+                    "a text/plain import needs the header 'X-Croupier-Import: text' "
+                    "(or send a JSON export as application/json)");
+            http_res_problem(res, req, ERR_MEDIA_TYPE, &e, NULL);
+            return;
+        }
+        if (req->body_len == 0) {
+            err_set(&e, ERR_BAD_MEMBER, "", "the body is empty");
+            http_res_problem(res, req, ERR_BAD_MEMBER, &e, NULL);
+            return;
+        }
     }
     if (hit->body != BODY_NONE && !text) {
-        if (!json_media_type(ct)) {
-            err_set(&e, ERR_MEDIA_TYPE, NULL, "send the body as application/json%s (got %s)",
-                    hit->body == BODY_JSON_OR_TEXT ? " or text/plain" : "", ct);
+        if (!json_media_type(hit, ct)) {
+            err_set(&e, ERR_MEDIA_TYPE, NULL,
+                    "send the body with 'Content-Type: application/json'%s (got %s)",
+                    hit->body == BODY_JSON_OR_TEXT
+                        ? ", or a text save as text/plain with 'X-Croupier-Import: text'"
+                        : "",
+                    ct && *ct ? ct : "no Content-Type");
             http_res_problem(res, req, ERR_MEDIA_TYPE, &e, NULL);
             return;
         }
@@ -200,6 +363,7 @@ void api_handle(const api_config *cfg, const http_req *req, http_res *res)
     dispatch(cfg, req, res);
     if (!res->status)
         http_res_problem(res, req, ERR_INTERNAL, NULL, NULL);
+    http_res_browser(cfg, req, res);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     metrics_record(res->status, (double)(t1.tv_sec - t0.tv_sec) +
                                     (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);

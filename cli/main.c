@@ -6,12 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "front_civet.h"
 #include "front_fcgi.h"
 #include "game.h"
+#include "limits.h"
 #include "store.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -25,9 +27,14 @@ static void on_signal(int sig)
 
 /* Options shared by `serve` and `fcgi`. */
 typedef struct server_opts {
-    const char *cmd, *listen, *store_url, *access_log, *www, *openapi;
-    long long threads, body_limit;
+    const char *cmd, *listen, *store_url, *access_log, *www, *openapi, *cors;
+    long long threads, body_limit, max_streams, max_streams_per_client, stream_idle;
 } server_opts;
+
+/* Defaults of --threads: the embedded server holds one connection per
+ * thread (README.md, limits: the connection budget); FastCGI threads only
+ * run requests that nginx has read in full. */
+enum { SERVE_THREADS = 512, FCGI_THREADS = 8 };
 
 static void server_usage(FILE *f, const char *cmd)
 {
@@ -47,11 +54,25 @@ static void server_usage(FILE *f, const char *cmd)
     fprintf(f,
         "  --store URL          sqlite:PATH (default sqlite:croupier.db, or env CROUPIER_STORE)\n"
         "                       or postgres://user@host/db\n"
-        "  --threads N          worker threads (default 8)\n"
-        "  --body-limit BYTES   largest request body accepted (default 65536)\n");
+        "  --threads N          worker threads (default %d)%s\n"
+        "  --max-streams N      event streams (SSE%s) open at once; never more than half\n"
+        "                       the threads (default %d)\n"
+        "  --max-streams-per-client N\n"
+        "                       ... from one client address (default %d; behind a proxy\n"
+        "                       every client has the proxy's address)\n"
+        "  --stream-idle S      a spectator's stream with nothing sent or received for S\n"
+        "                       seconds is closed, a seat's after 10 * S (default %d)\n"
+        "  --body-limit BYTES   largest request body accepted (default 65536)\n",
+        fcgi ? FCGI_THREADS : SERVE_THREADS,
+        fcgi ? "" : ": each holds one open connection\n"
+                    "                       (README.md, limits: the connection budget)",
+        fcgi ? "" : " and WebSocket", fcgi ? FCGI_THREADS / 2 : STREAMS_TOTAL_DEFAULT,
+        fcgi ? FCGI_THREADS / 2 : STREAMS_PER_CLIENT_DEFAULT, STREAMS_IDLE_DEFAULT);
     if (!fcgi)
         fprintf(f, "  --access-log FILE    append an access log line per request to FILE\n");
     fprintf(f, "  --www DIR            the web page's files (default www)\n");
+    fprintf(f, "  --cors ORIGIN        let web pages of ORIGIN (http(s)://host[:port]) call the API\n"
+               "                       (default: no cross-origin access)\n");
     fprintf(f,
         "  --openapi FILE       the OpenAPI document served at /openapi.yaml\n"
         "                       (default openapi/openapi.yaml)\n"
@@ -78,7 +99,11 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
         {"listen", required_argument, 0, 'l'}, {"store", required_argument, 0, 's'},
         {"threads", required_argument, 0, 't'}, {"body-limit", required_argument, 0, 'b'},
         {"access-log", required_argument, 0, 'a'}, {"www", required_argument, 0, 'w'},
-        {"openapi", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+        {"openapi", required_argument, 0, 'o'}, {"cors", required_argument, 0, 'c'},
+        {"max-streams", required_argument, 0, 'm'},
+        {"max-streams-per-client", required_argument, 0, 'p'},
+        {"stream-idle", required_argument, 0, 'i'},
+        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -86,8 +111,8 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
         case 'l': o->listen = optarg; break;
         case 's': o->store_url = optarg; break;
         case 't':
-            if (parse_size(optarg, 1, 256, &o->threads)) {
-                fprintf(stderr, "croupier %s: --threads takes 1..256\n", o->cmd);
+            if (parse_size(optarg, 1, 4096, &o->threads)) {
+                fprintf(stderr, "croupier %s: --threads takes 1..4096\n", o->cmd);
                 return 2;
             }
             break;
@@ -97,9 +122,32 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
                 return 2;
             }
             break;
+        case 'm':
+        case 'p':
+            if (parse_size(optarg, 1, 4096, c == 'm' ? &o->max_streams
+                                                     : &o->max_streams_per_client)) {
+                fprintf(stderr, "croupier %s: --%s takes 1..4096\n", o->cmd,
+                        c == 'm' ? "max-streams" : "max-streams-per-client");
+                return 2;
+            }
+            break;
+        case 'i':
+            if (parse_size(optarg, 1, 86400, &o->stream_idle)) {
+                fprintf(stderr, "croupier %s: --stream-idle takes 1..86400 seconds\n", o->cmd);
+                return 2;
+            }
+            break;
         case 'a': o->access_log = optarg; break;
         case 'w': o->www = optarg; break;
         case 'o': o->openapi = optarg; break;
+        case 'c':
+            if (!http_cors_origin_valid(optarg)) {
+                fprintf(stderr, "croupier %s: --cors takes one origin, http(s)://host[:port] "
+                                "with no path (got '%s')\n", o->cmd, optarg);
+                return 2;
+            }
+            o->cors = optarg;
+            break;
         case 'h': server_usage(stdout, o->cmd); return 1;
         default: server_usage(stderr, o->cmd); return 2;
         }
@@ -132,6 +180,7 @@ static int server_setup(int argc, char **argv, server_opts *o, api_config *cfg, 
     cfg->admin_token = getenv("CROUPIER_ADMIN_TOKEN");
     cfg->www_dir = o->www;
     cfg->openapi_path = o->openapi;
+    cfg->cors_origin = o->cors;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal; /* no SA_RESTART: blocking accept() returns */
@@ -141,10 +190,42 @@ static int server_setup(int argc, char **argv, server_opts *o, api_config *cfg, 
     return -1;
 }
 
+/* The stream budget (limits.h): --max-streams, never more than half the
+ * threads (streams hold one each; requests need the rest). */
+static void stream_budget(const server_opts *o, int fcgi)
+{
+    int half = o->threads / 2 > 0 ? (int)(o->threads / 2) : 1;
+    int total = o->max_streams ? (int)o->max_streams : fcgi ? half : STREAMS_TOTAL_DEFAULT;
+    if (total > half)
+        total = half;
+    int per = o->max_streams_per_client ? (int)o->max_streams_per_client
+                                        : STREAMS_PER_CLIENT_DEFAULT;
+    streams_configure(total, per > total ? total : per,
+                      o->stream_idle ? (int)o->stream_idle : STREAMS_IDLE_DEFAULT);
+}
+
+/* Every open connection is a descriptor: take the hard limit, and say so
+ * when even that is short of what the threads may hold. */
+static void raise_nofile(const char *cmd, long long need)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+        getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    if (rl.rlim_cur != RLIM_INFINITY && (long long)rl.rlim_cur < need)
+        fprintf(stderr, "croupier %s: only %llu file descriptors (ulimit -n); %lld wanted for "
+                        "--threads\n", cmd, (unsigned long long)rl.rlim_cur, need);
+}
+
 static int cmd_serve(int argc, char **argv)
 {
     server_opts o = {.cmd = "serve", .listen = "127.0.0.1:8080", .www = "www",
-                     .openapi = "openapi/openapi.yaml", .threads = 8, .body_limit = 65536};
+                     .openapi = "openapi/openapi.yaml", .threads = SERVE_THREADS,
+                     .body_limit = 65536};
     front_civet fc;
     memset(&fc, 0, sizeof fc);
     store *st = NULL;
@@ -152,6 +233,8 @@ static int cmd_serve(int argc, char **argv)
     if (rc >= 0)
         return rc;
     char err[512];
+    stream_budget(&o, 0);
+    raise_nofile("serve", 2 * o.threads + 64); /* connections held + queued, files */
     if (front_civet_start(&fc, o.listen, (int)o.threads, o.access_log, err, sizeof err)) {
         fprintf(stderr, "croupier serve: %s\n", err);
         store_close(st);
@@ -177,13 +260,15 @@ static int cmd_serve(int argc, char **argv)
 static int cmd_fcgi(int argc, char **argv)
 {
     server_opts o = {.cmd = "fcgi", .listen = NULL, .www = "www",
-                     .openapi = "openapi/openapi.yaml", .threads = 8, .body_limit = 65536};
+                     .openapi = "openapi/openapi.yaml", .threads = FCGI_THREADS,
+                     .body_limit = 65536};
     api_config cfg;
     store *st = NULL;
     int rc = server_setup(argc, argv, &o, &cfg, &st);
     if (rc >= 0)
         return rc;
     char err[512];
+    stream_budget(&o, 1);
     if (front_fcgi_is_cgi())
         rc = front_fcgi_cgi(&cfg);
     else if ((rc = front_fcgi_run(&cfg, o.listen, (int)o.threads, &stopping, err, sizeof err)))

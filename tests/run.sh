@@ -54,6 +54,9 @@ for t in build/asan/tests/test_*; do
     [ -x "$t" ] && run_cmocka "unit $(basename "$t") [asan+ubsan]" "$t"
 done
 
+# The HTTP suites below write their servers' access logs and the tokens they
+# were given here; tests/access-log then checks that no log holds a token.
+export CROUPIER_TEST_ACCESS_LOG_DIR=$(mktemp -d /tmp/croupier-logs.XXXXXX)
 echo "HTTP tests (real server, real SQLite file)"
 run_node "http" tests/http CROUPIER_BIN=build/croupier
 run_node "http [asan+ubsan server]" tests/http CROUPIER_BIN=build/asan/croupier
@@ -82,6 +85,12 @@ if [ -x /usr/sbin/nginx ]; then
 else
     echo "  nginx missing: run 'make deps'"; tally "http [fastcgi via nginx]" 0 1 1
 fi
+echo "access logs of the HTTP runs above hold none of their tokens"
+run_node "access logs: no token" tests/access-log CROUPIER_BIN=build/croupier \
+    CROUPIER_ACCESS_LOG_CHECK_DIR="$CROUPIER_TEST_ACCESS_LOG_DIR"
+rm -rf "$CROUPIER_TEST_ACCESS_LOG_DIR"
+unset CROUPIER_TEST_ACCESS_LOG_DIR
+
 
 trap '[ -n "${PG_STOP:-}" ] && $PG_STOP >/dev/null 2>&1' EXIT
 echo "HTTP tests against PostgreSQL (a real cluster started here)"
@@ -93,6 +102,19 @@ if start_pg; then
 else
     echo "  could not start PostgreSQL: run 'make deps'"; tally "http [postgres store]" 0 1 1
     [ -n "${PG_STOP:-}" ] && $PG_STOP >/dev/null 2>&1
+fi
+
+# Crowds (release build only; each bounded in count and time, 127.0.0.1 only,
+# one after the other so that they do not skew each other's latencies): 256
+# hostile connections against croupier serve's default budget, /healthz p99
+# under 100 ms; 2,000 slow connections against nginx + croupier fcgi.
+echo "crowds: the embedded server's connection budget, and nginx + FastCGI"
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+run_node "crowd [civetweb, 256 hostile]" tests/crowd/civetweb.test.mjs CROUPIER_BIN=build/croupier
+if [ -x /usr/sbin/nginx ]; then
+    run_node "crowd [nginx + fastcgi, 2000 slow]" tests/crowd/fastcgi.test.mjs CROUPIER_BIN=build/croupier
+else
+    echo "  nginx missing: run 'make deps'"; tally "crowd [nginx + fastcgi]" 0 1 1
 fi
 
 echo "fuzz smoke (libFuzzer + ASan + UBSan over api_handle, fixed seed)"

@@ -5,7 +5,10 @@
 // renderer object in RENDERERS (keyed by game id) that draws the view and maps
 // clicks to plays, and GENERIC draws any game it does not know (JSON state plus
 // the legal plays as buttons). The seat token lives in sessionStorage, the game
-// id in the URL hash (#game=<id>), so a reload resumes the game.
+// id in the URL hash (#game=<id>), so a reload resumes the game. The token only
+// ever travels in the Authorization header, never in a URL (the server refuses
+// a token query parameter). The page runs under a Content-Security-Policy of
+// 'self' only: no inline script, inline style or style attribute.
 
 'use strict';
 
@@ -280,7 +283,11 @@ async function resumeFromFile(file) {
   try {
     const res = await fetch('/games/import', {
       method: 'POST', cache: 'no-store', body: text,
-      headers: { Accept: 'application/json', 'Content-Type': isJson ? 'application/json' : 'text/plain; charset=utf-8' },
+      // A text save also says so in a custom header: the server asks for it
+      // so that no other site's form can import a game (forms cannot send it).
+      headers: isJson
+        ? { Accept: 'application/json', 'Content-Type': 'application/json' }
+        : { Accept: 'application/json', 'Content-Type': 'text/plain; charset=utf-8', 'X-Croupier-Import': 'text' },
     });
     const body = await res.text();
     let data = null;

@@ -13,11 +13,17 @@
  * a book, or a run shorter than 11; a run of 11 can be split in two) or when
  * 3+ of them form their own book; otherwise they are left with their value.
  * k naturals and W wilds satisfy k + W <= 14, so the memo holds at most
- * 2^k * (W+1) * 2 <= 32768 entries.
+ * 2^k * (W+1) * 2 <= 32768 entries (64 KiB). The engine must run on small
+ * thread stacks (the server's request threads have 100 KB), so the memo is
+ * on the stack only when it fits in MEMO_STACK entries (2 KiB: hands of up
+ * to 5-8 naturals) and is malloc'd otherwise: the one allocation of the
+ * rules core. Should malloc fail, the search runs unmemoized: slower, the
+ * same answer.
  */
 #include "fc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char RANKS[] = "3456789XJQK";
@@ -87,12 +93,12 @@ void fc_card_name(int c, char *out, size_t n)
 
 /* --- the arranger ---------------------------------------------------------- */
 
-enum { MEMO_MAX = 1 << 15, UNSET = -1 };
+enum { MEMO_MAX = 1 << 15, MEMO_STACK = 1 << 10, UNSET = -1 };
 
 typedef struct arr_ctx {
     int k, W, wildsum;
     uint8_t nat[FC_HANDMAX];
-    int16_t *memo;
+    int16_t *memo; /* NULL: no memo (allocation failed) */
 } arr_ctx;
 
 static int idx(const arr_ctx *c, unsigned m, int w, int f)
@@ -190,10 +196,11 @@ static int g(arr_ctx *c, unsigned m, int w, int f)
     if (m == 0)
         return (f || w >= 3 || w == 0) ? 0 : c->wildsum;
     int k = idx(c, m, w, f);
-    if (c->memo[k] != UNSET)
+    if (c->memo && c->memo[k] != UNSET)
         return c->memo[k];
     int v = options(c, m, w, f, -1, NULL);
-    c->memo[k] = (int16_t)v;
+    if (c->memo)
+        c->memo[k] = (int16_t)v;
     return v;
 }
 
@@ -254,7 +261,7 @@ static void sort_cards(uint8_t *a, int n, int by_rank)
 int fc_arrange(const uint8_t *cards, int n, int wild, fc_arr *out)
 {
     arr_ctx c;
-    int16_t memo[MEMO_MAX];
+    int16_t small[MEMO_STACK];
     uint8_t wilds[FC_HANDMAX];
     int W = 0;
     memset(&c, 0, sizeof c);
@@ -271,13 +278,14 @@ int fc_arrange(const uint8_t *cards, int n, int wild, fc_arr *out)
     c.W = W;
     sort_cards(c.nat, c.k, 0); /* by suit, then rank (codes are suit-major) */
     sort_cards(wilds, W, 0);   /* wild-rank cards before jokers */
-    c.memo = memo;
-    size_t used = (size_t)(1u << c.k) * (size_t)(W + 1) * 2;
-    memset(memo, 0xff, used * sizeof memo[0]);
+    size_t used = (size_t)(1u << c.k) * (size_t)(W + 1) * 2; /* <= MEMO_MAX */
+    c.memo = used <= MEMO_STACK ? small : malloc(used * sizeof c.memo[0]);
+    if (c.memo)
+        memset(c.memo, 0xff, used * sizeof c.memo[0]);
     unsigned all = c.k ? (1u << c.k) - 1 : 0;
     int pts = g(&c, all, W, 0);
     if (!out)
-        return pts;
+        goto done;
 
     memset(out, 0, sizeof *out);
     out->points = pts;
@@ -382,6 +390,9 @@ int fc_arrange(const uint8_t *cards, int n, int wild, fc_arr *out)
             }
         }
     }
+done:
+    if (c.memo != small)
+        free(c.memo);
     return pts;
 }
 

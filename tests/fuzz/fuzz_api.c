@@ -71,13 +71,14 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
     char *q = strchr(path, '?');
     if (q)
         *q++ = 0;
-    http_header h[1] = {{"Content-Type", ROUTES[r].ctype}};
+    /* a text import also needs X-Croupier-Import (the router refuses it without) */
+    http_header h[2] = {{"Content-Type", ROUTES[r].ctype}, {"X-Croupier-Import", "text"}};
     http_req req = {
         .method = "POST",
         .path = path,
         .query = q,
         .headers = h,
-        .nheaders = 1,
+        .nheaders = strcmp(ROUTES[r].ctype, "text/plain") == 0 ? 2 : 1,
         .body = (const char *)data + 1,
         .body_len = size - 1,
         .body_too_large = size - 1 > cfg.body_limit,

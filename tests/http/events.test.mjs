@@ -88,9 +88,10 @@ test('SSE: the stream replays past events, follows new ones live, and ends with 
   assert.ok(got.some((e) => e.data.seat === 1), 'then the next seat\'s plays');
 });
 
-function wsOpen(url) {
+/** Open a WebSocket; `protocols` as a browser offers them, `options` (headers) as a program sends them. */
+function wsOpen(url, protocols = [], options = {}) {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url);
+    const ws = new WebSocket(url, protocols, options);
     const inbox = [];
     const waiters = [];
     ws.on('message', (m) => {
@@ -109,7 +110,12 @@ function wsOpen(url) {
         }
       },
     }));
-    ws.on('unexpected-response', (_req, res) => reject(new Error(`refused ${res.statusCode}`)));
+    ws.on('unexpected-response', (_req, res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => { body += d; });
+      res.on('end', () => reject(new Error(`refused ${res.statusCode} ${body}`)));
+    });
     ws.on('error', reject);
   });
 }
@@ -119,9 +125,20 @@ test('WebSocket: events pushed, "turn" asked, actions played, refusals explained
   const g = await createGame(srv, { players: ['Ann', 'bot', 'bot', 'bot'], seed: 14 });
   const token = g.seats[0].token;
   const wsBase = srv.base.replace('http', 'ws');
-  await assert.rejects(wsOpen(`${wsBase}/games/nosuch/ws?token=${token}`), /refused 404/);
-  await assert.rejects(wsOpen(`${wsBase}/games/${g.id}/ws?token=bad`), /refused 401/);
-  const c = await wsOpen(`${wsBase}/games/${g.id}/ws?token=${token}`);
+  // The seat token: a browser offers it as a subprotocol beside "croupier",
+  // a program may send the Authorization header; never in the URL.
+  const seat = ['croupier', `croupier.token.${token}`];
+  await assert.rejects(wsOpen(`${wsBase}/games/nosuch/ws`, seat), /refused 404/);
+  await assert.rejects(wsOpen(`${wsBase}/games/${g.id}/ws`, ['croupier', 'croupier.token.bad']), /refused 401/);
+  await assert.rejects(wsOpen(`${wsBase}/games/${g.id}/ws`, [], { headers: { authorization: 'Bearer bad' } }), /refused 401/);
+  await assert.rejects(wsOpen(`${wsBase}/games/${g.id}/ws?token=made-up-token-in-a-url`),
+    /refused 400 .*invalid-parameter.*croupier\.token\.<token>.*Authorization: Bearer/);
+  await assert.rejects(wsOpen(`${wsBase}/games/${g.id}/ws`, [`croupier.token.${token}`]), /refused 400 .*offer the subprotocol 'croupier'/);
+  const byHeader = await wsOpen(`${wsBase}/games/${g.id}/ws`, [], { headers: { authorization: `Bearer ${token}` } });
+  await byHeader.next((m) => m.event === 'turn');
+  byHeader.ws.close();
+  const c = await wsOpen(`${wsBase}/games/${g.id}/ws`, seat);
+  assert.equal(c.ws.protocol, 'croupier', 'the server selects "croupier": the token is not echoed back');
   const turn = await c.next((m) => m.event === 'turn');
   assert.equal(turn, '{"event": "turn"}', 'the seed\'s turn request, written as json.dumps does');
   // An illegal action: refused with a reason, and the turn is asked again.
@@ -182,7 +199,7 @@ test('export json + import: the game resumes under a new id with new tokens', as
   expectProblem(await srv.post('/games/import', { ...ex.json, game: 'nosuch' }), 404, 'not-found');
   expectProblem(await srv.post('/games/import', { ...ex.json, extra: 1 }), 400, 'invalid-member');
   expectProblem(await srv.post('/games/import', { ...ex.json, seats: ex.json.seats.slice(0, 3) }), 400, 'invalid-member');
-  expectProblem(await srv.request('POST', '/games/import', { body: 'hello there', contentType: 'text/plain' }), 400, 'invalid-member');
+  expectProblem(await srv.request('POST', '/games/import', { body: 'hello there', contentType: 'text/plain', headers: { 'x-croupier-import': 'text' } }), 400, 'invalid-member');
   expectProblem(await srv.request('POST', '/games/import', { body: '<x/>', contentType: 'application/xml' }), 415, 'unsupported-media-type');
 });
 

@@ -118,7 +118,7 @@ test('save and resume: every fixture loads or is rejected as its README says; ro
   const warned = { 'case3.txt': /5H/, 'round4-tabs-10.txt': /6C/, 'round1-97-cards.txt': /97/ };
   for (const f of files) {
     const text = readFileSync(path.join(FIXTURES, f), 'utf8');
-    const r = await srv.request('POST', '/games/import', { body: text, contentType: 'text/plain' });
+    const r = await srv.request('POST', '/games/import', { body: text, contentType: 'text/plain', headers: { 'x-croupier-import': 'text' } });
     if (f === 'bad-hand-size-round10.txt') {
       const p = expectProblem(r, 400, 'invalid-member', f);
       assert.match(p.detail, /line \d+/, 'the error names the line');
@@ -159,7 +159,7 @@ test('save mid-game, resume under a new id, play on', async () => {
   expectStatus(saved, 200);
   assert.match(saved.text, /^Round: 1/);
   assert.match(saved.text, /Next Player: Human/);
-  const imp = await srv.request('POST', '/games/import?game=fivecrowns', { body: saved.text, contentType: 'text/plain' });
+  const imp = await srv.request('POST', '/games/import?game=fivecrowns', { body: saved.text, contentType: 'text/plain', headers: { 'x-croupier-import': 'text' } });
   expectStatus(imp, 201);
   const a = (await srv.get(`/games/${g.id}`, { token })).json.state;
   const b = imp.json.state;
@@ -167,7 +167,7 @@ test('save mid-game, resume under a new id, play on', async () => {
   const t2 = imp.json.seats[0].token;
   const legal = await srv.get(`/games/${imp.json.id}/legal`, { token: t2 });
   expectStatus(await srv.post(`/games/${imp.json.id}/plays`, { play: legal.json.plays[0] }, { token: t2 }), 200);
-  expectProblem(await srv.request('POST', '/games/import?game=nosuch', { body: saved.text, contentType: 'text/plain' }), 404, 'not-found');
+  expectProblem(await srv.request('POST', '/games/import?game=nosuch', { body: saved.text, contentType: 'text/plain', headers: { 'x-croupier-import': 'text' } }), 404, 'not-found');
 });
 
 // A round 1 save whose piles hold nd and nc cards: Draw Pile on line 11,
@@ -181,9 +181,9 @@ function pileSave(nd, nc) {
 
 test('a save holding more cards than a game can store is refused naming the line; a full one plays on', async () => {
   const text = pileSave(10, 240);
-  const p = expectProblem(await srv.request('POST', '/games/import', { body: text, contentType: 'text/plain' }), 400, 'invalid-member');
+  const p = expectProblem(await srv.request('POST', '/games/import', { body: text, contentType: 'text/plain', headers: { 'x-croupier-import': 'text' } }), 400, 'invalid-member');
   assert.match(p.detail, /line 13: the discard pile holds 240 cards/);
-  const p2 = expectProblem(await srv.request('POST', '/games/import', { body: pileSave(240, 1), contentType: 'text/plain' }), 400, 'invalid-member');
+  const p2 = expectProblem(await srv.request('POST', '/games/import', { body: pileSave(240, 1), contentType: 'text/plain', headers: { 'x-croupier-import': 'text' } }), 400, 'invalid-member');
   assert.match(p2.detail, /line 11: the draw pile/);
   // the same as a JSON export: refused naming the member
   const g = await create(undefined, 3);
@@ -192,7 +192,7 @@ test('a save holding more cards than a game can store is refused naming the line
   const p3 = expectProblem(await srv.post('/games/import', ex), 400, 'invalid-member');
   assert.equal(p3.errors[0].pointer, '/state/discard_pile');
   // exactly full (6 cards in the hands, 234 in the piles): loads, and the game goes on
-  const ok = await srv.request('POST', '/games/import', { body: pileSave(0, 234), contentType: 'text/plain' });
+  const ok = await srv.request('POST', '/games/import', { body: pileSave(0, 234), contentType: 'text/plain', headers: { 'x-croupier-import': 'text' } });
   expectStatus(ok, 201);
   const token = ok.json.seats[0].token;
   for (let i = 0; i < 6; i++) {
@@ -320,7 +320,7 @@ test('a seat exports an open table concealed: another draw order and RNG each ti
     expectStatus(x, 200);
     assert.equal(x.headers.get('croupier-export'), 'concealed');
     assert.notDeepEqual(sections(x.text)['Draw Pile'], sections(tadmin.text)['Draw Pile']);
-    const imp = await srv.request('POST', '/games/import', { body: x.text, contentType: 'text/plain' });
+    const imp = await srv.request('POST', '/games/import', { body: x.text, contentType: 'text/plain', headers: { 'x-croupier-import': 'text' } });
     expectStatus(imp, 201);
   }
   assert.notEqual(ta.text, tb.text);

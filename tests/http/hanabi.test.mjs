@@ -244,7 +244,8 @@ test('SSE: a finished game streams every event and ends with onGameEnd', async (
 test('WebSocket: a human plays a whole game by the seed protocol', { skip: viaFcgi && 'FastCGI has no WebSocket', timeout: 60000 }, async () => {
   const g = await create(['Ann', 'bot'], { seed: 12 });
   const token = g.seats[0].token;
-  const ws = new WebSocket(`${srv.base.replace('http', 'ws')}/games/${g.id}/ws?token=${token}`);
+  // A browser's way to present the seat token (it cannot set Authorization).
+  const ws = new WebSocket(`${srv.base.replace('http', 'ws')}/games/${g.id}/ws`, ['croupier', `croupier.token.${token}`]);
   const seen = [];
   const end = await new Promise((resolve, reject) => {
     ws.on('error', reject);

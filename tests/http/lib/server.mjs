@@ -6,7 +6,7 @@
 //   test('x', async () => { const r = await srv.get('/healthz'); ... });
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -14,6 +14,18 @@ import { before, after } from 'node:test';
 import { ROOT, assertMatches } from './contract.mjs';
 
 const READY = /croupier: listening on (http:\/\/127\.0\.0\.1:(\d+))/;
+
+// CROUPIER_TEST_ACCESS_LOG_DIR=DIR: every server started here writes its
+// access log into DIR (civetweb's --access-log; nginx's for the FastCGI
+// front), and every token the tests are given (the admin token, the seat
+// tokens of POST /games and /games/import replies) is listed in
+// DIR/tokens-<pid>.txt, so tests/access-log can check that no log holds one.
+const LOG_DIR = process.env.CROUPIER_TEST_ACCESS_LOG_DIR || '';
+const logName = (kind) => path.join(LOG_DIR, `${kind}-${process.pid}-${randomBytes(4).toString('hex')}.log`);
+function noteTokens(...tokens) {
+  const t = tokens.filter((x) => typeof x === 'string' && x.length > 0);
+  if (LOG_DIR && t.length) appendFileSync(path.join(LOG_DIR, `tokens-${process.pid}.txt`), t.map((x) => `${x}\n`).join(''));
+}
 
 /** Start a server; resolves to {base, adminToken, proc, stop()}. */
 /**
@@ -26,6 +38,7 @@ async function startFcgi({ extraArgs = [], env = {}, store } = {}) {
   const bin = path.resolve(ROOT, process.env.CROUPIER_BIN || 'build/croupier');
   const dir = mkdtempSync(path.join(tmpdir(), 'croupier-fcgi-'));
   const adminToken = randomBytes(24).toString('base64url');
+  noteTokens(adminToken);
   const storeUrl = store || process.env.CROUPIER_TEST_STORE || `sqlite:${path.join(dir, 't.db')}`;
   const sock = path.join(dir, 'fcgi.sock');
   const fcgiArgs = ['fcgi', '--listen', sock, '--store', storeUrl, ...extraArgs];
@@ -50,7 +63,7 @@ async function startFcgi({ extraArgs = [], env = {}, store } = {}) {
 error_log ${dir}/error.log; pid ${dir}/nginx.pid;
 events { worker_connections 256; }
 http {
-  access_log off;
+  access_log ${LOG_DIR ? logName('nginx') : 'off'};
   client_body_temp_path ${dir}/body; fastcgi_temp_path ${dir}/fcgi; proxy_temp_path ${dir}/proxy;
   uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
   client_max_body_size 1m;
@@ -102,6 +115,8 @@ async function startCivet({ extraArgs = [], env = {}, store } = {}) {
   const bin = path.resolve(ROOT, process.env.CROUPIER_BIN || 'build/croupier');
   const dir = mkdtempSync(path.join(tmpdir(), 'croupier-http-'));
   const adminToken = randomBytes(24).toString('base64url');
+  noteTokens(adminToken);
+  if (LOG_DIR && !extraArgs.includes('--access-log')) extraArgs = [...extraArgs, '--access-log', logName('civetweb')];
   // CROUPIER_TEST_STORE (e.g. a postgres:// URL started by tests/run.sh) runs
   // the same suite against another store; the default is a fresh SQLite file.
   const storeUrl = store || process.env.CROUPIER_TEST_STORE || `sqlite:${path.join(dir, 't.db')}`;
@@ -178,6 +193,7 @@ export async function request(base, method, p, opts = {}) {
   let json;
   const ct = res.headers.get('content-type') || '';
   if (/json/i.test(ct) && text !== '') json = JSON.parse(text);
+  if (LOG_DIR && Array.isArray(json?.seats)) noteTokens(...json.seats.map((s) => s.token));
   return { status: res.status, headers: res.headers, text, json, res };
 }
 

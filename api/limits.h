@@ -1,0 +1,51 @@
+/* limits.h: what the front ends share about their connection budget.
+ *
+ * Event streams (Server-Sent Events, WebSockets) hold a thread of the front
+ * end for as long as they are open, so they are counted: at most `total` at
+ * once in the process and `per_client` from one client address. Beyond
+ * either, a new stream is refused with a 503 problem and Retry-After
+ * instead of waiting. The numbers are set once at start (croupier serve
+ * --max-streams / --max-streams-per-client; croupier fcgi derives them from
+ * its thread count) and documented in README.md (limits).
+ *
+ * transport_problem() writes the problem+json of a refusal made by a front
+ * end itself, before or instead of api_handle(): a malformed or incomplete
+ * request (400), a timeout (408), too many or too large headers (431), no
+ * stream slot left (503 too-many-streams), no turn to run a request (503
+ * server-busy), an HTTP version we do not speak (505).
+ */
+#ifndef CROUPIER_LIMITS_H
+#define CROUPIER_LIMITS_H
+
+#include "http.h"
+
+enum {
+    STREAMS_TOTAL_DEFAULT = 128,
+    STREAMS_PER_CLIENT_DEFAULT = 16,
+    STREAMS_RETRY_AFTER = 10, /* seconds, the Retry-After of a refused stream */
+    STREAMS_IDLE_DEFAULT = 60, /* seconds; a seat's stream gets 10 times that */
+};
+
+/* Set the budget (before any stream opens): `total` streams at once,
+ * `per_client` from one address, and `idle_s`: a stream with nothing sent
+ * or received for that long is closed (10 * idle_s for a seat's stream).
+ * Values < 1 are taken as 1. */
+void streams_configure(int total, int per_client, int idle_s);
+/* The idle limit of a stream of reader `seat` (a seat >= 0, or not), ms. */
+long streams_idle_ms(int seat);
+/* Take a stream slot for `client` (its address as text; NULL or "" counts
+ * as one unknown client). 0, or -1 when the budget is used up. */
+int streams_acquire(const char *client);
+/* Give back a slot taken by streams_acquire() for the same client. */
+void streams_release(const char *client);
+/* Streams open now (all clients). */
+int streams_open(void);
+
+/* Fill res with the problem for a transport-level refusal of HTTP `status`
+ * (400, 408, 413, 431, 500, 503, 505, ...). `detail` a sentence; `instance`
+ * the request path if known (else "/"). 503 gets Retry-After. */
+void transport_problem(http_res *res, int status, const char *detail, const char *instance);
+/* 503 "server-busy" with Retry-After: no turn to run the request came. */
+void transport_busy(http_res *res, const char *detail, const char *instance);
+
+#endif
