@@ -108,6 +108,9 @@ int h_openapi_json(const api_config *cfg, const http_req *req,
 static json_t *catalogue_entry(const game_ops *ops)
 {
     json_t *variants = json_array(), *bots = json_array(), *fns = json_array();
+    json_t *formats = json_pack("[s]", "json"); /* GET /games/{id}/export?format= */
+    for (const char *const *f = ops->export_formats; f && *f; f++)
+        json_array_append_new(formats, json_string(*f));
     for (const char *const *v = ops->variants; *v; v++)
         json_array_append_new(variants, json_string(*v));
     for (const char *const *b = ops->bots; *b; b++)
@@ -122,11 +125,12 @@ static json_t *catalogue_entry(const game_ops *ops)
         json_array_append_new(fns, json_pack("{s:s,s:s,s:s}", "kind", f->kind, "path",
                                              path, "signature", f->signature));
     }
-    return json_pack("{s:s,s:s,s:o,s:{s:i,s:i,s:i},s:b,s:o,s:o}", "game", ops->name, "title",
-                     ops->title, "variants", variants, "players", "min",
+    return json_pack("{s:s,s:s,s:o,s:{s:i,s:i,s:i},s:b,s:o,s:o,s:o}", "game", ops->name,
+                     "title", ops->title, "variants", variants, "players", "min",
                      ops->min_players, "max", ops->max_players, "default",
                      ops->default_players ? ops->default_players : ops->min_players,
-                     "cooperative", ops->cooperative, "bots", bots, "functions", fns);
+                     "cooperative", ops->cooperative, "bots", bots, "functions", fns,
+                     "export_formats", formats);
 }
 
 int h_rules(const api_config *cfg, const http_req *req, const route_match *m,

@@ -91,11 +91,18 @@ run_node "access logs: no token" tests/access-log CROUPIER_BIN=build/croupier \
 rm -rf "$CROUPIER_TEST_ACCESS_LOG_DIR"
 unset CROUPIER_TEST_ACCESS_LOG_DIR
 
+# Whole games through a real server and its store (tests/soak: 200 of each
+# game here, 50 in the PostgreSQL pass below, where only the store differs;
+# `make soak` is the long run).
+echo "whole-game soak (real server, real SQLite file)"
+run_node "soak" tests/soak CROUPIER_BIN=build/croupier
 
 trap '[ -n "${PG_STOP:-}" ] && $PG_STOP >/dev/null 2>&1' EXIT
 echo "HTTP tests against PostgreSQL (a real cluster started here)"
 if start_pg; then
     run_node "http [postgres store]" tests/http CROUPIER_BIN=build/croupier CROUPIER_TEST_STORE="$PGURL"
+    run_node "soak [postgres store]" tests/soak CROUPIER_BIN=build/croupier CROUPIER_TEST_STORE="$PGURL" \
+        SOAK_GAMES_PER_GAME=50 SOAK_FULL_PER_GAME=1
     $PG_STOP >/dev/null 2>&1
     PG_STOP=""
     rm -rf "$PGTMP"
