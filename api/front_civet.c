@@ -796,11 +796,8 @@ static int read_body(struct mg_connection *conn, long long clen, int chunked, si
         snprintf(why, whylen, "the chunked body is malformed or ended before its last chunk");
         return 400;
     }
-    if (!chunked && n < (size_t)clen) {
+    if (!chunked && http_body_short(n, clen, why, whylen)) {
         free(buf);
-        snprintf(why, whylen,
-                 "the body ended after %zu of the %lld bytes its Content-Length announced",
-                 n, clen);
         return 400;
     }
     *out = buf;

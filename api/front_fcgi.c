@@ -134,11 +134,8 @@ static int read_body(const io *t, long long clen, size_t limit, char **out, size
         free(buf);
         return 0;
     }
-    if (clen > 0 && n < (size_t)clen) {
+    if (clen > 0 && http_body_short(n, clen, why, whylen)) {
         free(buf);
-        snprintf(why, whylen,
-                 "the body ended after %zu of the %lld bytes its Content-Length announced",
-                 n, clen);
         return 400;
     }
     *out = buf;

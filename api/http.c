@@ -208,3 +208,12 @@ void http_res_free(http_res *res)
     res->body = NULL;
     res->body_len = 0;
 }
+
+int http_body_short(size_t got, long long clen, char *why, size_t whylen)
+{
+    if (clen < 0 || got >= (size_t)clen)
+        return 0;
+    snprintf(why, whylen, "the body ended after %zu of the %lld bytes its Content-Length announced",
+             got, clen);
+    return 1;
+}

@@ -97,6 +97,10 @@ void http_res_header(http_res *res, const char *name, const char *fmt, ...)
  * than n - 1 bytes; returns the bytes written). For front ends that write
  * their own head (event streams) and size their buffers. */
 size_t http_res_headers_len(const http_res *res);
+/* Both front ends: 1 (with the reason in `why`) when `got` bytes fall short
+ * of the Content-Length `clen` (>= 0) the request announced, else 0. A short
+ * body is refused (400), never applied. */
+int http_body_short(size_t got, long long clen, char *why, size_t whylen);
 size_t http_res_headers_text(const http_res *res, char *buf, size_t n);
 /* Serialize json (stolen: decref'd here) as the body with status. */
 int http_res_json(http_res *res, int status, json_t *json);
