@@ -42,7 +42,7 @@ static int player_arg(const json_t *j, int idx, int *out, game_err *e)
 {
     char p[16];
     long long x;
-    snprintf(p, sizeof p, "/%d", idx);
+    jx_ptr_idx(p, sizeof p, "", (size_t)idx);
     if (jx_int(j, p, 0, BO_NP - 1, &x, e))
         return ERR_BAD_MEMBER;
     *out = (int)x;
@@ -68,26 +68,27 @@ static int obs_args(json_t *const *args, int h, int i, int var, int seat, bo_obs
         o->embargoed_by[k] = -1;
     o->ndraw = -1;
     o->plays_left = BO_PLAYS;
-    snprintf(p, sizeof p, "/%d", h);
+    jx_ptr_idx(p, sizeof p, "", (size_t)h);
     if (bo_cards_parse(args[h], p, var, deck, o->hand, &o->nhand, e))
         return ERR_BAD_MEMBER;
     i--; /* the code below reads args[i + 1..i + 3] */
     const json_t *sp = args[i + 1];
-    snprintf(p, sizeof p, "/%d", i + 1);
+    jx_ptr_idx(p, sizeof p, "", (size_t)(i + 1));
     if (jx_array(sp, p, BO_NP, BO_NP, e))
         return ERR_BAD_MEMBER;
     for (int k = 0; k < BO_NP; k++) {
         const json_t *s = json_array_get(sp, (size_t)k);
         long long cnt;
-        snprintf(q, sizeof q, "%s/%d", p, k);
-        if (jx_array(s, q, 2, 2, e))
+        char pk[80];
+        jx_ptr_idx(pk, sizeof pk, p, (size_t)k);
+        if (jx_array(s, pk, 2, 2, e))
             return ERR_BAD_MEMBER;
-        snprintf(q, sizeof q, "%s/%d/1", p, k);
+        jx_ptr_idx(q, sizeof q, pk, 1);
         if (jx_int(json_array_get(s, 1), q, 0, (long long)deck, &cnt, e))
             return ERR_BAD_MEMBER;
         o->nstock[k] = (int)cnt;
         const json_t *top = json_array_get(s, 0);
-        snprintf(q, sizeof q, "%s/%d/0", p, k);
+        jx_ptr_idx(q, sizeof q, pk, 0);
         if (cnt == 0 && (json_is_null(top) || (json_is_string(top) && !*json_string_value(top))))
             continue;
         const char *str;
@@ -99,30 +100,30 @@ static int obs_args(json_t *const *args, int h, int i, int var, int seat, bo_obs
         o->stock_top[k] = (uint8_t)(cnt ? c : 0);
     }
     const json_t *d = args[i + 2];
-    snprintf(p, sizeof p, "/%d", i + 2);
+    jx_ptr_idx(p, sizeof p, "", (size_t)(i + 2));
     if (jx_array(d, p, BO_NP, BO_NP, e))
         return ERR_BAD_MEMBER;
     for (int ow = 0; ow < BO_NP; ow++) {
         const json_t *mine = json_array_get(d, (size_t)ow);
-        snprintf(q, sizeof q, "%s/%d", p, ow);
+        jx_ptr_idx(q, sizeof q, p, (size_t)ow);
         if (jx_array(mine, q, BO_NDISC, BO_NDISC, e))
             return ERR_BAD_MEMBER;
         for (int k = 0; k < BO_NDISC; k++) {
             char r[128];
             int m;
-            snprintf(r, sizeof r, "%s/%d", q, k);
+            jx_ptr_idx(r, sizeof r, q, (size_t)k);
             if (bo_cards_parse(json_array_get(mine, (size_t)k), r, var, deck, o->b.disc[ow][k], &m, e))
                 return ERR_BAD_MEMBER;
             o->b.ndisc[ow][k] = (uint8_t)m;
         }
     }
     const json_t *b = args[i + 3];
-    snprintf(p, sizeof p, "/%d", i + 3);
+    jx_ptr_idx(p, sizeof p, "", (size_t)(i + 3));
     if (jx_array(b, p, BO_NBUILD, BO_NBUILD, e))
         return ERR_BAD_MEMBER;
     for (int k = 0; k < BO_NBUILD; k++) {
         int m;
-        snprintf(q, sizeof q, "%s/%d", p, k);
+        jx_ptr_idx(q, sizeof q, p, (size_t)k);
         if (bo_cards_parse(json_array_get(b, (size_t)k), q, var, deck, o->b.build[k], &m, e))
             return ERR_BAD_MEMBER;
         o->b.nbuild[k] = (uint8_t)m;
@@ -180,8 +181,8 @@ static int fn_is_valid_play(json_t *const *args, const char *variant, json_t **r
  * plays and, in bonus, replays plays 4/5 into the embargo state. */
 static int history_arg(const json_t *h, int idx, int var, int seat, bo_obs *o, game_err *e)
 {
-    char q[64];
-    snprintf(q, sizeof q, "/%d", idx);
+    char q[64], qi[48];
+    jx_ptr_idx(q, sizeof q, "", (size_t)idx);
     if (jx_array(h, q, 0, (size_t)1 << 20, e))
         return ERR_BAD_MEMBER;
     int run = 0;
@@ -189,13 +190,15 @@ static int history_arg(const json_t *h, int idx, int var, int seat, bo_obs *o, g
         long long who;
         bo_play p;
         const json_t *x = json_array_get(h, i);
-        snprintf(q, sizeof q, "/%d/%zu", idx, i);
-        if (jx_array(x, q, 2, 2, e))
+        char base[16];
+        jx_ptr_idx(base, sizeof base, "", (size_t)idx);
+        jx_ptr_idx(qi, sizeof qi, base, i);
+        if (jx_array(x, qi, 2, 2, e))
             return ERR_BAD_MEMBER;
-        snprintf(q, sizeof q, "/%d/%zu/0", idx, i);
+        jx_ptr_idx(q, sizeof q, qi, 0);
         if (jx_int(json_array_get(x, 0), q, 0, BO_NP - 1, &who, e))
             return ERR_BAD_MEMBER;
-        snprintf(q, sizeof q, "/%d/%zu/1", idx, i);
+        jx_ptr_idx(q, sizeof q, qi, 1);
         if (bo_play_parse(json_array_get(x, 1), var, &p, e)) {
             err_prefix(e, q);
             return ERR_BAD_MEMBER;

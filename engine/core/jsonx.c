@@ -87,14 +87,42 @@ const json_t *jx_get(const json_t *obj, const char *key)
     return json_object_get(obj, key);
 }
 
+/* out = base + "/", truncated to n - 1 bytes; the length written. These
+ * run for every member of every request before it is known to be wrong (the
+ * pointer is only read on error), so they copy bytes rather than format. */
+static size_t ptr_base(char *out, size_t n, const char *base)
+{
+    size_t k = base ? strlen(base) : 0;
+    if (k > n - 1)
+        k = n - 1;
+    memcpy(out, base ? base : "", k);
+    if (k < n - 1)
+        out[k++] = '/';
+    out[k] = 0;
+    return k;
+}
+
 void jx_ptr_idx(char *out, size_t n, const char *base, size_t i)
 {
-    snprintf(out, n, "%s/%zu", base ? base : "", i);
+    if (n == 0)
+        return;
+    size_t k = ptr_base(out, n, base);
+    char d[24];
+    int m = 0;
+    do {
+        d[m++] = (char)('0' + i % 10);
+        i /= 10;
+    } while (i);
+    while (m > 0 && k + 1 < n)
+        out[k++] = d[--m];
+    out[k] = 0;
 }
 
 void jx_ptr_key(char *out, size_t n, const char *base, const char *key)
 {
-    size_t k = (size_t)snprintf(out, n, "%s/", base ? base : "");
+    if (n == 0)
+        return;
+    size_t k = ptr_base(out, n, base);
     for (; *key && k + 3 < n; key++) {
         if (*key == '~') {
             out[k++] = '~';

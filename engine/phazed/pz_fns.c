@@ -121,24 +121,25 @@ static int obs_args(json_t *const *args, int i, int v, pz_obs *o, game_err *e)
     int pending[PZ_MAXP] = {0}; /* a Skip not yet taken (bonus) */
     for (size_t k = 0; k < json_array_size(h); k++) {
         const json_t *turn = json_array_get(h, k);
-        snprintf(q, sizeof q, "%s/%zu", p, k);
-        if (jx_array(turn, q, 2, 2, e))
+        char pk[80];
+        jx_ptr_idx(pk, sizeof pk, p, k);
+        if (jx_array(turn, pk, 2, 2, e))
             return ERR_BAD_MEMBER;
-        snprintf(q, sizeof q, "%s/%zu/0", p, k);
+        jx_ptr_idx(q, sizeof q, pk, 0);
         if (jx_int(json_array_get(turn, 0), q, 0, o->np - 1, &x, e))
             return ERR_BAD_MEMBER;
         last_p = (int)x;
         pending[last_p] = 0; /* their turn came: played or skipped */
         const json_t *plays = json_array_get(turn, 1);
-        snprintf(q, sizeof q, "%s/%zu/1", p, k);
+        jx_ptr_idx(q, sizeof q, pk, 1);
         if (jx_array(plays, q, 0, (size_t)1 << 12, e))
             return ERR_BAD_MEMBER;
         last_n = (int)json_array_size(plays);
         for (int m = 0; m < last_n; m++) {
             pz_play pl;
             char r[96];
-            snprintf(r, sizeof r, "%s/%zu/1/%d", p, k, m);
             if (pz_play_parse(json_array_get(plays, (size_t)m), v, &pl, e)) {
+                jx_ptr_idx(r, sizeof r, q, (size_t)m);
                 err_prefix(e, r);
                 return ERR_BAD_MEMBER;
             }
