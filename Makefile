@@ -8,7 +8,7 @@ CSTD    := -std=c11 -D_GNU_SOURCE
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 OPT     ?= -O2 -g
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -Iengine -Iapi -I/usr/include/postgresql -MMD -MP
-LDLIBS  := -lcivetweb -lfcgi -ljansson -lsqlite3 -lpq -lyaml -lcrypto -lpthread -lm
+LDLIBS  := -lcivetweb -lfcgi -ljansson -lsqlite3 -lpq -lyaml -lcrypto -lxxhash -lpthread -lm
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 ENGINE_SRC := $(wildcard engine/core/*.c) $(wildcard engine/*.c) $(wildcard engine/*/*.c)
@@ -30,6 +30,15 @@ UNIT_BIN_A   := $(patsubst tests/unit/%.c,$(BA)/tests/%,$(UNIT_SRC))
 
 DEB_PKGS := libcivetweb-dev libjansson-dev libsqlite3-dev libssl-dev libcmocka-dev \
             pkg-config curl chromium
+
+# The layout id of stored snapshots (api/snapshot.c): the engine's state
+# structs are defined by engine/'s headers and laid out by the compiler, so a
+# change to either makes older snapshots mismatch (they are rebuilt from the
+# play log, never misread).
+ENGINE_HDR := $(sort $(wildcard engine/*.h engine/*/*.h))
+LAYOUT     := $(shell cat $(ENGINE_HDR) | cksum | cut -d' ' -f1)-$(shell $(CC) -dumpfullversion 2>/dev/null)
+$(B)/api/snapshot.o $(BA)/api/snapshot.o: CFLAGS += -DCROUPIER_LAYOUT='"$(LAYOUT)"'
+$(B)/api/snapshot.o $(BA)/api/snapshot.o: $(ENGINE_HDR) Makefile
 
 .PHONY: all asan run test unit deps deps-build deps-test deps-npm clean bench fuzz install soak
 all: $(B)/croupier
@@ -64,6 +73,25 @@ $(BA)/tests/test_stack: tests/unit/test_stack.c $(ENGINE_OBJ_A) $(STACK_API_OBJ_
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
 
+# test_store_sqlite runs the SQLite store on real files in a temporary
+# directory (store.c, which it links, refers to both stores).
+STORE_OBJ   := $(call obj,$(B),api/store.c api/store_sqlite.c api/store_pg.c)
+STORE_OBJ_A := $(call obj,$(BA),api/store.c api/store_sqlite.c api/store_pg.c)
+$(B)/tests/test_store_sqlite: tests/unit/test_store_sqlite.c $(ENGINE_OBJ) $(STORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
+$(BA)/tests/test_store_sqlite: tests/unit/test_store_sqlite.c $(ENGINE_OBJ_A) $(STORE_OBJ_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
+# test_store_pg: the PostgreSQL store against a real server (skipped unless
+# CROUPIER_TEST_PG_URL is set; tests/run.sh sets it to its throwaway cluster).
+$(B)/tests/test_store_pg: tests/unit/test_store_pg.c $(ENGINE_OBJ) $(STORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
+$(BA)/tests/test_store_pg: tests/unit/test_store_pg.c $(ENGINE_OBJ_A) $(STORE_OBJ_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
+
 asan: $(BA)/croupier $(UNIT_BIN_A)
 
 # --- fuzzing (libFuzzer + ASan + UBSan over api_handle) ------------------------
@@ -82,8 +110,8 @@ fuzz: $(B)/fuzz/fuzz_api
 # Install only what is missing, so a ready machine pays nothing. `make run`
 # needs the build packages; `make test` also the test tools (cmocka, Node,
 # Chromium for the browser tests).
-DEB_BUILD := gcc make libc6-dev libcivetweb-dev libjansson-dev libsqlite3-dev libpq-dev libssl-dev libyaml-dev libfcgi-dev
-DEB_TEST  := libcmocka-dev chromium curl postgresql libfcgi-bin nginx-light clang libclang-rt-14-dev
+DEB_BUILD := gcc make libc6-dev libcivetweb-dev libjansson-dev libsqlite3-dev libpq-dev libssl-dev libyaml-dev libfcgi-dev libxxhash-dev
+DEB_TEST  := libcmocka-dev chromium curl postgresql libfcgi-bin nginx-light clang libclang-rt-14-dev sqlite3
 define apt_missing
 	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
@@ -118,16 +146,21 @@ test: deps
 	@tests/run.sh
 
 # bench: croupier beside a bare civetweb server (tests/bench/anchor.c) in the
-# same run, under wrk (wrk, ss and curl: Debian packages installed if missing);
-# prints figures, never fails.
-DEB_BENCH := wrk iproute2 curl
+# same run, under wrk, and its stored plays beside the raw SQLite ceiling of
+# the same writes (tests/bench/sqlite_ceiling.c) (wrk, ss, curl, sqlite3:
+# Debian packages installed if missing; Node for tests/bench/long.mjs);
+# prints figures, never fails. BENCH=engine|http|store runs one part.
+DEB_BENCH := wrk iproute2 curl sqlite3
 $(B)/bench/anchor: tests/bench/anchor.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ -lcivetweb -lpthread
+$(B)/bench/sqlite_ceiling: tests/bench/sqlite_ceiling.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ -lsqlite3 -lpthread -lm
 bench: deps-build
 	$(call apt_missing,$(DEB_BENCH),)
-	@$(MAKE) --no-print-directory $(B)/croupier $(B)/bench/anchor
-	@tests/bench.sh
+	@$(MAKE) --no-print-directory $(B)/croupier $(B)/bench/anchor $(B)/bench/sqlite_ceiling
+	@BUILD=$(B) tests/bench.sh
 
 # soak: SOAK_GAMES whole games (shared between the games of GET /rules) through
 # a real server and a fresh SQLite store, every position checked in full

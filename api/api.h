@@ -77,16 +77,40 @@ int ctx_load(const api_config *cfg, const http_req *req, const char *id,
              game_ctx *c, game_err *e);
 void ctx_free(game_ctx *c);
 /* Let bot seats (and forced plays) move until a human must decide or the
- * game ends; appends each record to `applied`. */
+ * game ends; appends each record to `applied` and, when `whos` is not NULL,
+ * who chose it ({"kind": STORE_BOT|STORE_FORCED, "bot"?}) to `whos`. */
 int ctx_run_bots(const game_ops *ops, void *st, const json_t *meta,
-                 json_t *applied, game_err *e);
-/* Encode and compare-and-swap the state on row.version. 0, ERR_CONFLICT,
- * ERR_NOT_FOUND, ERR_STORE. On success row.version is the new version. */
-int ctx_save(const api_config *cfg, game_ctx *c);
-/* Keep the explanations of the `applied` records (bots, forced plays) as
- * notes of game `id`, and put them back into history records (by "n"). */
-void ctx_notes_save(const api_config *cfg, const char *id, const json_t *applied);
-void ctx_notes_merge(const api_config *cfg, const char *id, json_t *records);
+                 json_t *applied, json_t *whos, game_err *e);
+/* The log rows of `applied` records (whos as above; a record without a
+ * whos entry is a person's). *out for store_plays_free. 0 or ERR_INTERNAL. */
+int ctx_log_rows(const json_t *applied, const json_t *whos, store_play **out, int *k);
+/* Commit: the new snapshot and the plays of `applied` (whos: as for
+ * ctx_run_bots, entry i for record i; missing = a person) as version
+ * row.version + 1, only if the stored game is still at row.version.
+ * 0, ERR_CONFLICT, ERR_NOT_FOUND, ERR_STORE. On success row.version is the
+ * new version. */
+int ctx_save(const api_config *cfg, game_ctx *c, const json_t *applied, const json_t *whos);
+/* Replay logged plays with n <= upto onto st (an origin). 0 or ERR_INTERNAL. */
+int ctx_replay(const game_ops *ops, void *st, const store_play *plays, int k, long upto,
+               game_err *e);
+/* The state of game `id` from its origin and its plays with n <= upto
+ * (LONG_MAX: all). *origin_last (may be NULL) = the number of the last play
+ * inside the origin (-1: none); *log_last (may be NULL, needs origin_last) =
+ * the number of the last play of the game. */
+int ctx_rebuild(const api_config *cfg, const game_ops *ops, const char *id, long upto,
+                void *st, long *origin_last, long *log_last, game_err *e);
+/* Put the logged explanations (bots, forced plays, notes of imported or
+ * migrated history) into history records, by "n". */
+void ctx_explain(const api_config *cfg, const char *id, json_t *records);
+/* ?name=N as a whole number lo..hi: 0 with *given (and *out when given),
+ * or ERR_BAD_QUERY with the 400 problem (naming the parameter) in res. */
+int query_long(const http_req *req, const char *name, long lo, long hi, long *out,
+               int *given, http_res *res);
+/* The members of `list` (stolen) whose `after_member` (or, without one,
+ * their index) is above `after`, at most `limit` of them (<= 0: all); sets
+ * Link: rel="next" on res when more remain. New ref. */
+json_t *page(json_t *list, long after, long limit, const char *after_member,
+             const http_req *req, http_res *res);
 /* Seats as the public sees them (no token hashes). New ref. */
 json_t *ctx_public_seats(const json_t *meta);
 /* 1 when the game was created with "spectators": "all" (meta). */

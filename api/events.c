@@ -17,7 +17,7 @@ static json_t *history_events(const api_config *cfg, const char *id, const game_
                               const void *st, int seat, long after)
 {
     json_t *hist = ops->history(st, seat), *out = json_array(), *rec;
-    ctx_notes_merge(cfg, id, hist);
+    ctx_explain(cfg, id, hist);
     size_t i;
     json_array_foreach(hist, i, rec) {
         if ((long)i + 1 <= after)
@@ -81,6 +81,10 @@ int h_events(const api_config *cfg, const http_req *req, const route_match *m,
                                     json_pack("{s:s}", "parameter", "after"));
         }
     }
+    long limit = 0;
+    int given;
+    if (query_long(req, "limit", 1, 1000, &limit, &given, res))
+        return ERR_BAD_QUERY;
     events_snapshot snap;
     int rc = api_events_load(cfg, req, m->params[0], after, &snap, &e);
     if (rc)
@@ -96,7 +100,7 @@ int h_events(const api_config *cfg, const http_req *req, const route_match *m,
         return 0;
     }
     http_res_header(res, "ETag", "\"%lld\"", snap.version);
-    return http_res_json(res, 200, snap.events);
+    return http_res_json(res, 200, page(snap.events, after, limit, "n", req, res));
 }
 
 /* One SSE frame per event: "id: n\nevent: name\ndata: {json}\n\n". */

@@ -1,16 +1,22 @@
 /* gamectx.c: load a stored game for one request, authenticate the caller
  * against its seats, let bots move, and compare-and-swap it back.
  *
- * Nothing is kept between requests: each request decodes the blob into a
- * fresh state, works on it, and writes it back only if the version it read is
- * still current. A failed request writes nothing.
+ * Nothing is kept between requests: each request takes the game's snapshot
+ * (or, when there is none this build can use, rebuilds the state from the
+ * origin and the play log), works on it, and commits the new snapshot with
+ * the plays it made only if the version it read is still current. A failed
+ * request writes nothing.
  */
 #include "api.h"
 #include "core/jsonx.h"
+#include "snapshot.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* every play of the log (api/limits.h shadows <limits.h> here) */
+#define LOG_ALL ((long)(~0UL >> 1))
 
 void ctx_free(game_ctx *c)
 {
@@ -67,6 +73,98 @@ static int auth(const api_config *cfg, const http_req *req, game_ctx *c,
     return rc;
 }
 
+/* Decode an origin (the engine's JSON encoding: validated, like any state
+ * the server did not keep in memory itself). */
+static int origin_decode(const game_ops *ops, const char *text, void *st, game_err *e)
+{
+    json_error_t je;
+    json_t *blob = text ? json_loads(text, 0, &je) : NULL;
+    if (!blob)
+        return err_set(e, ERR_INTERNAL, NULL, "its origin is not JSON");
+    int rc = ops->decode(st, blob, e);
+    json_decref(blob);
+    return rc;
+}
+
+/* The "play" member of a record equals the logged play text. */
+static int same_play(const json_t *rec, const char *play)
+{
+    json_t *p = play ? json_loads(play, 0, NULL) : NULL;
+    int same = p && json_equal(json_object_get(rec, "play"), p);
+    json_decref(p);
+    return same;
+}
+
+int ctx_replay(const game_ops *ops, void *st, const store_play *plays, int k, long upto,
+               game_err *e)
+{
+    void *copy = malloc(ops->state_size);
+    if (!copy)
+        return err_set(e, ERR_INTERNAL, NULL, "out of memory");
+    int rc = 0;
+    for (int i = 0; i < k && !rc; i++) {
+        const store_play *p = &plays[i];
+        if (p->kind == STORE_NOTE)
+            continue;
+        if (p->n > upto)
+            break;
+        /* A bot's or a forced play is replayed by the bot (or the forced
+         * move) itself when it still chooses the logged play, so that what
+         * it keeps in the state (the random bot's generator) is as it was;
+         * a build whose bot now chooses otherwise applies the logged play. */
+        if (p->kind == STORE_BOT || p->kind == STORE_FORCED) {
+            memcpy(copy, st, ops->state_size);
+            json_t *rec = NULL;
+            char expl[320];
+            game_err be = {0};
+            int ok = p->kind == STORE_BOT
+                         ? p->bot && ops->bot(st, p->bot, &rec, expl, sizeof expl, &be) == 0
+                         : ops->autoplay(st, &rec) == 1;
+            ok = ok && same_play(rec, p->play);
+            json_decref(rec);
+            if (ok)
+                continue;
+            memcpy(st, copy, ops->state_size);
+        }
+        json_t *play = p->play ? json_loads(p->play, 0, NULL) : NULL;
+        game_err pe = {0};
+        if (!play || ops->apply(st, p->seat, play, NULL, &pe))
+            rc = err_set(e, ERR_INTERNAL, NULL, "its play %ld does not replay: %s", p->n,
+                         play ? pe.detail : "not JSON");
+        json_decref(play);
+    }
+    free(copy);
+    return rc;
+}
+
+int ctx_rebuild(const api_config *cfg, const game_ops *ops, const char *id, long upto,
+                void *st, long *origin_last, long *log_last, game_err *e)
+{
+    char *origin = NULL;
+    store_play *plays = NULL;
+    int k = 0;
+    int rc = store_origin_get(cfg->store, id, &origin);
+    if (rc)
+        return err_set(e, rc, NULL, "the store could not be read");
+    rc = origin_decode(ops, origin, st, e);
+    free(origin);
+    if (rc)
+        return err_set(e, ERR_INTERNAL, NULL, "stored game '%s' is unreadable: %s", id, e->detail);
+    if (origin_last) { /* the number of the last play inside the origin */
+        json_t *h = ops->history(st, SEAT_ADMIN);
+        json_t *last = json_array_get(h, json_array_size(h) - 1);
+        *origin_last = last ? (long)json_integer_value(json_object_get(last, "n")) : -1;
+        json_decref(h);
+    }
+    if ((rc = store_plays(cfg->store, id, -2, 0, 0, &plays, &k)))
+        return err_set(e, rc, NULL, "the store could not be read");
+    if (log_last)
+        *log_last = k ? plays[k - 1].n : (origin_last ? *origin_last : -1);
+    rc = ctx_replay(ops, st, plays, k, upto, e);
+    store_plays_free(plays, k);
+    return rc;
+}
+
 int ctx_load(const api_config *cfg, const http_req *req, const char *id,
              game_ctx *c, game_err *e)
 {
@@ -79,15 +177,25 @@ int ctx_load(const api_config *cfg, const http_req *req, const char *id,
     c->ops = game_find(c->row.game);
     json_error_t je;
     c->meta = json_loads(c->row.meta, 0, &je);
-    json_t *blob = json_loads(c->row.state, 0, &je);
-    c->st = c->ops ? calloc(1, c->ops->state_size) : NULL;
-    game_err de = {0};
-    if (!c->ops || !c->meta || !blob || !c->st || c->ops->decode(c->st, blob, &de)) {
-        json_decref(blob);
-        return err_set(e, ERR_INTERNAL, NULL, "stored game '%s' is unreadable: %s",
-                       id, de.detail);
+    c->st = c->ops ? malloc(c->ops->state_size) : NULL;
+    if (!c->ops || !c->meta || !c->st)
+        return err_set(e, ERR_INTERNAL, NULL, "stored game '%s' is unreadable", id);
+    /* the snapshot when it is this build's, of this game at this version;
+     * else the origin and the plays, and the snapshot written again */
+    if (c->row.snap_version != c->row.version ||
+        snap_unpack(c->ops, c->row.id, c->row.version, c->row.snap, c->row.snap_len, c->st)) {
+        if ((rc = ctx_rebuild(cfg, c->ops, c->row.id, LOG_ALL, c->st, NULL, NULL, e)))
+            return rc;
+        unsigned char *snap = NULL;
+        size_t len = 0;
+        if (snap_pack(c->ops, c->row.id, c->row.version, c->st, &snap, &len) == 0)
+            store_snap_put(cfg->store, c->row.id, c->row.version, snap, len); /* a cache */
+        free(snap);
+        metrics_rebuilt();
     }
-    json_decref(blob);
+    free(c->row.snap); /* not needed any more */
+    c->row.snap = NULL;
+    c->row.snap_len = 0;
     return auth(cfg, req, c, e);
 }
 
@@ -97,14 +205,22 @@ static const char *seat_bot(const json_t *meta, int seat)
     return json_string_value(json_object_get(s, "bot"));
 }
 
+/* Mark who chose a record (kept beside the records, never sent). */
+static void who(json_t *whos, int kind, const char *bot)
+{
+    if (whos)
+        json_array_append_new(whos, json_pack("{s:i,s:s?}", "kind", kind, "bot", bot));
+}
+
 int ctx_run_bots(const game_ops *ops, void *st, const json_t *meta,
-                 json_t *applied, game_err *e)
+                 json_t *applied, json_t *whos, game_err *e)
 {
     /* Bounded: a game has finitely many plays; the bound only guards bugs. */
     for (int guard = 0; guard < 100000; guard++) {
         json_t *rec = NULL;
         if (ops->autoplay(st, &rec)) {
             json_array_append_new(applied, rec);
+            who(whos, STORE_FORCED, NULL);
             continue;
         }
         game_status gs;
@@ -119,20 +235,60 @@ int ctx_run_bots(const game_ops *ops, void *st, const json_t *meta,
         if (rc)
             return rc;
         json_array_append_new(applied, rec);
+        who(whos, STORE_BOT, bot);
     }
     return err_set(e, ERR_INTERNAL, NULL, "bots did not finish");
 }
 
-int ctx_save(const api_config *cfg, game_ctx *c)
+int ctx_log_rows(const json_t *applied, const json_t *whos, store_play **out, int *k)
 {
-    json_t *blob = c->ops->encode(c->st);
-    char *state = blob ? json_dumps(blob, JSON_COMPACT) : NULL;
+    size_t n = json_array_size(applied);
+    *out = NULL;
+    *k = 0;
+    if (!n)
+        return 0;
+    store_play *p = calloc(n, sizeof *p);
+    if (!p)
+        return ERR_INTERNAL;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *rec = json_array_get(applied, i), *w = json_array_get(whos, i);
+        const char *ex = json_string_value(json_object_get(rec, "explanation"));
+        const char *bot = json_string_value(json_object_get(w, "bot"));
+        json_t *bare = json_deep_copy(rec);
+        json_object_del(bare, "explanation");
+        p[i].n = (long)json_integer_value(json_object_get(rec, "n"));
+        p[i].seat = (int)json_integer_value(json_object_get(rec, "seat"));
+        p[i].kind = w ? (int)json_integer_value(json_object_get(w, "kind")) : STORE_PERSON;
+        p[i].bot = bot ? strdup(bot) : NULL;
+        p[i].play = json_dumps(json_object_get(rec, "play"), JSON_COMPACT | JSON_ENCODE_ANY);
+        p[i].record = json_dumps(bare, JSON_COMPACT);
+        p[i].explanation = ex ? strdup(ex) : NULL;
+        json_decref(bare);
+        if (!p[i].play || !p[i].record || (bot && !p[i].bot) || (ex && !p[i].explanation)) {
+            store_plays_free(p, (int)n);
+            return ERR_INTERNAL;
+        }
+    }
+    *out = p;
+    *k = (int)n;
+    return 0;
+}
+
+int ctx_save(const api_config *cfg, game_ctx *c, const json_t *applied, const json_t *whos)
+{
+    unsigned char *snap = NULL;
+    size_t len = 0;
+    store_play *plays = NULL;
+    int k = 0;
     char *meta = json_dumps(c->meta, JSON_COMPACT);
-    json_decref(blob);
-    int rc = (state && meta)
-                 ? store_cas(cfg->store, c->row.id, c->row.version, meta, state)
-                 : ERR_INTERNAL;
-    free(state);
+    int rc = meta ? snap_pack(c->ops, c->row.id, c->row.version + 1, c->st, &snap, &len)
+                  : ERR_INTERNAL;
+    if (!rc)
+        rc = ctx_log_rows(applied, whos, &plays, &k);
+    if (!rc)
+        rc = store_commit(cfg->store, c->row.id, c->row.version, meta, snap, len, plays, k);
+    store_plays_free(plays, k);
+    free(snap);
     free(meta);
     if (rc == 0)
         c->row.version++;
@@ -171,47 +327,33 @@ int reject_unknown(const json_t *obj, const char *const *allowed,
     return 0;
 }
 
-void ctx_notes_save(const api_config *cfg, const char *id, const json_t *applied)
+void ctx_explain(const api_config *cfg, const char *id, json_t *records)
 {
-    enum { MAXN = 512 };
-    long n[MAXN];
-    const char *text[MAXN];
+    store_play *p = NULL;
     int k = 0;
-    size_t i;
-    json_t *rec;
-    json_array_foreach(applied, i, rec) {
-        const json_t *jn = json_object_get(rec, "n");
-        const char *t = json_string_value(json_object_get(rec, "explanation"));
-        if (json_is_integer(jn) && t && k < MAXN) {
-            n[k] = (long)json_integer_value(jn);
-            text[k++] = t;
-        }
-        if (k == MAXN) { /* flush a full batch */
-            store_notes_add(cfg->store, id, n, text, k);
-            k = 0;
-        }
-    }
-    store_notes_add(cfg->store, id, n, text, k); /* best effort: see store.h */
-}
-
-void ctx_notes_merge(const api_config *cfg, const char *id, json_t *records)
-{
-    char *text = NULL;
-    if (store_notes_get(cfg->store, id, &text) || !text)
+    if (!json_array_size(records) || store_plays(cfg->store, id, -2, 0, 1, &p, &k))
         return;
-    json_t *notes = json_loads(text, 0, NULL);
-    free(text);
-    size_t i;
+    /* both lists are in play order: one merge pass */
+    size_t i = 0;
     json_t *rec;
-    json_array_foreach(records, i, rec) {
+    for (int j = 0; j < k && i < json_array_size(records);) {
+        rec = json_array_get(records, i);
         const json_t *jn = json_object_get(rec, "n");
-        if (!json_is_integer(jn) || json_object_get(rec, "explanation"))
+        if (!json_is_integer(jn)) {
+            i++;
             continue;
-        char key[32];
-        snprintf(key, sizeof key, "%lld", (long long)json_integer_value(jn));
-        json_t *t = json_object_get(notes, key);
-        if (json_is_string(t))
-            json_object_set(rec, "explanation", t);
+        }
+        long n = (long)json_integer_value(jn);
+        if (p[j].n < n) {
+            j++;
+        } else if (p[j].n > n) {
+            i++;
+        } else {
+            if (p[j].explanation && !json_object_get(rec, "explanation"))
+                json_object_set_new(rec, "explanation", json_string(p[j].explanation));
+            i++;
+            j++;
+        }
     }
-    json_decref(notes);
+    store_plays_free(p, k);
 }

@@ -1,12 +1,14 @@
 /* h_games.c: the stored-game endpoints (/games...). Each handler: parse ->
  * authenticate -> ask the engine through game_ops -> one response. No rule
  * of any game is known here. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api.h"
 #include "core/jsonx.h"
+#include "snapshot.h"
 
 static json_t *game_doc(const game_ctx *c)
 {
@@ -25,7 +27,7 @@ static int store_new_game(const api_config *cfg, const http_req *req,
                           const game_ops *ops, const char *variant, json_t *seed,
                           int show_seed, const char *spectators, void *st,
                           json_t *seats, char tokens[][32], json_t *warnings,
-                          http_res *res, game_err *e);
+                          const json_t *notes, http_res *res, game_err *e);
 
 static int parse_players(const game_ops *ops, const json_t *players,
                          const char *where, json_t *seats, char tokens[][32],
@@ -160,7 +162,7 @@ int h_games_create(const api_config *cfg, const http_req *req,
         goto done;
     json_t *seedj = json_integer(seed);
     rc = store_new_game(cfg, req, ops, variant, seedj, seed_given, spectators, st, seats,
-                        tokens, NULL, res, &e);
+                        tokens, NULL, NULL, res, &e);
     json_decref(seedj);
 done:
     if (rc && !res->status)
@@ -171,32 +173,66 @@ done:
     return rc;
 }
 
-/* Store a new game (state `st`, seats meta with token hashes, the tokens in
- * clear), let bots move, and reply 201 as POST /games does. The reply shows
- * `seed` only when `show_seed` (the client gave it). `spectators` is NULL or
- * the option's value. `warnings` (borrowed, may be NULL) is added to the
- * reply. */
+/* The explanations of an imported game's history ({"<n>": "text"}) as
+ * note rows of its log, after the k rows of *rows. */
+static int add_notes(const json_t *notes, store_play **rows, int *k)
+{
+    size_t n = json_object_size(notes);
+    if (!n)
+        return 0;
+    store_play *p = realloc(*rows, ((size_t)*k + n) * sizeof *p);
+    if (!p)
+        return ERR_INTERNAL;
+    *rows = p;
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)notes, key, v) {
+        char *end;
+        long num = strtol(key, &end, 10);
+        if (!json_is_string(v) || *end || !*key)
+            continue;
+        store_play *r = &p[(*k)++];
+        memset(r, 0, sizeof *r);
+        r->n = num;
+        r->seat = -1;
+        r->kind = STORE_NOTE;
+        if (!(r->explanation = strdup(json_string_value(v))))
+            return ERR_INTERNAL;
+    }
+    return 0;
+}
+
+/* Store a new game (state `st` as its origin, seats meta with token
+ * hashes, the tokens in clear), let bots move, and reply 201 as POST /games
+ * does. The reply shows `seed` only when `show_seed` (the client gave it).
+ * `spectators` is NULL or the option's value. `warnings` (borrowed, may be
+ * NULL) is added to the reply; `notes` (borrowed, may be NULL) are the
+ * explanations of an imported history. */
 static int store_new_game(const api_config *cfg, const http_req *req,
                           const game_ops *ops, const char *variant, json_t *seed,
                           int show_seed, const char *spectators, void *st,
                           json_t *seats, char tokens[][32], json_t *warnings,
-                          http_res *res, game_err *e)
+                          const json_t *notes, http_res *res, game_err *e)
 {
-    json_t *applied = json_array(), *blob = NULL;
+    json_t *applied = json_array(), *whos = json_array();
+    json_t *blob = ops->encode(st); /* the origin: before any bot moves */
     json_t *meta = json_pack("{s:s,s:s,s:O,s:O}", "game", ops->name, "variant", variant,
                              "seed", seed, "seats", seats);
     if (spectators && strcmp(spectators, "all") == 0)
         json_object_set_new(meta, "spectators", json_string("all"));
-    char *meta_s = NULL, *state_s = NULL;
+    char *meta_s = NULL, *origin_s = blob ? json_dumps(blob, JSON_COMPACT) : NULL;
+    unsigned char *snap = NULL;
+    size_t snap_len = 0;
+    store_play *rows = NULL;
+    int nrows = 0;
     int rc;
-    if ((rc = ctx_run_bots(ops, st, meta, applied, e)))
+    if ((rc = ctx_run_bots(ops, st, meta, applied, whos, e)))
         goto done;
-    blob = ops->encode(st);
     meta_s = json_dumps(meta, JSON_COMPACT);
-    state_s = blob ? json_dumps(blob, JSON_COMPACT) : NULL;
-    store_row row = {.version = 1, .meta = meta_s, .state = state_s};
+    store_row row = {.version = 1, .meta = meta_s, .origin = origin_s};
     snprintf(row.game, sizeof row.game, "%s", ops->name);
-    if (!meta_s || !state_s) {
+    if (!meta_s || !origin_s || ctx_log_rows(applied, whos, &rows, &nrows) ||
+        add_notes(notes, &rows, &nrows)) {
         rc = err_set(e, ERR_INTERNAL, NULL, "could not encode the game");
         goto done;
     }
@@ -205,13 +241,19 @@ static int store_new_game(const api_config *cfg, const http_req *req,
             rc = err_set(e, ERR_INTERNAL, NULL, "no randomness");
             goto done;
         }
-        rc = store_create(cfg->store, &row);
+        free(snap);
+        if (snap_pack(ops, row.id, row.version, st, &snap, &snap_len)) {
+            rc = err_set(e, ERR_INTERNAL, NULL, "out of memory");
+            goto done;
+        }
+        row.snap = snap;
+        row.snap_len = snap_len;
+        rc = store_create(cfg->store, &row, rows, nrows);
     } while (rc == ERR_CONFLICT);
     if (rc) {
         err_set(e, rc, NULL, "the store could not save the game");
         goto done;
     }
-    ctx_notes_save(cfg, row.id, applied);
     int you = -1, humans = 0;
     size_t i;
     json_t *pub = ctx_public_seats(meta), *s;
@@ -244,9 +286,12 @@ done:
         http_res_problem(res, req, rc, e, NULL);
     json_decref(meta);
     json_decref(applied);
+    json_decref(whos);
     json_decref(blob);
     free(meta_s);
-    free(state_s);
+    free(origin_s);
+    free(snap);
+    store_plays_free(rows, nrows);
     return rc;
 }
 
@@ -273,7 +318,8 @@ static int import_json(const api_config *cfg, const http_req *req, json_t *body,
                        http_res *res, game_err *e)
 {
     static const char *const allowed[] = {"format", "id", "game", "variant", "seed",
-                                          "version", "spectators", "seats", "state", NULL};
+                                          "version", "spectators", "seats", "state",
+                                          "explanations", NULL};
     const char *gname, *fmt;
     if (jx_object(body, "", e) || reject_unknown(body, allowed, "", e) ||
         jx_string(json_object_get(body, "game"), "/game", &gname, e))
@@ -288,6 +334,22 @@ static int import_json(const api_config *cfg, const http_req *req, json_t *body,
     if (!ops)
         return err_set(e, ERR_NOT_FOUND, NULL, "unknown game type '%s' (see GET /rules)", gname);
     const json_t *state = json_object_get(body, "state");
+    const json_t *notes = json_object_get(body, "explanations");
+    if (notes && jx_object(notes, "/explanations", e))
+        return e->code;
+    if (notes) {
+        const char *k;
+        json_t *v;
+        json_object_foreach((json_t *)notes, k, v) {
+            char *end, p[96];
+            jx_ptr_key(p, sizeof p, "/explanations", k);
+            long n = strtol(k, &end, 10);
+            if (!*k || *end || n < 0 || n > 10000000)
+                return err_set(e, ERR_BAD_MEMBER, p, "a key is the number n of a play");
+            if (!json_is_string(v) || strlen(json_string_value(v)) > 1000)
+                return err_set(e, ERR_BAD_MEMBER, p, "an explanation is a string of up to 1000 bytes");
+        }
+    }
     if (jx_object(state, "/state", e) || jx_array(json_object_get(body, "seats"), "/seats",
                                                   (size_t)ops->min_players,
                                                   (size_t)ops->max_players, e))
@@ -300,6 +362,22 @@ static int import_json(const api_config *cfg, const http_req *req, json_t *body,
         err_prefix(e, "/state");
     if (!rc)
         rc = parse_players(ops, players, "/seats", seats, tokens, e);
+    if (!rc && notes) { /* explanations of plays of the imported history only */
+        json_t *h = ops->history(st, SEAT_ADMIN);
+        json_t *last = json_array_get(h, json_array_size(h) - 1);
+        long top = last ? (long)json_integer_value(json_object_get(last, "n")) : -1;
+        json_decref(h);
+        const char *k;
+        json_t *v;
+        json_object_foreach((json_t *)notes, k, v) {
+            if (strtol(k, NULL, 10) > top) {
+                char p[96];
+                jx_ptr_key(p, sizeof p, "/explanations", k);
+                rc = err_set(e, ERR_BAD_MEMBER, p, "the imported history has no play %s", k);
+                break;
+            }
+        }
+    }
     game_status gs;
     if (!rc) {
         ops->status(st, &gs);
@@ -318,7 +396,7 @@ static int import_json(const api_config *cfg, const http_req *req, json_t *body,
             rc = err_set(e, ERR_BAD_MEMBER, "/spectators", "expected \"public\" or \"all\"");
         else
             rc = store_new_game(cfg, req, ops, variant, seed ? seed : json_null(), 1,
-                                spectators, st, seats, tokens, NULL, res, e);
+                                spectators, st, seats, tokens, NULL, notes, res, e);
     }
     json_decref(seats);
     json_decref(players);
@@ -355,7 +433,7 @@ static int import_text(const api_config *cfg, const http_req *req, http_res *res
             if (!variant || !game_has_variant(ops, variant))
                 variant = ops->variants[0];
             rc = store_new_game(cfg, req, ops, variant, json_null(), 1, NULL, st, seats,
-                                tokens, warnings ? warnings : json_array(), res, e);
+                                tokens, warnings ? warnings : json_array(), NULL, res, e);
             json_decref(blob);
         }
         json_decref(seats);
@@ -413,15 +491,85 @@ static int tag_matches(const char *h, int64_t v)
     return 0;
 }
 
+int query_long(const http_req *req, const char *name, long lo, long hi, long *out,
+               int *given, http_res *res)
+{
+    char buf[32];
+    const char *v = http_req_query(req, name, buf, sizeof buf);
+    *given = v != NULL;
+    if (!v)
+        return 0;
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (!*v || *end || errno || x < lo || x > hi) {
+        game_err e = {0};
+        err_set(&e, ERR_BAD_QUERY, NULL, "%s must be a whole number from %ld to %ld (got '%.20s')",
+                name, lo, hi, v);
+        http_res_problem(res, req, ERR_BAD_QUERY, &e, json_pack("{s:s}", "parameter", name));
+        return ERR_BAD_QUERY;
+    }
+    *out = x;
+    return 0;
+}
+
+/* GET /games/{id}?at=N: the caller's view just after play N, rebuilt from
+ * the origin and the log. A person sees what they could see then; once the
+ * game is over everyone sees everything, at every N. */
+static int game_at(const api_config *cfg, const http_req *req, game_ctx *c, long at,
+                   http_res *res)
+{
+    game_err e = {0};
+    game_status gs;
+    c->ops->status(c->st, &gs);
+    void *st = malloc(c->ops->state_size);
+    long origin_last = -1, log_last = -1;
+    int rc = st ? ctx_rebuild(cfg, c->ops, c->row.id, at, st, &origin_last, &log_last, &e)
+                : err_set(&e, ERR_INTERNAL, NULL, "out of memory");
+    if (!rc && (at > log_last || (origin_last >= 0 && at < origin_last))) {
+        if (at > log_last)
+            err_set(&e, ERR_BAD_QUERY, NULL, "at: this game has no play %ld yet (its last is %ld)",
+                    at, log_last);
+        else
+            err_set(&e, ERR_BAD_QUERY, NULL,
+                    "at: this game's log starts after play %ld (the plays before it came "
+                    "with its origin: an import or an older store)", origin_last);
+        http_res_problem(res, req, ERR_BAD_QUERY, &e, json_pack("{s:s}", "parameter", "at"));
+        free(st);
+        return ERR_BAD_QUERY;
+    }
+    if (rc) {
+        free(st);
+        return http_res_fail(res, req, &e);
+    }
+    int reader = gs.over ? SEAT_ADMIN : c->reader;
+    etag(res, c->row.version);
+    json_t *doc = game_doc(c);
+    json_object_set_new(doc, "at", json_integer(at));
+    json_object_set_new(doc, "state", c->ops->view(st, reader));
+    http_res_json(res, 200, doc);
+    free(st);
+    return 0;
+}
+
 int h_game_get(const api_config *cfg, const http_req *req,
                const route_match *m, json_t *body, http_res *res)
 {
     (void)body;
     game_err e = {0};
     game_ctx c;
+    long at = -1;
+    int has_at;
+    if (query_long(req, "at", -1, 100000000, &at, &has_at, res))
+        return ERR_BAD_QUERY;
     if (ctx_load(cfg, req, m->params[0], &c, &e)) {
         ctx_free(&c);
         return http_res_fail(res, req, &e);
+    }
+    if (has_at) {
+        int rc = game_at(cfg, req, &c, at, res);
+        ctx_free(&c);
+        return rc;
     }
     const char *inm = http_req_header(req, "If-None-Match");
     etag(res, c.row.version);
@@ -479,7 +627,7 @@ int h_resign(const api_config *cfg, const http_req *req, const route_match *m,
     (void)body;
     game_err e = {0};
     game_ctx c;
-    json_t *applied = json_array();
+    json_t *applied = json_array(), *whos = json_array();
     game_status gs;
     int rc = ctx_load(cfg, req, m->params[0], &c, &e);
     if (rc)
@@ -499,14 +647,13 @@ int h_resign(const api_config *cfg, const http_req *req, const route_match *m,
     const char *bot = c.ops->bots[0];
     json_object_set_new(seat, "bot", json_string(bot));
     json_object_set_new(seat, "resigned", json_true());
-    if ((rc = ctx_run_bots(c.ops, c.st, c.meta, applied, &e)))
+    if ((rc = ctx_run_bots(c.ops, c.st, c.meta, applied, whos, &e)))
         goto done;
-    if ((rc = ctx_save(cfg, &c))) {
+    if ((rc = ctx_save(cfg, &c, applied, whos))) {
         err_set(&e, rc, NULL, rc == ERR_CONFLICT ? "the game changed meanwhile; retry"
                                                   : "the store could not save the game");
         goto done;
     }
-    ctx_notes_save(cfg, c.row.id, applied);
     etag(res, c.row.version);
     http_res_json(res, 200,
                   json_pack("{s:I,s:i,s:s,s:O,s:o}", "version", (json_int_t)c.row.version,
@@ -517,6 +664,7 @@ done:
         http_res_fail(res, req, &e);
     ctx_free(&c);
     json_decref(applied);
+    json_decref(whos);
     return rc;
 }
 
@@ -525,7 +673,7 @@ int h_plays_post(const api_config *cfg, const http_req *req,
 {
     game_err e = {0};
     game_ctx c;
-    json_t *applied = json_array(), *rec = NULL;
+    json_t *applied = json_array(), *whos = json_array(), *rec = NULL;
     static const char *const allowed[] = {"play", NULL};
     int rc = ctx_load(cfg, req, m->params[0], &c, &e);
     if (rc)
@@ -546,6 +694,7 @@ int h_plays_post(const api_config *cfg, const http_req *req,
                          json_pack("{s:I}", "version", (json_int_t)c.row.version));
         ctx_free(&c);
         json_decref(applied);
+        json_decref(whos);
         return ERR_STALE;
     }
     if ((rc = jx_object(body, "", &e)) || (rc = reject_unknown(body, allowed, "", &e)))
@@ -563,27 +712,29 @@ int h_plays_post(const api_config *cfg, const http_req *req,
                          json_pack("{s:o}", "legal", c.ops->legal(c.st, c.seat)));
         ctx_free(&c);
         json_decref(applied);
+        json_decref(whos);
         return rc;
     }
     if (rc)
         goto done;
     json_array_append_new(applied, rec);
-    if ((rc = ctx_run_bots(c.ops, c.st, c.meta, applied, &e)))
+    json_array_append_new(whos, json_pack("{s:i}", "kind", STORE_PERSON));
+    if ((rc = ctx_run_bots(c.ops, c.st, c.meta, applied, whos, &e)))
         goto done;
-    rc = ctx_save(cfg, &c);
+    rc = ctx_save(cfg, &c, applied, whos);
     if (rc == ERR_CONFLICT) {
         err_set(&e, rc, NULL, "the game changed while this play was being applied; reload and retry");
         http_res_problem(res, req, rc, &e,
                          json_pack("{s:I}", "version", (json_int_t)c.row.version + 1));
         ctx_free(&c);
         json_decref(applied);
+        json_decref(whos);
         return rc;
     }
     if (rc) {
         err_set(&e, rc, NULL, "the store could not save the play");
         goto done;
     }
-    ctx_notes_save(cfg, c.row.id, applied);
     etag(res, c.row.version);
     http_res_json(res, 200,
                   json_pack("{s:I,s:O,s:o}", "version", (json_int_t)c.row.version,
@@ -593,6 +744,7 @@ done:
         http_res_fail(res, req, &e);
     ctx_free(&c);
     json_decref(applied);
+    json_decref(whos);
     return rc;
 }
 
@@ -609,16 +761,47 @@ static int load_or_fail(const api_config *cfg, const http_req *req,
     return 0;
 }
 
+json_t *page(json_t *list, long after, long limit, const char *after_member,
+             const http_req *req, http_res *res)
+{
+    json_t *out = json_array(), *x;
+    size_t i;
+    long last = after;
+    int more = 0;
+    json_array_foreach(list, i, x) {
+        const json_t *jn = json_object_get(x, after_member);
+        long n = json_is_integer(jn) ? (long)json_integer_value(jn) : (long)i;
+        if (n <= after)
+            continue;
+        if (limit > 0 && (long)json_array_size(out) == limit) {
+            more = 1;
+            break;
+        }
+        json_array_append(out, x);
+        last = n;
+    }
+    if (more)
+        http_res_header(res, "Link", "<%s?after=%ld&limit=%ld>; rel=\"next\"", req->path, last,
+                        limit);
+    json_decref(list);
+    return out;
+}
+
 int h_plays_get(const api_config *cfg, const http_req *req,
                 const route_match *m, json_t *body, http_res *res)
 {
     (void)body;
     game_ctx c;
+    long after = -1, limit = 0;
+    int given;
+    if (query_long(req, "after", -1, 100000000, &after, &given, res) ||
+        query_long(req, "limit", 1, 1000, &limit, &given, res))
+        return ERR_BAD_QUERY;
     if (load_or_fail(cfg, req, m, &c, res))
         return -1;
     etag(res, c.row.version);
-    json_t *plays = c.ops->history(c.st, c.reader);
-    ctx_notes_merge(cfg, c.row.id, plays);
+    json_t *plays = page(c.ops->history(c.st, c.reader), after, limit, "n", req, res);
+    ctx_explain(cfg, c.row.id, plays);
     http_res_json(res, 200, json_pack("{s:I,s:o}", "version", (json_int_t)c.row.version,
                                       "plays", plays));
     ctx_free(&c);
@@ -686,6 +869,24 @@ static int has_format(const game_ops *ops, const char *f)
     return 0;
 }
 
+/* {"<n>": "<explanation>"} of a game's log (bots, forced plays, notes). */
+static json_t *explanations(const api_config *cfg, const char *id)
+{
+    store_play *p = NULL;
+    int k = 0;
+    json_t *out = json_object();
+    if (store_plays(cfg->store, id, -2, 0, 1, &p, &k))
+        return out;
+    for (int i = 0; i < k; i++) {
+        char key[24];
+        snprintf(key, sizeof key, "%ld", p[i].n);
+        if (p[i].explanation)
+            json_object_set_new(out, key, json_string(p[i].explanation));
+    }
+    store_plays_free(p, k);
+    return out;
+}
+
 int h_export(const api_config *cfg, const http_req *req, const route_match *m,
              json_t *body, http_res *res)
 {
@@ -751,6 +952,10 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
                                 ctx_public_seats(c.meta), "state", c.ops->encode(st));
         if (ctx_spectators_all(c.meta))
             json_object_set_new(doc, "spectators", json_string("all"));
+        json_t *ex = explanations(cfg, c.row.id);
+        if (json_object_size(ex))
+            json_object_set(doc, "explanations", ex);
+        json_decref(ex);
         http_res_json(res, 200, doc);
     } else {
         char *text = NULL;

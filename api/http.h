@@ -139,6 +139,7 @@ char *sse_frames(const json_t *events, long *last, size_t *len);
 /* Metrics (api/metrics.c): counters shared by all threads. */
 void metrics_record(int status, double seconds);
 void metrics_game_created(void);
+void metrics_rebuilt(void);
 char *metrics_render(size_t *len); /* malloc'd text */
 
 #endif

@@ -11,7 +11,7 @@ static const int CLASSES[] = {200, 201, 204, 304, 400, 401, 403, 404, 405,
 enum { NCLASSES = sizeof CLASSES / sizeof CLASSES[0] };
 
 static atomic_ullong by_status[NCLASSES + 1]; /* last: any other status */
-static atomic_ullong micros_sum, requests, games_created;
+static atomic_ullong micros_sum, requests, games_created, games_rebuilt;
 
 void metrics_record(int status, double seconds)
 {
@@ -24,6 +24,7 @@ void metrics_record(int status, double seconds)
 }
 
 void metrics_game_created(void) { atomic_fetch_add(&games_created, 1); }
+void metrics_rebuilt(void) { atomic_fetch_add(&games_rebuilt, 1); }
 
 char *metrics_render(size_t *len)
 {
@@ -50,6 +51,10 @@ char *metrics_render(size_t *len)
     OUT("# TYPE croupier_games_created_total counter\n");
     OUT("croupier_games_created_total %llu\n",
         (unsigned long long)atomic_load(&games_created));
+    OUT("# HELP croupier_games_rebuilt_total Games whose state was rebuilt from their origin and "
+        "play log (no usable snapshot: missing, stale, damaged or of another build).\n");
+    OUT("# TYPE croupier_games_rebuilt_total counter\n");
+    OUT("croupier_games_rebuilt_total %llu\n", (unsigned long long)atomic_load(&games_rebuilt));
 #undef OUT
     *len = k < cap ? k : cap - 1;
     return buf;

@@ -30,6 +30,20 @@ int store_open(store **out, const char *url, char *err, size_t errlen)
 void store_row_free(store_row *row)
 {
     free(row->meta);
-    free(row->state);
-    row->meta = row->state = NULL;
+    free(row->origin);
+    free(row->snap);
+    row->meta = row->origin = NULL;
+    row->snap = NULL;
+    row->snap_len = 0;
+}
+
+void store_plays_free(store_play *p, int k)
+{
+    for (int i = 0; p && i < k; i++) {
+        free(p[i].bot);
+        free(p[i].play);
+        free(p[i].record);
+        free(p[i].explanation);
+    }
+    free(p);
 }

@@ -1,14 +1,37 @@
 /* store.h: where games live between requests.
  *
- * One row per game: id, game type, version, the api's metadata blob (seats,
- * token hashes) and the engine's state blob, both JSON text. Every write is a
- * compare-and-swap on version, so two servers (or threads) racing on one
- * game give one winner and one clean conflict, never a lost or doubled play.
- * Implementations: store_sqlite.c (embedded default); a PostgreSQL store
- * implements the same vtable.
+ * A game is its origin and its plays (schema version 2, docs/store.md):
  *
- * Ownership: store_row strings returned by get are malloc'd; free with
- * store_row_free(). Inputs are borrowed.
+ *   games    one row per game: id, game type, version, the api's metadata
+ *            (seats, token hashes: JSON text), the origin (the engine's JSON
+ *            encoding of the state the log starts from: a new game's deal,
+ *            an imported position, or the state a game had when an older
+ *            schema was migrated) and a snapshot of the current state with
+ *            the version it is of. The snapshot is a cache: opaque bytes
+ *            that only this server writes (api/snapshot.c); when it is
+ *            missing, stale or refused, api/ rebuilds the state from the
+ *            origin and the plays and writes it again.
+ *   plays    the append-only log: per game and play number n (the engine's
+ *            history number), the seat, who chose it (a person, a bot
+ *            strategy, or a forced pass), the play and its record (JSON
+ *            text), the explanation, the time, and the version of the write
+ *            that appended it. Rows of kind STORE_NOTE carry only an
+ *            explanation of a play inside the origin (imported or migrated
+ *            history); they are never replayed.
+ *
+ * Every write is one transaction: the compare-and-swap on version, the new
+ * snapshot and the appended plays commit together or not at all, so two
+ * servers (or threads) racing on one game give one winner and one clean
+ * conflict, never a lost or doubled play.
+ *
+ * Implementations: store_sqlite.c (embedded default) and store_pg.c. Both
+ * create schema version 2 on an empty database, migrate a database of the
+ * previous release (schema 1: games(id, game, version, meta, state, ...) and
+ * notes(game_id, n, text)) in place on open, and record every schema version
+ * they applied in a table schema_version(version, applied_at, note).
+ *
+ * Ownership: strings and buffers in rows returned by the store are malloc'd;
+ * free with store_row_free() / store_plays_free(). Inputs are borrowed.
  */
 #ifndef CROUPIER_STORE_H
 #define CROUPIER_STORE_H
@@ -16,37 +39,64 @@
 #include <stddef.h>
 #include <stdint.h>
 
+enum { STORE_SCHEMA_VERSION = 2 };
+
 typedef struct store_row {
     char id[64];
     char game[32];
     int64_t version;
-    char *meta;  /* JSON text */
-    char *state; /* JSON text */
+    char *meta;           /* JSON text */
+    char *origin;         /* JSON text; NULL from get() (see origin_get) */
+    unsigned char *snap;  /* snapshot bytes, NULL when there is none */
+    size_t snap_len;
+    int64_t snap_version; /* the version the snapshot is of (-1: none) */
 } store_row;
+
+/* Who chose a play. */
+enum { STORE_PERSON = 0, STORE_BOT = 1, STORE_FORCED = 2, STORE_NOTE = 3 };
+
+typedef struct store_play {
+    long n;            /* the play's number in the game's history */
+    int64_t version;   /* the version of the write that appended it */
+    int seat;
+    int kind;          /* STORE_PERSON .. STORE_NOTE */
+    char *bot;         /* strategy for STORE_BOT, else NULL */
+    char *play;        /* JSON text (NULL for STORE_NOTE) */
+    char *record;      /* JSON text: the admin's history record (NULL for STORE_NOTE) */
+    char *explanation; /* or NULL */
+    int64_t at_ms;     /* unix time in ms when it was appended */
+} store_play;
 
 typedef struct store store;
 
 typedef struct store_vtable {
-    const char *kind; /* "sqlite" */
-    /* 0, ERR_NOT_FOUND, ERR_STORE */
+    const char *kind; /* "sqlite", "postgres" */
+    /* The games row without its origin: id, game, version, meta, snapshot.
+     * 0, ERR_NOT_FOUND, ERR_STORE */
     int (*get)(store *s, const char *id, store_row *out);
-    /* 0, ERR_CONFLICT (id exists), ERR_STORE */
-    int (*create)(store *s, const store_row *row);
-    /* Replace meta/state and set version = expect + 1 only if the row still
-     * has version `expect`. 0, ERR_CONFLICT (version moved), ERR_NOT_FOUND,
-     * ERR_STORE. */
-    int (*cas)(store *s, const char *id, int64_t expect, const char *meta,
-               const char *state);
-    /* 0, ERR_NOT_FOUND, ERR_STORE (deletes the game's notes too) */
+    /* *origin = the games row's origin (malloc'd). 0, ERR_NOT_FOUND, ERR_STORE */
+    int (*origin_get)(store *s, const char *id, char **origin);
+    /* Create a game (row->version, meta, origin, snap/snap_len of
+     * row->version) with its first k plays, in one transaction.
+     * 0, ERR_CONFLICT (id exists), ERR_STORE */
+    int (*create)(store *s, const store_row *row, const store_play *plays, int k);
+    /* In one transaction: only if the row still has version `expect`, set
+     * version = expect + 1, meta, the snapshot (of expect + 1) and append
+     * the k plays (their .version is ignored: expect + 1 is stored).
+     * 0, ERR_CONFLICT (version moved), ERR_NOT_FOUND, ERR_STORE. */
+    int (*commit)(store *s, const char *id, int64_t expect, const char *meta,
+                  const unsigned char *snap, size_t snap_len, const store_play *plays, int k);
+    /* Cache fill after a rebuild: set the snapshot of `version` only if the
+     * row is still at `version` (otherwise nothing, and 0). 0 or ERR_STORE. */
+    int (*snap_put)(store *s, const char *id, int64_t version, const unsigned char *snap,
+                    size_t snap_len);
+    /* Plays with n > after, oldest first, at most `limit` (limit <= 0: all),
+     * kinds included as asked: notes only when with_notes. *out malloc'd
+     * array of *k rows. 0, ERR_STORE (an unknown id gives 0 rows). */
+    int (*plays)(store *s, const char *id, long after, long limit, int with_notes,
+                 store_play **out, int *k);
+    /* 0, ERR_NOT_FOUND, ERR_STORE (deletes the game's plays too) */
     int (*del)(store *s, const char *id);
-    /* Notes: the one-line explanations of bot plays, kept beside the game
-     * (not in its state) so that the history can show them. Written after
-     * the CAS that applied the plays succeeded; a note is an annotation, so
-     * a note lost to a crash in between costs nothing but the sentence.
-     * add: n[i] -> text[i] for k notes. get: *json = a JSON object text
-     * {"<n>": "<text>", ...} (malloc'd). 0 or ERR_STORE. */
-    int (*notes_add)(store *s, const char *id, const long *n, const char *const *text, int k);
-    int (*notes_get)(store *s, const char *id, char **json);
     int (*ping)(store *s);
     void (*close)(store *s);
 } store_vtable;
@@ -55,17 +105,20 @@ struct store {
     const store_vtable *vt;
 };
 
-/* Open from a URL: "sqlite:PATH" or "postgres://...". Writes a message into err on failure. */
+/* Open from a URL: "sqlite:PATH" or "postgres://...". Creates or migrates
+ * the schema. Writes a message into err on failure. */
 int store_open(store **out, const char *url, char *err, size_t errlen);
 void store_row_free(store_row *row);
+void store_plays_free(store_play *p, int k);
 
 static inline int store_get(store *s, const char *id, store_row *out) { return s->vt->get(s, id, out); }
-static inline int store_create(store *s, const store_row *r) { return s->vt->create(s, r); }
-static inline int store_cas(store *s, const char *id, int64_t expect, const char *meta, const char *state) { return s->vt->cas(s, id, expect, meta, state); }
+static inline int store_origin_get(store *s, const char *id, char **o) { return s->vt->origin_get(s, id, o); }
+static inline int store_create(store *s, const store_row *r, const store_play *p, int k) { return s->vt->create(s, r, p, k); }
+static inline int store_commit(store *s, const char *id, int64_t expect, const char *meta, const unsigned char *snap, size_t snap_len, const store_play *p, int k) { return s->vt->commit(s, id, expect, meta, snap, snap_len, p, k); }
+static inline int store_snap_put(store *s, const char *id, int64_t v, const unsigned char *snap, size_t n) { return s->vt->snap_put(s, id, v, snap, n); }
+static inline int store_plays(store *s, const char *id, long after, long limit, int with_notes, store_play **out, int *k) { return s->vt->plays(s, id, after, limit, with_notes, out, k); }
 static inline int store_delete(store *s, const char *id) { return s->vt->del(s, id); }
 static inline int store_ping(store *s) { return s->vt->ping(s); }
-static inline int store_notes_add(store *s, const char *id, const long *n, const char *const *t, int k) { return s->vt->notes_add(s, id, n, t, k); }
-static inline int store_notes_get(store *s, const char *id, char **json) { return s->vt->notes_get(s, id, json); }
 static inline void store_close(store *s) { s->vt->close(s); }
 
 /* store_sqlite.c */

@@ -1,10 +1,18 @@
 /* store_sqlite.c: the embedded default store (one SQLite file, WAL).
  *
+ * Schema version 2 (store.h): games (one row per game: origin, snapshot
+ * cache), plays (the append-only log, WITHOUT ROWID, keyed by game and play
+ * number) and schema_version. A database of the previous release (schema 1:
+ * games.state + notes) is migrated in place on open, in one transaction.
+ *
  * A small pool of connections, one per concurrent request at most, so that
  * readers never wait for each other (WAL) and writers wait on SQLite's busy
- * timeout rather than on our lock. The compare-and-swap is a single UPDATE
- * ... WHERE version = ?; SQLite's write lock makes it atomic across threads
- * and processes sharing the file.
+ * timeout rather than on our lock. Each pooled connection keeps its own
+ * prepared statements (prepared on first use, reset after each), so the hot
+ * paths never parse SQL. Every write is one BEGIN IMMEDIATE transaction: the
+ * compare-and-swap (UPDATE ... WHERE version = ?), the snapshot and the
+ * appended plays commit together; SQLite's write lock makes it atomic across
+ * threads and processes sharing the file.
  */
 #include "store.h"
 
@@ -17,302 +25,626 @@
 
 #include "core/err.h"
 
-enum { POOL_MAX = 32 };
+enum { POOL_MAX = 32, BUSY_MS = 5000, OPEN_WAIT_TRIES = 12 /* x BUSY_MS on open */ };
+
+/* The statements of a connection, prepared once each. */
+enum {
+    Q_BEGIN,
+    Q_COMMIT,
+    Q_ROLLBACK,
+    Q_GET,
+    Q_ORIGIN,
+    Q_EXISTS,
+    Q_INS_GAME,
+    Q_INS_PLAY,
+    Q_CAS,
+    Q_SNAP_PUT,
+    Q_PLAYS,
+    Q_PLAYS_NO_NOTES,
+    Q_DEL_GAME,
+    Q_DEL_PLAYS,
+    Q_PING,
+    Q__COUNT
+};
+
+#define PLAY_COLS "n, version, seat, kind, bot, play, record, explanation, at_ms"
+
+static const char *const SQL[Q__COUNT] = {
+    [Q_BEGIN] = "BEGIN IMMEDIATE",
+    [Q_COMMIT] = "COMMIT",
+    [Q_ROLLBACK] = "ROLLBACK",
+    [Q_GET] = "SELECT game, version, meta, snap, snap_version FROM games WHERE id = ?1",
+    [Q_ORIGIN] = "SELECT origin FROM games WHERE id = ?1",
+    [Q_EXISTS] = "SELECT 1 FROM games WHERE id = ?1",
+    [Q_INS_GAME] = "INSERT INTO games (id, game, version, meta, origin, snap, snap_version,"
+                   " created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)",
+    [Q_INS_PLAY] = "INSERT INTO plays (game_id, " PLAY_COLS ")"
+                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    [Q_CAS] = "UPDATE games SET version = version + 1, meta = ?1, snap = ?2, snap_version = ?3,"
+              " updated_at = ?4 WHERE id = ?5 AND version = ?6",
+    [Q_SNAP_PUT] = "UPDATE games SET snap = ?1, snap_version = ?2 WHERE id = ?3 AND version = ?4",
+    [Q_PLAYS] = "SELECT " PLAY_COLS " FROM plays WHERE game_id = ?1 AND n > ?2"
+                " ORDER BY n LIMIT ?3",
+    [Q_PLAYS_NO_NOTES] = "SELECT " PLAY_COLS " FROM plays WHERE game_id = ?1 AND n > ?2"
+                         " AND kind <> 3 ORDER BY n LIMIT ?3",
+    [Q_DEL_GAME] = "DELETE FROM games WHERE id = ?1",
+    [Q_DEL_PLAYS] = "DELETE FROM plays WHERE game_id = ?1",
+    [Q_PING] = "SELECT 1 FROM games LIMIT 1",
+};
+
+_Static_assert(STORE_NOTE == 3, "Q_PLAYS_NO_NOTES spells STORE_NOTE as 3");
+
+typedef struct conn {
+    sqlite3 *db;
+    sqlite3_stmt *st[Q__COUNT];
+} conn;
 
 typedef struct sqlite_store {
     store base;
     char *path;
     pthread_mutex_t mu;
-    sqlite3 *idle[POOL_MAX];
+    conn *idle[POOL_MAX];
     int nidle;
 } sqlite_store;
 
-static const char *SCHEMA =
-    "CREATE TABLE IF NOT EXISTS games ("
+/* --- schema ----------------------------------------------------------------- */
+
+static const char *const SCHEMA_V2 =
+    "CREATE TABLE schema_version ("
+    " version INTEGER PRIMARY KEY,"
+    " applied_at INTEGER NOT NULL,"
+    " note TEXT NOT NULL);"
+    "CREATE TABLE games ("
     " id TEXT PRIMARY KEY,"
     " game TEXT NOT NULL,"
     " version INTEGER NOT NULL,"
     " meta TEXT NOT NULL,"
-    " state TEXT NOT NULL,"
+    " origin TEXT NOT NULL,"
+    " snap BLOB,"
+    " snap_version INTEGER NOT NULL DEFAULT -1,"
     " created_at INTEGER NOT NULL,"
-    " updated_at INTEGER NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS notes ("
+    " updated_at INTEGER NOT NULL);";
+
+static const char *const PLAYS_DDL =
+    "CREATE TABLE plays ("
     " game_id TEXT NOT NULL,"
     " n INTEGER NOT NULL,"
-    " text TEXT NOT NULL,"
-    " PRIMARY KEY (game_id, n))";
+    " version INTEGER NOT NULL,"
+    " seat INTEGER NOT NULL,"
+    " kind INTEGER NOT NULL,"
+    " bot TEXT,"
+    " play TEXT,"
+    " record TEXT,"
+    " explanation TEXT,"
+    " at_ms INTEGER NOT NULL,"
+    " PRIMARY KEY (game_id, n)) WITHOUT ROWID;";
 
-static sqlite3 *conn_new(const char *path, char *err, size_t errlen)
+/* Schema 1 -> 2, run inside the open's transaction (the schema_version rows
+ * are inserted after, with the time). Notes of games that no longer exist
+ * are dropped with the notes table. */
+static const char *const MIGRATE_1_2 =
+    "ALTER TABLE games RENAME COLUMN state TO origin;"
+    "ALTER TABLE games ADD COLUMN snap BLOB;"
+    "ALTER TABLE games ADD COLUMN snap_version INTEGER NOT NULL DEFAULT -1;";
+
+static const char *const MIGRATE_NOTES =
+    "INSERT INTO plays (game_id, n, version, seat, kind, bot, play, record, explanation, at_ms)"
+    " SELECT notes.game_id, notes.n, games.version, -1, 3, NULL, NULL, NULL, notes.text, 0"
+    " FROM notes JOIN games ON games.id = notes.game_id;"
+    "DROP TABLE notes;";
+
+/* --- connections ------------------------------------------------------------ */
+
+static void conn_free(conn *c)
 {
-    sqlite3 *db = NULL;
-    int rc = sqlite3_open_v2(path, &db,
-                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                                 SQLITE_OPEN_NOMUTEX,
+    if (!c)
+        return;
+    for (int i = 0; i < Q__COUNT; i++)
+        sqlite3_finalize(c->st[i]);
+    sqlite3_close_v2(c->db);
+    free(c);
+}
+
+static conn *conn_new(const char *path, char *err, size_t errlen)
+{
+    conn *c = calloc(1, sizeof *c);
+    if (!c) {
+        if (err)
+            snprintf(err, errlen, "sqlite %s: out of memory", path);
+        return NULL;
+    }
+    int rc = sqlite3_open_v2(path, &c->db,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                              NULL);
     if (rc != SQLITE_OK) {
         if (err)
             snprintf(err, errlen, "sqlite open %s: %s", path,
-                     db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
-        sqlite3_close(db);
+                     c->db ? sqlite3_errmsg(c->db) : sqlite3_errstr(rc));
+        conn_free(c);
         return NULL;
     }
-    sqlite3_busy_timeout(db, 5000);
+    sqlite3_busy_timeout(c->db, BUSY_MS);
     char *msg = NULL;
-    if (sqlite3_exec(db,
-                     "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-                     "PRAGMA foreign_keys=ON;",
+    /* Turning a new file to WAL takes an exclusive lock, and SQLite does not
+     * call the busy handler for it: when several processes create the file
+     * at once, the losers retry here. */
+    for (int waited = 0;; waited += 10) {
+        rc = sqlite3_exec(c->db, "PRAGMA journal_mode=WAL", NULL, NULL, &msg);
+        if (rc != SQLITE_BUSY || waited >= BUSY_MS)
+            break;
+        sqlite3_free(msg);
+        msg = NULL;
+        sqlite3_sleep(10);
+    }
+    /* journal_size_limit truncates the WAL back to 64 MiB after a checkpoint
+     * that reset it; wal_autocheckpoint stays at its default (1000 pages). */
+    if (rc != SQLITE_OK ||
+        sqlite3_exec(c->db,
+                     "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
+                     "PRAGMA journal_size_limit=67108864; PRAGMA wal_autocheckpoint=1000;",
                      NULL, NULL, &msg) != SQLITE_OK) {
         if (err)
             snprintf(err, errlen, "sqlite %s: %s", path, msg ? msg : "pragma failed");
         sqlite3_free(msg);
-        sqlite3_close(db);
+        conn_free(c);
         return NULL;
     }
-    return db;
+    return c;
 }
 
-static sqlite3 *conn_take(sqlite_store *s)
+static conn *conn_take(sqlite_store *s)
 {
-    sqlite3 *db = NULL;
+    conn *c = NULL;
     pthread_mutex_lock(&s->mu);
     if (s->nidle > 0)
-        db = s->idle[--s->nidle];
+        c = s->idle[--s->nidle];
     pthread_mutex_unlock(&s->mu);
-    return db ? db : conn_new(s->path, NULL, 0);
+    return c ? c : conn_new(s->path, NULL, 0);
 }
 
-static void conn_give(sqlite_store *s, sqlite3 *db)
+static void conn_give(sqlite_store *s, conn *c)
 {
-    if (!db)
+    if (!c)
         return;
+    /* Never pool a connection left inside a transaction. */
+    if (!sqlite3_get_autocommit(c->db)) {
+        sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+        if (!sqlite3_get_autocommit(c->db)) {
+            conn_free(c);
+            return;
+        }
+    }
     pthread_mutex_lock(&s->mu);
     if (s->nidle < POOL_MAX) {
-        s->idle[s->nidle++] = db;
-        db = NULL;
+        s->idle[s->nidle++] = c;
+        c = NULL;
     }
     pthread_mutex_unlock(&s->mu);
-    if (db)
-        sqlite3_close(db);
+    conn_free(c);
 }
 
-static char *dup_col(sqlite3_stmt *st, int i)
+/* The connection's statement `q`, prepared on first use. NULL on error. */
+static sqlite3_stmt *q(conn *c, int which)
 {
+    if (!c->st[which] &&
+        sqlite3_prepare_v3(c->db, SQL[which], -1, SQLITE_PREPARE_PERSISTENT, &c->st[which],
+                           NULL) != SQLITE_OK) {
+        sqlite3_finalize(c->st[which]);
+        c->st[which] = NULL;
+    }
+    return c->st[which];
+}
+
+/* After each use: ready for the next, and no pointer to our inputs kept. */
+static void q_done(sqlite3_stmt *st)
+{
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+}
+
+/* Run a statement without parameters or rows (BEGIN, COMMIT, ROLLBACK). */
+static int q_exec(conn *c, int which)
+{
+    sqlite3_stmt *st = q(c, which);
+    if (!st)
+        return SQLITE_ERROR;
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+static void rollback(conn *c)
+{
+    if (!sqlite3_get_autocommit(c->db))
+        q_exec(c, Q_ROLLBACK);
+}
+
+static int is_pk_violation(conn *c)
+{
+    int x = sqlite3_extended_errcode(c->db);
+    return x == SQLITE_CONSTRAINT_PRIMARYKEY || x == SQLITE_CONSTRAINT_UNIQUE;
+}
+
+static int bind_text(sqlite3_stmt *st, int i, const char *t)
+{
+    return t ? sqlite3_bind_text(st, i, t, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
+}
+
+static int bind_blob(sqlite3_stmt *st, int i, const unsigned char *b, size_t n)
+{
+    return b ? sqlite3_bind_blob64(st, i, b, (sqlite3_uint64)n, SQLITE_STATIC)
+             : sqlite3_bind_null(st, i);
+}
+
+/* Copy a text column: 0 and *out (NULL for SQL NULL), or -1 out of memory. */
+static int col_text(sqlite3_stmt *st, int i, char **out)
+{
+    *out = NULL;
+    if (sqlite3_column_type(st, i) == SQLITE_NULL)
+        return 0;
     const unsigned char *t = sqlite3_column_text(st, i);
     int n = sqlite3_column_bytes(st, i);
+    if (!t && sqlite3_errcode(sqlite3_db_handle(st)) == SQLITE_NOMEM)
+        return -1;
     char *s = malloc((size_t)n + 1);
     if (!s)
-        return NULL;
-    memcpy(s, t ? (const char *)t : "", (size_t)n);
+        return -1;
+    if (t && n > 0)
+        memcpy(s, t, (size_t)n);
+    else
+        n = 0;
     s[n] = 0;
-    return s;
+    *out = s;
+    return 0;
 }
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* 1 the game exists, 0 it does not, -1 error. */
+static int game_exists(conn *c, const char *id)
+{
+    sqlite3_stmt *st = q(c, Q_EXISTS);
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    q_done(st);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Append k plays of `version`, inside the caller's transaction.
+ * 0, ERR_CONFLICT (a play number already taken), ERR_STORE. */
+static int insert_plays(conn *c, const char *id, int64_t version, const store_play *p, int k)
+{
+    if (k <= 0)
+        return 0;
+    sqlite3_stmt *st = q(c, Q_INS_PLAY);
+    if (!st)
+        return ERR_STORE;
+    int64_t at = now_ms();
+    for (int i = 0; i < k; i++) {
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 2, p[i].n);
+        sqlite3_bind_int64(st, 3, version);
+        sqlite3_bind_int(st, 4, p[i].seat);
+        sqlite3_bind_int(st, 5, p[i].kind);
+        bind_text(st, 6, p[i].bot);
+        bind_text(st, 7, p[i].play);
+        bind_text(st, 8, p[i].record);
+        bind_text(st, 9, p[i].explanation);
+        sqlite3_bind_int64(st, 10, at);
+        int rc = sqlite3_step(st);
+        int dup = rc != SQLITE_DONE && is_pk_violation(c);
+        q_done(st);
+        if (rc != SQLITE_DONE)
+            return dup ? ERR_CONFLICT : ERR_STORE;
+    }
+    return 0;
+}
+
+/* --- operations --------------------------------------------------------------- */
 
 static int sq_get(store *base, const char *id, store_row *out)
 {
     sqlite_store *s = (sqlite_store *)base;
-    sqlite3 *db = conn_take(s);
-    if (!db)
+    memset(out, 0, sizeof *out);
+    out->snap_version = -1;
+    conn *c = conn_take(s);
+    if (!c)
         return ERR_STORE;
     int ret = ERR_STORE;
-    sqlite3_stmt *st = NULL;
-    memset(out, 0, sizeof *out);
-    if (sqlite3_prepare_v2(db,
-                           "SELECT game, version, meta, state FROM games WHERE id = ?",
-                           -1, &st, NULL) != SQLITE_OK)
+    sqlite3_stmt *st = q(c, Q_GET);
+    if (!st)
         goto done;
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_DONE) {
         ret = ERR_NOT_FOUND;
-        goto done;
+        goto reset;
     }
     if (rc != SQLITE_ROW)
-        goto done;
+        goto reset;
     snprintf(out->id, sizeof out->id, "%s", id);
-    snprintf(out->game, sizeof out->game, "%s", (const char *)sqlite3_column_text(st, 0));
+    const unsigned char *game = sqlite3_column_text(st, 0);
+    snprintf(out->game, sizeof out->game, "%s", game ? (const char *)game : "");
     out->version = sqlite3_column_int64(st, 1);
-    out->meta = dup_col(st, 2);
-    out->state = dup_col(st, 3);
-    if (!out->meta || !out->state) {
-        store_row_free(out);
-        goto done;
+    if (col_text(st, 2, &out->meta) || !out->meta)
+        goto fail;
+    if (sqlite3_column_type(st, 3) != SQLITE_NULL) {
+        const void *b = sqlite3_column_blob(st, 3);
+        int n = sqlite3_column_bytes(st, 3);
+        if (!b && n > 0)
+            goto fail;
+        out->snap = malloc(n > 0 ? (size_t)n : 1);
+        if (!out->snap)
+            goto fail;
+        if (n > 0)
+            memcpy(out->snap, b, (size_t)n);
+        out->snap_len = (size_t)n;
+        out->snap_version = sqlite3_column_int64(st, 4);
     }
     ret = 0;
+    goto reset;
+fail:
+    store_row_free(out);
+    out->snap_version = -1;
+reset:
+    q_done(st);
 done:
-    sqlite3_finalize(st);
-    conn_give(s, db);
+    conn_give(s, c);
     return ret;
 }
 
-static int sq_create(store *base, const store_row *row)
+static int sq_origin_get(store *base, const char *id, char **origin)
 {
     sqlite_store *s = (sqlite_store *)base;
-    sqlite3 *db = conn_take(s);
-    if (!db)
+    *origin = NULL;
+    conn *c = conn_take(s);
+    if (!c)
         return ERR_STORE;
     int ret = ERR_STORE;
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db,
-                           "INSERT INTO games (id, game, version, meta, state, created_at, updated_at)"
-                           " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           -1, &st, NULL) != SQLITE_OK)
+    sqlite3_stmt *st = q(c, Q_ORIGIN);
+    if (st) {
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+        int rc = sqlite3_step(st);
+        if (rc == SQLITE_DONE)
+            ret = ERR_NOT_FOUND;
+        else if (rc == SQLITE_ROW)
+            ret = col_text(st, 0, origin) || !*origin ? ERR_STORE : 0;
+        q_done(st);
+    }
+    conn_give(s, c);
+    return ret;
+}
+
+static int sq_create(store *base, const store_row *row, const store_play *plays, int k)
+{
+    sqlite_store *s = (sqlite_store *)base;
+    if (!row || !row->meta || !row->origin || k < 0 || (k > 0 && !plays))
+        return ERR_STORE;
+    conn *c = conn_take(s);
+    if (!c)
+        return ERR_STORE;
+    int ret = ERR_STORE;
+    if (q_exec(c, Q_BEGIN) != SQLITE_OK)
         goto done;
-    sqlite3_int64 now = (sqlite3_int64)time(NULL);
+    sqlite3_stmt *st = q(c, Q_INS_GAME);
+    if (!st)
+        goto fail;
     sqlite3_bind_text(st, 1, row->id, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, row->game, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 3, row->version);
     sqlite3_bind_text(st, 4, row->meta, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 5, row->state, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 6, now);
-    sqlite3_bind_int64(st, 7, now);
+    sqlite3_bind_text(st, 5, row->origin, -1, SQLITE_STATIC);
+    bind_blob(st, 6, row->snap, row->snap_len);
+    sqlite3_bind_int64(st, 7, row->snap ? row->version : -1);
+    sqlite3_bind_int64(st, 8, (sqlite3_int64)time(NULL));
     int rc = sqlite3_step(st);
-    if (rc == SQLITE_DONE)
-        ret = 0;
-    else if (rc == SQLITE_CONSTRAINT)
-        ret = ERR_CONFLICT;
+    int dup = rc != SQLITE_DONE && is_pk_violation(c);
+    q_done(st);
+    if (rc != SQLITE_DONE) {
+        ret = dup ? ERR_CONFLICT : ERR_STORE;
+        goto fail;
+    }
+    if ((ret = insert_plays(c, row->id, row->version, plays, k)))
+        goto fail;
+    if (q_exec(c, Q_COMMIT) != SQLITE_OK) {
+        ret = ERR_STORE;
+        goto fail;
+    }
+    ret = 0;
+    goto done;
+fail:
+    rollback(c);
 done:
-    sqlite3_finalize(st);
-    conn_give(s, db);
+    conn_give(s, c);
     return ret;
 }
 
-static int exists(sqlite3 *db, const char *id)
-{
-    sqlite3_stmt *st = NULL;
-    int found = 0;
-    if (sqlite3_prepare_v2(db, "SELECT 1 FROM games WHERE id = ?", -1, &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-        found = sqlite3_step(st) == SQLITE_ROW;
-    }
-    sqlite3_finalize(st);
-    return found;
-}
-
-static int sq_cas(store *base, const char *id, int64_t expect, const char *meta,
-                  const char *state)
+static int sq_commit(store *base, const char *id, int64_t expect, const char *meta,
+                     const unsigned char *snap, size_t snap_len, const store_play *plays, int k)
 {
     sqlite_store *s = (sqlite_store *)base;
-    sqlite3 *db = conn_take(s);
-    if (!db)
+    if (!id || !meta || k < 0 || (k > 0 && !plays))
+        return ERR_STORE;
+    conn *c = conn_take(s);
+    if (!c)
         return ERR_STORE;
     int ret = ERR_STORE;
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db,
-                           "UPDATE games SET meta = ?, state = ?, version = version + 1,"
-                           " updated_at = ? WHERE id = ? AND version = ?",
-                           -1, &st, NULL) != SQLITE_OK)
+    if (q_exec(c, Q_BEGIN) != SQLITE_OK)
         goto done;
+    sqlite3_stmt *st = q(c, Q_CAS);
+    if (!st)
+        goto fail;
     sqlite3_bind_text(st, 1, meta, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, state, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, (sqlite3_int64)time(NULL));
-    sqlite3_bind_text(st, 4, id, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 5, expect);
-    if (sqlite3_step(st) != SQLITE_DONE)
-        goto done;
-    if (sqlite3_changes(db) == 1)
-        ret = 0;
-    else
-        ret = exists(db, id) ? ERR_CONFLICT : ERR_NOT_FOUND;
+    bind_blob(st, 2, snap, snap_len);
+    sqlite3_bind_int64(st, 3, snap ? expect + 1 : -1);
+    sqlite3_bind_int64(st, 4, (sqlite3_int64)time(NULL));
+    sqlite3_bind_text(st, 5, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 6, expect);
+    int rc = sqlite3_step(st);
+    q_done(st);
+    if (rc != SQLITE_DONE)
+        goto fail;
+    if (sqlite3_changes(c->db) != 1) {
+        int e = game_exists(c, id);
+        ret = e > 0 ? ERR_CONFLICT : e == 0 ? ERR_NOT_FOUND : ERR_STORE;
+        goto fail;
+    }
+    if ((ret = insert_plays(c, id, expect + 1, plays, k)))
+        goto fail;
+    if (q_exec(c, Q_COMMIT) != SQLITE_OK) {
+        ret = ERR_STORE;
+        goto fail;
+    }
+    ret = 0;
+    goto done;
+fail:
+    rollback(c);
 done:
-    sqlite3_finalize(st);
-    conn_give(s, db);
+    conn_give(s, c);
+    return ret;
+}
+
+static int sq_snap_put(store *base, const char *id, int64_t version, const unsigned char *snap,
+                       size_t snap_len)
+{
+    sqlite_store *s = (sqlite_store *)base;
+    conn *c = conn_take(s);
+    if (!c)
+        return ERR_STORE;
+    int ret = ERR_STORE;
+    sqlite3_stmt *st = q(c, Q_SNAP_PUT);
+    if (st) {
+        bind_blob(st, 1, snap, snap_len);
+        sqlite3_bind_int64(st, 2, snap ? version : -1);
+        sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 4, version);
+        if (sqlite3_step(st) == SQLITE_DONE)
+            ret = 0; /* 0 rows: the game moved on (or is gone); nothing to do */
+        q_done(st);
+    }
+    conn_give(s, c);
+    return ret;
+}
+
+static int sq_plays(store *base, const char *id, long after, long limit, int with_notes,
+                    store_play **out, int *k)
+{
+    sqlite_store *s = (sqlite_store *)base;
+    *out = NULL;
+    *k = 0;
+    conn *c = conn_take(s);
+    if (!c)
+        return ERR_STORE;
+    int ret = ERR_STORE;
+    store_play *v = NULL;
+    int n = 0, cap = 0;
+    sqlite3_stmt *st = q(c, with_notes ? Q_PLAYS : Q_PLAYS_NO_NOTES);
+    if (!st)
+        goto done;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, after);
+    sqlite3_bind_int64(st, 3, limit > 0 ? (sqlite3_int64)limit : -1);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (n == cap) {
+            if (cap >= (1 << 29))
+                goto fail;
+            int ncap = cap ? cap * 2 : 16;
+            store_play *nv = realloc(v, (size_t)ncap * sizeof *nv);
+            if (!nv)
+                goto fail;
+            v = nv;
+            cap = ncap;
+        }
+        store_play *p = &v[n++];
+        memset(p, 0, sizeof *p);
+        p->n = (long)sqlite3_column_int64(st, 0);
+        p->version = sqlite3_column_int64(st, 1);
+        p->seat = sqlite3_column_int(st, 2);
+        p->kind = sqlite3_column_int(st, 3);
+        if (col_text(st, 4, &p->bot) || col_text(st, 5, &p->play) ||
+            col_text(st, 6, &p->record) || col_text(st, 7, &p->explanation))
+            goto fail;
+        p->at_ms = sqlite3_column_int64(st, 8);
+    }
+    if (rc != SQLITE_DONE)
+        goto fail;
+    q_done(st);
+    if (n == 0) {
+        free(v);
+        v = NULL;
+    }
+    *out = v;
+    *k = n;
+    ret = 0;
+    goto done;
+fail:
+    q_done(st);
+    store_plays_free(v, n);
+done:
+    conn_give(s, c);
     return ret;
 }
 
 static int sq_del(store *base, const char *id)
 {
     sqlite_store *s = (sqlite_store *)base;
-    sqlite3 *db = conn_take(s);
-    if (!db)
+    conn *c = conn_take(s);
+    if (!c)
         return ERR_STORE;
     int ret = ERR_STORE;
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db, "DELETE FROM games WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+    if (q_exec(c, Q_BEGIN) != SQLITE_OK)
         goto done;
+    sqlite3_stmt *st = q(c, Q_DEL_GAME);
+    if (!st)
+        goto fail;
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) != SQLITE_DONE)
-        goto done;
-    ret = sqlite3_changes(db) == 1 ? 0 : ERR_NOT_FOUND;
-    sqlite3_finalize(st);
-    st = NULL;
-    if (sqlite3_prepare_v2(db, "DELETE FROM notes WHERE game_id = ?", -1, &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-        sqlite3_step(st);
+    int rc = sqlite3_step(st);
+    q_done(st);
+    if (rc != SQLITE_DONE)
+        goto fail;
+    if (sqlite3_changes(c->db) != 1) {
+        ret = ERR_NOT_FOUND;
+        goto fail;
     }
-done:
-    sqlite3_finalize(st);
-    conn_give(s, db);
-    return ret;
-}
-
-static int sq_notes_add(store *base, const char *id, const long *n,
-                        const char *const *text, int k)
-{
-    sqlite_store *s = (sqlite_store *)base;
-    if (k <= 0)
-        return 0;
-    sqlite3 *db = conn_take(s);
-    if (!db)
-        return ERR_STORE;
-    int ret = ERR_STORE;
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
-        goto done;
-    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO notes (game_id, n, text) VALUES (?, ?, ?)",
-                           -1, &st, NULL) != SQLITE_OK)
-        goto rollback;
-    for (int i = 0; i < k; i++) {
-        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(st, 2, n[i]);
-        sqlite3_bind_text(st, 3, text[i], -1, SQLITE_STATIC);
-        if (sqlite3_step(st) != SQLITE_DONE)
-            goto rollback;
-        sqlite3_reset(st);
-    }
-    if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK) {
-        ret = 0;
-        goto done;
-    }
-rollback:
-    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-done:
-    sqlite3_finalize(st);
-    conn_give(s, db);
-    return ret;
-}
-
-static int sq_notes_get(store *base, const char *id, char **json)
-{
-    sqlite_store *s = (sqlite_store *)base;
-    *json = NULL;
-    sqlite3 *db = conn_take(s);
-    if (!db)
-        return ERR_STORE;
-    int ret = ERR_STORE;
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db, "SELECT json_group_object(n, text) FROM notes WHERE game_id = ?",
-                           -1, &st, NULL) != SQLITE_OK)
-        goto done;
+    if (!(st = q(c, Q_DEL_PLAYS)))
+        goto fail;
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW) {
-        *json = dup_col(st, 0);
-        ret = *json ? 0 : ERR_STORE;
-    }
+    rc = sqlite3_step(st);
+    q_done(st);
+    if (rc != SQLITE_DONE || q_exec(c, Q_COMMIT) != SQLITE_OK)
+        goto fail;
+    ret = 0;
+    goto done;
+fail:
+    rollback(c);
 done:
-    sqlite3_finalize(st);
-    conn_give(s, db);
+    conn_give(s, c);
     return ret;
 }
 
 static int sq_ping(store *base)
 {
     sqlite_store *s = (sqlite_store *)base;
-    sqlite3 *db = conn_take(s);
-    if (!db)
+    conn *c = conn_take(s);
+    if (!c)
         return ERR_STORE;
-    int rc = sqlite3_exec(db, "SELECT 1 FROM games LIMIT 1", NULL, NULL, NULL);
-    conn_give(s, db);
-    return rc == SQLITE_OK ? 0 : ERR_STORE;
+    int ret = ERR_STORE;
+    sqlite3_stmt *st = q(c, Q_PING);
+    if (st) {
+        int rc = sqlite3_step(st);
+        ret = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : ERR_STORE;
+        q_done(st);
+    }
+    conn_give(s, c);
+    return ret;
 }
 
 static void sq_close(store *base)
@@ -321,16 +653,187 @@ static void sq_close(store *base)
     if (!s)
         return;
     for (int i = 0; i < s->nidle; i++)
-        sqlite3_close(s->idle[i]);
+        conn_free(s->idle[i]);
     pthread_mutex_destroy(&s->mu);
     free(s->path);
     free(s);
 }
 
 static const store_vtable VT = {
-    .kind = "sqlite", .get = sq_get, .create = sq_create, .cas = sq_cas, .del = sq_del,
-    .notes_add = sq_notes_add, .notes_get = sq_notes_get, .ping = sq_ping, .close = sq_close,
+    .kind = "sqlite",
+    .get = sq_get,
+    .origin_get = sq_origin_get,
+    .create = sq_create,
+    .commit = sq_commit,
+    .snap_put = sq_snap_put,
+    .plays = sq_plays,
+    .del = sq_del,
+    .ping = sq_ping,
+    .close = sq_close,
 };
+
+/* --- open: create or migrate the schema --------------------------------------- */
+
+/* One integer from a query: 1 and *v, 0 no row or NULL, -1 error. */
+static int query_int(sqlite3 *db, const char *sql, const char *arg, sqlite3_int64 *v)
+{
+    sqlite3_stmt *st = NULL;
+    int ret = -1;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        goto done;
+    if (arg)
+        sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+        *v = sqlite3_column_int64(st, 0);
+        ret = 1;
+    } else if (rc == SQLITE_ROW || rc == SQLITE_DONE) {
+        ret = 0;
+    }
+done:
+    sqlite3_finalize(st);
+    return ret;
+}
+
+static int has_table(sqlite3 *db, const char *name)
+{
+    sqlite3_int64 v;
+    return query_int(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1",
+                     name, &v);
+}
+
+/* The schema_version the database records: 1 and *v, 0 no table (or no
+ * row: *v = -1), -1 error. */
+static int recorded_version(sqlite3 *db, sqlite3_int64 *v)
+{
+    int t = has_table(db, "schema_version");
+    if (t <= 0)
+        return t;
+    *v = -1;
+    int r = query_int(db, "SELECT max(version) FROM schema_version", NULL, v);
+    return r < 0 ? -1 : 1;
+}
+
+static int exec_msg(sqlite3 *db, const char *sql, const char *path, const char *what,
+                    char *err, size_t errlen)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK)
+        return 0;
+    snprintf(err, errlen, "sqlite %s: %s: %s", path, what, msg ? msg : sqlite3_errmsg(db));
+    sqlite3_free(msg);
+    return ERR_STORE;
+}
+
+/* Version v recorded: 0 (current), or the open refused with a message. */
+static int check_recorded(sqlite3_int64 v, const char *path, char *err, size_t errlen)
+{
+    if (v == STORE_SCHEMA_VERSION)
+        return 0;
+    if (v < 0)
+        snprintf(err, errlen, "sqlite %s: the schema_version table is empty", path);
+    else if (v > STORE_SCHEMA_VERSION)
+        snprintf(err, errlen, "sqlite %s: the database has schema %lld, newer than this build (%d)",
+                 path, (long long)v, (int)STORE_SCHEMA_VERSION);
+    else
+        snprintf(err, errlen,
+                 "sqlite %s: schema_version records %lld, which this build (%d) cannot open",
+                 path, (long long)v, (int)STORE_SCHEMA_VERSION);
+    return ERR_STORE;
+}
+
+/* Inside BEGIN IMMEDIATE: whatever the database is now, bring it to
+ * schema 2 (or refuse). */
+static int schema_upgrade_locked(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+    sqlite3_int64 v = -1;
+    int r = recorded_version(db, &v);
+    if (r < 0)
+        goto sqlerr;
+    if (r > 0)
+        return check_recorded(v, path, err, errlen); /* someone else got here first */
+    char sql[512];
+    long long now = (long long)time(NULL);
+    int games = has_table(db, "games");
+    if (games < 0)
+        goto sqlerr;
+    if (!games) { /* a new database */
+        if (exec_msg(db, SCHEMA_V2, path, "creating schema 2", err, errlen) ||
+            exec_msg(db, PLAYS_DDL, path, "creating schema 2", err, errlen))
+            return ERR_STORE;
+        snprintf(sql, sizeof sql,
+                 "INSERT INTO schema_version (version, applied_at, note)"
+                 " VALUES (2, %lld, 'origin + play log + snapshot cache')",
+                 now);
+        return exec_msg(db, sql, path, "creating schema 2", err, errlen);
+    }
+    sqlite3_int64 one;
+    int state = query_int(db, "SELECT 1 FROM pragma_table_info('games') WHERE name = 'state'",
+                          NULL, &one);
+    if (state < 0)
+        goto sqlerr;
+    if (!state) {
+        snprintf(err, errlen,
+                 "sqlite %s: a games table without games.state nor schema_version: "
+                 "not a schema this build knows",
+                 path);
+        return ERR_STORE;
+    }
+    /* Schema 1, the previous release. */
+    int notes = has_table(db, "notes");
+    if (notes < 0)
+        goto sqlerr;
+    if (exec_msg(db, MIGRATE_1_2, path, "migrating schema 1 to 2", err, errlen) ||
+        exec_msg(db, PLAYS_DDL, path, "migrating schema 1 to 2", err, errlen) ||
+        (notes && exec_msg(db, MIGRATE_NOTES, path, "migrating schema 1 to 2 (notes)", err,
+                           errlen)) ||
+        exec_msg(db,
+                 "CREATE TABLE schema_version ("
+                 " version INTEGER PRIMARY KEY,"
+                 " applied_at INTEGER NOT NULL,"
+                 " note TEXT NOT NULL)",
+                 path, "migrating schema 1 to 2", err, errlen))
+        return ERR_STORE;
+    snprintf(sql, sizeof sql,
+             "INSERT INTO schema_version (version, applied_at, note) VALUES"
+             " (1, %lld, 'found: the previous release (games.state + notes)'),"
+             " (2, %lld, 'migrated: origin + play log + snapshot cache')",
+             now, now);
+    return exec_msg(db, sql, path, "migrating schema 1 to 2", err, errlen);
+sqlerr:
+    snprintf(err, errlen, "sqlite %s: reading the schema: %s", path, sqlite3_errmsg(db));
+    return ERR_STORE;
+}
+
+static int schema_ensure(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+    /* Fast path: already at schema 2 (every open but the first). */
+    sqlite3_int64 v = -1;
+    int r = recorded_version(db, &v);
+    if (r > 0)
+        return check_recorded(v, path, err, errlen);
+    /* Create or migrate under the write lock; another process may be doing
+     * the same right now, so the state is read again inside. A migration of
+     * a big file may hold the lock longer than one busy timeout. */
+    int rc = SQLITE_BUSY;
+    for (int i = 0; i < OPEN_WAIT_TRIES && (rc == SQLITE_BUSY || rc == SQLITE_LOCKED); i++)
+        rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+    if (rc != SQLITE_OK) {
+        snprintf(err, errlen, "sqlite %s: cannot lock the database to set up its schema: %s",
+                 path, sqlite3_errmsg(db));
+        return ERR_STORE;
+    }
+    if (schema_upgrade_locked(db, path, err, errlen)) {
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        return ERR_STORE;
+    }
+    if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "sqlite %s: committing the schema: %s", path, sqlite3_errmsg(db));
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        return ERR_STORE;
+    }
+    return 0;
+}
 
 int store_sqlite_open(store **out, const char *path, char *err, size_t errlen)
 {
@@ -343,20 +846,17 @@ int store_sqlite_open(store **out, const char *path, char *err, size_t errlen)
     }
     s->base.vt = &VT;
     pthread_mutex_init(&s->mu, NULL);
-    sqlite3 *db = conn_new(path, err, errlen);
-    if (!db) {
+    conn *c = conn_new(path, err, errlen);
+    if (!c) {
         sq_close(&s->base);
         return ERR_STORE;
     }
-    char *msg = NULL;
-    if (sqlite3_exec(db, SCHEMA, NULL, NULL, &msg) != SQLITE_OK) {
-        snprintf(err, errlen, "sqlite schema: %s", msg ? msg : "?");
-        sqlite3_free(msg);
-        sqlite3_close(db);
+    if (schema_ensure(c->db, path, err, errlen)) {
+        conn_free(c);
         sq_close(&s->base);
         return ERR_STORE;
     }
-    conn_give(s, db);
+    conn_give(s, c);
     *out = &s->base;
     return 0;
 }

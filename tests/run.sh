@@ -100,6 +100,10 @@ run_node "soak" tests/soak CROUPIER_BIN=build/croupier
 trap '[ -n "${PG_STOP:-}" ] && $PG_STOP >/dev/null 2>&1' EXIT
 echo "HTTP tests against PostgreSQL (a real cluster started here)"
 if start_pg; then
+    export CROUPIER_TEST_PG_URL="$PGURL"
+    run_cmocka "unit test_store_pg [postgres]" build/tests/test_store_pg
+    run_cmocka "unit test_store_pg [postgres, asan+ubsan]" build/asan/tests/test_store_pg
+    unset CROUPIER_TEST_PG_URL
     run_node "http [postgres store]" tests/http CROUPIER_BIN=build/croupier CROUPIER_TEST_STORE="$PGURL"
     run_node "soak [postgres store]" tests/soak CROUPIER_BIN=build/croupier CROUPIER_TEST_STORE="$PGURL" \
         SOAK_GAMES_PER_GAME=50 SOAK_FULL_PER_GAME=1

@@ -1,0 +1,38 @@
+/* snapshot.h: the cached state of a stored game (store.h: games.snap).
+ *
+ * A snapshot is the engine's state value as it lies in memory (game.h: a
+ * plain value of state_size bytes, no pointers), behind a text header that
+ * binds it to this build's state layout, the game type, the game's id and
+ * the version it is of, and a checksum over all of that and the bytes:
+ *
+ *   CROUPIER-SNAP/1 <layout> <game> <id> <version> <state_size> <xxh3-64>\n<state bytes>
+ *
+ * Only this server writes snapshots, so a snapshot that passes every check is
+ * used as it is: no JSON, no re-validation, the same cost at play 10 as at
+ * play 500. Any mismatch (another build, another game, another version,
+ * truncated, damaged) makes snap_unpack() refuse it, and api/ rebuilds the
+ * state from the game's origin and plays instead (gamectx.c).
+ */
+#ifndef CROUPIER_SNAPSHOT_H
+#define CROUPIER_SNAPSHOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game.h"
+
+#define SNAP_MAGIC "CROUPIER-SNAP/1 "
+
+/* The layout id of this build (Makefile: a hash of engine/'s headers and the
+ * compiler version). */
+const char *snap_layout(void);
+
+/* *out malloc'd, *len bytes. 0 or ERR_INTERNAL (out of memory). */
+int snap_pack(const game_ops *ops, const char *id, int64_t version, const void *st,
+              unsigned char **out, size_t *len);
+/* 0 with st filled, or -1 (st unspecified) when the snapshot is not one this
+ * build wrote for game `id` at `version`. */
+int snap_unpack(const game_ops *ops, const char *id, int64_t version,
+                const unsigned char *buf, size_t len, void *st);
+
+#endif
