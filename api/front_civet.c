@@ -251,6 +251,7 @@ typedef struct slot {
     int fd;
     int64_t deadline; /* ms, 0 = disarmed */
     int fired;
+    int idle; /* armed for keep-alive: a request that has begun to arrive gets HEADER_MS more */
 } slot;
 
 static struct {
@@ -270,6 +271,7 @@ static void arm(int ms)
     s->fd = T.fd;
     __atomic_store_n(&s->deadline, now_ms() + ms, __ATOMIC_RELAXED);
     s->fired = 0;
+    s->idle = ms == KEEPALIVE_MS;
     pthread_mutex_unlock(&s->mu);
 }
 
@@ -316,8 +318,16 @@ static void *deadlines(void *arg)
                 continue; /* a glance first: most slots are disarmed */
             pthread_mutex_lock(&s->mu);
             if (s->deadline && !s->fired && now >= s->deadline && s->fd >= 0) {
-                shutdown(s->fd, SHUT_RD);
-                s->fired = 1;
+                char c;
+                /* the next request came before the idle time ran out, but no
+                 * worker has read it yet (a busy machine): let it in */
+                if (s->idle && recv(s->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 1) {
+                    s->idle = 0;
+                    __atomic_store_n(&s->deadline, now + HEADER_MS, __ATOMIC_RELAXED);
+                } else {
+                    shutdown(s->fd, SHUT_RD);
+                    s->fired = 1;
+                }
             }
             pthread_mutex_unlock(&s->mu);
         }

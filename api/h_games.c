@@ -85,6 +85,19 @@ static int parse_players(const game_ops *ops, const json_t *players,
         }
         json_array_append_new(seats, seat);
     }
+    if (ops->seating) {
+        const char *bots[GAME_MAX_SEATS] = {0};
+        size_t n = json_array_size(seats);
+        for (i = 0; i < n && i < GAME_MAX_SEATS; i++)
+            bots[i] = json_string_value(json_object_get(json_array_get(seats, i), "bot"));
+        int rc = ops->seating(bots, (int)n, e);
+        if (rc && strcmp(where, "/players") != 0 && strncmp(e->pointer, "/players", 8) == 0) {
+            char ptr[160];
+            snprintf(ptr, sizeof ptr, "%s%s", where, e->pointer + 8);
+            snprintf(e->pointer, sizeof e->pointer, "%s", ptr);
+        }
+        return rc;
+    }
     return 0;
 }
 

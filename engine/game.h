@@ -160,6 +160,10 @@ typedef struct game_ops {
      * save predicts nothing the real game will do. The visible position is
      * unchanged. NULL when the game never lets a seat export mid-game. */
     void (*conceal)(void *st, uint64_t salt);
+    /* Refuse a seating the game's strategies cannot play (bots[i]: the
+     * strategy of seat i, NULL for a person): ERR_BAD_MEMBER with the
+     * pointer "/players/<i>[/bot]". NULL: every seating is fine. */
+    int (*seating)(const char *const *bots, int n, game_err *e);
 } game_ops;
 
 /* engine/registry.c */

@@ -144,9 +144,11 @@ int bo_cards_parse(const json_t *j, const char *ptr, int variant, size_t max,
     size_t i;
     json_t *x;
     json_array_foreach(j, i, x) {
-        jx_ptr_idx(p, sizeof p, ptr, i);
-        if (card_at(x, p, variant, &out[i], e))
+        if (card_at(x, "", variant, &out[i], e)) { /* the pointer only for an error */
+            jx_ptr_idx(p, sizeof p, ptr, i);
+            err_prefix(e, p);
             return ERR_BAD_MEMBER;
+        }
     }
     *n = (int)json_array_size(j);
     return 0;

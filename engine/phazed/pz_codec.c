@@ -852,7 +852,12 @@ json_t *pz_record(const pz_state *st, int seat, const pz_play *p, const pz_effec
     pz_play shown = *p;
     if (shown.type == PZ_PICK_DECK)
         shown.card = 0;
-    json_object_set_new(o, "n", json_integer(st->nlog));
+    /* its number in pz_history(): its log index + 1 (the skipped turns it
+     * caused are logged after it) */
+    int n = st->nlog;
+    while (n > 0 && st->log[n - 1].type == PZ_SKIPPED)
+        n--;
+    json_object_set_new(o, "n", json_integer(n));
     json_object_set_new(o, "seat", json_integer(seat));
     json_object_set_new(o, "play", shown.type == PZ_PICK_DECK ? json_pack("[i,s]", 1, "XX") : pz_play_json(&shown));
     json_object_set_new(o, "turn_ending", json_boolean(fx->turn_ending));

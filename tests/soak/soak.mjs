@@ -103,9 +103,29 @@ const excerpt = (s, n = 600) => {
   return s.length > n ? `${s.slice(0, n)}... (${s.length} chars)` : s;
 };
 
+// Keep-alive sockets are retired after 3 s idle, before the server's 5 s
+// (its Keep-Alive: timeout=5), so that a request is never written on a
+// socket the server is closing (a reset no server can prevent). Node's agent
+// reuses a socket until it sees the server's FIN.
+export function idleAgent(sockets) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
+  const keep = agent.keepSocketAlive.bind(agent);
+  agent.keepSocketAlive = (socket) => {
+    if (!keep(socket)) return false;
+    socket.setTimeout(3000); // the agent destroys a free socket on 'timeout'
+    return true;
+  };
+  const reuse = agent.reuseSocket.bind(agent);
+  agent.reuseSocket = (socket, req) => {
+    socket.setTimeout(0);
+    reuse(socket, req);
+  };
+  return agent;
+}
+
 export function makeClient(base, { sockets = 8, contract = false, adminToken = null } = {}) {
   const url = new URL(base);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
+  const agent = idleAgent(sockets);
   // Per route (method + path template): requests, total ms, bytes (cli.mjs --routes).
   const stats = { requests: 0, contractChecked: 0, routes: {} };
   function once(method, path, opts) {

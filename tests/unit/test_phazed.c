@@ -1137,6 +1137,42 @@ static void test_events_and_records(void **unused)
     json_decref(ev);
 }
 
+/* A record's n is the number of its own history entry, also when the play
+ * made another player skip a turn (bonus Skips log the skipped turn after
+ * the play): the play log and the explanations are keyed by it. */
+static void test_record_n_is_history_n(void **unused)
+{
+    (void)unused;
+    static pz_state st;
+    game_err e;
+    char why[320];
+    int skips = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        assert_int_equal(OPS->init(&st, "bonus", 3, seed, NULL, &e), 0);
+        json_t *recs = json_array();
+        while (st.result == PZ_PLAYING) {
+            json_t *rec;
+            assert_int_equal(OPS->bot(&st, "random", &rec, why, sizeof why, &e), 0);
+            skips += json_object_get(rec, "skipped") != NULL;
+            json_array_append_new(recs, rec);
+        }
+        json_t *h = OPS->history(&st, SEAT_ADMIN);
+        assert_int_equal(json_array_size(h), json_array_size(recs));
+        size_t i;
+        json_t *rec;
+        json_array_foreach(recs, i, rec) {
+            json_t *x = json_array_get(h, i);
+            assert_int_equal(json_integer_value(json_object_get(rec, "n")),
+                             json_integer_value(json_object_get(x, "n")));
+            assert_int_equal(json_integer_value(json_object_get(rec, "seat")),
+                             json_integer_value(json_object_get(x, "seat")));
+        }
+        json_decref(h);
+        json_decref(recs);
+    }
+    assert_true(skips > 0); /* the case was met */
+}
+
 /* --- state blob ----------------------------------------------------------- */
 
 static void roundtrip(const pz_state *st, int views)
@@ -1582,6 +1618,7 @@ int main(void)
         cmocka_unit_test(test_bonus_game),
         cmocka_unit_test(test_views_hide_cards),
         cmocka_unit_test(test_events_and_records),
+        cmocka_unit_test(test_record_n_is_history_n),
         cmocka_unit_test(test_roundtrip_all_states),
         cmocka_unit_test(test_roundtrip_whole_games),
         cmocka_unit_test(test_decode_hostile),
