@@ -555,11 +555,12 @@ static int game_at(const api_config *cfg, const http_req *req, game_ctx *c, long
         free(st);
         return http_res_fail(res, req, &e);
     }
-    int reader = gs.over ? SEAT_ADMIN : c->reader;
+    if (gs.over)
+        c->ops->reveal(st);
     etag(res, c->row.version);
     json_t *doc = game_doc(c);
     json_object_set_new(doc, "at", json_integer(at));
-    json_object_set_new(doc, "state", c->ops->view(st, reader));
+    json_object_set_new(doc, "state", c->ops->view(st, c->reader));
     http_res_json(res, 200, doc);
     free(st);
     return 0;

@@ -164,6 +164,11 @@ typedef struct game_ops {
      * strategy of seat i, NULL for a person): ERR_BAD_MEMBER with the
      * pointer "/players/<i>[/bot]". NULL: every seating is fine. */
     int (*seating)(const char *const *bots, int n, game_err *e);
+    /* Mark a copy of a past position of a finished game so that its views
+     * show what a finished game shows (every card to every reader) while
+     * saying where the game stood then (GET /games/{id}?at=N). The mark is
+     * never encoded. Required. */
+    void (*reveal)(void *st);
 } game_ops;
 
 /* engine/registry.c */

@@ -12,12 +12,36 @@
 #    starved connections (open a second with no answer: wrk cannot see
 #    those, the kernel's socket table can), then a few croupier-only
 #    figures and both servers' RSS.
+# 3. store (A): stored plays per second against the raw SQLite ceiling of
+#    the same write pattern, in the same run. A croupier serve of its own
+#    (default threads, a fresh SQLite file) is driven by wrk -t2 -c2 with
+#    tests/bench/store_play.lua: per connection a person plays Hanabi
+#    against the "rules" bot, plays POSTed back to back (a new game when one
+#    ends); plays stored = the person's play + the bot plays that followed
+#    (the answer's "applied"). Then build/bench/sqlite_ceiling
+#    (tests/bench/sqlite_ceiling.c: schema 2, 2 threads, a connection and
+#    prepared statements each, one transaction per request) with what that
+#    server stored: plays per request as measured, snapshot, meta and play
+#    texts as long as in its database (sqlite3). $STORE_RUNS runs of each,
+#    alternating; medians; ratio against the target (>= 0.5), and the CPU
+#    the server, the driver and the ceiling used.
+# 4. store (B): tests/bench/long.mjs (Node) on that server: the same Phazed
+#    game (4 persons) and Five Crowns game (7 persons), played by seeded
+#    random legal plays, at version 10 and at version 500: GET /games/{id}
+#    req/s (wrk -t2 -c8) and a play's p50 latency, and the server's CPU per
+#    request for both (less moved by the machine's other load); ratio
+#    v500/v10 (of the time per request) against the target (<= 1.3).
 #
 # Knobs (environment): RUNS=5 engine runs; HTTP_RUNS=3 wrk runs per figure;
 # DURATION=5 seconds per wrk run; CONNS="32 256"; THREADS=server threads for
 # both servers (default: croupier serve's default, or the largest of CONNS
 # if that is more, since civetweb gives every keep-alive connection a worker
-# thread of its own); STARVE_MS=1000; BENCH=all|engine|http.
+# thread of its own); STARVE_MS=1000; STORE_RUNS=3, STORE_SECONDS=5 (A);
+# LONG_RUNS=5 wrk runs per copy, LONG_SECONDS=2, LONG_WINDOW=40 plays per
+# copy, LONG_PAIRS=3 games (seeds) per game type, LONG_POLICY=random|eager
+# (eager: plays that put cards down first, so hands end as in played games) (B);
+# BENCH=all|engine|http|store; BUILD=build (where make put croupier and
+# bench/*), CROUPIER_BIN=$BUILD/croupier (another build of the server).
 set -eu
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
@@ -25,21 +49,32 @@ HTTP_RUNS=${HTTP_RUNS:-3}
 DURATION=${DURATION:-5}
 CONNS=${CONNS:-"32 256"}
 BENCH=${BENCH:-all}
+STORE_RUNS=${STORE_RUNS:-3}
+STORE_SECONDS=${STORE_SECONDS:-5}
+LONG_RUNS=${LONG_RUNS:-5}
+LONG_SECONDS=${LONG_SECONDS:-2}
+LONG_WINDOW=${LONG_WINDOW:-40}
+LONG_PAIRS=${LONG_PAIRS:-3}
+LONG_POLICY=${LONG_POLICY:-random}
+BUILD=${BUILD:-build}
+CROUPIER_BIN=${CROUPIER_BIN:-$BUILD/croupier}
+case $BENCH in all | engine | http | store) ;; *) echo "BENCH=$BENCH: all, engine, http or store" >&2; exit 2 ;; esac
 RSS_TARGET_KB=$((50 * 1024))
 
 tmp=$(mktemp -d)
-cpid=""; apid=""
+cpid=""; apid=""; spid=""
 cleanup() {
-    for p in $cpid $apid; do kill "$p" 2>/dev/null || true; done
-    for p in $cpid $apid; do wait "$p" 2>/dev/null || true; done
+    for p in $cpid $apid $spid; do kill "$p" 2>/dev/null || true; done
+    for p in $cpid $apid $spid; do wait "$p" 2>/dev/null || true; done
     rm -rf "$tmp"
 }
 trap cleanup EXIT
 # run copies, so that a rebuild of build/ during the bench (someone else's
 # make) neither breaks a run nor mixes two builds in one table
-BIN=$tmp/croupier ANCHOR=$tmp/anchor
-cp build/croupier "$BIN"
-[ -x build/bench/anchor ] && cp build/bench/anchor "$ANCHOR"
+BIN=$tmp/croupier ANCHOR=$tmp/anchor CEILING=$tmp/sqlite_ceiling
+cp "$CROUPIER_BIN" "$BIN"
+[ -x "$BUILD/bench/anchor" ] && cp "$BUILD/bench/anchor" "$ANCHOR"
+[ -x "$BUILD/bench/sqlite_ceiling" ] && cp "$BUILD/bench/sqlite_ceiling" "$CEILING"
 
 # server threads: croupier serve's default (what a user meets), raised to the
 # most connections measured when it is fewer (civetweb serves a connection
@@ -55,14 +90,31 @@ fi
 
 median() { sort -n | awk '{a[NR]=$1} END {if (NR == 0) print 0; else print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 sum() { awk '{s+=$1} END {print s+0}'; }
+ms_fmt() { awk -v v="$1" 'BEGIN { if (v >= 100) printf "%.0fms", v; else if (v >= 1) printf "%.2fms", v; else printf "%.0fus", v * 1000 }'; }
+# kb PID FIELD: a /proc/PID/status figure in kB (0 when gone)
+kb() { cat "/proc/$1/status" 2>/dev/null | awk -v f="$2:" '$1 == f {v = $2} END {print v + 0}'; }
+# load: how busy the machine is besides (figures from a busy machine move)
+load() {
+    printf 'load average %s' "$(cut -d' ' -f1 /proc/loadavg)"
+    [ -r /proc/pressure/cpu ] &&
+        printf ', CPU pressure %s%% (share of the last 10 s some task waited for a core)' \
+            "$(sed -n 's/^some avg10=\([0-9.]*\).*/\1/p' /proc/pressure/cpu)"
+    return 0
+}
+# wait_url FILE: the http://host:port a server printed on its first line
+wait_url() {
+    for _ in $(seq 100); do grep -q listening "$1" && break; sleep 0.05; done
+    sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$1"
+}
 
 state=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ "$state" != unknown ] && ! git diff --quiet HEAD -- api cli engine 2>/dev/null; then
     state="$state + uncommitted changes in api/ cli/ engine/"
 fi
-echo "croupier bench: $state (build/croupier of $(date -u -r build/croupier '+%H:%M:%S UTC')); $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "croupier bench: $state ($CROUPIER_BIN of $(date -u -r "$CROUPIER_BIN" '+%H:%M:%S UTC')); $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "  machine: $(load)"
 
-if [ "$BENCH" != http ]; then
+if [ "$BENCH" = all ] || [ "$BENCH" = engine ]; then
 echo "== engine: selfplay games per second (median of $RUNS runs)"
 # game bots games: the strongest strategy and random, for every game
 while read -r game bots n; do
@@ -86,17 +138,16 @@ fi
 
 if ! command -v wrk >/dev/null 2>&1; then
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-    $SUDO apt-get install -y -q wrk >/dev/null 2>&1 || { echo "wrk unavailable: HTTP figures skipped"; exit 0; }
-fi
-if [ ! -x "$ANCHOR" ]; then
-    echo "build/bench/anchor missing (make bench builds it): HTTP figures skipped"; exit 0
+    $SUDO apt-get install -y -q wrk >/dev/null 2>&1 || { echo "wrk unavailable: HTTP and store figures skipped"; exit 0; }
 fi
 
-# wait_url FILE: the http://host:port a server printed on its first line
-wait_url() {
-    for _ in $(seq 100); do grep -q listening "$1" && break; sleep 0.05; done
-    sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$1"
-}
+# sections 2 (HTTP: croupier vs bare civetweb) and 3-4 (store), each a
+# function run as BENCH says (bodies not indented, as the engine's section)
+bench_http() {
+if [ ! -x "$ANCHOR" ]; then
+    echo "$BUILD/bench/anchor missing (make bench builds it): HTTP figures skipped"; return 0
+fi
+
 $BIN serve --listen 127.0.0.1:0 --store "sqlite:$tmp/bench.db" --threads "$THREADS" >"$tmp/croupier.out" 2>&1 &
 cpid=$!
 $ANCHOR --listen 127.0.0.1:0 --threads "$THREADS" >"$tmp/anchor.out" 2>&1 &
@@ -106,7 +157,7 @@ bare_url=$(wait_url "$tmp/anchor.out")
 if [ -z "$curl_url" ] || [ -z "$bare_url" ]; then
     echo "a server did not start: HTTP figures skipped"
     cat "$tmp/croupier.out" "$tmp/anchor.out"
-    exit 0
+    return 0
 fi
 
 cat >"$tmp/valid.lua" <<'LUA'
@@ -129,8 +180,6 @@ for u in "$curl_url" "$bare_url"; do
         echo "  WARNING: $u/validate/comp10001bo/is_valid_play does not answer {\"result\":1}"
 done
 
-# kb PID FIELD: a /proc/PID/status figure in kB (0 when gone)
-kb() { cat "/proc/$1/status" 2>/dev/null | awk -v f="$2:" '$1 == f {v = $2} END {print v + 0}'; }
 rss0_c=$(kb "$cpid" VmRSS) rss0_b=$(kb "$apid" VmRSS)
 
 # starved PORT: how many of the client's connections to PORT have had no
@@ -189,8 +238,6 @@ note() {
     fi
     return 0
 }
-
-ms_fmt() { awk -v v="$1" 'BEGIN { if (v >= 100) printf "%.0fms", v; else if (v >= 1) printf "%.2fms", v; else printf "%.0fus", v * 1000 }'; }
 
 echo
 echo "== HTTP: croupier vs bare civetweb (anchor), wrk -t2 --latency, ${DURATION}s runs, median of $HTTP_RUNS, alternating"
@@ -298,3 +345,191 @@ for s in croupier bare; do
         "$(awk -v k="$rss" 'BEGIN { print k / 1024 }')" "$mark" "$(awk -v k="$r0" 'BEGIN { print k / 1024 }')" \
         "$after" "$(awk -v k="$(kb "$p" VmHWM)" 'BEGIN { print k / 1024 }')" "$(kb "$p" Threads)"
 done
+# the HTTP servers are done with: the store sections have the machine alone
+for p in $cpid $apid; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+cpid="" apid=""
+}
+
+# kv LINE KEY: the value of KEY=VALUE in a figures line
+kv() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
+# ticks PID: the CPU a process has used so far, in clock ticks
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+HZ=$(getconf CLK_TCK)
+# fmt_x N DECIMALS
+fx() { awk -v v="$1" -v d="$2" 'BEGIN { printf "%.*f", d, v }'; }
+
+bench_store() {
+echo
+if [ ! -x "$CEILING" ]; then
+    echo "== store: $BUILD/bench/sqlite_ceiling missing (make bench builds it): store figures skipped"; return 0
+fi
+if ! command -v sqlite3 >/dev/null 2>&1; then
+    echo "== store: the sqlite3 command is missing (make bench installs it): store figures skipped"; return 0
+fi
+# a server of its own, croupier serve's defaults, a fresh SQLite file: its
+# database then holds only what this section stored
+$BIN serve --listen 127.0.0.1:0 --store "sqlite:$tmp/store.db" >"$tmp/store.out" 2>&1 &
+spid=$!
+local url
+url=$(wait_url "$tmp/store.out")
+if [ -z "$url" ]; then
+    echo "== store: the server did not start: store figures skipped"
+    cat "$tmp/store.out"
+    return 0
+fi
+local schema=1 K="" S="" M="" P="" i first order who out line t0 t1 real user sys
+[ "$(sqlite3 "$tmp/store.db" "select count(*) from sqlite_master where name = 'plays'")" = 1 ] && schema=2
+
+# the driver's floor: the same two connections on a request that does nothing
+local floor
+floor=$(wrk -t2 -c2 -d"${STORE_SECONDS}s" "$url/healthz" 2>&1 | sed -n 's/^Requests\/sec: *//p')
+
+# (A) croupier's stored plays, then the ceiling with what it stored; runs
+# alternate which goes first (the first run is croupier's: it gives the
+# ceiling its figures)
+local TIMEFORMAT='%R %U %S'
+for i in $(seq "$STORE_RUNS"); do
+    if [ $((i % 2)) -eq 1 ]; then order="croupier ceiling"; else order="ceiling croupier"; fi
+    for who in $order; do
+        out=$tmp/store.$who.$i
+        if [ "$who" = croupier ]; then
+            t0=$(ticks "$spid")
+            { time wrk -t2 -c2 -d"${STORE_SECONDS}s" -s tests/bench/store_play.lua "$url" >"$out" 2>&1; } 2>"$out.time"
+            t1=$(ticks "$spid")
+            line=$(grep '^store_play:' "$out" || true)
+            read -r real user sys <"$out.time"
+            # server and driver CPU, in cores busy over the run
+            printf '%s server_cores=%s driver_cores=%s\n' "$line" \
+                "$(awk -v a="$t0" -v b="$t1" -v hz="$HZ" -v s="$(kv "$line" seconds)" 'BEGIN { printf "%.2f", (s > 0) ? (b - a) / hz / s : 0 }')" \
+                "$(awk -v r="$real" -v u="$user" -v y="$sys" 'BEGIN { printf "%.2f", (r > 0) ? (u + y) / r : 0 }')" >>"$tmp/store.croupier"
+            if [ -z "$K" ]; then
+                K=$(kv "$line" plays_per_request)
+                if [ "$schema" = 2 ]; then
+                    read -r S M < <(sqlite3 -separator ' ' "$tmp/store.db" \
+                        "select cast(round(avg(length(snap))) as int), cast(round(avg(length(meta))) as int) from games where game = 'hanabi'")
+                    P=$(sqlite3 "$tmp/store.db" "select cast(round(avg(length(play) + length(record) + coalesce(length(explanation), 0))) as int) from plays")
+                else
+                    # schema 1 (no plays table, the whole state rewritten):
+                    # its state's size stands for the snapshot's
+                    read -r S M < <(sqlite3 -separator ' ' "$tmp/store.db" \
+                        "select cast(round(avg(length(state))) as int), cast(round(avg(length(meta))) as int) from games where game = 'hanabi'")
+                    P=200
+                fi
+                if [ -z "$K" ] || [ "$(fx "$K" 0)" = 0 ] || [ -z "$S" ] || [ -z "$M" ] || [ -z "$P" ]; then
+                    echo "== store (A): the croupier run stored nothing (plays/request '$K', snapshot '$S'): skipped"
+                    sed -n '1,20p' "$out"
+                    break 2
+                fi
+            fi
+        else
+            [ -n "$K" ] || continue
+            { time "$CEILING" --db "$tmp/ceiling.$i.db" --threads 2 --seconds "$STORE_SECONDS" \
+                --plays "$K" --snap "$S" --meta "$M" --text "$P" >"$out" 2>&1; } 2>"$out.time"
+            line=$(grep '^sqlite_ceiling:' "$out" || true)
+            read -r real user sys <"$out.time"
+            printf '%s cores=%s\n' "$line" \
+                "$(awk -v r="$real" -v u="$user" -v y="$sys" 'BEGIN { printf "%.2f", (r > 0) ? (u + y) / r : 0 }')" >>"$tmp/store.ceiling"
+        fi
+    done
+done
+if [ -s "$tmp/store.croupier" ] && [ -s "$tmp/store.ceiling" ]; then
+    # fcol FILE KEY: the median of KEY over the runs
+    fcol() { while read -r l; do kv "$l" "$2"; done <"$1" | median; }
+    fsum() { while read -r l; do kv "$l" "$2"; done <"$1" | sum; }
+    local cp cr cpl cpl99 sp sr spl spl99 ratio mark
+    cp=$(fcol "$tmp/store.croupier" plays_per_s) cr=$(fcol "$tmp/store.croupier" requests_per_s)
+    sp=$(fcol "$tmp/store.ceiling" plays_per_s) sr=$(fcol "$tmp/store.ceiling" requests_per_s)
+    ratio=$(awk -v a="$cp" -v b="$sp" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')
+    mark=$(awk -v r="$ratio" 'BEGIN { print (r + 0 >= 0.5) ? "PASS" : "BELOW" }')
+    echo "== store (A): stored plays/s, croupier vs the raw SQLite ceiling of the same writes, 2 connections,"
+    echo "   ${STORE_SECONDS}s runs, median of $STORE_RUNS, alternating (store schema $schema)"
+    echo "   croupier: wrk -t2 -c2 -s tests/bench/store_play.lua: per connection a person's Hanabi game against"
+    echo "             the rules bot, plays back to back, a new game when one ends"
+    echo "   ceiling:  sqlite_ceiling --threads 2 --plays $K --snap $S --meta $M --text $P (as croupier stored them:"
+    if [ "$schema" = 2 ]; then
+        echo "             plays per request measured, avg snapshot, meta and play+record+explanation bytes of its database)"
+    else
+        echo "             plays per request measured, avg meta and STATE bytes of its schema-1 database; play texts"
+        echo "             assumed 200 bytes: this server does not write schema 2, so the ceiling is not of its own writes)"
+    fi
+    printf '\n  %-22s %12s %12s %6s %s\n' figure croupier ceiling ratio target
+    printf '  %-22s %12.1f %12.1f %6s %s\n' "plays stored/s" "$cp" "$sp" "$ratio" ">=0.5 $mark"
+    printf '  %-22s %12.1f %12.1f %6s\n' "requests/s" "$cr" "$sr" \
+        "$(awk -v a="$cr" -v b="$sr" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')"
+    printf '  %-22s %12s %12s\n' "plays per request" "$(fx "$(fcol "$tmp/store.croupier" plays_per_request)" 3)" \
+        "$(fx "$(fcol "$tmp/store.ceiling" plays_per_request)" 3)"
+    printf '  %-22s %12s %12s\n' "mean per request" "$(ms_fmt "$(fcol "$tmp/store.croupier" mean_us | awk '{print $1 / 1000}')")" \
+        "$(ms_fmt "$(fcol "$tmp/store.ceiling" mean_us | awk '{print $1 / 1000}')")"
+    printf '  %-22s %12s %12s\n' "p50 per request" "$(ms_fmt "$(fcol "$tmp/store.croupier" p50_us | awk '{print $1 / 1000}')")" \
+        "$(ms_fmt "$(fcol "$tmp/store.ceiling" p50_us | awk '{print $1 / 1000}')")"
+    printf '  %-22s %12s %12s\n' "p99 per request" "$(ms_fmt "$(fcol "$tmp/store.croupier" p99_us | awk '{print $1 / 1000}')")" \
+        "$(ms_fmt "$(fcol "$tmp/store.ceiling" p99_us | awk '{print $1 / 1000}')")"
+    printf '  %-22s %12s %12s\n' "CPU (cores busy)" "$(fcol "$tmp/store.croupier" server_cores)" "$(fcol "$tmp/store.ceiling" cores)"
+    printf '  %-22s %12s %12s\n' "CPU per request" \
+        "$(ms_fmt "$(awk -v c="$(fcol "$tmp/store.croupier" server_cores)" -v r="$cr" 'BEGIN { print (r > 0) ? c / r * 1000 : 0 }')")" \
+        "$(ms_fmt "$(awk -v c="$(fcol "$tmp/store.ceiling" cores)" -v r="$sr" 'BEGIN { print (r > 0) ? c / r * 1000 : 0 }')")"
+    echo "  latency: croupier's over HTTP as wrk sees it, the ceiling's from the read to the COMMIT."
+    echo "  croupier: CPU is the server's; wrk (the driver) used $(fcol "$tmp/store.croupier" driver_cores) cores; games created $(fsum "$tmp/store.croupier" creates),"
+    echo "  errors (answers but 200/201) $(fsum "$tmp/store.croupier" errors); ceiling: lost CAS $(fsum "$tmp/store.ceiling" cas_lost), errors $(fsum "$tmp/store.ceiling" errors) (summed over the runs)."
+    echo "  the HTTP floor of these 2 connections: GET /healthz on the same server, $(fx "${floor:-0}" 0) req/s (one ${STORE_SECONDS}s run)."
+    echo "  machine after (A): $(load)"
+    echo "  runs, plays/s: croupier $(while read -r l; do fx "$(kv "$l" plays_per_s)" 0; printf ' '; done <"$tmp/store.croupier")| ceiling $(while read -r l; do fx "$(kv "$l" plays_per_s)" 0; printf ' '; done <"$tmp/store.ceiling")"
+fi
+
+# (B) early and late in long games
+echo
+if ! command -v node >/dev/null 2>&1; then
+    echo "== store (B): node missing (make deps installs it): skipped"
+    return 0
+fi
+echo "== store (B): cost at version 500 vs version 10 of the same long game (tests/bench/long.mjs; store schema $schema)"
+echo "   persons only, seeded legal plays ($LONG_POLICY); $LONG_PAIRS games (seeds) per game type, each as a copy at v10"
+echo "   and one at v500. GET /games/{id} (seat 0's token): wrk -t2 -c8 ${LONG_SECONDS}s, median of $LONG_RUNS runs per copy"
+echo "   (alternating); a play: p50 of $LONG_WINDOW consecutive POST /plays per copy (Node client, one keep-alive socket),"
+echo "   early and late copies in turn; the plays move the version (windows below). Server CPU per request: all"
+echo "   its threads over a wrk run / its requests; the thread serving the socket during a POST (schedstat)."
+node tests/bench/long.mjs --url "$url" --pid "$spid" --get-seconds "$LONG_SECONDS" --get-runs "$LONG_RUNS" \
+    --window "$LONG_WINDOW" --pairs "$LONG_PAIRS" --policy "$LONG_POLICY" >"$tmp/long.out" 2>&1 || true
+printf '\n  %-24s %-28s %10s %10s %9s %s\n' game figure v10 v500 v500/v10 target
+local g figure l r lo hi name
+# row LABEL NAME LOW HIGH RATIO
+row() {
+    printf '  %-24s %-28s %10s %10s %9s %s\n' "$1" "$2" "$3" "$4" "$(fx "$5" 2)" \
+        "<=1.3 $(awk -v r="$5" 'BEGIN { print (r + 0 <= 1.3) ? "PASS" : "ABOVE" }')"
+}
+for g in phazed fivecrowns; do
+    case $g in phazed) label="Phazed, 4 persons" ;; fivecrowns) label="Five Crowns, 7 persons" ;; esac
+    l=$(grep "^long: game=$g .*error=" "$tmp/long.out" || true)
+    if [ -n "$l" ]; then
+        printf '  %-24s %s\n' "$label" "${l#long: }"
+        continue
+    fi
+    for figure in get play; do
+        l=$(grep "^long: game=$g figure=$figure " "$tmp/long.out" || true)
+        [ -n "$l" ] || { printf '  %-24s %-28s missing\n' "$label" "$figure"; continue; }
+        if [ "$figure" = get ]; then
+            row "$label" "GET /games/{id} req/s" "$(fx "$(kv "$l" low_rps)" 0)" "$(fx "$(kv "$l" high_rps)" 0)" "$(kv "$l" ratio)"
+            name="GET, server CPU/request"
+        else
+            row "$label" "a play, p50" "$(ms_fmt "$(kv "$l" low_p50_ms)")" "$(ms_fmt "$(kv "$l" high_p50_ms)")" "$(kv "$l" ratio)"
+            name="a play, server CPU p50"
+        fi
+        r=$(kv "$l" cpu_ratio)
+        [ -n "$r" ] || continue
+        lo=$(kv "$l" low_cpu_us) hi=$(kv "$l" high_cpu_us)
+        row "$label" "$name" "$(ms_fmt "$(awk -v v="$lo" 'BEGIN { print v / 1000 }')")" \
+            "$(ms_fmt "$(awk -v v="$hi" 'BEGIN { print v / 1000 }')")" "$r"
+    done
+done
+echo "  v500/v10: the time per request late over early (for req/s: v10 req/s over v500 req/s). The wall-clock rows"
+echo "  are the issue's figures; the CPU rows say the same without the machine's other load (a shared machine moves"
+echo "  req/s and latency by tens of percent between runs, the CPU per request much less)."
+sed -n 's/^long: game=\([a-z]*\) players=[0-9]* policy=[a-z]* seeds=\([^ ]*\) skipped=\([^ ]*\) low=\([0-9]*\) high=\([0-9]*\) view_bytes_low=\([0-9]*\) view_bytes_high=\([0-9]*\) build_s=\([0-9.]*\).*/  \1: seeds \2 (skipped, ended early: \3), seat 0'"'"'s view \6|\7 bytes at v\4|v\5, built in \8 s/p' "$tmp/long.out"
+sed -n 's/^long: game=\([a-z]*\) figure=play .*windows_low=\([^ ]*\) windows_high=\([^ ]*\).*/  \1: play windows \2 | \3/p' "$tmp/long.out"
+sed -n 's/^long: game=\([a-z]*\) figure=get .*non2xx=\([0-9]*\) .*runs_low=\([^ ]*\) runs_high=\([^ ]*\).*/  \1: GET runs req\/s v10 \3 | v500 \4; non-2xx \2/p' "$tmp/long.out"
+grep -v '^long: ' "$tmp/long.out" | sed 's/^/  long.mjs: /' || true
+echo "  machine after (B): $(load)"
+}
+
+case $BENCH in all | http) bench_http ;; esac
+case $BENCH in all | store) bench_store ;; esac

@@ -115,6 +115,10 @@ typedef struct bo_state {
     bo_hist hist[BO_MAXHIST];
     rng rng;  /* deal and reshuffles */
     rng brng; /* the random bot */
+    /* a past position of a finished game replayed for a reader (GET
+     * /games/{id}?at=N): shown as a finished game is, every card to every
+     * reader (game.h: reveal). Never stored. */
+    uint8_t revealed;
 } bo_state;
 
 /* What applying a play did. */

@@ -500,6 +500,7 @@ int bo_decode(bo_state *out, const json_t *blob, game_err *e)
 json_t *bo_view(const bo_state *st, int seat)
 {
     int over = st->result != BO_PLAYING;
+    int all = over || st->revealed; /* every card to every reader */
     json_t *o = json_object();
     json_object_set_new(o, "game", json_string("comp10001bo"));
     json_object_set_new(o, "variant", json_string(variant_name(st->variant)));
@@ -520,7 +521,7 @@ json_t *bo_view(const bo_state *st, int seat)
         int n = st->nstock[p];
         json_t *sp = json_pack("{s:o,s:i}", "top", bo_card_json(n ? st->stock[p][n - 1] : 0),
                                "count", n);
-        if (seat == SEAT_ADMIN || over) /* face down below the top */
+        if (seat == SEAT_ADMIN || all) /* face down below the top */
             json_object_set_new(sp, "cards", cards_json(st->stock[p], n));
         json_array_append_new(stocks, sp);
     }
@@ -534,13 +535,13 @@ json_t *bo_view(const bo_state *st, int seat)
     /* every hand to the admin, an observer ("spectators": "all") and, once
      * the game is over, everyone; the draw pile's order to the admin and at
      * the end (engine/game.h) */
-    if (seat == SEAT_ADMIN || seat == SEAT_OBSERVER || over) {
+    if (seat == SEAT_ADMIN || seat == SEAT_OBSERVER || all) {
         json_t *hands = json_array();
         for (int p = 0; p < BO_NP; p++)
             json_array_append_new(hands, cards_json(st->hand[p], st->nhand[p]));
         json_object_set_new(o, "hands", hands);
     }
-    if (seat == SEAT_ADMIN || over)
+    if (seat == SEAT_ADMIN || all)
         json_object_set_new(o, "draw", draw_json(st));
     return o;
 }

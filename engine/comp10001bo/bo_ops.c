@@ -292,6 +292,8 @@ static int hint(const void *vst, int seat, json_t **out, game_err *e)
     return 0;
 }
 
+static void reveal(void *st) { ((bo_state *)st)->revealed = 1; }
+
 const game_ops comp10001bo_ops = {
     .name = "comp10001bo",
     .title = "Comp10001-Bo",
@@ -315,4 +317,5 @@ const game_ops comp10001bo_ops = {
     .bot = bot,
     .hint = hint,
     .history = history,
+    .reveal = reveal,
 };

@@ -100,6 +100,10 @@ typedef struct fc_state {
     fc_hist hist[FC_MAXHIST];
     rng rng;  /* deals and reshuffles */
     rng brng; /* the random bot */
+    /* a past position of a finished game replayed for a reader (GET
+     * /games/{id}?at=N): shown as a finished game is, every card to every
+     * reader (game.h: reveal). Never stored. */
+    uint8_t revealed;
 } fc_state;
 
 /* --- cards (fc_cards.c) ------------------------------------------------------ */

@@ -517,20 +517,23 @@ int fc_decode(fc_state *out, const json_t *blob, game_err *e)
  * - a card drawn blind from the draw pile (history): whoever sees the hand
  *   it went into. */
 static int is_over(const fc_state *st) { return st->phase == FC_PH_OVER; }
+/* every card to every reader: the game is over, or this is a replayed past
+ * position of a finished game (revealed) */
+static int shows_all(const fc_state *st) { return is_over(st) || st->revealed; }
 
 static int sees_hand(const fc_state *st, int reader, int p)
 {
-    return is_over(st) || st->open || reader == SEAT_ADMIN || reader == SEAT_OBSERVER || reader == p;
+    return shows_all(st) || st->open || reader == SEAT_ADMIN || reader == SEAT_OBSERVER || reader == p;
 }
 
 static int sees_discard_pile(const fc_state *st, int reader)
 {
-    return is_over(st) || st->open || reader == SEAT_ADMIN;
+    return shows_all(st) || st->open || reader == SEAT_ADMIN;
 }
 
 static int sees_draw_pile(const fc_state *st, int reader)
 {
-    return is_over(st) || reader == SEAT_ADMIN || (st->open && reader >= 0 && reader < st->np);
+    return shows_all(st) || reader == SEAT_ADMIN || (st->open && reader >= 0 && reader < st->np);
 }
 
 static json_t *round_json(const fc_state *st, int r)

@@ -308,6 +308,8 @@ static int import_text(void *st, const char *text, size_t len, json_t **seats, j
 
 static void conceal(void *st, uint64_t salt) { fc_conceal(st, salt); }
 
+static void reveal(void *st) { ((fc_state *)st)->revealed = 1; }
+
 const game_ops fivecrowns_ops = {
     .name = "fivecrowns",
     .title = "Five Crowns",
@@ -338,4 +340,5 @@ const game_ops fivecrowns_ops = {
     .export_as = export_as,
     .import_text = import_text,
     .conceal = conceal,
+    .reveal = reveal,
 };

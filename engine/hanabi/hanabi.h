@@ -100,6 +100,10 @@ typedef struct hanabi_state {
     uint64_t seed;
     rng rng;  /* the deal and the starting player */
     rng brng; /* the random bot */
+    /* a past position of a finished game replayed for a reader (GET
+     * /games/{id}?at=N): shown as a finished game is, every card to every
+     * reader (game.h: reveal). Never stored. */
+    uint8_t revealed;
 } hanabi_state;
 
 /* What one seat may see: the seat's own cards are 0 (unknown). Bots and
@@ -172,6 +176,11 @@ json_t *hn_events(const hanabi_state *st, int seat, long after);
 int hn_export_hanablive(const hanabi_state *st, char **out, size_t *len, game_err *e);
 
 /* --- strategies (hanabi_bots.c) --------------------------------------------- */
+/* The state as `seat` may know it: every card not yet drawn and every card of
+ * the seat's own hand are 0 (deck, hand, and the `drew` of the seat's own
+ * draws in the history), the generators and the seed are zeroed. Strategies
+ * that read the past are given this, never the full state. */
+void hn_mask(const hanabi_state *st, int seat, hanabi_state *out);
 void hn_rules_bot(const hn_obs *o, hn_play *out, char *why, size_t whylen);
 void hn_random_bot(const hn_obs *o, rng *r, hn_play *out, char *why, size_t whylen);
 /* Every legal play of o->seat (its turn assumed), from the observation. */

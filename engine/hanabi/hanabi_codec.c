@@ -442,7 +442,7 @@ json_t *hn_view(const hanabi_state *st, int seat)
     json_object_set_new(o, "end_reason", st->over ? json_integer(st->reason) : json_null());
     json_object_set_new(o, "final_turns_left",
                         st->final_left >= 0 && !st->over ? json_integer(st->final_left) : json_null());
-    if (seat == SEAT_ADMIN || st->over) /* the cards never drawn: hidden from every seat */
+    if (seat == SEAT_ADMIN || st->over || st->revealed) /* the cards never drawn: hidden from every seat */
         json_object_set_new(o, "deck_order", cards_json(st->deck + st->next, st->ndeck - st->next));
     if (seat == SEAT_ADMIN) {
         char seed[17];

@@ -339,9 +339,29 @@ void hn_observe(const hanabi_state *st, int seat, hn_obs *o)
     o->final_left = st->final_left;
 }
 
+void hn_mask(const hanabi_state *st, int seat, hanabi_state *out)
+{
+    *out = *st;
+    for (int i = st->next; i < HN_MAXDECK; i++)
+        out->deck[i] = 0;
+    if (seat >= 0 && seat < st->np) {
+        for (int i = 0; i < st->nhand[seat]; i++) {
+            if (st->order[seat][i] < HN_MAXDECK)
+                out->deck[st->order[seat][i]] = 0;
+            out->hand[seat][i] = 0;
+        }
+        for (int j = 0; j < st->nhist; j++)
+            if (st->hist[j].seat == seat)
+                out->hist[j].drew = 0;
+    }
+    memset(&out->rng, 0, sizeof out->rng);
+    memset(&out->brng, 0, sizeof out->brng);
+    out->seed = 0;
+}
+
 int hn_sees(const hanabi_state *st, int reader, int owner)
 {
-    if (st->over || reader == SEAT_ADMIN || reader == SEAT_OBSERVER)
+    if (st->over || st->revealed || reader == SEAT_ADMIN || reader == SEAT_OBSERVER)
         return 1;
     /* a seat: every hand but its own; a spectator (or anything else): none */
     return reader >= 0 && reader < st->np && reader != owner;

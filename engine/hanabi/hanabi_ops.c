@@ -247,6 +247,8 @@ static int export_as(const void *st, const char *format, char **out, size_t *len
     return hn_export_hanablive(st, out, len, e);
 }
 
+static void reveal(void *st) { ((hanabi_state *)st)->revealed = 1; }
+
 const game_ops hanabi_ops = {
     .name = "hanabi",
     .title = "Hanabi",
@@ -274,4 +276,5 @@ const game_ops hanabi_ops = {
     .events = events,
     .export_formats = EXPORTS,
     .export_as = export_as,
+    .reveal = reveal,
 };

@@ -120,6 +120,10 @@ typedef struct pz_state {
     uint8_t nph;
     pz_phrec ph[PZ_MAXHANDS * PZ_MAXP];
     rng rng, brng;
+    /* a past position of a finished game replayed for a reader (GET
+     * /games/{id}?at=N): shown as a finished game is, every card to every
+     * reader (game.h: reveal). Never stored. */
+    uint8_t revealed;
 } pz_state;
 
 /* What applying a play did (for the record). */

@@ -217,7 +217,8 @@ static json_t *log_play(const pz_state *st, const pz_log *l, int reveal)
  * once the game is over (engine/game.h). */
 static int sees_hand(const pz_state *st, int seat, int owner)
 {
-    return seat == owner || seat == SEAT_ADMIN || seat == SEAT_OBSERVER || st->result != PZ_PLAYING;
+    return seat == owner || seat == SEAT_ADMIN || seat == SEAT_OBSERVER || st->result != PZ_PLAYING ||
+           st->revealed;
 }
 
 json_t *pz_turn_history(const pz_state *st, int seat)
@@ -759,6 +760,7 @@ static json_t *targets_json(const pz_table *t, int np)
 json_t *pz_view(const pz_state *st, int seat)
 {
     int over = st->result != PZ_PLAYING;
+    int all = over || st->revealed; /* every card to every reader */
     json_t *o = json_object();
     json_object_set_new(o, "game", json_string("phazed"));
     json_object_set_new(o, "variant", json_string(variant_name(st->variant)));
@@ -800,9 +802,9 @@ json_t *pz_view(const pz_state *st, int seat)
     if (st->variant)
         json_object_set_new(o, "skips_pending", bools_json(st->skip, st->np));
     json_object_set_new(o, "turn_history", pz_turn_history(st, seat));
-    if (seat == SEAT_ADMIN || seat == SEAT_OBSERVER || over)
+    if (seat == SEAT_ADMIN || seat == SEAT_OBSERVER || all)
         json_object_set_new(o, "hands", hands_json(st));
-    if (seat == SEAT_ADMIN || over)
+    if (seat == SEAT_ADMIN || all)
         json_object_set_new(o, "deck", deck_json(st));
     return o;
 }

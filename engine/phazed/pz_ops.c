@@ -259,6 +259,8 @@ static int hint(const void *vst, int seat, json_t **out, game_err *e)
     return 0;
 }
 
+static void reveal(void *st) { ((pz_state *)st)->revealed = 1; }
+
 const game_ops phazed_ops = {
     .name = "phazed",
     .title = "Phazed",
@@ -285,4 +287,5 @@ const game_ops phazed_ops = {
     .hint = hint,
     .history = history,
     .events = events,
+    .reveal = reveal,
 };

@@ -27,17 +27,15 @@ function noteTokens(...tokens) {
   if (LOG_DIR && t.length) appendFileSync(path.join(LOG_DIR, `tokens-${process.pid}.txt`), t.map((x) => `${x}\n`).join(''));
 }
 
-/** Start a server; resolves to {base, adminToken, proc, stop()}. */
 /**
  * With CROUPIER_TEST_FRONT=fcgi the same tests run through nginx and
  * `croupier fcgi` (FastCGI) instead of the embedded civetweb server: the
  * handlers are the same, only the front end differs. Returns the same shape
  * as startServer.
  */
-async function startFcgi({ extraArgs = [], env = {}, store } = {}) {
+async function startFcgi({ extraArgs = [], env = {}, store, adminToken = randomBytes(24).toString('base64url') } = {}) {
   const bin = path.resolve(ROOT, process.env.CROUPIER_BIN || 'build/croupier');
   const dir = mkdtempSync(path.join(tmpdir(), 'croupier-fcgi-'));
-  const adminToken = randomBytes(24).toString('base64url');
   noteTokens(adminToken);
   const storeUrl = store || process.env.CROUPIER_TEST_STORE || `sqlite:${path.join(dir, 't.db')}`;
   const sock = path.join(dir, 'fcgi.sock');
@@ -103,18 +101,25 @@ http {
     rmSync(dir, { recursive: true, force: true });
     return { ...r, stderr: err };
   }
-  return { base: `http://127.0.0.1:${port}`, adminToken, proc, stop, stderr: () => err, front: 'fcgi' };
+  return { base: `http://127.0.0.1:${port}`, adminToken, storeUrl, proc, stop, stderr: () => err, front: 'fcgi' };
 }
 
+/**
+ * Start a server; resolves to {base, adminToken, storeUrl, proc, stop()}.
+ * Options: extraArgs (after `serve`/`fcgi`), env (added to the server's),
+ * store (a store URL; default CROUPIER_TEST_STORE, else a fresh SQLite file
+ * in a temp dir removed by stop()), adminToken (default a random one).
+ * storeUrl is the store the server was given ("sqlite:PATH" or a
+ * postgres:// URL), for tests that look at the database itself.
+ */
 export async function startServer(opts = {}) {
   if (process.env.CROUPIER_TEST_FRONT === 'fcgi') return startFcgi(opts);
   return startCivet(opts);
 }
 
-async function startCivet({ extraArgs = [], env = {}, store } = {}) {
+async function startCivet({ extraArgs = [], env = {}, store, adminToken = randomBytes(24).toString('base64url') } = {}) {
   const bin = path.resolve(ROOT, process.env.CROUPIER_BIN || 'build/croupier');
   const dir = mkdtempSync(path.join(tmpdir(), 'croupier-http-'));
-  const adminToken = randomBytes(24).toString('base64url');
   noteTokens(adminToken);
   if (LOG_DIR && !extraArgs.includes('--access-log')) extraArgs = [...extraArgs, '--access-log', logName('civetweb')];
   // CROUPIER_TEST_STORE (e.g. a postgres:// URL started by tests/run.sh) runs
@@ -165,7 +170,7 @@ async function startCivet({ extraArgs = [], env = {}, store } = {}) {
     rmSync(dir, { recursive: true, force: true });
     return { ...r, stderr: err };
   }
-  return { base, adminToken, proc, stop, stderr: () => err };
+  return { base, adminToken, storeUrl, proc, stop, stderr: () => err };
 }
 
 /**
@@ -216,6 +221,7 @@ export function useServer(options = {}) {
   const ctx = {
     base: null,
     adminToken: null,
+    storeUrl: null,
     request: (method, p, opts) => request(ctx.base, method, p, opts),
     get: (p, opts) => request(ctx.base, 'GET', p, opts),
     post: (p, json, opts = {}) => request(ctx.base, 'POST', p, { json, ...opts }),
@@ -226,6 +232,7 @@ export function useServer(options = {}) {
     server = await startServer(options);
     ctx.base = server.base;
     ctx.adminToken = server.adminToken;
+    ctx.storeUrl = server.storeUrl;
     ctx.server = server;
   });
   after(async () => {

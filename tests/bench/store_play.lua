@@ -1,0 +1,101 @@
+-- tests/bench/store_play.lua: wrk drives stored plays (issue 11, target (A);
+-- run by tests/bench.sh, section "store"):
+--
+--   wrk -t2 -c2 -d5s -s tests/bench/store_play.lua http://127.0.0.1:PORT
+--
+-- Every connection (one per wrk thread: -t and -c equal) plays a person's
+-- seat of a 2-player Hanabi game against the "rules" bot, POSTing its plays
+-- back to back: {"type":"discard","card":0} while a hint token is spent
+-- (always legal then), {"type":"play","card":0} with all 8 in hand (always
+-- legal; a wrong card costs a fuse). The answer says how the game stands:
+-- its "version" goes into the next If-Match, its "hints" picks the next
+-- play, and when it is "over" (or a play is refused) the next request
+-- creates a new game. Each answer's "applied" holds the person's play and
+-- every bot play that followed: their count is the plays stored.
+--
+-- done() prints one line of figures:
+--   store_play: seconds=S requests=N plays=N creates=N create_plays=N errors=N
+--               requests_per_s=X plays_per_s=X plays_per_request=X mean_us=N p50_us=N p99_us=N
+-- (requests and plays: POST /games/{id}/plays answered 200 and what they
+-- stored; creates: POST /games, whose bot plays are create_plays; errors:
+-- any other answer; latencies over every request).
+
+local create_body = '{"game":"hanabi","players":[{"name":"bench"},{"bot":"rules"}]}'
+local play_discard = '{"play":{"type":"discard","card":0}}'
+local play_card = '{"play":{"type":"play","card":0}}'
+
+-- per thread (every wrk thread has its own Lua state)
+local id, token, version, hints, over = nil, nil, 1, 8, true
+local creating = false
+requests, plays, creates, create_plays, errors = 0, 0, 0, 0, 0
+
+local function count_applied(body)
+    local applied = body:match('"applied":%[(.-)%],"state":')
+    if not applied then return 0 end
+    local _, k = applied:gsub('{"n":%d', '')
+    return k
+end
+
+local function read_state(body)
+    version = tonumber(body:match('"version":(%d+)')) or version
+    hints = tonumber(body:match('"hints":(%d+)')) or hints
+    over = body:match('"over":true') ~= nil
+end
+
+request = function()
+    if id == nil or over then
+        creating = true
+        return wrk.format("POST", "/games", { ["Content-Type"] = "application/json" }, create_body)
+    end
+    creating = false
+    local body = (hints < 8) and play_discard or play_card
+    return wrk.format("POST", "/games/" .. id .. "/plays", {
+        ["Content-Type"] = "application/json",
+        ["Authorization"] = "Bearer " .. token,
+        ["If-Match"] = '"' .. version .. '"',
+    }, body)
+end
+
+response = function(status, headers, body)
+    if creating then
+        if status == 201 then
+            creates = creates + 1
+            create_plays = create_plays + count_applied(body)
+            id = body:match('"id":"([^"]+)"')
+            token = body:match('"token":"([^"]+)"')
+            read_state(body)
+        else
+            errors = errors + 1
+            id = nil
+        end
+    elseif status == 200 then
+        requests = requests + 1
+        plays = plays + count_applied(body)
+        read_state(body)
+    else
+        errors = errors + 1
+        over = true -- start again with a new game
+    end
+end
+
+local threads = {}
+setup = function(thread)
+    table.insert(threads, thread)
+end
+
+done = function(summary, latency, _)
+    local r, p, c, cp, e = 0, 0, 0, 0, 0
+    for _, t in ipairs(threads) do
+        r = r + t:get("requests")
+        p = p + t:get("plays")
+        c = c + t:get("creates")
+        cp = cp + t:get("create_plays")
+        e = e + t:get("errors")
+    end
+    local s = summary.duration / 1e6
+    io.write(string.format(
+        "store_play: seconds=%.3f requests=%d plays=%d creates=%d create_plays=%d errors=%d " ..
+        "requests_per_s=%.1f plays_per_s=%.1f plays_per_request=%.3f mean_us=%d p50_us=%d p99_us=%d\n",
+        s, r, p, c, cp, e, r / s, p / s, (r > 0) and p / r or 0,
+        latency.mean, latency:percentile(50), latency:percentile(99)))
+end

@@ -1,0 +1,241 @@
+// A store of the previous release (schema 1: games.state and the notes table,
+// release 497a75b) is migrated in place by the current server on its first
+// start (schema 2: origin + plays + snapshot, schema_version 1 and 2), and
+// every game in it answers exactly what the old server answered: its view to
+// the admin, to each seat and to a spectator, its history with the bots'
+// explanations, its events, legal plays and export; ?at=N replays it from
+// the position it was migrated in. Then every game in progress is played on
+// to its end.
+//
+// The fixtures (tests/fixtures/store-v1/, made by that release itself with
+// tests/fixtures/store-v1/make.sh): croupier-v1.db + expected.json (SQLite),
+// croupier-v1-pg.sql + expected-pg.json (PostgreSQL, checked in the
+// PostgreSQL pass of tests/run.sh, when CROUPIER_TEST_STORE is a postgres://
+// URL: the dump is loaded into a database of its own on that server).
+import test, { after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { ROOT } from './lib/contract.mjs';
+import { startServer, request, expectStatus } from './lib/server.mjs';
+
+const FIX = path.join(ROOT, 'tests', 'fixtures', 'store-v1');
+const MAGIC_HEX = Buffer.from('CROUPIER-SNAP').toString('hex').toUpperCase();
+const STORE = process.env.CROUPIER_TEST_STORE || '';
+const PG_URL = /^postgres(ql)?:\/\//.test(STORE) ? STORE : '';
+
+const hasTool = (cmd) => spawnSync(cmd, ['--version'], { stdio: 'ignore' }).status === 0;
+const load = (name) => JSON.parse(readFileSync(path.join(FIX, name), 'utf8'));
+
+const dir = mkdtempSync(path.join(tmpdir(), 'croupier-migrate-'));
+const cleanups = [];
+after(async () => {
+  for (const f of cleanups.reverse()) await f();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+// --- the raw databases ------------------------------------------------------
+
+function run(cmd, args, what) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+  assert.equal(r.status, 0, `${what}: ${cmd} exited ${r.status}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** Rows of a SELECT as objects, from SQLite (sqlite3 -json). */
+function sqliteRows(file, sql) {
+  const out = run('sqlite3', ['-json', '-cmd', '.timeout 5000', file, sql], sql).trim();
+  return out ? JSON.parse(out) : [];
+}
+
+/** Rows of a SELECT as objects, from PostgreSQL (psql, json_agg). */
+function pgRows(url, sql) {
+  const out = run('psql', ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d', url,
+    '-c', `SELECT coalesce(json_agg(t), '[]'::json) FROM (${sql}) t`], sql).trim();
+  return JSON.parse(out);
+}
+
+/** The same postgres:// URL naming another database. */
+function pgWithDb(url, name) {
+  const m = /^(postgres(?:ql)?:\/\/[^/?#]*)(\/[^?#]*)?(.*)$/.exec(url);
+  assert.ok(m, `a postgres URL: ${url}`);
+  return `${m[1]}/${name}${m[3]}`;
+}
+
+// --- the checks -------------------------------------------------------------
+
+function readers(g, admin) {
+  const r = { admin, none: null };
+  for (const s of g.seats) if (s.token) r[`seat${s.seat}`] = s.token;
+  return r;
+}
+
+/** Every fixture game answers what the old server answered, to every reader. */
+async function checkAnswers(base, fx, when) {
+  for (const g of fx.games) {
+    for (const [who, token] of Object.entries(readers(g, fx.admin_token))) {
+      const want = g.reads[who];
+      for (const [what, p] of [['game', ''], ['plays', '/plays'], ['events', '/events'], ['legal', '/legal']]) {
+        const r = await request(base, 'GET', `/games/${g.id}${p}`, { token });
+        expectStatus(r, 200, `${when}, ${g.label}: ${who} GET ${what}`);
+        assert.deepEqual(r.json, want[what], `${when}, ${g.label}: ${who} GET /games/{id}${p} as the old server answered`);
+      }
+    }
+    // The export may gain members (the contract lets bodies grow): the old
+    // ones unchanged; `explanations`, when there, those of the history.
+    const ex = await request(base, 'GET', `/games/${g.id}/export?format=json`, { token: fx.admin_token });
+    expectStatus(ex, 200, `${when}, ${g.label}: export`);
+    const { explanations, ...old } = ex.json;
+    for (const k of Object.keys(old)) if (!(k in g.export)) delete old[k];
+    assert.deepEqual(old, g.export, `${when}, ${g.label}: the admin's export, every member the old server gave`);
+    if (explanations !== undefined) {
+      const want = Object.fromEntries(g.reads.admin.plays.plays.filter((p) => p.explanation).map((p) => [String(p.n), p.explanation]));
+      assert.deepEqual(explanations, want, `${when}, ${g.label}: the export's explanations are the history's`);
+    }
+  }
+}
+
+/**
+ * ?at=N on a migrated game: its log starts after the plays inside its origin
+ * (the last of them: L), so at=L is the game as migrated and any N below L
+ * is a 400 naming `at`. `played`: the games have been played on since, so
+ * only the admin's view at L is compared (a finished game shows every card).
+ */
+async function checkAtOrigin(base, fx, played) {
+  for (const g of fx.games) {
+    const hist = g.reads.admin.plays.plays;
+    if (hist.length === 0) continue;
+    const last = hist.at(-1).n;
+    for (const [who, token] of Object.entries(readers(g, fx.admin_token))) {
+      if (played && who !== 'admin') continue;
+      const r = await request(base, 'GET', `/games/${g.id}?at=${last}`, { token });
+      expectStatus(r, 200, `${g.label}: ${who} at=${last}`);
+      assert.equal(r.json.at, last);
+      assert.deepEqual(r.json.state, g.reads[who].game.state, `${g.label}: ${who} at=${last} (the origin) is the game as migrated`);
+      for (const n of new Set([last - 1, -1])) {
+        const bad = await request(base, 'GET', `/games/${g.id}?at=${n}`, { token });
+        expectStatus(bad, 400, `${g.label}: ${who} at=${n}, before the log`);
+        assert.equal(bad.json.type, '/problems/invalid-parameter');
+        assert.match(bad.json.detail, /\bat\b/, `${g.label}: at=${n}: the detail names at: ${bad.json.detail}`);
+      }
+    }
+  }
+}
+
+/** The schema after the migration, through `rows(sql)`. */
+function checkSchema(rows, fx, tables) {
+  assert.deepEqual(rows('SELECT version FROM schema_version ORDER BY version').map((r) => Number(r.version)), [1, 2],
+    'schema_version holds versions 1 (the old layout) and 2 (this one)');
+  assert.ok(!tables().includes('notes'), `the notes table is gone: ${tables()}`);
+  for (const t of ['games', 'plays', 'schema_version']) assert.ok(tables().includes(t), `table ${t}: ${tables()}`);
+  const notes = fx.games.reduce((k, g) => k + g.reads.admin.plays.plays.filter((p) => p.explanation).length, 0);
+  const kind3 = Number(rows('SELECT count(*) AS k FROM plays WHERE kind = 3 AND explanation IS NOT NULL')[0].k);
+  assert.equal(kind3, notes, 'every note of the old store is a plays row of kind 3');
+  const ids = rows('SELECT id FROM games WHERE origin IS NULL').map((r) => r.id);
+  assert.deepEqual(ids, [], 'every game has its origin');
+}
+
+/** After the reads, every game has a fresh snapshot of its version. */
+function checkSnapshots(rows, hex, fx) {
+  for (const g of fx.games) {
+    const [row] = rows(`SELECT version, snap_version, ${hex} AS head FROM games WHERE id = '${g.id}'`);
+    assert.ok(row, `${g.label}: row`);
+    assert.equal(row.head, MAGIC_HEX, `${g.label}: the snapshot written after a read starts with CROUPIER-SNAP`);
+    assert.equal(Number(row.snap_version), Number(row.version), `${g.label}: the snapshot is of the current version`);
+  }
+}
+
+/** Play every game in progress to its end, each person following GET /hint. */
+async function playOn(base, fx) {
+  for (const g of fx.games) {
+    if (g.over) continue;
+    const rd = readers(g, fx.admin_token);
+    const tokenOf = (seat) => g.seats.find((s) => s.seat === seat)?.token;
+    let steps = 0;
+    for (;;) {
+      const views = {};
+      for (const [who, token] of Object.entries(rd)) {
+        const r = await request(base, 'GET', `/games/${g.id}`, { token });
+        expectStatus(r, 200, `${g.label} step ${steps}: ${who} GET /games/{id}`);
+        views[who] = r.json;
+      }
+      if (steps % 10 === 0 || views.admin.state.over) {
+        for (const [who, token] of Object.entries(rd)) {
+          for (const p of ['/plays', '/events', '/legal']) {
+            expectStatus(await request(base, 'GET', `/games/${g.id}${p}`, { token }), 200, `${g.label} step ${steps}: ${who} GET ${p}`);
+          }
+        }
+      }
+      if (views.admin.state.over) break;
+      assert.ok(++steps < 3000, `${g.label}: ends within 3000 plays`);
+      const token = tokenOf(views.admin.state.current);
+      assert.ok(token, `${g.label}: seat ${views.admin.state.current} to play is a person's`);
+      const hint = await request(base, 'GET', `/games/${g.id}/hint`, { token });
+      expectStatus(hint, 200, `${g.label} step ${steps}: hint`);
+      const r = await request(base, 'POST', `/games/${g.id}/plays`, {
+        token, json: { play: hint.json.play }, headers: { 'if-match': `"${views.admin.version}"` },
+      });
+      expectStatus(r, 200, `${g.label} step ${steps}: POST the hint's play ${JSON.stringify(hint.json.play)}`);
+    }
+    assert.ok(steps > 0, `${g.label}: played on`);
+  }
+}
+
+async function stopOk(s) {
+  const { code, signal, stderr } = await s.stop();
+  assert.equal(signal, null, `server killed by ${signal}; stderr: ${stderr.slice(-2000)}`);
+  assert.equal(code, 0, `clean shutdown; stderr: ${stderr.slice(-2000)}`);
+}
+
+/** The whole check on one store: migrate, compare, restart, compare, play on. */
+async function migrateAndPlay(store, fx, rows, hex, tables) {
+  let s = await startServer({ store, adminToken: fx.admin_token });
+  let stopped = false;
+  cleanups.push(async () => { if (!stopped) await s.stop(); });
+  await checkAnswers(s.base, fx, 'after the migration');
+  checkSchema(rows, fx, tables);
+  checkSnapshots(rows, hex, fx);
+  await stopOk(s);
+  // A second start finds schema 2: nothing migrates again, nothing changes.
+  s = await startServer({ store, adminToken: fx.admin_token });
+  await checkAnswers(s.base, fx, 'after a restart');
+  checkSchema(rows, fx, tables);
+  await checkAtOrigin(s.base, fx, false);
+  await playOn(s.base, fx);
+  await checkAtOrigin(s.base, fx, true);
+  stopped = true;
+  await stopOk(s);
+}
+
+test('SQLite: a store of release 497a75b migrates in place and every game answers as before, then plays on',
+  { skip: !hasTool('sqlite3') && 'the sqlite3 command-line tool is missing (apt-get install sqlite3)', timeout: 600_000 },
+  async () => {
+    const fx = load('expected.json');
+    const file = path.join(dir, 'v1.db');
+    copyFileSync(path.join(FIX, 'croupier-v1.db'), file);
+    const rows = (sql) => sqliteRows(file, sql);
+    assert.deepEqual(rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map((r) => r.name),
+      ['games', 'notes'], 'the fixture is a schema-1 store');
+    const tables = () => rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map((r) => r.name);
+    await migrateAndPlay(`sqlite:${file}`, fx, rows, 'hex(substr(snap, 1, 13))', tables);
+  });
+
+if (PG_URL) {
+  test('PostgreSQL: a dump of release 497a75b migrates in place and every game answers as before, then plays on',
+    { skip: !hasTool('psql') && 'the psql command-line tool is missing (apt-get install postgresql-client)', timeout: 600_000 },
+    async () => {
+      const fx = load('expected-pg.json');
+      const name = `croupier_migrate_${randomBytes(6).toString('hex')}`;
+      run('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', PG_URL, '-c', `CREATE DATABASE ${name}`], 'create database');
+      cleanups.push(() => run('psql', ['-X', '-q', '-d', PG_URL, '-c', `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`], 'drop database'));
+      const url = pgWithDb(PG_URL, name);
+      run('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', url, '-f', path.join(FIX, 'croupier-v1-pg.sql')], 'load the dump');
+      const rows = (sql) => pgRows(url, sql);
+      const tables = () => rows("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename").map((r) => r.tablename);
+      assert.deepEqual(tables(), ['games', 'notes'], 'the fixture is a schema-1 store');
+      await migrateAndPlay(url, fx, rows, "upper(encode(substring(snap FROM 1 FOR 13), 'hex'))", tables);
+    });
+}
