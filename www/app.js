@@ -87,6 +87,7 @@ const app = {
   selection: null,      // renderer-specific selected source key
   hint: null,           // {play, explanation, strategy}
   log: new Map(),       // n -> record, as shown
+  rulesDocs: {},        // game -> GET /rules/{game} (fetched once, for help texts)
   busy: false,
   pollTimer: null,
 };
@@ -1206,9 +1207,30 @@ const HB = {
       h('div', { class: 'opponents hb-opponents' }, others.map(playerArea)),
       you === null ? null : playerArea(you),
       h('div', { class: 'hb-actions-slot' }, actions),
-      help);
+      help,
+      conventionsHelp());
   },
 };
+
+// The conventions the bots play by (and read a person's clues by), as
+// GET /rules/hanabi states them: fetched once, shown folded under the table.
+function conventionsHelp() {
+  const doc = app.rulesDocs.hanabi;
+  if (doc === undefined) {
+    app.rulesDocs.hanabi = null; // asked once
+    api('GET', '/rules/hanabi').then(({ data }) => {
+      app.rulesDocs.hanabi = data || null;
+      if (app.game === 'hanabi') render();
+    }).catch(() => {});
+    return null;
+  }
+  const conv = doc && doc.conventions;
+  if (!conv || !Array.isArray(conv.rules)) return null;
+  return h('details', { class: 'help conventions', 'data-testid': 'hb-conventions' },
+    h('summary', {}, 'How the bots play: our conventions'),
+    conv.summary ? h('p', {}, conv.summary) : null,
+    h('ul', {}, conv.rules.map((r) => h('li', {}, typeof r === 'string' ? r : (r.text || r.rule || JSON.stringify(r))))));
+}
 
 function hbCardText(card) {
   const c = hbCard(card);

@@ -179,8 +179,15 @@ int hn_export_hanablive(const hanabi_state *st, char **out, size_t *len, game_er
 /* The state as `seat` may know it: every card not yet drawn and every card of
  * the seat's own hand are 0 (deck, hand, and the `drew` of the seat's own
  * draws in the history), the generators and the seed are zeroed. Strategies
- * that read the past are given this, never the full state. */
+ * that read the past (the information strategy replays the public history)
+ * are given this, never the full state. */
 void hn_mask(const hanabi_state *st, int seat, hanabi_state *out);
+/* `conventions` (hanabi_conv.c): the strategy a person can learn, used with
+ * people at the table and for /hint. It chooses for `seat` (the seat to
+ * move) from a masked state (hn_mask). */
+void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, size_t whylen);
+/* The conventions as GET /rules/hanabi documents them (new ref). */
+json_t *hn_conv_rules(void);
 void hn_rules_bot(const hn_obs *o, hn_play *out, char *why, size_t whylen);
 void hn_random_bot(const hn_obs *o, rng *r, hn_play *out, char *why, size_t whylen);
 /* Every legal play of o->seat (its turn assumed), from the observation. */

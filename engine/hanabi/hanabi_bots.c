@@ -27,7 +27,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const hn_bots[] = {"rules", "random", NULL};
+const char *const hn_bots[] = {"conventions", "rules", "random", NULL};
 
 int hn_obs_legal(const hn_obs *o, hn_play *out)
 {

@@ -79,11 +79,16 @@ static json_t *rules(void)
         "come, and scores a game lost to the 3rd error 0. The export holds the actions hanab.live replays; when that is "
         "not the whole game or its score, a member \"croupier\" says so: {note, end, hanablive_end, actions, "
         "exported_actions, dropped_actions, score, hanablive_score}"));
-    json_object_set_new(r, "bots", json_pack("[{s:s,s:s},{s:s,s:s}]",
+    json_object_set_new(r, "bots", json_pack("[{s:s,s:s},{s:s,s:s},{s:s,s:s}]",
+        "name", "conventions", "description",
+        "the strategy people can learn (see conventions): play clues on the newest touched card that could be "
+        "playable, number-clue saves of the next player's chop, discards from the chop; used whenever a person sits "
+        "at the table (a resigned seat) and for hints",
         "name", "rules", "description",
         "plays cards the hints prove playable, hints partners so their playable cards become provable, saves last "
         "copies, discards the oldest untouched card",
         "name", "random", "description", "a uniformly random legal play"));
+    json_object_set_new(r, "conventions", hn_conv_rules());
     return r;
 }
 
@@ -201,7 +206,11 @@ static int bot(void *vst, const char *strategy, json_t **record, char *explanati
     char why[320];
     rng r = st->brng;
     hn_observe(st, st->cur, &o);
-    if (strategy && strcmp(strategy, "rules") == 0)
+    if (strategy && strcmp(strategy, "conventions") == 0) {
+        hanabi_state m; /* 1.6 KB: what this seat may know */
+        hn_mask(st, st->cur, &m);
+        hn_conv_bot(&m, st->cur, &p, why, sizeof why);
+    } else if (strategy && strcmp(strategy, "rules") == 0)
         hn_rules_bot(&o, &p, why, sizeof why);
     else if (strategy && strcmp(strategy, "random") == 0)
         hn_random_bot(&o, &r, &p, why, sizeof why);
@@ -227,12 +236,34 @@ static int hint(const void *vst, int seat, json_t **out, game_err *e)
         return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", hn_result_name(st));
     if (seat != st->cur)
         return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
-    hn_obs o;
+    hanabi_state m;
     hn_play p;
     char why[320];
-    hn_observe(st, seat, &o);
-    hn_rules_bot(&o, &p, why, sizeof why);
-    *out = json_pack("{s:o,s:s,s:s}", "play", hn_play_json(&p), "explanation", why, "strategy", "rules");
+    hn_mask(st, seat, &m);
+    hn_conv_bot(&m, seat, &p, why, sizeof why);
+    *out = json_pack("{s:o,s:s,s:s}", "play", hn_play_json(&p), "explanation", why, "strategy",
+                     "conventions");
+    return 0;
+}
+
+/* `info` only where every seat plays it: its hints are codes that only
+ * another `info` player decodes. */
+static int seating(const char *const *bots, int n, game_err *e)
+{
+    int info = 0;
+    for (int i = 0; i < n; i++)
+        info += bots[i] && strcmp(bots[i], "info") == 0;
+    if (!info || info == n)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (!bots[i] || strcmp(bots[i], "info") != 0) {
+            char p[32];
+            snprintf(p, sizeof p, "/players/%d%s", i, bots[i] ? "/bot" : "");
+            return err_set(e, ERR_BAD_MEMBER, p,
+                           "the info strategy's hints are codes only other info players read: "
+                           "seat it at a table where every seat is info, or use conventions "
+                           "(the strategy people can play with)");
+        }
     return 0;
 }
 
@@ -276,5 +307,6 @@ const game_ops hanabi_ops = {
     .events = events,
     .export_formats = EXPORTS,
     .export_as = export_as,
+    .seating = seating,
     .reveal = reveal,
 };

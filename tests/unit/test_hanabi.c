@@ -1487,7 +1487,8 @@ static void test_rules_json_and_registry(void **unused)
     assert_ptr_equal(game_find("hanabi"), OPS);
     assert_true(OPS->cooperative);
     assert_int_equal(OPS->state_size, sizeof(hanabi_state));
-    assert_string_equal(OPS->bots[0], "rules");
+    assert_string_equal(OPS->bots[0], "conventions"); /* people's partner, and /hint */
+    assert_true(game_has_bot(OPS, "rules"));
     assert_true(game_has_variant(OPS, "rainbow"));
     assert_true(game_has_bot(OPS, "random"));
     assert_string_equal(hn_card_name(0), "??");

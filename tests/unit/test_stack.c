@@ -288,11 +288,10 @@ static char *dumps(json_t *j)
 static json_t *players(const game_ops *ops, int human)
 {
     int np = ops->default_players ? ops->default_players : ops->min_players;
-    int nb = nbots(ops);
-    json_t *a = json_array();
+    json_t *a = json_array(); /* the strongest bot in every bot seat: any game seats it so */
     for (int i = 0; i < np; i++)
         json_array_append_new(a, i == 0 && human ? json_pack("{s:s}", "name", "Ann")
-                                                 : json_pack("{s:s}", "bot", ops->bots[i % nb]));
+                                                 : json_pack("{s:s}", "bot", ops->bots[0]));
     return a;
 }
 
