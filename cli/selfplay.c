@@ -226,9 +226,11 @@ int cmd_selfplay(int argc, char **argv)
                100 * 1.96 * sqrt(p * (1 - p) / (double)games), score_sum[s] / (double)games);
     }
 tail:
+    /* how games ended, with their share (Hanabi: "errors" is the strikeout rate) */
     printf("endings:");
     for (int r = 0; r < nresults; r++)
-        printf(" %s %ld", results[r].name, results[r].n);
+        printf(" %s %ld (%.2f%%)", results[r].name, results[r].n,
+               100.0 * (double)results[r].n / (double)games);
     printf("\n");
     if (!ops->cooperative)
         printf("no winner: %ld (abandoned or limit)\n", ended_other);

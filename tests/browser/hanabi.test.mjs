@@ -26,7 +26,7 @@ test('play Hanabi (rainbow) against two bots in the browser', async () => {
   await tid('new-game-variant').selectOption('rainbow');
   await tid('new-game-players').fill('3');
   await tid('new-game-name').fill('Ada');
-  assert.equal(await tid('new-game-bot-1').inputValue(), 'rules');
+  assert.equal(await tid('new-game-bot-1').inputValue(), 'conventions', 'the strongest bot people play with is offered first');
   assert.equal(await page.locator('[data-testid^="new-game-bot-"]').count(), 2, 'two bot seats for three players');
   assert.ok(await tid('new-game-end').isVisible(), 'the end-of-game option is offered');
   await tid('new-game-seed').fill(String(SEED));

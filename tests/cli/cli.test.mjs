@@ -50,7 +50,7 @@ test('selfplay names a wrong table size, from the game\'s own player range', () 
   assert.match(notNumber.stderr, /--players takes a number of seats, not 'four'/);
   const ok = run('selfplay', '--game', 'hanabi', '--players', '5', '--games', '3', '--quiet');
   assert.equal(ok.status, 0, ok.stderr);
-  assert.match(ok.stdout, /bots: rules,rules,rules,rules,rules\n/);
+  assert.match(ok.stdout, /bots: conventions,conventions,conventions,conventions,conventions\n/);
 });
 
 test('games lists comp10001bo with its bots', () => {
@@ -78,6 +78,20 @@ test('selfplay reports wins per seat, endings and average turns; totals add up',
   assert.equal(total, 100);
   assert.ok(s.turns > 0);
   assert.match(s.out, /endings: /);
+});
+
+test('selfplay of a cooperative game: mean ± standard error, perfect-game rate, endings with their shares, games/s', () => {
+  const r = run('selfplay', '--game', 'hanabi', '--bots', 'random', '--players', '3', '--games', '200',
+    '--seed', '1', '--quiet');
+  assert.equal(r.status, 0, r.stderr);
+  const m = /average score: ([\d.]+) ± ([\d.]+) \(standard error\), max 25/.exec(r.stdout);
+  assert.ok(m && +m[2] > 0, r.stdout);
+  assert.match(r.stdout, /perfect games: \d+ \([\d.]+%\)/);
+  const endings = [...(/endings:(.*)/.exec(r.stdout)[1]).matchAll(/ (\S+) (\d+) \(([\d.]+)%\)/g)];
+  assert.ok(endings.some((e) => e[1] === 'errors'), r.stdout); // random players strike out
+  assert.equal(endings.reduce((a, e) => a + Number(e[2]), 0), 200);
+  assert.ok(Math.abs(endings.reduce((a, e) => a + Number(e[3]), 0) - 100) < 0.1);
+  assert.match(r.stdout, /time: [\d.]+ s \(\d+ games\/s\)/);
 });
 
 test('selfplay is deterministic for a seed', () => {
