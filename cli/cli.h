@@ -3,5 +3,6 @@
 #define CROUPIER_CLI_H
 
 int cmd_selfplay(int argc, char **argv);
+int cmd_tournament(int argc, char **argv);
 
 #endif

@@ -286,6 +286,7 @@ static void usage(FILE *f)
         "  serve      serve the HTTP API, the web page and the OpenAPI document\n"
         "  fcgi       the same API as a FastCGI application (or one CGI request)\n"
         "  selfplay   let bots play many games and report how they fare\n"
+        "  tournament rotate named strategies through the seats and rank them\n"
         "  games      list the games, variants and bots\n"
         "  help       this text\n\n"
         "`croupier <command> --help` describes each command.\n");
@@ -323,6 +324,8 @@ int main(int argc, char **argv)
         return cmd_fcgi(argc - 1, argv + 1);
     if (strcmp(cmd, "selfplay") == 0)
         return cmd_selfplay(argc - 1, argv + 1);
+    if (strcmp(cmd, "tournament") == 0)
+        return cmd_tournament(argc - 1, argv + 1);
     if (strcmp(cmd, "games") == 0)
         return cmd_games(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {

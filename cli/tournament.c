@@ -1,0 +1,688 @@
+/* tournament.c: `croupier tournament`: a series of games between named
+ * strategies for any game of the registry, with the seats rotated so every
+ * strategy sits at every seat equally often, and a results table (wins with
+ * Wilson intervals, average scores, Bradley-Terry ratings on the Elo scale).
+ *
+ * Schedule (docs/tournament.md): the lineup L[0..P-1] (--bots, repeated to
+ * fill P seats) is played in blocks of P games. Game g is rotation
+ * r = g mod P of block b = g div P: lineup entry j sits at seat (j + r) mod P,
+ * and every game of block b is dealt from seed S + b, so each deal is played
+ * once from every seat. Games run on --jobs threads (worker w plays games
+ * w, w + J, w + 2J, ...), each into its own slot of a results array that is
+ * then summed in game order: the output does not depend on --jobs.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "game.h"
+
+enum { MAX_GAMES = 1000000, MAX_JOBS = 256, MAX_ENDINGS = 16, MAX_STEPS = 1000000 };
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: croupier tournament --game G --bots A,B[,C...] [options]\n"
+        "Play a series of games between named strategies, rotating the seats so\n"
+        "each strategy sits at every seat equally often, and rank them.\n\n"
+        "  --game G            game id (see `croupier games`)\n"
+        "  --variant V         variant (default: the game's first)\n"
+        "  --options JSON      game options, as in POST /games\n"
+        "  --bots A,B,...      the lineup: one strategy per seat, repeated in order to\n"
+        "                      fill the table (planner,standard,standard,standard is\n"
+        "                      one planner against three standard)\n"
+        "  --players P         seats (default: the game's usual table, or more if\n"
+        "                      --bots names more)\n"
+        "  --games N           games (default 100), rounded up to whole blocks of P:\n"
+        "                      block b plays the lineup rotated to each of the P\n"
+        "                      positions, every rotation dealt from seed S + b\n"
+        "  --seed S            base seed (default 1)\n"
+        "  --jobs J            worker threads (default: the online CPUs); the results\n"
+        "                      do not depend on J\n"
+        "  --json              one JSON object on stdout instead of the table\n"
+        "  --quiet             no progress bar\n"
+        "  -h, --help          this text\n\n"
+        "Ratings: Bradley-Terry maximum likelihood on the pairwise results of each\n"
+        "game (the winner beats every other seat; no winner: all draw), on the Elo\n"
+        "scale, mean 1500. Cooperative games report the team score instead.\n"
+        "Exit status: 0 done, 1 a bot failed, 2 bad arguments.\n");
+}
+
+/* One finished game. */
+typedef struct result {
+    int winner; /* seat, -1 none */
+    int failed; /* 1: a bot failed or the game did not end */
+    int turns, rounds;
+    int max_score, lower_is_better;
+    const char *ending; /* static string from game_status */
+} result;
+
+typedef struct ctx {
+    const game_ops *ops;
+    const char *variant;
+    const json_t *options;
+    int players;
+    const char *lineup[GAME_MAX_SEATS];
+    uint64_t seed;
+    long games;
+    int jobs;
+    result *res;
+    double *score; /* games * players */
+    long done;     /* finished games, atomic */
+} ctx;
+
+typedef struct worker {
+    ctx *c;
+    int index;
+    long failed_game; /* the first game of this worker that failed, -1 none */
+    char error[640];
+} worker;
+
+static uint64_t block_seed(uint64_t base, long block)
+{
+    return (base + (uint64_t)block) & ((1ULL << 53) - 1);
+}
+
+/* The strategy at `seat` in game g: lineup entry (seat - r) mod P. */
+static const char *seat_bot(const ctx *c, long g, int seat)
+{
+    int r = (int)(g % c->players);
+    return c->lineup[((seat - r) % c->players + c->players) % c->players];
+}
+
+static void play_one(ctx *c, void *st, long g, char *err, size_t errlen)
+{
+    const game_ops *ops = c->ops;
+    result *r = &c->res[g];
+    game_err e = {0};
+    uint64_t seed = block_seed(c->seed, g / c->players);
+    r->winner = -1;
+    if (ops->init(st, c->variant, c->players, seed, c->options, &e)) {
+        r->failed = 1;
+        snprintf(err, errlen, "game %ld (seed %llu): %s", g,
+                 (unsigned long long)seed, e.detail);
+        return;
+    }
+    game_status gs;
+    long steps = 0;
+    for (;; steps++) {
+        if (steps >= MAX_STEPS) {
+            r->failed = 1;
+            snprintf(err, errlen, "game %ld (seed %llu): not over after %d plays",
+                     g, (unsigned long long)seed, MAX_STEPS);
+            return;
+        }
+        if (ops->autoplay(st, NULL))
+            continue;
+        ops->status(st, &gs);
+        if (gs.over)
+            break;
+        char expl[320];
+        const char *bot = seat_bot(c, g, gs.to_move);
+        if (ops->bot(st, bot, NULL, expl, sizeof expl, &e)) {
+            r->failed = 1;
+            snprintf(err, errlen, "game %ld (seed %llu): bot %s at seat %d failed: %s",
+                     g, (unsigned long long)seed, bot, gs.to_move, e.detail);
+            return;
+        }
+    }
+    r->winner = gs.winner >= 0 && gs.winner < c->players ? gs.winner : -1;
+    r->ending = gs.result ? gs.result : "over";
+    r->turns = gs.turns;
+    r->rounds = gs.rounds;
+    r->max_score = gs.max_score;
+    r->lower_is_better = gs.lower_is_better;
+    for (int s = 0; s < c->players; s++)
+        c->score[g * c->players + s] = gs.score[s];
+}
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    ctx *c = w->c;
+    void *st = malloc(c->ops->state_size);
+    char err[640];
+    w->failed_game = -1;
+    for (long g = w->index; g < c->games; g += c->jobs) {
+        if (!st) {
+            c->res[g].failed = 1;
+            snprintf(err, sizeof err, "out of memory");
+        } else {
+            play_one(c, st, g, err, sizeof err);
+        }
+        if (c->res[g].failed && w->failed_game < 0) {
+            w->failed_game = g;
+            snprintf(w->error, sizeof w->error, "%s", err);
+        }
+        __atomic_add_fetch(&c->done, 1, __ATOMIC_RELAXED);
+    }
+    free(st);
+    return NULL;
+}
+
+/* Wilson score interval for k successes in n trials, 95%. */
+static void wilson(double k, double n, double *lo, double *hi)
+{
+    if (n <= 0) {
+        *lo = 0;
+        *hi = 1;
+        return;
+    }
+    const double z = 1.959963984540054;
+    double p = k / n, z2 = z * z;
+    double den = 1 + z2 / n;
+    double mid = (p + z2 / (2 * n)) / den;
+    double half = z * sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / den;
+    *lo = mid - half < 0 ? 0 : mid - half;
+    *hi = mid + half > 1 ? 1 : mid + half;
+}
+
+/* Bradley-Terry by the MM algorithm (Hunter 2004): w[i] wins of i (draws
+ * count half), n[i*k+j] comparisons of i and j. One virtual draw between
+ * every pair keeps the fit finite when a strategy never (or always) wins.
+ * Ratings on the Elo scale (400 log10 of strength), mean 1500. */
+static void bradley_terry(int k, const double *w0, const double *n0, double *rating)
+{
+    double w[GAME_MAX_SEATS], n[GAME_MAX_SEATS * GAME_MAX_SEATS], g[GAME_MAX_SEATS];
+    for (int i = 0; i < k; i++) {
+        w[i] = w0[i] + 0.5 * (k - 1);
+        g[i] = 1;
+        for (int j = 0; j < k; j++)
+            n[i * k + j] = i == j ? 0 : n0[i * k + j] + 1;
+    }
+    for (int it = 0; it < 10000; it++) {
+        double change = 0, ng[GAME_MAX_SEATS], logsum = 0;
+        for (int i = 0; i < k; i++) {
+            double d = 0;
+            for (int j = 0; j < k; j++)
+                if (j != i)
+                    d += n[i * k + j] / (g[i] + g[j]);
+            ng[i] = d > 0 ? w[i] / d : g[i];
+            logsum += log(ng[i]);
+        }
+        double norm = exp(logsum / k);
+        for (int i = 0; i < k; i++) {
+            ng[i] /= norm;
+            double dl = fabs(log(ng[i]) - log(g[i]));
+            change = dl > change ? dl : change;
+            g[i] = ng[i];
+        }
+        if (change < 1e-12)
+            break;
+    }
+    for (int i = 0; i < k; i++)
+        rating[i] = 1500 + 400 * log10(g[i]);
+}
+
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Stable JSON number: rounded so the text does not vary with the last bit. */
+static json_t *num(double v, int places)
+{
+    double m = pow(10, places);
+    return json_real(round(v * m) / m);
+}
+
+int cmd_tournament(int argc, char **argv)
+{
+    const char *gname = NULL, *variant = NULL, *bots_arg = NULL, *opts_arg = NULL;
+    long games = 100, players = 0, jobs = 0;
+    unsigned long long seed = 1;
+    int quiet = 0, as_json = 0;
+    static const struct option opts[] = {
+        {"game", required_argument, 0, 'g'}, {"variant", required_argument, 0, 'v'},
+        {"bots", required_argument, 0, 'b'}, {"players", required_argument, 0, 'p'},
+        {"options", required_argument, 0, 'o'}, {"games", required_argument, 0, 'n'},
+        {"seed", required_argument, 0, 's'}, {"jobs", required_argument, 0, 'j'},
+        {"json", no_argument, 0, 'J'}, {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'g': gname = optarg; break;
+        case 'v': variant = optarg; break;
+        case 'b': bots_arg = optarg; break;
+        case 'o': opts_arg = optarg; break;
+        case 'p':
+            if (parse_long(optarg, 1, 1000, &players)) {
+                fprintf(stderr,
+                        "croupier tournament: --players takes a number of seats, not '%s'\n",
+                        optarg);
+                return 2;
+            }
+            break;
+        case 'n':
+            if (parse_long(optarg, 1, MAX_GAMES, &games)) {
+                fprintf(stderr, "croupier tournament: --games takes 1..%d, not '%s'\n", MAX_GAMES,
+                        optarg);
+                return 2;
+            }
+            break;
+        case 's': {
+            char *end;
+            errno = 0;
+            seed = strtoull(optarg, &end, 10);
+            if (errno || end == optarg || *end || optarg[0] == '-' || seed >= (1ULL << 53)) {
+                fprintf(stderr, "croupier tournament: --seed takes 0..2^53-1, not '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        }
+        case 'j':
+            if (parse_long(optarg, 1, MAX_JOBS, &jobs)) {
+                fprintf(stderr, "croupier tournament: --jobs takes 1..%d, not '%s'\n", MAX_JOBS,
+                        optarg);
+                return 2;
+            }
+            break;
+        case 'J': as_json = 1; break;
+        case 'q': quiet = 1; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "croupier tournament: unexpected argument '%s'\n", argv[optind]);
+        return 2;
+    }
+    const game_ops *ops = gname ? game_find(gname) : NULL;
+    if (!ops) {
+        if (gname)
+            fprintf(stderr, "croupier tournament: unknown game '%s' (see `croupier games`)\n",
+                    gname);
+        else
+            fprintf(stderr, "croupier tournament: --game is required (see `croupier games`)\n");
+        return 2;
+    }
+    if (!variant)
+        variant = ops->variants[0];
+    if (!game_has_variant(ops, variant)) {
+        fprintf(stderr, "croupier tournament: %s has no variant '%s'\n", ops->name, variant);
+        return 2;
+    }
+    if (!bots_arg) {
+        fprintf(stderr, "croupier tournament: --bots is required: the strategies to play, "
+                        "e.g. --bots %s,%s\n",
+                ops->bots[0], ops->bots[1] ? ops->bots[1] : ops->bots[0]);
+        return 2;
+    }
+    /* the lineup as named */
+    char buf[1024];
+    const char *named[GAME_MAX_SEATS];
+    int nnamed = 0;
+    if (strlen(bots_arg) >= sizeof buf) {
+        fprintf(stderr, "croupier tournament: --bots is too long\n");
+        return 2;
+    }
+    snprintf(buf, sizeof buf, "%s", bots_arg);
+    for (char *p = buf, *tok; (tok = strsep(&p, ","));) {
+        if (!*tok || !game_has_bot(ops, tok)) {
+            fprintf(stderr, "croupier tournament: %s has no bot '%s' (bots:", ops->name, tok);
+            for (const char *const *b = ops->bots; *b; b++)
+                fprintf(stderr, " %s", *b);
+            fprintf(stderr, ")\n");
+            return 2;
+        }
+        if (nnamed == GAME_MAX_SEATS || nnamed >= ops->max_players) {
+            fprintf(stderr, "croupier tournament: --bots names more strategies than %s has seats "
+                            "(%d at most)\n", ops->name, ops->max_players);
+            return 2;
+        }
+        named[nnamed++] = tok;
+    }
+    int usual = ops->default_players ? ops->default_players : ops->min_players;
+    if (!players)
+        players = nnamed > usual ? nnamed : usual;
+    if (players < ops->min_players || players > ops->max_players || players > GAME_MAX_SEATS) {
+        fprintf(stderr, "croupier tournament: %s takes %d-%d players, not %ld\n", ops->name,
+                ops->min_players, ops->max_players, players);
+        return 2;
+    }
+    if (nnamed > players) {
+        fprintf(stderr, "croupier tournament: --bots names %d strategies for %ld seats\n", nnamed,
+                players);
+        return 2;
+    }
+    ctx cx = {.ops = ops, .variant = variant, .players = (int)players, .seed = seed};
+    for (int i = 0; i < players; i++)
+        cx.lineup[i] = named[i % nnamed];
+    /* the seating of every rotation must be one the game accepts */
+    if (ops->seating) {
+        for (int r = 0; r < players; r++) {
+            const char *seat[GAME_MAX_SEATS];
+            for (int s = 0; s < players; s++)
+                seat[s] = seat_bot(&cx, r, s);
+            game_err e = {0};
+            if (ops->seating(seat, (int)players, &e)) {
+                fprintf(stderr, "croupier tournament: %s refuses this seating: %s\n", ops->name,
+                        e.detail);
+                return 2;
+            }
+        }
+    }
+    json_t *options = NULL;
+    if (opts_arg) {
+        json_error_t je;
+        options = json_loads(opts_arg, JSON_REJECT_DUPLICATES, &je);
+        if (!json_is_object(options)) {
+            fprintf(stderr, "croupier tournament: --options must be a JSON object\n");
+            json_decref(options);
+            return 2;
+        }
+    }
+    cx.options = options;
+    /* whole blocks: every rotation of every deal */
+    long asked = games, blocks = (games + players - 1) / players;
+    games = blocks * players;
+    cx.games = games;
+    if (!jobs) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        jobs = n < 1 ? 1 : n > MAX_JOBS ? MAX_JOBS : n;
+    }
+    if (jobs > games)
+        jobs = games;
+    cx.jobs = (int)jobs;
+
+    int rc = 0;
+    void *probe = malloc(ops->state_size);
+    cx.res = calloc((size_t)games, sizeof *cx.res);
+    cx.score = calloc((size_t)games * (size_t)players, sizeof *cx.score);
+    pthread_t tid[MAX_JOBS];
+    worker wk[MAX_JOBS];
+    int started = 0;
+    if (!probe || !cx.res || !cx.score) {
+        fprintf(stderr, "croupier tournament: out of memory for %ld games\n", games);
+        rc = 1;
+        goto out;
+    }
+    { /* options and variant checked once, as a clear usage error */
+        game_err e = {0};
+        if (ops->init(probe, variant, (int)players, block_seed(seed, 0), options, &e)) {
+            fprintf(stderr, "croupier tournament: %s%s%s\n", e.pointer[0] ? e.pointer : "",
+                    e.pointer[0] ? ": " : "", e.detail);
+            rc = 2;
+            goto out;
+        }
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int w = 0; w < jobs; w++) {
+        wk[w] = (worker){.c = &cx, .index = w, .failed_game = -1};
+        if (pthread_create(&tid[w], NULL, work, &wk[w]) != 0)
+            break;
+        started++;
+    }
+    if (started < jobs) {
+        /* fewer threads than asked: the rest of the games on this one */
+        for (int w = started; w < jobs; w++) {
+            wk[w] = (worker){.c = &cx, .index = w, .failed_game = -1};
+            work(&wk[w]);
+        }
+    }
+    int tty = !quiet && isatty(STDERR_FILENO);
+    for (;;) {
+        long d = __atomic_load_n(&cx.done, __ATOMIC_RELAXED);
+        if (tty) {
+            int width = 40, bar = (int)(d * width / games);
+            fprintf(stderr, "\r[%.*s%*s] %ld/%ld games", bar,
+                    "########################################", width - bar, "", d, games);
+        }
+        if (d >= games)
+            break;
+        usleep(100 * 1000);
+    }
+    if (tty)
+        fprintf(stderr, "\n");
+    for (int w = 0; w < started; w++)
+        pthread_join(tid[w], NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    { /* the first game that failed, whatever the worker */
+        const worker *first = NULL;
+        for (int w = 0; w < jobs; w++)
+            if (wk[w].failed_game >= 0 && (!first || wk[w].failed_game < first->failed_game))
+                first = &wk[w];
+        if (first) {
+            fprintf(stderr, "croupier tournament: %s\n", first->error);
+            rc = 1;
+            goto out;
+        }
+    }
+
+    /* ---- sum up in game order ------------------------------------------- */
+    /* the distinct strategies, in lineup order */
+    const char *strat[GAME_MAX_SEATS];
+    int nstrat = 0, entry_of[GAME_MAX_SEATS], entries[GAME_MAX_SEATS] = {0};
+    for (int j = 0; j < players; j++) {
+        int k = 0;
+        while (k < nstrat && strcmp(strat[k], cx.lineup[j]) != 0)
+            k++;
+        if (k == nstrat)
+            strat[nstrat++] = cx.lineup[j];
+        entry_of[j] = k;
+        entries[k]++;
+    }
+    long wins[GAME_MAX_SEATS] = {0}, seats[GAME_MAX_SEATS] = {0};
+    long seat_count[GAME_MAX_SEATS][GAME_MAX_SEATS] = {{0}};
+    long seat_wins[GAME_MAX_SEATS][GAME_MAX_SEATS] = {{0}};
+    double score_sum[GAME_MAX_SEATS] = {0};
+    double pw[GAME_MAX_SEATS] = {0}, pn[GAME_MAX_SEATS * GAME_MAX_SEATS] = {0};
+    double turns_sum = 0, rounds_sum = 0, team_sum = 0, team_sq = 0;
+    long no_winner = 0, perfect = 0, nend = 0;
+    struct tally { const char *name; long n; } ends[MAX_ENDINGS];
+    int lower_is_better = 0, max_score = 0;
+    for (long g = 0; g < games; g++) {
+        const result *r = &cx.res[g];
+        int r0 = (int)(g % players), sk[GAME_MAX_SEATS];
+        for (int s = 0; s < players; s++) {
+            int k = entry_of[((s - r0) % players + players) % players];
+            sk[s] = k;
+            seats[k]++;
+            seat_count[k][s]++;
+            score_sum[k] += cx.score[g * players + s];
+        }
+        if (r->winner >= 0) {
+            wins[sk[r->winner]]++;
+            seat_wins[sk[r->winner]][r->winner]++;
+        } else {
+            no_winner++;
+        }
+        /* pairwise results between seats of different strategies */
+        for (int a = 0; a < players; a++)
+            for (int b = a + 1; b < players; b++) {
+                int ka = sk[a], kb = sk[b];
+                if (ka == kb)
+                    continue;
+                if (r->winner < 0) {
+                    pw[ka] += 0.5, pw[kb] += 0.5;
+                } else if (r->winner == a) {
+                    pw[ka] += 1;
+                } else if (r->winner == b) {
+                    pw[kb] += 1;
+                } else {
+                    continue; /* two losers: no result between them */
+                }
+                pn[ka * nstrat + kb] += 1;
+                pn[kb * nstrat + ka] += 1;
+            }
+        int e = 0;
+        while (e < nend && strcmp(ends[e].name, r->ending) != 0)
+            e++;
+        if (e == nend && nend < MAX_ENDINGS)
+            ends[nend++] = (struct tally){r->ending, 0};
+        if (e < MAX_ENDINGS)
+            ends[e].n++;
+        turns_sum += r->turns;
+        rounds_sum += r->rounds;
+        lower_is_better |= r->lower_is_better;
+        if (ops->cooperative) {
+            double t = cx.score[g * players];
+            team_sum += t;
+            team_sq += t * t;
+            max_score = r->max_score > max_score ? r->max_score : max_score;
+            perfect += r->max_score > 0 && t >= r->max_score;
+        }
+    }
+    double rating[GAME_MAX_SEATS];
+    bradley_terry(nstrat, pw, pn, rating);
+    double team_mean = team_sum / (double)games;
+    double team_var = games > 1 ? (team_sq - team_sum * team_mean) / (double)(games - 1) : 0;
+    double team_se = sqrt(team_var > 0 ? team_var : 0) / sqrt((double)games);
+    /* win rate per seat: the share q of games the strategy won (Wilson over
+     * games), divided by its seats per game */
+    double rate[GAME_MAX_SEATS], lo[GAME_MAX_SEATS], hi[GAME_MAX_SEATS];
+    for (int k = 0; k < nstrat; k++) {
+        wilson((double)wins[k], (double)games, &lo[k], &hi[k]);
+        rate[k] = (double)wins[k] / (double)games / entries[k];
+        lo[k] /= entries[k];
+        hi[k] /= entries[k];
+    }
+
+    if (as_json) {
+        json_t *o = json_object(), *lineup = json_array(), *sa = json_array(), *en = json_object();
+        for (int j = 0; j < players; j++)
+            json_array_append_new(lineup, json_string(cx.lineup[j]));
+        for (int k = 0; k < nstrat; k++) {
+            json_t *so = json_object(), *sc = json_array(), *sw = json_array();
+            for (int s = 0; s < players; s++) {
+                json_array_append_new(sc, json_integer(seat_count[k][s]));
+                json_array_append_new(sw, json_integer(seat_wins[k][s]));
+            }
+            json_object_set_new(so, "name", json_string(strat[k]));
+            json_object_set_new(so, "entries", json_integer(entries[k]));
+            json_object_set_new(so, "games", json_integer(games));
+            json_object_set_new(so, "seats", json_integer(seats[k]));
+            json_object_set_new(so, "seat_counts", sc);
+            json_object_set_new(so, "avg_score", num(score_sum[k] / (double)seats[k], 4));
+            if (!ops->cooperative) {
+                json_object_set_new(so, "wins", json_integer(wins[k]));
+                json_object_set_new(so, "seat_wins", sw);
+                json_object_set_new(so, "win_rate", num(rate[k], 6));
+                json_object_set_new(so, "win_rate_95",
+                                    json_pack("[oo]", num(lo[k], 6), num(hi[k], 6)));
+                json_object_set_new(so, "rating", num(rating[k], 1));
+            } else {
+                json_decref(sw);
+            }
+            json_array_append_new(sa, so);
+        }
+        for (int e = 0; e < nend; e++)
+            json_object_set_new(en, ends[e].name, json_integer(ends[e].n));
+        json_object_set_new(o, "game", json_string(ops->name));
+        json_object_set_new(o, "title", json_string(ops->title));
+        json_object_set_new(o, "variant", json_string(variant));
+        json_object_set_new(o, "options", options ? json_incref(options) : json_null());
+        json_object_set_new(o, "players", json_integer(players));
+        json_object_set_new(o, "lineup", lineup);
+        json_object_set_new(o, "games", json_integer(games));
+        json_object_set_new(o, "games_asked", json_integer(asked));
+        json_object_set_new(o, "blocks", json_integer(blocks));
+        json_object_set_new(o, "seeds", json_pack("[II]", (json_int_t)seed,
+                                                  (json_int_t)block_seed(seed, blocks - 1)));
+        json_object_set_new(o, "cooperative", json_boolean(ops->cooperative));
+        json_object_set_new(o, "lower_is_better", json_boolean(lower_is_better));
+        json_object_set_new(o, "fair_share", num(1.0 / (double)players, 6));
+        json_object_set_new(o, "rating_method",
+                            ops->cooperative ? json_null()
+                                             : json_string("bradley-terry-mle-elo-scale"));
+        json_object_set_new(o, "strategies", sa);
+        if (ops->cooperative)
+            json_object_set_new(o, "team_score",
+                                json_pack("{s:o,s:o,s:i,s:I}", "mean", num(team_mean, 4),
+                                          "stderr", num(team_se, 4), "max", max_score, "perfect",
+                                          (json_int_t)perfect));
+        json_object_set_new(o, "endings", en);
+        json_object_set_new(o, "no_winner", json_integer(no_winner));
+        json_object_set_new(o, "avg_turns", num(turns_sum / (double)games, 3));
+        json_object_set_new(o, "avg_rounds", num(rounds_sum / (double)games, 3));
+        json_object_set_new(o, "timing", json_pack("{s:o,s:i}", "seconds", num(secs, 3), "jobs",
+                                                   (int)jobs));
+        char *txt = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+        printf("%s\n", txt ? txt : "{}");
+        free(txt);
+        json_decref(o);
+        goto out;
+    }
+
+    printf("%s (%s), %ld players, %ld games: %ld deals (seeds %llu..%llu) x %ld rotations\n",
+           ops->title, variant, players, games, blocks, seed,
+           (unsigned long long)block_seed(seed, blocks - 1), players);
+    if (asked != games)
+        printf("(--games %ld rounded up to whole blocks of %ld)\n", asked, players);
+    if (opts_arg)
+        printf("options: %s\n", opts_arg);
+    printf("lineup:");
+    for (int j = 0; j < players; j++)
+        printf("%s%s", j ? "," : " ", cx.lineup[j]);
+    printf(" (rotated: each entry sits at every seat in %ld games)\n\n", blocks);
+    if (ops->cooperative) {
+        printf("cooperative: every seat shares the team score\n");
+        printf("team score: %.3f ± %.3f (standard error) of %d; perfect games %ld (%.2f%%)\n\n",
+               team_mean, team_se, max_score, perfect, 100.0 * (double)perfect / (double)games);
+        printf("strategy        seats  games  seat counts    avg team score\n");
+        for (int k = 0; k < nstrat; k++) {
+            char sc[96] = "";
+            for (int s = 0; s < players; s++)
+                snprintf(sc + strlen(sc), sizeof sc - strlen(sc), "%s%ld", s ? "/" : "",
+                         seat_count[k][s]);
+            printf("%-14s %6ld %6ld  %-14s %8.3f\n", strat[k], seats[k], games, sc,
+                   score_sum[k] / (double)seats[k]);
+        }
+    } else {
+        printf("strategy        seats  games    wins  win%%/seat  95%% interval    %s  rating\n",
+               lower_is_better ? "avg points" : " avg score");
+        for (int k = 0; k < nstrat; k++)
+            printf("%-14s %6ld %6ld  %6ld    %6.2f%%  [%5.2f-%5.2f%%]  %10.2f  %6.0f\n", strat[k],
+                   seats[k], games, wins[k], 100 * rate[k], 100 * lo[k], 100 * hi[k],
+                   score_sum[k] / (double)seats[k], rating[k]);
+        printf("\nfair share per seat: %.2f%%", 100.0 / (double)players);
+        if (lower_is_better)
+            printf("; avg points are penalty points: lower is better");
+        printf("\nratings: Bradley-Terry maximum likelihood on the Elo scale (mean 1500) from\n"
+               "  pairwise results: a game's winner beats every other seat, a game without\n"
+               "  a winner is a draw between all; one virtual draw per pair as a prior\n");
+        printf("seat counts:");
+        for (int k = 0; k < nstrat; k++) {
+            printf(" %s ", strat[k]);
+            for (int s = 0; s < players; s++)
+                printf("%s%ld", s ? "/" : "", seat_count[k][s]);
+        }
+        printf("\n");
+    }
+    printf("endings:");
+    for (int e = 0; e < nend; e++)
+        printf(" %s %ld (%.2f%%)", ends[e].name, ends[e].n,
+               100.0 * (double)ends[e].n / (double)games);
+    printf("\n");
+    if (!ops->cooperative)
+        printf("no winner: %ld\n", no_winner);
+    printf("average turns per game: %.1f\n", turns_sum / (double)games);
+    if (rounds_sum > 0)
+        printf("average hands/rounds per game: %.2f\n", rounds_sum / (double)games);
+    printf("time: %.2f s (%.0f games/s, %ld threads)\n", secs,
+           (double)games / (secs > 0 ? secs : 1e-9), jobs);
+out:
+    free(probe);
+    free(cx.res);
+    free(cx.score);
+    json_decref(options);
+    return rc;
+}
