@@ -40,7 +40,8 @@
 # LONG_RUNS=5 wrk runs per copy, LONG_SECONDS=2, LONG_WINDOW=40 plays per
 # copy, LONG_PAIRS=3 games (seeds) per game type, LONG_POLICY=random|eager
 # (eager: plays that put cards down first, so hands end as in played games) (B);
-# BENCH=all|engine|http|store; BUILD=build (where make put croupier and
+# HANABI_GAMES=10000 games per Hanabi table size and strategy (section
+# "hanabi strategies", issue 12); BENCH=all|engine|hanabi|http|store; BUILD=build (where make put croupier and
 # bench/*), CROUPIER_BIN=$BUILD/croupier (another build of the server).
 set -eu
 cd "$(dirname "$0")/.."
@@ -58,7 +59,7 @@ LONG_PAIRS=${LONG_PAIRS:-3}
 LONG_POLICY=${LONG_POLICY:-random}
 BUILD=${BUILD:-build}
 CROUPIER_BIN=${CROUPIER_BIN:-$BUILD/croupier}
-case $BENCH in all | engine | http | store) ;; *) echo "BENCH=$BENCH: all, engine, http or store" >&2; exit 2 ;; esac
+case $BENCH in all | engine | hanabi | http | store) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http or store" >&2; exit 2 ;; esac
 RSS_TARGET_KB=$((50 * 1024))
 
 tmp=$(mktemp -d)
@@ -126,6 +127,8 @@ while read -r game bots n; do
 done <<'LIST'
 comp10001bo planner 400
 comp10001bo random 400
+hanabi conventions 400
+hanabi info 400
 hanabi rules 400
 hanabi random 400
 phazed planner 100
@@ -134,7 +137,44 @@ fivecrowns strategy 100
 fivecrowns random 100
 LIST
 fi
-[ "$BENCH" = engine ] && exit 0
+
+# Hanabi strategies (issue 12): HANABI_GAMES seeded games per table size, both
+# variants, {"end":"standard"}, every seat the strategy; the published figures
+# under the same end rule beside them (hanabi.rs information strategy and
+# SmartBot, from hanabi.rs's README; chikinn's hat player for rainbow).
+if [ "$BENCH" = all ] || [ "$BENCH" = engine ] || [ "$BENCH" = hanabi ]; then
+HANABI_GAMES=${HANABI_GAMES:-10000}
+echo "== hanabi strategies: $HANABI_GAMES games per table size, {\"end\":\"standard\"}, all seats one strategy"
+printf '  %-11s %-8s %2s  %-17s %8s %8s %10s   %s\n' strategy variant p "mean ± s.e." perfect strikeout games/s published
+while read -r strat variant p pub; do
+    out=$($BIN selfplay --game hanabi --variant "$variant" --bots "$strat" --players "$p" \
+        --games "$HANABI_GAMES" --seed 1 --quiet --options '{"end":"standard"}')
+    mean=$(echo "$out" | sed -n 's/^average score: \([0-9.]*\) ± \([0-9.]*\).*/\1 ± \2/p')
+    perfect=$(echo "$out" | sed -n 's/^perfect games: [0-9]* (\([0-9.]*%\)).*/\1/p')
+    strike=$(echo "$out" | sed -n 's/.* errors [0-9]* (\([0-9.]*%\)).*/\1/p')
+    rate=$(echo "$out" | sed -n 's/.*(\([0-9.]*\) games\/s).*/\1/p')
+    printf '  %-11s %-8s %2s  %-17s %8s %8s %10s   %s\n' "$strat" "$variant" "$p" "$mean" "$perfect" \
+        "${strike:-0%}" "$rate" "$pub"
+done <<'LIST'
+info standard 2 hanabi.rs information 22.52 (perfect 12.6%); target >= 23.0
+info standard 3 hanabi.rs information 24.79 (84.5%); target >= 24.8, 84%
+info standard 4 hanabi.rs information 24.94 (95.1%); target >= 24.9, 94%
+info standard 5 hanabi.rs information 24.92 (94.0%); target >= 24.9, 93%
+info rainbow 2 -
+info rainbow 3 -
+info rainbow 4 chikinn hat player 29.90; target >= 29.85
+info rainbow 5 chikinn hat player 29.93; target >= 29.85
+conventions standard 2 SmartBot 23.04 (hanabi.rs README); target >= 23.0
+conventions standard 3 SmartBot 23.26; target >= 23.2
+conventions standard 4 SmartBot 22.41; target >= 22.4
+conventions standard 5 SmartBot 20.65; target >= 20.6
+conventions rainbow 2 -
+conventions rainbow 3 -
+conventions rainbow 4 -
+conventions rainbow 5 -
+LIST
+fi
+[ "$BENCH" = engine ] || [ "$BENCH" = hanabi ] && exit 0
 
 if ! command -v wrk >/dev/null 2>&1; then
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo

@@ -182,9 +182,11 @@ int hn_export_hanablive(const hanabi_state *st, char **out, size_t *len, game_er
  * that read the past (the information strategy replays the public history)
  * are given this, never the full state. */
 void hn_mask(const hanabi_state *st, int seat, hanabi_state *out);
-/* `conventions` (hanabi_conv.c): the strategy a person can learn, used with
- * people at the table and for /hint. It chooses for `seat` (the seat to
- * move) from a masked state (hn_mask). */
+/* `info` (hanabi_info.c): the hat-guessing information strategy, for tables
+ * where every seat plays it. `conventions` (hanabi_conv.c): the strategy a
+ * person can learn, used with people at the table and for /hint. Both
+ * choose for `seat` (the seat to move) from a masked state (hn_mask). */
+void hn_info_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, size_t whylen);
 void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, size_t whylen);
 /* The conventions as GET /rules/hanabi documents them (new ref). */
 json_t *hn_conv_rules(void);

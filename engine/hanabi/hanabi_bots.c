@@ -1,4 +1,6 @@
-/* hanabi_bots.c: strategies. Both decide from an hn_obs, which holds no
+/* hanabi_bots.c: strategies. Explanations count cards from 1 (card 1 is
+ * the oldest), as the conventions bot and the page do; plays keep their
+ * 0-based index. Both decide from an hn_obs, which holds no
  * card of the seat's own hand (only what hints told about them).
  *
  * "rules": certainty-based, no conventions beyond "a touched card is kept":
@@ -27,7 +29,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const hn_bots[] = {"conventions", "rules", "random", NULL};
+const char *const hn_bots[] = {"conventions", "info", "rules", "random", NULL};
 
 int hn_obs_legal(const hn_obs *o, hn_play *out)
 {
@@ -213,7 +215,7 @@ void hn_rules_bot(const hn_obs *o, hn_play *out, char *why, size_t whylen)
         }
     if (pick >= 0) {
         *out = (hn_play){HN_PLAY, pick, 0};
-        snprintf(why, whylen, "plays card %d: the hints prove it fits a firework pile", pick);
+        snprintf(why, whylen, "plays card %d: the hints prove it fits a firework pile", pick + 1);
         return;
     }
 
@@ -288,7 +290,7 @@ void hn_rules_bot(const hn_obs *o, hn_play *out, char *why, size_t whylen)
             *out = (hn_play){HN_PLAY, bi, 0};
             /* not the odds: they count the cards of the hands the bot sees */
             snprintf(why, whylen, "plays card %d: the deck is empty and an error can be afforded, "
-                     "so it plays its likeliest card rather than discard", bi);
+                     "so it plays its likeliest card rather than discard", bi + 1);
             return;
         }
     }
@@ -298,17 +300,17 @@ void hn_rules_bot(const hn_obs *o, hn_play *out, char *why, size_t whylen)
         for (int i = 0; i < n; i++)
             if (prove(o, &o->know[me][i], o->seen, NULL) & K_USELESS) {
                 *out = (hn_play){HN_DISCARD, i, 0};
-                snprintf(why, whylen, "discards card %d: the hints prove it can no longer be played", i);
+                snprintf(why, whylen, "discards card %d: the hints prove it can no longer be played", i + 1);
                 return;
             }
         for (int i = 0; i < n; i++)
             if (untouched(&o->know[me][i])) {
                 *out = (hn_play){HN_DISCARD, i, 0};
-                snprintf(why, whylen, "discards card %d, the oldest card no hint touched, to gain a token", i);
+                snprintf(why, whylen, "discards card %d, the oldest card no hint touched, to gain a token", i + 1);
                 return;
             }
         *out = (hn_play){HN_DISCARD, 0, 0};
-        snprintf(why, whylen, "discards card 0, the oldest card (every card is hinted), to gain a token");
+        snprintf(why, whylen, "discards card 1, the oldest card (every card is hinted), to gain a token");
         return;
     }
 
@@ -339,5 +341,5 @@ void hn_rules_bot(const hn_obs *o, hn_play *out, char *why, size_t whylen)
         return;
     }
     *out = (hn_play){HN_PLAY, 0, 0}; /* unreachable: with 8 tokens a hint exists */
-    snprintf(why, whylen, "plays card 0: no other play is legal");
+    snprintf(why, whylen, "plays card 1: no other play is legal");
 }

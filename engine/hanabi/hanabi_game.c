@@ -378,9 +378,9 @@ void hn_play_text(const hn_play *p, char *out, size_t n)
         snprintf(out, n, "hints player %d about their %ds", p->target, p->value);
         break;
     case HN_DISCARD:
-        snprintf(out, n, "discards card %d", p->target);
+        snprintf(out, n, "discards card %d", p->target + 1); /* counted from 1, the oldest */
         break;
     default:
-        snprintf(out, n, "plays card %d", p->target);
+        snprintf(out, n, "plays card %d", p->target + 1);
     }
 }

@@ -79,11 +79,14 @@ static json_t *rules(void)
         "come, and scores a game lost to the 3rd error 0. The export holds the actions hanab.live replays; when that is "
         "not the whole game or its score, a member \"croupier\" says so: {note, end, hanablive_end, actions, "
         "exported_actions, dropped_actions, score, hanablive_score}"));
-    json_object_set_new(r, "bots", json_pack("[{s:s,s:s},{s:s,s:s},{s:s,s:s}]",
+    json_object_set_new(r, "bots", json_pack("[{s:s,s:s},{s:s,s:s},{s:s,s:s},{s:s,s:s}]",
         "name", "conventions", "description",
         "the strategy people can learn (see conventions): play clues on the newest touched card that could be "
         "playable, number-clue saves of the next player's chop, discards from the chop; used whenever a person sits "
         "at the table (a resigned seat) and for hints",
+        "name", "info", "description",
+        "a hat-guessing information strategy: every hint is a code telling each other player what to do; only for "
+        "tables where every seat plays info (refused beside people or other strategies)",
         "name", "rules", "description",
         "plays cards the hints prove playable, hints partners so their playable cards become provable, saves last "
         "copies, discards the oldest untouched card",
@@ -206,10 +209,13 @@ static int bot(void *vst, const char *strategy, json_t **record, char *explanati
     char why[320];
     rng r = st->brng;
     hn_observe(st, st->cur, &o);
-    if (strategy && strcmp(strategy, "conventions") == 0) {
+    if (strategy && (strcmp(strategy, "info") == 0 || strcmp(strategy, "conventions") == 0)) {
         hanabi_state m; /* 1.6 KB: what this seat may know */
         hn_mask(st, st->cur, &m);
-        hn_conv_bot(&m, st->cur, &p, why, sizeof why);
+        if (strategy[0] == 'i')
+            hn_info_bot(&m, st->cur, &p, why, sizeof why);
+        else
+            hn_conv_bot(&m, st->cur, &p, why, sizeof why);
     } else if (strategy && strcmp(strategy, "rules") == 0)
         hn_rules_bot(&o, &p, why, sizeof why);
     else if (strategy && strcmp(strategy, "random") == 0)
