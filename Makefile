@@ -178,7 +178,7 @@ PREFIX ?= /usr/local
 install: $(B)/croupier
 	install -D -m 755 $(B)/croupier $(DESTDIR)$(PREFIX)/bin/croupier
 	install -d $(DESTDIR)$(PREFIX)/share/croupier/www $(DESTDIR)$(PREFIX)/share/croupier/openapi
-	install -m 644 www/* $(DESTDIR)$(PREFIX)/share/croupier/www/
+	cd www && find . -type f -exec install -D -m 644 {} $(DESTDIR)$(PREFIX)/share/croupier/www/{} \;
 	install -m 644 openapi/openapi.yaml $(DESTDIR)$(PREFIX)/share/croupier/openapi/
 
 clean:

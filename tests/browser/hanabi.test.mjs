@@ -26,8 +26,11 @@ test('play Hanabi (rainbow) against two bots in the browser', async () => {
   await tid('new-game-variant').selectOption('rainbow');
   await tid('new-game-players').fill('3');
   await tid('new-game-name').fill('Ada');
-  assert.equal(await tid('new-game-bot-1').inputValue(), 'conventions', 'the strongest bot people play with is offered first');
+  assert.equal(await tid('new-game-bot-1').inputValue(), 'conventions', 'the default bot is the first GET /rules lists');
   assert.equal(await page.locator('[data-testid^="new-game-bot-"]').count(), 2, 'two bot seats for three players');
+  // This scripted deal was written for the rules bots (their first move hints our 1s).
+  await tid('new-game-bot-1').selectOption('rules');
+  await tid('new-game-bot-2').selectOption('rules');
   assert.ok(await tid('new-game-end').isVisible(), 'the end-of-game option is offered');
   await tid('new-game-seed').fill(String(SEED));
   await tid('new-game-submit').click();
@@ -84,6 +87,19 @@ test('play Hanabi (rainbow) against two bots in the browser', async () => {
   const botEntry = page.locator(`[data-testid="log"] > li:not([data-seat="${you}"])`).first();
   assert.match(await botEntry.innerText(), /hinted you about your 1s/);
   assert.ok((await botEntry.getByTestId('log-explanation').innerText()).length > 5);
+  // One numbering (issue 13): cards count from 1 (card 1 = oldest) on the table, in
+  // the log and in the explanations; players count from 0 everywhere.
+  assert.equal(await tid('hb-card-0-0').locator('.hb-pos').innerText(), '1');
+  assert.match(await tid('hb-card-0-0').getAttribute('aria-label'), /^Your card 1 \(oldest\)/);
+  {
+    const cardsIn = (text) => { const m = /\(cards? ([\d, ]+)\)/.exec(text); return m ? m[1] : null; };
+    const logWords = cardsIn(await botEntry.getByTestId('log-play').innerText());
+    const why = cardsIn(await botEntry.getByTestId('log-explanation').innerText());
+    assert.ok(logWords, 'the log names the cards a hint touched');
+    if (why) assert.equal(logWords, why, 'the log and the explanation number the touched cards alike');
+    const touchedNow = s.hands[0].map((c, i) => (c.touched.numbers.includes(1) ? i + 1 : 0)).filter(Boolean).join(', ');
+    assert.equal(logWords, touchedNow);
+  }
 
   // Help: the Hint button names a play and highlights the card.
   const [hintRes] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/hint')), tid('hint-button').click()]);
@@ -92,6 +108,9 @@ test('play Hanabi (rainbow) against two bots in the browser', async () => {
   assert.ok((await tid('message').innerText()).includes(hint.explanation));
   if (hint.play.type === 'play' || hint.play.type === 'discard') {
     assert.match(await tid(`hb-card-0-${hint.play.card}`).getAttribute('class'), /\bhinted\b/);
+    assert.match(await tid('message').innerText(), new RegExp(`your card ${hint.play.card + 1}\\b`));
+    const said = /\bmy card (\d+)/.exec(hint.explanation || '');
+    if (said) assert.equal(Number(said[1]), hint.play.card + 1, 'the hint and its explanation name the same card');
   }
   await page.screenshot({ path: path.join(OUT, 'hanabi-start.png'), fullPage: true });
 
@@ -105,7 +124,7 @@ test('play Hanabi (rainbow) against two bots in the browser', async () => {
   await tid('hb-play').click();
   await logGrows(page, before);
   const mine = page.locator(`[data-testid="log"] > li[data-seat="${you}"]`).last();
-  assert.match(await mine.innerText(), new RegExp(`played card ${hintedOwn}: ✦?[RYBGWM]?1 ✓`));
+  assert.match(await mine.innerText(), new RegExp(`played card ${hintedOwn + 1}: ✦?[RYBGWM]?1 ✓`));
   await page.waitForFunction(() => /Your turn/.test(document.querySelector('[data-testid="status"]').textContent));
   v = await view(); s = v.state;
   assert.equal(s.score, 1);
@@ -155,7 +174,7 @@ test('play Hanabi (rainbow) against two bots in the browser', async () => {
     await tid('hb-card-0-0').click();
     await tid('hb-discard').click();
     await logGrows(page, before);
-    assert.match(await page.locator(`[data-testid="log"] > li[data-seat="${you}"]`).last().innerText(), /discarded card 0: ✦?[RYBGW]?\d/);
+    assert.match(await page.locator(`[data-testid="log"] > li[data-seat="${you}"]`).last().innerText(), /discarded card 1: ✦?[RYBGW]?\d/);
     await page.waitForFunction(() => /Your turn|Game over/.test(document.querySelector('[data-testid="status"]').textContent));
     v = await view(); s = v.state;
     assert.equal(await page.getByTestId('hb-discard-pile').locator('.hb-mini').count(), s.discard.length, 'every discarded card is shown');

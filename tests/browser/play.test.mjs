@@ -91,11 +91,11 @@ const shown = (c) => `${RANK[c[0]] || c[0]}${SUIT[c[1]]}`;         // "10♥"
 const spoken = (c) => `${NAME[c[0]] || c[0]} of ${SUITNAME[c[1]]}`; // "10 of hearts"
 const squash = (s) => s.replace(/\s+/g, '');
 
-/** What the log says for a play of ours: "7♥ from hand to build pile 2". */
+/** What the log says for a play of ours: "7♥ from hand to build pile 2" (piles count from 0, as in the explanations). */
 function expectedLogText(play, you) {
   const [type, src, d] = play;
-  const dest = d[0] === 0 ? `build pile ${d[1] + 1}`
-    : d[1][0] === you ? `own discard pile ${d[1][1] + 1}` : `discard pile ${d[1][1] + 1}`;
+  const dest = d[0] === 0 ? `build pile ${d[1]}`
+    : d[1][0] === you ? `own discard pile ${d[1][1]}` : `discard pile ${d[1][1]}`;
   if (type === 0) return `${shown(src)} from hand to ${dest}`;
   if (type === 2) return `${shown(src)} from stockpile to ${dest}`;
   if (type === 1) return `${shown(src[0])} from`;
@@ -237,6 +237,19 @@ test('play Comp10001-Bo against three bots in the browser', async () => {
     }
   }
   await page.screenshot({ path: path.join(OUT, 'play-desktop.png'), fullPage: true });
+
+  // One numbering (issue 13): where a bot's explanation names the build pile it
+  // played to, the log's own words name the same pile.
+  let compared = 0;
+  for (const li of await page.locator('[data-testid="log"] > li').all()) {
+    if (!(await li.getByTestId('log-explanation').count())) continue;
+    const words = /to build pile (\d+)/.exec(await li.getByTestId('log-play').innerText());
+    const why = /onto (?:empty )?build pile (\d+)/.exec(await li.getByTestId('log-explanation').innerText());
+    if (!words || !why) continue;
+    assert.equal(words[1], why[1], `log and explanation name the same build pile: ${await li.innerText()}`);
+    compared++;
+  }
+  assert.ok(compared > 0, 'some bot play to a build pile was explained');
 
   // Reload: the game resumes from the URL hash and the seat token in sessionStorage.
   const beforeReload = {

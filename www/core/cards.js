@@ -1,0 +1,38 @@
+// French-suited cards (Comp10001-Bo's codes): faces and text.
+
+import { h } from './dom.js';
+
+// Comp10001-Bo
+
+export const SUITS = {
+  S: { sym: '♠', name: 'spades', colour: 'black' },
+  H: { sym: '♥', name: 'hearts', colour: 'red' },
+  D: { sym: '♦', name: 'diamonds', colour: 'red' },
+  C: { sym: '♣', name: 'clubs', colour: 'black' },
+};
+export const RANKS = {
+  A: ['A', 'ace'], 0: ['10', '10'], J: ['J', 'jack'], Q: ['Q', 'queen'], K: ['K', 'king'],
+};
+
+export function boCard(card) {
+  if (typeof card !== 'string' || card.length < 2) return { rank: '?', sym: '', name: 'unknown card', colour: 'none', text: '?' };
+  if (card === 'ZZ') return { rank: '★', sym: '', name: 'joker', colour: 'joker', text: 'Joker' };
+  const [rank, rankName] = RANKS[card[0]] || [card[0], card[0]];
+  const suit = SUITS[card[1]] || { sym: card[1], name: card[1], colour: 'none' };
+  return { rank, sym: suit.sym, name: `${rankName} of ${suit.name}`, colour: suit.colour, text: `${rank}${suit.sym}` };
+}
+
+/** A face of a card (not interactive by itself). */
+export function cardFace(card, extraClass = '') {
+  const c = boCard(card);
+  return h('span', { class: `card card-${c.colour} ${extraClass}`, 'aria-hidden': 'true', dataset: { card } },
+    h('span', { class: 'card-rank' }, c.rank),
+    h('span', { class: 'card-suit' }, c.sym));
+}
+
+export function cardText(card) {
+  const c = boCard(card);
+  return h('span', { class: `card-text card-${c.colour}` }, c.text);
+}
+
+export const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);

@@ -1,0 +1,186 @@
+// Loading, resuming, polling and playing one game.
+
+import { api } from './api.js';
+import { byId } from './dom.js';
+import { addLog, markTurnEnds } from './log.js';
+import { render, showGame, showSetup } from './render.js';
+import { TOKEN_KEY, app, myTurn, renderer, say, sayError, seatName } from './state.js';
+
+// Loading, resuming, polling
+
+export function acceptGame(data) {
+  if (data.id) app.id = data.id;
+  if (data.game) app.game = data.game;
+  if (data.variant) app.variant = data.variant;
+  if (data.version !== undefined) app.version = data.version;
+  if (Array.isArray(data.seats)) app.seats = data.seats.map((s) => ({ ...s, token: undefined }));
+  if (data.you !== undefined) app.you = data.you;
+  if (data.state !== undefined) app.state = data.state;
+  if (!app.game && app.state && app.state.game) app.game = app.state.game;
+  app.selection = null;
+  app.hint = null;
+}
+
+export async function loadGame(id, { quiet } = {}) {
+  app.id = id;
+  app.token = sessionStorage.getItem(TOKEN_KEY(id));
+  try {
+    const { data } = await api('GET', `/games/${encodeURIComponent(id)}`, { token: app.token });
+    if (!app.log.size || app.game !== data.game) {
+      app.log = new Map();
+      byId('log').replaceChildren();
+    }
+    acceptGame(data);
+  } catch (err) {
+    if (err.status === 401 && app.token) {
+      // Our token is no longer valid for this game: continue as a spectator.
+      sessionStorage.removeItem(TOKEN_KEY(id));
+      app.token = null;
+      return loadGame(id, { quiet });
+    }
+    sayError(err, 'Could not load the game');
+    if (err.status === 404) {
+      history.replaceState(null, '', location.pathname + location.search);
+      showSetup();
+    }
+    return false;
+  }
+  await loadHistory();
+  await refreshLegal();
+  showGame();
+  render();
+  if (!quiet) say(app.you === null || app.you === undefined ? 'Watching this game as a spectator.' : 'Game resumed.');
+  return true;
+}
+
+export async function loadHistory() {
+  try {
+    const { data } = await api('GET', `/games/${encodeURIComponent(app.id)}/plays`, { token: app.token });
+    const r = renderer();
+    const plays = (data && data.plays) || [];
+    addLog(markTurnEnds(r.historyRecords ? r.historyRecords(plays) : plays));
+  } catch {
+    // The history is a nicety; the board is what matters.
+  }
+}
+
+export async function refreshLegal() {
+  app.legal = [];
+  if (!myTurn()) return;
+  try {
+    const { data } = await api('GET', `/games/${encodeURIComponent(app.id)}/legal`, { token: app.token });
+    app.legal = Array.isArray(data && data.plays) ? data.plays : [];
+  } catch (err) {
+    sayError(err, 'Could not fetch the legal plays');
+  }
+}
+
+export function stopPolling() {
+  clearTimeout(app.pollTimer);
+  app.pollTimer = null;
+}
+
+/** While another seat (a remote human) is to move, look for news every few seconds. */
+export function schedulePoll() {
+  stopPolling();
+  if (!app.id || !app.state || app.state.over || myTurn()) return;
+  app.pollTimer = setTimeout(async () => {
+    if (app.busy || document.hidden) return schedulePoll();
+    try {
+      const res = await api('GET', `/games/${encodeURIComponent(app.id)}`, {
+        token: app.token, headers: { 'If-None-Match': `"${app.version}"` },
+      });
+      if (res.status === 200 && res.data && res.data.version !== app.version) {
+        acceptGame(res.data);
+        await loadHistory();
+        await refreshLegal();
+        render();
+        if (myTurn()) say('Your turn.');
+      }
+    } catch {
+      // Transient; try again on the next tick.
+    }
+    schedulePoll();
+  }, 4000);
+}
+
+// ---------------------------------------------------------------------------
+// Playing
+
+export async function sendPlay(play) {
+  if (app.busy) return;
+  if (!myTurn()) { say('It is not your turn.', 'error'); return; }
+  app.busy = true;
+  byId('board').setAttribute('aria-busy', 'true');
+  try {
+    const { data } = await api('POST', `/games/${encodeURIComponent(app.id)}/plays`, {
+      token: app.token, body: { play }, headers: { 'If-Match': `"${app.version}"` },
+    });
+    acceptGame(data);
+    addLog(data.applied);
+    await refreshLegal();
+    const mine = (data.applied || []).filter((r) => r.seat === app.you).length;
+    const others = (data.applied || []).length - mine;
+    if (app.state && app.state.over) say(resultText(), 'info');
+    else if (others > 0 && myTurn()) say(`The bots played ${others} time${others === 1 ? '' : 's'}; your turn again.`);
+    else byId('message').textContent = '';
+  } catch (err) {
+    await handlePlayError(err);
+  } finally {
+    app.busy = false;
+    byId('board').removeAttribute('aria-busy');
+    render();
+  }
+}
+
+export async function handlePlayError(err) {
+  const st = err.status;
+  if (st === 412) {
+    await loadGame(app.id, { quiet: true });
+    say('The game had moved on since your last view, so it was reloaded. Please choose your play again.', 'error');
+  } else if (st === 409) {
+    await loadGame(app.id, { quiet: true });
+    sayError(err);
+  } else if (st === 422) {
+    const rule = err.problem && err.problem.rule ? ` (rule: ${err.problem.rule})` : '';
+    say(`That play is not allowed: ${err.message}${rule}`, 'error');
+    app.selection = null;
+    await refreshLegal();
+  } else if (st === 401) {
+    sayError(err, 'Your seat token was not accepted');
+  } else {
+    sayError(err, 'The play failed');
+  }
+}
+
+export async function askHint() {
+  if (!myTurn() || app.busy) return;
+  try {
+    const { data } = await api('GET', `/games/${encodeURIComponent(app.id)}/hint`, { token: app.token });
+    app.hint = data;
+    app.selection = null;
+    const r = renderer();
+    const what = r.describePlay ? r.describePlay(data.play, app.you, { forHint: true }) : JSON.stringify(data.play);
+    say(`Hint${data.strategy ? ` (${data.strategy})` : ''}: ${what}. ${data.explanation || ''}`.trim(), 'hint');
+    render();
+  } catch (err) {
+    sayError(err, 'No hint available');
+  }
+}
+
+export function resultText() {
+  const s = app.state || {};
+  if (!s.over) return '';
+  const r = renderer();
+  if (r.resultText) return r.resultText(s);
+  switch (s.result) {
+    case 'won':
+      return s.winner === app.you ? 'Game over: you won!' : `Game over: ${seatName(s.winner)} won.`;
+    case 'abandoned':
+      return 'Game over: abandoned — the draw pile is empty and nobody can play. No winner.';
+    case 'turn-limit':
+      return 'Game over: every player has had 20 turns. No winner.';
+    default:
+      return `Game over${s.result ? `: ${s.result}` : ''}.`;
+  }
+}

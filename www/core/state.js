@@ -1,0 +1,73 @@
+// Application state (one game at a time), seat names and the message bar.
+
+import { ApiError } from './api.js';
+import { byId } from './dom.js';
+import { GENERIC } from '../tables/generic.js';
+import { RENDERERS } from '../tables/registry.js';
+
+// Application state (one game at a time)
+
+export const app = {
+  catalogue: [],        // GET /rules games
+  id: null,             // game id
+  token: null,          // this tab's seat token (null = spectator)
+  game: null,           // game type id, e.g. "comp10001bo"
+  variant: null,
+  version: null,
+  seats: [],
+  you: null,            // our seat, or null
+  state: null,          // the view
+  legal: [],            // our legal plays now
+  selection: null,      // renderer-specific selected source key
+  hint: null,           // {play, explanation, strategy}
+  log: new Map(),       // n -> record, as shown
+  rulesDocs: {},        // game -> GET /rules/{game} (fetched once, for help texts)
+  busy: false,
+  pollTimer: null,
+};
+
+export const TOKEN_KEY = (id) => `croupier.token.${id}`;
+
+export function renderer() {
+  return RENDERERS[app.game] || GENERIC;
+}
+
+export function seatName(seat) {
+  const s = app.seats.find((x) => x.seat === seat) || app.seats[seat];
+  // Players are numbered from 0, as in the API's plays and the bots' explanations.
+  if (!s) return `Player ${seat}`;
+  let name = s.name || (s.bot ? `${s.bot} bot` : `Player ${seat}`);
+  // Two bots of one strategy get the same name: tell them apart by number.
+  if (app.seats.some((x) => x.seat !== s.seat && (x.name || '') === (s.name || ''))) name += ` (player ${seat})`;
+  return seat === app.you && !/^you$/i.test(name) ? `${name} (you)` : name;
+}
+
+/** A seat's name as an owner, mid-sentence: "your" for this tab's seat (never
+ *  "You's"), else "Ada's". */
+export function whose(seat) {
+  return seat === app.you ? 'your' : `${seatName(seat)}'s`;
+}
+
+export function myTurn() {
+  return app.you !== null && app.you !== undefined && app.state && !app.state.over &&
+    app.state.current === app.you;
+}
+
+// ---------------------------------------------------------------------------
+// Messages
+
+export let messageTimer = null;
+export function say(text, kind = 'info') {
+  const el = byId('message');
+  clearTimeout(messageTimer);
+  el.className = `message message-${kind}`;
+  el.textContent = text;
+  if (kind === 'info' && text) {
+    messageTimer = setTimeout(() => { if (el.textContent === text) el.textContent = ''; }, 12000);
+  }
+}
+
+export function sayError(err, prefix) {
+  const detail = err instanceof ApiError ? err.message : String(err && err.message || err);
+  say(prefix ? `${prefix}: ${detail}` : detail, 'error');
+}

@@ -1,0 +1,246 @@
+// The Comp10001-Bo table.
+
+import { boCard, cardFace, cardText } from '../core/cards.js';
+import { h } from '../core/dom.js';
+import { sendPlay } from '../core/game.js';
+import { select } from '../core/render.js';
+import { myTurn, say, seatName, whose } from '../core/state.js';
+import { nth } from '../core/numbering.js';
+
+export const BO = {
+  title: 'Comp10001-Bo',
+
+  // Source/destination keys: "hand:<card>", "stock", "embargo", "discard:<o>:<p>";
+  // destinations "build:<b>", "discard:<o>:<p>", "player:<t>".
+  sourceKey(play) {
+    const [type, src] = play;
+    if (type === 0) return `hand:${src}`;
+    if (type === 1 && Array.isArray(src) && Array.isArray(src[1])) return `discard:${src[1][0]}:${src[1][1]}`;
+    if (type === 2) return 'stock';
+    if (type === 5) return 'embargo';
+    return null;
+  },
+  destKey(play) {
+    const d = play[2];
+    if (!Array.isArray(d)) return null;
+    if (d[0] === 0) return `build:${d[1]}`;
+    if (d[0] === 1 && Array.isArray(d[1])) return `discard:${d[1][0]}:${d[1][1]}`;
+    if (d[0] === 2) return `player:${d[1]}`;
+    return null;
+  },
+  playsFrom(a, key) {
+    return a.legal.filter((p) => BO.sourceKey(p) === key);
+  },
+
+  destNodes(dest, seat) {
+    if (!Array.isArray(dest)) return ['?'];
+    if (dest[0] === 0) return [`build pile ${nth(dest[1])}`];
+    if (dest[0] === 1 && Array.isArray(dest[1])) {
+      const [o, p] = dest[1];
+      return [o === seat ? `own discard pile ${nth(p)}` : `${whose(o)} discard pile ${nth(p)}`];
+    }
+    if (dest[0] === 2) return [seatName(dest[1])];
+    return [JSON.stringify(dest)];
+  },
+
+  describePlayNodes(play, seat) {
+    if (!Array.isArray(play)) return [JSON.stringify(play)];
+    const [type, src, dest] = play;
+    switch (type) {
+      case 0: return [cardText(src), ' from hand to ', ...BO.destNodes(dest, seat)];
+      case 1: {
+        const [card, [o, p]] = src;
+        const from = o === seat ? `own discard pile ${nth(p)}` : `${whose(o)} discard pile ${nth(p)}`;
+        return [cardText(card), ` from ${from} to `, ...BO.destNodes(dest, seat)];
+      }
+      case 2: return [cardText(src), ' from stockpile to ', ...BO.destNodes(dest, seat)];
+      case 3: return ['no play possible — passes'];
+      case 4: return ['embargo on ', ...BO.destNodes(dest, seat)];
+      case 5: return ['cleared the embargo to ', ...BO.destNodes(dest, seat)];
+      default: return [JSON.stringify(play)];
+    }
+  },
+
+  describePlay(play, seat) {
+    const span = h('span', {}, BO.describePlayNodes(play, seat));
+    return span.textContent;
+  },
+
+  statusExtra(s) {
+    const parts = [];
+    if (s.turn !== undefined) parts.push(`turn ${s.turn}`);
+    if (s.plays_this_turn !== undefined && !s.over) parts.push(`${s.plays_this_turn}/5 plays this turn`);
+    if (s.draw_pile !== undefined) parts.push(`draw pile ${s.draw_pile}`);
+    return parts.join(' · ');
+  },
+
+  /** Build the whole table for the view `a.state`. */
+  render(a) {
+    const s = a.state;
+    const n = (s.stockpiles || []).length || 4;
+    const you = a.you === null || a.you === undefined ? null : a.you;
+    const playing = myTurn();
+    const sel = a.selection;
+    const targets = new Set(sel ? BO.playsFrom(a, sel).map(BO.destKey) : []);
+    const sources = new Set(playing ? a.legal.map(BO.sourceKey).filter(Boolean) : []);
+    const hintSrc = a.hint && Array.isArray(a.hint.play) ? BO.sourceKey(a.hint.play) : null;
+    const hintDst = a.hint && Array.isArray(a.hint.play) ? BO.destKey(a.hint.play) : null;
+
+    // What a pile button does when clicked.
+    const clickSource = (key) => () => {
+      if (a.busy) return;
+      if (!playing) { say(a.state.over ? 'The game is over.' : 'It is not your turn.', 'error'); return; }
+      if (!sources.has(key)) { say('There is no legal play from there right now.', 'error'); return; }
+      select(key);
+    };
+    const clickDest = (key) => {
+      const play = BO.playsFrom(a, sel).find((p) => BO.destKey(p) === key);
+      if (play) sendPlay(play);
+    };
+    const classes = (srcKey, dstKey) => {
+      const c = [];
+      if (srcKey && sel === srcKey) c.push('selected');
+      else if (srcKey && !sel && sources.has(srcKey)) c.push('playable');
+      if (dstKey && targets.has(dstKey)) c.push('target');
+      if ((srcKey && hintSrc === srcKey) || (dstKey && hintDst === dstKey)) c.push('hinted');
+      return c.join(' ');
+    };
+    const stateWords = (srcKey, dstKey) => {
+      const w = [];
+      if (srcKey && sel === srcKey) w.push('selected');
+      if (dstKey && targets.has(dstKey)) w.push('legal destination');
+      if (srcKey && hintSrc === srcKey) w.push('hint: play from here');
+      if (dstKey && hintDst === dstKey) w.push('hint: play to here');
+      return w.length ? `, ${w.join(', ')}` : '';
+    };
+
+    // Build piles (shared).
+    const builds = h('section', { class: 'builds', 'aria-label': 'Build piles' },
+      h('h3', { class: 'area-title' }, 'Build piles'),
+      h('div', { class: 'pile-row' }, (s.build_piles || [[], [], [], []]).map((pile, b) => {
+        const key = `build:${b}`;
+        const top = pile.length ? pile[pile.length - 1] : null;
+        const label = top ? `Build pile ${nth(b)}: ${boCard(top).name} on top, ${pile.length} card${pile.length === 1 ? '' : 's'}` : `Build pile ${nth(b)}: empty (starts with a 2 or a King)`;
+        return h('button', {
+          type: 'button', class: `pile build ${classes(null, key)}`, 'data-testid': `build-pile-${b}`,
+          'aria-label': label + stateWords(null, key), 'aria-disabled': targets.has(key) ? null : 'true',
+          onclick: () => { if (targets.has(key)) clickDest(key); else if (sel) say('That build pile does not take this card.', 'error'); },
+        }, top ? cardFace(top) : h('span', { class: 'card card-empty', 'aria-hidden': 'true', title: 'Empty: start it with a 2 or a King' }, '2 / K'),
+        h('span', { class: 'count', 'aria-hidden': 'true' }, pile.length ? `${pile.length}` : ''));
+      })),
+      h('p', { class: 'draw-pile', 'data-testid': 'draw-pile' }, `Draw pile: ${s.draw_pile ?? '?'} card${s.draw_pile === 1 ? '' : 's'}`));
+
+    // One player's area: stockpile + 4 discard piles (+ hand for you).
+    const playerArea = (seat) => {
+      const isYou = seat === you;
+      const stock = (s.stockpiles || [])[seat] || { top: null, count: 0 };
+      const stockKey = isYou ? 'stock' : null;
+      const stockLabel = `${isYou ? 'Your' : `${seatName(seat)}'s`} stockpile: ${stock.top ? `${boCard(stock.top).name} on top, ` : ''}${stock.count} card${stock.count === 1 ? '' : 's'}`;
+      const stockBtn = h('button', {
+        type: 'button', class: `pile stock ${classes(stockKey, null)}`, 'data-testid': `stockpile-${seat}`,
+        'aria-label': stockLabel + stateWords(stockKey, null),
+        'aria-disabled': stockKey && sources.has(stockKey) ? null : 'true',
+        'aria-pressed': isYou ? String(sel === 'stock') : null,
+        onclick: isYou ? clickSource('stock') : () => say('You can only play from your own stockpile.', 'error'),
+      }, stock.top ? cardFace(stock.top) : h('span', { class: 'card card-empty', 'aria-hidden': 'true' }, 'empty'),
+      h('span', { class: 'count', 'aria-hidden': 'true' }, `${stock.count}`));
+
+      const discards = ((s.discard_piles || [])[seat] || [[], [], [], []]).map((pile, p) => {
+        const key = `discard:${seat}:${p}`;
+        const top = pile.length ? pile[pile.length - 1] : null;
+        const isTarget = targets.has(key);
+        const isSource = sources.has(key);
+        const label = `${isYou ? 'Your' : `${seatName(seat)}'s`} discard pile ${nth(p)}: ` +
+          (top ? `${boCard(top).name} on top, ${pile.length} card${pile.length === 1 ? '' : 's'}` : 'empty');
+        const fan = pile.slice(-4);
+        return h('button', {
+          type: 'button', class: `pile discard ${classes(key, key)}`, 'data-testid': `discard-pile-${seat}-${p}`,
+          'aria-label': label + stateWords(key, key),
+          'aria-disabled': isTarget || isSource ? null : 'true',
+          title: pile.length ? pile.map((c) => boCard(c).text).join(' ') : 'empty',
+          onclick: () => {
+            if (sel && isTarget) clickDest(key);
+            else if (isSource || sel === key) clickSource(key)();
+            else if (sel) say('That discard pile does not take this card.', 'error');
+            else clickSource(key)();
+          },
+        }, h('span', { class: 'fan', 'aria-hidden': 'true' },
+          fan.length ? fan.map((c, i) => cardFace(c, i === fan.length - 1 ? 'fan-top' : 'fan-under'))
+            : h('span', { class: 'card card-empty' }, '')),
+        h('span', { class: 'count', 'aria-hidden': 'true' }, pile.length ? `${pile.length}` : ''));
+      });
+
+      const handSize = (s.hand_sizes || [])[seat];
+      const turns = (s.turns || [])[seat];
+      const isCurrent = s.current === seat && !s.over;
+      const header = h('h3', { class: 'player-name' },
+        h('span', {}, seatName(seat)),
+        isCurrent ? h('span', { class: 'badge badge-turn' }, 'to play') : null,
+        s.over && s.result === 'won' && s.winner === seat ? h('span', { class: 'badge badge-win' }, 'winner') : null);
+      const meta = h('p', { class: 'player-meta' },
+        handSize !== undefined ? `Hand ${handSize}` : '', turns !== undefined ? ` · turns ${turns}/20` : '');
+      const dest = `player:${seat}`;
+      const embargoTarget = targets.has(dest) ? h('button', {
+        type: 'button', class: 'btn btn-secondary target', 'data-testid': `embargo-player-${seat}`,
+        onclick: () => clickDest(dest),
+      }, `Embargo ${seatName(seat)}`) : null;
+
+      const piles = h('div', { class: 'player-piles' },
+        h('div', { class: 'stock-wrap' }, h('span', { class: 'pile-caption' }, 'Stock'), stockBtn),
+        h('div', { class: 'discards' }, h('span', { class: 'pile-caption' }, 'Discards'), h('div', { class: 'pile-row' }, discards)));
+      const row = h('div', { class: 'player-row' }, piles);
+      const area = h('section', {
+        class: `player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}`, 'data-testid': `player-${seat}`,
+        'aria-label': isYou ? 'Your area' : `${seatName(seat)}'s area`,
+      }, header, meta, row, embargoTarget);
+
+      if (isYou) {
+        const hand = s.hand || [];
+        const slots = [];
+        for (let i = 0; i < Math.max(5, hand.length); i++) {
+          const card = hand[i];
+          if (!card) { slots.push(h('span', { class: 'card card-slot', 'aria-hidden': 'true' })); continue; }
+          const key = `hand:${card}`;
+          slots.push(h('button', {
+            type: 'button', class: `hand-card ${classes(key, null)}`, 'data-testid': `hand-card-${i}`,
+            'aria-label': `${boCard(card).name}, your hand${stateWords(key, null)}`,
+            'aria-pressed': String(sel === key), 'aria-disabled': sources.has(key) ? null : 'true',
+            onclick: clickSource(key),
+          }, cardFace(card)));
+        }
+        const embargoPlays = a.legal.some((p) => p[0] === 5);
+        row.append(h('div', { class: 'hand-wrap' },
+          h('h4', { class: 'area-title' }, 'Your hand'),
+          h('div', { class: 'hand', 'data-testid': 'hand', role: 'group', 'aria-label': 'Your hand' }, slots),
+          embargoPlays ? h('button', {
+            type: 'button', class: `btn btn-secondary ${classes('embargo', null)}`, 'data-testid': 'embargo-card',
+            'aria-pressed': String(sel === 'embargo'), onclick: clickSource('embargo'),
+          }, 'Clear the embargo…') : null));
+      }
+      return area;
+    };
+
+    const order = [];
+    for (let i = 1; i <= n; i++) order.push(you === null ? i - 1 : (you + i) % n);
+    const others = order.filter((x) => x !== you);
+
+    const help = h('p', { class: 'help', id: 'play-help', 'data-testid': 'play-help' },
+      playing ? (sel ? 'Now choose a highlighted pile to play to (Escape cancels).' : 'Choose a card to play: from your hand, your stockpile, or the top of a discard pile.')
+        : (s.over ? '' : 'Waiting for the other players.'));
+
+    // Laid out as at a table: the others across, the shared piles between, you nearest.
+    return h('div', { class: 'bo-table' },
+      h('div', { class: 'opponents' }, others.map(playerArea)),
+      builds,
+      you === null ? null : playerArea(you),
+      help);
+  },
+
+  /** Plays with no pile to click: passing, and embargoes handled in-board. */
+  extraPlays(a) {
+    if (!myTurn()) return [];
+    return a.legal.filter((p) => p[0] === 3).map((p) => h('button', {
+      type: 'button', class: 'btn btn-primary', 'data-testid': 'pass-button', onclick: () => sendPlay(p),
+    }, 'No play possible — pass'));
+  },
+};

@@ -1,0 +1,327 @@
+// The Five Crowns table.
+
+import { ApiError } from '../core/api.js';
+import { byId, h } from '../core/dom.js';
+import { sendPlay } from '../core/game.js';
+import { render } from '../core/render.js';
+import { app, myTurn, say, sayError, seatName } from '../core/state.js';
+
+// Five Crowns: draw (draw pile or discard pile), then discard, maybe going out.
+
+export const FC_SUITS = {
+  S: { sym: '♠', name: 'spades' },
+  C: { sym: '♣', name: 'clubs' },
+  D: { sym: '♦', name: 'diamonds' },
+  H: { sym: '♥', name: 'hearts' },
+  T: { sym: 'ψ', name: 'tridents' },
+};
+export const FC_RANKS = { X: ['10', '10'], J: ['J', 'jack'], Q: ['Q', 'queen'], K: ['K', 'king'] };
+export const FC_RANK_PLURAL = { 3: '3s', 4: '4s', 5: '5s', 6: '6s', 7: '7s', 8: '8s', 9: '9s', X: '10s', J: 'jacks', Q: 'queens', K: 'kings' };
+
+export function fcCard(card) {
+  const wild = app.state && app.state.wild_rank;
+  if (typeof card !== 'string') return { rank: '?', sym: '', name: 'unknown card', suit: 'none', text: '?' };
+  if (/^J[123]$/.test(card)) return { rank: '★', sym: '', name: 'joker', suit: 'joker', text: 'Joker', joker: true };
+  const m = /^(10|[3-9XJQK])([SCDHT])$/.exec(card);
+  if (!m) return { rank: '?', sym: '', name: card, suit: 'none', text: card };
+  const r = m[1] === '10' ? 'X' : m[1];
+  const [rank, rankName] = FC_RANKS[r] || [r, r];
+  const suit = FC_SUITS[m[2]];
+  return { rank, sym: suit.sym, name: `${rankName} of ${suit.name}`, suit: m[2], text: `${rank}${suit.sym}`, wild: r === wild };
+}
+export const fcName = (card) => { const c = fcCard(card); return c.wild ? `${c.name} (wild)` : c.name; };
+
+export function fcFace(card, extra = '') {
+  const c = fcCard(card);
+  const cls = `card fc-card fc-${c.suit}${c.wild ? ' fc-wild' : ''}${c.joker ? ' fc-joker' : ''} ${extra}`;
+  return h('span', { class: cls, 'aria-hidden': 'true', dataset: { card } },
+    h('span', { class: 'card-rank' }, c.rank),
+    c.joker ? h('span', { class: 'fc-joker-word' }, 'Joker') : h('span', { class: 'card-suit' }, c.sym),
+    c.wild ? h('span', { class: 'fc-wild-mark' }, 'wild') : null);
+}
+export const fcBack = (extra = '') => h('span', { class: `card fc-back ${extra}`, 'aria-hidden': 'true' });
+
+export function fcCardText(card) {
+  const c = fcCard(card);
+  return h('span', { class: `card-text fc-text fc-${c.suit}${c.wild || c.joker ? ' fc-text-wild' : ''}`, title: fcName(card) }, c.text);
+}
+
+/** Runs and books as small card groups. */
+export function fcArrangement(arr, testid) {
+  if (!arr) return null;
+  const group = (kind, cards, i) => h('li', { class: `fc-group fc-${kind}`, 'data-testid': `${testid}-${kind}-${i}`, 'aria-label': `${kind === 'run' ? 'Run' : 'Book'}: ${cards.map(fcName).join(', ')}` },
+    h('span', { class: 'fc-group-kind', 'aria-hidden': 'true' }, kind), h('span', { class: 'fc-mini-row', 'aria-hidden': 'true' }, cards.map((c) => fcFace(c, 'fc-mini'))));
+  const runs = (arr.runs || []).map((g, i) => group('run', g, i));
+  const books = (arr.books || []).map((g, i) => group('book', g, i));
+  const left = arr.left || [];
+  return h('div', { class: 'fc-arrangement', 'data-testid': testid },
+    runs.length || books.length ? h('ul', { class: 'fc-groups' }, runs, books) : h('p', { class: 'fc-none' }, 'No run or book yet.'),
+    h('p', { class: 'fc-left', 'aria-label': left.length ? `Left over: ${left.map(fcName).join(', ')}, ${arr.points} points` : 'Nothing left over: 0 points' },
+      h('span', { 'aria-hidden': 'true' }, left.length ? ['Left over: ', h('span', { class: 'fc-mini-row' }, left.map((c) => fcFace(c, 'fc-mini'))), ` = ${arr.points} points`] : 'Nothing left over: 0 points')));
+}
+
+export async function fcSave() {
+  try {
+    const res = await fetch(`/games/${encodeURIComponent(app.id)}/export?format=fivecrowns-text`, {
+      cache: 'no-store', headers: app.token ? { Authorization: `Bearer ${app.token}` } : {},
+    });
+    const text = await res.text();
+    if (!res.ok) {
+      let p = null;
+      try { p = JSON.parse(text); } catch { p = null; }
+      throw new ApiError(res.status, p, res.statusText);
+    }
+    const cd = res.headers.get('Content-Disposition') || '';
+    const m = /filename="?([^";]+)"?/.exec(cd);
+    const name = m ? m[1] : `fivecrowns-${app.id}.txt`;
+    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+    const link = h('a', { href: url, download: name, hidden: true });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    say(`Saved as ${name}. Use "Resume from file" under New game to continue it later.`);
+  } catch (err) {
+    sayError(err, 'Could not save the game');
+  }
+}
+
+export const FC = {
+  title: 'Five Crowns',
+  defaultPlayers: 2,
+
+  formOptions() {
+    return [
+      h('div', { class: 'field' },
+        h('label', { for: 'ng-opt-call' }, 'Call the coin toss (who starts round 1)'),
+        h('select', { id: 'ng-opt-call', 'data-testid': 'new-game-call' },
+          h('option', { value: 'heads' }, 'Heads'),
+          h('option', { value: 'tails' }, 'Tails'),
+          h('option', { value: '' }, 'No call: let the deal decide'))),
+      h('div', { class: 'field field-check' },
+        h('input', { id: 'ng-opt-open', type: 'checkbox', checked: true, 'data-testid': 'new-game-open' }),
+        h('label', { for: 'ng-opt-open' }, 'Open table: every hand and the draw pile on view (as in the original game)')),
+    ];
+  },
+  readOptions() {
+    const o = {};
+    const call = byId('ng-opt-call');
+    const open = byId('ng-opt-open');
+    if (call && call.value) o.call = call.value;
+    if (open) o.open = open.checked;
+    return o;
+  },
+
+  describePlayNodes(play, seat, rec) {
+    if (!play || typeof play !== 'object') return [JSON.stringify(play)];
+    if (play.draw === 'draw') return ['drew from the draw pile', rec && rec.card && (seat === app.you || (app.state && app.state.open)) ? [' (', fcCardText(rec.card), ')'] : ''];
+    if (play.draw === 'discard') return rec && rec.card ? ['took ', fcCardText(rec.card), ' from the discard pile'] : ['took the top of the discard pile'];
+    if (play.discard) return ['discarded ', fcCardText(play.discard), play.go_out ? h('strong', {}, ' and went out') : ''];
+    return [JSON.stringify(play)];
+  },
+
+  describePlay(play, seat, opts = {}) {
+    if (opts.forHint && play) {
+      if (play.draw === 'draw') return 'draw from the draw pile';
+      if (play.draw === 'discard') return `take the ${fcName(app.state.discard_top)} from the discard pile`;
+      if (play.discard) return `discard the ${fcName(play.discard)}${play.go_out ? ' and go out' : ''}`;
+    }
+    return h('span', {}, FC.describePlayNodes(play, seat)).textContent;
+  },
+
+  logExtra(rec) {
+    const re = rec.round_end;
+    if (!re) return null;
+    const pts = (re.points || []).map((p, i) => `${seatName(i)} ${p}`).join(' · ');
+    const how = re.ended === 'out' && re.went_out !== null && re.went_out !== undefined ? `${seatName(re.went_out)} went out` : (re.ended || '');
+    return h('span', { class: 'log-round-end', 'data-testid': 'log-round-end' }, `Round ${re.round} over${how ? ` (${how})` : ''}: ${pts}`);
+  },
+
+  statusExtra(s) {
+    const parts = [`round ${s.round}/${s.rounds_total || 11}`, `wild ${FC_RANK_PLURAL[s.wild_rank] || s.wild_rank}`];
+    if (!s.over && s.phase) parts.push(s.phase === 'draw' ? 'draw a card' : 'discard a card');
+    if (s.went_out !== null && s.went_out !== undefined && !s.over) parts.push(`${seatName(s.went_out)} went out: last turns`);
+    return parts.join(' · ');
+  },
+
+  resultText(s) {
+    const totals = (s.scores || []).map((p, i) => `${seatName(i)} ${p}`).join(', ');
+    if (s.winner !== null && s.winner !== undefined) {
+      return `${s.winner === app.you ? 'Game over: you won' : `Game over: ${seatName(s.winner)} won`} with the lowest score (${totals}).`;
+    }
+    return `Game over: a tie (${totals}).`;
+  },
+
+  render(a) {
+    const s = a.state;
+    const you = a.you === null || a.you === undefined ? null : a.you;
+    const playing = myTurn();
+    const legal = playing ? a.legal : [];
+    const n = s.players || (s.scores || []).length;
+    const goOut = a.selection === 'go_out';
+    const canDraw = (src) => legal.some((p) => p.draw === src);
+    const canGoOut = legal.some((p) => p.discard && p.go_out);
+    const hintPlay = a.hint && a.hint.play;
+
+    // --- round, wild, scores
+    const toss = s.toss && s.round === 1
+      ? h('p', { class: 'fc-toss', 'data-testid': 'fc-toss' },
+        s.toss.call ? `Coin toss: ${you === 0 ? 'you' : seatName(0)} called ${s.toss.call}, it came up ${s.toss.result}` : `Coin toss: ${s.toss.result}`,
+        s.starter !== null && s.starter !== undefined ? ` — ${seatName(s.starter)} started.` : '.')
+      : null;
+    const info = h('section', { class: 'fc-info', 'aria-label': 'Round and scores' },
+      h('p', { class: 'fc-round', 'data-testid': 'fc-round' }, `Round ${s.round} of ${s.rounds_total || 11}`,
+        h('span', { class: 'fc-sub' }, ` · ${s.cards_dealt} cards each`)),
+      h('p', { class: 'fc-wildinfo', 'data-testid': 'fc-wild' }, 'Wild: ', h('strong', {}, FC_RANK_PLURAL[s.wild_rank] || s.wild_rank), ' and jokers'),
+      h('table', { class: 'fc-scores', 'data-testid': 'fc-scores' },
+        h('caption', { class: 'visually-hidden' }, 'Scores so far (lowest wins)'),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col' }, 'Score'))),
+        h('tbody', {}, (s.scores || []).map((p, i) => h('tr', { class: i === you ? 'you' : '' },
+          h('th', { scope: 'row' }, seatName(i)), h('td', { 'data-testid': `fc-score-${i}` }, p))))),
+      toss,
+      h('p', { class: 'fc-legend', 'aria-hidden': 'true' }, 'Suits: ',
+        Object.entries(FC_SUITS).map(([k, v]) => h('span', { class: `fc-text fc-${k}` }, `${v.sym} ${v.name} `)),
+        h('span', { class: 'fc-text fc-joker' }, '★ joker')));
+
+    // --- piles
+    const drawHinted = hintPlay && hintPlay.draw === 'draw';
+    const discHinted = hintPlay && hintPlay.draw === 'discard';
+    const pileClick = (src) => () => {
+      if (a.busy) return;
+      if (!playing) { say(s.over ? 'The game is over.' : 'It is not your turn.', 'error'); return; }
+      if (!canDraw(src)) { say(s.phase === 'discard' ? 'You have drawn already: now discard a card from your hand.' : 'You cannot take that card now.', 'error'); return; }
+      sendPlay({ draw: src });
+    };
+    const drawBtn = h('button', {
+      type: 'button', class: `pile fc-pile${canDraw('draw') ? ' playable target' : ''}${drawHinted ? ' hinted' : ''}`, 'data-testid': 'fc-draw-pile',
+      'aria-disabled': canDraw('draw') ? null : 'true',
+      'aria-label': `Draw pile, face down, ${s.draw_count} cards${canDraw('draw') ? ': draw its top card' : ''}${drawHinted ? ', hint: draw here' : ''}`,
+      onclick: pileClick('draw'),
+    }, s.draw_count ? fcBack() : h('span', { class: 'card card-empty' }, 'empty'), h('span', { class: 'count', 'aria-hidden': 'true' }, s.draw_count));
+    const discBtn = h('button', {
+      type: 'button', class: `pile fc-pile${canDraw('discard') ? ' playable target' : ''}${discHinted ? ' hinted' : ''}`, 'data-testid': 'fc-discard-pile',
+      'aria-disabled': canDraw('discard') ? null : 'true',
+      'aria-label': `Discard pile: ${s.discard_top ? `${fcName(s.discard_top)} on top` : 'empty'}, ${s.discard_count} cards${canDraw('discard') ? ': take the top card' : ''}${discHinted ? ', hint: take this card' : ''}`,
+      onclick: pileClick('discard'),
+    }, s.discard_top ? fcFace(s.discard_top) : h('span', { class: 'card card-empty' }, 'empty'), h('span', { class: 'count', 'aria-hidden': 'true' }, s.discard_count));
+    const pileList = (cards, testid, summary) => Array.isArray(cards)
+      ? h('details', { class: 'fc-pile-list', 'data-testid': testid },
+        h('summary', {}, summary),
+        h('p', { class: 'fc-mini-row fc-wrap' }, cards.map((c) => fcFace(c, 'fc-mini'))))
+      : null;
+    const piles = h('section', { class: 'fc-piles', 'aria-label': 'Draw and discard piles' },
+      h('div', { class: 'fc-pile-wrap' }, h('span', { class: 'pile-caption' }, 'Draw pile'), drawBtn),
+      h('div', { class: 'fc-pile-wrap' }, h('span', { class: 'pile-caption' }, 'Discard pile'), discBtn),
+      h('div', { class: 'fc-pile-lists' },
+        pileList(s.draw_pile, 'fc-draw-pile-list', `Draw pile (${s.draw_count}, top first) — on view, but play as if you could not see it`),
+        pileList(s.discard_pile, 'fc-discard-pile-list', `Discard pile (${s.discard_count}, top first)`)));
+
+    // --- a player's area
+    const playerArea = (seat) => {
+      const isYou = seat === you;
+      const cards = isYou ? (s.hand || []) : ((s.hands || [])[seat] || null);
+      const size = (s.hand_sizes || [])[seat] || 0;
+      const isCurrent = s.current === seat && !s.over;
+      const header = h('h3', { class: 'player-name' },
+        h('span', {}, seatName(seat)),
+        isCurrent ? h('span', { class: 'badge badge-turn' }, s.phase === 'discard' ? 'to discard' : 'to draw') : null,
+        s.went_out === seat ? h('span', { class: 'badge badge-win' }, 'went out') : null,
+        s.over && s.winner === seat ? h('span', { class: 'badge badge-win' }, 'winner') : null,
+        h('span', { class: 'fc-seat-score' }, `score ${(s.scores || [])[seat] ?? 0}`));
+      let hand;
+      if (isYou) {
+        const discarding = playing && s.phase === 'discard';
+        hand = h('div', { class: 'hand fc-hand', role: 'group', 'aria-label': 'Your hand', 'data-testid': 'fc-hand' }, cards.map((card, i) => {
+          const plain = legal.find((p) => p.discard === card && !p.go_out);
+          const out = legal.find((p) => p.discard === card && p.go_out);
+          const play = goOut ? out : (plain || out);
+          const ok = discarding && !!play;
+          const isHint = hintPlay && hintPlay.discard === card && cards.indexOf(card) === i;
+          return h('button', {
+            type: 'button', class: `hand-card${ok ? ' playable' : ''}${ok && goOut ? ' target' : ''}${isHint ? ' hinted' : ''}`, 'data-testid': `fc-hand-card-${i}`,
+            'aria-disabled': ok ? null : 'true',
+            'aria-label': `${fcName(card)}${ok ? (play.go_out ? ': discard it and go out' : ': discard it') : ''}${isHint ? ', hint: discard this card' : ''}`,
+            onclick: () => {
+              if (a.busy) return;
+              if (!playing) { say(s.over ? 'The game is over.' : 'It is not your turn.', 'error'); return; }
+              if (s.phase !== 'discard') { say('First draw a card: click the draw pile or the discard pile.', 'error'); return; }
+              if (!play) { say(goOut ? 'Discarding that card does not let you go out.' : 'You cannot discard that card now.', 'error'); return; }
+              sendPlay(play);
+            },
+          }, fcFace(card));
+        }));
+      } else if (cards) {
+        hand = h('div', { class: 'hand fc-hand fc-open', role: 'group', 'aria-label': `${seatName(seat)}'s hand (open table): ${cards.map(fcName).join(', ')}`, 'data-testid': `fc-hand-${seat}` },
+          cards.map((card) => fcFace(card)));
+      } else {
+        hand = h('div', { class: 'hand fc-hand fc-closed', role: 'img', 'aria-label': `${seatName(seat)}'s hand: ${size} cards, face down`, 'data-testid': `fc-hand-${seat}` },
+          Array.from({ length: size }, () => fcBack()));
+      }
+      const extras = [];
+      if (isYou && playing && s.phase === 'discard') {
+        extras.push(h('div', { class: 'fc-go-out-row' },
+          h('button', {
+            type: 'button', class: `btn ${goOut ? 'btn-primary' : 'btn-secondary'}`, 'data-testid': 'fc-go-out',
+            'aria-pressed': String(goOut), disabled: !canGoOut,
+            onclick: () => { app.selection = goOut ? null : 'go_out'; render(); },
+          }, goOut ? 'Going out: pick the card to discard' : 'Go out'),
+          h('span', { class: 'fc-note' }, canGoOut
+            ? (goOut ? 'The highlighted cards let the rest of your hand form runs and books.' : 'You can go out: press "Go out", then pick the card to discard.')
+            : 'Going out needs the cards left after your discard to form runs and books.')));
+      }
+      return h('section', {
+        class: `player fc-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}`, 'data-testid': `player-${seat}`,
+        'aria-label': isYou ? 'Your area' : `${seatName(seat)}'s area`,
+      }, header, hand, ...extras);
+    };
+
+    // --- help mode advice
+    let advice = null;
+    if (a.hint && a.hint.arrangement) {
+      const hnt = a.hint;
+      advice = h('section', { class: 'fc-advice', 'data-testid': 'fc-advice', 'aria-labelledby': 'fc-advice-title' },
+        h('h3', { class: 'area-title', id: 'fc-advice-title' }, `Help${hnt.strategy ? ` · advice of the ${hnt.strategy} bot` : ''}`),
+        hnt.draw ? h('p', { 'data-testid': 'fc-advice-draw' }, h('strong', {}, hnt.draw.source === 'discard' ? 'Take the discard. ' : 'Draw from the draw pile. '), hnt.draw.why) : null,
+        hnt.discard ? h('p', { 'data-testid': 'fc-advice-discard' }, h('strong', {}, 'Discard ', fcCardText(hnt.discard.card), '. '), hnt.discard.why) : null,
+        h('p', { class: 'fc-advice-why' }, hnt.arrangement.why),
+        fcArrangement(hnt.arrangement, 'fc-advice-arrangement'),
+        h('p', { 'data-testid': 'fc-advice-go-out' }, h('strong', {}, hnt.go_out ? 'Go out. ' : 'Do not go out yet. '), hnt.go_out_why || ''));
+    }
+
+    // --- finished rounds
+    const rounds = s.rounds || [];
+    const roundsTable = rounds.length ? h('section', { class: 'fc-rounds', 'data-testid': 'fc-rounds', 'aria-labelledby': 'fc-rounds-title' },
+      h('h3', { class: 'area-title', id: 'fc-rounds-title' }, 'Finished rounds (points scored)'),
+      h('div', { class: 'fc-table-wrap' }, h('table', {},
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Round'), Array.from({ length: n }, (_, i) => h('th', { scope: 'col' }, seatName(i))))),
+        h('tbody', {}, rounds.map((r) => h('tr', { 'data-testid': `fc-round-${r.round}` },
+          h('th', { scope: 'row' }, `${r.round} (wild ${FC_RANK_PLURAL['3456789XJQK'[r.round - 1]] || ''})`),
+          (r.points || []).map((p, i) => h('td', {}, p, r.went_out === i ? h('span', { class: 'badge badge-win' }, 'out') : null))))))),
+      h('details', { class: 'fc-layouts', 'data-testid': 'fc-last-layouts' },
+        h('summary', {}, `How the hands were laid out in round ${rounds[rounds.length - 1].round}`),
+        ((rounds[rounds.length - 1].layouts) || []).map((l, i) => h('div', { class: 'fc-layout' },
+          h('h4', {}, `${seatName(i)}: ${l.points} points`), fcArrangement(l, `fc-layout-${i}`))))) : null;
+
+    const order = [];
+    for (let i = 1; i <= n; i++) order.push(you === null ? i - 1 : (you + i) % n);
+    const others = order.filter((x) => x !== you);
+    const help = h('p', { class: 'help', 'data-testid': 'play-help' },
+      playing ? (s.phase === 'draw' ? 'Draw: click the draw pile or the discard pile.'
+        : (goOut ? 'Pick the card to discard as you go out (Escape cancels).' : 'Discard: click a card in your hand.'))
+        : (s.over ? '' : 'Waiting for the other players.'));
+    return h('div', { class: 'fc-table' },
+      info,
+      h('div', { class: 'opponents fc-opponents' }, others.map(playerArea)),
+      piles,
+      you === null ? null : playerArea(you),
+      help,
+      advice,
+      roundsTable);
+  },
+
+  /** Save is not a play, but it belongs with the controls. */
+  extraPlays(a) {
+    if (!a.id) return [];
+    return [h('button', { type: 'button', class: 'btn btn-secondary', 'data-testid': 'fc-save', onclick: fcSave, 'aria-label': 'Save the game to a file' }, 'Save')];
+  },
+};

@@ -1,0 +1,394 @@
+// The Phazed table.
+
+import { boCard, same } from '../core/cards.js';
+import { h } from '../core/dom.js';
+import { resultText, sendPlay } from '../core/game.js';
+import { render } from '../core/render.js';
+import { app, myTurn, say, seatName } from '../core/state.js';
+import { nth } from '../core/numbering.js';
+
+// Phazed: pick up (deck or discard), then maybe lay the phase for this hand,
+// place cards on groups on the table, and discard (bonus: play a Joker as Skip).
+// Plays are the reference tuples as arrays: [1,null] [2,card] [3,[type,groups]]
+// [4,[card,[player,group,index]]] [5,card] [6,target].
+
+export const PZ_PHASES = {
+  1: { name: 'two sets of three', groups: ['set of three', 'set of three'] },
+  2: { name: 'seven of one suit', groups: ['seven of one suit'] },
+  3: { name: 'two 34-accumulations', groups: ['34-accumulation', '34-accumulation'] },
+  4: { name: 'two sets of four', groups: ['set of four', 'set of four'] },
+  5: { name: 'a run of eight', groups: ['run of eight'] },
+  6: { name: 'two one-colour 34-accumulations', groups: ['one-colour accumulation', 'one-colour accumulation'] },
+  7: { name: 'a one-colour run of four and a set of four', groups: ['one-colour run of four', 'set of four'] },
+};
+export const PZ_VALUES = '234567890JQKA';
+export const PZ_SUITS = 'SHDC';
+
+export function pzCard(card) {
+  const c = boCard(card);
+  return { ...c, wild: typeof card === 'string' && card[0] === 'A', joker: card === 'ZZ', name: card === 'ZZ' ? 'joker (Skip card)' : (card && card[0] === 'A' ? `${c.name} (wild)` : c.name) };
+}
+export function pzFace(card, extra = '') {
+  const c = pzCard(card);
+  return h('span', { class: `card card-${c.colour}${c.wild ? ' pz-wild' : ''}${c.joker ? ' pz-joker' : ''} ${extra}`, 'aria-hidden': 'true', dataset: { card } },
+    h('span', { class: 'card-rank' }, c.joker ? 'Skip' : c.rank),
+    h('span', { class: 'card-suit' }, c.joker ? '★' : c.sym),
+    c.wild ? h('span', { class: 'pz-wild-mark' }, 'wild') : null);
+}
+export function pzText(card) {
+  const c = pzCard(card);
+  return h('span', { class: `card-text card-${c.colour}`, title: c.name }, c.joker ? 'Skip★' : c.text);
+}
+export const pzMiniRow = (cards) => h('span', { class: 'pz-mini-row', 'aria-hidden': 'true' }, (cards || []).map((c) => pzFace(c, 'pz-mini')));
+export const pzGroupsText = (groups) => (groups || []).map((g) => `[${g.map((c) => pzCard(c).text).join(' ')}]`).join(' ');
+export const pzWho = (p, lower) => (p === app.you ? (lower ? 'you' : 'You') : seatName(p));
+export const pzWhose = (p) => (p === app.you ? 'your' : `${seatName(p)}'s`);
+
+export function pzSortKey(card, by) {
+  if (card === 'ZZ') return 1000;
+  const v = PZ_VALUES.indexOf(card[0]);
+  const su = PZ_SUITS.indexOf(card[1]);
+  return by === 'suit' ? (card[0] === 'A' ? 900 + su : su * 20 + v) : v * 10 + su;
+}
+
+/** Phase progress: standard counts phases done (0-7), bonus has 7 flags. */
+export function pzProgress(st) {
+  if (Array.isArray(st)) return { done: st.filter(Boolean).length, flags: st };
+  const n = +st || 0;
+  return { done: n, flags: Array.from({ length: 7 }, (_, i) => i < n) };
+}
+
+export function pzAccText(acc) {
+  if (!acc) return '';
+  return acc.complete ? `${acc.total} — complete; next ${acc.next}` : `${acc.total} of ${acc.next}, ${acc.next - acc.total} to go`;
+}
+
+export const PZ_START_KEY = (id) => `croupier.phazed.start.${id}`;
+
+export const PZ = {
+  title: 'Phazed',
+  defaultPlayers: 4,
+
+  /** GET /plays gives the current hand's turn history ([seat, [plays]]); make log records of it.
+   *  The record numbers continue from where this hand began (remembered by render). */
+  historyRecords(plays) {
+    if (!plays.length || !Array.isArray(plays[0])) return plays;
+    const s = app.state || {};
+    let start = null;
+    try {
+      const m = JSON.parse(sessionStorage.getItem(PZ_START_KEY(app.id)) || 'null');
+      if (m && m.hand === s.hand_number) start = m.start;
+    } catch { start = null; }
+    const out = [];
+    plays.forEach(([seat, list], t) => {
+      (list || []).forEach((play, i) => {
+        const k = out.length;
+        const last = i === list.length - 1;
+        const ended = last && (t < plays.length - 1 || play[0] === 5 || play[0] === 6);
+        out.push({ n: start !== null ? start + k : `h${s.hand_number}.${k}`, seat, play, turn_ending: ended });
+      });
+    });
+    return out;
+  },
+
+  describePlayNodes(play, seat, rec) {
+    if (!Array.isArray(play)) return [JSON.stringify(play)];
+    const [t, x] = play;
+    switch (t) {
+      case 1: return ['drew from the deck', x && x !== 'XX' ? [' (', pzText(x), ')'] : ''];
+      case 2: return ['took ', pzText(x), ' from the discard pile'];
+      case 3: {
+        const [type, groups] = x || [];
+        return [h('strong', {}, `played phase ${type}`), ': ', (groups || []).map((g, i) => [i ? ' ' : '', '[', g.map((c, j) => [j ? ' ' : '', pzText(c)]), ']'])];
+      }
+      case 4: {
+        const [card, [p, g, i]] = x;
+        return ['placed ', pzText(card), ` on ${p === seat ? 'own' : `${pzWhose(p)}`} group ${nth(g)} at position ${nth(i)}`];
+      }
+      case 5: return ['discarded ', pzText(x)];
+      case 6: return ['played a Skip on ', pzWho(x, true)];
+      default: return [JSON.stringify(play)];
+    }
+  },
+
+  describePlay(play, seat, opts = {}) {
+    if (opts.forHint && Array.isArray(play)) {
+      const [t, x] = play;
+      if (t === 1) return 'draw from the deck';
+      if (t === 2) return `take the ${pzCard(x).name} from the discard pile`;
+      if (t === 3) return `play phase ${x[0]}: ${pzGroupsText(x[1])}`;
+      if (t === 4) return `place the ${pzCard(x[0]).name} on ${pzWhose(x[1][0])} group ${nth(x[1][1])}`;
+      if (t === 5) return `discard the ${pzCard(x).name}`;
+      if (t === 6) return `play a Skip on ${seatName(x)}`;
+    }
+    return h('span', {}, PZ.describePlayNodes(play, seat)).textContent;
+  },
+
+  logExtra(rec) {
+    const parts = [];
+    if (Array.isArray(rec.skipped) && rec.skipped.length) {
+      parts.push(h('span', { class: 'log-why', 'data-testid': 'log-skipped' }, `Skipped: ${rec.skipped.map((p) => pzWho(p, true)).join(', ')}`));
+    }
+    const ho = rec.hand_over;
+    if (ho) {
+      const pen = (ho.penalties || []).map((p, i) => `${seatName(i)} +${p}`).join(' · ');
+      parts.push(h('span', { class: 'log-round-end', 'data-testid': 'log-hand-end' }, `Hand ${ho.hand} over (${ho.reason}): ${pen}`));
+    }
+    return parts.length ? parts : null;
+  },
+
+  statusExtra(s) {
+    const parts = [`hand ${s.hand_number}/${s.max_hands || 20}`];
+    if (!s.over && s.turn_phase) parts.push(s.turn_phase === 'pick-up' ? 'pick up a card' : 'play or discard');
+    return parts.join(' · ');
+  },
+
+  resultText(s) {
+    const ws = Array.isArray(s.winners) ? s.winners : (s.winner !== null && s.winner !== undefined ? [s.winner] : []);
+    const totals = (s.scores || []).map((p, i) => `${seatName(i)} ${p}`).join(', ');
+    if (!ws.length) return `Game over (${totals}).`;
+    const names = ws.map((w) => (w === app.you ? 'you' : seatName(w)));
+    return `Game over: ${names.join(' and ')} won${ws.length > 1 ? ' (tie)' : ''}. Penalty points: ${totals}.`;
+  },
+
+  render(a) {
+    const s = a.state;
+    const you = a.you === null || a.you === undefined ? null : a.you;
+    const playing = myTurn();
+    const legal = playing ? a.legal : [];
+    const n = s.players || (s.hand_sizes || []).length;
+    const hint = a.hint && Array.isArray(a.hint.play) ? a.hint.play : null;
+    const hand = s.hand || [];
+    const sel = typeof a.selection === 'string' && a.selection.startsWith('pz:') ? +a.selection.slice(3) : null;
+    const selCard = sel !== null ? hand[sel] : null;
+    const bonus = s.variant === 'bonus' || app.variant === 'bonus';
+    const pickUp = s.turn_phase === 'pick-up';
+
+    // Remember where this hand's records begin, so a reload can number the history.
+    const nums = [...a.log.keys()].filter((k) => typeof k === 'number');
+    if (nums.length && Array.isArray(s.turn_history)) {
+      const len = s.turn_history.reduce((t, [, l]) => t + (l || []).length, 0);
+      try { sessionStorage.setItem(PZ_START_KEY(a.id), JSON.stringify({ hand: s.hand_number, start: Math.max(...nums) - len + 1 })); } catch { /* ignore */ }
+    }
+
+    const placesFor = (card) => legal.filter((p) => p[0] === 4 && p[1][0] === card);
+    const discardOf = (card) => legal.find((p) => p[0] === 5 && p[1] === card);
+    const cardHasPlay = (card) => !!discardOf(card) || placesFor(card).length > 0;
+    const fail = (msg) => say(msg, 'error');
+    const guard = () => {
+      if (a.busy) return false;
+      if (!playing) { fail(s.over ? 'The game is over.' : 'It is not your turn.'); return false; }
+      return true;
+    };
+
+    // --- hand, dealer, per-player progress and scores
+    const progressPips = (seat) => {
+      const pr = pzProgress((s.phase_status || [])[seat]);
+      const label = bonus
+        ? `Phases done: ${pr.flags.map((f, i) => (f ? i + 1 : null)).filter(Boolean).join(', ') || 'none'} (${pr.done} of 7)`
+        : `Phase ${pr.done} of 7 done${pr.done < 7 ? `; this hand: phase ${pr.done + ((s.table || [])[seat] && s.table[seat][0] !== null ? 0 : 1)}` : ''}`;
+      return h('span', { class: 'pz-pips', role: 'img', 'aria-label': label, title: label, 'data-testid': `pz-progress-${seat}` },
+        pr.flags.map((f, i) => h('span', { class: `pz-pip${f ? ' on' : ''}`, 'aria-hidden': 'true' }, bonus ? i + 1 : '')),
+        h('span', { class: 'pz-pip-text', 'aria-hidden': 'true' }, bonus ? `${pr.done}/7` : `phase ${pr.done} of 7`));
+    };
+    const info = h('section', { class: 'pz-info', 'aria-label': 'Hand and scores' },
+      h('p', { class: 'pz-hand-no', 'data-testid': 'pz-hand-number' }, `Hand ${s.hand_number} of ${s.max_hands || 20}`,
+        h('span', { class: 'pz-sub' }, ` · dealer ${seatName(s.dealer)}`)),
+      h('div', { class: 'pz-table-wrap' }, h('table', { class: 'pz-scores', 'data-testid': 'pz-scores' },
+        h('caption', { class: 'visually-hidden' }, 'Players: phases done, cards in hand, penalty points (lower is better)'),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col' }, 'Phases'), h('th', { scope: 'col' }, 'Cards'), h('th', { scope: 'col' }, 'Points'))),
+        h('tbody', {}, Array.from({ length: n }, (_, i) => h('tr', { class: `${i === you ? 'you' : ''}${s.current === i && !s.over ? ' current' : ''}` },
+          h('th', { scope: 'row' }, seatName(i), s.current === i && !s.over ? h('span', { class: 'visually-hidden' }, ' (to play)') : null),
+          h('td', {}, progressPips(i)),
+          h('td', { 'data-testid': `pz-hand-size-${i}` }, (s.hand_sizes || [])[i] ?? ''),
+          h('td', { 'data-testid': `pz-score-${i}` }, (s.scores || [])[i] ?? 0)))))));
+
+    // --- deck and discard
+    const canDeck = legal.some((p) => p[0] === 1);
+    const canTake = legal.find((p) => p[0] === 2);
+    const discardTarget = selCard !== null && !!discardOf(selCard);
+    const deckHint = hint && hint[0] === 1;
+    const discHint = hint && (hint[0] === 2 || hint[0] === 5);
+    const deckBtn = h('button', {
+      type: 'button', class: `pile pz-pile${canDeck ? ' playable target' : ''}${deckHint ? ' hinted' : ''}`, 'data-testid': 'pz-deck',
+      'aria-disabled': canDeck ? null : 'true',
+      'aria-label': `Deck, face down, ${s.deck_size} cards${canDeck ? ': draw its top card' : ''}${deckHint ? ', hint: draw here' : ''}`,
+      onclick: () => {
+        if (!guard()) return;
+        if (!canDeck) { fail(pickUp ? 'You cannot draw now.' : 'You have picked up already this turn.'); return; }
+        sendPlay([1, null]);
+      },
+    }, s.deck_size ? h('span', { class: 'card pz-back', 'aria-hidden': 'true' }) : h('span', { class: 'card card-empty' }, 'empty'),
+    h('span', { class: 'count', 'aria-hidden': 'true' }, s.deck_size));
+    const discBtn = h('button', {
+      type: 'button', class: `pile pz-pile${canTake || discardTarget ? ' playable target' : ''}${discHint ? ' hinted' : ''}`, 'data-testid': 'pz-discard',
+      'aria-disabled': canTake || discardTarget ? null : 'true',
+      'aria-label': `Discard pile: ${s.discard ? `${pzCard(s.discard).name} on top` : 'empty'}, ${(s.discard_pile || []).length} cards` +
+        `${canTake ? ': take the top card' : ''}${discardTarget ? `: discard your ${pzCard(selCard).name} here` : ''}${discHint ? ', hint' : ''}`,
+      onclick: () => {
+        if (!guard()) return;
+        if (canTake) { sendPlay(canTake); return; }
+        if (discardTarget) { sendPlay(discardOf(selCard)); return; }
+        if (pickUp) fail(s.discard === 'ZZ' ? 'A Skip card on the discard pile cannot be picked up: draw from the deck.' : 'You cannot take that card now.');
+        else fail(selCard !== null ? 'You cannot discard that card now.' : 'To discard, first choose a card in your hand.');
+      },
+    }, s.discard ? pzFace(s.discard) : h('span', { class: 'card card-empty' }, 'empty'),
+    h('span', { class: 'count', 'aria-hidden': 'true' }, (s.discard_pile || []).length || ''));
+    const piles = h('section', { class: 'pz-piles', 'aria-label': 'Deck and discard pile' },
+      h('div', { class: 'pz-pile-wrap' }, h('span', { class: 'pile-caption' }, 'Deck'), deckBtn),
+      h('div', { class: 'pz-pile-wrap' }, h('span', { class: 'pile-caption' }, 'Discard'), discBtn),
+      (s.discard_pile || []).length > 1 ? h('details', { class: 'pz-pile-list', 'data-testid': 'pz-discard-list' },
+        h('summary', {}, `Discard pile (${s.discard_pile.length}, top last)`),
+        h('p', { class: 'pz-mini-wrap', 'aria-label': s.discard_pile.map((c) => pzCard(c).name).join(', ') }, pzMiniRow(s.discard_pile))) : null);
+
+    // --- groups on the table (a player's laid phase)
+    const tableArea = (seat) => {
+      const [type, groups] = (s.table || [])[seat] || [null, []];
+      if (type === null || type === undefined || !(groups || []).length) {
+        return h('p', { class: 'pz-no-phase', 'data-testid': `pz-table-${seat}` }, 'No phase laid this hand.');
+      }
+      const info0 = PZ_PHASES[type] || { name: `phase ${type}`, groups: [] };
+      return h('div', { class: 'pz-groups', 'data-testid': `pz-table-${seat}` },
+        h('p', { class: 'pz-phase-label', 'data-testid': `pz-phase-label-${seat}` }, `Phase ${type}: ${info0.name}`),
+        groups.map((g, gi) => {
+          const kind = info0.groups[gi] || 'group';
+          const acc = ((s.accumulations || [])[seat] || [])[gi];
+          const places = selCard !== null ? placesFor(selCard).filter((p) => p[1][1][0] === seat && p[1][1][1] === gi) : [];
+          const idx = places.map((p) => p[1][1][2]);
+          const endPlay = places.length ? places[idx.indexOf(Math.max(...idx))] : null;
+          const startPlay = places.length > 1 ? places[idx.indexOf(Math.min(...idx))] : null;
+          const hinted = hint && hint[0] === 4 && hint[1][1][0] === seat && hint[1][1][1] === gi;
+          const label = `${pzWhose(seat)} group ${nth(gi)}, ${kind}: ${g.map((c) => pzCard(c).name).join(', ')}` +
+            `${acc ? `; total ${pzAccText(acc)}` : ''}${endPlay ? `: place your ${pzCard(selCard).name} here` : ''}${hinted ? ', hint: place here' : ''}`;
+          return h('div', { class: 'pz-group-wrap' },
+            h('span', { class: 'pz-group-kind', 'aria-hidden': 'true' }, `#${nth(gi)} ${kind}`,
+              acc ? h('span', { class: 'pz-acc', 'data-testid': `pz-acc-${seat}-${gi}` }, ` · ${pzAccText(acc)}`) : null),
+            h('button', {
+              type: 'button', class: `pile pz-group${endPlay ? ' target' : ''}${hinted ? ' hinted' : ''}`, 'data-testid': `pz-group-${seat}-${gi}`,
+              'aria-disabled': endPlay ? null : 'true', 'aria-label': label,
+              onclick: () => {
+                if (!guard()) return;
+                if (endPlay) { sendPlay(endPlay); return; }
+                fail(selCard === null ? 'To place a card here, first choose a card in your hand.' : `Your ${pzCard(selCard).name} cannot go on this group.`);
+              },
+            }, h('span', { class: 'pz-group-cards' }, g.map((c) => pzFace(c, 'pz-small')))),
+            startPlay ? h('span', { class: 'pz-ends' },
+              h('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-testid': `pz-place-start-${seat}-${gi}`, onclick: () => sendPlay(startPlay) }, '◀ at start'),
+              h('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-testid': `pz-place-end-${seat}-${gi}`, onclick: () => sendPlay(endPlay) }, 'at end ▶')) : null);
+        }));
+    };
+
+    const playerArea = (seat) => {
+      const isYou = seat === you;
+      const isCurrent = s.current === seat && !s.over;
+      const ws = Array.isArray(s.winners) ? s.winners : (s.winner !== null && s.winner !== undefined ? [s.winner] : []);
+      const header = h('h3', { class: 'player-name' },
+        h('span', {}, seatName(seat)),
+        isCurrent ? h('span', { class: 'badge badge-turn' }, s.turn_phase === 'pick-up' ? 'to pick up' : 'to play') : null,
+        s.dealer === seat ? h('span', { class: 'badge' }, 'dealer') : null,
+        (s.skips_pending || [])[seat] ? h('span', { class: 'badge badge-skip', 'data-testid': `pz-skip-pending-${seat}` }, 'skips next turn') : null,
+        s.over && ws.includes(seat) ? h('span', { class: 'badge badge-win' }, 'winner') : null);
+      const meta = h('p', { class: 'player-meta' }, `${(s.hand_sizes || [])[seat] ?? 0} card${(s.hand_sizes || [])[seat] === 1 ? '' : 's'} in hand · ${(s.scores || [])[seat] ?? 0} points`);
+      const parts = [header, meta, tableArea(seat)];
+      if (!isYou) {
+        parts.splice(2, 0, h('div', { class: 'pz-backs', 'aria-hidden': 'true' }, Array.from({ length: Math.min(12, (s.hand_sizes || [])[seat] || 0) }, () => h('span', { class: 'card pz-back pz-tiny' }))));
+      }
+      return h('section', {
+        class: `player pz-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}`, 'data-testid': `player-${seat}`,
+        'aria-label': isYou ? 'Your area' : `${seatName(seat)}'s area`,
+      }, parts);
+    };
+
+    // --- your hand
+    const sortBy = localStorage.getItem('croupier.phazed.sort') || 'dealt';
+    const order = hand.map((c, i) => i);
+    if (sortBy !== 'dealt') order.sort((x, y) => pzSortKey(hand[x], sortBy) - pzSortKey(hand[y], sortBy) || x - y);
+    const hintCard = hint && (hint[0] === 5 ? hint[1] : hint[0] === 4 ? hint[1][0] : hint[0] === 6 ? 'ZZ' : null);
+    let hintShown = false;
+    const handEl = h('div', { class: 'hand pz-hand', role: 'group', 'aria-label': 'Your hand', 'data-testid': 'pz-hand' }, order.map((i) => {
+      const card = hand[i];
+      const ok = playing && !pickUp && cardHasPlay(card);
+      const isHint = !hintShown && hintCard === card;
+      if (isHint) hintShown = true;
+      const words = [];
+      if (sel === i) words.push('selected');
+      if (isHint) words.push('hint: play this card');
+      return h('button', {
+        type: 'button', class: `hand-card${sel === i ? ' selected' : ''}${ok && sel === null ? ' playable' : ''}${isHint ? ' hinted' : ''}`,
+        'data-testid': `pz-hand-card-${i}`, 'aria-pressed': String(sel === i), 'aria-disabled': ok ? null : 'true',
+        'aria-label': `${pzCard(card).name}${words.length ? `, ${words.join(', ')}` : ''}`,
+        onclick: () => {
+          if (!guard()) return;
+          if (pickUp) { fail('First pick up a card: click the deck or the discard pile.'); return; }
+          if (!ok) { fail(card === 'ZZ' ? 'Play the Skip card with a "Skip" button below.' : 'That card cannot be placed or discarded now.'); return; }
+          app.selection = sel === i ? null : `pz:${i}`;
+          render();
+        },
+      }, pzFace(card));
+    }));
+    const sortBtns = h('div', { class: 'pz-sort', role: 'group', 'aria-label': 'Sort your hand' },
+      h('span', { class: 'pz-sort-label', 'aria-hidden': 'true' }, 'Sort:'),
+      [['dealt', 'as dealt'], ['value', 'by value'], ['suit', 'by suit']].map(([k, t]) => h('button', {
+        type: 'button', class: `btn btn-secondary btn-small${sortBy === k ? ' on' : ''}`, 'data-testid': `pz-sort-${k}`, 'aria-pressed': String(sortBy === k),
+        onclick: () => { localStorage.setItem('croupier.phazed.sort', k); render(); },
+      }, t)));
+
+    // --- actions: phases, discard the selected card, skips
+    const phasePlays = legal.filter((p) => p[0] === 3);
+    const phaseList = phasePlays.length ? h('div', { class: 'pz-phase-plays', role: 'group', 'aria-label': 'Phases you can lay', 'data-testid': 'pz-phase-plays' },
+      phasePlays.map((p, i) => {
+        const isHint = hint && hint[0] === 3 && same(hint, p);
+        return h('button', {
+          type: 'button', class: `btn btn-primary pz-phase-btn${isHint ? ' hinted' : ''}`, 'data-testid': `pz-phase-${i}`,
+          'aria-label': `Play phase ${p[1][0]}: ${p[1][1].map((g) => g.map((c) => pzCard(c).name).join(', ')).join('; and ')}${isHint ? ' (hint)' : ''}`,
+          onclick: () => { if (guard()) sendPlay(p); },
+        }, h('span', { class: 'pz-phase-title' }, `Play phase ${p[1][0]}`), p[1][1].map((g) => pzMiniRow(g)));
+      })) : null;
+    const selDiscard = selCard !== null ? discardOf(selCard) : null;
+    const skipPlays = legal.filter((p) => p[0] === 6);
+    const actions = playing && !pickUp ? h('div', { class: 'pz-actions', 'data-testid': 'pz-actions' },
+      selCard !== null ? h('button', {
+        type: 'button', class: `btn btn-primary${hint && hint[0] === 5 && hint[1] === selCard ? ' hinted' : ''}`, 'data-testid': 'pz-discard-button', disabled: !selDiscard,
+        'aria-label': `Discard your ${pzCard(selCard).name} and end your turn`, onclick: () => { if (selDiscard && guard()) sendPlay(selDiscard); },
+      }, 'Discard ', pzText(selCard)) : null,
+      skipPlays.map((p) => h('button', {
+        type: 'button', class: `btn btn-secondary${hint && same(hint, p) ? ' hinted' : ''}`, 'data-testid': `pz-skip-${p[1]}`,
+        'aria-label': `Play a Skip card on ${seatName(p[1])}${hint && same(hint, p) ? ' (hint)' : ''}`, onclick: () => { if (guard()) sendPlay(p); },
+      }, `Skip ${seatName(p[1])}`))) : null;
+
+    const youArea = you === null ? null : (() => {
+      const area = playerArea(you);
+      area.append(
+        h('div', { class: 'pz-hand-head' }, h('h4', { class: 'area-title' }, 'Your hand'), sortBtns),
+        ...[handEl, actions, phaseList].filter(Boolean));
+      return area;
+    })();
+
+    // --- finished hands
+    const hp = s.hands_played || [];
+    const handsTable = hp.length ? h('section', { class: 'pz-hands', 'data-testid': 'pz-hands-played', 'aria-labelledby': 'pz-hands-title' },
+      h('h3', { class: 'area-title', id: 'pz-hands-title' }, 'Finished hands (penalty points)'),
+      h('div', { class: 'pz-table-wrap' }, h('table', {},
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Hand'), Array.from({ length: n }, (_, i) => h('th', { scope: 'col' }, seatName(i))))),
+        h('tbody', {}, hp.map((r) => h('tr', {}, h('th', { scope: 'row' }, `${r.hand} (${r.reason})`), (r.penalties || []).map((p) => h('td', {}, p)))))))) : null;
+
+    const seats = [];
+    for (let i = 1; i <= n; i++) seats.push(you === null ? i - 1 : (you + i) % n);
+    const others = seats.filter((x) => x !== you);
+    let helpText = s.over ? '' : 'Waiting for the other players.';
+    if (playing) {
+      if (pickUp) helpText = 'Pick up: click the deck or the discard pile.';
+      else if (selCard !== null) helpText = `Your ${pzCard(selCard).name}: click a highlighted group to place it, or the discard pile (or "Discard") to end your turn. Escape cancels.`;
+      else helpText = `${phasePlays.length ? 'Lay your phase with a "Play phase" button, or choose' : 'Choose'} a card in your hand to place on a group or to discard.`;
+    }
+    const over = s.over ? h('p', { class: 'pz-over', 'data-testid': 'pz-game-over', role: 'status' }, resultText()) : null;
+    return h('div', { class: 'pz-board' },
+      over,
+      info,
+      h('div', { class: 'opponents pz-opponents' }, others.map(playerArea)),
+      piles,
+      youArea,
+      h('p', { class: 'help', 'data-testid': 'play-help' }, helpText),
+      handsTable);
+  },
+};
