@@ -146,10 +146,11 @@ int ctx_rebuild(const api_config *cfg, const game_ops *ops, const char *id, long
     int rc = store_origin_get(cfg->store, id, &origin);
     if (rc)
         return err_set(e, rc, NULL, "the store could not be read");
-    rc = origin_decode(ops, origin, st, e);
+    game_err de = {0};
+    rc = origin_decode(ops, origin, st, &de);
     free(origin);
     if (rc)
-        return err_set(e, ERR_INTERNAL, NULL, "stored game '%s' is unreadable: %s", id, e->detail);
+        return err_set(e, ERR_INTERNAL, NULL, "stored game '%s' is unreadable: %s", id, de.detail);
     if (origin_last) { /* the number of the last play inside the origin */
         json_t *h = ops->history(st, SEAT_ADMIN);
         json_t *last = json_array_get(h, json_array_size(h) - 1);
