@@ -113,8 +113,18 @@ static json_t *catalogue_entry(const game_ops *ops)
         json_array_append_new(formats, json_string(*f));
     for (const char *const *v = ops->variants; *v; v++)
         json_array_append_new(variants, json_string(*v));
-    for (const char *const *b = ops->bots; *b; b++)
+    /* the bots a person may sit beside: those the game's own seating rule
+     * accepts at a table of one person and that bot */
+    json_t *with_people = json_array();
+    for (const char *const *b = ops->bots; *b; b++) {
         json_array_append_new(bots, json_string(*b));
+        const char *seat[GAME_MAX_SEATS] = {0};
+        for (int i = 1; i < ops->max_players && i < GAME_MAX_SEATS; i++)
+            seat[i] = *b;
+        game_err e = {0};
+        if (!ops->seating || ops->seating(seat, ops->max_players, &e) == 0)
+            json_array_append_new(with_people, json_string(*b));
+    }
     for (int i = 0; i < ops->nfns; i++) {
         const game_fn *f = &ops->fns[i];
         char path[128];
@@ -125,12 +135,12 @@ static json_t *catalogue_entry(const game_ops *ops)
         json_array_append_new(fns, json_pack("{s:s,s:s,s:s}", "kind", f->kind, "path",
                                              path, "signature", f->signature));
     }
-    return json_pack("{s:s,s:s,s:o,s:{s:i,s:i,s:i},s:b,s:o,s:o,s:o}", "game", ops->name,
+    return json_pack("{s:s,s:s,s:o,s:{s:i,s:i,s:i},s:b,s:o,s:o,s:o,s:o}", "game", ops->name,
                      "title", ops->title, "variants", variants, "players", "min",
                      ops->min_players, "max", ops->max_players, "default",
                      ops->default_players ? ops->default_players : ops->min_players,
-                     "cooperative", ops->cooperative, "bots", bots, "functions", fns,
-                     "export_formats", formats);
+                     "cooperative", ops->cooperative, "bots", bots, "bots_with_people",
+                     with_people, "functions", fns, "export_formats", formats);
 }
 
 int h_rules(const api_config *cfg, const http_req *req, const route_match *m,

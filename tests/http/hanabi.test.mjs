@@ -410,3 +410,25 @@ test('export hanablive: many games replay on hanab.live\'s rules to the scores t
     }
   }
 });
+
+test('info plays only at all-info tables: beside a person or another strategy it is refused, naming the seat; conventions advise and take resigned seats', async () => {
+  const withPerson = await srv.post('/games', { game: 'hanabi', players: [{ name: 'Ann' }, { bot: 'info' }, { bot: 'info' }] });
+  expectProblem(withPerson, 400, 'invalid-member');
+  assert.equal(withPerson.json.errors[0].pointer, '/players/0');
+  assert.match(withPerson.json.detail, /every seat is info/);
+  const mixed = await srv.post('/games', { game: 'hanabi', players: [{ bot: 'info' }, { bot: 'rules' }] });
+  expectProblem(mixed, 400, 'invalid-member');
+  assert.equal(mixed.json.errors[0].pointer, '/players/1/bot');
+  const all = await srv.post('/games', { game: 'hanabi', seed: 4, players: [{ bot: 'info' }, { bot: 'info' }, { bot: 'info' }] });
+  expectStatus(all, 201, 'an all-info table');
+  assert.equal(all.json.state.over, true, 'bots only: played to the end at once');
+  assert.ok(all.json.state.score >= 20, `info scores (${all.json.state.score})`);
+  const cat = (await srv.get('/rules')).json.games.find((x) => x.game === 'hanabi');
+  assert.ok(cat.bots.includes('info'), 'info is a Hanabi bot');
+  assert.ok(!cat.bots_with_people.includes('info') && cat.bots_with_people.includes('conventions'),
+    `bots_with_people: ${cat.bots_with_people}`);
+  const g = await create(['Ann', 'bot']);
+  const hint = await srv.get(`/games/${g.id}/hint`, { token: g.seats[0].token });
+  expectStatus(hint, 200, 'GET /hint');
+  assert.equal(hint.json.strategy, 'conventions');
+});

@@ -302,7 +302,8 @@ export async function discover(client, { formatNames = contractFormats() } = {})
       title: entry.title,
       variants: entry.variants,
       players: { min, max, default: dflt },
-      bots: entry.bots,
+      // a person sits at every soak table: only the bots the game seats beside people
+      bots: Array.isArray(entry.bots_with_people) ? entry.bots_with_people : entry.bots,
       formats: Array.isArray(doc.export_formats) ? doc.export_formats.filter((f) => f !== 'json') : probed,
       rulesFormats: Array.isArray(doc.export_formats) ? doc.export_formats : null,
       probedFormats: probed,

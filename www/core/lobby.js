@@ -90,7 +90,9 @@ export function fillGameFields() {
 export function fillBotSeats() {
   const g = currentCatalogueGame();
   if (!g) return;
-  const bots = Array.isArray(g.bots) && g.bots.length ? g.bots : ['random'];
+  // the lobby always seats you: only the bots the game seats beside people
+  const pool = Array.isArray(g.bots_with_people) ? g.bots_with_people : g.bots;
+  const bots = Array.isArray(pool) && pool.length ? pool : ['random'];
   // Never offer more (or fewer) seats than the game's table has (GET /rules).
   const { min, max } = tableBounds(g);
   const chosen = chosenPlayers(g);
