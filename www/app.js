@@ -17,7 +17,7 @@
 // table is one file in tables/ and one row in tables/registry.js.
 
 import { byId } from './core/dom.js';
-import { askHint, loadGame } from './core/game.js';
+import { askHint, loadGame, refreshFromServer, stopLive, syncLive } from './core/game.js';
 import { loadCatalogue, setupForm } from './core/lobby.js';
 import { render, showSetup } from './core/render.js';
 import { app } from './core/state.js';
@@ -38,7 +38,14 @@ async function start() {
   });
   window.addEventListener('hashchange', () => {
     const id = gameIdFromHash();
-    if (id && id !== app.id) { app.log = new Map(); byId('log').replaceChildren(); loadGame(id); }
+    if (id && id !== app.id) { stopLive(); app.log = new Map(); byId('log').replaceChildren(); loadGame(id); }
+  });
+  // Leaving the page ends its event stream; coming back (from the back/forward
+  // cache) follows the game again.
+  window.addEventListener('pagehide', () => { app.leaving = true; stopLive(); });
+  window.addEventListener('pageshow', (ev) => {
+    app.leaving = false;
+    if (ev.persisted && app.id) { syncLive(); refreshFromServer(); }
   });
   const catalogue = loadCatalogue();
   const id = gameIdFromHash();

@@ -1,12 +1,13 @@
-// Loading, resuming, polling and playing one game.
+// Loading, resuming, following (live events) and playing one game.
 
 import { api } from './api.js';
+import { followGame } from './events.js';
 import { byId } from './dom.js';
 import { addLog, markTurnEnds } from './log.js';
 import { render, showGame, showSetup } from './render.js';
 import { TOKEN_KEY, app, myTurn, renderer, say, sayError, seatName } from './state.js';
 
-// Loading, resuming, polling
+// Loading, resuming, following live
 
 export function acceptGame(data) {
   if (data.id) app.id = data.id;
@@ -40,6 +41,7 @@ export async function loadGame(id, { quiet } = {}) {
     }
     sayError(err, 'Could not load the game');
     if (err.status === 404) {
+      stopLive();
       history.replaceState(null, '', location.pathname + location.search);
       showSetup();
     }
@@ -75,33 +77,65 @@ export async function refreshLegal() {
   }
 }
 
-export function stopPolling() {
-  clearTimeout(app.pollTimer);
-  app.pollTimer = null;
+/** Stop following the game (the page left it, or a new one replaces it). */
+export function stopLive() {
+  clearTimeout(app.refreshTimer);
+  app.refreshTimer = null;
+  if (app.live) app.live.stop();
+  app.live = null;
 }
 
-/** While another seat (a remote human) is to move, look for news every few seconds. */
-export function schedulePoll() {
-  stopPolling();
-  if (!app.id || !app.state || app.state.over || myTurn()) return;
-  app.pollTimer = setTimeout(async () => {
-    if (app.busy || document.hidden) return schedulePoll();
-    try {
-      const res = await api('GET', `/games/${encodeURIComponent(app.id)}`, {
-        token: app.token, headers: { 'If-None-Match': `"${app.version}"` },
-      });
-      if (res.status === 200 && res.data && res.data.version !== app.version) {
-        acceptGame(res.data);
-        await loadHistory();
-        await refreshLegal();
-        render();
-        if (myTurn()) say('Your turn.');
-      }
-    } catch {
-      // Transient; try again on the next tick.
+/** Follow the shown game's event stream while it runs: start the stream if
+ *  none follows this game (with this token), stop it once the game is over.
+ *  Called after every render; never more than one stream per tab. */
+export function syncLive() {
+  const want = app.id && app.state && !app.state.over && !app.leaving;
+  if (app.live && (!want || app.live.id !== app.id || app.live.token !== app.token)) stopLive();
+  if (!want || app.live) return;
+  const id = app.id;
+  const token = app.token;
+  app.live = followGame({
+    id,
+    token,
+    onNews: () => refreshFromServer(id),
+    onGone: (status) => {
+      // 401: our token no longer names a seat here; reload as a spectator.
+      if (status === 401 && app.id === id && app.token) loadGame(id, { quiet: true });
+    },
+  });
+}
+
+/** Something happened in the game: fetch the view (304 when nothing changed
+ *  for us) and redraw, as after a move. */
+export async function refreshFromServer(id = app.id) {
+  if (!id || id !== app.id) return;
+  if (app.busy || app.refreshing) {
+    // A play is under way (its reply brings the view) or a refresh is: look again after it.
+    clearTimeout(app.refreshTimer);
+    app.refreshTimer = setTimeout(() => refreshFromServer(id), 150);
+    return;
+  }
+  app.refreshing = true;
+  try {
+    const res = await api('GET', `/games/${encodeURIComponent(id)}`, {
+      token: app.token, headers: { 'If-None-Match': `"${app.version}"` },
+    });
+    if (id !== app.id) return;
+    if (app.busy) { app.refreshTimer = setTimeout(() => refreshFromServer(id), 150); return; }
+    if (res.status === 200 && res.data && res.data.version !== app.version) {
+      const wasMyTurn = myTurn();
+      acceptGame(res.data);
+      await loadHistory();
+      await refreshLegal();
+      render();
+      if (app.state && app.state.over) say(resultText(), 'info');
+      else if (myTurn() && !wasMyTurn) say('Your turn.');
     }
-    schedulePoll();
-  }, 4000);
+  } catch {
+    // Transient; the next event or the fallback poll looks again.
+  } finally {
+    app.refreshing = false;
+  }
 }
 
 // ---------------------------------------------------------------------------

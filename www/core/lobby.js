@@ -2,7 +2,7 @@
 
 import { ApiError, api } from './api.js';
 import { byId, h } from './dom.js';
-import { acceptGame, refreshLegal, stopPolling } from './game.js';
+import { acceptGame, refreshLegal, stopLive } from './game.js';
 import { addLog } from './log.js';
 import { render, showGame } from './render.js';
 import { TOKEN_KEY, app, say, sayError } from './state.js';
@@ -154,7 +154,7 @@ export async function createGame() {
 /** Take over a game just created (POST /games) or imported (POST /games/import). */
 export async function enterGame(data, game, variant) {
   const mine = (data.seats || []).find((s) => s.token && (data.you === undefined || data.you === null || s.seat === data.you));
-  stopPolling();
+  stopLive();
   app.id = data.id;
   app.token = mine ? mine.token : null;
   if (app.token) sessionStorage.setItem(TOKEN_KEY(app.id), app.token);

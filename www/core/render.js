@@ -1,7 +1,7 @@
 // Drawing the table: the page chrome around the game's own renderer.
 
 import { byId } from './dom.js';
-import { resultText, schedulePoll } from './game.js';
+import { resultText, syncLive } from './game.js';
 import { app, myTurn, renderer, seatName } from './state.js';
 
 // Rendering
@@ -51,7 +51,7 @@ export function render() {
   byId('cancel-button').disabled = app.selection === null;
   const extra = r.extraPlays ? r.extraPlays(app) : [];
   byId('extra-plays').replaceChildren(...extra);
-  schedulePoll();
+  syncLive();
 }
 
 export function setText(el, text) {

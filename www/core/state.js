@@ -23,7 +23,10 @@ export const app = {
   log: new Map(),       // n -> record, as shown
   rulesDocs: {},        // game -> GET /rules/{game} (fetched once, for help texts)
   busy: false,
-  pollTimer: null,
+  live: null,           // the event stream followed (core/events.js), at most one
+  refreshTimer: null,
+  refreshing: false,
+  leaving: false,       // the page is being left: follow nothing
 };
 
 export const TOKEN_KEY = (id) => `croupier.token.${id}`;
