@@ -16,21 +16,24 @@
 static json_t *history_events(const api_config *cfg, const char *id, const game_ops *ops,
                               const void *st, int seat, long after)
 {
-    json_t *hist = ops->history(st, seat), *out = json_array(), *rec;
-    ctx_explain(cfg, id, hist);
-    size_t i;
-    json_array_foreach(hist, i, rec) {
-        if ((long)i + 1 <= after)
-            continue;
-        json_t *ev = json_pack("{s:I,s:s}", "n", (json_int_t)i + 1, "event", "play");
+    json_t *hist = ops->history(st, seat), *rest = json_array(), *out = json_array(), *rec;
+    size_t skip = after > 0 ? (size_t)after : 0, i;
+    /* the records after the first `after`: the only ones explained and sent */
+    for (i = skip; i < json_array_size(hist); i++)
+        json_array_append(rest, json_array_get(hist, i));
+    json_decref(hist);
+    ctx_explain(cfg, id, rest);
+    json_array_foreach(rest, i, rec) {
+        json_int_t n = (json_int_t)(skip + i) + 1;
+        json_t *ev = json_pack("{s:I,s:s}", "n", n, "event", "play");
         if (json_is_object(rec))
             json_object_update_missing(ev, rec);
         else
             json_object_set(ev, "record", rec);
-        json_object_set_new(ev, "n", json_integer((json_int_t)i + 1));
+        json_object_set_new(ev, "n", json_integer(n));
         json_array_append_new(out, ev);
     }
-    json_decref(hist);
+    json_decref(rest);
     return out;
 }
 

@@ -332,7 +332,21 @@ void ctx_explain(const api_config *cfg, const char *id, json_t *records)
 {
     store_play *p = NULL;
     int k = 0;
-    if (!json_array_size(records) || store_plays(cfg->store, id, -2, 0, 1, &p, &k))
+    /* only the log rows of the records' numbers (n is unique per game) */
+    long lo = 0, hi = -1;
+    size_t r;
+    json_t *x;
+    json_array_foreach(records, r, x) {
+        const json_t *jn = json_object_get(x, "n");
+        if (!json_is_integer(jn))
+            continue;
+        long n = (long)json_integer_value(jn);
+        if (hi < lo || n < lo)
+            lo = n;
+        if (n > hi)
+            hi = n;
+    }
+    if (hi < lo || store_plays(cfg->store, id, lo - 1, hi - lo + 1, 1, &p, &k))
         return;
     /* both lists are in play order: one merge pass */
     size_t i = 0;

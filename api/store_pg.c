@@ -537,6 +537,19 @@ static int row_is(pg_conn *pc, const char *id, int64_t version, const char *meta
     return ret;
 }
 
+/* The plays as binary array parameters (into b, freed here on failure),
+ * and a connection to send them on; NULL when either fails. */
+static pg_conn *encode_and_take(pg_store *s, const store_play *plays, int k, bbuf *b,
+                                size_t *off, size_t *len)
+{
+    pg_conn *pc = plays_encode(b, off, len, plays, k) == 0 ? conn_take(s) : NULL;
+    if (!pc) {
+        free(b->p);
+        b->p = NULL;
+    }
+    return pc;
+}
+
 static int pg_create(store *base, const store_row *row, const store_play *plays, int k)
 {
     pg_store *s = (pg_store *)base;
@@ -545,15 +558,9 @@ static int pg_create(store *base, const store_row *row, const store_play *plays,
         return ERR_STORE;
     bbuf b = {0};
     size_t off[PA__COUNT], len[PA__COUNT];
-    if (plays_encode(&b, off, len, plays, k) != 0) {
-        free(b.p);
+    pg_conn *pc = encode_and_take(s, plays, k, &b, off, len);
+    if (!pc)
         return ERR_STORE;
-    }
-    pg_conn *pc = conn_take(s);
-    if (!pc) {
-        free(b.p);
-        return ERR_STORE;
-    }
     char vb[24];
     fmt_i64(vb, sizeof vb, row->version);
     const char *v[MAXP] = {row->id, row->game, vb, row->meta, row->origin, (const char *)row->snap};
@@ -591,15 +598,9 @@ static int pg_commit(store *base, const char *id, int64_t expect, const char *me
         return ERR_STORE;
     bbuf b = {0};
     size_t off[PA__COUNT], len[PA__COUNT];
-    if (plays_encode(&b, off, len, plays, k) != 0) {
-        free(b.p);
+    pg_conn *pc = encode_and_take(s, plays, k, &b, off, len);
+    if (!pc)
         return ERR_STORE;
-    }
-    pg_conn *pc = conn_take(s);
-    if (!pc) {
-        free(b.p);
-        return ERR_STORE;
-    }
     char eb[24];
     fmt_i64(eb, sizeof eb, expect);
     const char *v[MAXP] = {id, eb, meta, (const char *)snap};

@@ -422,6 +422,19 @@ static int sq_origin_get(store *base, const char *id, char **origin)
     return ret;
 }
 
+/* The end of a write transaction: the plays appended as `version`, then
+ * COMMIT; any failure rolls the whole transaction back. */
+static int append_and_commit(conn *c, const char *id, int64_t version, const store_play *plays,
+                             int k)
+{
+    int ret = insert_plays(c, id, version, plays, k);
+    if (!ret && q_exec(c, Q_COMMIT) != SQLITE_OK)
+        ret = ERR_STORE;
+    if (ret)
+        rollback(c);
+    return ret;
+}
+
 static int sq_create(store *base, const store_row *row, const store_play *plays, int k)
 {
     sqlite_store *s = (sqlite_store *)base;
@@ -451,13 +464,7 @@ static int sq_create(store *base, const store_row *row, const store_play *plays,
         ret = dup ? ERR_CONFLICT : ERR_STORE;
         goto fail;
     }
-    if ((ret = insert_plays(c, row->id, row->version, plays, k)))
-        goto fail;
-    if (q_exec(c, Q_COMMIT) != SQLITE_OK) {
-        ret = ERR_STORE;
-        goto fail;
-    }
-    ret = 0;
+    ret = append_and_commit(c, row->id, row->version, plays, k);
     goto done;
 fail:
     rollback(c);
@@ -496,13 +503,7 @@ static int sq_commit(store *base, const char *id, int64_t expect, const char *me
         ret = e > 0 ? ERR_CONFLICT : e == 0 ? ERR_NOT_FOUND : ERR_STORE;
         goto fail;
     }
-    if ((ret = insert_plays(c, id, expect + 1, plays, k)))
-        goto fail;
-    if (q_exec(c, Q_COMMIT) != SQLITE_OK) {
-        ret = ERR_STORE;
-        goto fail;
-    }
-    ret = 0;
+    ret = append_and_commit(c, id, expect + 1, plays, k);
     goto done;
 fail:
     rollback(c);

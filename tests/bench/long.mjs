@@ -36,6 +36,7 @@
 import http from 'node:http';
 import fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { prng } from '../soak/soak.mjs'; // the plays' random choices, from the seed
 
 const opt = { url: '', low: 10, high: 500, window: 40, 'get-seconds': 3, 'get-runs': 3, seed: 1,
               games: 'phazed,fivecrowns', 'max-seeds': 20, conns: 8, pairs: 3, pid: 0,
@@ -93,24 +94,13 @@ function req(method, path, token, body, extra = {}) {
   });
 }
 
-// mulberry32: the plays' random choices, from the seed
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function create(game, seed) {
   const players = Array.from({ length: TABLES[game].players }, (_, i) => ({ name: `p${i}` }));
   const r = await req('POST', '/games', null, { game, seed, players });
   if (r.status !== 201) throw new Error(`POST /games ${game} seed ${seed}: ${r.status} ${r.text.slice(0, 300)}`);
   return { game, seed, id: r.json.id, tokens: r.json.seats.map((s) => s.token), version: r.json.version,
-           state: r.json.state, rand: rng(seed * 7919 + 17) };
+           state: r.json.state, rand: prng(seed * 7919 + 17) };
 }
 
 // --policy hint: every person plays what help mode advises

@@ -26,31 +26,8 @@
 #include "game.h"
 #include "hanabi/hanabi.h"
 
-/* Deck: the cards in `prefix` (space separated) first, then the rest. */
-static void rig(hanabi_state *st, int variant, int np, int first, const char *prefix)
-{
-    uint8_t deck[HN_MAXDECK];
-    int count[31] = {0}, n = 0, nsuits = variant ? 6 : 5;
-    char buf[400];
-    snprintf(buf, sizeof buf, "%s", prefix);
-    for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) {
-        int c = hn_card_parse(t, nsuits);
-        if (!c)
-            fail_msg("bad card %s", t);
-        count[c]++;
-        assert_true(count[c] <= hn_copies(hn_rank(c)));
-        deck[n++] = (uint8_t)c;
-    }
-    for (int s = 0; s < nsuits; s++)
-        for (int r = 1; r <= 5; r++) {
-            int c = hn_card(s, r);
-            for (int k = count[c]; k < hn_copies(r); k++)
-                deck[n++] = (uint8_t)c;
-        }
-    assert_int_equal(n, nsuits * 10);
-    memset(st, 0, sizeof *st);
-    hn_start(st, variant, np, HN_RULE_STANDARD, first, deck, n);
-}
+#include "hanabi_rig.h"
+
 
 /* The bot's choice for the seat to move, from the masked state. */
 static void choose(const hanabi_state *st, hn_play *p, char *why, size_t whylen)
@@ -280,7 +257,7 @@ static void test_five_on_chop_is_saved(void **unused)
     static hanabi_state st;
     hn_play p;
     char why[320];
-    rig(&st, 0, 3, 0, SAVE_DEAL);
+    rig(&st, 0, 3, HN_RULE_STANDARD, 0, SAVE_DEAL);
     choose(&st, &p, why, sizeof why); /* player 0 saves it with a 5 clue */
     expect(&p, HN_HINT_NUMBER, 1, 5);
     assert_non_null(strstr(why, "a save clue on their chop, card 1"));
@@ -296,10 +273,10 @@ static void test_a_persons_save_reads_the_same(void **unused)
     static hanabi_state by_bot, by_person;
     hn_play a, b;
     char wa[320], wb[320];
-    rig(&by_bot, 0, 3, 0, SAVE_DEAL);
+    rig(&by_bot, 0, 3, HN_RULE_STANDARD, 0, SAVE_DEAL);
     choose(&by_bot, &a, wa, sizeof wa);
     hn_do(&by_bot, &a);
-    rig(&by_person, 0, 3, 0, SAVE_DEAL);
+    rig(&by_person, 0, 3, HN_RULE_STANDARD, 0, SAVE_DEAL);
     person(&by_person, HN_HINT_NUMBER, 1, 5);
     choose(&by_bot, &a, wa, sizeof wa);
     choose(&by_person, &b, wb, sizeof wb);
@@ -315,7 +292,7 @@ static void test_chop_clue_that_cannot_save_is_a_play(void **unused)
     static hanabi_state st;
     hn_play p;
     char why[320];
-    rig(&st, 0, 3, 0, "Y4 B2 W4 R3 G3  R1 Y3 B4 W2 R4  Y2 B3 W3 R2 G2");
+    rig(&st, 0, 3, HN_RULE_STANDARD, 0, "Y4 B2 W4 R3 G3  R1 Y3 B4 W2 R4  Y2 B3 W3 R2 G2");
     person(&st, HN_HINT_NUMBER, 1, 1);
     choose(&st, &p, why, sizeof why);
     expect(&p, HN_PLAY, 0, 0);
@@ -330,7 +307,7 @@ static void test_last_copy_on_chop_is_saved(void **unused)
     char why[320];
     /* player 2 discards their oldest card, a Y3; player 0's next player is 1,
      * whose chop is the other Y3 */
-    rig(&st, 0, 3, 2, "Y4 B2 W4 R3 G3  Y3 G4 B4 W2 R4  Y3 B3 W3 R2 G2");
+    rig(&st, 0, 3, HN_RULE_STANDARD, 2, "Y4 B2 W4 R3 G3  Y3 G4 B4 W2 R4  Y3 B3 W3 R2 G2");
     person(&st, HN_HINT_NUMBER, 0, 4); /* player 2: tokens spent first (discards need < 8); */
     person(&st, HN_HINT_NUMBER, 2, 3); /* player 0 (a person too); number clues on cards */
     person(&st, HN_HINT_NUMBER, 0, 2); /* player 1; that cannot be playable ask for nothing */
@@ -348,7 +325,7 @@ static void test_clue_off_chop_is_a_play(void **unused)
     static hanabi_state st;
     hn_play p;
     char why[320];
-    rig(&st, 0, 3, 0, "Y4 B2 W4 R3 G3  Y3 R3 B4 W2 R1  Y2 B3 W3 R2 G2");
+    rig(&st, 0, 3, HN_RULE_STANDARD, 0, "Y4 B2 W4 R3 G3  Y3 R3 B4 W2 R1  Y2 B3 W3 R2 G2");
     person(&st, HN_HINT_COLOR, 1, 0); /* red: cards 2 and 5 */
     choose(&st, &p, why, sizeof why);
     expect(&p, HN_PLAY, 4, 0);
@@ -369,7 +346,7 @@ static void test_rainbow_play_clue(void **unused)
     static hanabi_state st;
     hn_play p;
     char why[320];
-    rig(&st, 1, 3, 0, "Y4 B2 W4 R3 G3  Y3 B4 W2 G4 M1  Y2 B3 W3 R2 G2");
+    rig(&st, 1, 3, HN_RULE_STANDARD, 0, "Y4 B2 W4 R3 G3  Y3 B4 W2 G4 M1  Y2 B3 W3 R2 G2");
     person(&st, HN_HINT_COLOR, 1, 2); /* blue: B4 and M1 */
     choose(&st, &p, why, sizeof why);
     expect(&p, HN_PLAY, 4, 0);
@@ -383,7 +360,7 @@ static void test_bot_play_clue_is_followed(void **unused)
     static hanabi_state st;
     hn_play p;
     char why[320];
-    rig(&st, 0, 2, 0, "Y4 B2 W4 R3 G3  Y3 G4 B4 W2 R1");
+    rig(&st, 0, 2, HN_RULE_STANDARD, 0, "Y4 B2 W4 R3 G3  Y3 G4 B4 W2 R1");
     choose(&st, &p, why, sizeof why);
     assert_true(p.type == HN_HINT_COLOR || p.type == HN_HINT_NUMBER);
     assert_int_equal(p.target, 1);
