@@ -17,8 +17,10 @@ API_SRC    := $(wildcard api/*.c)
 CLI_SRC    := $(wildcard cli/*.c)
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 
-B  := build
-BA := build/asan
+# BUILD_DIR: where objects go (build/ by default; parallel work may use its own).
+BUILD_DIR ?= build
+B  := $(BUILD_DIR)
+BA := $(B)/asan
 
 obj   = $(patsubst %.c,$(1)/%.o,$(2))
 ENGINE_OBJ   := $(call obj,$(B),$(ENGINE_SRC))
