@@ -75,6 +75,14 @@ $(BA)/tests/test_stack: tests/unit/test_stack.c $(ENGINE_OBJ_A) $(STACK_API_OBJ_
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
 
+# test_json_out compares api/json_out.c with jansson's json_dumps.
+$(B)/tests/test_json_out: tests/unit/test_json_out.c $(ENGINE_OBJ) $(B)/api/json_out.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
+$(BA)/tests/test_json_out: tests/unit/test_json_out.c $(ENGINE_OBJ_A) $(BA)/api/json_out.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
+
 # test_store_sqlite runs the SQLite store on real files in a temporary
 # directory (store.c, which it links, refers to both stores).
 STORE_OBJ   := $(call obj,$(B),api/store.c api/store_sqlite.c api/store_pg.c)

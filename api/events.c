@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "json_out.h"
 #include "limits.h"
 
 static json_t *history_events(const api_config *cfg, const char *id, const game_ops *ops,
@@ -116,7 +117,7 @@ char *sse_frames(const json_t *events, long *last, size_t *len)
     if (!out)
         return NULL;
     json_array_foreach(events, i, ev) {
-        char *data = json_dumps(ev, JSON_COMPACT | JSON_ENSURE_ASCII);
+        char *data = json_out(ev, NULL);
         const char *name = json_string_value(json_object_get(ev, "event"));
         long n = (long)json_integer_value(json_object_get(ev, "n"));
         size_t need = (data ? strlen(data) : 0) + 128 + (name ? strlen(name) : 0);

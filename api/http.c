@@ -1,6 +1,7 @@
 /* http.c: request accessors and response builders shared by all handlers,
  * including the one place that writes RFC 9457 problem+json. */
 #include "http.h"
+#include "json_out.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -122,7 +123,8 @@ static int json_body(http_res *res, int status, const char *ctype, json_t *json)
     free(res->body);
     res->body = NULL;
     res->body_len = 0;
-    char *text = json ? json_dumps(json, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+    size_t len = 0;
+    char *text = json_out(json, &len); /* json_dumps's bytes, faster (json_out.h) */
     json_decref(json);
     if (!text) {
         static const char oom[] =
@@ -132,7 +134,7 @@ static int json_body(http_res *res, int status, const char *ctype, json_t *json)
     res->status = status;
     snprintf(res->content_type, sizeof res->content_type, "%s", ctype);
     res->body = text;
-    res->body_len = strlen(text);
+    res->body_len = len;
     return 0;
 }
 

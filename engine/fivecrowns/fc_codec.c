@@ -536,10 +536,16 @@ static int sees_draw_pile(const fc_state *st, int reader)
     return shows_all(st) || reader == SEAT_ADMIN || (st->open && reader >= 0 && reader < st->np);
 }
 
-static json_t *round_json(const fc_state *st, int r)
+/* A finished round: its points, and (`layouts`) how each hand was laid out,
+ * the arranger's work for every seat, so only where it is asked for. */
+static json_t *round_json(const fc_state *st, int r, int layouts)
 {
     const fc_round *rd = &st->rounds[r - 1];
     int wild = fc_wild_rank(r);
+    json_t *o = json_pack("{s:i,s:s,s:o,s:o}", "round", r, "ended", rd->ended == FC_END_OUT ? "out" : "called-off",
+                          "went_out", seat_or_null(rd->went_out), "points", jx_u16_array(rd->points, st->np));
+    if (!layouts)
+        return o;
     json_t *lay = json_array();
     for (int p = 0; p < st->np; p++) {
         fc_arr a;
@@ -548,8 +554,8 @@ static json_t *round_json(const fc_state *st, int r)
         json_object_set_new(aj, "points", json_integer(rd->points[p]));
         json_array_append_new(lay, aj);
     }
-    return json_pack("{s:i,s:s,s:o,s:o,s:o}", "round", r, "ended", rd->ended == FC_END_OUT ? "out" : "called-off",
-                     "went_out", seat_or_null(rd->went_out), "points", jx_u16_array(rd->points, st->np), "layouts", lay);
+    json_object_set_new(o, "layouts", lay);
+    return o;
 }
 
 static const char *wild_char(int r)
@@ -596,9 +602,13 @@ json_t *fc_view(const fc_state *st, int seat)
         json_object_set_new(o, "discard_pile", fc_pile_json(st->disc, st->ndisc));
     if (sees_draw_pile(st, seat))
         json_object_set_new(o, "draw_pile", fc_pile_json(st->draw, st->ndraw));
+    /* Every finished round's points; the layouts of the last one only (each
+     * round's layouts are in its round_end record of /plays and /events):
+     * a view costs the same in round 11 as in round 2. */
     json_t *rounds = json_array();
-    for (int i = 0; i < rounds_done(st); i++)
-        json_array_append_new(rounds, round_json(st, st->first_round + i));
+    int done = rounds_done(st);
+    for (int i = 0; i < done; i++)
+        json_array_append_new(rounds, round_json(st, st->first_round + i, i == done - 1));
     json_object_set_new(o, "rounds", rounds);
     return o;
 }
@@ -614,7 +624,7 @@ json_t *fc_record(const fc_state *st, int i, int seat, const char *explanation)
     if (x->go_out)
         json_object_set_new(o, "went_out", json_true());
     if (x->round_end)
-        json_object_set_new(o, "round_end", round_json(st, x->round));
+        json_object_set_new(o, "round_end", round_json(st, x->round, 1));
     if (explanation)
         json_object_set_new(o, "explanation", json_string(explanation));
     return o;

@@ -20,7 +20,18 @@
 
 static const char *variant_name(int v) { return v ? "bonus" : "standard"; }
 
-json_t *pz_card_json(int c) { return c ? json_string(pz_card_name(c)) : json_null(); }
+/* Card names are two ASCII characters from a table: no UTF-8 check needed. */
+json_t *pz_card_json(int c) { return c ? json_stringn_nocheck(pz_card_name(c), 2) : json_null(); }
+
+/* [a, b] (both taken). Views of a long hand hold hundreds of these (the
+ * turn_history): built directly rather than through json_pack's format. */
+static json_t *pair(json_t *a, json_t *b)
+{
+    json_t *r = json_array();
+    json_array_append_new(r, a);
+    json_array_append_new(r, b);
+    return r;
+}
 
 json_t *pz_cards_json(const uint8_t *c, int n)
 {
@@ -42,7 +53,7 @@ json_t *pz_play_json(const pz_play *p)
 {
     switch (p->type) {
     case PZ_PICK_DECK:
-        return json_pack("[i,o]", 1, pz_card_json(p->card));
+        return pair(json_integer(1), pz_card_json(p->card));
     case PZ_PHASE:
         return json_pack("[i,[i,o]]", 3, p->phase, groups_json(p->ng, p->gn, p->gc));
     case PZ_PLACE:
@@ -50,7 +61,7 @@ json_t *pz_play_json(const pz_play *p)
     case PZ_SKIP:
         return json_pack("[i,i]", 6, p->target);
     default:
-        return json_pack("[i,o]", p->type, pz_card_json(p->card));
+        return pair(json_integer(p->type), pz_card_json(p->card));
     }
 }
 
@@ -186,7 +197,7 @@ static json_t *log_play(const pz_state *st, const pz_log *l, int reveal)
     switch (l->type) {
     case PZ_PICK_DECK:
         if (!reveal)
-            return json_pack("[i,s]", 1, "XX");
+            return pair(json_integer(1), json_stringn_nocheck("XX", 2));
         p.card = l->card;
         break;
     case PZ_PHASE: {
@@ -228,7 +239,7 @@ json_t *pz_turn_history(const pz_state *st, int seat)
         const pz_log *l = &st->log[i];
         if (l->type <= PZ_PICK_DISCARD || !plays) {
             plays = json_array();
-            json_array_append_new(a, json_pack("[i,o]", l->seat, plays));
+            json_array_append_new(a, pair(json_integer(l->seat), plays));
         }
         if (l->type == PZ_SKIPPED) {
             plays = NULL;

@@ -67,6 +67,21 @@ function pgWithDb(url, name) {
 
 // --- the checks -------------------------------------------------------------
 
+/**
+ * An old answer as this release gives it, by the documented changes since
+ * the fixture was made (CHANGELOG): a Five Crowns view keeps `layouts` for
+ * its last finished round only (every round's are in its round_end record).
+ */
+function asThisRelease(what, body) {
+  if (what !== 'game' || !body || !body.state || body.state.game !== 'fivecrowns') return body;
+  const rounds = (body.state.rounds || []).map((r, i, all) => {
+    if (i === all.length - 1) return r;
+    const { layouts, ...rest } = r;
+    return rest;
+  });
+  return { ...body, state: { ...body.state, rounds } };
+}
+
 function readers(g, admin) {
   const r = { admin, none: null };
   for (const s of g.seats) if (s.token) r[`seat${s.seat}`] = s.token;
@@ -81,7 +96,7 @@ async function checkAnswers(base, fx, when) {
       for (const [what, p] of [['game', ''], ['plays', '/plays'], ['events', '/events'], ['legal', '/legal']]) {
         const r = await request(base, 'GET', `/games/${g.id}${p}`, { token });
         expectStatus(r, 200, `${when}, ${g.label}: ${who} GET ${what}`);
-        assert.deepEqual(r.json, want[what], `${when}, ${g.label}: ${who} GET /games/{id}${p} as the old server answered`);
+        assert.deepEqual(r.json, asThisRelease(what, want[what]), `${when}, ${g.label}: ${who} GET /games/{id}${p} as the old server answered`);
       }
     }
     // The export may gain members (the contract lets bodies grow): the old
@@ -114,7 +129,7 @@ async function checkAtOrigin(base, fx, played) {
       const r = await request(base, 'GET', `/games/${g.id}?at=${last}`, { token });
       expectStatus(r, 200, `${g.label}: ${who} at=${last}`);
       assert.equal(r.json.at, last);
-      assert.deepEqual(r.json.state, g.reads[who].game.state, `${g.label}: ${who} at=${last} (the origin) is the game as migrated`);
+      assert.deepEqual(r.json.state, asThisRelease('game', g.reads[who].game).state, `${g.label}: ${who} at=${last} (the origin) is the game as migrated`);
       for (const n of new Set([last - 1, -1])) {
         const bad = await request(base, 'GET', `/games/${g.id}?at=${n}`, { token });
         expectStatus(bad, 400, `${g.label}: ${who} at=${n}, before the log`);

@@ -1,0 +1,215 @@
+/* json_out.c: compact, ASCII-only JSON text of a jansson value (json_out.h
+ * says why it exists and what it promises: json_dumps's exact bytes).
+ *
+ * One buffer grows by doubling; a write that fails (out of memory, a depth
+ * beyond JSON_OUT_MAX_DEPTH, bytes that are not UTF-8) marks it failed and
+ * json_out() then asks json_dumps for the answer.
+ */
+#include "json_out.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct outbuf {
+    char *p;
+    size_t n, cap;
+    int failed;
+} outbuf;
+
+static int grow(outbuf *b, size_t more)
+{
+    if (b->failed)
+        return -1;
+    if (b->n + more <= b->cap)
+        return 0;
+    size_t cap = b->cap ? b->cap : 1024;
+    while (cap < b->n + more)
+        cap *= 2;
+    char *q = realloc(b->p, cap);
+    if (!q) {
+        b->failed = 1;
+        return -1;
+    }
+    b->p = q;
+    b->cap = cap;
+    return 0;
+}
+
+static void put(outbuf *b, const char *s, size_t n)
+{
+    if (grow(b, n) == 0) {
+        memcpy(b->p + b->n, s, n);
+        b->n += n;
+    }
+}
+
+static void put_int(outbuf *b, json_int_t v)
+{
+    char t[24];
+    int i = (int)sizeof t;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do {
+        t[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        t[--i] = '-';
+    put(b, t + i, sizeof t - (size_t)i);
+}
+
+static void put_u16(outbuf *b, unsigned cp)
+{
+    static const char hex[] = "0123456789ABCDEF"; /* as jansson writes them */
+    char e[6] = {'\\', 'u', hex[(cp >> 12) & 15], hex[(cp >> 8) & 15], hex[(cp >> 4) & 15], hex[cp & 15]};
+    put(b, e, sizeof e);
+}
+
+/* The code point of the UTF-8 sequence at s[0..n) (RFC 3629: no overlong
+ * forms, no surrogates, at most U+10FFFF); *len its bytes; -1 if invalid. */
+static long utf8_at(const unsigned char *s, size_t n, int *len)
+{
+    unsigned c = s[0];
+    int k = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (!k || (size_t)k > n)
+        return -1;
+    unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+    unsigned hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+    if (s[1] < lo || s[1] > hi)
+        return -1;
+    long cp = (long)(c & (k == 2 ? 0x1F : k == 3 ? 0x0F : 0x07));
+    for (int i = 1; i < k; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return -1;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    *len = k;
+    return cp;
+}
+
+/* A string as jansson writes it with JSON_ENSURE_ASCII: \" \\ \b \f \n \r
+ * \t, other controls and every non-ASCII code point as \u escapes (UTF-16
+ * surrogate pairs beyond U+FFFF), '/' as is. */
+static void put_string(outbuf *b, const char *str, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    put(b, "\"", 1);
+    size_t i = 0;
+    while (i < n && !b->failed) {
+        size_t j = i;
+        while (j < n && s[j] >= 0x20 && s[j] != '"' && s[j] != '\\' && s[j] < 0x80)
+            j++;
+        if (j > i)
+            put(b, str + i, j - i);
+        if (j >= n)
+            break;
+        unsigned c = s[j];
+        if (c < 0x80) {
+            const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b" : c == '\f' ? "\\f"
+                            : c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : NULL;
+            if (esc)
+                put(b, esc, 2);
+            else
+                put_u16(b, c);
+            i = j + 1;
+            continue;
+        }
+        int len = 0;
+        long cp = utf8_at(s + j, n - j, &len);
+        if (cp < 0) {
+            b->failed = 1; /* not UTF-8: json_dumps refuses it */
+            return;
+        }
+        if (cp >= 0x10000) {
+            long v = cp - 0x10000;
+            put_u16(b, 0xD800u | (unsigned)(v >> 10));
+            put_u16(b, 0xDC00u | (unsigned)(v & 0x3FF));
+        } else {
+            put_u16(b, (unsigned)cp);
+        }
+        i = j + (size_t)len;
+    }
+    put(b, "\"", 1);
+}
+
+static void put_value(outbuf *b, const json_t *j, int depth)
+{
+    if (b->failed)
+        return;
+    if (depth > JSON_OUT_MAX_DEPTH) {
+        b->failed = 1;
+        return;
+    }
+    switch (json_typeof(j)) {
+    case JSON_OBJECT: {
+        put(b, "{", 1);
+        int first = 1;
+        for (void *it = json_object_iter((json_t *)j); it && !b->failed;
+             it = json_object_iter_next((json_t *)j, it)) {
+            if (!first)
+                put(b, ",", 1);
+            first = 0;
+            put_string(b, json_object_iter_key(it), json_object_iter_key_len(it));
+            put(b, ":", 1);
+            put_value(b, json_object_iter_value(it), depth + 1);
+        }
+        put(b, "}", 1);
+        break;
+    }
+    case JSON_ARRAY: {
+        put(b, "[", 1);
+        size_t n = json_array_size(j);
+        for (size_t i = 0; i < n && !b->failed; i++) {
+            if (i)
+                put(b, ",", 1);
+            put_value(b, json_array_get(j, i), depth + 1);
+        }
+        put(b, "]", 1);
+        break;
+    }
+    case JSON_STRING:
+        put_string(b, json_string_value(j), json_string_length(j));
+        break;
+    case JSON_INTEGER:
+        put_int(b, json_integer_value(j));
+        break;
+    case JSON_REAL: { /* rare in our answers: jansson's own formatting */
+        char *t = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY);
+        if (!t) {
+            b->failed = 1;
+            return;
+        }
+        put(b, t, strlen(t));
+        free(t);
+        break;
+    }
+    case JSON_TRUE:
+        put(b, "true", 4);
+        break;
+    case JSON_FALSE:
+        put(b, "false", 5);
+        break;
+    case JSON_NULL:
+        put(b, "null", 4);
+        break;
+    }
+}
+
+char *json_out(const json_t *j, size_t *len)
+{
+    if (!j)
+        return NULL;
+    outbuf b = {0};
+    put_value(&b, j, 0);
+    put(&b, "", 1);
+    if (b.failed) {
+        free(b.p);
+        char *t = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY);
+        if (t && len)
+            *len = strlen(t);
+        return t;
+    }
+    if (len)
+        *len = b.n - 1;
+    return b.p;
+}

@@ -1,0 +1,226 @@
+/* test_json_out.c: api/json_out.c writes exactly the bytes of jansson's
+ * json_dumps(JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY).
+ *
+ * Reference: jansson itself. Compared on (1) every answer the service
+ * builds for every game: the view of every seat, the spectator and the
+ * admin, the legal plays, the history and the events, at every position of
+ * bot games of every game, variant and a few table sizes; (2) generated
+ * values: random trees of every type with strings of random code points
+ * (controls, quotes, backslashes, 2-, 3- and 4-byte UTF-8), extreme
+ * integers, reals, empty keys; (3) what json_dumps refuses (bytes that are
+ * not UTF-8, a cycle) or nests too deep for json_out: the same answer. */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "testkit.h"
+#include "json_out.h"
+
+static uint64_t rs = 88172645463325252ULL;
+static uint64_t rnd(void)
+{
+    rs ^= rs << 13;
+    rs ^= rs >> 7;
+    rs ^= rs << 17;
+    return rs;
+}
+
+static void same(const json_t *j, const char *what)
+{
+    char *want = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY);
+    size_t len = 0;
+    char *got = json_out(j, &len);
+    if (!want) {
+        if (got)
+            fail_msg("%s: json_dumps refused, json_out wrote %s", what, got);
+    } else {
+        if (!got)
+            fail_msg("%s: json_out failed where json_dumps wrote %s", what, want);
+        if (strcmp(want, got) != 0)
+            fail_msg("%s:\n json_dumps %s\n json_out   %s", what, want, got);
+        assert_int_equal(len, strlen(want));
+    }
+    free(want);
+    free(got);
+}
+
+static void check_take(json_t *j, const char *what)
+{
+    assert_non_null(j);
+    same(j, what);
+    json_decref(j);
+}
+
+/* (1) every answer of every game at every position of bot games */
+static void test_every_game_answer(void **unused)
+{
+    (void)unused;
+    long compared = 0;
+    char what[160], why[512];
+    for (int gi = 0; game_registry[gi]; gi++) {
+        const game_ops *o = game_registry[gi];
+        for (int vi = 0; o->variants[vi]; vi++) {
+            for (int np = o->min_players; np <= o->max_players && np <= o->min_players + 2; np++) {
+                void *st = calloc(1, o->state_size);
+                assert_non_null(st);
+                game_err e;
+                memset(&e, 0, sizeof e);
+                if (o->init(st, o->variants[vi], np, 1000 + (uint64_t)np, NULL, &e) != 0)
+                    fail_msg("%s %s %d: init: %s", o->name, o->variants[vi], np, e.detail);
+                const char *bot = o->bots[0];
+                if (o->seating && o->seating((const char *const[]){bot, bot, bot, bot, bot, bot, bot, bot}, np, &e) != 0)
+                    bot = "random";
+                for (int step = 0; step < 4000; step++) {
+                    game_status s;
+                    o->status(st, &s);
+                    if (step % 3 == 0 || s.over) {
+                        for (int seat = -3; seat < np; seat++) {
+                            int who = seat == -3 ? SEAT_ADMIN : seat == -2 ? SEAT_SPECTATOR : seat == -1 ? SEAT_OBSERVER : seat;
+                            snprintf(what, sizeof what, "%s %s %dp step %d seat %d", o->name, o->variants[vi], np, step, seat);
+                            check_take(o->view(st, who), what);
+                            if (seat >= 0)
+                                check_take(o->legal(st, who), what);
+                            if (o->history)
+                                check_take(o->history(st, who), what);
+                            if (o->events)
+                                check_take(o->events(st, who, 0), what);
+                            compared++;
+                        }
+                        check_take(o->encode(st), "encode");
+                    }
+                    if (s.over)
+                        break;
+                    json_t *rec = NULL;
+                    if (o->bot(st, bot, &rec, why, sizeof why, &e) != 0)
+                        fail_msg("%s: bot %s: %s", o->name, bot, e.detail);
+                    if (rec)
+                        check_take(rec, "record");
+                }
+                free(st);
+            }
+        }
+    }
+    printf("  compared %ld positions x readers\n", compared);
+    assert_true(compared > 1000);
+}
+
+/* (2) generated values */
+static void put_utf8(char *b, size_t *k, uint32_t cp)
+{
+    if (cp < 0x80) {
+        b[(*k)++] = (char)cp;
+    } else if (cp < 0x800) {
+        b[(*k)++] = (char)(0xC0 | (cp >> 6));
+        b[(*k)++] = (char)(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        b[(*k)++] = (char)(0xE0 | (cp >> 12));
+        b[(*k)++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        b[(*k)++] = (char)(0x80 | (cp & 0x3F));
+    } else {
+        b[(*k)++] = (char)(0xF0 | (cp >> 18));
+        b[(*k)++] = (char)(0x80 | ((cp >> 12) & 0x3F));
+        b[(*k)++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        b[(*k)++] = (char)(0x80 | (cp & 0x3F));
+    }
+}
+
+static json_t *rnd_string(void)
+{
+    char b[200];
+    size_t k = 0;
+    int n = (int)(rnd() % 12);
+    for (int i = 0; i < n; i++) {
+        uint32_t cp;
+        switch (rnd() % 6) {
+        case 0: cp = (uint32_t)(rnd() % 0x20); break;           /* controls, NUL included */
+        case 1: cp = "\"\\/'<>&"[rnd() % 7]; break;
+        case 2: cp = 0x20 + (uint32_t)(rnd() % 0x60); break;
+        case 3: cp = 0x80 + (uint32_t)(rnd() % 0x780); break;
+        case 4: do cp = 0x800 + (uint32_t)(rnd() % 0xF800); while (cp >= 0xD800 && cp <= 0xDFFF); break;
+        default: cp = 0x10000 + (uint32_t)(rnd() % 0x100000); break;
+        }
+        put_utf8(b, &k, cp);
+    }
+    return json_stringn(b, k);
+}
+
+static json_t *rnd_value(int depth)
+{
+    static const json_int_t ints[] = {0, 1, -1, 9, 10, 99, 100, -100, INT32_MAX, INT32_MIN,
+                                      INT64_MAX, INT64_MIN, INT64_MIN + 1, 1234567890123LL};
+    static const double reals[] = {0.0, -0.0, 0.5, 1e300, -2.25e-300, 3.141592653589793, 1e21, 123456789.0};
+    switch (rnd() % (depth > 6 ? 6 : 8)) {
+    case 0: return json_null();
+    case 1: return json_boolean(rnd() & 1);
+    case 2: return json_integer(ints[rnd() % (sizeof ints / sizeof ints[0])]);
+    case 3: return json_integer((json_int_t)rnd());
+    case 4: return json_real(reals[rnd() % (sizeof reals / sizeof reals[0])]);
+    case 5: return rnd_string();
+    case 6: {
+        json_t *a = json_array();
+        int n = (int)(rnd() % 5);
+        for (int i = 0; i < n; i++)
+            json_array_append_new(a, rnd_value(depth + 1));
+        return a;
+    }
+    default: {
+        json_t *o = json_object();
+        int n = (int)(rnd() % 5);
+        for (int i = 0; i < n; i++) {
+            json_t *key = rnd_string();
+            json_object_setn_new(o, json_string_value(key), json_string_length(key), rnd_value(depth + 1));
+            json_decref(key);
+        }
+        return o;
+    }
+    }
+}
+
+static void test_generated_values(void **unused)
+{
+    (void)unused;
+    char what[48];
+    for (int i = 0; i < 20000; i++) {
+        snprintf(what, sizeof what, "generated value %d", i);
+        check_take(rnd_value(0), what);
+    }
+}
+
+/* (3) what json_dumps refuses, and the depth limit */
+static void test_refusals_and_depth(void **unused)
+{
+    (void)unused;
+    /* bytes that are not UTF-8, through jansson's unchecked constructors */
+    static const char *bad[] = {"\xff", "a\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe2\x82", "ok\x80"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        check_take(json_string_nocheck(bad[i]), "invalid UTF-8 string");
+        json_t *o = json_object();
+        json_object_set_new_nocheck(o, bad[i], json_true());
+        check_take(json_pack("[o]", o), "invalid UTF-8 key");
+    }
+    /* a cycle: both refuse */
+    json_t *a = json_array(), *b = json_array();
+    json_array_append(a, b);
+    json_array_append(b, a);
+    char *t = json_out(a, NULL);
+    assert_null(t);
+    assert_null(json_dumps(a, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY));
+    json_array_clear(b);
+    json_decref(a);
+    json_decref(b);
+    /* deeper than JSON_OUT_MAX_DEPTH: json_dumps's own answer */
+    json_t *deep = json_string("bottom");
+    for (int i = 0; i < JSON_OUT_MAX_DEPTH * 2; i++)
+        deep = i % 2 ? json_pack("[o]", deep) : json_pack("{s:o}", "k", deep);
+    check_take(deep, "nested 128 deep");
+    assert_null(json_out(NULL, NULL));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_game_answer),
+        cmocka_unit_test(test_generated_values),
+        cmocka_unit_test(test_refusals_and_depth),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
