@@ -5,4 +5,29 @@
 int cmd_selfplay(int argc, char **argv);
 int cmd_tournament(int argc, char **argv);
 
+/* remote.c: a remote player (docs/tournament.md, "Remote players"). */
+#include <jansson.h>
+#include <stddef.h>
+
+typedef struct remote_url {
+    char host[256];
+    int port;
+    char path[1024];
+} remote_url;
+
+/* What a remote call gave. */
+enum { REMOTE_OK, REMOTE_LATE, REMOTE_ERROR, REMOTE_INVALID };
+
+/* Split "http://host[:port][/path]"; -1 with a message in err for any
+ * other scheme or a malformed URL. */
+int remote_url_parse(const char *url, remote_url *out, char *err, size_t errlen);
+/* POST `body` (borrowed) as JSON and wait at most timeout_ms in all. REMOTE_OK:
+ * *answer is the play (a new reference: the "play" member of an object
+ * answer that has one, else the whole answer). Otherwise *answer is NULL and
+ * why says what went wrong: REMOTE_LATE (no whole answer in time),
+ * REMOTE_ERROR (connection, HTTP status not 200), REMOTE_INVALID (not
+ * JSON). The caller has run mg_init_library(0). Thread-safe. */
+int remote_call(const remote_url *u, const json_t *body, int timeout_ms, json_t **answer,
+                char *why, size_t whylen);
+
 #endif

@@ -10,12 +10,21 @@
  * once from every seat. Games run on --jobs threads (worker w plays games
  * w, w + J, w + 2J, ...), each into its own slot of a results array that is
  * then summed in game order: the output does not depend on --jobs.
+ *
+ * Remote players (cli/remote.c): a lineup entry that is an http:// URL is
+ * asked for each of its decisions by a POST of the seat's function
+ * arguments (ops->fn_args) or of its view and legal plays; a late, failed
+ * or illegal answer is counted against it and the move is played by the
+ * --fallback bot instead. Each game keeps its own tallies, summed in game
+ * order like the rest, so the report does not depend on --jobs either.
  */
+#include <civetweb.h>
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +35,10 @@
 #include "game.h"
 
 enum { MAX_GAMES = 1000000, MAX_JOBS = 256, MAX_ENDINGS = 16, MAX_STEPS = 1000000 };
+/* remote players: the misbehaviours counted, and examples kept per game and
+ * reported per player */
+enum { BAD_LATE, BAD_INVALID, BAD_ERROR, NBAD, MAX_EXAMPLES = 5 };
+static const char *const BAD_NAMES[NBAD] = {"late", "invalid", "error"};
 
 static void usage(FILE *f)
 {
@@ -47,12 +60,18 @@ static void usage(FILE *f)
         "  --seed S            base seed (default 1)\n"
         "  --jobs J            worker threads (default: the online CPUs); the results\n"
         "                      do not depend on J\n"
+        "  --remote-timeout MS a remote player's time per move (default 1000)\n"
+        "  --fallback NAME     the bot that plays a remote player's move when its\n"
+        "                      answer is late, failed or illegal (default: the\n"
+        "                      game's first bot)\n"
         "  --json              one JSON object on stdout instead of the table\n"
         "  --quiet             no progress bar\n"
         "  -h, --help          this text\n\n"
         "Ratings: Bradley-Terry maximum likelihood on the pairwise results of each\n"
         "game (the winner beats every other seat; no winner: all draw), on the Elo\n"
         "scale, mean 1500. Cooperative games report the team score instead.\n"
+        "A strategy that is an http:// URL is a remote player: each of its moves is\n"
+        "a POST of the seat's function arguments (docs/tournament.md).\n"
         "Exit status: 0 done, 1 a bot failed, 2 bad arguments.\n");
 }
 
@@ -65,12 +84,31 @@ typedef struct result {
     const char *ending; /* static string from game_status */
 } result;
 
+/* A remote player's misbehaviour. */
+typedef struct incident {
+    int seat, kind; /* BAD_* */
+    char reason[200];
+} incident;
+
+/* The remote moves of one game: per seat, and its first few incidents
+ * (inc: MAX_EXAMPLES of them, allocated at the first). */
+typedef struct rstat {
+    int moves[GAME_MAX_SEATS];
+    int bad[GAME_MAX_SEATS][NBAD];
+    int ninc;
+    incident *inc;
+} rstat;
+
 typedef struct ctx {
     const game_ops *ops;
     const char *variant;
     const json_t *options;
     int players;
     const char *lineup[GAME_MAX_SEATS];
+    remote_url *url[GAME_MAX_SEATS]; /* lineup entry j is remote: its URL, else NULL */
+    const char *fallback;            /* the bot that replaces a remote answer */
+    int timeout_ms;
+    rstat *rs;                       /* games, when any player is remote */
     uint64_t seed;
     long games;
     int jobs;
@@ -91,11 +129,76 @@ static uint64_t block_seed(uint64_t base, long block)
     return (base + (uint64_t)block) & ((1ULL << 53) - 1);
 }
 
-/* The strategy at `seat` in game g: lineup entry (seat - r) mod P. */
-static const char *seat_bot(const ctx *c, long g, int seat)
+/* The lineup entry at `seat` in game g: (seat - r) mod P, r = g mod P. */
+static int lineup_entry(const ctx *c, long g, int seat)
 {
     int r = (int)(g % c->players);
-    return c->lineup[((seat - r) % c->players + c->players) % c->players];
+    return ((seat - r) % c->players + c->players) % c->players;
+}
+
+static const char *seat_bot(const ctx *c, long g, int seat)
+{
+    return c->lineup[lineup_entry(c, g, seat)];
+}
+
+/* The name of a play function from its signature: "comp10001bo_play(...)". */
+static json_t *fn_name(const game_fn *fn)
+{
+    return json_stringn(fn->signature, strcspn(fn->signature, "("));
+}
+
+/* One move of the remote player at `seat`: ask, apply the answer when it is
+ * a legal play, else record why and let the fallback bot play. Returns
+ * nonzero (with e set) only when the fallback bot fails. */
+static int remote_move(ctx *c, void *st, long g, int seat, game_err *e)
+{
+    const game_ops *ops = c->ops;
+    rstat *rs = &c->rs[g];
+    const game_fn *fn = NULL;
+    json_t *args = ops->fn_args ? ops->fn_args(st, seat, &fn) : NULL;
+    json_t *body = json_pack("{s:s,s:s,s:o,s:i}", "game", ops->name, "variant", c->variant,
+                             "function", args ? fn_name(fn) : json_null(), "seat", seat);
+    if (args) {
+        json_object_set_new(body, "args", args);
+    } else {
+        json_object_set_new(body, "view", ops->view(st, seat));
+        json_object_set_new(body, "legal", ops->legal(st, seat));
+    }
+    json_t *play = NULL;
+    char why[400];
+    int kind = -1;
+    rs->moves[seat]++;
+    switch (remote_call(c->url[lineup_entry(c, g, seat)], body, c->timeout_ms, &play, why,
+                        sizeof why)) {
+    case REMOTE_OK: {
+        game_err ae = {0};
+        if (ops->apply(st, seat, play, NULL, &ae)) {
+            char *txt = json_dumps(play, JSON_COMPACT | JSON_ENCODE_ANY);
+            snprintf(why, sizeof why, "illegal play %.80s: %.200s", txt ? txt : "?", ae.detail);
+            free(txt);
+            kind = BAD_INVALID;
+        }
+        break;
+    }
+    case REMOTE_LATE: kind = BAD_LATE; break;
+    case REMOTE_INVALID: kind = BAD_INVALID; break;
+    default: kind = BAD_ERROR; break;
+    }
+    json_decref(play);
+    json_decref(body);
+    if (kind < 0)
+        return 0;
+    rs->bad[seat][kind]++;
+    if (!rs->inc)
+        rs->inc = calloc(MAX_EXAMPLES, sizeof *rs->inc);
+    if (rs->inc && rs->ninc < MAX_EXAMPLES) {
+        incident *in = &rs->inc[rs->ninc++];
+        in->seat = seat;
+        in->kind = kind;
+        snprintf(in->reason, sizeof in->reason, "%.199s", why);
+    }
+    char expl[320];
+    return ops->bot(st, c->fallback, NULL, expl, sizeof expl, e);
 }
 
 static void play_one(ctx *c, void *st, long g, char *err, size_t errlen)
@@ -127,7 +230,14 @@ static void play_one(ctx *c, void *st, long g, char *err, size_t errlen)
             break;
         char expl[320];
         const char *bot = seat_bot(c, g, gs.to_move);
-        if (ops->bot(st, bot, NULL, expl, sizeof expl, &e)) {
+        if (c->url[lineup_entry(c, g, gs.to_move)]) {
+            if (remote_move(c, st, g, gs.to_move, &e)) {
+                r->failed = 1;
+                snprintf(err, errlen, "game %ld (seed %llu): fallback bot %s at seat %d failed: %s",
+                         g, (unsigned long long)seed, c->fallback, gs.to_move, e.detail);
+                return;
+            }
+        } else if (ops->bot(st, bot, NULL, expl, sizeof expl, &e)) {
             r->failed = 1;
             snprintf(err, errlen, "game %ld (seed %llu): bot %s at seat %d failed: %s",
                      g, (unsigned long long)seed, bot, gs.to_move, e.detail);
@@ -222,6 +332,75 @@ static void bradley_terry(int k, const double *w0, const double *n0, double *rat
         rating[i] = 1500 + 400 * log10(g[i]);
 }
 
+/* The remote players' report (NULL when none): per remote strategy, in
+ * lineup order, its moves, the misbehaviours by kind and the first
+ * MAX_EXAMPLES of them in game order. New reference. */
+static json_t *remote_report(const ctx *c, const int *entry_of, const char *const *strat,
+                             int nstrat)
+{
+    if (!c->rs)
+        return NULL;
+    json_t *players = json_array();
+    json_t *o = json_pack("{s:i,s:s,s:o}", "timeout_ms", c->timeout_ms, "fallback", c->fallback,
+                          "players", players);
+    for (int k = 0; k < nstrat; k++) {
+        int j = 0;
+        while (entry_of[j] != k)
+            j++;
+        if (!c->url[j])
+            continue;
+        long moves = 0, bad[NBAD] = {0};
+        json_t *ex = json_array();
+        for (long g = 0; g < c->games; g++) {
+            const rstat *rs = &c->rs[g];
+            for (int s = 0; s < c->players; s++) {
+                if (entry_of[lineup_entry(c, g, s)] != k)
+                    continue;
+                moves += rs->moves[s];
+                for (int b = 0; b < NBAD; b++)
+                    bad[b] += rs->bad[s][b];
+            }
+            for (int i = 0; i < rs->ninc && json_array_size(ex) < MAX_EXAMPLES; i++)
+                if (entry_of[lineup_entry(c, g, rs->inc[i].seat)] == k)
+                    json_array_append_new(ex, json_pack("{s:I,s:i,s:s,s:s}", "game", (json_int_t)g,
+                                                        "seat", rs->inc[i].seat, "kind",
+                                                        BAD_NAMES[rs->inc[i].kind], "reason",
+                                                        rs->inc[i].reason));
+        }
+        json_t *p = json_pack("{s:s,s:I}", "url", strat[k], "moves", (json_int_t)moves);
+        for (int b = 0; b < NBAD; b++)
+            json_object_set_new(p, BAD_NAMES[b], json_integer(bad[b]));
+        json_object_set_new(p, "replaced", json_integer(bad[0] + bad[1] + bad[2]));
+        json_object_set_new(p, "examples", ex);
+        json_array_append_new(players, p);
+    }
+    return o;
+}
+
+static void print_remote(const json_t *rep)
+{
+    printf("remote players (time limit %lld ms per move; fallback bot %s):\n",
+           (long long)json_integer_value(json_object_get(rep, "timeout_ms")),
+           json_string_value(json_object_get(rep, "fallback")));
+    size_t i, k;
+    json_t *p, *x;
+    json_array_foreach(json_object_get(rep, "players"), i, p) {
+        printf("  %s: %lld moves, %lld late, %lld invalid, %lld errors (%lld replaced)\n",
+               json_string_value(json_object_get(p, "url")),
+               (long long)json_integer_value(json_object_get(p, "moves")),
+               (long long)json_integer_value(json_object_get(p, "late")),
+               (long long)json_integer_value(json_object_get(p, "invalid")),
+               (long long)json_integer_value(json_object_get(p, "error")),
+               (long long)json_integer_value(json_object_get(p, "replaced")));
+        json_array_foreach(json_object_get(p, "examples"), k, x)
+            printf("    game %lld seat %lld: %s: %s\n",
+                   (long long)json_integer_value(json_object_get(x, "game")),
+                   (long long)json_integer_value(json_object_get(x, "seat")),
+                   json_string_value(json_object_get(x, "kind")),
+                   json_string_value(json_object_get(x, "reason")));
+    }
+}
+
 static int parse_long(const char *s, long lo, long hi, long *out)
 {
     char *end;
@@ -243,7 +422,8 @@ static json_t *num(double v, int places)
 int cmd_tournament(int argc, char **argv)
 {
     const char *gname = NULL, *variant = NULL, *bots_arg = NULL, *opts_arg = NULL;
-    long games = 100, players = 0, jobs = 0;
+    const char *fallback = NULL;
+    long games = 100, players = 0, jobs = 0, timeout_ms = 1000;
     unsigned long long seed = 1;
     int quiet = 0, as_json = 0;
     static const struct option opts[] = {
@@ -252,6 +432,7 @@ int cmd_tournament(int argc, char **argv)
         {"options", required_argument, 0, 'o'}, {"games", required_argument, 0, 'n'},
         {"seed", required_argument, 0, 's'}, {"jobs", required_argument, 0, 'j'},
         {"json", no_argument, 0, 'J'}, {"quiet", no_argument, 0, 'q'},
+        {"remote-timeout", required_argument, 0, 'T'}, {"fallback", required_argument, 0, 'F'},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -293,6 +474,15 @@ int cmd_tournament(int argc, char **argv)
                 return 2;
             }
             break;
+        case 'T':
+            if (parse_long(optarg, 1, 600000, &timeout_ms)) {
+                fprintf(stderr,
+                        "croupier tournament: --remote-timeout takes 1..600000 ms, not '%s'\n",
+                        optarg);
+                return 2;
+            }
+            break;
+        case 'F': fallback = optarg; break;
         case 'J': as_json = 1; break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
@@ -324,21 +514,40 @@ int cmd_tournament(int argc, char **argv)
                 ops->bots[0], ops->bots[1] ? ops->bots[1] : ops->bots[0]);
         return 2;
     }
+    if (!fallback)
+        fallback = ops->bots[0];
+    if (!game_has_bot(ops, fallback)) {
+        fprintf(stderr, "croupier tournament: %s has no bot '%s' for --fallback (bots:", ops->name,
+                fallback);
+        for (const char *const *b = ops->bots; *b; b++)
+            fprintf(stderr, " %s", *b);
+        fprintf(stderr, ")\n");
+        return 2;
+    }
     /* the lineup as named */
     char buf[1024];
     const char *named[GAME_MAX_SEATS];
-    int nnamed = 0;
+    remote_url urls[GAME_MAX_SEATS], *named_url[GAME_MAX_SEATS] = {0};
+    int nnamed = 0, nremote = 0;
     if (strlen(bots_arg) >= sizeof buf) {
         fprintf(stderr, "croupier tournament: --bots is too long\n");
         return 2;
     }
     snprintf(buf, sizeof buf, "%s", bots_arg);
     for (char *p = buf, *tok; (tok = strsep(&p, ","));) {
-        if (!*tok || !game_has_bot(ops, tok)) {
+        if (strstr(tok, "://") && nnamed < GAME_MAX_SEATS) {
+            char why[1200];
+            if (remote_url_parse(tok, &urls[nnamed], why, sizeof why)) {
+                fprintf(stderr, "croupier tournament: --bots %s\n", why);
+                return 2;
+            }
+            named_url[nnamed] = &urls[nnamed];
+            nremote++;
+        } else if (!*tok || !game_has_bot(ops, tok)) {
             fprintf(stderr, "croupier tournament: %s has no bot '%s' (bots:", ops->name, tok);
             for (const char *const *b = ops->bots; *b; b++)
                 fprintf(stderr, " %s", *b);
-            fprintf(stderr, ")\n");
+            fprintf(stderr, "; or a remote player's http:// URL)\n");
             return 2;
         }
         if (nnamed == GAME_MAX_SEATS || nnamed >= ops->max_players) {
@@ -361,15 +570,18 @@ int cmd_tournament(int argc, char **argv)
                 players);
         return 2;
     }
-    ctx cx = {.ops = ops, .variant = variant, .players = (int)players, .seed = seed};
-    for (int i = 0; i < players; i++)
+    ctx cx = {.ops = ops, .variant = variant, .players = (int)players, .seed = seed,
+              .fallback = fallback, .timeout_ms = (int)timeout_ms};
+    for (int i = 0; i < players; i++) {
         cx.lineup[i] = named[i % nnamed];
+        cx.url[i] = named_url[i % nnamed];
+    }
     /* the seating of every rotation must be one the game accepts */
     if (ops->seating) {
         for (int r = 0; r < players; r++) {
             const char *seat[GAME_MAX_SEATS];
-            for (int s = 0; s < players; s++)
-                seat[s] = seat_bot(&cx, r, s);
+            for (int s = 0; s < players; s++) /* a remote seat as its fallback */
+                seat[s] = cx.url[lineup_entry(&cx, r, s)] ? fallback : seat_bot(&cx, r, s);
             game_err e = {0};
             if (ops->seating(seat, (int)players, &e)) {
                 fprintf(stderr, "croupier tournament: %s refuses this seating: %s\n", ops->name,
@@ -402,13 +614,19 @@ int cmd_tournament(int argc, char **argv)
     cx.jobs = (int)jobs;
 
     int rc = 0;
+    json_t *remote = NULL;
     void *probe = malloc(ops->state_size);
     cx.res = calloc((size_t)games, sizeof *cx.res);
     cx.score = calloc((size_t)games * (size_t)players, sizeof *cx.score);
     pthread_t tid[MAX_JOBS];
     worker wk[MAX_JOBS];
     int started = 0;
-    if (!probe || !cx.res || !cx.score) {
+    if (nremote) {
+        cx.rs = calloc((size_t)games, sizeof *cx.rs);
+        mg_init_library(0);
+        signal(SIGPIPE, SIG_IGN); /* a player that hangs up is an error, not our end */
+    }
+    if (!probe || !cx.res || !cx.score || (nremote && !cx.rs)) {
         fprintf(stderr, "croupier tournament: out of memory for %ld games\n", games);
         rc = 1;
         goto out;
@@ -543,6 +761,7 @@ int cmd_tournament(int argc, char **argv)
     }
     double rating[GAME_MAX_SEATS];
     bradley_terry(nstrat, pw, pn, rating);
+    remote = remote_report(&cx, entry_of, strat, nstrat);
     double team_mean = team_sum / (double)games;
     double team_var = games > 1 ? (team_sq - team_sum * team_mean) / (double)(games - 1) : 0;
     double team_se = sqrt(team_var > 0 ? team_var : 0) / sqrt((double)games);
@@ -613,6 +832,8 @@ int cmd_tournament(int argc, char **argv)
         json_object_set_new(o, "no_winner", json_integer(no_winner));
         json_object_set_new(o, "avg_turns", num(turns_sum / (double)games, 3));
         json_object_set_new(o, "avg_rounds", num(rounds_sum / (double)games, 3));
+        if (remote)
+            json_object_set_new(o, "remote", json_incref(remote));
         json_object_set_new(o, "timing", json_pack("{s:o,s:i}", "seconds", num(secs, 3), "jobs",
                                                    (int)jobs));
         char *txt = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
@@ -633,24 +854,27 @@ int cmd_tournament(int argc, char **argv)
     for (int j = 0; j < players; j++)
         printf("%s%s", j ? "," : " ", cx.lineup[j]);
     printf(" (rotated: each entry sits at every seat in %ld games)\n\n", blocks);
+    int nw = 14; /* the strategy column: as wide as a remote player's URL */
+    for (int k = 0; k < nstrat; k++)
+        nw = (int)strlen(strat[k]) > nw ? (int)strlen(strat[k]) : nw;
     if (ops->cooperative) {
         printf("cooperative: every seat shares the team score\n");
         printf("team score: %.3f ± %.3f (standard error) of %d; perfect games %ld (%.2f%%)\n\n",
                team_mean, team_se, max_score, perfect, 100.0 * (double)perfect / (double)games);
-        printf("strategy        seats  games  seat counts    avg team score\n");
+        printf("%-*s  seats  games  seat counts    avg team score\n", nw, "strategy");
         for (int k = 0; k < nstrat; k++) {
             char sc[96] = "";
             for (int s = 0; s < players; s++)
                 snprintf(sc + strlen(sc), sizeof sc - strlen(sc), "%s%ld", s ? "/" : "",
                          seat_count[k][s]);
-            printf("%-14s %6ld %6ld  %-14s %8.3f\n", strat[k], seats[k], games, sc,
+            printf("%-*s %6ld %6ld  %-14s %8.3f\n", nw, strat[k], seats[k], games, sc,
                    score_sum[k] / (double)seats[k]);
         }
     } else {
-        printf("strategy        seats  games    wins  win%%/seat  95%% interval    %s  rating\n",
-               lower_is_better ? "avg points" : " avg score");
+        printf("%-*s  seats  games    wins  win%%/seat  95%% interval    %s  rating\n", nw,
+               "strategy", lower_is_better ? "avg points" : " avg score");
         for (int k = 0; k < nstrat; k++)
-            printf("%-14s %6ld %6ld  %6ld    %6.2f%%  [%5.2f-%5.2f%%]  %10.2f  %6.0f\n", strat[k],
+            printf("%-*s %6ld %6ld  %6ld    %6.2f%%  [%5.2f-%5.2f%%]  %10.2f  %6.0f\n", nw, strat[k],
                    seats[k], games, wins[k], 100 * rate[k], 100 * lo[k], 100 * hi[k],
                    score_sum[k] / (double)seats[k], rating[k]);
         printf("\nfair share per seat: %.2f%%", 100.0 / (double)players);
@@ -677,9 +901,17 @@ int cmd_tournament(int argc, char **argv)
     printf("average turns per game: %.1f\n", turns_sum / (double)games);
     if (rounds_sum > 0)
         printf("average hands/rounds per game: %.2f\n", rounds_sum / (double)games);
+    if (remote)
+        print_remote(remote);
     printf("time: %.2f s (%.0f games/s, %ld threads)\n", secs,
            (double)games / (secs > 0 ? secs : 1e-9), jobs);
 out:
+    json_decref(remote);
+    if (nremote)
+        mg_exit_library();
+    for (long g = 0; cx.rs && g < cx.games; g++)
+        free(cx.rs[g].inc);
+    free(cx.rs);
     free(probe);
     free(cx.res);
     free(cx.score);

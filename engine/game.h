@@ -169,6 +169,13 @@ typedef struct game_ops {
      * saying where the game stood then (GET /games/{id}?at=N). The mark is
      * never encoded. Required. */
     void (*reveal)(void *st);
+    /* The arguments the course's play function would receive for `seat`
+     * now (remote players, docs/tournament.md): a new JSON array, in the
+     * order of (*fn)->params, from what that seat may see only; *fn is the
+     * "play" row of ops->fns that decodes them (its call() plays a bot on
+     * them). NULL when the state's variant has no play function. Optional:
+     * NULL for games without a course function. */
+    json_t *(*fn_args)(const void *st, int seat, const game_fn **fn);
 } game_ops;
 
 /* engine/registry.c */

@@ -223,5 +223,7 @@ extern const char *const bo_bots[];
 /* --- autograder functions (bo_fns.c) -------------------------------------- */
 enum { BO_NFNS = 5 };
 extern const game_fn bo_fns[BO_NFNS];
+/* game_ops.fn_args (engine/game.h): comp10001bo_play / comp10001bo_bonus. */
+json_t *bo_fn_args(const void *st, int seat, const game_fn **fn);
 
 #endif

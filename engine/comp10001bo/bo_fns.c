@@ -289,6 +289,44 @@ static const char *const P_PLAY[] = {"player_no", "hand", "stockpiles", "discard
 static const char *const P_BONUS[] = {"player_no", "hand", "holds_embargo", "embargoed", "stockpiles",
                                       "discard_piles", "build_piles", "play_history", NULL};
 
+/* The arguments of comp10001bo_play (standard) or comp10001bo_bonus
+ * (bonus) for `seat`, from what the seat sees: its own hand, the public
+ * table and the whole play history (every play is public). */
+json_t *bo_fn_args(const void *state, int seat, const game_fn **fn)
+{
+    const bo_state *st = state;
+    json_t *hand = json_array(), *stocks = json_array(), *disc = json_array(), *build = json_array(),
+           *hist = json_array();
+    for (int i = 0; i < st->nhand[seat]; i++)
+        json_array_append_new(hand, bo_card_json(st->hand[seat][i]));
+    for (int p = 0; p < BO_NP; p++) {
+        int n = st->nstock[p];
+        json_array_append_new(stocks, json_pack("[o,i]", bo_card_json(n ? st->stock[p][n - 1] : 0), n));
+        json_t *mine = json_array();
+        for (int k = 0; k < BO_NDISC; k++) {
+            json_t *pile = json_array();
+            for (int i = 0; i < st->b.ndisc[p][k]; i++)
+                json_array_append_new(pile, bo_card_json(st->b.disc[p][k][i]));
+            json_array_append_new(mine, pile);
+        }
+        json_array_append_new(disc, mine);
+    }
+    for (int k = 0; k < BO_NBUILD; k++) {
+        json_t *pile = json_array();
+        for (int i = 0; i < st->b.nbuild[k]; i++)
+            json_array_append_new(pile, bo_card_json(st->b.build[k][i]));
+        json_array_append_new(build, pile);
+    }
+    for (int i = 0; i < st->nhist; i++)
+        json_array_append_new(hist, json_pack("[i,o]", st->hist[i].seat, bo_play_json(&st->hist[i].play)));
+    *fn = &bo_fns[st->variant ? 4 : 3];
+    if (st->variant)
+        return json_pack("[i,o,b,o,o,o,o,o]", seat, hand, st->holds_embargo[seat],
+                         st->embargoed_by[seat] >= 0 ? json_integer(st->embargoed_by[seat]) : json_null(),
+                         stocks, disc, build, hist);
+    return json_pack("[i,o,o,o,o,o]", seat, hand, stocks, disc, build, hist);
+}
+
 const game_fn bo_fns[BO_NFNS] = {
     {"validate", "match_build", "comp10001bo_match_build(play_card, build_pile) -> bool",
      P_BUILD, 2, fn_match_build},

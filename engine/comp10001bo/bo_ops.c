@@ -318,4 +318,5 @@ const game_ops comp10001bo_ops = {
     .hint = hint,
     .history = history,
     .reveal = reveal,
+    .fn_args = bo_fn_args,
 };

@@ -226,5 +226,7 @@ extern const char *const pz_bots[];
 /* --- autograder functions (pz_fns.c) -------------------------------------- */
 enum { PZ_NFNS = 5 };
 extern const game_fn pz_fns[PZ_NFNS];
+/* game_ops.fn_args (engine/game.h): phazed_play. */
+json_t *pz_fn_args(const void *st, int seat, const game_fn **fn);
 
 #endif

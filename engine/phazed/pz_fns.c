@@ -220,6 +220,21 @@ static const char *const P_VALID[] = {"play", "player_id", "table", "turn_histor
 static const char *const P_PLAY[] = {"player_id", "table", "turn_history", "phase_status", "hand", "discard",
                                      NULL};
 
+/* The arguments of phazed_play for `seat`, from what the seat sees: the
+ * table, this hand's turn_history (other seats' deck draws as "XX"), every
+ * phase_status, its own hand and the top of the discard pile. The bonus
+ * variant sends the same arguments in its own forms (jokers, phase_status
+ * as lists of booleans): the caller passes variant "bonus". */
+json_t *pz_fn_args(const void *state, int seat, const game_fn **fn)
+{
+    const pz_state *st = state;
+    *fn = &pz_fns[4];
+    return json_pack("[i,o,o,o,o,o]", seat, pz_table_json(&st->t, st->np), pz_turn_history(st, seat),
+                     pz_status_json(st->variant, st->status, st->np),
+                     pz_cards_json(st->hand[seat], st->nhand[seat]),
+                     pz_card_json(st->ndisc ? st->disc[st->ndisc - 1] : 0));
+}
+
 const game_fn pz_fns[PZ_NFNS] = {
     {"validate", "group_type", "phazed_group_type(group) -> sorted list of group types (1-7), [] if none",
      P_GROUP, 1, fn_group_type},

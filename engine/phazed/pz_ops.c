@@ -288,4 +288,5 @@ const game_ops phazed_ops = {
     .history = history,
     .events = events,
     .reveal = reveal,
+    .fn_args = pz_fn_args,
 };
