@@ -17,6 +17,7 @@
 
 #include "api.h"
 #include "core/jsonx.h"
+#include "json_arena.h"
 
 enum { JSON_MAX_DEPTH = 32 };
 
@@ -244,6 +245,32 @@ static int serve_static(const api_config *cfg, const http_req *req, http_res *re
     return 1;
 }
 
+/* Does the JSON text nest arrays and objects deeper than `limit`? Counted
+ * on the bytes before parsing (brackets outside strings), so a hostile
+ * body is refused before jansson builds it, and a normal one is not walked
+ * twice. Text that is not JSON is jansson's to refuse. */
+static int nested_deeper(const char *s, size_t n, int limit)
+{
+    int depth = 0, in_string = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (in_string) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_string = 0;
+        } else if (c == '"') {
+            in_string = 1;
+        } else if (c == '[' || c == '{') {
+            if (++depth > limit)
+                return 1;
+        } else if (c == ']' || c == '}') {
+            depth--;
+        }
+    }
+    return 0;
+}
+
 static void dispatch(const api_config *cfg, const http_req *req, http_res *res)
 {
     game_err e = {0};
@@ -334,25 +361,28 @@ static void dispatch(const api_config *cfg, const http_req *req, http_res *res)
             http_res_problem(res, req, ERR_BAD_JSON, &e, NULL);
             return;
         }
-        json_error_t je;
-        body = json_loadb(req->body, req->body_len,
-                          JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
-        if (!body) {
-            err_set(&e, ERR_BAD_JSON, NULL, "invalid JSON at line %d column %d: %s",
-                    je.line, je.column, je.text);
+        if (nested_deeper(req->body, req->body_len, JSON_MAX_DEPTH)) {
+            err_set(&e, ERR_BAD_JSON, NULL, "JSON nested deeper than %d levels",
+                    JSON_MAX_DEPTH);
             http_res_problem(res, req, ERR_BAD_JSON, &e, NULL);
             return;
         }
-        if (jx_depth(body, JSON_MAX_DEPTH) > JSON_MAX_DEPTH) {
-            json_decref(body);
-            err_set(&e, ERR_BAD_JSON, NULL, "JSON nested deeper than %d levels",
-                    JSON_MAX_DEPTH);
+        json_error_t je;
+        json_arena_begin(); /* the body's values die with the request: one block */
+        body = json_loadb(req->body, req->body_len,
+                          JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
+        json_arena_pause();
+        if (!body) {
+            json_arena_end();
+            err_set(&e, ERR_BAD_JSON, NULL, "invalid JSON at line %d column %d: %s",
+                    je.line, je.column, je.text);
             http_res_problem(res, req, ERR_BAD_JSON, &e, NULL);
             return;
         }
     }
     hit->fn(cfg, req, &m, body, res);
     json_decref(body);
+    json_arena_end();
 }
 
 void api_handle(const api_config *cfg, const http_req *req, http_res *res)

@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "json_arena.h"
 #include "cli.h"
 #include "front_civet.h"
 #include "front_fcgi.h"
@@ -318,6 +319,8 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
+    if (strcmp(cmd, "serve") == 0 || strcmp(cmd, "fcgi") == 0)
+        json_arena_install(); /* request bodies in one block each (api/json_arena.h) */
     if (strcmp(cmd, "serve") == 0)
         return cmd_serve(argc - 1, argv + 1);
     if (strcmp(cmd, "fcgi") == 0)
