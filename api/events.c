@@ -12,6 +12,7 @@
 
 #include "api.h"
 #include "json_out.h"
+#include "notify.h"
 #include "limits.h"
 
 static json_t *history_events(const api_config *cfg, const char *id, const game_ops *ops,
@@ -150,8 +151,10 @@ char *sse_frames(const json_t *events, long *last, size_t *len)
  * event (limits.h: 60 s for a spectator, 10 min for a seat by default; a
  * comment line every SSE_BEAT_S keeps proxies from closing it, and tells us
  * when the client is gone). A client (EventSource) reconnects with
- * Last-Event-ID and loses nothing. The store is polled every SSE_POLL_MIN_MS
- * after an event, backing off to SSE_POLL_MAX_MS while nothing happens. */
+ * Last-Event-ID and loses nothing. A write to the game committed by this
+ * process wakes the stream at once (notify.h); otherwise the store is polled
+ * every SSE_POLL_MIN_MS after an event, backing off to SSE_POLL_MAX_MS while
+ * nothing happens (writes by other processes). */
 enum {
     SSE_MAX_S = 600,
     SSE_BEAT_S = 15,
@@ -173,6 +176,7 @@ void api_stream_events(const api_config *cfg, const http_req *req, const http_re
     for (;;) {
         events_snapshot snap;
         game_err e = {0};
+        unsigned long seen = notify_seen(res->stream.game_id); /* before the load */
         if (api_events_load(cfg, req, res->stream.game_id, after, &snap, &e)) {
             char msg[96];
             int n = snprintf(msg, sizeof msg, "event: error\ndata: {\"status\":%d}\n\n",
@@ -203,6 +207,8 @@ void api_stream_events(const api_config *cfg, const http_req *req, const http_re
             if (write(ctx, ": keep-alive\n\n", 14) != 0)
                 return;
         }
-        usleep((useconds_t)interval * 1000);
+        /* a write to this game in this process wakes us at once */
+        if (notify_wait(res->stream.game_id, seen, interval))
+            interval = SSE_POLL_MIN_MS;
     }
 }

@@ -28,6 +28,7 @@
  * The client reconnects and gets every event it missed.
  */
 #include "front_ws.h"
+#include "notify.h"
 
 #include <civetweb.h>
 #include <pthread.h>
@@ -62,6 +63,7 @@ typedef struct ws_conn {
     int64_t last;       /* ms: last event pushed or message received */
     int64_t next_poll;  /* ms */
     int interval;       /* ms */
+    unsigned long seen; /* its game's notify generation at its last poll */
     struct ws_conn *next;
 } ws_conn;
 
@@ -162,6 +164,7 @@ static void *poller(void *arg)
 {
     (void)arg;
     while (__atomic_load_n(&W.running, __ATOMIC_ACQUIRE)) {
+        unsigned long total = notify_total();
         pthread_mutex_lock(&W.mu);
         int64_t now = now_ms();
         for (ws_conn *wc = W.list; wc; wc = wc->next) {
@@ -171,8 +174,11 @@ static void *poller(void *arg)
                 close_idle(wc);
                 continue;
             }
-            if (now < wc->next_poll)
+            /* a write to its game in this process: poll now (notify.h) */
+            unsigned long seen = notify_seen(wc->game_id);
+            if (now < wc->next_poll && seen == wc->seen)
                 continue;
+            wc->seen = seen;
             if (!poll_one(wc)) {
                 wc->interval = wc->interval * 2 > WS_POLL_MAX_MS ? WS_POLL_MAX_MS
                                                                  : wc->interval * 2;
@@ -180,7 +186,7 @@ static void *poller(void *arg)
             }
         }
         pthread_mutex_unlock(&W.mu);
-        usleep(WS_POLL_MIN_MS * 1000);
+        notify_wait_any(total, WS_POLL_MIN_MS); /* or a write anywhere wakes it */
     }
     return NULL;
 }

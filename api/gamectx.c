@@ -9,6 +9,7 @@
  */
 #include "api.h"
 #include "core/jsonx.h"
+#include "notify.h"
 #include "snapshot.h"
 
 #include <stdio.h>
@@ -291,8 +292,10 @@ int ctx_save(const api_config *cfg, game_ctx *c, const json_t *applied, const js
     store_plays_free(plays, k);
     free(snap);
     free(meta);
-    if (rc == 0)
+    if (rc == 0) {
         c->row.version++;
+        notify_game(c->row.id); /* its event streams wake now (notify.h) */
+    }
     return rc;
 }
 

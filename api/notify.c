@@ -1,0 +1,98 @@
+/* notify.c: see notify.h. Monotonic-clock condition variables, set up once. */
+#include "notify.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <time.h>
+
+typedef struct bucket {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    unsigned long gen;
+} bucket;
+
+static bucket B[NOTIFY_BUCKETS + 1]; /* the last one: every write */
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void setup(void)
+{
+    pthread_condattr_t a;
+    pthread_condattr_init(&a);
+    pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+    for (int i = 0; i <= NOTIFY_BUCKETS; i++) {
+        pthread_mutex_init(&B[i].mu, NULL);
+        pthread_cond_init(&B[i].cv, &a);
+    }
+    pthread_condattr_destroy(&a);
+}
+
+static bucket *of(const char *id)
+{
+    unsigned h = 2166136261u; /* FNV-1a */
+    for (const unsigned char *s = (const unsigned char *)id; s && *s; s++)
+        h = (h ^ *s) * 16777619u;
+    return &B[h % NOTIFY_BUCKETS];
+}
+
+static void bump(bucket *b)
+{
+    pthread_mutex_lock(&b->mu);
+    b->gen++;
+    pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+}
+
+static unsigned long gen_of(bucket *b)
+{
+    return __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
+}
+
+static int wait_on(bucket *b, unsigned long seen, int ms)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    t.tv_sec += ms / 1000;
+    t.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (t.tv_nsec >= 1000000000L) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&b->mu);
+    int rc = 0;
+    while (b->gen == seen && rc != ETIMEDOUT)
+        rc = pthread_cond_timedwait(&b->cv, &b->mu, &t);
+    int moved = b->gen != seen;
+    pthread_mutex_unlock(&b->mu);
+    return moved;
+}
+
+void notify_game(const char *id)
+{
+    pthread_once(&once, setup);
+    bump(of(id));
+    bump(&B[NOTIFY_BUCKETS]);
+}
+
+unsigned long notify_seen(const char *id)
+{
+    pthread_once(&once, setup);
+    return gen_of(of(id));
+}
+
+int notify_wait(const char *id, unsigned long seen, int ms)
+{
+    pthread_once(&once, setup);
+    return wait_on(of(id), seen, ms);
+}
+
+unsigned long notify_total(void)
+{
+    pthread_once(&once, setup);
+    return gen_of(&B[NOTIFY_BUCKETS]);
+}
+
+int notify_wait_any(unsigned long seen, int ms)
+{
+    pthread_once(&once, setup);
+    return wait_on(&B[NOTIFY_BUCKETS], seen, ms);
+}

@@ -1,0 +1,26 @@
+/* notify.h: "a game changed" inside this process, so event streams wake at
+ * once instead of at their next poll.
+ *
+ * Games hash into NOTIFY_BUCKETS buckets, each a generation counter with its
+ * own condition variable: a committed write bumps its game's bucket and
+ * wakes the streams waiting on it (a few, not every stream). Streams keep
+ * polling the store as before (their fallback): a write made by another
+ * process (a second FastCGI process, another server on the same
+ * PostgreSQL) is seen at the next poll, within a second.
+ */
+#ifndef CROUPIER_NOTIFY_H
+#define CROUPIER_NOTIFY_H
+
+enum { NOTIFY_BUCKETS = 64 };
+
+/* A write to game `id` was committed. */
+void notify_game(const char *id);
+/* The generation of id's bucket now: read it before loading the game. */
+unsigned long notify_seen(const char *id);
+/* Wait until id's bucket moves past `seen` (1) or `ms` pass (0). */
+int notify_wait(const char *id, unsigned long seen, int ms);
+/* Every write, any game: the total generation, and waiting on it. */
+unsigned long notify_total(void);
+int notify_wait_any(unsigned long seen, int ms);
+
+#endif
