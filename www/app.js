@@ -1,36 +1,45 @@
 // Croupier web page (entry module): create a game against bots, play it, resume it after a reload.
 //
 // One design choice to know: the page keeps no rules. It asks the server for the
-// legal plays (GET /games/{id}/legal) and only offers those; each game has one
+// legal plays (GET /games/{id}/legal) to highlight them, lets a person try any
+// card on any place, and shows the server's verdict (core/verdict.js); each game has one
 // renderer object in tables/registry.js (keyed by game id), one module per
 // game table in tables/, that draws the view and maps
 // clicks to plays, and GENERIC draws any game it does not know (JSON state plus
-// the legal plays as buttons). The seat token lives in sessionStorage, the game
-// id in the URL hash (#game=<id>), so a reload resumes the game. The token only
+// the legal plays as buttons). The seat tokens live in localStorage (core/seats.js),
+// the game id in the URL hash (#game=<id>), so a reload or a new tab resumes the
+// game; an invite link carries a seat's token in the fragment only, which the
+// page stores and removes from the address bar (core/invite.js). The token only
 // ever travels in the Authorization header, never in a URL (the server refuses
 // a token query parameter). The page runs under a Content-Security-Policy of
 // 'self' only: no inline script, inline style or style attribute.
 //
 // Layout: core/ holds what every game shares (dom.js, api.js, state.js,
-// lobby.js, game.js, log.js, render.js, cards.js); tables/ holds one module per
+// lobby.js, seats.js, invite.js, game.js, events.js, log.js, render.js,
+// cards.js, verdict.js, nearhand.js, replay.js, summary.js, help.js); tables/ holds one module per
 // table and registry.js, which maps a game id to its table. Adding a game's
 // table is one file in tables/ and one row in tables/registry.js.
 
 import { byId } from './core/dom.js';
 import { askHint, loadGame, refreshFromServer, stopLive, syncLive } from './core/game.js';
+import { takeInviteFromHash } from './core/invite.js';
 import { loadCatalogue, setupForm } from './core/lobby.js';
+import { getToken, refreshMyGames } from './core/seats.js';
 import { render, showSetup } from './core/render.js';
+import { setupHelp } from './core/help.js';
+import { setupReplay, syncReplay } from './core/replay.js';
 import { app } from './core/state.js';
 
 // Start
 
 function gameIdFromHash() {
-  const m = /(?:^#|&)game=([^&]+)/.exec(location.hash);
-  return m ? decodeURIComponent(m[1]) : null;
+  return takeInviteFromHash(); // stores an invite's token and strips it from the address
 }
 
 async function start() {
   setupForm();
+  setupHelp();
+  setupReplay();
   byId('hint-button').addEventListener('click', askHint);
   byId('cancel-button').addEventListener('click', () => { app.selection = null; render(); });
   document.addEventListener('keydown', (ev) => {
@@ -38,7 +47,7 @@ async function start() {
   });
   window.addEventListener('hashchange', () => {
     const id = gameIdFromHash();
-    if (id && id !== app.id) { stopLive(); app.log = new Map(); byId('log').replaceChildren(); loadGame(id); }
+    if (id && (id !== app.id || !app.state || app.token !== getToken(id))) { stopLive(); app.log = new Map(); byId('log').replaceChildren(); loadGame(id).then(syncReplay); } else syncReplay();
   });
   // Leaving the page ends its event stream; coming back (from the back/forward
   // cache) follows the game again.
@@ -52,9 +61,11 @@ async function start() {
   if (id) {
     await catalogue;
     await loadGame(id);
+    await syncReplay();
   } else {
     showSetup();
     await catalogue;
+    await refreshMyGames();
   }
   document.body.dataset.ready = 'true';
 }

@@ -13,10 +13,13 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const OUT = path.join(ROOT, 'tests', 'out');
 const BIN = process.env.CROUPIER_BIN || 'build/croupier';
 
-export async function startAll() {
-  const env = { server: null, log: '', baseURL: null, tmp: null, browser: null, context: null, page: null, consoleErrors: [] };
+/** `accessLog: true` also has the server write its access log (env.accessLog). */
+export async function startAll({ accessLog = false } = {}) {
+  const env = { server: null, log: '', baseURL: null, tmp: null, browser: null, context: null, page: null, consoleErrors: [], accessLog: null };
   env.tmp = mkdtempSync(path.join(tmpdir(), 'croupier-browser-'));
-  env.server = spawn(BIN, ['serve', '--listen', '127.0.0.1:0', '--store', `sqlite:${env.tmp}/t.db`, '--www', 'www'],
+  const extra = [];
+  if (accessLog) { env.accessLog = path.join(env.tmp, 'access.log'); extra.push('--access-log', env.accessLog); }
+  env.server = spawn(BIN, ['serve', '--listen', '127.0.0.1:0', '--store', `sqlite:${env.tmp}/t.db`, '--www', 'www', ...extra],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   env.baseURL = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not say it was listening within 10 s:\n${env.log}`)), 10000);
@@ -62,7 +65,8 @@ export async function stopAll(env) {
 export function apiInPage(page, p, method = 'GET') {
   return page.evaluate(async ([p, method]) => {
     const id = /game=([^&]+)/.exec(location.hash)[1];
-    const token = sessionStorage.getItem(`croupier.token.${decodeURIComponent(id)}`);
+    const key = `croupier.token.${decodeURIComponent(id)}`;
+    const token = localStorage.getItem(key) || sessionStorage.getItem(key);
     const res = await fetch(p.replace('{id}', id), { method, headers: { Authorization: `Bearer ${token}` }, cache: 'no-store' });
     return { status: res.status, body: await res.json() };
   }, [p, method]);
@@ -72,3 +76,24 @@ export const logCount = (page) => page.locator('[data-testid="log"] > li').count
 
 /** Wait until the log has more than n entries. */
 export const logGrows = (page, n) => page.waitForFunction((k) => document.querySelectorAll('[data-testid="log"] > li').length > k, n);
+
+/** Another browser (its own storage, as a second person's browser would be):
+ *  a fresh context on the same server, with its console errors and every
+ *  request URL it sent recorded. */
+export async function openContext(env, label, { width = 1280, height = 900 } = {}) {
+  const context = await env.browser.newContext({ baseURL: env.baseURL, viewport: { width, height } });
+  const errors = [];
+  const urls = [];
+  const log = []; // timed requests, for diagnosing a failure
+  const watch = (page) => {
+    page.setDefaultTimeout(10000);
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(`${label} console: ${m.text()}`); });
+    page.on('pageerror', (e) => errors.push(`${label} page error: ${e.message}`));
+    page.on('request', (r) => { urls.push(r.url()); log.push(`${Date.now()} ${r.method()} ${r.url()}`); });
+    page.on('requestfinished', (r) => log.push(`${Date.now()} done ${r.method()} ${r.url()}`));
+    page.on('requestfailed', (r) => log.push(`${Date.now()} failed ${r.method()} ${r.url()} ${r.failure() && r.failure().errorText}`));
+  };
+  context.on('page', watch);
+  const page = await context.newPage();
+  return { context, page, errors, urls, log, label };
+}

@@ -1,5 +1,5 @@
 // Browser test: two people at one Hanabi table, each in their own browser
-// context (own sessionStorage, as two browsers would be), plus a spectator.
+// context (own storage, as two browsers would be), plus a spectator.
 // Each page follows the server's event stream (SSE read with fetch, token in
 // the Authorization header): a move made in one page shows in the other within
 // 1 s, without reloading and without polling.
@@ -14,11 +14,11 @@ before(async () => { env = await startAll(); });
 after(async () => { await stopAll(env); });
 
 /** Open the game in a fresh browser context; with a token, the page holds
- *  that seat exactly as after creating the game (sessionStorage). */
+ *  that seat exactly as after creating the game (localStorage). */
 async function openSeat(id, token, label) {
   const context = await env.browser.newContext({ baseURL: env.baseURL, viewport: { width: 1280, height: 900 } });
   if (token) {
-    await context.addInitScript(([k, t]) => { sessionStorage.setItem(k, t); }, [`croupier.token.${id}`, token]);
+    await context.addInitScript(([k, t]) => { localStorage.setItem(k, t); }, [`croupier.token.${id}`, token]);
   }
   const page = await context.newPage();
   page.setDefaultTimeout(10000);

@@ -77,7 +77,8 @@ const tid = (id) => page.getByTestId(id);
 function apiInPage(p, method = 'GET') {
   return page.evaluate(async ([p, method]) => {
     const id = /game=([^&]+)/.exec(location.hash)[1];
-    const token = sessionStorage.getItem(`croupier.token.${decodeURIComponent(id)}`);
+    const key = `croupier.token.${decodeURIComponent(id)}`;
+    const token = localStorage.getItem(key) || sessionStorage.getItem(key);
     const res = await fetch(p.replace('{id}', id), { method, headers: { Authorization: `Bearer ${token}` }, cache: 'no-store' });
     return { status: res.status, body: await res.json() };
   }, [p, method]);
@@ -227,7 +228,9 @@ test('play Comp10001-Bo against three bots in the browser', async () => {
     const hint = await hintRes.json();
     await page.waitForFunction(() => /Hint/.test(document.querySelector('[data-testid="message"]').textContent));
     const msg = await tid('message').innerText();
-    assert.ok(msg.includes(hint.explanation), `message shows the hint's explanation: ${msg}`);
+    // card codes read as names on the page (AS -> A♠), as in the log
+    const shown = await page.evaluate(async (t) => (await import('/core/log.js')).readable(t), hint.explanation);
+    assert.ok(msg.includes(shown), `message shows the hint's explanation: ${msg}`);
     if (hint.play[0] !== 3) {
       const hinted = await page.locator('.hinted').evaluateAll((els) => els.map((e) => e.dataset.testid));
       assert.ok(hinted.includes(destTestId(hint.play)), `hint destination highlighted (${hinted})`);
@@ -286,10 +289,17 @@ test('a stale page reloads the game and says so', async (t) => {
     t.skip('game not in a state where this can be shown');
     return;
   }
+  // The page follows the game's event stream and would hear of the play at
+  // once: cut it off (a request to /events now hangs, as over a dropped
+  // connection) and stop the open one, so the page stays stale.
+  const silent = (url) => url.pathname.endsWith('/events');
+  await page.route(silent, () => {});
+  await page.evaluate(async () => (await import('/core/game.js')).stopLive());
   // Behind the page's back (as another tab would), make a play.
   const status = await page.evaluate(async ([play, version]) => {
     const id = /game=([^&]+)/.exec(location.hash)[1];
-    const token = sessionStorage.getItem(`croupier.token.${decodeURIComponent(id)}`);
+    const key = `croupier.token.${decodeURIComponent(id)}`;
+    const token = localStorage.getItem(key) || sessionStorage.getItem(key);
     const res = await fetch(`/games/${id}/plays`, {
       method: 'POST', cache: 'no-store', body: JSON.stringify({ play }),
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'If-Match': `"${version}"` },
@@ -310,6 +320,7 @@ test('a stale page reloads the game and says so', async (t) => {
   // Chromium logs the 412 response itself ("Failed to load resource"); that one is expected.
   const extra = consoleErrors.splice(errorsBefore);
   consoleErrors.push(...extra.filter((e) => !/status of 412/.test(e)));
+  await page.unroute(silent);
 });
 
 test('no console errors while playing', () => {

@@ -105,7 +105,7 @@ test('the page works under its CSP and sends its token only in the Authorization
   const hint = page.getByTestId('hint-button');
   await hint.waitFor();
   const id = decodeURIComponent(/game=([^&]+)/.exec(await page.evaluate(() => location.hash))[1]);
-  const token = await page.evaluate((k) => sessionStorage.getItem(`croupier.token.${k}`), id);
+  const token = await page.evaluate((k) => localStorage.getItem(`croupier.token.${k}`) || sessionStorage.getItem(`croupier.token.${k}`), id);
   assert.ok(token, 'the page holds a seat token');
   await page.waitForFunction(() => !document.querySelector('[data-testid="hint-button"]').disabled);
   const hinted = page.waitForResponse((r) => r.url().endsWith('/hint'));

@@ -35,4 +35,11 @@ export function cardText(card) {
   return h('span', { class: `card-text card-${c.colour}` }, c.text);
 }
 
+/** Card codes in a sentence (bots' explanations, the server's reasons) in
+ *  words a player reads: "discards 0H" -> "discards 10♥", "ZZ" -> `joker`. */
+export function readableCodes(text, joker = 'Joker') {
+  if (typeof text !== 'string') return text;
+  return text.replace(/\b(ZZ|[A2-90JQK][SHDC])\b/g, (m) => (m === 'ZZ' ? joker : boCard(m).text));
+}
+
 export const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);

@@ -3,9 +3,12 @@
 import { api } from './api.js';
 import { followGame } from './events.js';
 import { byId } from './dom.js';
-import { addLog, markTurnEnds } from './log.js';
+import { addLog, markTurnEnds, readable } from './log.js';
+import { setVerdict, verdictText } from './verdict.js';
 import { render, showGame, showSetup } from './render.js';
-import { TOKEN_KEY, app, myTurn, renderer, say, sayError, seatName } from './state.js';
+import { showInvites } from './invite.js';
+import { forgetSeat, getToken } from './seats.js';
+import { app, myTurn, renderer, say, sayError, seatName } from './state.js';
 
 // Loading, resuming, following live
 
@@ -24,7 +27,7 @@ export function acceptGame(data) {
 
 export async function loadGame(id, { quiet } = {}) {
   app.id = id;
-  app.token = sessionStorage.getItem(TOKEN_KEY(id));
+  app.token = getToken(id);
   try {
     const { data } = await api('GET', `/games/${encodeURIComponent(id)}`, { token: app.token });
     if (!app.log.size || app.game !== data.game) {
@@ -35,7 +38,7 @@ export async function loadGame(id, { quiet } = {}) {
   } catch (err) {
     if (err.status === 401 && app.token) {
       // Our token is no longer valid for this game: continue as a spectator.
-      sessionStorage.removeItem(TOKEN_KEY(id));
+      forgetSeat(id);
       app.token = null;
       return loadGame(id, { quiet });
     }
@@ -50,6 +53,7 @@ export async function loadGame(id, { quiet } = {}) {
   await loadHistory();
   await refreshLegal();
   showGame();
+  showInvites();
   render();
   if (!quiet) say(app.you === null || app.you === undefined ? 'Watching this game as a spectator.' : 'Game resumed.');
   return true;
@@ -176,8 +180,8 @@ export async function handlePlayError(err) {
     await loadGame(app.id, { quiet: true });
     sayError(err);
   } else if (st === 422) {
-    const rule = err.problem && err.problem.rule ? ` (rule: ${err.problem.rule})` : '';
-    say(`That play is not allowed: ${err.message}${rule}`, 'error');
+    // The server's verdict, in words next to the place aimed at (core/verdict.js) and in the live message bar.
+    say(verdictText(setVerdict(err)), 'error');
     app.selection = null;
     await refreshLegal();
   } else if (st === 401) {
@@ -195,7 +199,7 @@ export async function askHint() {
     app.selection = null;
     const r = renderer();
     const what = r.describePlay ? r.describePlay(data.play, app.you, { forHint: true }) : JSON.stringify(data.play);
-    say(`Hint${data.strategy ? ` (${data.strategy})` : ''}: ${what}. ${data.explanation || ''}`.trim(), 'hint');
+    say(`Hint${data.strategy ? ` (${data.strategy})` : ''}: ${what}. ${readable(data.explanation || '')}`.trim(), 'hint');
     render();
   } catch (err) {
     sayError(err, 'No hint available');

@@ -4,8 +4,10 @@ import { ApiError, api } from './api.js';
 import { byId, h } from './dom.js';
 import { acceptGame, refreshLegal, stopLive } from './game.js';
 import { addLog } from './log.js';
-import { render, showGame } from './render.js';
-import { TOKEN_KEY, app, say, sayError } from './state.js';
+import { render, showGame, showSetup } from './render.js';
+import { showInvites } from './invite.js';
+import { hooks, refreshMyGames, saveInvites, setToken } from './seats.js';
+import { app, say, sayError } from './state.js';
 import { RENDERERS } from '../tables/registry.js';
 
 // New-game form
@@ -26,8 +28,28 @@ export function setupForm() {
     const setup = byId('setup');
     setup.hidden = !setup.hidden;
     byId('new-game-toggle').setAttribute('aria-expanded', String(!setup.hidden));
-    if (!setup.hidden) byId('ng-game').focus();
+    if (!setup.hidden) { refreshMyGames(); byId('ng-game').focus(); }
   });
+  hooks.back = () => { if (app.id && app.state) { showGame(); render(); byId('board').focus(); } };
+  byId('my-games-leave').addEventListener('click', leaveTable);
+}
+
+/** Leave the shown table for the lobby; the seat stays in "My games" to come back to. */
+export function leaveTable() {
+  stopLive();
+  app.id = null;
+  app.token = null;
+  app.state = null;
+  app.you = null;
+  app.legal = [];
+  app.log = new Map();
+  byId('log').replaceChildren();
+  const inv = byId('invites');
+  if (inv) inv.hidden = true;
+  history.pushState(null, '', location.pathname + location.search);
+  showSetup();
+  refreshMyGames();
+  byId('my-games-title').focus();
 }
 
 export async function loadCatalogue() {
@@ -87,29 +109,86 @@ export function fillGameFields() {
   fillBotSeats();
 }
 
+// Who sits where: each seat is "me", "a friend (invite)" or a bot strategy.
+const ME = '@me';
+const INVITE = '@invite';
+
+/** The bots a game offers: with people at the table, only those GET /rules
+ *  lists in bots_with_people (Hanabi's info bot plays only with bots). */
+function botPools(g) {
+  const all = Array.isArray(g.bots) && g.bots.length ? g.bots : ['random'];
+  const withPeople = Array.isArray(g.bots_with_people) ? g.bots_with_people : all;
+  return { all, withPeople };
+}
+
+function seatSelects() {
+  return [byId('ng-seat-0'), ...byId('ng-bot-list').querySelectorAll('select')].filter(Boolean);
+}
+
+function seatOptions(bots) {
+  // Bots first (tests and people pick them by name), then the people.
+  return [...bots.map((b) => h('option', { value: b }, b)),
+    h('option', { value: INVITE }, 'A friend (invite)'),
+    h('option', { value: ME }, 'Me')];
+}
+
+function seatRow(i, bots, previous, fallback) {
+  const id = i === 0 ? 'ng-seat-0' : `ng-bot-${i}`;
+  const sel = h('select', { id, name: id, 'data-testid': i === 0 ? 'new-game-seat-0' : `new-game-bot-${i}`, 'data-seat': i },
+    seatOptions(bots));
+  const values = [...bots, INVITE, ME];
+  sel.value = previous && values.includes(previous) ? previous : fallback;
+  const nameId = `ng-friend-${i}`;
+  const friend = h('input', {
+    id: nameId, type: 'text', maxlength: 64, class: 'friend-name', placeholder: `Friend ${i}`, 'aria-label': `Player ${i}'s name`,
+    'data-testid': `new-game-friend-${i}`, autocomplete: 'off',
+  });
+  friend.hidden = sel.value !== INVITE;
+  sel.addEventListener('change', () => seatChanged(sel));
+  return h('div', { class: 'bot-row seat-row' }, h('label', { for: id }, `Player ${i}`), sel, friend);
+}
+
+/** Exactly one seat (at most) is "me"; bots beside people come from bots_with_people. */
+function seatChanged(changed) {
+  const sels = seatSelects();
+  if (changed && changed.value === ME) {
+    for (const s of sels) if (s !== changed && s.value === ME) s.value = INVITE;
+  }
+  syncSeats();
+}
+
+function syncSeats() {
+  const g = currentCatalogueGame();
+  if (!g) return;
+  const { withPeople } = botPools(g);
+  const sels = seatSelects();
+  const people = sels.some((s) => s.value === ME || s.value === INVITE);
+  for (const s of sels) {
+    for (const o of s.options) o.disabled = people && o.value !== ME && o.value !== INVITE && !withPeople.includes(o.value);
+    if (s.selectedOptions[0] && s.selectedOptions[0].disabled) s.value = withPeople[0] || INVITE;
+    const friend = s.parentElement.querySelector('.friend-name');
+    if (friend) friend.hidden = s.value !== INVITE;
+  }
+  const me = sels.some((s) => s.value === ME);
+  byId('ng-name-field').hidden = !me;
+}
+
 export function fillBotSeats() {
   const g = currentCatalogueGame();
   if (!g) return;
-  // the lobby always seats you: only the bots the game seats beside people
-  const pool = Array.isArray(g.bots_with_people) ? g.bots_with_people : g.bots;
-  const bots = Array.isArray(pool) && pool.length ? pool : ['random'];
+  const { all, withPeople } = botPools(g);
   // Never offer more (or fewer) seats than the game's table has (GET /rules).
   const { min, max } = tableBounds(g);
   const chosen = chosenPlayers(g);
   byId('ng-players').toggleAttribute('aria-invalid', chosen === null);
   const wanted = +byId('ng-players').value || min;
   const n = Math.max(1, Math.min(max, Math.max(min, wanted)) - 1);
-  const list = byId('ng-bot-list');
-  const previous = [...list.querySelectorAll('select')].map((s) => s.value);
+  const previous = seatSelects().map((s) => s.value);
   const rows = [];
-  for (let i = 1; i <= n; i++) {
-    const id = `ng-bot-${i}`;
-    const sel = h('select', { id, name: id, 'data-testid': `new-game-bot-${i}` },
-      bots.map((b) => h('option', { value: b }, b)));
-    if (previous[i - 1] && bots.includes(previous[i - 1])) sel.value = previous[i - 1];
-    rows.push(h('div', { class: 'bot-row' }, h('label', { for: id }, `Player ${i}`), sel));
-  }
-  list.replaceChildren(...rows);
+  for (let i = 1; i <= n; i++) rows.push(seatRow(i, all, previous[i], withPeople[0] || all[0]));
+  byId('ng-bot-list').replaceChildren(...rows);
+  byId('ng-seat0-row').replaceChildren(...seatRow(0, all, previous[0], ME).childNodes);
+  syncSeats();
 }
 
 export async function createGame() {
@@ -128,12 +207,18 @@ export async function createGame() {
     byId('ng-players').focus();
     return;
   }
-  localStorage.setItem('croupier.name', name);
-  const body = {
-    game: g.game,
-    variant: byId('ng-variant').value,
-    players: [{ name }, ...[...byId('ng-bot-list').querySelectorAll('select')].map((s) => ({ bot: s.value }))],
-  };
+  const sels = seatSelects();
+  const players = sels.map((s, i) => {
+    if (s.value === ME) return { name };
+    if (s.value === INVITE) {
+      const friend = s.parentElement.querySelector('.friend-name');
+      return { name: (friend && friend.value.trim()) || `Friend ${i}` };
+    }
+    return { bot: s.value };
+  });
+  const meSeat = sels.findIndex((s) => s.value === ME);
+  if (meSeat >= 0) localStorage.setItem('croupier.name', name);
+  const body = { game: g.game, variant: byId('ng-variant').value, players };
   if (seedText) body.seed = Number(seedText);
   const r = RENDERERS[g.game];
   const options = r && r.readOptions ? r.readOptions() : null;
@@ -142,8 +227,10 @@ export async function createGame() {
   submit.disabled = true;
   try {
     const { data } = await api('POST', '/games', { body });
-    await enterGame(data, g.game, body.variant);
-    say(`New ${g.title || g.game} game dealt.`);
+    const invites = (data.seats || []).filter((s) => s.token && s.seat !== meSeat).map((s) => ({ seat: s.seat, name: s.name, token: s.token }));
+    if (invites.length) saveInvites(data.id, invites);
+    await enterGame(data, g.game, body.variant, meSeat >= 0 ? meSeat : null);
+    say(`New ${g.title || g.game} game dealt.${invites.length ? ' Send each friend their invite link.' : ''}`);
   } catch (err) {
     sayError(err, 'Could not create the game');
   } finally {
@@ -152,12 +239,24 @@ export async function createGame() {
 }
 
 /** Take over a game just created (POST /games) or imported (POST /games/import). */
-export async function enterGame(data, game, variant) {
-  const mine = (data.seats || []).find((s) => s.token && (data.you === undefined || data.you === null || s.seat === data.you));
+export async function enterGame(data, game, variant, meSeat) {
+  // The lobby says which seat is ours (null for none: we watch); an import
+  // keeps the seat the server names, else the first seat with a token.
+  const mine = meSeat !== undefined
+    ? (data.seats || []).find((s) => s.token && s.seat === meSeat)
+    : (data.seats || []).find((s) => s.token && (data.you === undefined || data.you === null || s.seat === data.you));
   stopLive();
   app.id = data.id;
   app.token = mine ? mine.token : null;
-  if (app.token) sessionStorage.setItem(TOKEN_KEY(app.id), app.token);
+  if (app.token) setToken(app.id, app.token);
+  if (mine && data.you !== mine.seat) {
+    // With several people at the table the reply shows the public view: fetch ours.
+    try {
+      const res = await api('GET', `/games/${encodeURIComponent(app.id)}`, { token: app.token });
+      data = { ...data, ...res.data, applied: data.applied };
+    } catch { /* the live stream's first refresh brings it */ }
+  }
+  if (!mine) data = { ...data, you: null };
   app.game = data.game || game;
   app.variant = data.variant || variant;
   app.log = new Map();
@@ -166,8 +265,10 @@ export async function enterGame(data, game, variant) {
   addLog(data.applied);
   history.replaceState(null, '', `#game=${encodeURIComponent(app.id)}`);
   showGame();
+  showInvites();
   await refreshLegal();
   render();
+  refreshMyGames();
   byId('board').focus();
 }
 

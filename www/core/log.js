@@ -49,6 +49,12 @@ export function addLog(records) {
   if (added) ol.scrollTop = ol.scrollHeight;
 }
 
+/** A bot's explanation or a server's reason with the table's card codes in words. */
+export function readable(text) {
+  const r = renderer();
+  return r.explainText ? r.explainText(text) : text;
+}
+
 export function logEntry(rec, n) {
   const r = renderer();
   const mine = rec.seat === app.you;
@@ -58,6 +64,6 @@ export function logEntry(rec, n) {
     ' ',
     h('span', { class: 'log-play', 'data-testid': 'log-play' }, desc),
     rec.turn_ending ? h('span', { class: 'badge', 'data-testid': 'log-turn-end' }, 'turn ends') : null,
-    rec.explanation ? h('span', { class: 'log-why', 'data-testid': 'log-explanation' }, rec.explanation) : null,
+    rec.explanation ? h('span', { class: 'log-why', 'data-testid': 'log-explanation' }, readable(rec.explanation)) : null,
     r.logExtra ? r.logExtra(rec) : null);
 }

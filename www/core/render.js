@@ -3,6 +3,8 @@
 import { byId } from './dom.js';
 import { resultText, syncLive } from './game.js';
 import { app, myTurn, renderer, seatName } from './state.js';
+import { syncReplayButton } from './replay.js';
+import { renderSummary } from './summary.js';
 
 // Rendering
 
@@ -51,6 +53,8 @@ export function render() {
   byId('cancel-button').disabled = app.selection === null;
   const extra = r.extraPlays ? r.extraPlays(app) : [];
   byId('extra-plays').replaceChildren(...extra);
+  renderSummary();
+  syncReplayButton();
   syncLive();
 }
 

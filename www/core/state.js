@@ -53,7 +53,7 @@ export function whose(seat) {
 
 export function myTurn() {
   return app.you !== null && app.you !== undefined && app.state && !app.state.over &&
-    app.state.current === app.you;
+    app.state.current === app.you && !app.replay; // a replay (core/replay.js) is read-only
 }
 
 // ---------------------------------------------------------------------------

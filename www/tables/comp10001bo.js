@@ -1,11 +1,13 @@
 // The Comp10001-Bo table.
 
-import { boCard, cardFace, cardText } from '../core/cards.js';
+import { boCard, cardFace, cardText, readableCodes } from '../core/cards.js';
 import { h } from '../core/dom.js';
 import { sendPlay } from '../core/game.js';
 import { select } from '../core/render.js';
 import { myTurn, say, seatName, whose } from '../core/state.js';
 import { nth } from '../core/numbering.js';
+import { nearHand } from '../core/nearhand.js';
+import { attempt, placeVerdict } from '../core/verdict.js';
 
 export const BO = {
   title: 'Comp10001-Bo',
@@ -18,6 +20,7 @@ export const BO = {
     if (type === 1 && Array.isArray(src) && Array.isArray(src[1])) return `discard:${src[1][0]}:${src[1][1]}`;
     if (type === 2) return 'stock';
     if (type === 5) return 'embargo';
+    if (type === 4) return 'embargo-on';
     return null;
   },
   destKey(play) {
@@ -30,6 +33,23 @@ export const BO = {
   },
   playsFrom(a, key) {
     return a.legal.filter((p) => BO.sourceKey(p) === key);
+  },
+
+  /** The play from source `src` to destination `dst` (keys as above), legal or
+   *  not: the legal one when there is one, else built so that the server judges it. */
+  playFor(a, src, dst) {
+    const legal = BO.playsFrom(a, src).find((p) => BO.destKey(p) === dst);
+    if (legal) return legal;
+    const s = a.state;
+    const [dk, x, y] = dst.split(':');
+    const dest = dk === 'build' ? [0, +x] : dk === 'discard' ? [1, [+x, +y]] : [2, +x];
+    if (src === 'embargo-on') return [4, null, dest];
+    if (src === 'embargo') return [5, null, dest];
+    if (src === 'stock') return [2, ((s.stockpiles || [])[a.you] || {}).top || null, dest];
+    if (src.startsWith('hand:')) return [0, src.slice(5), dest];
+    const [, o, p] = src.split(':');
+    const pile = ((s.discard_piles || [])[+o] || [])[+p] || [];
+    return [1, [pile[pile.length - 1] || null, [+o, +p]], dest];
   },
 
   destNodes(dest, seat) {
@@ -61,6 +81,11 @@ export const BO = {
     }
   },
 
+  /** Card codes in explanations and the server's reasons in words ("not 7C" -> "not 7♣"). */
+  explainText(text) {
+    return readableCodes(text);
+  },
+
   describePlay(play, seat) {
     const span = h('span', {}, BO.describePlayNodes(play, seat));
     return span.textContent;
@@ -86,16 +111,19 @@ export const BO = {
     const hintSrc = a.hint && Array.isArray(a.hint.play) ? BO.sourceKey(a.hint.play) : null;
     const hintDst = a.hint && Array.isArray(a.hint.play) ? BO.destKey(a.hint.play) : null;
 
-    // What a pile button does when clicked.
+    // What a pile button does when clicked: any source may be chosen and
+    // played to any place; the server judges (its verdict shows at the place).
     const clickSource = (key) => () => {
       if (a.busy) return;
       if (!playing) { say(a.state.over ? 'The game is over.' : 'It is not your turn.', 'error'); return; }
-      if (!sources.has(key)) { say('There is no legal play from there right now.', 'error'); return; }
       select(key);
     };
-    const clickDest = (key) => {
-      const play = BO.playsFrom(a, sel).find((p) => BO.destKey(p) === key);
-      if (play) sendPlay(play);
+    const clickDest = (key, anchor) => {
+      if (a.busy) return;
+      if (!playing) { say(a.state.over ? 'The game is over.' : 'It is not your turn.', 'error'); return; }
+      if (!sel) { say('First choose a card to play: from your hand, your stockpile or the top of a discard pile.', 'error'); return; }
+      if (sel === 'embargo-on' && !key.startsWith('player:')) { say('An embargo is played on a player: choose an "Embargo" button by their area.', 'error'); return; }
+      attempt(BO.playFor(a, sel, key), anchor);
     };
     const classes = (srcKey, dstKey) => {
       const c = [];
@@ -123,8 +151,8 @@ export const BO = {
         const label = top ? `Build pile ${nth(b)}: ${boCard(top).name} on top, ${pile.length} card${pile.length === 1 ? '' : 's'}` : `Build pile ${nth(b)}: empty (starts with a 2 or a King)`;
         return h('button', {
           type: 'button', class: `pile build ${classes(null, key)}`, 'data-testid': `build-pile-${b}`,
-          'aria-label': label + stateWords(null, key), 'aria-disabled': targets.has(key) ? null : 'true',
-          onclick: () => { if (targets.has(key)) clickDest(key); else if (sel) say('That build pile does not take this card.', 'error'); },
+          'aria-label': label + stateWords(null, key), 'aria-disabled': sel && playing ? null : 'true',
+          onclick: () => clickDest(key, `build-pile-${b}`),
         }, top ? cardFace(top) : h('span', { class: 'card card-empty', 'aria-hidden': 'true', title: 'Empty: start it with a 2 or a King' }, '2 / K'),
         h('span', { class: 'count', 'aria-hidden': 'true' }, pile.length ? `${pile.length}` : ''));
       })),
@@ -139,9 +167,10 @@ export const BO = {
       const stockBtn = h('button', {
         type: 'button', class: `pile stock ${classes(stockKey, null)}`, 'data-testid': `stockpile-${seat}`,
         'aria-label': stockLabel + stateWords(stockKey, null),
-        'aria-disabled': stockKey && sources.has(stockKey) ? null : 'true',
+        'aria-disabled': stockKey && playing && stock.top ? null : 'true',
         'aria-pressed': isYou ? String(sel === 'stock') : null,
-        onclick: isYou ? clickSource('stock') : () => say('You can only play from your own stockpile.', 'error'),
+        onclick: !isYou ? () => say('You can only play from your own stockpile.', 'error')
+          : stock.top ? clickSource('stock') : () => say('Your stockpile is empty.', 'error'),
       }, stock.top ? cardFace(stock.top) : h('span', { class: 'card card-empty', 'aria-hidden': 'true' }, 'empty'),
       h('span', { class: 'count', 'aria-hidden': 'true' }, `${stock.count}`));
 
@@ -156,13 +185,12 @@ export const BO = {
         return h('button', {
           type: 'button', class: `pile discard ${classes(key, key)}`, 'data-testid': `discard-pile-${seat}-${p}`,
           'aria-label': label + stateWords(key, key),
-          'aria-disabled': isTarget || isSource ? null : 'true',
+          'aria-disabled': playing && (isTarget || isSource || sel || top) ? null : 'true',
           title: pile.length ? pile.map((c) => boCard(c).text).join(' ') : 'empty',
           onclick: () => {
-            if (sel && isTarget) clickDest(key);
-            else if (isSource || sel === key) clickSource(key)();
-            else if (sel) say('That discard pile does not take this card.', 'error');
-            else clickSource(key)();
+            if (sel && sel !== key) clickDest(key, `discard-pile-${seat}-${p}`);
+            else if (sel === key || top) clickSource(key)();
+            else say('This discard pile is empty: there is no card to take from it. To play onto it, first choose a card.', 'error');
           },
         }, h('span', { class: 'fan', 'aria-hidden': 'true' },
           fan.length ? fan.map((c, i) => cardFace(c, i === fan.length - 1 ? 'fan-top' : 'fan-under'))
@@ -180,10 +208,14 @@ export const BO = {
       const meta = h('p', { class: 'player-meta' },
         handSize !== undefined ? `Hand ${handSize}` : '', turns !== undefined ? ` · turns ${turns}/20` : '');
       const dest = `player:${seat}`;
-      const embargoTarget = targets.has(dest) ? h('button', {
-        type: 'button', class: 'btn btn-secondary target', 'data-testid': `embargo-player-${seat}`,
-        onclick: () => clickDest(dest),
+      const embargoTarget = sel === 'embargo-on' && !isYou ? h('button', {
+        type: 'button', class: `btn btn-secondary${targets.has(dest) ? ' target' : ''}${hintDst === dest ? ' hinted' : ''}`, 'data-testid': `embargo-player-${seat}`,
+        'aria-label': `Embargo ${seatName(seat)}${targets.has(dest) ? ', legal' : ''}${hintDst === dest ? ', hint' : ''}`,
+        onclick: () => clickDest(dest, `embargo-player-${seat}`),
       }, `Embargo ${seatName(seat)}`) : null;
+      const embargoed = (s.embargoed_by || [])[seat];
+      const embargoNote = embargoed !== null && embargoed !== undefined
+        ? h('p', { class: 'bo-embargoed', 'data-testid': `embargoed-${seat}` }, `Embargoed by ${seatName(embargoed)}: plays only from the stockpile until cleared`) : null;
 
       const piles = h('div', { class: 'player-piles' },
         h('div', { class: 'stock-wrap' }, h('span', { class: 'pile-caption' }, 'Stock'), stockBtn),
@@ -192,7 +224,7 @@ export const BO = {
       const area = h('section', {
         class: `player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}`, 'data-testid': `player-${seat}`,
         'aria-label': isYou ? 'Your area' : `${seatName(seat)}'s area`,
-      }, header, meta, row, embargoTarget);
+      }, header, meta, embargoNote, row, embargoTarget);
 
       if (isYou) {
         const hand = s.hand || [];
@@ -204,18 +236,25 @@ export const BO = {
           slots.push(h('button', {
             type: 'button', class: `hand-card ${classes(key, null)}`, 'data-testid': `hand-card-${i}`,
             'aria-label': `${boCard(card).name}, your hand${stateWords(key, null)}`,
-            'aria-pressed': String(sel === key), 'aria-disabled': sources.has(key) ? null : 'true',
+            'aria-pressed': String(sel === key), 'aria-disabled': playing ? null : 'true',
             onclick: clickSource(key),
           }, cardFace(card)));
         }
-        const embargoPlays = a.legal.some((p) => p[0] === 5);
+        // Bonus: the embargo card (play it on a player) and clearing one played on you.
+        const bonus = Array.isArray(s.holds_embargo);
+        const holds = bonus && s.holds_embargo[seat];
+        const onMe = bonus && (s.embargoed_by || [])[seat] !== null && (s.embargoed_by || [])[seat] !== undefined;
+        const embargoBtn = (key, testid, text) => h('button', {
+          type: 'button', class: `btn btn-secondary ${classes(key, null)}`, 'data-testid': testid,
+          'aria-pressed': String(sel === key), onclick: clickSource(key),
+        }, text);
         row.append(h('div', { class: 'hand-wrap' },
           h('h4', { class: 'area-title' }, 'Your hand'),
           h('div', { class: 'hand', 'data-testid': 'hand', role: 'group', 'aria-label': 'Your hand' }, slots),
-          embargoPlays ? h('button', {
-            type: 'button', class: `btn btn-secondary ${classes('embargo', null)}`, 'data-testid': 'embargo-card',
-            'aria-pressed': String(sel === 'embargo'), onclick: clickSource('embargo'),
-          }, 'Clear the embargo…') : null));
+          holds || onMe ? h('div', { class: 'bo-embargo-row' },
+            holds ? embargoBtn('embargo-on', 'embargo-play', 'Embargo a player…') : null,
+            onMe ? embargoBtn('embargo', 'embargo-card', 'Clear the embargo…') : null) : null,
+          nearHand()));
       }
       return area;
     };
@@ -225,15 +264,16 @@ export const BO = {
     const others = order.filter((x) => x !== you);
 
     const help = h('p', { class: 'help', id: 'play-help', 'data-testid': 'play-help' },
-      playing ? (sel ? 'Now choose a highlighted pile to play to (Escape cancels).' : 'Choose a card to play: from your hand, your stockpile, or the top of a discard pile.')
+      playing ? (sel === 'embargo-on' ? 'Now choose the player to embargo (an "Embargo" button by their area; Escape cancels).'
+        : sel ? 'Now choose a pile to play to: highlighted piles are legal (Escape cancels).' : 'Choose a card to play: from your hand, your stockpile, or the top of a discard pile.')
         : (s.over ? '' : 'Waiting for the other players.'));
 
     // Laid out as at a table: the others across, the shared piles between, you nearest.
-    return h('div', { class: 'bo-table' },
+    return placeVerdict(h('div', { class: 'bo-table' },
       h('div', { class: 'opponents' }, others.map(playerArea)),
       builds,
       you === null ? null : playerArea(you),
-      help);
+      help));
   },
 
   /** Plays with no pile to click: passing, and embargoes handled in-board. */

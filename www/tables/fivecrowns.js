@@ -1,10 +1,11 @@
 // The Five Crowns table.
 
-import { ApiError } from '../core/api.js';
+import { ApiError, api } from '../core/api.js';
 import { byId, h } from '../core/dom.js';
-import { sendPlay } from '../core/game.js';
 import { render } from '../core/render.js';
 import { app, myTurn, say, sayError, seatName } from '../core/state.js';
+import { nearHand } from '../core/nearhand.js';
+import { attempt, placeVerdict } from '../core/verdict.js';
 
 // Five Crowns: draw (draw pile or discard pile), then discard, maybe going out.
 
@@ -58,6 +59,74 @@ export function fcArrangement(arr, testid) {
     runs.length || books.length ? h('ul', { class: 'fc-groups' }, runs, books) : h('p', { class: 'fc-none' }, 'No run or book yet.'),
     h('p', { class: 'fc-left', 'aria-label': left.length ? `Left over: ${left.map(fcName).join(', ')}, ${arr.points} points` : 'Nothing left over: 0 points' },
       h('span', { 'aria-hidden': 'true' }, left.length ? ['Left over: ', h('span', { class: 'fc-mini-row' }, left.map((c) => fcFace(c, 'fc-mini'))), ` = ${arr.points} points`] : 'Nothing left over: 0 points')));
+}
+
+/** Why the server would refuse to save this game as a Five Crowns text file
+ *  (GET /export?format=fivecrowns-text, engine/fivecrowns/fc_text.c and
+ *  api/h_games.c h_export), or null when it can. */
+export function fcSaveRefusal(a) {
+  const s = a.state || {};
+  if (a.you === null || a.you === undefined) return 'Only a player at this table can save it.';
+  if (s.over) return 'The game is over: there is nothing left to save.';
+  if (!s.open) return 'A closed table cannot be saved mid-game (the file would show every hand).';
+  if ((s.players || (s.scores || []).length) !== 2) return 'The save file holds 2-player games only.';
+  if (s.went_out !== null && s.went_out !== undefined) return `${seatName(s.went_out)} has gone out: save after this round's last turns.`;
+  if (s.phase === 'discard') return 'Save before drawing: finish this turn by discarding first.';
+  return null;
+}
+
+const FC_SUIT_ORDER = 'SCDHT';
+const FC_RANK_ORDER = '3456789XJQK';
+/** Sort key: suit, then rank; wild cards (this round's wild rank, jokers) last. */
+export function fcSortKey(card) {
+  const c = fcCard(card);
+  if (c.joker) return 2000 + +card[1];
+  const r = /^10/.test(card) ? 'X' : card[0];
+  const k = FC_SUIT_ORDER.indexOf(card[card.length - 1]) * 20 + FC_RANK_ORDER.indexOf(r);
+  return c.wild ? 1000 + k : k;
+}
+
+/** The hand as groups of indices: the arranger's runs and books when the page
+ *  has them (the help mode's /hint carries `arrangement`; the view does not),
+ *  then the rest sorted by suit and rank, wild cards last. */
+export function fcHandGroups(hand, arr) {
+  const left = hand.map((c, i) => i);
+  const groups = [];
+  if (arr) {
+    const take = (cards, kind) => {
+      const idx = [];
+      for (const c of cards) {
+        const j = left.findIndex((i) => hand[i] === c);
+        if (j < 0) return false;
+        idx.push(left.splice(j, 1)[0]);
+      }
+      groups.push({ kind, idx });
+      return true;
+    };
+    const ok = (arr.runs || []).every((g) => take(g, 'run')) && (arr.books || []).every((g) => take(g, 'book'));
+    if (!ok) return fcHandGroups(hand, null);
+  }
+  left.sort((x, y) => fcSortKey(hand[x]) - fcSortKey(hand[y]) || x - y);
+  if (left.length) groups.push({ kind: groups.length ? 'left' : 'sorted', idx: left });
+  return groups;
+}
+
+/** The arranger's runs and books for our hand. The view carries none; the
+ *  help mode's GET /hint does (`arrangement`): asked quietly once per version
+ *  on our turn (its advice is shown only when the player presses Hint). */
+export function fcHandArrangement(a) {
+  if (a.hint && a.hint.arrangement) return a.hint.arrangement;
+  const key = `${a.id}:${a.version}`;
+  const c = a.fcArrangement;
+  if (myTurn() && (!c || c.key !== key)) {
+    a.fcArrangement = { key, arr: c && c.id === a.id ? c.arr : null, id: a.id };
+    api('GET', `/games/${encodeURIComponent(a.id)}/hint`, { token: a.token }).then(({ data }) => {
+      if (!a.fcArrangement || a.fcArrangement.key !== key || !data || !data.arrangement) return;
+      a.fcArrangement.arr = data.arrangement;
+      if (a.game === 'fivecrowns' && `${a.id}:${a.version}` === key && !a.busy) render();
+    }).catch(() => { /* the sorted hand stands */ });
+  }
+  return a.fcArrangement && a.fcArrangement.id === a.id ? a.fcArrangement.arr : null;
 }
 
 export async function fcSave() {
@@ -189,18 +258,18 @@ export const FC = {
     const pileClick = (src) => () => {
       if (a.busy) return;
       if (!playing) { say(s.over ? 'The game is over.' : 'It is not your turn.', 'error'); return; }
-      if (!canDraw(src)) { say(s.phase === 'discard' ? 'You have drawn already: now discard a card from your hand.' : 'You cannot take that card now.', 'error'); return; }
-      sendPlay({ draw: src });
+      // Legal or not, the server judges (its verdict shows by the pile).
+      attempt({ draw: src }, src === 'draw' ? 'fc-draw-pile' : 'fc-discard-pile');
     };
     const drawBtn = h('button', {
       type: 'button', class: `pile fc-pile${canDraw('draw') ? ' playable target' : ''}${drawHinted ? ' hinted' : ''}`, 'data-testid': 'fc-draw-pile',
-      'aria-disabled': canDraw('draw') ? null : 'true',
+      'aria-disabled': playing ? null : 'true',
       'aria-label': `Draw pile, face down, ${s.draw_count} cards${canDraw('draw') ? ': draw its top card' : ''}${drawHinted ? ', hint: draw here' : ''}`,
       onclick: pileClick('draw'),
     }, s.draw_count ? fcBack() : h('span', { class: 'card card-empty' }, 'empty'), h('span', { class: 'count', 'aria-hidden': 'true' }, s.draw_count));
     const discBtn = h('button', {
       type: 'button', class: `pile fc-pile${canDraw('discard') ? ' playable target' : ''}${discHinted ? ' hinted' : ''}`, 'data-testid': 'fc-discard-pile',
-      'aria-disabled': canDraw('discard') ? null : 'true',
+      'aria-disabled': playing ? null : 'true',
       'aria-label': `Discard pile: ${s.discard_top ? `${fcName(s.discard_top)} on top` : 'empty'}, ${s.discard_count} cards${canDraw('discard') ? ': take the top card' : ''}${discHinted ? ', hint: take this card' : ''}`,
       onclick: pileClick('discard'),
     }, s.discard_top ? fcFace(s.discard_top) : h('span', { class: 'card card-empty' }, 'empty'), h('span', { class: 'count', 'aria-hidden': 'true' }, s.discard_count));
@@ -231,7 +300,9 @@ export const FC = {
       let hand;
       if (isYou) {
         const discarding = playing && s.phase === 'discard';
-        hand = h('div', { class: 'hand fc-hand', role: 'group', 'aria-label': 'Your hand', 'data-testid': 'fc-hand' }, cards.map((card, i) => {
+        const groups = fcHandGroups(cards, fcHandArrangement(a));
+        const cardBtn = (i) => {
+          const card = cards[i];
           const plain = legal.find((p) => p.discard === card && !p.go_out);
           const out = legal.find((p) => p.discard === card && p.go_out);
           const play = goOut ? out : (plain || out);
@@ -239,17 +310,21 @@ export const FC = {
           const isHint = hintPlay && hintPlay.discard === card && cards.indexOf(card) === i;
           return h('button', {
             type: 'button', class: `hand-card${ok ? ' playable' : ''}${ok && goOut ? ' target' : ''}${isHint ? ' hinted' : ''}`, 'data-testid': `fc-hand-card-${i}`,
-            'aria-disabled': ok ? null : 'true',
+            'aria-disabled': playing ? null : 'true',
             'aria-label': `${fcName(card)}${ok ? (play.go_out ? ': discard it and go out' : ': discard it') : ''}${isHint ? ', hint: discard this card' : ''}`,
             onclick: () => {
               if (a.busy) return;
               if (!playing) { say(s.over ? 'The game is over.' : 'It is not your turn.', 'error'); return; }
-              if (s.phase !== 'discard') { say('First draw a card: click the draw pile or the discard pile.', 'error'); return; }
-              if (!play) { say(goOut ? 'Discarding that card does not let you go out.' : 'You cannot discard that card now.', 'error'); return; }
-              sendPlay(play);
+              // Legal or not, the server judges (its verdict shows by the card).
+              attempt(play || (goOut ? { discard: card, go_out: true } : { discard: card }), `fc-hand-card-${i}`);
             },
           }, fcFace(card));
-        }));
+        };
+        const groupWords = { run: 'Run', book: 'Book', left: 'Not in a run or book', sorted: 'Sorted by suit and rank, wild cards last' };
+        hand = h('div', { class: 'hand fc-hand fc-grouped', role: 'group', 'aria-label': 'Your hand', 'data-testid': 'fc-hand' },
+          groups.map((g, gi) => h('div', { class: `fc-hand-group fc-hand-${g.kind}`, role: 'group', 'aria-label': groupWords[g.kind], 'data-testid': `fc-hand-group-${gi}`, dataset: { kind: g.kind } },
+            groups.length > 1 || g.kind !== 'sorted' ? h('span', { class: 'fc-hand-group-kind', 'aria-hidden': 'true' }, g.kind === 'left' ? 'rest' : g.kind) : null,
+            g.idx.map(cardBtn))));
       } else if (cards) {
         hand = h('div', { class: 'hand fc-hand fc-open', role: 'group', 'aria-label': `${seatName(seat)}'s hand (open table): ${cards.map(fcName).join(', ')}`, 'data-testid': `fc-hand-${seat}` },
           cards.map((card) => fcFace(card)));
@@ -262,17 +337,17 @@ export const FC = {
         extras.push(h('div', { class: 'fc-go-out-row' },
           h('button', {
             type: 'button', class: `btn ${goOut ? 'btn-primary' : 'btn-secondary'}`, 'data-testid': 'fc-go-out',
-            'aria-pressed': String(goOut), disabled: !canGoOut,
+            'aria-pressed': String(goOut), // always offered: the server judges a claim to go out
             onclick: () => { app.selection = goOut ? null : 'go_out'; render(); },
           }, goOut ? 'Going out: pick the card to discard' : 'Go out'),
           h('span', { class: 'fc-note' }, canGoOut
             ? (goOut ? 'The highlighted cards let the rest of your hand form runs and books.' : 'You can go out: press "Go out", then pick the card to discard.')
-            : 'Going out needs the cards left after your discard to form runs and books.')));
+            : (goOut ? 'No discard lets you go out now; pick a card and the table will say why.' : 'Going out needs the cards left after your discard to form runs and books.'))));
       }
       return h('section', {
         class: `player fc-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}`, 'data-testid': `player-${seat}`,
         'aria-label': isYou ? 'Your area' : `${seatName(seat)}'s area`,
-      }, header, hand, ...extras);
+      }, header, hand, ...extras, isYou ? nearHand() : null);
     };
 
     // --- help mode advice
@@ -309,19 +384,24 @@ export const FC = {
       playing ? (s.phase === 'draw' ? 'Draw: click the draw pile or the discard pile.'
         : (goOut ? 'Pick the card to discard as you go out (Escape cancels).' : 'Discard: click a card in your hand.'))
         : (s.over ? '' : 'Waiting for the other players.'));
-    return h('div', { class: 'fc-table' },
+    return placeVerdict(h('div', { class: 'fc-table' },
       info,
       h('div', { class: 'opponents fc-opponents' }, others.map(playerArea)),
       piles,
       you === null ? null : playerArea(you),
       help,
       advice,
-      roundsTable);
+      roundsTable));
   },
 
   /** Save is not a play, but it belongs with the controls. */
   extraPlays(a) {
     if (!a.id) return [];
-    return [h('button', { type: 'button', class: 'btn btn-secondary', 'data-testid': 'fc-save', onclick: fcSave, 'aria-label': 'Save the game to a file' }, 'Save')];
+    const why = fcSaveRefusal(a);
+    // Offered only where the server can save; otherwise disabled, with the reason beside it.
+    return [h('button', {
+      type: 'button', class: 'btn btn-secondary', 'data-testid': 'fc-save', onclick: fcSave, disabled: !!why,
+      'aria-label': 'Save the game to a file', 'aria-describedby': why ? 'fc-save-why' : null,
+    }, 'Save'), why ? h('span', { class: 'fc-save-why', id: 'fc-save-why', 'data-testid': 'fc-save-why' }, why) : null].filter(Boolean);
   },
 };

@@ -3,7 +3,8 @@
 import { api } from '../core/api.js';
 import { same } from '../core/cards.js';
 import { byId, h } from '../core/dom.js';
-import { sendPlay } from '../core/game.js';
+import { attempt, placeVerdict } from '../core/verdict.js';
+import { nearHand } from '../core/nearhand.js';
 import { render, select } from '../core/render.js';
 import { app, myTurn, say, seatName } from '../core/state.js';
 import { handCard } from '../core/numbering.js';
@@ -195,7 +196,7 @@ export const HB = {
     const clickCard = (key, ok, why) => () => {
       if (a.busy) return;
       if (!playing) { say(s.over ? 'The game is over.' : 'It is not your turn.', 'error'); return; }
-      if (!ok) { say(why, 'error'); return; }
+      if (!ok) say(why, 'warning'); // still choosable: the server judges the play
       select(key);
     };
 
@@ -254,7 +255,7 @@ export const HB = {
           : `${seatName(seat)}'s card ${handCard(i)}: ${c.name}; they know: ${hbKnowledgeText(slot)}`;
         return h('button', {
           type: 'button', class: `hand-card hb-slot${sel === key ? ' selected' : ''}${ok && !sel ? ' playable' : ''}${hinted(seat, i, slot.card) ? ' hinted' : ''}`,
-          'data-testid': `hb-card-${seat}-${i}`, 'aria-pressed': String(sel === key), 'aria-disabled': ok ? null : 'true',
+          'data-testid': `hb-card-${seat}-${i}`, 'aria-pressed': String(sel === key), 'aria-disabled': playing ? null : 'true',
           'aria-label': label + (words.length ? `, ${words.join(', ')}` : ''),
           onclick: clickCard(key, ok, why),
         }, h('span', { class: 'hb-pos', 'aria-hidden': 'true' }, handCard(i)), hbFace(slot, { own: isYou }), hbMarks(slot));
@@ -266,7 +267,8 @@ export const HB = {
       return h('section', {
         class: `player hb-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}`, 'data-testid': `player-${seat}`,
         'aria-label': isYou ? 'Your hand' : `${seatName(seat)}'s hand`,
-      }, header, h('div', { class: 'hand hb-hand', role: 'group', 'aria-label': isYou ? 'Your cards, oldest first' : `${seatName(seat)}'s cards, oldest first`, 'data-testid': `hb-hand-${seat}` }, cards));
+      }, header, h('div', { class: 'hand hb-hand', role: 'group', 'aria-label': isYou ? 'Your cards, oldest first' : `${seatName(seat)}'s cards, oldest first`, 'data-testid': `hb-hand-${seat}` }, cards),
+      isYou ? nearHand() : null);
     };
 
     // --- the actions for the selected card
@@ -274,9 +276,12 @@ export const HB = {
     if (playing && sel) {
       const m = /^own:(\d+)$/.exec(sel);
       const o = /^p:(\d+):(\d+)$/.exec(sel);
+      // Every action stays clickable; the legal ones are highlighted. The
+      // verdict of a refused one shows by the card it was about.
+      const anchor = m ? `hb-card-${you}-${m[1]}` : o ? `hb-card-${o[1]}-${o[2]}` : null;
       const btn = (testid, text, play, extra = {}) => h('button', {
-        type: 'button', class: 'btn btn-primary', 'data-testid': testid, disabled: !has(play),
-        onclick: () => sendPlay(play), ...extra,
+        type: 'button', class: `btn ${has(play) ? 'btn-primary' : 'btn-secondary'}`, 'data-testid': testid,
+        onclick: () => attempt(play, anchor), ...extra,
       }, text);
       if (m) {
         const i = +m[1];
@@ -319,13 +324,13 @@ export const HB = {
       playing ? (sel ? 'Choose what to do with the selected card (Escape cancels).'
         : 'Choose one of your cards to play or discard it, or another player\'s card to give them a hint.')
         : (s.over ? '' : 'Waiting for the other players.'));
-    return h('div', { class: 'hb-table' },
+    return placeVerdict(h('div', { class: 'hb-table' },
       h('div', { class: 'hb-center' }, tokens, fireworks, discard),
       h('div', { class: 'opponents hb-opponents' }, others.map(playerArea)),
       you === null ? null : playerArea(you),
       h('div', { class: 'hb-actions-slot' }, actions),
       help,
-      conventionsHelp());
+      conventionsHelp()));
   },
 };
 

@@ -1,11 +1,13 @@
 // The Phazed table.
 
-import { boCard, same } from '../core/cards.js';
+import { boCard, readableCodes, same } from '../core/cards.js';
 import { h } from '../core/dom.js';
 import { resultText, sendPlay } from '../core/game.js';
 import { render } from '../core/render.js';
 import { app, myTurn, say, seatName } from '../core/state.js';
 import { nth } from '../core/numbering.js';
+import { nearHand } from '../core/nearhand.js';
+import { attempt, placeVerdict } from '../core/verdict.js';
 
 // Phazed: pick up (deck or discard), then maybe lay the phase for this hand,
 // place cards on groups on the table, and discard (bonus: play a Joker as Skip).
@@ -63,6 +65,20 @@ export function pzAccText(acc) {
   return acc.complete ? `${acc.total} — complete; next ${acc.next}` : `${acc.total} of ${acc.next}, ${acc.next - acc.total} to go`;
 }
 
+/** The phase(s) a player still needs this hand, in words (shown on the board). */
+export function pzNeeds(s, seat, bonus) {
+  const laid = ((s.table || [])[seat] || [null])[0];
+  if (laid !== null && laid !== undefined) return { laid: true, text: `Laid phase ${laid} (${(PZ_PHASES[laid] || {}).name || ''}) this hand` };
+  const pr = pzProgress((s.phase_status || [])[seat]);
+  if (pr.done >= 7) return { laid: false, text: 'All 7 phases done' };
+  if (bonus) {
+    const open = pr.flags.map((f, i) => (f ? null : i + 1)).filter(Boolean);
+    return { laid: false, text: `Needs one of phases ${open.join(', ')} this hand` };
+  }
+  const next = pr.done + 1;
+  return { laid: false, text: `Needs phase ${next} this hand: ${PZ_PHASES[next].name}` };
+}
+
 export const PZ_START_KEY = (id) => `croupier.phazed.start.${id}`;
 
 export const PZ = {
@@ -89,6 +105,11 @@ export const PZ = {
       });
     });
     return out;
+  },
+
+  /** Card codes in the bots' explanations in words: "0H" -> "10♥", "ZZ" -> "Skip (joker)". */
+  explainText(text) {
+    return readableCodes(text, 'Skip (joker)');
   },
 
   describePlayNodes(play, seat, rec) {
@@ -211,26 +232,26 @@ export const PZ = {
     const discHint = hint && (hint[0] === 2 || hint[0] === 5);
     const deckBtn = h('button', {
       type: 'button', class: `pile pz-pile${canDeck ? ' playable target' : ''}${deckHint ? ' hinted' : ''}`, 'data-testid': 'pz-deck',
-      'aria-disabled': canDeck ? null : 'true',
+      'aria-disabled': playing ? null : 'true',
       'aria-label': `Deck, face down, ${s.deck_size} cards${canDeck ? ': draw its top card' : ''}${deckHint ? ', hint: draw here' : ''}`,
       onclick: () => {
         if (!guard()) return;
-        if (!canDeck) { fail(pickUp ? 'You cannot draw now.' : 'You have picked up already this turn.'); return; }
-        sendPlay([1, null]);
+        attempt([1, null], 'pz-deck'); // legal or not, the server judges
       },
     }, s.deck_size ? h('span', { class: 'card pz-back', 'aria-hidden': 'true' }) : h('span', { class: 'card card-empty' }, 'empty'),
     h('span', { class: 'count', 'aria-hidden': 'true' }, s.deck_size));
     const discBtn = h('button', {
       type: 'button', class: `pile pz-pile${canTake || discardTarget ? ' playable target' : ''}${discHint ? ' hinted' : ''}`, 'data-testid': 'pz-discard',
-      'aria-disabled': canTake || discardTarget ? null : 'true',
+      'aria-disabled': playing ? null : 'true',
       'aria-label': `Discard pile: ${s.discard ? `${pzCard(s.discard).name} on top` : 'empty'}, ${(s.discard_pile || []).length} cards` +
         `${canTake ? ': take the top card' : ''}${discardTarget ? `: discard your ${pzCard(selCard).name} here` : ''}${discHint ? ', hint' : ''}`,
       onclick: () => {
         if (!guard()) return;
-        if (canTake) { sendPlay(canTake); return; }
-        if (discardTarget) { sendPlay(discardOf(selCard)); return; }
-        if (pickUp) fail(s.discard === 'ZZ' ? 'A Skip card on the discard pile cannot be picked up: draw from the deck.' : 'You cannot take that card now.');
-        else fail(selCard !== null ? 'You cannot discard that card now.' : 'To discard, first choose a card in your hand.');
+        // Legal or not, the server judges (its verdict shows by the pile).
+        if (selCard !== null) { attempt(discardOf(selCard) || [5, selCard], 'pz-discard'); return; }
+        if (canTake) { attempt(canTake, 'pz-discard'); return; }
+        if (pickUp && s.discard) { attempt([2, s.discard], 'pz-discard'); return; }
+        fail('To discard, first choose a card in your hand.');
       },
     }, s.discard ? pzFace(s.discard) : h('span', { class: 'card card-empty' }, 'empty'),
     h('span', { class: 'count', 'aria-hidden': 'true' }, (s.discard_pile || []).length || ''));
@@ -265,11 +286,12 @@ export const PZ = {
               acc ? h('span', { class: 'pz-acc', 'data-testid': `pz-acc-${seat}-${gi}` }, ` · ${pzAccText(acc)}`) : null),
             h('button', {
               type: 'button', class: `pile pz-group${endPlay ? ' target' : ''}${hinted ? ' hinted' : ''}`, 'data-testid': `pz-group-${seat}-${gi}`,
-              'aria-disabled': endPlay ? null : 'true', 'aria-label': label,
+              'aria-disabled': selCard !== null && playing ? null : 'true', 'aria-label': label,
               onclick: () => {
                 if (!guard()) return;
-                if (endPlay) { sendPlay(endPlay); return; }
-                fail(selCard === null ? 'To place a card here, first choose a card in your hand.' : `Your ${pzCard(selCard).name} cannot go on this group.`);
+                if (selCard === null) { fail('To place a card here, first choose a card in your hand.'); return; }
+                // Legal or not, the server judges (its verdict shows by the group).
+                attempt(endPlay || [4, [selCard, [seat, gi, g.length]]], `pz-group-${seat}-${gi}`);
               },
             }, h('span', { class: 'pz-group-cards' }, g.map((c) => pzFace(c, 'pz-small')))),
             startPlay ? h('span', { class: 'pz-ends' },
@@ -289,9 +311,11 @@ export const PZ = {
         (s.skips_pending || [])[seat] ? h('span', { class: 'badge badge-skip', 'data-testid': `pz-skip-pending-${seat}` }, 'skips next turn') : null,
         s.over && ws.includes(seat) ? h('span', { class: 'badge badge-win' }, 'winner') : null);
       const meta = h('p', { class: 'player-meta' }, `${(s.hand_sizes || [])[seat] ?? 0} card${(s.hand_sizes || [])[seat] === 1 ? '' : 's'} in hand · ${(s.scores || [])[seat] ?? 0} points`);
-      const parts = [header, meta, tableArea(seat)];
+      const needs = pzNeeds(s, seat, bonus);
+      const needsEl = h('p', { class: `pz-needs${needs.laid ? ' laid' : ''}`, 'data-testid': `pz-needs-${seat}` }, needs.text);
+      const parts = [header, needsEl, meta, tableArea(seat)];
       if (!isYou) {
-        parts.splice(2, 0, h('div', { class: 'pz-backs', 'aria-hidden': 'true' }, Array.from({ length: Math.min(12, (s.hand_sizes || [])[seat] || 0) }, () => h('span', { class: 'card pz-back pz-tiny' }))));
+        parts.splice(3, 0, h('div', { class: 'pz-backs', 'aria-hidden': 'true' }, Array.from({ length: Math.min(12, (s.hand_sizes || [])[seat] || 0) }, () => h('span', { class: 'card pz-back pz-tiny' }))));
       }
       return h('section', {
         class: `player pz-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}`, 'data-testid': `player-${seat}`,
@@ -315,12 +339,11 @@ export const PZ = {
       if (isHint) words.push('hint: play this card');
       return h('button', {
         type: 'button', class: `hand-card${sel === i ? ' selected' : ''}${ok && sel === null ? ' playable' : ''}${isHint ? ' hinted' : ''}`,
-        'data-testid': `pz-hand-card-${i}`, 'aria-pressed': String(sel === i), 'aria-disabled': ok ? null : 'true',
+        'data-testid': `pz-hand-card-${i}`, 'aria-pressed': String(sel === i), 'aria-disabled': playing ? null : 'true',
         'aria-label': `${pzCard(card).name}${words.length ? `, ${words.join(', ')}` : ''}`,
         onclick: () => {
           if (!guard()) return;
-          if (pickUp) { fail('First pick up a card: click the deck or the discard pile.'); return; }
-          if (!ok) { fail(card === 'ZZ' ? 'Play the Skip card with a "Skip" button below.' : 'That card cannot be placed or discarded now.'); return; }
+          // Any card may be chosen; the server judges where it goes.
           app.selection = sel === i ? null : `pz:${i}`;
           render();
         },
@@ -346,10 +369,10 @@ export const PZ = {
       })) : null;
     const selDiscard = selCard !== null ? discardOf(selCard) : null;
     const skipPlays = legal.filter((p) => p[0] === 6);
-    const actions = playing && !pickUp ? h('div', { class: 'pz-actions', 'data-testid': 'pz-actions' },
+    const actions = playing ? h('div', { class: 'pz-actions', 'data-testid': 'pz-actions' },
       selCard !== null ? h('button', {
-        type: 'button', class: `btn btn-primary${hint && hint[0] === 5 && hint[1] === selCard ? ' hinted' : ''}`, 'data-testid': 'pz-discard-button', disabled: !selDiscard,
-        'aria-label': `Discard your ${pzCard(selCard).name} and end your turn`, onclick: () => { if (selDiscard && guard()) sendPlay(selDiscard); },
+        type: 'button', class: `btn btn-primary${hint && hint[0] === 5 && hint[1] === selCard ? ' hinted' : ''}`, 'data-testid': 'pz-discard-button',
+        'aria-label': `Discard your ${pzCard(selCard).name} and end your turn`, onclick: () => { if (guard()) attempt(selDiscard || [5, selCard], `pz-hand-card-${sel}`); },
       }, 'Discard ', pzText(selCard)) : null,
       skipPlays.map((p) => h('button', {
         type: 'button', class: `btn btn-secondary${hint && same(hint, p) ? ' hinted' : ''}`, 'data-testid': `pz-skip-${p[1]}`,
@@ -360,7 +383,7 @@ export const PZ = {
       const area = playerArea(you);
       area.append(
         h('div', { class: 'pz-hand-head' }, h('h4', { class: 'area-title' }, 'Your hand'), sortBtns),
-        ...[handEl, actions, phaseList].filter(Boolean));
+        ...[handEl, actions, phaseList, nearHand()].filter(Boolean));
       return area;
     })();
 
@@ -382,13 +405,13 @@ export const PZ = {
       else helpText = `${phasePlays.length ? 'Lay your phase with a "Play phase" button, or choose' : 'Choose'} a card in your hand to place on a group or to discard.`;
     }
     const over = s.over ? h('p', { class: 'pz-over', 'data-testid': 'pz-game-over', role: 'status' }, resultText()) : null;
-    return h('div', { class: 'pz-board' },
+    return placeVerdict(h('div', { class: 'pz-board' },
       over,
       info,
       h('div', { class: 'opponents pz-opponents' }, others.map(playerArea)),
       piles,
       youArea,
       h('p', { class: 'help', 'data-testid': 'play-help' }, helpText),
-      handsTable);
+      handsTable));
   },
 };

@@ -1,0 +1,161 @@
+// This browser's seats: the seat tokens it holds (localStorage, one key per
+// game id, so a reload or a new tab rejoins) and the "My games" list built
+// from them. A token only ever travels in the Authorization header.
+
+import { api } from './api.js';
+import { byId, h } from './dom.js';
+import { app } from './state.js';
+
+// As state.js's TOKEN_KEY (not imported: this module is evaluated before
+// state.js in the import cycle state -> tables -> game -> seats).
+const TOKEN_PREFIX = 'croupier.token.';
+const TOKEN_KEY = (id) => `${TOKEN_PREFIX}${id}`;
+/** When this browser took each seat (ms), for the list's order: {id: ms}. */
+const SEEN_KEY = 'croupier.seats.seen';
+/** The invite tokens of the games this browser created: {id: [{seat, name, token}]}. */
+const INVITES_KEY = 'croupier.invites';
+
+function readJson(key) {
+  try { return JSON.parse(localStorage.getItem(key) || '{}') || {}; } catch { return {}; }
+}
+function writeJson(key, value) {
+  try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* storage full or off */ }
+}
+
+/** The token this browser holds for game `id`, or null. A token an older page
+ *  kept in sessionStorage (one tab only) moves to localStorage on first read. */
+export function getToken(id) {
+  if (!id) return null;
+  let token = null;
+  try { token = localStorage.getItem(TOKEN_KEY(id)); } catch { token = null; }
+  if (token) return token;
+  try { token = sessionStorage.getItem(TOKEN_KEY(id)); } catch { token = null; }
+  if (token) {
+    setToken(id, token);
+    try { sessionStorage.removeItem(TOKEN_KEY(id)); } catch { /* ignore */ }
+  }
+  return token || null;
+}
+
+export function setToken(id, token) {
+  if (!id || !token) return;
+  try { localStorage.setItem(TOKEN_KEY(id), token); } catch { return; }
+  const seen = readJson(SEEN_KEY);
+  if (!seen[id]) { seen[id] = Date.now(); writeJson(SEEN_KEY, seen); }
+}
+
+/** Forget this browser's seat in game `id` (and the invites it kept for it). */
+export function forgetSeat(id) {
+  try { localStorage.removeItem(TOKEN_KEY(id)); sessionStorage.removeItem(TOKEN_KEY(id)); } catch { /* ignore */ }
+  const seen = readJson(SEEN_KEY);
+  delete seen[id];
+  writeJson(SEEN_KEY, seen);
+  const inv = readJson(INVITES_KEY);
+  if (inv[id]) { delete inv[id]; writeJson(INVITES_KEY, inv); }
+}
+
+/** The games this browser holds a seat in, most recent first: [{id, token}]. */
+export function heldSeats() {
+  const seen = readJson(SEEN_KEY);
+  const out = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (!key || !key.startsWith(TOKEN_PREFIX) || key.length === TOKEN_PREFIX.length) continue;
+    const id = key.slice(TOKEN_PREFIX.length);
+    out.push({ id, token: localStorage.getItem(key), at: seen[id] || 0 });
+  }
+  // Games created here for friends only (we watch them): listed by their invites.
+  for (const id of Object.keys(readJson(INVITES_KEY))) {
+    if (!out.some((x) => x.id === id)) out.push({ id, token: null, at: seen[id] || 0 });
+  }
+  return out.sort((a, b) => b.at - a.at || a.id.localeCompare(b.id));
+}
+
+export function saveInvites(id, invites) {
+  if (!invites.length) return;
+  const inv = readJson(INVITES_KEY);
+  inv[id] = invites;
+  writeJson(INVITES_KEY, inv);
+  const seen = readJson(SEEN_KEY);
+  if (!seen[id]) { seen[id] = Date.now(); writeJson(SEEN_KEY, seen); }
+}
+
+export function savedInvites(id) {
+  const list = readJson(INVITES_KEY)[id];
+  return Array.isArray(list) ? list : [];
+}
+
+// ---------------------------------------------------------------------------
+// "My games"
+
+/** One line of the list from GET /games/{id} as that seat sees it. */
+function describe(data) {
+  const s = data.state || {};
+  const seats = Array.isArray(data.seats) ? data.seats : [];
+  const nameOf = (n) => {
+    const x = seats.find((y) => y.seat === n);
+    return (x && (x.name || (x.bot ? `${x.bot} bot` : ''))) || `Player ${n}`;
+  };
+  const entry = app.catalogue.find((g) => g.game === data.game);
+  const mine = data.you !== undefined && data.you !== null;
+  let turn;
+  let yours = false;
+  if (s.over) turn = 'Game over';
+  else if (!mine && s.current !== undefined && s.current !== null) turn = `${nameOf(s.current)} to play (you watch)`;
+  else if (mine && s.current === data.you) { turn = 'Your turn'; yours = true; } else if (s.current !== undefined && s.current !== null) turn = `${nameOf(s.current)} to play`;
+  else turn = 'Waiting';
+  return {
+    title: (entry && entry.title) || data.game || 'Game',
+    variant: data.variant || s.variant || '',
+    players: seats.map((x) => (x.seat === data.you ? `${nameOf(x.seat)} (you)` : nameOf(x.seat))).join(', '),
+    turn, yours,
+  };
+}
+
+/** What the lobby does for "Back to it" (the game shown before the lobby opened). */
+export const hooks = { back: null };
+
+let listing = 0; // the latest refresh wins
+
+/** Rebuild the "My games" list (in the lobby) from this browser's seats. */
+export async function refreshMyGames() {
+  const box = byId('my-games');
+  const list = byId('my-games-list');
+  if (!box || !list) return;
+  const run = ++listing;
+  const held = heldSeats();
+  const rows = await Promise.all(held.map(async ({ id, token }) => {
+    try {
+      const { data } = await api('GET', `/games/${encodeURIComponent(id)}`, { token });
+      return { id, ...describe(data) };
+    } catch (err) {
+      // The game is gone, or the token no longer names a seat: drop it.
+      if (err.status === 404 || err.status === 401) { forgetSeat(id); return null; }
+      return { id, title: 'Game', variant: '', players: '', turn: 'Could not reach the server', yours: false };
+    }
+  }));
+  if (run !== listing) return;
+  const shown = rows.filter(Boolean);
+  list.replaceChildren(...shown.map((r) => gameRow(r)));
+  box.hidden = shown.length === 0 && !app.id;
+  byId('my-games-empty').hidden = shown.length > 0;
+  byId('my-games-leave').hidden = !app.id;
+}
+
+function gameRow(r) {
+  const here = r.id === app.id;
+  return h('li', { class: `my-game${r.yours ? ' my-game-yours' : ''}`, 'data-testid': 'my-game', 'data-game-id': r.id },
+    h('div', { class: 'my-game-what' },
+      h('span', { class: 'my-game-title' }, r.title), r.variant ? h('span', { class: 'my-game-variant' }, ` · ${r.variant}`) : null,
+      h('span', { class: 'my-game-players' }, r.players)),
+    h('span', { class: `my-game-turn${r.yours ? ' badge badge-turn' : ''}`, 'data-testid': 'my-game-turn' }, r.turn),
+    h('div', { class: 'my-game-actions' },
+      here && hooks.back
+        ? h('button', { type: 'button', class: 'btn btn-secondary', 'data-testid': 'my-game-open', onclick: () => hooks.back() }, 'Back to it')
+        : h('a', { class: 'btn btn-secondary', href: `#game=${encodeURIComponent(r.id)}`, 'data-testid': 'my-game-open' }, 'Rejoin'),
+      h('button', {
+        type: 'button', class: 'btn btn-secondary', 'data-testid': 'my-game-forget',
+        'aria-label': `Forget ${r.title} (${r.id}) on this browser`,
+        onclick: () => { forgetSeat(r.id); refreshMyGames(); },
+      }, 'Forget')));
+}
