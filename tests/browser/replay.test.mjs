@@ -33,6 +33,9 @@ const atShown = (n) => page.waitForFunction((k) => {
 }, n);
 
 /** Open a page address with this browser holding `token` for game `id` (none: spectator). */
+/** An explanation as the page shows it (card codes as names: 4D -> 4♦). */
+const readable = (text) => page.evaluate(async (t) => (await import('/core/log.js')).readable(t), text);
+
 async function open(hash, id, token) {
   await page.goto('/');
   await page.evaluate(([gid, tok]) => {
@@ -62,20 +65,20 @@ test('replay a finished Hanabi game: position, steps, explanations, the hands at
     const shown = await page.locator(`[data-testid="replay-board"] [data-testid="hb-hand-${p}"] .card`).evaluateAll((els) => els.map((e) => e.dataset.card));
     assert.deepEqual(shown, at3.hands[p].map((x) => x.card), `player ${p}'s hand after play 3`);
   }
-  assert.equal(await page.getByTestId('replay-explanation').innerText(), byN.get(3).explanation, 'the move\'s explanation');
+  assert.equal(await page.getByTestId('replay-explanation').innerText(), await readable(byN.get(3).explanation), 'the move\'s explanation');
   assert.match(await page.getByTestId('replay-position').innerText(), new RegExp(`of ${plays.length}`));
 
   // Next / previous with the buttons and the arrow keys; the address follows.
   await page.getByTestId('replay-next').click();
   await atShown(4);
-  assert.equal(await page.getByTestId('replay-explanation').innerText(), byN.get(4).explanation);
+  assert.equal(await page.getByTestId('replay-explanation').innerText(), await readable(byN.get(4).explanation));
   assert.match(await page.evaluate(() => location.hash), /&at=4$/);
   await page.keyboard.press('ArrowLeft');
   await atShown(3);
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
   await atShown(5);
-  assert.equal(await page.getByTestId('replay-explanation').innerText(), byN.get(5).explanation);
+  assert.equal(await page.getByTestId('replay-explanation').innerText(), await readable(byN.get(5).explanation));
   await page.getByTestId('replay-prev').click();
   await atShown(4);
   const at4 = (await call('GET', `/games/${g.id}?at=4`)).body.state;
@@ -130,10 +133,20 @@ test('every table replays through its own renderer', async () => {
     await atShown(plays[5].n);
     assert.equal(await page.getByTestId('replay-board').getAttribute('data-game'), t.game);
     assert.ok((await page.getByTestId('replay-board').innerText()).length > 20, `${t.game}: the table is drawn`);
-    assert.equal(await page.getByTestId('replay-explanation').innerText(), plays[5].explanation, `${t.game}: the bot's explanation`);
+    assert.equal(await page.getByTestId('replay-explanation').innerText(), await readable(plays[5].explanation), `${t.game}: the bot's explanation`);
     await page.keyboard.press('ArrowRight');
     await atShown(plays[6].n);
-    if (t.game === 'phazed') await page.screenshot({ path: path.join(OUT, 'replay-phazed-1280.png'), fullPage: true });
+    if (t.game === 'phazed') {
+      // the finished game's last position shows every hand, face up
+      const last = plays[plays.length - 1].n;
+      await page.getByTestId('replay-last').click();
+      await atShown(last);
+      const end = (await call('GET', `/games/${g.id}?at=${last}`)).body.state;
+      assert.ok(Array.isArray(end.hands), 'the server shows every hand of a finished game');
+      const held = await page.locator('[data-testid="replay-board"] [data-testid="pz-hand-1"] .card').evaluateAll((els) => els.map((e) => e.dataset.card));
+      assert.deepEqual(held, end.hands[1], "the other player's hand at the end, as the server shows it");
+      await page.screenshot({ path: path.join(OUT, 'replay-phazed-1280.png'), fullPage: true });
+    }
   }
 });
 

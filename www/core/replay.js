@@ -9,6 +9,7 @@ import { api } from './api.js';
 import { byId, h } from './dom.js';
 import { refreshFromServer, refreshLegal } from './game.js';
 import { render } from './render.js';
+import { readable } from './log.js';
 import { app, renderer, sayError, seatName } from './state.js';
 import { finalHands } from './summary.js';
 
@@ -193,7 +194,7 @@ function drawPosition(view, pos) {
     ? [h('span', { class: 'log-who' }, seatName(rec.seat)), ' ', h('span', { 'data-testid': 'replay-move-text' }, move)]
     : ['The deal: no play yet.']));
   const why = byId('replay-explanation');
-  why.textContent = rec && rec.explanation ? rec.explanation : (rec ? 'No explanation: a person made this play.' : '');
+  why.textContent = rec && rec.explanation ? readable(rec.explanation) : (rec ? 'No explanation: a person made this play.' : '');
   why.classList.toggle('muted', !(rec && rec.explanation));
   const atEnd = pos === rp.plays.length - 1 && view.state && view.state.over;
   byId('replay-end').replaceChildren(...(atEnd && app.game === 'hanabi' ? [finalHands(view.state)].filter(Boolean) : []));

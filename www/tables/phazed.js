@@ -314,7 +314,12 @@ export const PZ = {
       const needs = pzNeeds(s, seat, bonus);
       const needsEl = h('p', { class: `pz-needs${needs.laid ? ' laid' : ''}`, 'data-testid': `pz-needs-${seat}` }, needs.text);
       const parts = [header, needsEl, meta, tableArea(seat)];
-      if (!isYou) {
+      const shown = Array.isArray(s.hands) && Array.isArray(s.hands[seat]) ? s.hands[seat] : null;
+      if (!isYou && shown) {
+        // the view shows this hand (a finished game, a replay of one, an open table)
+        parts.splice(3, 0, h('div', { class: 'pz-shown-hand', 'data-testid': `pz-hand-${seat}`, 'aria-label': `${seatName(seat)}'s hand: ${shown.map((c) => pzCard(c).name).join(', ') || 'empty'}` },
+          shown.map((c) => pzFace(c, 'pz-small'))));
+      } else if (!isYou) {
         parts.splice(3, 0, h('div', { class: 'pz-backs', 'aria-hidden': 'true' }, Array.from({ length: Math.min(12, (s.hand_sizes || [])[seat] || 0) }, () => h('span', { class: 'card pz-back pz-tiny' }))));
       }
       return h('section', {
