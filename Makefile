@@ -42,7 +42,7 @@ LAYOUT     := $(shell cat $(ENGINE_HDR) | cksum | cut -d' ' -f1)-$(shell $(CC) -
 $(B)/api/snapshot.o $(BA)/api/snapshot.o: CFLAGS += -DCROUPIER_LAYOUT='"$(LAYOUT)"'
 $(B)/api/snapshot.o $(BA)/api/snapshot.o: $(ENGINE_HDR) Makefile
 
-.PHONY: all asan run test unit deps deps-build deps-test deps-npm clean bench fuzz install soak
+.PHONY: all asan run test unit deps deps-build deps-test deps-npm clean bench fuzz install soak tournaments
 all: $(B)/croupier
 
 $(B)/%.o: %.c
@@ -52,8 +52,12 @@ $(BA)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) -c $< -o $@
 
+# The release server allocates with tcmalloc (gperftools): a request builds
+# and frees a few thousand small JSON values, and glibc's malloc was a
+# quarter of a stored play's instructions (callgrind). ASan brings its own
+# allocator, so the ASan build keeps glibc's.
 $(B)/croupier: $(ENGINE_OBJ) $(SERVER_OBJ)
-	$(CC) $(CFLAGS) $(filter %.o,$^) -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) $(filter %.o,$^) -o $@ $(LDLIBS) -ltcmalloc_minimal
 $(BA)/croupier: $(ENGINE_OBJ_A) $(SERVER_OBJ_A)
 	$(CC) $(CFLAGS) $(SAN) $(filter %.o,$^) -o $@ $(LDLIBS)
 
@@ -120,7 +124,8 @@ fuzz: $(B)/fuzz/fuzz_api
 # Install only what is missing, so a ready machine pays nothing. `make run`
 # needs the build packages; `make test` also the test tools (cmocka, Node,
 # Chromium for the browser tests).
-DEB_BUILD := gcc make libc6-dev libcivetweb-dev libjansson-dev libsqlite3-dev libpq-dev libssl-dev libyaml-dev libfcgi-dev libxxhash-dev
+DEB_BUILD := gcc make libc6-dev libcivetweb-dev libjansson-dev libsqlite3-dev libpq-dev libssl-dev libyaml-dev libfcgi-dev libxxhash-dev \
+             libgoogle-perftools-dev
 DEB_TEST  := libcmocka-dev chromium curl postgresql libfcgi-bin nginx-light clang libclang-rt-14-dev sqlite3
 define apt_missing
 	@missing=""; for p in $(1); do \
@@ -178,6 +183,13 @@ bench: deps-build
 # SOAK_ARGS='--full 25 --sample 0.01', make test's mix, ~3 games/s, ~1 hour;
 # --store postgres://... for PostgreSQL); ends "games finished: N, plays: N,
 # failures: N" and fails unless every game finished and failures is 0.
+# tournaments: the README's table of every game's bots (tests/tournaments.mjs:
+# croupier tournament for every pair of bots and the issues' lineups, seeded;
+# a few minutes on 2 cores). It rewrites the table between the README's
+# tournaments markers; TOURNAMENT_ARGS='--scale 0.1' for a quick look.
+tournaments: $(B)/croupier
+	node tests/tournaments.mjs --bin $(B)/croupier --write README.md $(TOURNAMENT_ARGS)
+
 SOAK_GAMES ?= 10000
 soak: $(B)/croupier deps-npm
 	node tests/soak/cli.mjs --games $(SOAK_GAMES) $(SOAK_ARGS)
