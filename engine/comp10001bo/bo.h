@@ -204,10 +204,17 @@ json_t *bo_record(const bo_state *st, int n, const bo_effect *fx,
                   const char *explanation);
 
 /* --- strategies (bo_bots.c) ------------------------------------------------ */
-/* The strongest strategy: a play for o->seat (a pass when none exists):
- * the standard planner in a standard game, bo_plan_bonus in a bonus one. */
+/* The strongest strategy ("planner"): a play for o->seat (a pass when none
+ * exists). The whole-turn planner: the same search as bo_plan_n, judged by
+ * what the table offers the next players (build and discard piles their
+ * stockpile tops could reach, now or through one more card) and by how
+ * near our own stockpile top is to a pile with the cards we hold, and how
+ * many kinds of card the table takes at once; the turn-ending discard is
+ * the one that feeds them least. In a bonus game it
+ * also plays jokers and embargoes as bo_plan_bonus does. */
 void bo_plan(const bo_obs *o, bo_play *out, char *why, size_t whylen);
-/* The standard planner with a search budget in nodes (bo_plan uses 1000).
+/* The standard planner with a search budget in nodes (the "standard"
+ * strategy, the baseline, uses 1000).
  * In a bonus game it plays legally but knows nothing of jokers or embargoes
  * (it uses them only when nothing else ends the turn). */
 void bo_plan_n(const bo_obs *o, int budget, bo_play *out, char *why, size_t whylen);

@@ -10,9 +10,26 @@
  * width per depth), so a decision costs well under a few ms.
  * "random": uniform over the possible plays.
  *
- * Bonus game. "planner" plays bo_plan_bonus: the same search, where a joker
- * kept in the hand is worth JOKER_KEEP (so it is spent only on stockpile
- * progress or a clearly better table), then an embargo on the opponent
+ * "planner" (bo_plan, both variants) is the whole-turn planner: the same
+ * search, but each position is judged by eval_strong, which looks at the
+ * table the turn leaves. Our stockpile top: how many bridging cards (from
+ * the hand and the discard tops) it needs before it goes on a build or a
+ * discard pile. Each opponent's stockpile top: whether it goes on a build
+ * or discard pile now, through one public discard top, or through one or
+ * two unseen cards (the next player weighs most, and players near a win
+ * more); and how open the table is (SO_OPEN per kind of card it takes at
+ * once: every stockpile card an opponent turns up next is unseen, so a
+ * table that takes many cards lets them chain). The turn-ending discard is
+ * chosen the same way (end_score): the card that feeds the next players
+ * least. Card sets are 24-bit masks of (value, colour) readings, so an
+ * evaluation costs a few dozen word operations; the search stops at
+ * STRONG_BUDGET nodes (500 and 1000 play alike). The "standard" strategy
+ * (bo_plan_n) is unchanged: it is the baseline of docs/comp10001bo-bots.md.
+ *
+ * Bonus game. "planner" plays as bo_plan_bonus does, with eval_strong:
+ * the same search, where a joker kept in the hand is worth JOKER_KEEP (so
+ * it is spent only on stockpile progress or a clearly better table), then
+ * an embargo on the opponent
  * closest to winning when one can be embargoed (instead of a turn-ending
  * discard), and when embargoed it plays its stockpile as far as it goes and
  * clears the embargo at once. "standard" is the standard planner, which in
@@ -28,7 +45,7 @@
 const char *const bo_bots[] = {"planner", "standard", "random", NULL};
 
 enum { NODE_BUDGET = 1000, LOW_WIDTH = 8 }; /* 100..10000 nodes play alike */
-enum { WIDTH_MAX = 24 };
+enum { WIDTH_MAX = 24, STRONG_BUDGET = 500 };
 /* bonus tuning (800 seeded games each against 3 "standard" copies: joker
  * keep 0 -> 215 wins, 25..150 -> ~232; embargo never -> 226, at <= 3 cards
  * -> 231; the deny weight barely matters) */
@@ -53,6 +70,7 @@ typedef struct search {
     bo_play best_first;
     int have_best;
     int budget;
+    int strong; /* the whole-turn planner's evaluation (eval_strong) */
 } search;
 
 static int iabs(int x) { return x < 0 ? -x : x; }
@@ -117,8 +135,12 @@ static int embargoed(const bo_obs *o, int seat)
     return o->variant && o->embargo_known && o->embargoed_by[seat] >= 0;
 }
 
+static long eval_strong(const search *s, const bo_obs *o, const counters *c);
+
 static long eval(const search *s, const bo_obs *o, const counters *c)
 {
+    if (s->strong)
+        return eval_strong(s, o, c);
     const bo_obs *r = s->root;
     int me = r->seat;
     long v = 1000L * (r->nstock[me] - o->nstock[me]);
@@ -143,6 +165,157 @@ static long eval(const search *s, const bo_obs *o, const counters *c)
             v -= w;
         else
             v -= 3 * closeness(o, t);
+    }
+    return v;
+}
+
+/* --- the whole-turn planner's evaluation ---------------------------------- */
+
+/* Sets of cards as readings (bo.h): bit (value-2)*2 + red, values 2..13. */
+enum { ALL24 = (1u << 24) - 1, REDS = 0xAAAAAAu, BLACKS = 0x555555u };
+static const uint32_t STARTERS = (1u << 0) | (1u << 1) | (1u << 22) | (1u << 23); /* 2s, Ks */
+
+static uint32_t bit_of(int card)
+{
+    if (bo_joker(card))
+        return ALL24;
+    return bo_val(card) > 1 ? 1u << ((bo_val(card) - 2) * 2 + bo_red(card)) : 0;
+}
+
+/* Cards that may go on a build top read as s: same colour, adjacent. */
+static uint32_t on_build(uint32_t s) { return ((s << 2) | (s >> 2)) & ALL24; }
+
+/* Cards that may go on a discard top read as s: the other colour,
+ * adjacent with a wrap K-2. */
+static uint32_t on_disc(uint32_t s)
+{
+    uint32_t w = ((s & BLACKS) << 1) | ((s & REDS) >> 1);
+    return (((w << 2) | (w >> 2)) & ALL24) | ((w >> 22) & 3u) | ((w & 3u) << 22);
+}
+
+/* The readings of a pile's top: one, unless the pile holds a joker. */
+static uint32_t top_of(const uint8_t *pile, int n, int build, int variant)
+{
+    int joker = 0;
+    for (int i = 0; i < n && !joker && variant; i++)
+        joker = bo_joker(pile[i]);
+    if (!joker && n > 0)
+        return bit_of(pile[n - 1]);
+    return build ? bo_build_top(pile, n) : bo_disc_top(pile, n);
+}
+
+/* The table's tops, once per evaluation. */
+typedef struct tops {
+    uint32_t build, disc; /* union of the non-empty build / discard tops */
+    int empty_build;      /* an empty build pile takes a 2 or a King */
+} tops;
+
+static void tops_of(const bo_obs *o, tops *t)
+{
+    t->build = t->disc = 0;
+    t->empty_build = 0;
+    for (int b = 0; b < BO_NBUILD; b++) {
+        if (o->b.nbuild[b])
+            t->build |= top_of(o->b.build[b], o->b.nbuild[b], 1, o->variant);
+        else
+            t->empty_build = 1;
+    }
+    for (int ow = 0; ow < BO_NP; ow++)
+        for (int k = 0; k < BO_NDISC; k++)
+            if (o->b.ndisc[ow][k])
+                t->disc |= top_of(o->b.disc[ow][k], o->b.ndisc[ow][k], 0, o->variant);
+}
+
+/* reach[k]: the cards that can be played after at most k cards of `pool`
+ * (a set) have been laid as bridges on the build or discard piles; k <= 3.
+ * Multiplicity is ignored (a bridge may repeat a card of the pool). */
+typedef struct reachset {
+    uint32_t at[4];
+    int n;
+} reachset;
+
+static void reach_of(const tops *t, uint32_t pool, int maxk, reachset *r)
+{
+    uint32_t b = t->build, d = t->disc, st = t->empty_build ? STARTERS : 0;
+    r->n = maxk + 1;
+    r->at[0] = on_build(b) | on_disc(d) | st;
+    for (int k = 1; k <= maxk; k++) {
+        b |= (on_build(b) | st) & pool;
+        d |= on_disc(d) & pool;
+        r->at[k] = on_build(b) | on_disc(d) | st;
+    }
+}
+
+/* Fewest bridges before `card` plays (99: not within the set's depth). An
+ * Ace plays on any non-empty build pile of its colour. */
+static int reach(const tops *t, const reachset *r, int card)
+{
+    if (!bo_joker(card) && bo_val(card) == 1)
+        return (t->build & (bo_red(card) ? REDS : BLACKS)) ? 0 : 99;
+    uint32_t m = bit_of(card);
+    for (int k = 0; k < r->n; k++)
+        if (r->at[k] & m)
+            return k;
+    return 99;
+}
+
+enum {
+    SR_OWN0 = 40, SR_OWN1 = 24, SR_OWN2 = 12, SR_OWN3 = 6, /* our top k cards away (hand+discards) */
+    SO_DIRECT = 250, SO_BRIDGE = 80, /* an opponent's top playable now / via one public discard top */
+    SO_NEXT = 80, /* extra for the next player */
+    SO_OPEN = 30, /* per card the table takes at once */
+    SO_NEAR = 10, /* per card an opponent has played from the stockpile */
+    SO_HID1 = 20, SO_HID2 = 6, /* an opponent's top one or two unseen cards away */
+    END_KEEP = 8, END_BURY = 4, END_NEW = 12, /* turn-ending discards (quarters) */
+};
+
+static long eval_strong(const search *s, const bo_obs *o, const counters *c)
+{
+    const bo_obs *r = s->root;
+    int me = r->seat;
+    long v = 1000L * (r->nstock[me] - o->nstock[me]);
+    if (o->nstock[me] == 0)
+        return v + 1000000L;
+    v += 20 * c->hand_build + 4 * c->hand_disc - c->moves;
+    if (o->nhand == 0 && r->nhand > 0 && o->ndraw != 0)
+        v += 60;
+    tops tt;
+    tops_of(o, &tt);
+    uint32_t hand = 0;
+    for (int i = 0; i < o->nhand; i++)
+        hand |= bit_of(o->hand[i]);
+    reachset mine, pub, any;
+    reach_of(&tt, tt.disc | hand, 3, &mine);
+    reach_of(&tt, tt.disc, 1, &pub);
+    reach_of(&tt, ALL24, 2, &any);
+    int st = o->stock_top[me];
+    if (st) {
+        static const int own[4] = {SR_OWN0, SR_OWN1, SR_OWN2, SR_OWN3};
+        int k = reach(&tt, &mine, st);
+        if (k < 4)
+            v += own[k];
+        v += 4 * closeness(o, st);
+    }
+    /* an open table lets the next players chain their unseen stockpile cards */
+    v -= SO_OPEN * __builtin_popcount(pub.at[0]);
+    if (s->bonus)
+        v += JOKER_KEEP * (jokers_in_hand(o) - jokers_in_hand(r));
+    for (int q = 0; q < BO_NP; q++) {
+        int t = o->stock_top[q];
+        if (q == me || !t || o->nstock[q] == 0)
+            continue;
+        int w = SO_NEAR * (BO_STOCK - o->nstock[q]) + (q == (me + 1) % BO_NP ? SO_NEXT : 0);
+        if (s->bonus && o->nstock[q] <= 3)
+            w += DENY_NEAR * (4 - o->nstock[q]);
+        int k = reach(&tt, &pub, t);
+        if (k == 0)
+            v -= SO_DIRECT + w;
+        else if (k == 1)
+            v -= SO_BRIDGE + w / 2;
+        else {
+            k = reach(&tt, &any, t); /* with cards of its hidden hand */
+            v -= k == 1 ? SO_HID1 + w / 4 : k == 2 ? SO_HID2 : 0;
+        }
     }
     return v;
 }
@@ -315,7 +488,31 @@ static int better_target(const bo_obs *o, int a, int b)
     return (a - me + BO_NP) % BO_NP < (b - me + BO_NP) % BO_NP;
 }
 
-static void plan(const bo_obs *o, int budget, int bonus, bo_play *out, char *why, size_t whylen)
+/* The whole-turn planner's score of a turn-ending discard: the table it
+ * leaves to the next players (eval_strong) and the card it gives up. */
+static int end_score(const bo_obs *o, int bonus, const bo_play *p)
+{
+    search s;
+    memset(&s, 0, sizeof s);
+    s.root = o;
+    s.bonus = bonus;
+    s.strong = 1;
+    counters c = {0, 0, 0};
+    bo_obs child = *o;
+    int done;
+    bo_obs_do(&child, p, &done);
+    int n = o->b.ndisc[p->dst_owner][p->dst_pile];
+    int buried = 0;
+    if (n) {
+        int top = o->b.disc[p->dst_owner][p->dst_pile][n - 1];
+        buried = bo_joker(top) ? 5 : keep_value(o, top);
+    }
+    return (int)eval_strong(&s, &child, &c) - END_KEEP * keep_value(o, p->card) / 4 -
+           END_BURY * buried / 4 + (n == 0 ? END_NEW : 0);
+}
+
+static void plan(const bo_obs *o, int budget, int bonus, int strong, bo_play *out, char *why,
+                 size_t whylen)
 {
     bo_play all[BO_MAXPLAYS];
     uint8_t ver[BO_MAXPLAYS];
@@ -345,7 +542,7 @@ static void plan(const bo_obs *o, int budget, int bonus, bo_play *out, char *why
                 clear_i = i;
             continue;
         }
-        int sc = discard_score(o, &all[i]);
+        int sc = strong ? end_score(o, bonus, &all[i]) : discard_score(o, &all[i]);
         if (best_end < 0 || sc > best_score) {
             best_end = i;
             best_score = sc;
@@ -356,6 +553,7 @@ static void plan(const bo_obs *o, int budget, int bonus, bo_play *out, char *why
     s.root = o;
     s.budget = budget;
     s.bonus = bonus;
+    s.strong = strong;
     counters c = {0, 0, 0};
     long base = eval(&s, o, &c);
     if (nonend)
@@ -392,6 +590,10 @@ static void plan(const bo_obs *o, int budget, int bonus, bo_play *out, char *why
                      bonus && bo_joker(out->card) ? " (the joker was kept for this)" : "");
         else if (best_end < 0 && embargo_i < 0 && clear_i < 0)
             snprintf(why, whylen, "%s: the least harmful play, as the turn cannot end with a discard", text);
+        else if (strong && out->type == BO_FROM_HAND)
+            snprintf(why, whylen, "%s: sheds a card (more fresh cards to draw) and leaves the other players' stockpile tops as few places to go as possible", text);
+        else if (strong)
+            snprintf(why, whylen, "%s: moves a discard top so the table leaves the other players' stockpile tops as few places to go as possible", text);
         else if (out->dst_kind == BO_TO_BUILD)
             snprintf(why, whylen, "%s: sheds a card and sets up the build piles without feeding the opponents' stockpiles", text);
         else
@@ -401,7 +603,11 @@ static void plan(const bo_obs *o, int budget, int bonus, bo_play *out, char *why
     if (best_end >= 0) {
         *out = all[best_end];
         bo_play_text(o, out, text, sizeof text);
-        snprintf(why, whylen, "%s: ends the turn with the least useful card (nothing better to play)", text);
+        if (strong)
+            snprintf(why, whylen, "%s: no play moves the stockpile on, so the turn ends with the discard that gives the next players the least to play on",
+                     text);
+        else
+            snprintf(why, whylen, "%s: ends the turn with the least useful card (nothing better to play)", text);
         return;
     }
     *out = all[embargo_i >= 0 ? embargo_i : clear_i >= 0 ? clear_i : 0];
@@ -411,20 +617,17 @@ static void plan(const bo_obs *o, int budget, int bonus, bo_play *out, char *why
 
 void bo_plan(const bo_obs *o, bo_play *out, char *why, size_t whylen)
 {
-    if (o->variant)
-        bo_plan_bonus(o, out, why, whylen);
-    else
-        bo_plan_n(o, NODE_BUDGET, out, why, whylen);
+    plan(o, STRONG_BUDGET, o->variant != 0, 1, out, why, whylen);
 }
 
 void bo_plan_n(const bo_obs *o, int budget, bo_play *out, char *why, size_t whylen)
 {
-    plan(o, budget, 0, out, why, whylen);
+    plan(o, budget, 0, 0, out, why, whylen);
 }
 
 void bo_plan_bonus(const bo_obs *o, bo_play *out, char *why, size_t whylen)
 {
-    plan(o, NODE_BUDGET, 1, out, why, whylen);
+    plan(o, NODE_BUDGET, 1, 0, out, why, whylen);
 }
 
 void bo_random(const bo_obs *o, rng *r, bo_play *out, char *why, size_t whylen)

@@ -66,12 +66,17 @@ static json_t *rules(void)
         "embargo plays count as possible plays: a player may not claim no play while one exists; a cleared player may be embargoed again by another player's unused card"));
     json_object_set_new(r, "bots", json_pack("[{s:s,s:s},{s:s,s:s},{s:s,s:s}]",
         "name", "planner", "description",
-        "searches this turn's play sequences for stockpile progress, then discards the least useful card; "
-        "in the bonus game it also keeps jokers for stockpile progress, embargoes the opponent closest to "
-        "winning and clears its own embargo as soon as its stockpile cannot move",
+        "plans the whole turn (up to five plays) for stockpile progress, then weighs the table it leaves: "
+        "how close its own stockpile top is to a pile with the cards it holds, and which build or discard "
+        "piles the other players' stockpile tops could go on, now or through one more card, and how many "
+        "kinds of card the table takes at once; it ends the turn with the discard that feeds them least. "
+        "In the bonus game it also keeps jokers for stockpile "
+        "progress, embargoes the opponent closest to winning and clears its own embargo as soon as its "
+        "stockpile cannot move",
         "name", "standard", "description",
-        "the standard-game planner: in the bonus game it plays legally but uses jokers like any card and "
-        "embargo plays only when nothing else ends the turn",
+        "the earlier planner (the baseline): searches this turn's play sequences for stockpile progress and "
+        "only keeps the build piles from the other players' stockpile tops; in the bonus game it plays "
+        "legally but uses jokers like any card and embargo plays only when nothing else ends the turn",
         "name", "random", "description", "a uniformly random possible play"));
     json_t *fns = json_array();
     for (int i = 0; i < BO_NFNS; i++) {
