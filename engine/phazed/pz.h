@@ -87,6 +87,11 @@ typedef struct pz_obs {
     uint8_t hand[PZ_NCARDS];
     int hand_sizes[PZ_MAXP];   /* -1 unknown */
     pz_table t;
+    /* from this hand's turn_history (public plays), 0 when not filled in:
+     * bit r (2..14) of took[p] = player p took a card of rank r from the
+     * discard pile; took_suit[p] the same by suit (bit 0..3) */
+    uint16_t took[PZ_MAXP];
+    uint8_t took_suit[PZ_MAXP];
 } pz_obs;
 
 typedef struct pz_log {
@@ -216,12 +221,24 @@ json_t *pz_events(const pz_state *st, int seat, long after);
 json_t *pz_record(const pz_state *st, int seat, const pz_play *p, const pz_effect *fx,
                   const char *explanation);
 
-/* --- strategies (pz_bots.c) ------------------------------------------------ */
+/* --- strategies (pz_bots.c, pz_plan.c) ------------------------------------- */
+/* "planner" (pz_plan.c) and "greedy" (pz_bots.c, the planner before issue 14):
+ * a play valid for o (pz_judge), chosen from o alone; why: a sentence. */
 void pz_plan(const pz_obs *o, pz_play *out, char *why, size_t whylen);
+void pz_greedy(const pz_obs *o, pz_play *out, char *why, size_t whylen);
+/* Fill o->took and o->took_suit from the current hand's public plays. */
+void pz_obs_history(const pz_state *st, pz_obs *o);
 void pz_random(const pz_obs *o, rng *r, pz_play *out, char *why, size_t whylen);
 /* Phase plays the hand can make now, best first; returns the count. */
 int pz_find_phases(const pz_obs *o, pz_play *out, int max);
 extern const char *const pz_bots[];
+/* shared by pz_bots.c and pz_plan.c: closeness of a hand to phase ph
+ * (0..1000); 1 when card fits some set or run on the table now; the
+ * opponent closest to finishing; any valid play when a strategy found none. */
+int pz__closeness(const uint8_t *h, int n, int ph);
+int pz__can_place(const pz_obs *o, int card);
+int pz__skip_target(const pz_obs *o);
+void pz__fallback(const pz_obs *o, pz_play *out, char *why, size_t whylen);
 
 /* --- autograder functions (pz_fns.c) -------------------------------------- */
 enum { PZ_NFNS = 5 };

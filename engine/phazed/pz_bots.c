@@ -6,7 +6,8 @@
  * phases from the hand (sets by value / suit with Wilds filling, runs by
  * start value, accumulations by enumerating 34-subsets and pairing disjoint
  * ones), best first (most penalty points shed, naturals preferred to Wilds).
- * "planner": before its phase, keeps the cards that bring the phase closest
+ * "greedy" (the planner until issue 14; today's "planner" is pz_plan.c):
+ * before its phase, keeps the cards that bring the phase closest
  * (a closeness score per phase type) and takes the discard only when it
  * helps; plays its phase as soon as it can; then sheds every card it can
  * place (highest penalty first, starting an accumulation target only with
@@ -21,7 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const pz_bots[] = {"planner", "random", NULL};
+const char *const pz_bots[] = {"planner", "greedy", "random", NULL};
 
 enum { MAXCAND = 64 };
 
@@ -281,7 +282,7 @@ static int count_wild(const uint8_t *h, int n)
 static int imin(int a, int b) { return a < b ? a : b; }
 
 /* Closeness of hand h to phase `ph` in 0..1000. */
-static int closeness(const uint8_t *h, int n, int ph)
+int pz__closeness(const uint8_t *h, int n, int ph)
 {
     int W = count_wild(h, n), rc[15] = {0}, sc[4] = {0};
     for (int i = 0; i < n; i++)
@@ -366,7 +367,7 @@ static int best_closeness(const pz_obs *o, const uint8_t *h, int n)
     int best = 0;
     for (int ph = 1; ph <= PZ_NPHASES; ph++)
         if (pz_required(o, ph)) {
-            int c = closeness(h, n, ph);
+            int c = pz__closeness(h, n, ph);
             best = c > best ? c : best;
         }
     return best;
@@ -409,7 +410,7 @@ static int holds(const pz_obs *o, int card)
     return 0;
 }
 
-static int can_place_somewhere(const pz_obs *o, int card)
+int pz__can_place(const pz_obs *o, int card)
 {
     for (int q = 0; q < o->np; q++)
         for (int g = 0; g < o->t.ng[q] && o->t.phase[q]; g++) {
@@ -423,7 +424,7 @@ static int can_place_somewhere(const pz_obs *o, int card)
     return 0;
 }
 
-static int skip_target(const pz_obs *o)
+int pz__skip_target(const pz_obs *o)
 {
     int best = -1, bv = -1;
     for (int k = 1; k < o->np; k++) {
@@ -440,7 +441,7 @@ static int skip_target(const pz_obs *o)
     return best;
 }
 
-static void fallback(const pz_obs *o, pz_play *out, char *why, size_t whylen)
+void pz__fallback(const pz_obs *o, pz_play *out, char *why, size_t whylen)
 {
     static const int MAXL = 256;
     pz_play all[256];
@@ -465,7 +466,7 @@ static void fallback(const pz_obs *o, pz_play *out, char *why, size_t whylen)
     snprintf(why, whylen, "no legal play found");
 }
 
-void pz_plan(const pz_obs *o, pz_play *out, char *why, size_t whylen)
+void pz_greedy(const pz_obs *o, pz_play *out, char *why, size_t whylen)
 {
     int me = o->seat;
     char buf[200];
@@ -491,7 +492,7 @@ void pz_plan(const pz_obs *o, pz_play *out, char *why, size_t whylen)
                         reason = "it brings my phase closer";
                     }
                 }
-            } else if (can_place_somewhere(o, d)) {
+            } else if (pz__can_place(o, d)) {
                 take = 1;
                 reason = "I can place it on the table at once";
             }
@@ -508,7 +509,7 @@ void pz_plan(const pz_obs *o, pz_play *out, char *why, size_t whylen)
                                                     : "the discard does not help my phase");
         }
         if (!pz_judge(o, out, NULL, 0, NULL))
-            fallback(o, out, why, whylen);
+            pz__fallback(o, out, why, whylen);
         return;
     }
     if (!o->t.phase[me]) {
@@ -544,7 +545,7 @@ void pz_plan(const pz_obs *o, pz_play *out, char *why, size_t whylen)
     }
     /* end the turn */
     if (o->variant && holds(o, PZ_JOKER)) {
-        int t = skip_target(o);
+        int t = pz__skip_target(o);
         if (t >= 0) {
             out->type = PZ_SKIP;
             out->target = (uint8_t)t;
@@ -573,7 +574,7 @@ void pz_plan(const pz_obs *o, pz_play *out, char *why, size_t whylen)
         }
     }
     if (!out->type || !pz_judge(o, out, NULL, 0, NULL))
-        fallback(o, out, why, whylen);
+        pz__fallback(o, out, why, whylen);
 }
 
 void pz_random(const pz_obs *o, rng *r, pz_play *out, char *why, size_t whylen)
@@ -581,7 +582,7 @@ void pz_random(const pz_obs *o, rng *r, pz_play *out, char *why, size_t whylen)
     pz_play all[PZ_MAXLEGAL];
     int n = pz_gen(o, all, PZ_MAXLEGAL);
     if (!n) {
-        fallback(o, out, why, whylen);
+        pz__fallback(o, out, why, whylen);
         return;
     }
     int types[8] = {0}, nt = 0;

@@ -55,9 +55,11 @@ static json_t *rules(void)
         "legal plays list every pick-up, discard, Skip and single placement (for sets and accumulations only at the end index: any index is accepted) and at most 16 phase plays found by the phase finder: a phase can be formed in very many ways, every valid one is accepted",
         "option \"hands\": 1-20, the number of hands after which the game ends (default 20)",
         "history: the current hand's turn_history (own deck draws shown, others \"XX\"); events: every play of the game plus hand_over and game_over"));
-    json_object_set_new(r, "bots", json_pack("[{s:s,s:s},{s:s,s:s}]",
+    json_object_set_new(r, "bots", json_pack("[{s:s,s:s},{s:s,s:s},{s:s,s:s}]",
         "name", "planner", "description",
-        "keeps the cards closest to its phase, plays it at once, sheds every card it can place (costliest first), discards the costliest useless card; bonus: Skips the opponent closest to finishing",
+        "takes the discard only when it helps its phase more than the average deck card, keeps the cards with the most outs, plays the phase that leaves the fewest cards (bonus: the hardest phase first), sheds the costliest cards, never discards what the next player can place or has been collecting; bonus: Skips the opponent closest to finishing",
+        "name", "greedy", "description",
+        "the planner before issue 14: keeps the cards closest to its phase, plays it at once, sheds every card it can place (costliest first), discards the costliest useless card; bonus: Skips the opponent closest to finishing",
         "name", "random", "description", "a uniformly random kind of legal play, then a uniformly random play of that kind"));
     json_t *fns = json_array();
     for (int i = 0; i < PZ_NFNS; i++) {
@@ -227,8 +229,11 @@ static int bot(void *vst, const char *strategy, json_t **record, char *explanati
     char why[320];
     rng r = st->brng;
     pz_observe(st, st->cur, &o);
-    if (strategy && strcmp(strategy, "planner") == 0)
+    if (strategy && strcmp(strategy, "planner") == 0) {
+        pz_obs_history(st, &o);
         pz_plan(&o, &p, why, sizeof why);
+    } else if (strategy && strcmp(strategy, "greedy") == 0)
+        pz_greedy(&o, &p, why, sizeof why);
     else if (strategy && strcmp(strategy, "random") == 0)
         pz_random(&o, &r, &p, why, sizeof why);
     else
@@ -254,6 +259,7 @@ static int hint(const void *vst, int seat, json_t **out, game_err *e)
     pz_play p;
     char why[320];
     pz_observe(st, seat, &o);
+    pz_obs_history(st, &o);
     pz_plan(&o, &p, why, sizeof why);
     *out = json_pack("{s:o,s:s,s:s}", "play", pz_play_json(&p), "explanation", why, "strategy", "planner");
     return 0;
