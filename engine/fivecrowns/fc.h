@@ -181,6 +181,12 @@ typedef struct fc_obs {
     int open;        /* 1: every hand is on view, so a bot's explanation may name
                         the cards of its hand; 0: explanations are written for the
                         public (see fc_bots.c) */
+    /* Public record of this round (from the history, which every seat may
+     * read): per seat, the cards taken from the discard pile and the cards
+     * discarded, counted by card code; and how many turns were played. */
+    int round_turns;
+    uint8_t took[FC_MAXP][FC_NTYPES + 1];
+    uint8_t dropped[FC_MAXP][FC_NTYPES + 1];
 } fc_obs;
 
 typedef struct fc_advice {

@@ -1,6 +1,7 @@
 /* fc_bots.c: the computer players. All of them decide from an fc_obs (the
- * seat's own hand, the discard pile's top, counts), never from the state,
- * so help mode gives advice from what the seat may see.
+ * seat's own hand, the discard pile's top, counts, and the round's public
+ * record: which cards each seat took from the discard pile and discarded),
+ * never from the state, so help mode gives advice from what the seat may see.
  *
  * "strategy" (the strongest, used by help mode):
  * - Draw: take the discard pile's top when it is a joker or a wild card
@@ -11,11 +12,20 @@
  *   Otherwise keep every joker and wild card (they complete runs and books
  *   later) and drop the card that leaves the lowest count (potential2):
  *   3 x the points outside runs and books plus the points left if one more
- *   joker came. Ties: drop the higher card.
+ *   joker came; plus, the later in the round, more weight on the exact
+ *   points (the other player may go out); plus feed_risk: a card of a rank
+ *   the next player took from the discard pile this round (a book), or of
+ *   its suit within two ranks (a run), costs extra, since only the next
+ *   player can take the discard. The two best candidates then look one draw
+ *   ahead (expect_draw): the points left after the next blind draw and best
+ *   discard, averaged over the cards the seat has not seen, a draw that
+ *   would go out counting as a saving. Ties: drop the higher card.
  * - Jokers and wilds: the exact arranger places them where they save the
  *   most points (gaps of runs, short books).
- * - Last turn (someone went out): minimise the exact points left, even if
- *   that means dropping a joker.
+ * - Last turn (someone went out): take the discard top only when it leaves
+ *   fewer points than the average blind draw would (jokers and wilds may
+ *   come blind); minimise the exact points left, even if that means
+ *   dropping a joker.
  * "greedy": takes the discard top only when it lowers the exact points at
  *   once, drops the card that leaves the fewest exact points (jokers too),
  *   goes out when it can.
@@ -51,6 +61,18 @@ void fc_observe(const fc_state *st, int seat, fc_obs *o)
     o->disc_top = st->ndisc ? st->disc[st->ndisc - 1] : 0;
     o->can_draw = st->ndraw > 0 || st->ndisc > 1;
     o->open = st->open;
+    o->round_turns = st->round_turns;
+    /* the public part of this round's history: pick-ups from the discard
+     * pile and discards (never a blind draw's card) */
+    for (int i = st->nhist - 1; i >= 0 && st->hist[i].round == st->round; i--) {
+        const fc_hist *x = &st->hist[i];
+        if (x->seat >= FC_MAXP || x->card > FC_NTYPES)
+            continue;
+        if (x->kind == FC_PLAY_DRAW_DISCARD && o->took[x->seat][x->card] < 255)
+            o->took[x->seat][x->card]++;
+        else if (x->kind == FC_PLAY_DISCARD && o->dropped[x->seat][x->card] < 255)
+            o->dropped[x->seat][x->card]++;
+    }
 }
 
 /* Does natural x have a partner among cards (other than itself): the same
@@ -75,8 +97,40 @@ static int partner(int x, const uint8_t *cards, int n, int wild)
     return 0;
 }
 
-/* Weights tuned by self-play against "greedy" (seeded, 600 games each). */
+/* Weights tuned by self-play against "greedy" (seeded, 600 games each;
+ * the second block with 2,000-game tournaments, seed 1001, 2026-11-22):
+ * a, b, m: potential2 and the draw margin; T_book, T_run: feed_risk;
+ * T_risk: how much more the exact points weigh per turn of the round (the
+ * other player may go out any time); T_la, T_go: one draw ahead (weight,
+ * and the points a hand that would go out counts as saving); T_lak: how
+ * many candidates look ahead. */
 static const int fc_tune_a = 3, fc_tune_b = 1, fc_tune_c = 0, fc_tune_m = 25;
+static const int T_book = 20, T_run = 10, T_risk = 50, T_la = 1, T_go = 100, T_lak = 2, T_lagap = 40;
+
+/* What discarding natural d may give the next seat (who alone can take it):
+ * a penalty when that seat took cards of its rank (a book) or of its suit
+ * within two ranks (a run) from the discard pile this round, less when it
+ * discarded such cards itself (it is not collecting them). */
+static int feed_risk(const fc_obs *o, int d)
+{
+    if (o->np < 2 || fc_is_wild(d, o->wild))
+        return 0;
+    int nxt = (o->seat + 1) % o->np, r = fc_rank(d), su = fc_suit(d), v = 0;
+    for (int c = 1; c < FC_JOKER1; c++) {
+        int t = o->took[nxt][c];
+        if (!t)
+            continue;
+        if (fc_rank(c) == o->wild)
+            continue;
+        int dr = fc_rank(c) - r;
+        int book = dr == 0, run = fc_suit(c) == su && dr >= -2 && dr <= 2 && dr != 0;
+        if (book)
+            v += t * T_book;
+        if (run)
+            v += t * T_run;
+    }
+    return v;
+}
 
 /* The strategy's count of a hand (lower is better): 3 x its points outside
  * runs and books (jokers and wilds not counted: they will fit later) plus
@@ -108,6 +162,114 @@ static int potential2(const uint8_t *h, int n, int wild, fc_arr *a)
     return score;
 }
 
+/* --- one draw ahead -------------------------------------------------------- */
+
+/* The cards the seat may still draw, by code, from what it may see: two of
+ * each, less its own hand, less the cards discarded this round (they lie in
+ * the discard pile, or in the hand of whoever took them back), counted once
+ * each (a card taken and discarded again is one card). */
+static int unseen(const fc_obs *o, uint8_t *cnt)
+{
+    int tot = 0;
+    for (int c = 1; c <= FC_NTYPES; c++) {
+        int k = 2;
+        for (int i = 0; i < o->nhand; i++)
+            k -= o->hand[i] == c;
+        int gone = 0, back = o->took[o->seat][c];
+        for (int s = 0; s < o->np && s < FC_MAXP; s++)
+            gone += o->dropped[s][c];
+        k -= gone - back; /* my own pick-ups are in my hand already */
+        for (int s = 0; s < o->np && s < FC_MAXP; s++)
+            if (s != o->seat && o->took[s][c] && o->dropped[s][c] >= o->took[s][c])
+                k++; /* taken and dropped again: counted twice above */
+        if (k < 0)
+            k = 0;
+        if (k > 2)
+            k = 2;
+        cnt[c] = (uint8_t)k;
+        tot += k;
+    }
+    return tot;
+}
+
+/* The points a hand of n+1 cards keeps after its best discard, roughly: its
+ * arrangement's points less its highest card left over; -go when that is 0
+ * (the hand goes out). */
+static int after_draw(const uint8_t *h, int n1, int wild, int go)
+{
+    fc_arr a;
+    int pts = fc_arrange(h, n1, wild, &a), hi = 0;
+    for (int i = 0; i < a.nleft; i++)
+        if (fc_value(a.left[i], wild) > hi)
+            hi = fc_value(a.left[i], wild);
+    if (a.nleft == 0)
+        return -go; /* a group of 4+ can spare a card, nearly always */
+    pts -= hi;
+    return pts == 0 ? -go : pts;
+}
+
+/* Can natural c join something in h: a card of its rank, or of its suit
+ * within 2 + (wilds held) ranks? Wilds always can. */
+static int may_fit(int c, const uint8_t *h, int n, int wild, int nw)
+{
+    if (fc_is_wild(c, wild))
+        return 1;
+    for (int i = 0; i < n; i++) {
+        int y = h[i];
+        if (fc_is_wild(y, wild))
+            continue;
+        int d = fc_rank(y) - fc_rank(c);
+        if (d == 0)
+            return 1;
+        if (fc_suit(y) == fc_suit(c) && d >= -2 - nw && d <= 2 + nw)
+            return 1;
+    }
+    return 0;
+}
+
+/* Expected after_draw() of hand h (n cards) over one blind draw from cnt
+ * (tot cards), x100. */
+static int expect_draw(const uint8_t *h, int n, int wild, const uint8_t *cnt, int tot, int go)
+{
+    if (tot <= 0 || n + 1 > FC_HANDMAX)
+        return 0;
+    uint8_t x[FC_HANDMAX];
+    memcpy(x, h, (size_t)n);
+    fc_arr a0;
+    int p0 = fc_arrange(h, n, wild, &a0), hi0 = 0, nw = 0;
+    for (int i = 0; i < a0.nleft; i++)
+        if (fc_value(a0.left[i], wild) > hi0)
+            hi0 = fc_value(a0.left[i], wild);
+    for (int i = 0; i < n; i++)
+        nw += fc_is_wild(h[i], wild);
+    long sum = 0;
+    int wcnt = 0;
+    for (int c = 1; c <= FC_NTYPES; c++) {
+        if (!cnt[c])
+            continue;
+        if (fc_is_wild(c, wild)) {
+            wcnt += cnt[c];
+            continue;
+        }
+        int v;
+        if (may_fit(c, h, n, wild, nw)) {
+            x[n] = (uint8_t)c;
+            v = after_draw(x, n + 1, wild, go);
+        } else {
+            int vc = fc_value(c, wild);
+            v = p0 + vc - (vc > hi0 ? vc : hi0);
+            if (v == 0)
+                v = -go;
+        }
+        sum += (long)v * cnt[c];
+    }
+    if (wcnt) {
+        x[n] = FC_JOKER1;
+        sum += (long)after_draw(x, n + 1, wild, go) * wcnt;
+    }
+    return (int)(sum * 100 / tot);
+}
+
 static int count_wild(const uint8_t *h, int n, int wild)
 {
     int w = 0;
@@ -120,48 +282,116 @@ static int count_wild(const uint8_t *h, int n, int wild)
  * 1 exact (last turn / greedy). Fills *go when some discard goes out. */
 typedef struct pick {
     int card, score, go, pts;
+    int risk; /* the part of score that is feed_risk */
+    int la;   /* the part of score that looks one draw ahead */
     fc_arr after; /* arrangement after the discard */
 } pick;
 
-static void choose_discard(const uint8_t *h, int n, int wild, int exact, int allow_out, pick *best)
+/* One candidate discard (small: choose_discard keeps one per card). */
+typedef struct cand {
+    int card, score, go, pts, risk, la;
+} cand;
+
+static int cand_better(const cand *c, const cand *b, int wild)
 {
-    int have = 0;
+    return c->score < b->score ||
+           (c->score == b->score && (fc_value(c->card, wild) > fc_value(b->card, wild) ||
+                                     (fc_value(c->card, wild) == fc_value(b->card, wild) && c->card < b->card)));
+}
+
+static int drop_card(const uint8_t *h, int n, int d, uint8_t *r)
+{
+    int m = 0, done = 0;
+    for (int j = 0; j < n; j++) {
+        if (h[j] == d && !done) {
+            done = 1;
+            continue;
+        }
+        r[m++] = h[j];
+    }
+    return m;
+}
+
+static void choose_discard(const fc_obs *o, const uint8_t *h, int n, int wild, int exact, int allow_out, int ahead,
+                           pick *best)
+{
     int allwild = count_wild(h, n, wild) == n;
     uint8_t seen[FC_NTYPES + 1] = {0};
+    cand cs[FC_HANDMAX + 1];
+    memset(cs, 0, sizeof cs);
+    int nc = 0;
+    fc_arr tmp;
     for (int i = 0; i < n; i++) {
         int d = h[i];
         if (seen[d])
             continue;
         seen[d] = 1;
         uint8_t r[FC_HANDMAX];
-        int m = 0;
-        for (int j = 0; j < n; j++)
-            if (j != i)
-                r[m++] = h[j];
-        pick c;
-        memset(&c, 0, sizeof c);
-        c.card = d;
+        int m = drop_card(h, n, d, r);
+        cand c = {d, 0, 0, 0, 0, 0};
         if (exact) {
-            c.pts = fc_arrange(r, m, wild, &c.after);
+            c.pts = fc_arrange(r, m, wild, NULL);
             c.score = 2 * c.pts;
         } else {
-            c.score = potential2(r, m, wild, &c.after);
-            c.pts = c.after.points;
+            c.score = potential2(r, m, wild, &tmp);
+            c.pts = tmp.points;
+            if (o) {
+                c.risk = feed_risk(o, d);
+                c.score += c.risk;
+                c.score += T_risk * (o->round_turns / o->np) * c.pts / 100;
+            }
             if (fc_is_wild(d, wild) && !allwild)
                 c.score += 100000;
         }
         c.go = allow_out && c.pts == 0;
         if (c.go)
             c.score = -1000 - fc_value(d, wild);
-        int better = !have || c.score < best->score ||
-                     (c.score == best->score && (fc_value(d, wild) > fc_value(best->card, wild) ||
-                                                 (fc_value(d, wild) == fc_value(best->card, wild) &&
-                                                  d < best->card)));
-        if (better) {
-            *best = c;
-            have = 1;
-        }
+        cs[nc++] = c;
     }
+    /* one draw ahead for the few best candidates (not when going out) */
+    if (o && !exact && ahead) {
+        uint8_t cnt[FC_NTYPES + 1];
+        int tot = unseen(o, cnt);
+        for (int k = 0; k < T_lak && k < nc; k++) {
+            int b = k;
+            for (int i = k + 1; i < nc; i++)
+                if (cand_better(&cs[i], &cs[b], wild))
+                    b = i;
+            cand t = cs[k];
+            cs[k] = cs[b];
+            cs[b] = t;
+            if (cs[k].go || cs[k].score >= 100000)
+                break;
+        }
+        int lim = T_lak < nc ? T_lak : nc;
+        for (int k = 1; k < lim; k++)
+            if (cs[k].score - cs[0].score > T_lagap)
+                lim = k; /* too far behind for one draw to matter */
+        for (int k = 0; k < lim && lim > 1; k++) {
+            if (cs[k].go || cs[k].score >= 100000)
+                continue;
+            uint8_t r[FC_HANDMAX];
+            int m = drop_card(h, n, cs[k].card, r);
+            cs[k].la = T_la * expect_draw(r, m, wild, cnt, tot, T_go) / 100;
+            cs[k].score += cs[k].la;
+        }
+        for (int k = lim; k < nc; k++)
+            cs[k].score += 100000; /* not looked at: behind the others */
+    }
+    int b = 0;
+    for (int i = 1; i < nc; i++)
+        if (cand_better(&cs[i], &cs[b], wild))
+            b = i;
+    memset(best, 0, sizeof *best);
+    best->card = cs[b].card;
+    best->score = cs[b].score;
+    best->go = cs[b].go;
+    best->pts = cs[b].pts;
+    best->risk = cs[b].risk;
+    best->la = cs[b].la;
+    uint8_t r[FC_HANDMAX];
+    int m = drop_card(h, n, best->card, r);
+    fc_arrange(r, m, wild, &best->after);
 }
 
 static int group_of(const fc_arr *a, int card)
@@ -202,9 +432,18 @@ static void strategy_draw(const fc_obs *o, int hint, fc_advice *adv)
         uint8_t h[FC_HANDMAX];
         memcpy(h, o->hand, (size_t)o->nhand);
         h[o->nhand] = (uint8_t)t;
-        choose_discard(h, o->nhand + 1, wild, exact, 1, &p);
-        if (p.card != t && (p.score < cur - fc_tune_m || fc_is_wild(t, wild) || (p.go && !o->last_turn)))
+        choose_discard(o, h, o->nhand + 1, wild, exact, 1, 0, &p);
+        if (!exact)
+            cur += T_risk * (o->round_turns / o->np) * now.points / 100;
+        int gain = cur - (p.score - p.risk - p.la);
+        if (!exact && p.card != t && (gain > fc_tune_m || fc_is_wild(t, wild) || p.go))
             take = 1;
+        if (exact) {
+            /* the last turn: the top against the average blind draw */
+            uint8_t cnt[FC_NTYPES + 1];
+            int tot = unseen(o, cnt);
+            take = p.card != t && 100 * p.pts < expect_draw(o->hand, o->nhand, wild, cnt, tot, 0);
+        }
         if (!o->can_draw)
             take = 1;
     }
@@ -261,7 +500,7 @@ static void strategy_discard(const fc_obs *o, int hint, fc_advice *adv)
     char dn[40], at[300];
     pick p;
     memset(&p, 0, sizeof p);
-    choose_discard(o->hand, o->nhand, wild, exact, !o->last_turn, &p);
+    choose_discard(o, o->hand, o->nhand, wild, exact, !o->last_turn, 1, &p);
     fc_arr before;
     fc_arrange(o->hand, o->nhand, wild, &before);
     fc_card_name(p.card, dn, sizeof dn);
@@ -363,7 +602,7 @@ void fc_greedy(const fc_obs *o, fc_play *out, char *why, size_t n)
             memcpy(h, o->hand, (size_t)o->nhand);
             h[o->nhand] = (uint8_t)t;
             pick p;
-            choose_discard(h, o->nhand + 1, wild, 1, 1, &p);
+            choose_discard(NULL, h, o->nhand + 1, wild, 1, 1, 0, &p);
             take = p.card != t && p.pts < fc_arrange(o->hand, o->nhand, wild, NULL);
         }
         *out = (fc_play){(uint8_t)(take ? FC_PLAY_DRAW_DISCARD : FC_PLAY_DRAW_PILE), 0, 0};
@@ -377,7 +616,7 @@ void fc_greedy(const fc_obs *o, fc_play *out, char *why, size_t n)
         return;
     }
     pick p;
-    choose_discard(o->hand, o->nhand, wild, 1, !o->last_turn, &p);
+    choose_discard(NULL, o->hand, o->nhand, wild, 1, !o->last_turn, 0, &p);
     *out = (fc_play){FC_PLAY_DISCARD, (uint8_t)p.card, (uint8_t)p.go};
     fc_card_name(p.card, nm, sizeof nm);
     if (o->open)
