@@ -8,7 +8,8 @@
  * - before its phase, it takes the discard only when keeping it beats the
  *   average unseen card from the deck (set and run phases; accumulations:
  *   greedy's rule), and lets go the card whose loss costs the least
- *   closeness plus outs (the closeness each unseen card would add);
+ *   closeness plus outs (the closeness each unseen card would add; for
+ *   phase 7 a card counts for the run or the set, not both);
  * - it never discards a card the next player can place (their phase down)
  *   or of a rank they took from the discard pile this hand, when another
  *   card will do;
@@ -31,6 +32,44 @@
  * hardest. */
 static const int HARDNESS[PZ_NPHASES + 1] = {0, 0, 4, 1, 6, 2, 3, 5};
 
+/* pz__closeness, except that for phase 7 (a run of four of one colour and
+ * a set of four) a card counts for the run or the set, not both. */
+static int closeness(const uint8_t *h, int n, int ph)
+{
+    if (ph != 7)
+        return pz__closeness(h, n, ph);
+    int W = 0, rc[15] = {0}, cr[3][15] = {{0}};
+    for (int i = 0; i < n; i++) {
+        if (h[i] == PZ_JOKER)
+            continue;
+        if (pz_wild(h[i])) {
+            W++;
+            continue;
+        }
+        rc[pz_rank(h[i])]++;
+        cr[pz_black(h[i]) ? 1 : 2][pz_rank(h[i])]++;
+    }
+    int best = 0;
+    for (int col = 1; col <= 2; col++)
+        for (int s = 2; s <= 13; s++) {
+            int cov = 0;
+            for (int i = 0; i < 4; i++)
+                cov += cr[col][(s - 2 + i) % 12 + 2] > 0;
+            for (int r = 2; r <= 13; r++) {
+                int in = (r - s + 12) % 12 < 4 && cr[col][r] > 0;
+                for (int opt = 0; opt <= in; opt++) {
+                    int run = cov - opt, set = rc[r] - (in && !opt);
+                    run = run < 4 ? run : 4;
+                    set = set < 4 ? set : 4;
+                    int t = run + set + W;
+                    int v = (t < 8 ? t : 8) * 1000 / 8 + run + set;
+                    best = v > best ? v : best;
+                }
+            }
+        }
+    return best;
+}
+
 /* Closeness to the phases still required (0..1000, scaled by 128), plus
  * for the set and run phases the outs: the closeness each unseen card kind
  * would add, weighted by its copies that may still come (2 per natural
@@ -44,7 +83,7 @@ static int value_of(const pz_obs *o, const uint8_t *h, int n)
     memcpy(x, h, (size_t)n);
     for (int ph = 1; ph <= PZ_NPHASES; ph++)
         if (pz_required(o, ph)) {
-            int base = pz__closeness(h, n, ph), outs = 0;
+            int base = closeness(h, n, ph), outs = 0;
             if (ph != 3 && ph != 6 && base < 1000)
                 for (int card = 1; card <= pz_card(14, 0); card++) {
                     int seen = 0;
@@ -53,7 +92,7 @@ static int value_of(const pz_obs *o, const uint8_t *h, int n)
                     if (seen >= 2 && !pz_wild(card))
                         continue;
                     x[n] = (uint8_t)card;
-                    int up = pz__closeness(x, n + 1, ph) - base;
+                    int up = closeness(x, n + 1, ph) - base;
                     outs += up > 0 ? up * (pz_wild(card) ? 8 : 2 - seen) : 0;
                 }
             int c = base * 128 + outs / 16;
@@ -225,7 +264,7 @@ static int keep_value(const pz_obs *o, const uint8_t *h, int n)
         int v = 0;
         for (int ph = 1; ph <= PZ_NPHASES; ph++)
             if (pz_required(o, ph)) {
-                int c = pz__closeness(tmp, m, ph);
+                int c = closeness(tmp, m, ph);
                 v = c > v ? c : v;
             }
         if (pz_wild(h[i]))
