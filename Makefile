@@ -52,12 +52,8 @@ $(BA)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) -c $< -o $@
 
-# The release server allocates with tcmalloc (gperftools): a request builds
-# and frees a few thousand small JSON values, and glibc's malloc was a
-# quarter of a stored play's instructions (callgrind). ASan brings its own
-# allocator, so the ASan build keeps glibc's.
 $(B)/croupier: $(ENGINE_OBJ) $(SERVER_OBJ)
-	$(CC) $(CFLAGS) $(filter %.o,$^) -o $@ $(LDLIBS) -ltcmalloc_minimal
+	$(CC) $(CFLAGS) $(filter %.o,$^) -o $@ $(LDLIBS)
 $(BA)/croupier: $(ENGINE_OBJ_A) $(SERVER_OBJ_A)
 	$(CC) $(CFLAGS) $(SAN) $(filter %.o,$^) -o $@ $(LDLIBS)
 
@@ -124,8 +120,7 @@ fuzz: $(B)/fuzz/fuzz_api
 # Install only what is missing, so a ready machine pays nothing. `make run`
 # needs the build packages; `make test` also the test tools (cmocka, Node,
 # Chromium for the browser tests).
-DEB_BUILD := gcc make libc6-dev libcivetweb-dev libjansson-dev libsqlite3-dev libpq-dev libssl-dev libyaml-dev libfcgi-dev libxxhash-dev \
-             libgoogle-perftools-dev
+DEB_BUILD := gcc make libc6-dev libcivetweb-dev libjansson-dev libsqlite3-dev libpq-dev libssl-dev libyaml-dev libfcgi-dev libxxhash-dev
 DEB_TEST  := libcmocka-dev chromium curl postgresql libfcgi-bin nginx-light clang libclang-rt-14-dev sqlite3
 define apt_missing
 	@missing=""; for p in $(1); do \

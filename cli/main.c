@@ -312,10 +312,6 @@ static int cmd_games(int argc, char **argv)
     return 0;
 }
 
-/* gperftools' C API, present when the binary links tcmalloc (the release
- * build, see the Makefile), absent (NULL) in the ASan build. */
-extern int MallocExtension_SetNumericProperty(const char *property, size_t value) __attribute__((weak));
-
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -323,13 +319,8 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
-    if (strcmp(cmd, "serve") == 0 || strcmp(cmd, "fcgi") == 0) {
+    if (strcmp(cmd, "serve") == 0 || strcmp(cmd, "fcgi") == 0)
         json_arena_install(); /* request bodies in one block each (api/json_arena.h) */
-        /* tcmalloc (the release build): its per-thread caches, summed over
-         * hundreds of server threads, are held to 8 MB (default 32 MB) */
-        if (MallocExtension_SetNumericProperty)
-            MallocExtension_SetNumericProperty("tcmalloc.max_total_thread_cache_bytes", 8u << 20);
-    }
     if (strcmp(cmd, "serve") == 0)
         return cmd_serve(argc - 1, argv + 1);
     if (strcmp(cmd, "fcgi") == 0)
