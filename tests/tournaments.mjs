@@ -1,0 +1,131 @@
+// tests/tournaments.mjs: the README's table of every game's bots, by one
+// command (`make tournaments`; issue 14 item 5). It runs `croupier
+// tournament --json` (docs/tournament.md) for each lineup below and prints
+// Markdown; with --write FILE it replaces what lies between the markers
+// <!-- tournaments:begin --> and <!-- tournaments:end --> in FILE.
+//
+//   node tests/tournaments.mjs [--bin build/croupier] [--scale 1] [--seed 1] [--write README.md]
+//
+// The lineups: for each competitive game and variant, every pair of its bots
+// (seats alternate A, B, A, B: each sits at every seat and plays every deal
+// equally, the tournament's rotation) and the lineups the issues set targets
+// for (one strategy against three of another); for Hanabi (cooperative),
+// every bot alone at tables of 2 to 5 (its team score). --scale multiplies
+// the games (0.1 for a quick look). Seeded: the same command gives the same
+// table on any machine with the same build.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+
+const opt = { bin: 'build/croupier', scale: 1, seed: 1, write: '' };
+for (let i = 2; i < process.argv.length; i += 2) {
+  const k = (process.argv[i] || '').replace(/^--/, '');
+  if (!(k in opt) || i + 1 >= process.argv.length) {
+    console.error(`tournaments.mjs: unknown or incomplete option ${process.argv[i]}`);
+    process.exit(2);
+  }
+  opt[k] = typeof opt[k] === 'number' ? Number(process.argv[i + 1]) : process.argv[i + 1];
+}
+
+function run(args) {
+  const r = spawnSync(opt.bin, ['tournament', ...args, '--seed', String(opt.seed), '--json', '--quiet'],
+    { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0) {
+    console.error(`croupier tournament ${args.join(' ')}: exit ${r.status}\n${r.stderr}`);
+    process.exit(1);
+  }
+  return JSON.parse(r.stdout);
+}
+
+function games() {
+  const r = spawnSync(opt.bin, ['games'], { encoding: 'utf8' });
+  if (r.status !== 0) { console.error(r.stderr); process.exit(1); }
+  const out = [];
+  let cur = null;
+  for (const line of r.stdout.split('\n')) {
+    let m = /^(\S+)\s+(.+?), (\d+)-(\d+) players/.exec(line);
+    if (m) { cur = { game: m[1], title: m[2], min: +m[3], max: +m[4] }; out.push(cur); continue; }
+    m = /^\s+variants: (.*)$/.exec(line);
+    if (m && cur) cur.variants = m[1].trim().split(/\s+/);
+    m = /^\s+bots: (.*)$/.exec(line);
+    if (m && cur) cur.bots = m[1].trim().split(/\s+/);
+  }
+  return out;
+}
+
+const n = (k) => String(Math.max(1, Math.round(k * opt.scale)));
+const pct = (x) => `${(100 * x).toFixed(1)}%`;
+const t0 = Date.now();
+const lines = [];
+const say = (s = '') => lines.push(s);
+
+// Lineups with targets (issue 14): [game, variant, lineup, games]
+const TARGETS = {
+  comp10001bo: (v) => [['planner', 'standard', 'standard', 'standard']],
+  phazed: (v) => [['planner', 'greedy', 'greedy', 'greedy']],
+  fivecrowns: () => [['strategy', 'greedy']],
+};
+const GAMES = { comp10001bo: 4000, phazed: 2000, fivecrowns: 2000, hanabi: 1000 };
+
+for (const g of games()) {
+  if (g.game === 'hanabi') {
+    for (const v of g.variants) {
+      say(`**${g.title}, ${v}** (cooperative: every seat the same bot, ${n(GAMES.hanabi)} games per table size, end rule "standard"; mean team score ± standard error, perfect games)`);
+      say();
+      const sizes = [];
+      for (let p = g.min; p <= g.max; p++) sizes.push(p);
+      say(`| bot | ${sizes.map((p) => `${p} players`).join(' | ')} |`);
+      say(`|---|${sizes.map(() => '---').join('|')}|`);
+      for (const b of g.bots) {
+        const cells = sizes.map((p) => {
+          const j = run(['--game', g.game, '--variant', v, '--bots', b, '--players', String(p), '--games', n(GAMES.hanabi),
+            '--options', '{"end":"standard"}']);
+          const t = j.team_score;
+          return `${t.mean.toFixed(2)} ± ${t.stderr.toFixed(2)} (${pct(t.perfect / j.games)} perfect)`;
+        });
+        say(`| \`${b}\` | ${cells.join(' | ')} |`);
+      }
+      say();
+    }
+    continue;
+  }
+  const players = g.game === 'fivecrowns' ? 2 : g.max;
+  for (const v of g.variants) {
+    say(`**${g.title}, ${v}** (${players} players; ${n(GAMES[g.game] || 2000)} games per lineup, seats rotated over shared deals; ` +
+      `wins per seat (a strategy's wins over its seats), with the 95% interval: fair share ${pct(1 / players)} per seat)`);
+    say();
+    say('| lineup | ' + 'result |'.repeat(1));
+    say('|---|---|');
+    const lineups = [];
+    for (const t of (TARGETS[g.game] || (() => []))(v)) lineups.push(t);
+    for (let i = 0; i < g.bots.length; i++)
+      for (let k = i + 1; k < g.bots.length; k++) {
+        const a = g.bots[i], b = g.bots[k];
+        const lu = Array.from({ length: players }, (_, s) => (s % 2 ? b : a));
+        if (!lineups.some((x) => x.join() === lu.join())) lineups.push(lu);
+      }
+    for (const lu of lineups) {
+      const j = run(['--game', g.game, '--variant', v, '--bots', lu.join(','), '--players', String(players),
+        '--games', n(GAMES[g.game] || 2000)]);
+      const desc = lu.every((x, i) => x === lu[i % 2]) && lu.length > 2
+        ? `${lu[0]} ×${lu.length / 2} vs ${lu[1]} ×${lu.length / 2}`
+        : lu.length > 2 && lu.slice(1).every((x) => x === lu[1]) ? `${lu[0]} vs ${lu.length - 1} × ${lu[1]}` : lu.join(' vs ');
+      const cells = j.strategies.map((s) =>
+        `\`${s.name}\` ${pct(s.win_rate)} [${pct(s.win_rate_95[0])}–${pct(s.win_rate_95[1])}]` +
+        `${s.entries > 1 ? ` (${s.entries} seats)` : ''}, score ${s.avg_score.toFixed(1)}, rating ${Math.round(s.rating)}`);
+      say(`| ${desc} | ${cells.join('<br>')} |`);
+    }
+    say();
+  }
+}
+say(`<sub>\`make tournaments\` (node tests/tournaments.mjs --seed ${opt.seed}${opt.scale !== 1 ? ` --scale ${opt.scale}` : ''}), ${((Date.now() - t0) / 1000).toFixed(0)} s on this machine; score: average points per seat; rating: Bradley-Terry on the Elo scale.</sub>`);
+
+const text = lines.join('\n');
+if (opt.write) {
+  const f = fs.readFileSync(opt.write, 'utf8');
+  const a = f.indexOf('<!-- tournaments:begin -->'), b = f.indexOf('<!-- tournaments:end -->');
+  if (a < 0 || b < a) { console.error(`${opt.write}: no <!-- tournaments:begin --> ... <!-- tournaments:end --> block`); process.exit(1); }
+  fs.writeFileSync(opt.write, `${f.slice(0, a)}<!-- tournaments:begin -->\n${text}\n${f.slice(b)}`);
+  console.error(`tournaments.mjs: wrote the table into ${opt.write}`);
+} else {
+  console.log(text);
+}
