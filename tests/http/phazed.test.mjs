@@ -143,11 +143,13 @@ test('stored games: hands and deck hidden (raw text), history in turn_history fo
 });
 
 // Issue 9: a person against three planners, following /hint every turn, to
-// the end. These seeds reach a hand in which a player completes their
-// seventh phase and the hand goes on; the stored game must stay readable by
-// every route until the game is over.
-test('a person with three planners plays whole games to the end (seeds 1, 2, 3, 21)', async () => {
-  for (const seed of [1, 2, 3, 21]) {
+// the end, every route read after every play. Seeds from 1 on until three
+// games have reached a hand in which a player completed their seventh phase
+// and the hand went on (which seeds do depends on the bots' strategy); the
+// stored game must stay readable by every route until the game is over.
+test('a person with three planners plays whole games to the end, three of them past a seventh phase mid-hand', async () => {
+  let past7 = 0;
+  for (let seed = 1; seed <= 16 && past7 < 3; seed++) {
     const g = await srv.post('/games', { game: 'phazed', seed, players: [{ name: 'Ann' }, { bot: 'planner' }, { bot: 'planner' }, { bot: 'planner' }] });
     expectStatus(g, 201, `seed ${seed}`);
     const id = g.json.id;
@@ -166,8 +168,9 @@ test('a person with three planners plays whole games to the end (seeds 1, 2, 3, 
         expectStatus(await srv.get(`/games/${id}${route}`, { token }), 200, `seed ${seed} GET ${route} after ${plays} plays`);
       }
     }
-    assert.ok(lastPhaseMidHand, `seed ${seed}: a hand went on after a player's seventh phase`);
+    if (lastPhaseMidHand) past7++;
     assert.ok(['won', 'tied'].includes(state.result), `seed ${seed}: result ${state.result}`);
     expectStatus(await srv.get(`/games/${id}/export?format=json`, { token }), 200, `seed ${seed} export`);
   }
+  assert.ok(past7 >= 3, `seeds 1-16: ${past7} games had a hand go on after a player's seventh phase (3 wanted)`);
 });
