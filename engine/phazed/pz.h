@@ -238,6 +238,9 @@ extern const char *const pz_bots[];
 int pz__closeness(const uint8_t *h, int n, int ph);
 int pz__can_place(const pz_obs *o, int card);
 int pz__skip_target(const pz_obs *o);
+/* The pick-up a strategy chose (take: the discard, with `reason`; else the
+ * deck), with its sentence. */
+void pz__pick(const pz_obs *o, int take, const char *reason, pz_play *out, char *why, size_t whylen);
 void pz__fallback(const pz_obs *o, pz_play *out, char *why, size_t whylen);
 
 /* --- autograder functions (pz_fns.c) -------------------------------------- */

@@ -441,6 +441,22 @@ int pz__skip_target(const pz_obs *o)
     return best;
 }
 
+void pz__pick(const pz_obs *o, int take, const char *reason, pz_play *out, char *why, size_t whylen)
+{
+    int d = o->discard;
+    if (take) {
+        out->type = PZ_PICK_DISCARD;
+        out->card = (uint8_t)d;
+        snprintf(why, whylen, "takes %s from the discard pile: %s", pz_card_name(d), reason);
+    } else {
+        out->type = PZ_PICK_DECK;
+        snprintf(why, whylen, "draws from the deck: %s",
+                 d == PZ_JOKER ? "a Skip on the discard pile cannot be taken"
+                               : o->t.phase[o->seat] ? "the discard does not fit any group"
+                                                     : "the discard does not help my phase");
+    }
+}
+
 void pz__fallback(const pz_obs *o, pz_play *out, char *why, size_t whylen)
 {
     static const int MAXL = 256;
@@ -497,17 +513,7 @@ void pz_greedy(const pz_obs *o, pz_play *out, char *why, size_t whylen)
                 reason = "I can place it on the table at once";
             }
         }
-        if (take) {
-            out->type = PZ_PICK_DISCARD;
-            out->card = (uint8_t)d;
-            snprintf(why, whylen, "takes %s from the discard pile: %s", pz_card_name(d), reason);
-        } else {
-            out->type = PZ_PICK_DECK;
-            snprintf(why, whylen, "draws from the deck: %s",
-                     d == PZ_JOKER ? "a Skip on the discard pile cannot be taken"
-                                   : o->t.phase[me] ? "the discard does not fit any group"
-                                                    : "the discard does not help my phase");
-        }
+        pz__pick(o, take, reason, out, why, whylen);
         if (!pz_judge(o, out, NULL, 0, NULL))
             pz__fallback(o, out, why, whylen);
         return;

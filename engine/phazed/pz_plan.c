@@ -118,6 +118,23 @@ static int feeds_next(const pz_obs *o, int card)
     return pz__can_place(&x, card);
 }
 
+/* h[0..n) without h[i] into tmp (PZ_HMAX + 2 cards): its length, or -1
+ * when h[i] need not be weighed (a Skip, or a second copy of an earlier
+ * card, which scores as the first). */
+static int without(const uint8_t *h, int n, int i, uint8_t *tmp)
+{
+    for (int j = 0; j < i; j++)
+        if (h[j] == h[i])
+            return -1;
+    if (h[i] == PZ_JOKER)
+        return -1;
+    int m = 0;
+    for (int j = 0; j < n && m < PZ_HMAX + 2; j++)
+        if (j != i)
+            tmp[m++] = h[j];
+    return m;
+}
+
 /* The card to let go before the phase: the one whose loss costs the least
  * value (Wilds kept), never one the next player wants when another will
  * do, then the most points. */
@@ -126,15 +143,9 @@ static int pre_discard(const pz_obs *o, const uint8_t *h, int n, int *value_afte
     int best = -1, bestv = 0;
     uint8_t tmp[PZ_HMAX + 2];
     for (int i = 0; i < n; i++) {
-        int dup = 0;
-        for (int j = 0; j < i; j++)
-            dup |= h[j] == h[i];
-        if (h[i] == PZ_JOKER || dup) /* a second copy scores as the first */
+        int m = without(h, n, i, tmp);
+        if (m < 0)
             continue;
-        int m = 0;
-        for (int j = 0; j < n && m < (int)sizeof tmp; j++)
-            if (j != i)
-                tmp[m++] = h[j];
         int v = value_of(o, tmp, m), pts = pz_card_points(h[i]);
         if (pz_wild(h[i]))
             v -= 30 * 128;
@@ -252,15 +263,9 @@ static int keep_value(const pz_obs *o, const uint8_t *h, int n)
     uint8_t tmp[PZ_HMAX + 2];
     int best = -(1 << 30);
     for (int i = 0; i < n; i++) {
-        int dup = 0;
-        for (int j = 0; j < i; j++)
-            dup |= h[j] == h[i];
-        if (h[i] == PZ_JOKER || dup) /* a second copy scores as the first */
+        int m = without(h, n, i, tmp);
+        if (m < 0)
             continue;
-        int m = 0;
-        for (int j = 0; j < n && m < (int)sizeof tmp; j++)
-            if (j != i)
-                tmp[m++] = h[j];
         int v = 0;
         for (int ph = 1; ph <= PZ_NPHASES; ph++)
             if (pz_required(o, ph)) {
@@ -346,17 +351,7 @@ static void pick_up(const pz_obs *o, pz_play *out, char *why, size_t whylen)
             reason = "I can place it on the table at once";
         }
     }
-    if (take) {
-        out->type = PZ_PICK_DISCARD;
-        out->card = (uint8_t)d;
-        snprintf(why, whylen, "takes %s from the discard pile: %s", pz_card_name(d), reason);
-    } else {
-        out->type = PZ_PICK_DECK;
-        snprintf(why, whylen, "draws from the deck: %s",
-                 d == PZ_JOKER ? "a Skip on the discard pile cannot be taken"
-                 : o->t.phase[o->seat] ? "the discard does not fit any group"
-                                       : "the discard does not help my phase");
-    }
+    pz__pick(o, take, reason, out, why, whylen);
 }
 
 void pz_plan(const pz_obs *o, pz_play *out, char *why, size_t whylen)
