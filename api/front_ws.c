@@ -41,12 +41,14 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "core/jsonx.h"
 #include "front_civet.h"
 #include "limits.h"
 
 enum {
     WS_POLL_MIN_MS = 100,             /* poll interval after activity ... */
     WS_POLL_MAX_MS = 1000,            /* ... doubling up to this while idle */
+    WS_MAX_DEPTH = 31,                /* an action, inside {"play": ...}: the API's 32 */
 };
 
 typedef struct ws_conn {
@@ -388,6 +390,8 @@ static int on_data(struct mg_connection *conn, int bits, char *data, size_t len,
     pthread_mutex_unlock(&W.mu);
     if (len > W.cfg->body_limit)
         return refuse(wc, "message too large");
+    if (jx_nested_deeper(data, len, WS_MAX_DEPTH))
+        return refuse(wc, "the action is nested too deep");
     json_error_t je;
     json_t *action = json_loadb(data, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
     if (!action)

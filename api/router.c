@@ -245,32 +245,6 @@ static int serve_static(const api_config *cfg, const http_req *req, http_res *re
     return 1;
 }
 
-/* Does the JSON text nest arrays and objects deeper than `limit`? Counted
- * on the bytes before parsing (brackets outside strings), so a hostile
- * body is refused before jansson builds it, and a normal one is not walked
- * twice. Text that is not JSON is jansson's to refuse. */
-static int nested_deeper(const char *s, size_t n, int limit)
-{
-    int depth = 0, in_string = 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (in_string) {
-            if (c == '\\')
-                i++;
-            else if (c == '"')
-                in_string = 0;
-        } else if (c == '"') {
-            in_string = 1;
-        } else if (c == '[' || c == '{') {
-            if (++depth > limit)
-                return 1;
-        } else if (c == ']' || c == '}') {
-            depth--;
-        }
-    }
-    return 0;
-}
-
 static void dispatch(const api_config *cfg, const http_req *req, http_res *res)
 {
     game_err e = {0};
@@ -361,7 +335,7 @@ static void dispatch(const api_config *cfg, const http_req *req, http_res *res)
             http_res_problem(res, req, ERR_BAD_JSON, &e, NULL);
             return;
         }
-        if (nested_deeper(req->body, req->body_len, JSON_MAX_DEPTH)) {
+        if (jx_nested_deeper(req->body, req->body_len, JSON_MAX_DEPTH)) {
             err_set(&e, ERR_BAD_JSON, NULL, "JSON nested deeper than %d levels",
                     JSON_MAX_DEPTH);
             http_res_problem(res, req, ERR_BAD_JSON, &e, NULL);

@@ -138,34 +138,24 @@ void jx_ptr_key(char *out, size_t n, const char *base, const char *key)
         out[k] = 0;
 }
 
-int jx_depth(const json_t *v, int limit)
+int jx_nested_deeper(const char *s, size_t n, int limit)
 {
-    if (limit < 0)
-        return 1;
-    int best = 0;
-    if (json_is_array(v)) {
-        size_t i;
-        json_t *x;
-        json_array_foreach(v, i, x) {
-            int d = jx_depth(x, limit - 1) + 1;
-            if (d > best)
-                best = d;
-            if (best > limit)
-                return best;
+    int depth = 0, in_string = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (in_string) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_string = 0;
+        } else if (c == '"') {
+            in_string = 1;
+        } else if (c == '[' || c == '{') {
+            if (++depth > limit)
+                return 1;
+        } else if (c == ']' || c == '}') {
+            depth--;
         }
-        return best ? best : 1;
-    }
-    if (json_is_object(v)) {
-        const char *k;
-        json_t *x;
-        json_object_foreach((json_t *)v, k, x) {
-            int d = jx_depth(x, limit - 1) + 1;
-            if (d > best)
-                best = d;
-            if (best > limit)
-                return best;
-        }
-        return best ? best : 1;
     }
     return 0;
 }

@@ -26,8 +26,12 @@ const json_t *jx_get(const json_t *obj, const char *key);
 /* Build "<base>/<i>" or "<base>/<key>" (key escaped per RFC 6901). */
 void jx_ptr_idx(char *out, size_t n, const char *base, size_t i);
 void jx_ptr_key(char *out, size_t n, const char *base, const char *key);
-/* Depth of nesting of a value (scalar = 0). Stops counting at `limit`+1. */
-int jx_depth(const json_t *v, int limit);
+/* Does the JSON text s[0..n) nest arrays and objects deeper than `limit`?
+ * Counted on the bytes (brackets outside strings), before parsing, so a
+ * hostile text is refused before jansson builds it (jansson itself allows
+ * 2048 levels, deeper than a small thread stack likes). Text that is not
+ * JSON is the parser's to refuse. */
+int jx_nested_deeper(const char *s, size_t n, int limit);
 /* Small unsigned integers as a JSON array of n integers. New ref. */
 json_t *jx_u8_array(const uint8_t *v, int n);
 json_t *jx_u16_array(const uint16_t *v, int n);

@@ -154,6 +154,11 @@ test('WebSocket: events pushed, "turn" asked, actions played, refusals explained
   c.ws.send(Buffer.from('{"also": not json'));
   await c.next((m) => m.event === 'invalidAction');
   await c.next((m) => m.event === 'turn');
+  // Nested deeper than the API's limit: refused before it is parsed.
+  c.ws.send('['.repeat(2000) + ']'.repeat(2000));
+  const deep = JSON.parse(await c.next((m) => m.event === 'invalidAction'));
+  assert.match(deep.message, /nested too deep/);
+  await c.next((m) => m.event === 'turn');
   // A legal one: it is played (the store says so) and its event comes back.
   const legal = await srv.get(`/games/${g.id}/legal`, { token });
   const play = legal.json.plays.at(-1);
