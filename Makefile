@@ -75,11 +75,19 @@ $(BA)/tests/test_stack: tests/unit/test_stack.c $(ENGINE_OBJ_A) $(STACK_API_OBJ_
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
 
-# test_json_out compares api/json_out.c with jansson's json_dumps.
-$(B)/tests/test_json_out: tests/unit/test_json_out.c $(ENGINE_OBJ) $(B)/api/json_out.o
+# test_json_arena: api/json_arena.c's blocks, with the hooks installed.
+$(B)/tests/test_json_arena: tests/unit/test_json_arena.c $(ENGINE_OBJ) $(B)/api/json_arena.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
-$(BA)/tests/test_json_out: tests/unit/test_json_out.c $(ENGINE_OBJ_A) $(BA)/api/json_out.o
+$(BA)/tests/test_json_arena: tests/unit/test_json_arena.c $(ENGINE_OBJ_A) $(BA)/api/json_arena.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
+
+# test_json_out compares api/json_out.c with jansson's json_dumps.
+$(B)/tests/test_json_out: tests/unit/test_json_out.c $(ENGINE_OBJ) $(B)/api/json_out.o $(B)/api/json_arena.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
+$(BA)/tests/test_json_out: tests/unit/test_json_out.c $(ENGINE_OBJ_A) $(BA)/api/json_out.o $(BA)/api/json_arena.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
 

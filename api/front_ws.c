@@ -44,6 +44,7 @@
 #include "core/jsonx.h"
 #include "front_civet.h"
 #include "limits.h"
+#include "json_arena.h"
 
 enum {
     WS_POLL_MIN_MS = 100,             /* poll interval after activity ... */
@@ -107,7 +108,7 @@ static void req_for(const ws_conn *wc, http_req *req, http_header *h, const char
 
 static void send_json(struct mg_connection *conn, json_t *j)
 {
-    char *text = json_dumps(j, JSON_ENSURE_ASCII); /* Python json.dumps style */
+    char *text = json_text(j, JSON_ENSURE_ASCII); /* Python json.dumps style */
     if (text)
         mg_websocket_write(conn, MG_WEBSOCKET_OPCODE_TEXT, text, strlen(text));
     free(text);
@@ -397,7 +398,7 @@ static int on_data(struct mg_connection *conn, int bits, char *data, size_t len,
     if (!action)
         return refuse(wc, "the action is not JSON");
     json_t *body = json_pack("{s:o}", "play", action);
-    char *text = json_dumps(body, JSON_COMPACT);
+    char *text = json_text(body, JSON_COMPACT);
     json_decref(body);
     char path[128];
     snprintf(path, sizeof path, "/games/%s/plays", wc->game_id);

@@ -9,6 +9,7 @@
  */
 #include "api.h"
 #include "core/jsonx.h"
+#include "json_out.h"
 #include "notify.h"
 #include "snapshot.h"
 
@@ -256,16 +257,13 @@ int ctx_log_rows(const json_t *applied, const json_t *whos, store_play **out, in
         const json_t *rec = json_array_get(applied, i), *w = json_array_get(whos, i);
         const char *ex = json_string_value(json_object_get(rec, "explanation"));
         const char *bot = json_string_value(json_object_get(w, "bot"));
-        json_t *bare = json_deep_copy(rec);
-        json_object_del(bare, "explanation");
         p[i].n = (long)json_integer_value(json_object_get(rec, "n"));
         p[i].seat = (int)json_integer_value(json_object_get(rec, "seat"));
         p[i].kind = w ? (int)json_integer_value(json_object_get(w, "kind")) : STORE_PERSON;
         p[i].bot = bot ? strdup(bot) : NULL;
-        p[i].play = json_dumps(json_object_get(rec, "play"), JSON_COMPACT | JSON_ENCODE_ANY);
-        p[i].record = json_dumps(bare, JSON_COMPACT);
+        p[i].play = json_out(json_object_get(rec, "play"), NULL);
+        p[i].record = json_out_without(rec, "explanation", NULL);
         p[i].explanation = ex ? strdup(ex) : NULL;
-        json_decref(bare);
         if (!p[i].play || !p[i].record || (bot && !p[i].bot) || (ex && !p[i].explanation)) {
             store_plays_free(p, (int)n);
             return ERR_INTERNAL;
@@ -282,7 +280,7 @@ int ctx_save(const api_config *cfg, game_ctx *c, const json_t *applied, const js
     size_t len = 0;
     store_play *plays = NULL;
     int k = 0;
-    char *meta = json_dumps(c->meta, JSON_COMPACT);
+    char *meta = json_out(c->meta, NULL);
     int rc = meta ? snap_pack(c->ops, c->row.id, c->row.version + 1, c->st, &snap, &len)
                   : ERR_INTERNAL;
     if (!rc)

@@ -8,6 +8,8 @@
 
 #include "api.h"
 #include "core/jsonx.h"
+#include "json_arena.h"
+#include "json_out.h"
 #include "snapshot.h"
 
 static json_t *game_doc(const game_ctx *c)
@@ -233,7 +235,7 @@ static int store_new_game(const api_config *cfg, const http_req *req,
                              "seed", seed, "seats", seats);
     if (spectators && strcmp(spectators, "all") == 0)
         json_object_set_new(meta, "spectators", json_string("all"));
-    char *meta_s = NULL, *origin_s = blob ? json_dumps(blob, JSON_COMPACT) : NULL;
+    char *meta_s = NULL, *origin_s = blob ? json_out(blob, NULL) : NULL;
     unsigned char *snap = NULL;
     size_t snap_len = 0;
     store_play *rows = NULL;
@@ -241,7 +243,7 @@ static int store_new_game(const api_config *cfg, const http_req *req,
     int rc;
     if ((rc = ctx_run_bots(ops, st, meta, applied, whos, e)))
         goto done;
-    meta_s = json_dumps(meta, JSON_COMPACT);
+    meta_s = json_out(meta, NULL);
     store_row row = {.version = 1, .meta = meta_s, .origin = origin_s};
     snprintf(row.game, sizeof row.game, "%s", ops->name);
     if (!meta_s || !origin_s || ctx_log_rows(applied, whos, &rows, &nrows) ||
@@ -975,7 +977,9 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
         char *text = NULL;
         size_t len = 0;
         const char *mt = "text/plain; charset=utf-8";
+        int held = json_arena_hold(); /* text free() takes (json_arena.h) */
         rc = c.ops->export_as(st, f, &text, &len, &mt, &e);
+        json_arena_resume(held);
         if (rc) {
             if (e.code == ERR_BAD_QUERY)
                 http_res_problem(res, req, rc, &e, json_pack("{s:s}", "parameter", "format"));

@@ -1,6 +1,7 @@
 /* http.c: request accessors and response builders shared by all handlers,
  * including the one place that writes RFC 9457 problem+json. */
 #include "http.h"
+#include "json_arena.h"
 #include "json_out.h"
 
 #include <stdarg.h>
@@ -144,7 +145,7 @@ static int json_body(http_res *res, int status, const char *ctype, json_t *json)
     res->body_len = 0;
     size_t len = 0;
     char *text = json_out(json, &len); /* json_dumps's bytes, faster (json_out.h) */
-    json_decref(json);
+    json_arena_release(json);
     if (!text) {
         static const char oom[] =
             "{\"type\":\"/problems/internal\",\"title\":\"Internal error\",\"status\":500}";

@@ -1,43 +1,77 @@
-/* json_arena.c: see json_arena.h. One block per request, per thread; no
- * value crosses threads (the body is parsed, used and released by the
- * thread that serves the request). */
+/* json_arena.c: see json_arena.h. Blocks per request, per thread; no value
+ * crosses threads (a request is served by one thread). */
 #include "json_arena.h"
 
-#include <jansson.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-enum { ARENA_BYTES = 16384, ARENA_ALIGN = 16 };
+enum {
+    ARENA_FIRST = 32 * 1024,       /* most requests fit in the first block */
+    ARENA_TOTAL = 4 * 1024 * 1024, /* then plain malloc (a whole bot game) */
+    ARENA_BLOCKS = 8,
+    ARENA_ALIGN = 16
+};
 
 static __thread struct {
-    char *base; /* the block, NULL before the first allocation of a request */
-    size_t used;
-    int on;     /* between begin and pause */
+    char *base[ARENA_BLOCKS];
+    size_t size[ARENA_BLOCKS];
+    int nb;       /* blocks in use; the last is the one being filled */
+    size_t used;  /* bytes used of the last block */
+    size_t total; /* bytes of all blocks */
+    int on;       /* between begin and end, and not held */
+    int active;   /* between begin and end */
+    int spilled;  /* a value of this request came from malloc */
 } A;
 
-static int in_block(const void *p)
+static int in_blocks(const void *p)
 {
-    return A.base && (const char *)p >= A.base && (const char *)p < A.base + ARENA_BYTES;
+    const char *c = p;
+    for (int i = A.nb - 1; i >= 0; i--)
+        if (c >= A.base[i] && c < A.base[i] + A.size[i])
+            return 1;
+    return 0;
+}
+
+/* A new last block for at least need bytes; 0 when the arena is full. */
+static int grow(size_t need)
+{
+    if (A.nb == ARENA_BLOCKS)
+        return 0;
+    size_t size = A.nb ? A.size[A.nb - 1] * 2 : ARENA_FIRST;
+    while (size < need)
+        size *= 2;
+    if (A.total + size > ARENA_TOTAL)
+        return 0;
+    char *b = malloc(size);
+    if (!b)
+        return 0;
+    A.base[A.nb] = b;
+    A.size[A.nb] = size;
+    A.nb++;
+    A.used = 0;
+    A.total += size;
+    return 1;
 }
 
 static void *arena_malloc(size_t n)
 {
     if (A.on) {
         size_t need = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
-        if (!A.base)
-            A.base = malloc(ARENA_BYTES);
-        if (A.base && need <= ARENA_BYTES - A.used) {
-            void *p = A.base + A.used;
+        if ((A.nb && need <= A.size[A.nb - 1] - A.used) || grow(need)) {
+            void *p = A.base[A.nb - 1] + A.used;
             A.used += need;
             return p;
         }
+        A.on = 0; /* full: malloc for the rest of the request */
     }
+    if (A.active)
+        A.spilled = 1;
     return malloc(n);
 }
 
 static void arena_free(void *p)
 {
-    if (!in_block(p))
+    if (p && !in_blocks(p))
         free(p);
 }
 
@@ -47,14 +81,43 @@ void json_arena_begin(void)
 {
     json_arena_end();
     A.on = 1;
+    A.active = 1;
 }
-
-void json_arena_pause(void) { A.on = 0; }
 
 void json_arena_end(void)
 {
-    free(A.base);
-    A.base = NULL;
+    for (int i = 0; i < A.nb; i++)
+        free(A.base[i]);
+    A.nb = 0;
     A.used = 0;
+    A.total = 0;
     A.on = 0;
+    A.active = 0;
+    A.spilled = 0;
+}
+
+void json_arena_release(json_t *j)
+{
+    if (!A.active || A.spilled)
+        json_decref(j);
+    /* else every value of the request is in the blocks: json_arena_end()
+     * frees them all; walking the tree to free each would cost as much as
+     * writing it did */
+}
+
+int json_arena_hold(void)
+{
+    int was = A.on;
+    A.on = 0;
+    return was;
+}
+
+void json_arena_resume(int held) { A.on = held; }
+
+char *json_text(const json_t *j, size_t flags)
+{
+    int held = json_arena_hold();
+    char *t = json_dumps(j, flags);
+    json_arena_resume(held);
+    return t;
 }

@@ -6,6 +6,7 @@
  * json_out() then asks json_dumps for the answer.
  */
 #include "json_out.h"
+#include "json_arena.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,9 +22,7 @@ static int grow(outbuf *b, size_t more)
 {
     if (b->failed)
         return -1;
-    if (b->n + more <= b->cap)
-        return 0;
-    size_t cap = b->cap ? b->cap : 1024;
+    size_t cap = b->cap ? b->cap : 4096;
     while (cap < b->n + more)
         cap *= 2;
     char *q = realloc(b->p, cap);
@@ -36,12 +35,21 @@ static int grow(outbuf *b, size_t more)
     return 0;
 }
 
-static void put(outbuf *b, const char *s, size_t n)
+/* 0 when more bytes fit (growing the buffer if need be). */
+static inline int room(outbuf *b, size_t more) { return b->n + more <= b->cap ? 0 : grow(b, more); }
+
+static inline void put(outbuf *b, const char *s, size_t n)
 {
-    if (grow(b, n) == 0) {
+    if (room(b, n) == 0) {
         memcpy(b->p + b->n, s, n);
         b->n += n;
     }
+}
+
+static inline void put_c(outbuf *b, char c)
+{
+    if (room(b, 1) == 0)
+        b->p[b->n++] = c;
 }
 
 static void put_int(outbuf *b, json_int_t v)
@@ -87,14 +95,46 @@ static long utf8_at(const unsigned char *s, size_t n, int *len)
     return cp;
 }
 
+/* Whether any of the eight bytes of w is a control (< 0x20), '"', '\\' or
+ * not ASCII (the classic "has a byte less than / equal to" bit tricks). */
+static inline int needs_care(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+    uint64_t q = w ^ (ones * '"'), bs = w ^ (ones * '\\');
+    uint64_t t = ((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((bs - ones) & ~bs) | w;
+    return (t & high) != 0;
+}
+
 /* A string as jansson writes it with JSON_ENSURE_ASCII: \" \\ \b \f \n \r
  * \t, other controls and every non-ASCII code point as \u escapes (UTF-16
  * surrogate pairs beyond U+FFFF), '/' as is. */
 static void put_string(outbuf *b, const char *str, size_t n)
 {
     const unsigned char *s = (const unsigned char *)str;
-    put(b, "\"", 1);
+    /* most strings need no escape: copied as they are scanned */
+    if (room(b, n + 2))
+        return;
+    char *d = b->p + b->n;
+    *d++ = '"';
     size_t i = 0;
+    while (i + 8 <= n) { /* eight bytes at a time while none needs care */
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (needs_care(w))
+            break;
+        memcpy(d + i, &w, 8);
+        i += 8;
+    }
+    while (i < n && s[i] >= 0x20 && s[i] != '"' && s[i] != '\\' && s[i] < 0x80) {
+        d[i] = (char)s[i];
+        i++;
+    }
+    if (i == n) {
+        d[n] = '"';
+        b->n += n + 2;
+        return;
+    }
+    b->n += 1 + i;
     while (i < n && !b->failed) {
         size_t j = i;
         while (j < n && s[j] >= 0x20 && s[j] != '"' && s[j] != '\\' && s[j] < 0x80)
@@ -129,7 +169,31 @@ static void put_string(outbuf *b, const char *str, size_t n)
         }
         i = j + (size_t)len;
     }
-    put(b, "\"", 1);
+    put_c(b, '"');
+}
+
+static void put_value(outbuf *b, const json_t *j, int depth);
+
+/* An object's members in order, but for the member named skip (if any). */
+static void put_object(outbuf *b, const json_t *j, int depth, const char *skip)
+{
+    size_t skip_len = skip ? strlen(skip) : 0;
+    put_c(b, '{');
+    int first = 1;
+    for (void *it = json_object_iter((json_t *)j); it && !b->failed;
+         it = json_object_iter_next((json_t *)j, it)) {
+        const char *key = json_object_iter_key(it);
+        size_t key_len = json_object_iter_key_len(it);
+        if (skip && key_len == skip_len && memcmp(key, skip, key_len) == 0)
+            continue;
+        if (!first)
+            put_c(b, ',');
+        first = 0;
+        put_string(b, key, key_len);
+        put_c(b, ':');
+        put_value(b, json_object_iter_value(it), depth + 1);
+    }
+    put_c(b, '}');
 }
 
 static void put_value(outbuf *b, const json_t *j, int depth)
@@ -141,30 +205,18 @@ static void put_value(outbuf *b, const json_t *j, int depth)
         return;
     }
     switch (json_typeof(j)) {
-    case JSON_OBJECT: {
-        put(b, "{", 1);
-        int first = 1;
-        for (void *it = json_object_iter((json_t *)j); it && !b->failed;
-             it = json_object_iter_next((json_t *)j, it)) {
-            if (!first)
-                put(b, ",", 1);
-            first = 0;
-            put_string(b, json_object_iter_key(it), json_object_iter_key_len(it));
-            put(b, ":", 1);
-            put_value(b, json_object_iter_value(it), depth + 1);
-        }
-        put(b, "}", 1);
+    case JSON_OBJECT:
+        put_object(b, j, depth, NULL);
         break;
-    }
     case JSON_ARRAY: {
-        put(b, "[", 1);
+        put_c(b, '[');
         size_t n = json_array_size(j);
         for (size_t i = 0; i < n && !b->failed; i++) {
             if (i)
-                put(b, ",", 1);
+                put_c(b, ',');
             put_value(b, json_array_get(j, i), depth + 1);
         }
-        put(b, "]", 1);
+        put_c(b, ']');
         break;
     }
     case JSON_STRING:
@@ -174,7 +226,7 @@ static void put_value(outbuf *b, const json_t *j, int depth)
         put_int(b, json_integer_value(j));
         break;
     case JSON_REAL: { /* rare in our answers: jansson's own formatting */
-        char *t = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY);
+        char *t = json_text(j, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY);
         if (!t) {
             b->failed = 1;
             return;
@@ -195,6 +247,26 @@ static void put_value(outbuf *b, const json_t *j, int depth)
     }
 }
 
+char *json_out_without(const json_t *obj, const char *key, size_t *len)
+{
+    if (!json_is_object(obj))
+        return json_out(obj, len);
+    outbuf b = {0};
+    put_object(&b, obj, 0, key);
+    put(&b, "", 1);
+    if (b.failed) { /* json_dumps's answer, of a copy without the member */
+        free(b.p);
+        json_t *c = json_copy((json_t *)obj);
+        json_object_deln(c, key, strlen(key));
+        char *t = json_out(c, len);
+        json_decref(c);
+        return t;
+    }
+    if (len)
+        *len = b.n - 1;
+    return b.p;
+}
+
 char *json_out(const json_t *j, size_t *len)
 {
     if (!j)
@@ -204,7 +276,7 @@ char *json_out(const json_t *j, size_t *len)
     put(&b, "", 1);
     if (b.failed) {
         free(b.p);
-        char *t = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY);
+        char *t = json_text(j, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY);
         if (t && len)
             *len = strlen(t);
         return t;

@@ -26,5 +26,9 @@ enum { JSON_OUT_MAX_DEPTH = 64 };
  * *len (may be NULL) its length. NULL when json_dumps would give NULL or on
  * out of memory. */
 char *json_out(const json_t *j, size_t *len);
+/* The same of the object obj without its member key (a record without its
+ * explanation, which is stored beside it): as json_out of a copy of obj
+ * with the member deleted, without making the copy. */
+char *json_out_without(const json_t *obj, const char *key, size_t *len);
 
 #endif

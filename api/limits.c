@@ -1,5 +1,6 @@
 /* limits.c: the stream budget and the transport-level problems (limits.h). */
 #include "limits.h"
+#include "json_arena.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -132,7 +133,7 @@ static void problem(http_res *res, int status, const char *slug, const char *tit
     ascii(instance && instance[0] == '/' ? instance : "/", ibuf, sizeof ibuf);
     json_t *p = json_pack("{s:s,s:s,s:i,s:s,s:s}", "type", type, "title", title, "status",
                           status, "detail", dbuf, "instance", ibuf);
-    char *text = p ? json_dumps(p, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+    char *text = p ? json_text(p, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
     json_decref(p);
     if (!text || http_res_raw(res, status, "application/problem+json", text, strlen(text)))
         res->status = status;

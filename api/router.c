@@ -342,12 +342,9 @@ static void dispatch(const api_config *cfg, const http_req *req, http_res *res)
             return;
         }
         json_error_t je;
-        json_arena_begin(); /* the body's values die with the request: one block */
         body = json_loadb(req->body, req->body_len,
                           JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
-        json_arena_pause();
         if (!body) {
-            json_arena_end();
             err_set(&e, ERR_BAD_JSON, NULL, "invalid JSON at line %d column %d: %s",
                     je.line, je.column, je.text);
             http_res_problem(res, req, ERR_BAD_JSON, &e, NULL);
@@ -356,7 +353,6 @@ static void dispatch(const api_config *cfg, const http_req *req, http_res *res)
     }
     hit->fn(cfg, req, &m, body, res);
     json_decref(body);
-    json_arena_end();
 }
 
 void api_handle(const api_config *cfg, const http_req *req, http_res *res)
@@ -364,9 +360,11 @@ void api_handle(const api_config *cfg, const http_req *req, http_res *res)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     memset(res, 0, sizeof *res);
+    json_arena_begin(); /* every JSON value of the request, in a few blocks */
     dispatch(cfg, req, res);
     if (!res->status)
         http_res_problem(res, req, ERR_INTERNAL, NULL, NULL);
+    json_arena_end(); /* the answer is text by now (http_res_json) */
     http_res_browser(cfg, req, res);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     metrics_record(res->status, (double)(t1.tv_sec - t0.tv_sec) +

@@ -6,8 +6,12 @@
  * games.state + notes) is migrated in place on open, in one transaction.
  *
  * A small pool of connections, one per concurrent request at most, so that
- * readers never wait for each other (WAL) and writers wait on SQLite's busy
- * timeout rather than on our lock. Each pooled connection keeps its own
+ * readers never wait for each other (WAL). Writers of this process take
+ * turns on a mutex held from BEGIN IMMEDIATE to COMMIT or ROLLBACK: a waiter
+ * goes on the moment the holder commits, where SQLite's busy handler would
+ * sleep 1 ms and more between tries (under two writing connections that
+ * was most of a stored play's time); writers of other processes sharing the
+ * file still wait on SQLite's busy timeout. Each pooled connection keeps its own
  * prepared statements (prepared on first use, reset after each), so the hot
  * paths never parse SQL. Every write is one BEGIN IMMEDIATE transaction: the
  * compare-and-swap (UPDATE ... WHERE version = ?), the snapshot and the
@@ -77,12 +81,14 @@ _Static_assert(STORE_NOTE == 3, "Q_PLAYS_NO_NOTES spells STORE_NOTE as 3");
 typedef struct conn {
     sqlite3 *db;
     sqlite3_stmt *st[Q__COUNT];
+    int writing; /* holds the store's writer mutex (begin_write) */
 } conn;
 
 typedef struct sqlite_store {
     store base;
     char *path;
     pthread_mutex_t mu;
+    pthread_mutex_t wmu; /* this process's writers, one at a time */
     conn *idle[POOL_MAX];
     int nidle;
 } sqlite_store;
@@ -207,12 +213,16 @@ static void conn_give(sqlite_store *s, conn *c)
     if (!c)
         return;
     /* Never pool a connection left inside a transaction. */
-    if (!sqlite3_get_autocommit(c->db)) {
+    int open_tx = !sqlite3_get_autocommit(c->db);
+    if (open_tx)
         sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
-        if (!sqlite3_get_autocommit(c->db)) {
-            conn_free(c);
-            return;
-        }
+    if (c->writing) { /* the transaction is over: the next writer goes */
+        c->writing = 0;
+        pthread_mutex_unlock(&s->wmu);
+    }
+    if (open_tx && !sqlite3_get_autocommit(c->db)) {
+        conn_free(c);
+        return;
     }
     pthread_mutex_lock(&s->mu);
     if (s->nidle < POOL_MAX) {
@@ -251,6 +261,14 @@ static int q_exec(conn *c, int which)
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* BEGIN IMMEDIATE, holding the writer mutex until conn_give(). */
+static int begin_write(sqlite_store *s, conn *c)
+{
+    pthread_mutex_lock(&s->wmu);
+    c->writing = 1;
+    return q_exec(c, Q_BEGIN) == SQLITE_OK ? 0 : -1;
 }
 
 static void rollback(conn *c)
@@ -444,7 +462,7 @@ static int sq_create(store *base, const store_row *row, const store_play *plays,
     if (!c)
         return ERR_STORE;
     int ret = ERR_STORE;
-    if (q_exec(c, Q_BEGIN) != SQLITE_OK)
+    if (begin_write(s, c))
         goto done;
     sqlite3_stmt *st = q(c, Q_INS_GAME);
     if (!st)
@@ -483,7 +501,7 @@ static int sq_commit(store *base, const char *id, int64_t expect, const char *me
     if (!c)
         return ERR_STORE;
     int ret = ERR_STORE;
-    if (q_exec(c, Q_BEGIN) != SQLITE_OK)
+    if (begin_write(s, c))
         goto done;
     sqlite3_stmt *st = q(c, Q_CAS);
     if (!st)
@@ -601,7 +619,7 @@ static int sq_del(store *base, const char *id)
     if (!c)
         return ERR_STORE;
     int ret = ERR_STORE;
-    if (q_exec(c, Q_BEGIN) != SQLITE_OK)
+    if (begin_write(s, c))
         goto done;
     sqlite3_stmt *st = q(c, Q_DEL_GAME);
     if (!st)
@@ -656,6 +674,7 @@ static void sq_close(store *base)
     for (int i = 0; i < s->nidle; i++)
         conn_free(s->idle[i]);
     pthread_mutex_destroy(&s->mu);
+    pthread_mutex_destroy(&s->wmu);
     free(s->path);
     free(s);
 }
@@ -847,6 +866,7 @@ int store_sqlite_open(store **out, const char *path, char *err, size_t errlen)
     }
     s->base.vt = &VT;
     pthread_mutex_init(&s->mu, NULL);
+    pthread_mutex_init(&s->wmu, NULL);
     conn *c = conn_new(path, err, errlen);
     if (!c) {
         sq_close(&s->base);

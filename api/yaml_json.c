@@ -3,6 +3,7 @@
  * (null, booleans, integers, floats); quoted scalars stay strings. Aliases
  * are resolved by libyaml's document loader; depth is bounded. */
 #include "yaml_json.h"
+#include "json_arena.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -89,7 +90,7 @@ char *yaml_file_to_json(const char *path, size_t *len)
     if (yaml_parser_load(&parser, &doc)) {
         json_t *j = node(&doc, yaml_document_get_root_node(&doc), 0);
         if (j)
-            out = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
+            out = json_text(j, JSON_COMPACT | JSON_ENSURE_ASCII);
         json_decref(j);
         yaml_document_delete(&doc);
     }

@@ -130,6 +130,8 @@ static int prove(const hn_obs *o, const hn_know *k, const uint8_t (*seen)[6], do
                 all_play = 0;
             if (!useless(o, s, r))
                 all_useless = 0;
+            if (!p_play && !all_play && !all_useless)
+                return 0; /* nothing left to prove */
         }
     if (p_play)
         *p_play = w > 0 ? wp / w : 0;
@@ -169,6 +171,11 @@ static int best_play_hint(const hn_obs *o, hn_play *out, int *made, int *tgt_car
     int best = 0;
     for (int d = 1; d < o->np; d++) {
         int t = (o->seat + d) % o->np;
+        int known[HN_MAXHAND]; /* playable and already provably so: no hint adds it */
+        for (int i = 0; i < o->nhand[t]; i++) {
+            int c = o->hand[t][i];
+            known[i] = !playable(o, hn_suit(c), hn_rank(c)) || (prove(o, &o->know[t][i], NULL, NULL) & K_PLAY);
+        }
         for (int type = HN_HINT_COLOR; type <= HN_HINT_NUMBER; type++)
             for (int v = type == HN_HINT_COLOR ? 0 : 1; v <= (type == HN_HINT_COLOR ? 4 : 5); v++) {
                 hn_know k[HN_MAXHAND];
@@ -179,9 +186,7 @@ static int best_play_hint(const hn_obs *o, hn_play *out, int *made, int *tgt_car
                     continue;
                 for (int i = 0; i < o->nhand[t]; i++) {
                     int c = o->hand[t][i];
-                    if (!playable(o, hn_suit(c), hn_rank(c)))
-                        continue;
-                    if (prove(o, &o->know[t][i], NULL, NULL) & K_PLAY)
+                    if (known[i])
                         continue;
                     if (prove(o, &k[i], NULL, NULL) & K_PLAY) {
                         newly++;

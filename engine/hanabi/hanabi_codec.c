@@ -22,18 +22,26 @@ static const char *const TYPE_NAMES[] = {"hint", "hint", "discard", "play"};
 
 /* --- plays ----------------------------------------------------------------- */
 
+/* Built member by member: every record and legal list holds plays, and
+ * json_pack reads its format each time. */
 json_t *hn_play_json(const hn_play *p)
 {
-    char col[2] = {hn_color_letter(p->value), 0};
-    switch (p->type) {
-    case HN_HINT_COLOR:
-        return json_pack("{s:s,s:i,s:s}", "type", "hint", "target", p->target, "color", col);
-    case HN_HINT_NUMBER:
-        return json_pack("{s:s,s:i,s:i}", "type", "hint", "target", p->target, "number", p->value);
-    default:
-        return json_pack("{s:s,s:i}", "type", TYPE_NAMES[p->type == HN_DISCARD ? 2 : 3], "card",
-                         p->target);
+    json_t *o = json_object();
+    int hint = p->type == HN_HINT_COLOR || p->type == HN_HINT_NUMBER;
+    json_object_set_new_nocheck(o, "type",
+                                json_string_nocheck(hint ? "hint" : TYPE_NAMES[p->type == HN_DISCARD ? 2 : 3]));
+    if (!hint) {
+        json_object_set_new_nocheck(o, "card", json_integer(p->target));
+        return o;
     }
+    json_object_set_new_nocheck(o, "target", json_integer(p->target));
+    if (p->type == HN_HINT_COLOR) {
+        char col = hn_color_letter(p->value);
+        json_object_set_new_nocheck(o, "color", json_stringn_nocheck(&col, 1));
+    } else {
+        json_object_set_new_nocheck(o, "number", json_integer(p->value));
+    }
+    return o;
 }
 
 static int int_member(const json_t *j, const char *key, int *out, game_err *e)
@@ -208,7 +216,9 @@ json_t *hn_encode(const hanabi_state *st)
     json_object_set_new(o, "game", json_string("hanabi"));
     json_object_set_new(o, "variant", json_string(variant_name(st->variant)));
     json_object_set_new(o, "players", json_integer(st->np));
-    json_object_set_new(o, "options", json_pack("{s:s}", "end", endrule_name(st->endrule)));
+    json_t *opts = json_object();
+    json_object_set_new_nocheck(opts, "end", json_string_nocheck(endrule_name(st->endrule)));
+    json_object_set_new(o, "options", opts);
     json_object_set_new(o, "seed", json_string(seed));
     json_object_set_new(o, "rng", jx_rng_encode(&st->rng));
     json_object_set_new(o, "bot_rng", jx_rng_encode(&st->brng));
@@ -349,8 +359,8 @@ static json_t *colors_json(int mask)
     json_t *a = json_array();
     for (int c = 0; c < 6; c++)
         if (mask >> c & 1) {
-            char s[2] = {hn_color_letter(c), 0};
-            json_array_append_new(a, json_string(s));
+            char s = hn_color_letter(c);
+            json_array_append_new(a, json_stringn_nocheck(&s, 1));
         }
     return a;
 }
@@ -391,16 +401,51 @@ static void possible(const hanabi_state *st, const hn_know *k, int *cols, int *n
     }
 }
 
-static json_t *card_view(const hanabi_state *st, int p, int i, int hidden)
+/* {"colors": [...], "numbers": [...]}; built member by member (json_pack
+ * reads its format for every card of every view: a third of a view). */
+static json_t *marks_json(int cols, int nums)
+{
+    json_t *o = json_object();
+    json_object_set_new_nocheck(o, "colors", colors_json(cols));
+    json_object_set_new_nocheck(o, "numbers", numbers_json(nums));
+    return o;
+}
+
+/* The marks of one view: most cards share theirs (nothing touched, nothing
+ * ruled out, everything possible), so each distinct one is built once and
+ * shared by reference (nothing changes a view's values once built). */
+typedef struct {
+    int n;
+    int key[3 * HN_MAXP * HN_MAXHAND];
+    json_t *val[3 * HN_MAXP * HN_MAXHAND];
+} marks_memo;
+
+static json_t *marks_shared(marks_memo *m, int cols, int nums)
+{
+    int key = cols << 8 | nums;
+    for (int i = 0; i < m->n; i++)
+        if (m->key[i] == key)
+            return json_incref(m->val[i]);
+    json_t *v = marks_json(cols, nums);
+    if (v && m->n < (int)(sizeof m->key / sizeof m->key[0])) {
+        m->key[m->n] = key;
+        m->val[m->n++] = v;
+        json_incref(v);
+    }
+    return v;
+}
+
+static json_t *card_view(const hanabi_state *st, int p, int i, int hidden, marks_memo *m)
 {
     const hn_know *k = &st->know[p][i];
     int cols, nums;
     possible(st, k, &cols, &nums);
-    return json_pack("{s:s,s:{s:o,s:o},s:{s:o,s:o},s:{s:o,s:o}}",
-                     "card", hidden ? "??" : hn_card_name(st->hand[p][i]),
-                     "touched", "colors", colors_json(k->pos_col), "numbers", numbers_json(k->pos_num),
-                     "not", "colors", colors_json(k->neg_col), "numbers", numbers_json(k->neg_num),
-                     "possible", "colors", colors_json(cols), "numbers", numbers_json(nums));
+    json_t *o = json_object();
+    json_object_set_new_nocheck(o, "card", json_string_nocheck(hidden ? "??" : hn_card_name(st->hand[p][i])));
+    json_object_set_new_nocheck(o, "touched", marks_shared(m, k->pos_col, k->pos_num));
+    json_object_set_new_nocheck(o, "not", marks_shared(m, k->neg_col, k->neg_num));
+    json_object_set_new_nocheck(o, "possible", marks_shared(m, cols, nums));
+    return o;
 }
 
 json_t *hn_view(const hanabi_state *st, int seat)
@@ -408,7 +453,9 @@ json_t *hn_view(const hanabi_state *st, int seat)
     json_t *o = json_object();
     json_object_set_new(o, "game", json_string("hanabi"));
     json_object_set_new(o, "variant", json_string(variant_name(st->variant)));
-    json_object_set_new(o, "options", json_pack("{s:s}", "end", endrule_name(st->endrule)));
+    json_t *opts = json_object();
+    json_object_set_new_nocheck(opts, "end", json_string_nocheck(endrule_name(st->endrule)));
+    json_object_set_new(o, "options", opts);
     json_object_set_new(o, "players", json_integer(st->np));
     json_object_set_new(o, "seat", seat >= 0 ? json_integer(seat) : json_null());
     json_object_set_new(o, "first", json_integer(st->first));
@@ -416,12 +463,16 @@ json_t *hn_view(const hanabi_state *st, int seat)
     json_object_set_new(o, "turn", json_integer(st->nhist + (st->over ? 0 : 1)));
     json_object_set_new(o, "turns", json_integer(st->nhist));
     json_t *hands = json_array();
+    marks_memo memo;
+    memo.n = 0;
     for (int p = 0; p < st->np; p++) {
         json_t *h = json_array();
         for (int i = 0; i < st->nhand[p]; i++)
-            json_array_append_new(h, card_view(st, p, i, !hn_sees(st, seat, p)));
+            json_array_append_new(h, card_view(st, p, i, !hn_sees(st, seat, p), &memo));
         json_array_append_new(hands, h);
     }
+    for (int i = 0; i < memo.n; i++)
+        json_decref(memo.val[i]); /* the view holds them now */
     json_object_set_new(o, "hands", hands);
     json_t *fw = json_object();
     for (int k = 0; k < st->nsuits; k++) {

@@ -41,6 +41,42 @@ static void same(const json_t *j, const char *what)
     }
     free(want);
     free(got);
+    /* json_out_without: as json_dumps of a copy without one member (each
+     * member of an object in turn, and a key it does not have) */
+    if (json_is_object(j)) {
+        const char *key;
+        size_t klen;
+        json_t *v;
+        int k = 0;
+        json_object_keylen_foreach((json_t *)j, key, klen, v) {
+            if (k++ == 3)
+                break;
+            if (memchr(key, 0, klen))
+                continue; /* json_out_without names the member as a C string */
+            json_t *c = json_object(); /* the copy: keys with their lengths */
+            const char *k2;
+            size_t l2;
+            json_t *v2;
+            json_object_keylen_foreach((json_t *)j, k2, l2, v2) {
+                if (l2 != klen || memcmp(k2, key, klen) != 0)
+                    json_object_setn(c, k2, l2, v2);
+            }
+            char *w = json_dumps(c, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY);
+            char *g = json_out_without(j, key, NULL);
+            if ((w == NULL) != (g == NULL) || (w && strcmp(w, g) != 0))
+                fail_msg("%s without %s:\n json_dumps %s\n json_out   %s", what, key, w ? w : "(null)",
+                         g ? g : "(null)");
+            free(w);
+            free(g);
+            json_decref(c);
+        }
+        char *w = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY);
+        char *g = json_out_without(j, "no such member \x01", NULL);
+        if ((w == NULL) != (g == NULL) || (w && strcmp(w, g) != 0))
+            fail_msg("%s without a member it lacks", what);
+        free(w);
+        free(g);
+    }
 }
 
 static void check_take(json_t *j, const char *what)
