@@ -6,10 +6,12 @@
  * player to finish all seven phases far more often than on points, so
  * everything aims at phasing sooner and going out sooner:
  * - before its phase, it takes the discard only when keeping it beats the
- *   average unseen card from the deck (set and run phases; accumulations:
- *   greedy's rule), and lets go the card whose loss costs the least
- *   closeness plus outs (the closeness each unseen card would add; for
- *   phase 7 a card counts for the run or the set, not both);
+ *   average unseen card from the deck (set and run phases; in the bonus
+ *   game the set and run phases still to play, the accumulations left
+ *   out; only accumulations: greedy's rule), and lets go the card whose
+ *   loss costs the least closeness plus outs (the closeness each unseen
+ *   card would add; for phase 7 a card counts for the run or the set, not
+ *   both; for phase 6 the two accumulations may differ in colour);
  * - it never discards a card the next player can place (their phase down)
  *   or of a rank they took from the discard pile this hand, when another
  *   card will do;
@@ -32,10 +34,34 @@
  * hardest. */
 static const int HARDNESS[PZ_NPHASES + 1] = {0, 0, 4, 1, 6, 2, 3, 5};
 
-/* pz__closeness, except that for phase 7 (a run of four of one colour and
- * a set of four) a card counts for the run or the set, not both. */
+static int imin(int a, int b) { return a < b ? a : b; }
+
+/* pz__closeness, except that
+ * - for phase 7 (a run of four of one colour and a set of four) a card
+ *   counts for the run or the set, not both;
+ * - for phase 6 the two 34-accumulations are each of one colour but need
+ *   not match (the reference: "the two accumulations do not have to match
+ *   in colour"): the sum counted is the best of black alone, red alone,
+ *   and black up to 34 plus red up to 34, where greedy's counts only the
+ *   larger colour. */
 static int closeness(const uint8_t *h, int n, int ph)
 {
+    if (ph == 6) {
+        int c = pz__closeness(h, n, 6), b = 0, r = 0;
+        if (c >= 1000)
+            return c;
+        for (int i = 0; i < n; i++)
+            if (h[i] != PZ_JOKER) {
+                if (pz_black(h[i]))
+                    b += pz_accval(h[i]);
+                else
+                    r += pz_accval(h[i]);
+            }
+        int sb = imin(b, 68), sr = imin(r, 68), sm = imin(b, 34) + imin(r, 34);
+        int sv = sb > sr ? sb : sr;
+        sv = sm > sv ? sm : sv;
+        return (c >= 500 ? 500 : 0) + sv * 400 / 68;
+    }
     if (ph != 7)
         return pz__closeness(h, n, ph);
     int W = 0, rc[15] = {0}, cr[3][15] = {{0}};
@@ -257,7 +283,8 @@ static int holds(const pz_obs *o, int card)
     return 0;
 }
 
-/* closeness (no outs) of h after letting go its least useful card */
+/* closeness (no outs) to the set and run phases required, of h after
+ * letting go its least useful card */
 static int keep_value(const pz_obs *o, const uint8_t *h, int n)
 {
     uint8_t tmp[PZ_HMAX + 2];
@@ -268,7 +295,7 @@ static int keep_value(const pz_obs *o, const uint8_t *h, int n)
             continue;
         int v = 0;
         for (int ph = 1; ph <= PZ_NPHASES; ph++)
-            if (pz_required(o, ph)) {
+            if (pz_required(o, ph) && ph != 3 && ph != 6) {
                 int c = closeness(tmp, m, ph);
                 v = c > v ? c : v;
             }
@@ -296,14 +323,21 @@ static int unseen(const pz_obs *o, int card)
 
 /* 1 when taking the discard beats the average deck draw: the closeness
  * kept after letting go the least useful card, with d against the mean
- * over the unseen cards (set and run phases; *known = 0 when an
- * accumulation phase is required: too slow to average, the caller decides). */
+ * over the unseen cards, for the set and run phases (accumulations: too
+ * slow to average). *known = 0, the caller decides, when an accumulation
+ * phase is required, except in the bonus game while a set or run phase
+ * is required too: there the comparison leaves the accumulations out. */
 static int discard_beats_deck(const pz_obs *o, int d, int *known)
 {
+    int acc = 0, other = 0;
     *known = 0;
     for (int ph = 1; ph <= PZ_NPHASES; ph++)
-        if (pz_required(o, ph) && (ph == 3 || ph == 6))
-            return 0;
+        if (pz_required(o, ph)) {
+            acc += ph == 3 || ph == 6;
+            other += ph != 3 && ph != 6;
+        }
+    if (acc && !(o->variant && other))
+        return 0;
     *known = 1;
     uint8_t h[PZ_HMAX + 2];
     int n = o->nhand < PZ_HMAX ? o->nhand : PZ_HMAX;

@@ -258,6 +258,50 @@ static void test_takes_the_discard_that_completes(void **unused)
     free(st);
 }
 
+/* Phase 6 takes two accumulations of one colour each, not both of the same
+ * colour: holding black 45 and red 41 (no 34 in either yet) it lets go a
+ * card that leaves 34 of each (0S); greedy, which counts only the larger
+ * colour, lets the red King go. */
+static void test_phase6_colours_may_differ(void **unused)
+{
+    (void)unused;
+    pz_state *st = new_state();
+    char plan[200], greedy[200];
+    blank(st, 0, 0);
+    st->status[0] = 5;
+    give(st, 0, "KS QC 3S 2C 0S 5S KH QD 4H 2D 0H");
+    give(st, 1, "2H 4D 6S 7C 8C 0C JC KD 5C 3D");
+    give(st, 2, "2S 4S 6H 7H 8H 9H JH QH 6C 6D");
+    give(st, 3, "3C 4C 6D 7D 8D 0D JD QS 7S 8S");
+    choices(st, plan, greedy, sizeof plan);
+    assert_string_equal(greedy, "discards KH");
+    assert_string_equal(plan, "discards 0S");
+    free(st);
+}
+
+/* Bonus, every phase still to play: 3S brings the hand a little closer, but
+ * less than the average card from the deck does for the set and run
+ * phases, so it draws. Greedy takes it; so did the planner while an
+ * accumulation phase (3, 6) was still to play, which left it greedy's rule
+ * for most of a bonus game. */
+static void test_bonus_pick_up_against_the_deck(void **unused)
+{
+    (void)unused;
+    pz_state *st = new_state();
+    char plan[200], greedy[200];
+    blank(st, 1, 0);
+    st->mid = 0;
+    give(st, 0, "2H AS 7S 7D JD 4H 3H 2C 8D JS");
+    st->disc[st->ndisc++] = take(st, "3S");
+    give(st, 1, "2D 4D 6S 7C 9C 0C JC KD KH QS");
+    give(st, 2, "2S 4S 6H 7H 9H 0H QH QD 5C 5D");
+    give(st, 3, "5S 5H 6C 9D 9S 0D 0S KC KS 8C");
+    choices(st, plan, greedy, sizeof plan);
+    assert_string_equal(greedy, "takes 3S from the discard pile");
+    assert_string_equal(plan, "draws from the deck");
+    free(st);
+}
+
 /* One planner against three greedy bots, every seat in turn (deterministic:
  * 60 deals x 4 rotations). The full figure is in docs/phazed-bots.md. */
 static void test_planner_beats_greedy(void **unused)
@@ -294,6 +338,8 @@ int main(void)
         cmocka_unit_test(test_denies_a_collected_rank),
         cmocka_unit_test(test_bonus_plays_the_hardest_phase),
         cmocka_unit_test(test_takes_the_discard_that_completes),
+        cmocka_unit_test(test_phase6_colours_may_differ),
+        cmocka_unit_test(test_bonus_pick_up_against_the_deck),
         cmocka_unit_test(test_planner_beats_greedy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
