@@ -22,7 +22,7 @@ static int grow(outbuf *b, size_t more)
 {
     if (b->failed)
         return -1;
-    size_t cap = b->cap ? b->cap : 4096;
+    size_t cap = b->cap ? b->cap : 256;
     while (cap < b->n + more)
         cap *= 2;
     char *q = realloc(b->p, cap);
@@ -247,6 +247,20 @@ static void put_value(outbuf *b, const json_t *j, int depth)
     }
 }
 
+/* The text, its buffer cut to size: records are stored many to a request
+ * (a bot game's hundreds), each must not hold a mostly empty buffer. */
+static char *finish(outbuf *b, size_t *len)
+{
+    if (len)
+        *len = b->n - 1;
+    if (b->cap - b->n > 64) {
+        char *q = realloc(b->p, b->n);
+        if (q)
+            b->p = q;
+    }
+    return b->p;
+}
+
 char *json_out_without(const json_t *obj, const char *key, size_t *len)
 {
     if (!json_is_object(obj))
@@ -262,9 +276,7 @@ char *json_out_without(const json_t *obj, const char *key, size_t *len)
         json_decref(c);
         return t;
     }
-    if (len)
-        *len = b.n - 1;
-    return b.p;
+    return finish(&b, len);
 }
 
 char *json_out(const json_t *j, size_t *len)
@@ -281,7 +293,5 @@ char *json_out(const json_t *j, size_t *len)
             *len = strlen(t);
         return t;
     }
-    if (len)
-        *len = b.n - 1;
-    return b.p;
+    return finish(&b, len);
 }

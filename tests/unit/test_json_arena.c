@@ -6,7 +6,7 @@
  * them does not reach free(), and a value made after end() does not land in
  * a freed block); text from json_text() is free()'s to take (the release
  * build would abort on a bad free, ASan names it); a request that outgrows
- * the 4 MB of blocks goes on with malloc and json_arena_release() then frees
+ * the 240 KB of blocks goes on with malloc and json_arena_release() then frees
  * its tree value by value; values made outside any request are plain
  * malloc. The ASan build of this test also reports any use of a block after
  * json_arena_end() (the blocks are freed, not reused).
@@ -94,12 +94,12 @@ static void test_spill_past_the_blocks(void **state)
 {
     (void)state;
     json_arena_begin();
-    /* ~6 MB of values: past the 4 MB of blocks, the rest from malloc */
+    /* ~600 KB of values: past the 240 KB of blocks, the rest from malloc */
     json_t *big = json_array();
-    for (int i = 0; i < 60; i++)
+    for (int i = 0; i < 6; i++)
         json_array_append_new(big, object_of(100, 1000));
-    assert_int_equal(json_array_size(big), 60);
-    assert_int_equal(json_string_length(json_object_get(json_array_get(big, 59), "k99")), 1000);
+    assert_int_equal(json_array_size(big), 6);
+    assert_int_equal(json_string_length(json_object_get(json_array_get(big, 5), "k99")), 1000);
     json_arena_release(big); /* spilled: freed value by value (no leak) */
     json_arena_end();
 }
