@@ -167,7 +167,10 @@ static void test_does_not_feed_picked_rank(void **u)
 }
 
 /* It never throws a wild card to the other player while a natural card can
- * go, even when the wild is the card the hand uses least. */
+ * go, even when the wild is the card the hand uses least. (The joker and
+ * the 5 of clubs make a book with the king or with the 9 of hearts, 11
+ * points left either way: it gives away the 9, which the other player is
+ * likelier to take instead of drawing blind.) */
 static void test_keeps_wilds(void **u)
 {
     (void)u;
@@ -181,7 +184,33 @@ static void test_keeps_wilds(void **u)
     fc_advice *a = advise(st, 0);
     assert_int_equal(a->play.kind, FC_PLAY_DISCARD);
     assert_false(fc_is_wild(a->play.card, 5));
-    assert_int_equal(a->play.card, C("KT"));
+    assert_int_equal(a->play.card, C("9H"));
+    free(st);
+}
+
+/* At two players a low card is cheaper to give away (the other player often
+ * takes it instead of drawing blind, where the wild cards are): with a pair
+ * of kings and a loose 3 it keeps the kings (one more king or any wild makes
+ * a book) and drops the 3; greedy drops a king (fewer points now). */
+static void test_gives_low_card(void **u)
+{
+    (void)u;
+    fc_state *st = calloc(1, sizeof *st);
+    blank(st, 2, 3, 0); /* 5s wild */
+    give(st, 0, "6H 7H 8H KS KD");
+    give(st, 1, "3T 4T 6D 9D XC");
+    disc_push(st, "QH");
+    draw_top(st, "3C");
+    apply_ok(st, 0, "{\"draw\":\"draw\"}");
+    fc_advice *a = advise(st, 0);
+    assert_int_equal(a->play.kind, FC_PLAY_DISCARD);
+    assert_int_equal(a->play.card, C("3C"));
+    fc_obs o;
+    fc_play p;
+    char why[300];
+    fc_observe(st, 0, &o);
+    fc_greedy(&o, &p, why, sizeof why);
+    assert_int_equal(fc_rank(p.card), 13);
     free(st);
 }
 
@@ -219,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_observe_pickups),
         cmocka_unit_test(test_does_not_feed_picked_rank),
         cmocka_unit_test(test_keeps_wilds),
+        cmocka_unit_test(test_gives_low_card),
         cmocka_unit_test(test_last_turn_draw),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
