@@ -5,17 +5,17 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-/* Blocks of 16, 32, 64, 64 and 64 KB: a stored play or a view fits in the
- * first two. A request that needs more (a whole bot game in POST /games)
- * goes on with malloc, which reuses what its values free: blocks of
- * megabytes there, on 32 connections at once, left glibc's arenas holding
- * 95 MB after `make bench` (48 MB without). Blocks stay under glibc's mmap
- * threshold (128 KB). */
+/* Blocks of 16, 32 and 64 KB: a stored play or a view fits in the first
+ * two. A request that needs more (a whole bot game in POST /games) goes on
+ * with malloc, which reuses what its values free: blocks of megabytes
+ * there, on 32 connections at once, left glibc's arenas holding 95 MB after
+ * `make bench` (48 MB without). Blocks stay under glibc's mmap threshold
+ * (128 KB). */
 enum {
     ARENA_FIRST = 16 * 1024,
     ARENA_MAX_BLOCK = 64 * 1024,
-    ARENA_TOTAL = 240 * 1024,
-    ARENA_BLOCKS = 5,
+    ARENA_TOTAL = 112 * 1024,
+    ARENA_BLOCKS = 3,
     ARENA_ALIGN = 16
 };
 

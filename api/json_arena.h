@@ -8,7 +8,7 @@
  * malloc_consolidate). With the hooks installed (json_set_alloc_funcs),
  * the values jansson allocates between json_arena_begin() and
  * json_arena_end() on a thread come from that thread's blocks (bump
- * allocation: a 16 KB block, then 32 and 64 KB ones, 240 KB in all, then
+ * allocation: blocks of 16, 32 and 64 KB, 112 KB in all, then
  * malloc again), their frees cost nothing, and json_arena_end() returns the
  * blocks.
  *

@@ -6,7 +6,7 @@
  * them does not reach free(), and a value made after end() does not land in
  * a freed block); text from json_text() is free()'s to take (the release
  * build would abort on a bad free, ASan names it); a request that outgrows
- * the 240 KB of blocks goes on with malloc and json_arena_release() then frees
+ * the 112 KB of blocks goes on with malloc and json_arena_release() then frees
  * its tree value by value; values made outside any request are plain
  * malloc. The ASan build of this test also reports any use of a block after
  * json_arena_end() (the blocks are freed, not reused).
@@ -94,7 +94,7 @@ static void test_spill_past_the_blocks(void **state)
 {
     (void)state;
     json_arena_begin();
-    /* ~600 KB of values: past the 240 KB of blocks, the rest from malloc */
+    /* ~600 KB of values: past the 112 KB of blocks, the rest from malloc */
     json_t *big = json_array();
     for (int i = 0; i < 6; i++)
         json_array_append_new(big, object_of(100, 1000));
