@@ -19,6 +19,11 @@ enum {
     ARENA_ALIGN = 16
 };
 
+/* Set once by json_arena_install(), before any thread: without the hooks
+ * (a test, a tool calling api_handle()), jansson allocates with malloc and
+ * every tree must be freed value by value. */
+static int installed;
+
 static __thread struct {
     char *base[ARENA_BLOCKS];
     size_t size[ARENA_BLOCKS];
@@ -84,7 +89,11 @@ static void arena_free(void *p)
         free(p);
 }
 
-void json_arena_install(void) { json_set_alloc_funcs(arena_malloc, arena_free); }
+void json_arena_install(void)
+{
+    json_set_alloc_funcs(arena_malloc, arena_free);
+    installed = 1;
+}
 
 void json_arena_begin(void)
 {
@@ -107,7 +116,7 @@ void json_arena_end(void)
 
 void json_arena_release(json_t *j)
 {
-    if (!A.active || A.spilled)
+    if (!installed || !A.active || A.spilled)
         json_decref(j);
     /* else every value of the request is in the blocks: json_arena_end()
      * frees them all; walking the tree to free each would cost as much as

@@ -320,7 +320,7 @@ int main(int argc, char **argv)
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "serve") == 0 || strcmp(cmd, "fcgi") == 0)
-        json_arena_install(); /* request bodies in one block each (api/json_arena.h) */
+        json_arena_install(); /* a request's JSON values in blocks (api/json_arena.h) */
     if (strcmp(cmd, "serve") == 0)
         return cmd_serve(argc - 1, argv + 1);
     if (strcmp(cmd, "fcgi") == 0)
