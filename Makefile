@@ -83,6 +83,14 @@ $(BA)/tests/test_json_arena: tests/unit/test_json_arena.c $(ENGINE_OBJ_A) $(BA)/
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
 
+# test_notify: api/notify.c's wake-ups, with threads.
+$(B)/tests/test_notify: tests/unit/test_notify.c $(ENGINE_OBJ) $(B)/api/notify.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
+$(BA)/tests/test_notify: tests/unit/test_notify.c $(ENGINE_OBJ_A) $(BA)/api/notify.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
+
 # test_json_out compares api/json_out.c with jansson's json_dumps.
 $(B)/tests/test_json_out: tests/unit/test_json_out.c $(ENGINE_OBJ) $(B)/api/json_out.o $(B)/api/json_arena.o
 	@mkdir -p $(dir $@)

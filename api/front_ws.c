@@ -87,11 +87,12 @@ static void active(ws_conn *wc)
 
 static struct {
     pthread_mutex_t mu;
+    pthread_cond_t cv; /* a connection joined the list, or stop */
     pthread_t poller;
     int running;
     const api_config *cfg;
     ws_conn *list;
-} W = {.mu = PTHREAD_MUTEX_INITIALIZER};
+} W = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 
 static void req_for(const ws_conn *wc, http_req *req, http_header *h, const char *method,
                     const char *path)
@@ -187,6 +188,16 @@ static void *poller(void *arg)
                                                                  : wc->interval * 2;
                 wc->next_poll = now + wc->interval;
             }
+        }
+        if (!W.list && __atomic_load_n(&W.running, __ATOMIC_ACQUIRE)) {
+            /* nobody to serve: sleep until one joins (on_ready) or stop,
+             * not woken by every write of every game */
+            struct timespec t;
+            clock_gettime(CLOCK_REALTIME, &t);
+            t.tv_sec += 1;
+            pthread_cond_timedwait(&W.cv, &W.mu, &t);
+            pthread_mutex_unlock(&W.mu);
+            continue;
         }
         pthread_mutex_unlock(&W.mu);
         notify_wait_any(total, WS_POLL_MIN_MS); /* or a write anywhere wakes it */
@@ -353,6 +364,7 @@ static void on_ready(struct mg_connection *conn, void *cb)
     wc->next = W.list;
     W.list = wc;
     poll_one(wc);
+    pthread_cond_signal(&W.cv);
     pthread_mutex_unlock(&W.mu);
 }
 
@@ -484,6 +496,9 @@ void front_ws_stop(void)
 {
     if (!W.running)
         return;
+    pthread_mutex_lock(&W.mu);
     __atomic_store_n(&W.running, 0, __ATOMIC_RELEASE);
+    pthread_cond_signal(&W.cv);
+    pthread_mutex_unlock(&W.mu);
     pthread_join(W.poller, NULL);
 }

@@ -9,6 +9,7 @@ typedef struct bucket {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     unsigned long gen;
+    int waiters; /* threads in wait_on(): a write with none wakes nobody */
 } bucket;
 
 static bucket B[NOTIFY_BUCKETS + 1]; /* the last one: every write */
@@ -34,10 +35,17 @@ static bucket *of(const char *id)
     return &B[h % NOTIFY_BUCKETS];
 }
 
+/* The generation moves first, then the waiters are counted (both
+ * sequentially consistent): a waiter counts itself before it compares the
+ * generation, so either it sees the new one or this sees it and wakes it.
+ * With nobody waiting (the usual case: no event stream open on a game of
+ * that bucket) a write costs no lock and wakes no thread. */
 static void bump(bucket *b)
 {
+    __atomic_add_fetch(&b->gen, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&b->waiters, __ATOMIC_SEQ_CST) == 0)
+        return;
     pthread_mutex_lock(&b->mu);
-    b->gen++;
     pthread_cond_broadcast(&b->cv);
     pthread_mutex_unlock(&b->mu);
 }
@@ -58,10 +66,12 @@ static int wait_on(bucket *b, unsigned long seen, int ms)
         t.tv_nsec -= 1000000000L;
     }
     pthread_mutex_lock(&b->mu);
+    __atomic_add_fetch(&b->waiters, 1, __ATOMIC_SEQ_CST);
     int rc = 0;
-    while (b->gen == seen && rc != ETIMEDOUT)
+    while (__atomic_load_n(&b->gen, __ATOMIC_SEQ_CST) == seen && rc != ETIMEDOUT)
         rc = pthread_cond_timedwait(&b->cv, &b->mu, &t);
-    int moved = b->gen != seen;
+    __atomic_sub_fetch(&b->waiters, 1, __ATOMIC_SEQ_CST);
+    int moved = __atomic_load_n(&b->gen, __ATOMIC_SEQ_CST) != seen;
     pthread_mutex_unlock(&b->mu);
     return moved;
 }
