@@ -63,6 +63,8 @@ typedef struct game_ctx {
     store_row row;
     const game_ops *ops;
     json_t *meta; /* {"game","variant","seed","seats":[...]} */
+    int meta_changed; /* a handler changed meta: ctx_save writes it anew
+                         (else row.meta, the text it was read from) */
     void *st;     /* ops->state_size bytes */
     int seat;     /* caller: a seat, SEAT_SPECTATOR or SEAT_ADMIN */
     int reader;   /* what the caller may read (engine/game.h): the seat, or for a

@@ -11,8 +11,10 @@
 #include "core/jsonx.h"
 #include "json_out.h"
 #include "notify.h"
+#include "json_arena.h"
 #include "snapshot.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +170,72 @@ int ctx_rebuild(const api_config *cfg, const game_ops *ops, const char *id, long
     return rc;
 }
 
+/* The meta a thread read last, parsed, outside the request blocks: the
+ * requests of one game come one after another on one connection, and so on
+ * one worker thread, with the same meta text (it changes only when a seat
+ * does). A copy of the parsed tree costs a third of parsing the text again
+ * (callgrind: ~14k instructions against ~42k for a 2-seat meta). Freed
+ * when the thread ends. */
+typedef struct meta_memo {
+    char *text;
+    size_t len;
+    json_t *tree;
+} meta_memo;
+
+static pthread_key_t memo_key;
+static pthread_once_t memo_once = PTHREAD_ONCE_INIT;
+
+static void memo_drop(meta_memo *m)
+{
+    int held = json_arena_hold();
+    json_decref(m->tree);
+    json_arena_resume(held);
+    free(m->text);
+    m->tree = NULL;
+    m->text = NULL;
+    m->len = 0;
+}
+
+static void memo_free(void *p)
+{
+    if (p) {
+        memo_drop(p);
+        free(p);
+    }
+}
+
+static void memo_setup(void) { pthread_key_create(&memo_key, memo_free); }
+
+static json_t *meta_parse(const char *text)
+{
+    pthread_once(&memo_once, memo_setup);
+    meta_memo *m = pthread_getspecific(memo_key);
+    size_t len = strlen(text);
+    if (m && m->tree && m->len == len && memcmp(m->text, text, len) == 0)
+        return json_deep_copy(m->tree);
+    json_t *t = json_loads(text, 0, NULL);
+    if (!t)
+        return NULL;
+    if (!m && (m = calloc(1, sizeof *m)) != NULL && pthread_setspecific(memo_key, m) != 0) {
+        free(m);
+        m = NULL;
+    }
+    if (m) {
+        memo_drop(m);
+        int held = json_arena_hold();
+        m->tree = json_deep_copy(t);
+        json_arena_resume(held);
+        m->text = malloc(len + 1);
+        if (m->tree && m->text) {
+            memcpy(m->text, text, len + 1);
+            m->len = len;
+        } else {
+            memo_drop(m);
+        }
+    }
+    return t;
+}
+
 int ctx_load(const api_config *cfg, const http_req *req, const char *id,
              game_ctx *c, game_err *e)
 {
@@ -178,8 +246,7 @@ int ctx_load(const api_config *cfg, const http_req *req, const char *id,
     if (rc)
         return err_set(e, rc, NULL, "the store could not be read");
     c->ops = game_find(c->row.game);
-    json_error_t je;
-    c->meta = json_loads(c->row.meta, 0, &je);
+    c->meta = c->row.meta ? meta_parse(c->row.meta) : NULL;
     c->st = c->ops ? malloc(c->ops->state_size) : NULL;
     if (!c->ops || !c->meta || !c->st)
         return err_set(e, ERR_INTERNAL, NULL, "stored game '%s' is unreadable", id);
@@ -280,7 +347,8 @@ int ctx_save(const api_config *cfg, game_ctx *c, const json_t *applied, const js
     size_t len = 0;
     store_play *plays = NULL;
     int k = 0;
-    char *meta = json_out(c->meta, NULL);
+    /* the text it was read from, unless a handler changed it */
+    char *meta = c->meta_changed ? json_out(c->meta, NULL) : c->row.meta;
     int rc = meta ? snap_pack(c->ops, c->row.id, c->row.version + 1, c->st, &snap, &len)
                   : ERR_INTERNAL;
     if (!rc)
@@ -289,7 +357,8 @@ int ctx_save(const api_config *cfg, game_ctx *c, const json_t *applied, const js
         rc = store_commit(cfg->store, c->row.id, c->row.version, meta, snap, len, plays, k);
     store_plays_free(plays, k);
     free(snap);
-    free(meta);
+    if (meta != c->row.meta)
+        free(meta);
     if (rc == 0) {
         c->row.version++;
         notify_game(c->row.id); /* its event streams wake now (notify.h) */

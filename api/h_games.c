@@ -663,6 +663,7 @@ int h_resign(const api_config *cfg, const http_req *req, const route_match *m,
     const char *bot = c.ops->bots[0];
     json_object_set_new(seat, "bot", json_string(bot));
     json_object_set_new(seat, "resigned", json_true());
+    c.meta_changed = 1;
     if ((rc = ctx_run_bots(c.ops, c.st, c.meta, applied, whos, &e)))
         goto done;
     if ((rc = ctx_save(cfg, &c, applied, whos))) {

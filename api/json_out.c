@@ -12,10 +12,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A value held in several places of one answer (a refcount above 1: the
+ * Hanabi view shares each distinct set of card marks among the cards) is
+ * written once; its later places copy those bytes (the same value gives the
+ * same text). The first SHARED_MEMO such values of an answer are kept. */
+enum { SHARED_MEMO = 16 };
+
 typedef struct outbuf {
     char *p;
     size_t n, cap;
     int failed;
+    int nshared;
+    struct {
+        const json_t *j;
+        size_t at, len;
+        int depth;
+    } shared[SHARED_MEMO];
 } outbuf;
 
 static int grow(outbuf *b, size_t more)
@@ -196,6 +208,8 @@ static void put_object(outbuf *b, const json_t *j, int depth, const char *skip)
     put_c(b, '}');
 }
 
+static void put_plain(outbuf *b, const json_t *j, int depth);
+
 static void put_value(outbuf *b, const json_t *j, int depth)
 {
     if (b->failed)
@@ -204,6 +218,33 @@ static void put_value(outbuf *b, const json_t *j, int depth)
         b->failed = 1;
         return;
     }
+    if (j->refcount > 1 && (json_is_object(j) || json_is_array(j))) {
+        for (int i = 0; i < b->nshared; i++)
+            if (b->shared[i].j == j && depth <= b->shared[i].depth) {
+                size_t at = b->shared[i].at, len = b->shared[i].len;
+                if (room(b, len) == 0) { /* offsets: room() may move the buffer */
+                    memcpy(b->p + b->n, b->p + at, len);
+                    b->n += len;
+                }
+                return;
+            }
+        size_t at = b->n;
+        put_plain(b, j, depth);
+        if (!b->failed && b->nshared < SHARED_MEMO) {
+            b->shared[b->nshared].j = j;
+            b->shared[b->nshared].at = at;
+            b->shared[b->nshared].len = b->n - at;
+            b->shared[b->nshared].depth = depth;
+            b->nshared++;
+        }
+        return;
+    }
+    put_plain(b, j, depth);
+}
+
+/* Any value, written out in full. */
+static void put_plain(outbuf *b, const json_t *j, int depth)
+{
     switch (json_typeof(j)) {
     case JSON_OBJECT:
         put_object(b, j, depth, NULL);

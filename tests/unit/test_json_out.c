@@ -221,6 +221,37 @@ static void test_generated_values(void **unused)
     }
 }
 
+/* (2b) values held in several places of one tree (json_out writes such a
+ * value once and copies its text to its later places): more distinct
+ * shared values than it keeps, and a shared value met both near the top and
+ * past JSON_OUT_MAX_DEPTH, in either order (json_dumps's bytes each time) */
+static void test_shared_values(void **unused)
+{
+    (void)unused;
+    json_t *top = json_array();
+    for (int i = 0; i < 40; i++) {
+        json_t *v = json_pack("{s:i,s:[s,i],s:{}}", "k", i, "a", "x\"y\u00e9", i * 7, "o");
+        for (int k = 0; k < 3; k++)
+            json_array_append(top, v);
+        /* and every one holds the first (shared twice over) */
+        json_object_set(json_object_get(v, "o"), "first",
+                        json_array_get(top, 0) == v ? json_null() : json_array_get(top, 0));
+        json_decref(v);
+    }
+    check_take(json_incref(top), "40 shared values, 3 places each");
+    json_t *leaf = json_pack("[[[s]]]", "leaf"); /* 3 levels of its own */
+    json_t *deep = json_incref(leaf);
+    for (int i = 0; i < JSON_OUT_MAX_DEPTH - 3; i++)
+        deep = json_pack("[o]", deep);
+    check_take(json_pack("[O,o]", leaf, deep), "shared, shallow then too deep");
+    deep = json_incref(leaf);
+    for (int i = 0; i < JSON_OUT_MAX_DEPTH - 6; i++)
+        deep = json_pack("[o]", deep);
+    check_take(json_pack("[o,O]", deep, leaf), "shared, deep then shallow");
+    json_decref(leaf);
+    json_decref(top);
+}
+
 /* (3) what json_dumps refuses, and the depth limit */
 static void test_refusals_and_depth(void **unused)
 {
@@ -256,6 +287,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_game_answer),
         cmocka_unit_test(test_generated_values),
+        cmocka_unit_test(test_shared_values),
         cmocka_unit_test(test_refusals_and_depth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
