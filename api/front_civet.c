@@ -967,6 +967,18 @@ static int on_request(struct mg_connection *conn, void *data)
     return status;
 }
 
+/* Who may do what is the API's business (seat and admin tokens). civetweb's
+ * own authentication, from .htpasswd files, would look for one on every
+ * request (with no document root: a stat of "/.htpasswd") and, were one
+ * there, ask every client for a password; an authorization handler for
+ * every path replaces it. */
+static int no_file_auth(struct mg_connection *conn, void *data)
+{
+    (void)conn;
+    (void)data;
+    return 1;
+}
+
 int front_civet_start(front_civet *fc, const char *listen, int threads,
                       const char *access_log, char *err, size_t errlen)
 {
@@ -1062,6 +1074,7 @@ int front_civet_start(front_civet *fc, const char *listen, int threads,
         goto fail;
     }
     mg_set_request_handler(fc->ctx, "/", on_request, fc);
+    mg_set_auth_handler(fc->ctx, "/", no_file_auth, NULL);
     if (front_ws_start(fc->ctx, &fc->cfg)) {
         snprintf(err, errlen, "cannot start the WebSocket poller");
         mg_stop(fc->ctx);

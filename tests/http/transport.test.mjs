@@ -11,7 +11,7 @@
 // shorter than CONTENT_LENGTH is refused there too.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -148,6 +148,25 @@ test('errors civetweb answers itself are problem+json', { skip: viaFcgi && 'ngin
   for (const [what, text, status, slug] of cases) {
     const r = await raw(srv.base, [text], { timeout: 8000 });
     expectRawProblem(r, status, slug, what);
+  }
+});
+
+// civetweb's own password files: with no document root it looked for
+// /.htpasswd on every request and, had one been there, answered every
+// request 401 with a Digest challenge. Who may do what is the API's
+// business (tokens). Needs root to put the file there for a moment.
+const rootOwned = process.getuid?.() === 0 && !existsSync('/.htpasswd');
+test('a .htpasswd file does not lock the API', {
+  skip: viaFcgi ? 'croupier fcgi has no civetweb' : !rootOwned && 'needs root and no /.htpasswd',
+}, async () => {
+  writeFileSync('/.htpasswd', 'someone:croupier:0123456789abcdef0123456789abcdef\n');
+  try {
+    const r = await srv.get('/healthz');
+    expectStatus(r, 200, 'GET /healthz with /.htpasswd present');
+    const g = await createGame(srv, { players: ['Ann', 'bot', 'bot', 'bot'] });
+    expectStatus(await srv.get(`/games/${g.id}`, { token: g.seats[0].token }), 200, 'a game read');
+  } finally {
+    rmSync('/.htpasswd', { force: true });
   }
 });
 
