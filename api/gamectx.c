@@ -9,9 +9,9 @@
  */
 #include "api.h"
 #include "core/jsonx.h"
+#include "json_arena.h"
 #include "json_out.h"
 #include "notify.h"
-#include "json_arena.h"
 #include "snapshot.h"
 
 #include <pthread.h>
@@ -216,9 +216,12 @@ static json_t *meta_parse(const char *text)
     json_t *t = json_loads(text, 0, NULL);
     if (!t)
         return NULL;
-    if (!m && (m = calloc(1, sizeof *m)) != NULL && pthread_setspecific(memo_key, m) != 0) {
-        free(m);
-        m = NULL;
+    if (!m) {
+        m = calloc(1, sizeof *m);
+        if (m && pthread_setspecific(memo_key, m) != 0) {
+            free(m);
+            m = NULL;
+        }
     }
     if (m) {
         memo_drop(m);

@@ -15,7 +15,9 @@
 /* A value held in several places of one answer (a refcount above 1: the
  * Hanabi view shares each distinct set of card marks among the cards) is
  * written once; its later places copy those bytes (the same value gives the
- * same text). The first SHARED_MEMO such values of an answer are kept. */
+ * same text; a copy does not recurse, so the depth limit, there for the
+ * stack, does not apply to it). The first SHARED_MEMO such values of an
+ * answer are kept. */
 enum { SHARED_MEMO = 16 };
 
 typedef struct outbuf {
@@ -26,7 +28,6 @@ typedef struct outbuf {
     struct {
         const json_t *j;
         size_t at, len;
-        int depth;
     } shared[SHARED_MEMO];
 } outbuf;
 
@@ -220,7 +221,7 @@ static void put_value(outbuf *b, const json_t *j, int depth)
     }
     if (j->refcount > 1 && (json_is_object(j) || json_is_array(j))) {
         for (int i = 0; i < b->nshared; i++)
-            if (b->shared[i].j == j && depth <= b->shared[i].depth) {
+            if (b->shared[i].j == j) {
                 size_t at = b->shared[i].at, len = b->shared[i].len;
                 if (room(b, len) == 0) { /* offsets: room() may move the buffer */
                     memcpy(b->p + b->n, b->p + at, len);
@@ -234,7 +235,6 @@ static void put_value(outbuf *b, const json_t *j, int depth)
             b->shared[b->nshared].j = j;
             b->shared[b->nshared].at = at;
             b->shared[b->nshared].len = b->n - at;
-            b->shared[b->nshared].depth = depth;
             b->nshared++;
         }
         return;
