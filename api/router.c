@@ -352,7 +352,7 @@ static void dispatch(const api_config *cfg, const http_req *req, http_res *res)
         }
     }
     hit->fn(cfg, req, &m, body, res);
-    json_decref(body);
+    json_arena_release(body); /* the walk that frees it, only when it must */
 }
 
 void api_handle(const api_config *cfg, const http_req *req, http_res *res)
