@@ -6,7 +6,8 @@
 #    tests/bench/anchor.c: croupier's civetweb options, one JSON answer per
 #    request) in the same run, under wrk -t2 --latency at each of $CONNS
 #    connections; runs of the two servers alternate so both meet the same
-#    machine. Prints req/s of both, their ratio against the targets
+#    machine. Prints req/s of both (medians of $HTTP_RUNS runs), their ratio
+#    (the median of the runs' ratios, each run the two back to back) against the targets
 #    (/healthz >= 0.9 of bare, is_valid_play >= 0.8), p50/p99 latency,
 #    non-2xx answers, wrk's socket errors (connect/read/write/timeout) and
 #    starved connections (open a second with no answer: wrk cannot see
@@ -23,7 +24,8 @@
 #    prepared statements each, one transaction per request) with what that
 #    server stored: plays per request as measured, snapshot, meta and play
 #    texts as long as in its database (sqlite3). $STORE_RUNS runs of each,
-#    alternating; medians; ratio against the target (>= 0.5), and the CPU
+#    alternating; medians; ratio (the median of the runs' ratios) against
+#    the target (>= 0.5), and the CPU
 #    the server, the driver and the ceiling used.
 # 4. store (B): tests/bench/long.mjs (Node) on that server: the same Phazed
 #    game (4 persons) and Five Crowns game (7 persons), played by seeded
