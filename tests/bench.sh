@@ -482,15 +482,15 @@ for i in $(seq "$STORE_RUNS"); do
     done
 done
 if [ -s "$tmp/store.croupier" ] && [ -s "$tmp/store.ceiling" ]; then
-    # fcol FILE KEY: the median of KEY over the runs
-    fcol() { while read -r l; do kv "$l" "$2"; done <"$1" | median; }
-    fsum() { while read -r l; do kv "$l" "$2"; done <"$1" | sum; }
+    # fvals FILE KEY: KEY of each run, one per line; fcol: their median; fsum: their sum
+    fvals() { while read -r l; do kv "$l" "$2"; done <"$1"; }
+    fcol() { fvals "$1" "$2" | median; }
+    fsum() { fvals "$1" "$2" | sum; }
     local cp cr cpl cpl99 sp sr spl spl99 ratio mark
     cp=$(fcol "$tmp/store.croupier" plays_per_s) cr=$(fcol "$tmp/store.croupier" requests_per_s)
     sp=$(fcol "$tmp/store.ceiling" plays_per_s) sr=$(fcol "$tmp/store.ceiling" requests_per_s)
     # the median of the runs' ratios (run i of each, back to back)
-    ratio=$(paste -d' ' <(while read -r l; do kv "$l" plays_per_s; done <"$tmp/store.croupier") \
-        <(while read -r l; do kv "$l" plays_per_s; done <"$tmp/store.ceiling") |
+    ratio=$(paste -d' ' <(fvals "$tmp/store.croupier" plays_per_s) <(fvals "$tmp/store.ceiling" plays_per_s) |
         awk 'NF == 2 { printf "%.4f\n", ($2 > 0) ? $1 / $2 : 0 }' | median | awk '{ printf "%.2f", $1 }')
     mark=$(awk -v r="$ratio" 'BEGIN { print (r + 0 >= 0.5) ? "PASS" : "BELOW" }')
     echo "== store (A): stored plays/s, croupier vs the raw SQLite ceiling of the same writes, 2 connections,"
