@@ -21,7 +21,8 @@
 #    ends); plays stored = the person's play + the bot plays that followed
 #    (the answer's "applied"). Then build/bench/sqlite_ceiling
 #    (tests/bench/sqlite_ceiling.c: schema 2, 2 threads, a connection and
-#    prepared statements each, one transaction per request) with what that
+#    prepared statements each, one transaction per request, WAL checkpoints
+#    in a thread of their own as croupier's store runs them) with what that
 #    server stored: plays per request as measured, snapshot, meta and play
 #    texts as long as in its database (sqlite3). $STORE_RUNS runs of each,
 #    alternating; medians; ratio (the median of the runs' ratios) against
@@ -472,7 +473,7 @@ for i in $(seq "$STORE_RUNS"); do
             fi
         else
             [ -n "$K" ] || continue
-            { time "$CEILING" --db "$tmp/ceiling.$i.db" --threads 2 --seconds "$STORE_SECONDS" \
+            { time "$CEILING" --db "$tmp/ceiling.$i.db" --threads 2 --seconds "$STORE_SECONDS" --checkpoint background \
                 --plays "$K" --snap "$S" --meta "$M" --text "$P" >"$out" 2>&1; } 2>"$out.time"
             line=$(grep '^sqlite_ceiling:' "$out" || true)
             read -r real user sys <"$out.time"
@@ -497,7 +498,7 @@ if [ -s "$tmp/store.croupier" ] && [ -s "$tmp/store.ceiling" ]; then
     echo "   ${STORE_SECONDS}s runs, median of $STORE_RUNS, alternating; the ratio is the median of the runs' ratios (store schema $schema)"
     echo "   croupier: wrk -t2 -c2 -s tests/bench/store_play.lua: per connection a person's Hanabi game against"
     echo "             the rules bot, plays back to back, a new game when one ends"
-    echo "   ceiling:  sqlite_ceiling --threads 2 --plays $K --snap $S --meta $M --text $P (as croupier stored them:"
+    echo "   ceiling:  sqlite_ceiling --threads 2 --checkpoint background (croupier's checkpointer) --plays $K --snap $S --meta $M --text $P (as croupier stored them:"
     if [ "$schema" = 2 ]; then
         echo "             plays per request measured, avg snapshot, meta and play+record+explanation bytes of its database)"
     else

@@ -7,7 +7,9 @@
  * processes would have) racing on one game, opening one file from several
  * threads at once, and the in-place migration of a schema-1 database of the
  * previous release (built here with its own DDL), including a migration that
- * fails and must leave the file as it was, and a newer schema refused.
+ * fails and must leave the file as it was, and a newer schema refused; the
+ * checkpointer (the WAL bounded under a stream of commits, the rest copied
+ * once they stop).
  */
 #include <pthread.h>
 #include <sqlite3.h>
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -742,6 +745,85 @@ static void check_migrated(const char *path)
     store_close(s);
 }
 
+/* The checkpointer thread: under a stream of commits the WAL stays bounded
+ * (its pages are copied back and it starts over, where without checkpoints
+ * it would hold all 320 MB written here) and the database file gets the
+ * pages; once the commits stop, the rest is copied within a few seconds (the
+ * idle checkpoint: two quiet periods of CKPT_IDLE_S, 2 s). */
+static long long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+static void test_checkpointer(void **state)
+{
+    fx *f = *state;
+    store *s = open_ok(f->path);
+    create_game(s, "ck", 1, "{\"seed\":1}", "{}", NULL, 0, 0);
+    enum { EXPL = 16000, COMMITS = 20000 };
+    char *expl = malloc(EXPL + 1);
+    assert_non_null(expl);
+    unsigned x = 12345;
+    for (int i = 0; i < EXPL; i++) {
+        x = x * 1103515245u + 12345u;
+        expl[i] = (char)('a' + (x >> 16) % 26);
+    }
+    expl[EXPL] = 0;
+    char wal[200];
+    snprintf(wal, sizeof wal, "%s-wal", f->path);
+    long long max_wal = 0;
+    for (int i = 0; i < COMMITS; i++) {
+        store_play p = P(i + 1, 0, STORE_PERSON, NULL, "{\"type\":\"discard\",\"card\":0}", "{}", expl);
+        assert_int_equal(store_commit(s, "ck", 1 + i, "{\"seats\":[]}", (const unsigned char *)"{}", 2,
+                                      &p, 1),
+                         0);
+        if (i % 25 == 0 && file_size(wal) > max_wal)
+            max_wal = file_size(wal);
+    }
+    /* 16000 pages of 4 KB with their frame headers (66 MB), and what was
+     * committed while a checkpoint ran: this loop writes as fast as SQLite
+     * goes, about as fast as the checkpointer copies, and is held back at
+     * twice that (132 MB); without checkpoints all 320 MB */
+    assert_true(max_wal > 0);
+    if (max_wal >= 140LL << 20)
+        fail_msg("the WAL grew to %lld bytes", max_wal);
+    if (file_size(f->path) < 32LL << 20)
+        fail_msg("no checkpoint during the commits: the database file has %lld bytes",
+                 file_size(f->path));
+    /* every page of the database, as a reader sees it (the WAL's included),
+     * copied into the file */
+    long long want = raw_int(f->path, "PRAGMA page_count") * raw_int(f->path, "PRAGMA page_size");
+    assert_true(want >= (long long)COMMITS * EXPL);
+    for (int t = 0; t < 30 && file_size(f->path) < want; t++)
+        usleep(500 * 1000);
+    if (file_size(f->path) < want)
+        fail_msg("15 s after the last commit the database file has %lld bytes of %lld",
+                 file_size(f->path), want);
+    /* a few commits more, far below the threshold: only the idle checkpoint
+     * copies them (two quiet periods of 2 s) */
+    for (int i = COMMITS; i < COMMITS + 10; i++) {
+        store_play p = P(i + 1, 0, STORE_PERSON, NULL, "{\"type\":\"discard\",\"card\":0}", "{}", expl);
+        assert_int_equal(store_commit(s, "ck", 1 + i, "{\"seats\":[]}", (const unsigned char *)"{}", 2,
+                                      &p, 1),
+                         0);
+    }
+    want = raw_int(f->path, "PRAGMA page_count") * raw_int(f->path, "PRAGMA page_size");
+    if (file_size(f->path) >= want)
+        fail_msg("the last commits are in the file at once (%lld bytes of %lld)", file_size(f->path), want);
+    for (int t = 0; t < 30 && file_size(f->path) < want; t++)
+        usleep(500 * 1000);
+    if (file_size(f->path) < want)
+        fail_msg("15 s after the last commits the database file has %lld bytes of %lld",
+                 file_size(f->path), want);
+    char buf[64];
+    assert_string_equal(raw_text(f->path, "SELECT count(*) FROM plays WHERE game_id = 'ck'", buf,
+                                 sizeof buf),
+                        "20010");
+    store_close(s);
+    free(expl);
+}
+
 static void test_migrate_schema1(void **state)
 {
     fx *f = *state;
@@ -907,6 +989,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_snap_put, setup, teardown),
         cmocka_unit_test_setup_teardown(test_delete, setup, teardown),
         cmocka_unit_test_setup_teardown(test_race, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_checkpointer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_schema1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_empty_schema1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_failure_rolls_back, setup, teardown),
