@@ -223,15 +223,11 @@ static conn *conn_new(sqlite_store *s, char *err, size_t errlen)
         sqlite3_sleep(10);
     }
     /* journal_size_limit truncates the WAL back to 64 MiB after a checkpoint
-     * that reset it. With the checkpointer running, a commit never
-     * checkpoints (wal_autocheckpoint 0; the hook wakes the checkpointer);
-     * without it, SQLite's default (1000 pages, in the committing thread). */
+     * that reset it. */
     if (rc != SQLITE_OK ||
         sqlite3_exec(c->db,
-                     s->ck_running ? "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
-                                     "PRAGMA journal_size_limit=67108864; PRAGMA wal_autocheckpoint=0;"
-                                   : "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
-                                     "PRAGMA journal_size_limit=67108864; PRAGMA wal_autocheckpoint=1000;",
+                     "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
+                     "PRAGMA journal_size_limit=67108864;",
                      NULL, NULL, &msg) != SQLITE_OK) {
         if (err)
             snprintf(err, errlen, "sqlite %s: %s", path, msg ? msg : "pragma failed");
@@ -239,8 +235,11 @@ static conn *conn_new(sqlite_store *s, char *err, size_t errlen)
         conn_free(c);
         return NULL;
     }
+    /* With the checkpointer running, a commit never checkpoints: SQLite's
+     * autocheckpoint is itself a WAL hook, which this one replaces. Without
+     * it, SQLite's default (1000 pages, in the committing thread). */
     if (s->ck_running)
-        sqlite3_wal_hook(c->db, wal_hook, s); /* after the pragma, which sets its own */
+        sqlite3_wal_hook(c->db, wal_hook, s);
     return c;
 }
 
@@ -384,8 +383,11 @@ static int q_exec(conn *c, int which)
 }
 
 /* Back-pressure: when writers outrun the checkpointer's copy and the WAL
- * holds twice CKPT_FRAMES pages, a write waits for the checkpoint under way
- * (1 s at most) before it begins: the WAL stays under about 132 MB. */
+ * holds twice CKPT_FRAMES pages, a write asks for a checkpoint and waits
+ * for it (1 s at most) before it begins: the WAL stays under about 132 MB.
+ * Asking (not only waiting) matters when checkpoints fail or a reader keeps
+ * pages in the WAL: the next try comes at once, not after 1,000 more pages,
+ * so writes are not held a second each. */
 static void wal_wait(sqlite_store *s)
 {
     if (!s->ck_running || __atomic_load_n(&s->ck_pages, __ATOMIC_RELAXED) < 2 * CKPT_FRAMES)
@@ -395,6 +397,10 @@ static void wal_wait(sqlite_store *s)
     until.tv_sec += 1;
     pthread_mutex_lock(&s->ck_mu);
     long gen = s->ck_gen;
+    if (!s->ck_want) {
+        s->ck_want = 1;
+        pthread_cond_signal(&s->ck_cv);
+    }
     while (s->ck_gen == gen && !s->ck_stop &&
            __atomic_load_n(&s->ck_pages, __ATOMIC_RELAXED) >= 2 * CKPT_FRAMES &&
            pthread_cond_timedwait(&s->ck_done, &s->ck_mu, &until) == 0)

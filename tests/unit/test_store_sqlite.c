@@ -747,13 +747,38 @@ static void check_migrated(const char *path)
 
 /* The checkpointer thread: under a stream of commits the WAL stays bounded
  * (its pages are copied back and it starts over, where without checkpoints
- * it would hold all 320 MB written here) and the database file gets the
+ * it would hold everything written here) and the database file gets the
  * pages; once the commits stop, the rest is copied within a few seconds (the
  * idle checkpoint: two quiet periods of CKPT_IDLE_S, 2 s). */
 static long long file_size(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+/* Play n of game "ck" (version n before it), with a long explanation. */
+static void commit_long(store *s, int n, char *expl)
+{
+    store_play p = P(n, 0, STORE_PERSON, NULL, "{\"type\":\"discard\",\"card\":0}", "{}", expl);
+    assert_int_equal(store_commit(s, "ck", n, "{\"seats\":[]}", (const unsigned char *)"{}", 2, &p, 1), 0);
+}
+
+/* Every page of the database as a reader sees it (the WAL's included), in
+ * bytes: the size of the file once all of them were copied into it. */
+static long long db_bytes(const char *path)
+{
+    return raw_int(path, "PRAGMA page_count") * raw_int(path, "PRAGMA page_size");
+}
+
+/* Wait up to 15 s for the database file to hold every page; fail if not. */
+static void wait_copied(const char *path, const char *after)
+{
+    long long want = db_bytes(path);
+    for (int t = 0; t < 30 && file_size(path) < want; t++)
+        usleep(500 * 1000);
+    if (file_size(path) < want)
+        fail_msg("15 s after %s the database file has %lld bytes of %lld", after, file_size(path),
+                 want);
 }
 
 static void test_checkpointer(void **state)
@@ -774,48 +799,31 @@ static void test_checkpointer(void **state)
     snprintf(wal, sizeof wal, "%s-wal", f->path);
     long long max_wal = 0;
     for (int i = 0; i < COMMITS; i++) {
-        store_play p = P(i + 1, 0, STORE_PERSON, NULL, "{\"type\":\"discard\",\"card\":0}", "{}", expl);
-        assert_int_equal(store_commit(s, "ck", 1 + i, "{\"seats\":[]}", (const unsigned char *)"{}", 2,
-                                      &p, 1),
-                         0);
+        commit_long(s, i + 1, expl);
         if (i % 25 == 0 && file_size(wal) > max_wal)
             max_wal = file_size(wal);
     }
     /* 16000 pages of 4 KB with their frame headers (66 MB), and what was
      * committed while a checkpoint ran: this loop writes as fast as SQLite
      * goes, about as fast as the checkpointer copies, and is held back at
-     * twice that (132 MB); without checkpoints all 320 MB */
+     * twice that (132 MB); without checkpoints it grows with every commit,
+     * past the 320 MB written */
     assert_true(max_wal > 0);
     if (max_wal >= 140LL << 20)
         fail_msg("the WAL grew to %lld bytes", max_wal);
     if (file_size(f->path) < 32LL << 20)
         fail_msg("no checkpoint during the commits: the database file has %lld bytes",
                  file_size(f->path));
-    /* every page of the database, as a reader sees it (the WAL's included),
-     * copied into the file */
-    long long want = raw_int(f->path, "PRAGMA page_count") * raw_int(f->path, "PRAGMA page_size");
-    assert_true(want >= (long long)COMMITS * EXPL);
-    for (int t = 0; t < 30 && file_size(f->path) < want; t++)
-        usleep(500 * 1000);
-    if (file_size(f->path) < want)
-        fail_msg("15 s after the last commit the database file has %lld bytes of %lld",
-                 file_size(f->path), want);
+    assert_true(db_bytes(f->path) >= (long long)COMMITS * EXPL);
+    wait_copied(f->path, "the last commit");
     /* a few commits more, far below the threshold: only the idle checkpoint
      * copies them (two quiet periods of 2 s) */
-    for (int i = COMMITS; i < COMMITS + 10; i++) {
-        store_play p = P(i + 1, 0, STORE_PERSON, NULL, "{\"type\":\"discard\",\"card\":0}", "{}", expl);
-        assert_int_equal(store_commit(s, "ck", 1 + i, "{\"seats\":[]}", (const unsigned char *)"{}", 2,
-                                      &p, 1),
-                         0);
-    }
-    want = raw_int(f->path, "PRAGMA page_count") * raw_int(f->path, "PRAGMA page_size");
-    if (file_size(f->path) >= want)
-        fail_msg("the last commits are in the file at once (%lld bytes of %lld)", file_size(f->path), want);
-    for (int t = 0; t < 30 && file_size(f->path) < want; t++)
-        usleep(500 * 1000);
-    if (file_size(f->path) < want)
-        fail_msg("15 s after the last commits the database file has %lld bytes of %lld",
-                 file_size(f->path), want);
+    for (int i = COMMITS; i < COMMITS + 10; i++)
+        commit_long(s, i + 1, expl);
+    if (file_size(f->path) >= db_bytes(f->path))
+        fail_msg("the last commits are in the file at once (%lld bytes of %lld)", file_size(f->path),
+                 db_bytes(f->path));
+    wait_copied(f->path, "the last commits");
     char buf[64];
     assert_string_equal(raw_text(f->path, "SELECT count(*) FROM plays WHERE game_id = 'ck'", buf,
                                  sizeof buf),
