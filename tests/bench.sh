@@ -23,8 +23,11 @@
 #    (tests/bench/sqlite_ceiling.c: schema 2, 2 threads, a connection and
 #    prepared statements each, one transaction per request, WAL checkpoints
 #    in a thread of their own as croupier's store runs them) with what that
-#    server stored: plays per request as measured, snapshot, meta and play
-#    texts as long as in its database (sqlite3). $STORE_RUNS runs of each,
+#    server stored: plays per request as measured, snapshot, meta, origin
+#    and play texts as long as in its database (sqlite3), and its pattern:
+#    one game at a time per connection, a new game (with the bot plays
+#    stored with it) as often as croupier's run created one, one database
+#    across the runs as croupier's server keeps its own. $STORE_RUNS runs of each,
 #    alternating; medians; ratio (the median of the runs' ratios) against
 #    the target (>= 0.5), and the CPU
 #    the server, the driver and the ceiling used.
@@ -427,7 +430,7 @@ if [ -z "$url" ]; then
     cat "$tmp/store.out"
     return 0
 fi
-local schema=1 K="" S="" M="" P="" i first order who out line t0 t1 real user sys
+local schema=1 K="" S="" M="" P="" G="" C="" O="" i first order who out line t0 t1 real user sys
 [ "$(sqlite3 "$tmp/store.db" "select count(*) from sqlite_master where name = 'plays'")" = 1 ] && schema=2
 
 # the driver's floor: the same two connections on a request that does nothing
@@ -458,6 +461,7 @@ for i in $(seq "$STORE_RUNS"); do
                     read -r S M < <(sqlite3 -separator ' ' "$tmp/store.db" \
                         "select cast(round(avg(length(snap))) as int), cast(round(avg(length(meta))) as int) from games where game = 'hanabi'")
                     P=$(sqlite3 "$tmp/store.db" "select cast(round(avg(length(play) + length(record) + coalesce(length(explanation), 0))) as int) from plays")
+                    O=$(sqlite3 "$tmp/store.db" "select cast(round(avg(length(origin))) as int) from games where game = 'hanabi'")
                 else
                     # schema 1 (no plays table, the whole state rewritten):
                     # its state's size stands for the snapshot's
@@ -465,6 +469,10 @@ for i in $(seq "$STORE_RUNS"); do
                         "select cast(round(avg(length(state))) as int), cast(round(avg(length(meta))) as int) from games where game = 'hanabi'")
                     P=200
                 fi
+                # how often a game was created, and the bot plays stored with it
+                G=$(awk -v r="$(kv "$line" requests)" -v c="$(kv "$line" creates)" 'BEGIN { printf "%.1f", (c > 0) ? r / c : r }')
+                C=$(awk -v p="$(kv "$line" create_plays)" -v c="$(kv "$line" creates)" 'BEGIN { printf "%.3f", (c > 0) ? p / c : 0 }')
+                [ -n "$O" ] || O=200
                 if [ -z "$K" ] || [ "$(fx "$K" 0)" = 0 ] || [ -z "$S" ] || [ -z "$M" ] || [ -z "$P" ]; then
                     echo "== store (A): the croupier run stored nothing (plays/request '$K', snapshot '$S'): skipped"
                     sed -n '1,20p' "$out"
@@ -473,8 +481,10 @@ for i in $(seq "$STORE_RUNS"); do
             fi
         else
             [ -n "$K" ] || continue
-            { time "$CEILING" --db "$tmp/ceiling.$i.db" --threads 2 --seconds "$STORE_SECONDS" --checkpoint background \
-                --plays "$K" --snap "$S" --meta "$M" --text "$P" >"$out" 2>&1; } 2>"$out.time"
+            # one database across the runs, as croupier's server keeps its own
+            { time "$CEILING" --db "$tmp/ceiling.db" --keep --reuse --threads 2 --seconds "$STORE_SECONDS" \
+                --checkpoint background --plays "$K" --snap "$S" --meta "$M" --text "$P" \
+                --game-requests "$G" --create-plays "$C" --origin "$O" >"$out" 2>&1; } 2>"$out.time"
             line=$(grep '^sqlite_ceiling:' "$out" || true)
             read -r real user sys <"$out.time"
             printf '%s cores=%s\n' "$line" \
@@ -498,9 +508,12 @@ if [ -s "$tmp/store.croupier" ] && [ -s "$tmp/store.ceiling" ]; then
     echo "   ${STORE_SECONDS}s runs, median of $STORE_RUNS, alternating; the ratio is the median of the runs' ratios (store schema $schema)"
     echo "   croupier: wrk -t2 -c2 -s tests/bench/store_play.lua: per connection a person's Hanabi game against"
     echo "             the rules bot, plays back to back, a new game when one ends"
-    echo "   ceiling:  sqlite_ceiling --threads 2 --checkpoint background (croupier's checkpointer) --plays $K --snap $S --meta $M --text $P (as croupier stored them:"
+    echo "   ceiling:  sqlite_ceiling --threads 2 --checkpoint background (croupier's checkpointer) --plays $K --snap $S --meta $M --text $P"
+    echo "             --game-requests $G --create-plays $C --origin $O --reuse (as croupier stored them: plays per request,"
+    echo "             requests per game created and bot plays stored with it measured; each thread plays one game at a time"
+    echo "             and creates the next; one database across the runs, as croupier's server keeps its own"
     if [ "$schema" = 2 ]; then
-        echo "             plays per request measured, avg snapshot, meta and play+record+explanation bytes of its database)"
+        echo "             avg snapshot, meta, origin and play+record+explanation bytes of its database)"
     else
         echo "             plays per request measured, avg meta and STATE bytes of its schema-1 database; play texts"
         echo "             assumed 200 bytes: this server does not write schema 2, so the ceiling is not of its own writes)"
@@ -521,9 +534,11 @@ if [ -s "$tmp/store.croupier" ] && [ -s "$tmp/store.ceiling" ]; then
     printf '  %-22s %12s %12s\n' "CPU per request" \
         "$(ms_fmt "$(awk -v c="$(fcol "$tmp/store.croupier" server_cores)" -v r="$cr" 'BEGIN { print (r > 0) ? c / r * 1000 : 0 }')")" \
         "$(ms_fmt "$(awk -v c="$(fcol "$tmp/store.ceiling" cores)" -v r="$sr" 'BEGIN { print (r > 0) ? c / r * 1000 : 0 }')")"
-    echo "  latency: croupier's over HTTP as wrk sees it, the ceiling's from the read to the COMMIT."
+    echo "  latency: croupier's over HTTP as wrk sees it (wrk adds samples for a stall: coordinated omission),"
+    echo "  the ceiling's from the read to the COMMIT."
     echo "  croupier: CPU is the server's; wrk (the driver) used $(fcol "$tmp/store.croupier" driver_cores) cores; games created $(fsum "$tmp/store.croupier" creates),"
-    echo "  errors (answers but 200/201) $(fsum "$tmp/store.croupier" errors); ceiling: lost CAS $(fsum "$tmp/store.ceiling" cas_lost), errors $(fsum "$tmp/store.ceiling" errors) (summed over the runs)."
+    echo "  errors (answers but 200/201) $(fsum "$tmp/store.croupier" errors); ceiling: games created $(fsum "$tmp/store.ceiling" creates), lost CAS $(fsum "$tmp/store.ceiling" cas_lost),"
+    echo "  errors $(fsum "$tmp/store.ceiling" errors) (summed over the runs)."
     echo "  the HTTP floor of these 2 connections: GET /healthz on the same server, $(fx "${floor:-0}" 0) req/s (one ${STORE_SECONDS}s run)."
     echo "  machine after (A): $(load)"
     echo "  runs, plays/s: croupier $(while read -r l; do fx "$(kv "$l" plays_per_s)" 0; printf ' '; done <"$tmp/store.croupier")| ceiling $(while read -r l; do fx "$(kv "$l" plays_per_s)" 0; printf ' '; done <"$tmp/store.ceiling")"

@@ -18,6 +18,22 @@
  *   COMMIT
  * --plays may be fractional (the average plays per request measured on a
  * server): each request inserts floor or ceil of it, averaging to it.
+ * With --game-requests N (what tests/bench.sh runs: N = requests per game
+ * created, as measured on croupier's run) each thread plays one game at a
+ * time, as a person does, and after N requests (floor or ceil, averaging N)
+ * creates the next in a transaction of its own, as POST /games stores one:
+ *   BEGIN IMMEDIATE
+ *   INSERT INTO games (...) VALUES (...)   -- an origin of --origin bytes
+ *   INSERT INTO plays (...) VALUES (...)   -- --create-plays times (average),
+ *                                             the bots' plays before the person's turn
+ *   COMMIT
+ * (not counted as a request). --reuse (with --game-requests only) opens
+ * PATH if it exists and goes on from what it holds, as croupier's server
+ * keeps its database from one run to the next. Without --game-requests
+ * the threads go round the --games rows created at the start, which is
+ * not croupier's pattern: from a run on 2026-11-23, 15-17k requests/s
+ * that way against 18-21k one game at a time (the game's pages stay in
+ * the cache).
  * --text is the bytes of play + record + explanation of one play row (as
  * `select avg(length(play)+length(record)+coalesce(length(explanation),0))
  * from plays` reads them), split 1:3:2 between them.
@@ -26,7 +42,7 @@
  *   sqlite_ceiling: threads=T seconds=S requests=N plays=N requests_per_s=X
  *     plays_per_s=X plays_per_request=X snap=N meta=N text=N games=N
  *     mean_us=N p50_us=N p99_us=N cas_lost=N errors=N checkpoint=inline|background
- *     checkpoints=N complete=N
+ *     checkpoints=N complete=N game_requests=X creates=N create_plays=X origin=N
  * (latencies: of a request, the read to the COMMIT; checkpoints: run by
  * the background checkpointer, complete: those that copied the whole WAL)
  * The two writers meet on SQLite's write lock alone: the one that finds it
@@ -40,7 +56,9 @@
  *   sqlite_ceiling --db PATH [--threads 2] [--seconds 5] [--snap 4096]
  *                  [--meta 256] [--plays 2] [--text 200] [--games 64]
  *                  [--writer-mutex] [--checkpoint inline|background]
- * PATH must not exist (it is created; removed at the end unless --keep).
+ *                  [--game-requests N [--create-plays K] [--origin BYTES] [--reuse]]
+ * PATH must not exist unless --reuse (it is created; removed at the end
+ * unless --keep).
  */
 #include <errno.h>
 #include <math.h>
@@ -55,10 +73,10 @@
 #include <unistd.h>
 
 static const char *SCHEMA =
-    "CREATE TABLE games (id TEXT PRIMARY KEY, game TEXT NOT NULL, version INTEGER NOT NULL,"
+    "CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, game TEXT NOT NULL, version INTEGER NOT NULL,"
     " meta TEXT NOT NULL, origin TEXT NOT NULL, snap BLOB, snap_version INTEGER NOT NULL DEFAULT -1,"
     " created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);"
-    "CREATE TABLE plays (game_id TEXT NOT NULL, n INTEGER NOT NULL, version INTEGER NOT NULL,"
+    "CREATE TABLE IF NOT EXISTS plays (game_id TEXT NOT NULL, n INTEGER NOT NULL, version INTEGER NOT NULL,"
     " seat INTEGER NOT NULL, kind INTEGER NOT NULL, bot TEXT, play TEXT, record TEXT,"
     " explanation TEXT, at_ms INTEGER NOT NULL, PRIMARY KEY (game_id, n)) WITHOUT ROWID;";
 
@@ -67,6 +85,9 @@ static const char *SQL_READ =
 static const char *SQL_CAS =
     "UPDATE games SET version = version + 1, meta = ?, snap = ?, snap_version = version + 1,"
     " updated_at = ? WHERE id = ? AND version = ?";
+static const char *SQL_NEW_GAME =
+    "INSERT INTO games (id, game, version, meta, origin, snap, snap_version, created_at, updated_at)"
+    " VALUES (?, 'hanabi', 1, ?, ?, ?, 1, ?, ?)";
 static const char *SQL_PLAY =
     "INSERT INTO plays (game_id, n, version, seat, kind, bot, play, record, explanation, at_ms)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
@@ -77,21 +98,24 @@ typedef struct {
     double seconds;
     int snap, meta, text, games;
     double plays;
+    double game_requests; /* --game-requests: 0 round robin over --games */
+    int origin;           /* --origin: bytes of a created game's origin */
+    double create_plays;  /* --create-plays: plays stored with a created game */
 } options;
 
-static options opt = {NULL, 2, 5.0, 4096, 256, 200, 64, 2.0};
+static options opt = {NULL, 2, 5.0, 4096, 256, 200, 64, 2.0, 0, 10, 0};
 
 typedef struct {
     int index;
     /* results */
-    long requests, plays, cas_lost, errors;
+    long requests, plays, cas_lost, errors, creates;
     long *lat_us;
     long nlat, caplat;
     char err[256];
 } worker;
 
 static char (*game_ids)[23];
-static char *meta_text, *snap_blob, *play_text, *record_text, *expl_text;
+static char *meta_text, *snap_blob, *play_text, *record_text, *expl_text, *origin_text;
 static int play_len, record_len, expl_len;
 static volatile int start_flag;
 static int writer_mutex; /* --writer-mutex */
@@ -233,6 +257,107 @@ static void lat_push(worker *w, long us)
     w->lat_us[w->nlat++] = us;
 }
 
+/* Around each write transaction, as croupier's store: the checkpointer's
+ * turn (--checkpoint background) and the writer mutex (--writer-mutex). */
+static void write_lock(void)
+{
+    if (bg_ckpt)
+        pthread_rwlock_rdlock(&ckrw);
+    if (writer_mutex)
+        pthread_mutex_lock(&wmu);
+}
+
+static void write_unlock(void)
+{
+    if (writer_mutex)
+        pthread_mutex_unlock(&wmu);
+    if (bg_ckpt)
+        pthread_rwlock_unlock(&ckrw);
+}
+
+/* np play rows of game id from number n + 1 on, the first a person's
+ * unless all are bots'; 0, or -1 with the error in w->err. */
+static int insert_plays(worker *w, sqlite3_stmt *ins, const char *id, long n, int64_t version, int np,
+                        int all_bots, int64_t at)
+{
+    for (int p = 0; p < np; p++) {
+        int bot = all_bots || p > 0; /* the person's play, then the bots' */
+        sqlite3_bind_text(ins, 1, id, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(ins, 2, n + 1 + p);
+        sqlite3_bind_int64(ins, 3, version);
+        sqlite3_bind_int(ins, 4, bot ? 1 : 0);
+        sqlite3_bind_int(ins, 5, 0);
+        if (bot)
+            sqlite3_bind_text(ins, 6, "rules", -1, SQLITE_STATIC);
+        else
+            sqlite3_bind_null(ins, 6);
+        sqlite3_bind_text(ins, 7, play_text, play_len, SQLITE_STATIC);
+        sqlite3_bind_text(ins, 8, record_text, record_len, SQLITE_STATIC);
+        sqlite3_bind_text(ins, 9, expl_text, expl_len, SQLITE_STATIC);
+        sqlite3_bind_int64(ins, 10, at);
+        int rc = sqlite3_step(ins);
+        sqlite3_reset(ins);
+        if (rc != SQLITE_DONE) {
+            snprintf(w->err, sizeof w->err, "INSERT: %s", sqlite3_errmsg(sqlite3_db_handle(ins)));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* floor or ceil of the average *owed carries (at least lo) */
+static int take_owed(double *owed, double avg, int lo)
+{
+    *owed += avg;
+    int k = (int)floor(*owed);
+    if (k < lo)
+        k = lo;
+    *owed -= k;
+    return k;
+}
+
+/* --game-requests: a new game (its row and the bot plays stored with it)
+ * in a transaction of its own, as POST /games stores one; 0 or -1. */
+static int create_game(worker *w, sqlite3 *db, sqlite3_stmt *newg, sqlite3_stmt *ins, sqlite3_stmt *begin,
+                       sqlite3_stmt *commit, sqlite3_stmt *rollback, const char *id, int np)
+{
+    int64_t at = wall_ms();
+    write_lock();
+    int rc = sqlite3_step(begin);
+    sqlite3_reset(begin);
+    int ok = rc == SQLITE_DONE;
+    if (ok) {
+        sqlite3_bind_text(newg, 1, id, -1, SQLITE_STATIC);
+        sqlite3_bind_text(newg, 2, meta_text, opt.meta, SQLITE_STATIC);
+        sqlite3_bind_text(newg, 3, origin_text, opt.origin, SQLITE_STATIC);
+        sqlite3_bind_blob(newg, 4, snap_blob, opt.snap, SQLITE_STATIC);
+        sqlite3_bind_int64(newg, 5, at / 1000);
+        sqlite3_bind_int64(newg, 6, at / 1000);
+        rc = sqlite3_step(newg);
+        sqlite3_reset(newg);
+        ok = rc == SQLITE_DONE;
+        if (!ok)
+            snprintf(w->err, sizeof w->err, "INSERT game: %s", sqlite3_errmsg(db));
+    } else {
+        snprintf(w->err, sizeof w->err, "BEGIN IMMEDIATE: %s", sqlite3_errmsg(db));
+    }
+    if (ok)
+        ok = insert_plays(w, ins, id, 0, 1, np, 1, at) == 0;
+    if (ok) {
+        rc = sqlite3_step(commit);
+        sqlite3_reset(commit);
+        ok = rc == SQLITE_DONE;
+        if (!ok)
+            snprintf(w->err, sizeof w->err, "COMMIT: %s", sqlite3_errmsg(db));
+    }
+    if (!ok) {
+        sqlite3_step(rollback);
+        sqlite3_reset(rollback);
+    }
+    write_unlock();
+    return ok ? 0 : -1;
+}
+
 static void *run(void *arg)
 {
     worker *w = arg;
@@ -242,10 +367,11 @@ static void *run(void *arg)
     if (bg_ckpt)
         sqlite3_wal_hook(db, wal_hook, NULL);
     sqlite3_stmt *rd = NULL, *cas = NULL, *ins = NULL, *begin = NULL, *commit = NULL,
-                 *rollback = NULL;
+                 *rollback = NULL, *newg = NULL;
     if (sqlite3_prepare_v3(db, SQL_READ, -1, SQLITE_PREPARE_PERSISTENT, &rd, NULL) ||
         sqlite3_prepare_v3(db, SQL_CAS, -1, SQLITE_PREPARE_PERSISTENT, &cas, NULL) ||
         sqlite3_prepare_v3(db, SQL_PLAY, -1, SQLITE_PREPARE_PERSISTENT, &ins, NULL) ||
+        sqlite3_prepare_v3(db, SQL_NEW_GAME, -1, SQLITE_PREPARE_PERSISTENT, &newg, NULL) ||
         sqlite3_prepare_v3(db, "BEGIN IMMEDIATE", -1, SQLITE_PREPARE_PERSISTENT, &begin, NULL) ||
         sqlite3_prepare_v3(db, "COMMIT", -1, SQLITE_PREPARE_PERSISTENT, &commit, NULL) ||
         sqlite3_prepare_v3(db, "ROLLBACK", -1, SQLITE_PREPARE_PERSISTENT, &rollback, NULL)) {
@@ -263,10 +389,30 @@ static void *run(void *arg)
         usleep(100);
     double t_end = now_s() + opt.seconds;
     double owed = 0; /* fractional plays carried to the next request */
-    int k = 0;
+    double owed_req = 0, owed_create = 0; /* the same for --game-requests */
+    int k = 0, left = 0; /* left: requests before the next new game */
+    long cur_n = 0, made = 0;
+    char cur_id[32]; /* 22 characters used */
     while (now_s() < t_end) {
         int g = w->index + k * opt.threads;
         const char *id = game_ids[g];
+        long *n_of = &next_n[k];
+        if (opt.game_requests > 0) {
+            if (left <= 0) { /* a new game, 22 characters like croupier's ids */
+                snprintf(cur_id, sizeof cur_id, "n%05d-%02d-%012ld", (int)(getpid() % 100000),
+                         w->index % 100, ++made);
+                int np = take_owed(&owed_create, opt.create_plays, 0);
+                if (create_game(w, db, newg, ins, begin, commit, rollback, cur_id, np) != 0) {
+                    w->errors++;
+                    break;
+                }
+                w->creates++;
+                cur_n = np;
+                left = take_owed(&owed_req, opt.game_requests, 1);
+            }
+            id = cur_id;
+            n_of = &cur_n;
+        }
         double t0 = now_s();
         /* the read */
         sqlite3_bind_text(rd, 1, id, -1, SQLITE_STATIC);
@@ -287,23 +433,13 @@ static void *run(void *arg)
             break;
         }
         /* how many plays this request stores: floor or ceil of --plays */
-        owed += opt.plays;
-        int np = (int)floor(owed);
-        if (np < 1)
-            np = 1;
-        owed -= np;
+        int np = take_owed(&owed, opt.plays, 1);
         int64_t at = wall_ms();
-        if (bg_ckpt)
-            pthread_rwlock_rdlock(&ckrw);
-        if (writer_mutex)
-            pthread_mutex_lock(&wmu);
+        write_lock();
         int rc = sqlite3_step(begin);
         sqlite3_reset(begin);
         if (rc != SQLITE_DONE) {
-            if (writer_mutex)
-                pthread_mutex_unlock(&wmu);
-            if (bg_ckpt)
-                pthread_rwlock_unlock(&ckrw);
+            write_unlock();
             w->errors++;
             snprintf(w->err, sizeof w->err, "BEGIN IMMEDIATE: %s", sqlite3_errmsg(db));
             continue;
@@ -322,29 +458,10 @@ static void *run(void *arg)
         } else if (!ok) {
             snprintf(w->err, sizeof w->err, "UPDATE: %s", sqlite3_errmsg(db));
         }
-        for (int p = 0; ok && p < np; p++) {
-            long n = ++next_n[k];
-            int bot = p > 0; /* the person's play, then the bots' */
-            sqlite3_bind_text(ins, 1, id, -1, SQLITE_STATIC);
-            sqlite3_bind_int64(ins, 2, n);
-            sqlite3_bind_int64(ins, 3, version + 1);
-            sqlite3_bind_int(ins, 4, bot ? 1 : 0);
-            sqlite3_bind_int(ins, 5, 0);
-            if (bot)
-                sqlite3_bind_text(ins, 6, "rules", -1, SQLITE_STATIC);
-            else
-                sqlite3_bind_null(ins, 6);
-            sqlite3_bind_text(ins, 7, play_text, play_len, SQLITE_STATIC);
-            sqlite3_bind_text(ins, 8, record_text, record_len, SQLITE_STATIC);
-            sqlite3_bind_text(ins, 9, expl_text, expl_len, SQLITE_STATIC);
-            sqlite3_bind_int64(ins, 10, at);
-            rc = sqlite3_step(ins);
-            sqlite3_reset(ins);
-            if (rc != SQLITE_DONE) {
-                snprintf(w->err, sizeof w->err, "INSERT: %s", sqlite3_errmsg(db));
-                ok = 0;
-            }
-        }
+        if (ok && insert_plays(w, ins, id, *n_of, version + 1, np, 0, at) != 0)
+            ok = 0;
+        if (ok)
+            *n_of += np;
         if (ok) {
             rc = sqlite3_step(commit);
             sqlite3_reset(commit);
@@ -357,11 +474,9 @@ static void *run(void *arg)
             sqlite3_step(rollback);
             sqlite3_reset(rollback);
         }
-        if (writer_mutex)
-            pthread_mutex_unlock(&wmu);
-        if (bg_ckpt)
-            pthread_rwlock_unlock(&ckrw);
+        write_unlock();
         if (ok) {
+            left--;
             w->requests++;
             w->plays += np;
             lat_push(w, (long)((now_s() - t0) * 1e6));
@@ -375,6 +490,7 @@ out:
     sqlite3_finalize(rd);
     sqlite3_finalize(cas);
     sqlite3_finalize(ins);
+    sqlite3_finalize(newg);
     sqlite3_finalize(begin);
     sqlite3_finalize(commit);
     sqlite3_finalize(rollback);
@@ -388,8 +504,9 @@ static void usage(FILE *f)
             "usage: sqlite_ceiling --db PATH [--threads 2] [--seconds 5] [--snap BYTES]\n"
             "                      [--meta BYTES] [--plays K] [--text BYTES] [--games N] [--keep]\n"
             "                      [--writer-mutex] [--checkpoint inline|background]\n"
+            "                      [--game-requests N [--create-plays K] [--origin BYTES] [--reuse]]\n"
             "The raw SQLite ceiling of croupier's schema-2 write pattern (tests/bench.sh).\n"
-            "PATH must not exist; it is removed at the end unless --keep.\n");
+            "PATH must not exist unless --reuse; it is removed at the end unless --keep.\n");
 }
 
 static int arg_num(const char *s, double lo, double hi, double *out)
@@ -405,12 +522,16 @@ static int arg_num(const char *s, double lo, double hi, double *out)
 
 int main(int argc, char **argv)
 {
-    int keep = 0;
+    int keep = 0, reuse = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         double v;
         if (strcmp(a, "--keep") == 0) {
             keep = 1;
+            continue;
+        }
+        if (strcmp(a, "--reuse") == 0) {
+            reuse = 1;
             continue;
         }
         if (strcmp(a, "--writer-mutex") == 0) {
@@ -444,7 +565,8 @@ int main(int argc, char **argv)
             double lo, hi;
         } nums[] = {{"--threads", 1, 256},    {"--seconds", 0.1, 3600}, {"--snap", 0, 1 << 24},
                     {"--meta", 1, 1 << 20},   {"--plays", 1, 1000},     {"--text", 3, 1 << 20},
-                    {"--games", 1, 1000000}};
+                    {"--games", 1, 1000000}, {"--game-requests", 0, 1e9}, {"--origin", 1, 1 << 20},
+                    {"--create-plays", 0, 1000}};
         int j;
         for (j = 0; j < (int)(sizeof nums / sizeof nums[0]); j++)
             if (strcmp(a, nums[j].name) == 0)
@@ -462,6 +584,9 @@ int main(int argc, char **argv)
         case 4: opt.plays = v; break;
         case 5: opt.text = (int)lround(v); break;
         case 6: opt.games = (int)v; break;
+        case 7: opt.game_requests = v; break;
+        case 8: opt.origin = (int)lround(v); break;
+        case 9: opt.create_plays = v; break;
         }
     }
     if (!opt.db) {
@@ -469,8 +594,12 @@ int main(int argc, char **argv)
         return 2;
     }
     struct stat st;
-    if (stat(opt.db, &st) == 0) {
-        fprintf(stderr, "sqlite_ceiling: %s exists; give a new path\n", opt.db);
+    if (!reuse && stat(opt.db, &st) == 0) {
+        fprintf(stderr, "sqlite_ceiling: %s exists; give a new path (or --reuse)\n", opt.db);
+        return 2;
+    }
+    if (reuse && opt.game_requests <= 0) {
+        fprintf(stderr, "sqlite_ceiling: --reuse needs --game-requests (new games, new ids)\n");
         return 2;
     }
     if (opt.games < opt.threads)
@@ -484,8 +613,9 @@ int main(int argc, char **argv)
     play_text = filler(play_len, 3);
     record_text = filler(record_len, 4);
     expl_text = filler(expl_len, 5);
+    origin_text = filler(opt.origin, 6);
     game_ids = calloc((size_t)opt.games, sizeof *game_ids);
-    if (!meta_text || !snap_blob || !play_text || !record_text || !expl_text || !game_ids) {
+    if (!meta_text || !snap_blob || !play_text || !record_text || !expl_text || !origin_text || !game_ids) {
         fprintf(stderr, "sqlite_ceiling: out of memory\n");
         return 1;
     }
@@ -504,7 +634,7 @@ int main(int argc, char **argv)
     sqlite3_stmt *ins = NULL;
     sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
     sqlite3_prepare_v2(db,
-                       "INSERT INTO games (id, game, version, meta, origin, snap, snap_version,"
+                       "INSERT OR IGNORE INTO games (id, game, version, meta, origin, snap, snap_version,"
                        " created_at, updated_at) VALUES (?, 'hanabi', 1, ?, ?, ?, 1, ?, ?)",
                        -1, &ins, NULL);
     int64_t now = wall_ms() / 1000;
@@ -519,7 +649,7 @@ int main(int argc, char **argv)
         game_ids[g][22] = 0;
         sqlite3_bind_text(ins, 1, game_ids[g], -1, SQLITE_STATIC);
         sqlite3_bind_text(ins, 2, meta_text, opt.meta, SQLITE_STATIC);
-        sqlite3_bind_text(ins, 3, "{\"seed\":1}", -1, SQLITE_STATIC);
+        sqlite3_bind_text(ins, 3, origin_text, opt.origin, SQLITE_STATIC);
         sqlite3_bind_blob(ins, 4, snap_blob, opt.snap, SQLITE_STATIC);
         sqlite3_bind_int64(ins, 5, now);
         sqlite3_bind_int64(ins, 6, now);
@@ -573,12 +703,13 @@ int main(int argc, char **argv)
         pthread_join(ck_tid, NULL);
     }
 
-    long requests = 0, plays = 0, lost = 0, errors = 0, nlat = 0;
+    long requests = 0, plays = 0, lost = 0, errors = 0, nlat = 0, creates = 0;
     for (int t = 0; t < opt.threads; t++) {
         requests += ws[t].requests;
         plays += ws[t].plays;
         lost += ws[t].cas_lost;
         errors += ws[t].errors;
+        creates += ws[t].creates;
         nlat += ws[t].nlat;
         if (ws[t].err[0])
             fprintf(stderr, "sqlite_ceiling: thread %d: %s\n", t, ws[t].err);
@@ -602,12 +733,24 @@ int main(int argc, char **argv)
     printf("sqlite_ceiling: threads=%d seconds=%.3f requests=%ld plays=%ld requests_per_s=%.1f "
            "plays_per_s=%.1f plays_per_request=%.3f snap=%d meta=%d text=%d games=%d "
            "mean_us=%.0f p50_us=%ld p99_us=%ld cas_lost=%ld errors=%ld checkpoint=%s "
-           "checkpoints=%ld complete=%ld\n",
+           "checkpoints=%ld complete=%ld game_requests=%.1f creates=%ld create_plays=%.3f origin=%d\n",
            opt.threads, secs, requests, plays, requests / secs, plays / secs,
            requests ? (double)plays / (double)requests : 0.0, opt.snap, opt.meta, opt.text,
            opt.games, mean, p50, p99, lost, errors, bg_ckpt ? "background" : "inline", ck_runs,
-           ck_complete);
+           ck_complete, opt.game_requests, creates, opt.create_plays, opt.origin);
     sqlite3_close(db);
+    for (int t = 0; t < opt.threads; t++)
+        free(ws[t].lat_us);
+    free(all);
+    free(ws);
+    free(tids);
+    free(game_ids);
+    free(meta_text);
+    free(snap_blob);
+    free(play_text);
+    free(record_text);
+    free(expl_text);
+    free(origin_text);
     if (!keep) {
         char p[4096];
         unlink(opt.db);
