@@ -70,9 +70,10 @@ static json_t *rules(void)
         "[{s:s,s:s},{s:s,s:s},{s:s,s:s}]",
         "name", "strategy", "description",
         "takes the discard top when it is wild, lets it go out or clearly improves the hand; keeps jokers and wilds; "
-        "drops the card whose loss leaves the fewest points now and if one more wild came (highest first), weighing "
-        "exact points more as the round goes on, looking one blind draw ahead over the cards it has not seen, and "
-        "avoiding ranks and runs the next player took from the discard pile; goes out as soon as it can; on its last "
+        "drops the card whose loss leaves the best hand by a count learnt from played games (points now, outside "
+        "runs and books, and if one or two more wilds came; loose cards and pairs; the turn of the round; ranks and "
+        "runs the next player took from the discard pile), looking one blind draw ahead over the cards it has not "
+        "seen; goes out as soon as it can; on its last "
         "turn takes the discard top only if it beats an average blind draw, then minimises its points",
         "name", "greedy", "description", "minimises the points in its hand right now at every step",
         "name", "random", "description", "a uniformly random legal play"));

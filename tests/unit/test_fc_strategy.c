@@ -188,10 +188,12 @@ static void test_keeps_wilds(void **u)
     free(st);
 }
 
-/* At two players a low card is cheaper to give away (the other player often
- * takes it instead of drawing blind, where the wild cards are): with a pair
- * of kings and a loose 3 it keeps the kings (one more king or any wild makes
- * a book) and drops the 3; greedy drops a king (fewer points now). */
+/* With a pair of kings and a loose 3 it keeps the kings (one more king or
+ * any wild makes a book and goes out) and drops the 3, a low card the other
+ * player often takes instead of drawing blind where the wild cards are;
+ * greedy drops a king (fewer points now). The learnt count scores the three
+ * nearly alike: the one-draw look-ahead decides, so both kings must not
+ * take its two places. */
 static void test_gives_low_card(void **u)
 {
     (void)u;
