@@ -204,12 +204,14 @@ static int potential2(const uint8_t *h, int n, int wild, fc_arr *a)
  * hand-tuned count was played; the features enter as their difference from
  * the three candidates' mean (the decision's own terms fitted apart), so
  * only what tells the candidates of one decision apart is learnt.
- * FCL_K scales the points to about the hand-tuned count's scale (1 point of
- * the count ~ 0.064 points of the round), which the one-draw look-ahead is
- * added to. Features whose weight is 0 do not vary between the candidates
- * of a decision. */
-#define FC_NDF 24
-#define FCL_K 25.0
+ * FCL_K turns the round's points into the count's units, to which the
+ * one-draw look-ahead is added: 15.5 would match the hand-tuned count
+ * (1 point of it ~ 0.064 points of the round); 25 played best on the
+ * tuning seeds 5001 and 9001. FCL_W[k] weighs feature k of disc_feats, in
+ * its order; those weighted 0 (the constant, wilds held, hand size, the
+ * turn) are the same for every candidate of a decision. */
+enum { FC_NDF = 24 };
+static const double FCL_K = 25.0;
 static const double FCL_W[FC_NDF] = {
     0,        0.67325, 0.19422, 0.04386, -0.01771, -0.75848, 0,       1.38622,
     -0.67729, -0.80228, 0.14484, 0,      0,        -0.04499, 0.0464,  0.00223,
