@@ -69,7 +69,8 @@ static json_t *rules(void)
     json_object_set_new(r, "bots", json_pack(
         "[{s:s,s:s},{s:s,s:s},{s:s,s:s}]",
         "name", "strategy", "description",
-        "takes the discard top when it is wild, lets it go out or clearly improves the hand; keeps jokers and wilds; "
+        "takes the discard top when it is wild or lets it go out, else weighs it against a blind draw by a model "
+        "learnt from rollouts of played games (its chance to win the game); keeps jokers and wilds; "
         "drops the card whose loss leaves the best hand by a count learnt from played games (points now, outside "
         "runs and books, and if one or two more wilds came; loose cards and pairs; the turn of the round; ranks and "
         "runs the next player took from the discard pile), looking one blind draw ahead over the cards it has not "
