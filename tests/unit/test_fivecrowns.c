@@ -739,6 +739,15 @@ static void test_explanations(void **u)
                 fc_card_name(top, nm, sizeof nm);
                 assert_non_null(strstr(x, nm));
                 assert_non_null(strstr(x, "from the discard pile"));
+                /* a count it names went down (the learnt draw also takes a
+                 * top that leaves the points as they were) */
+                const char *cnt = strstr(x, "the count of the hand from ");
+                int before, after;
+                if (cnt) {
+                    assert_int_equal(sscanf(cnt, "the count of the hand from %d to %d points", &before, &after), 2);
+                    if (after >= before)
+                        fail_msg("a count that did not go down: %s", x);
+                }
             } else {
                 assert_non_null(strstr(x, "from the draw pile"));
             }
