@@ -243,7 +243,7 @@ static int disc_feats(const fc_obs *o, const uint8_t *r, int m, int d, int wild,
         } else if (v > hi2)
             hi2 = v;
     }
-    double t = o ? (double)(o->round_turns / (o->np ? o->np : 1)) : 0;
+    double t = (double)(o->round_turns / (o->np ? o->np : 1));
     int dv = fc_is_wild(d, wild) ? 0 : fc_value(d, wild);
     int k = 0;
     f[k++] = 1;
@@ -263,7 +263,7 @@ static int disc_feats(const fc_obs *o, const uint8_t *r, int m, int d, int wild,
     f[k++] = t * (pts - hi);
     f[k++] = t * p1;
     f[k++] = dv;
-    f[k++] = o ? feed_risk(o, d) / 10.0 : 0;
+    f[k++] = feed_risk(o, d) / 10.0;
     f[k++] = p1 == 0;
     f[k++] = p2 == 0;
     f[k++] = (m % 3) == 0;
@@ -560,21 +560,21 @@ static int in_left(const fc_arr *a, int card)
  * drawing blind (the same pile both ways, both bots as usual); the label is
  * the difference of the chance to win at the end of the game given the
  * round's points (a normal approximation of the rounds left, their means and
- * spreads measured on the same bots). Only the sign of the sum matters: the
+ * spreads measured on the same bots). Only the sign of the sum matters (the
+ * weights are the fit's times -1000, so below 0 means taking wins more): the
  * top is taken when it is below 0. FCD_W[k] weighs feature k of draw_feats,
  * in its order. */
 enum { FC_NDZ = 18 };
 static const double FCD_W[FC_NDZ] = {-0.712598, -3.70728,  0.427642,   -0.350555, 17.723,   0.0211514,
                                      0.0694267, -0.189286, -0.0755488, 0.161706,  -2.00139, 1.77448,
                                      0.428452,  -0.438853, 1.91746,    0.332557,  1.22084,  2.64557};
-/* The features of a draw decision: gain is the gain of taking the top by
- * potential2 (the count the draw compared with a margin before 2026-11-23),
- * p the best discard after taking it (by potential2), h the hand with the
- * top. */
-static void draw_feats(const fc_obs *o, int gain, const pick *p, const uint8_t *h, double *z)
+/* The features of a draw decision: nowpts the hand's exact points now, gain
+ * the gain of taking the top by potential2 (the count the draw compared with
+ * a margin before 2026-11-23), p the best discard after taking it (by
+ * potential2), h the hand with the top. */
+static void draw_feats(const fc_obs *o, int nowpts, int gain, const pick *p, const uint8_t *h, double *z)
 {
     int wild = o->wild, t = o->disc_top, tt = o->round_turns / o->np;
-    int nowpts = fc_arrange(o->hand, o->nhand, wild, NULL);
     uint8_t cnt[FC_NTYPES + 1];
     int tot = unseen(o, cnt);
     /* the exact points after a blind draw and the best discard, on average,
@@ -605,10 +605,10 @@ static void draw_feats(const fc_obs *o, int gain, const pick *p, const uint8_t *
     z[k++] = (o->nhand % 3) == 0;
 }
 
-static int learnt_take(const fc_obs *o, int gain, const pick *p, const uint8_t *h)
+static int learnt_take(const fc_obs *o, int nowpts, int gain, const pick *p, const uint8_t *h)
 {
     double z[FC_NDZ], v = 0;
-    draw_feats(o, gain, p, h, z);
+    draw_feats(o, nowpts, gain, p, h, z);
     for (int k = 0; k < FC_NDZ; k++)
         v += FCD_W[k] * z[k];
     return v < 0;
@@ -642,7 +642,7 @@ static void strategy_draw(const fc_obs *o, int hint, fc_advice *adv)
         if (!exact && p.card != t && (fc_is_wild(t, wild) || p.go))
             take = 1;
         else if (!exact && p.card != t && o->can_draw)
-            take = learnt_take(o, gain, &p, h);
+            take = learnt_take(o, now.points, gain, &p, h);
         if (exact) {
             /* the last turn: the top against the average blind draw */
             uint8_t cnt[FC_NTYPES + 1];
