@@ -32,6 +32,10 @@ const srv = useServer();
 const PAGES = readdirSync(path.join(ROOT, 'docs', 'rules'))
   .filter((f) => f.endsWith('.md')).sort().map((f) => `docs/rules/${f}`);
 
+// Request header lines are the headers a client of this API sends (so that a
+// text body, such as a Five Crowns save, may start with "Round: 1"); reply
+// header lines are any "Name: value" before the expected JSON.
+const REQUEST_HEADER = /^(Authorization|Content-Type|If-Match|If-None-Match|Accept|X-Croupier-Import|Last-Event-ID|Origin|Access-Control-Request-Method):\s?(.*)$/i;
 const HEADER = /^([A-Za-z][A-Za-z0-9-]*):\s?(.*)$/;
 
 /** The ```http blocks of a page: [{line, method, path, headers, body, status, expectHeaders, expect}]. */
@@ -58,8 +62,8 @@ function parseBlock(lines, where) {
   assert.ok(m, `${where}: "${req[0]}" is not "METHOD /path"`);
   const headers = {};
   let k = 1;
-  for (; k < req.length && HEADER.test(req[k]); k++) {
-    const [, name, value] = HEADER.exec(req[k]);
+  for (; k < req.length && REQUEST_HEADER.test(req[k]); k++) {
+    const [, name, value] = REQUEST_HEADER.exec(req[k]);
     headers[name.toLowerCase()] = value;
   }
   const bodyText = req.slice(k).join('\n');
@@ -68,7 +72,7 @@ function parseBlock(lines, where) {
   const rest = [st[2] || '', ...rep.slice(1)].filter((l, j) => j > 0 || l !== '');
   const expectHeaders = {};
   let h = 0;
-  for (; h < rest.length && HEADER.test(rest[h]) && !/^\s*[[{"]/.test(rest[h]); h++) {
+  for (; h < rest.length && HEADER.test(rest[h]); h++) {
     const [, name, value] = HEADER.exec(rest[h]);
     expectHeaders[name.toLowerCase()] = value;
   }
@@ -161,3 +165,9 @@ for (const page of PAGES) {
     for (const block of blocks) await run(block, vars);
   });
 }
+
+test('there is a rules page for every game the server plays', async () => {
+  const r = await srv.get('/rules');
+  for (const g of r.json.games)
+    assert.ok(PAGES.includes(`docs/rules/${g.game}.md`), `docs/rules/${g.game}.md is missing`);
+});
