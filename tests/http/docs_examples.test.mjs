@@ -14,12 +14,14 @@
 //
 // The expected JSON is matched as a pattern: an object names only the
 // members it checks (recursively), an array must have exactly its elements,
-// each matched the same way, and a scalar must be equal. Header lines in the
+// each matched the same way (or, when its last element is "...", at least
+// the ones before it), and a scalar must be equal. Header lines in the
 // expected part must be present with that value. The blocks of a page run in
 // order and share one table: $ID and $TOKEN0.. are the id and the seat tokens
 // of the game the page last created (POST /games or /games/import), $ADMIN
-// the server's admin token. Every reply is also checked against
-// openapi/openapi.yaml by the test client.
+// the server's admin token, in the request and in the expected reply alike.
+// Every reply is also checked against openapi/openapi.yaml by the test
+// client.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -29,8 +31,8 @@ import { useServer } from './lib/server.mjs';
 
 const srv = useServer();
 
-const PAGES = readdirSync(path.join(ROOT, 'docs', 'rules'))
-  .filter((f) => f.endsWith('.md')).sort().map((f) => `docs/rules/${f}`);
+const PAGES = ['docs/api.md', ...readdirSync(path.join(ROOT, 'docs', 'rules'))
+  .filter((f) => f.endsWith('.md')).sort().map((f) => `docs/rules/${f}`)];
 
 // Request header lines are the headers a client of this API sends (so that a
 // text body, such as a Five Crowns save, may start with "Round: 1"); reply
@@ -38,7 +40,7 @@ const PAGES = readdirSync(path.join(ROOT, 'docs', 'rules'))
 const REQUEST_HEADER = /^(Authorization|Content-Type|If-Match|If-None-Match|Accept|X-Croupier-Import|Last-Event-ID|Origin|Access-Control-Request-Method):\s?(.*)$/i;
 const HEADER = /^([A-Za-z][A-Za-z0-9-]*):\s?(.*)$/;
 
-/** The ```http blocks of a page: [{line, method, path, headers, body, status, expectHeaders, expect}]. */
+/** The ```http blocks of a page: [{where, method, path, headers, bodyText, status, expectHeaders, expectText}]. */
 function parseBlocks(text, file) {
   const blocks = [];
   const lines = text.split('\n');
@@ -77,11 +79,10 @@ function parseBlock(lines, where) {
     expectHeaders[name.toLowerCase()] = value;
   }
   const expectText = rest.slice(h).join('\n').trim();
-  let expect;
   if (expectText !== '') {
-    try { expect = JSON.parse(expectText); } catch (e) { assert.fail(`${where}: the expected reply is not JSON: ${e.message}`); }
+    try { JSON.parse(expectText); } catch (e) { assert.fail(`${where}: the expected reply is not JSON: ${e.message}`); }
   }
-  return { where, method: m[1], path: m[2], headers, bodyText, status: Number(st[1]), expectHeaders, expect };
+  return { where, method: m[1], path: m[2], headers, bodyText, status: Number(st[1]), expectHeaders, expectText };
 }
 
 /** Deep pattern match (see the top of this file); returns '' or where it differs. */
@@ -97,8 +98,11 @@ function mismatch(want, got, at = '') {
   }
   if (Array.isArray(want)) {
     if (!Array.isArray(got)) return `${at || '/'}: expected an array, got ${JSON.stringify(got)}`;
-    if (got.length !== want.length) return `${at || '/'}: expected ${want.length} elements, got ${got.length}: ${JSON.stringify(got).slice(0, 300)}`;
-    for (let i = 0; i < want.length; i++) {
+    const prefix = want.at(-1) === '...';
+    const n = prefix ? want.length - 1 : want.length;
+    if (prefix ? got.length < n : got.length !== n)
+      return `${at || '/'}: expected ${prefix ? 'at least ' : ''}${n} elements, got ${got.length}: ${JSON.stringify(got).slice(0, 300)}`;
+    for (let i = 0; i < n; i++) {
       const d = mismatch(want[i], got[i], `${at}/${i}`);
       if (d) return d;
     }
@@ -128,18 +132,19 @@ async function run(block, vars) {
   }
   const r = await srv.request(block.method, substitute(block.path, vars), opts);
   const what = `${block.where}: ${block.method} ${block.path}`;
-  assert.equal(r.status, block.status, `${what}: status ${r.status}, the page says ${block.status}: ${r.text.slice(0, 800)}`);
-  for (const [name, value] of Object.entries(block.expectHeaders))
-    assert.equal(r.headers.get(name), value, `${what}: header ${name}`);
-  if (block.expect !== undefined) {
-    assert.ok(r.json !== undefined, `${what}: the reply is not JSON: ${r.text.slice(0, 300)}`);
-    const d = mismatch(block.expect, r.json);
-    assert.equal(d, '', `${what}: the reply differs from the page at ${d}\n${r.text.slice(0, 1500)}`);
-  }
+  // a game created (or imported) is the page's table from here on, its own reply included
   if (r.json && typeof r.json.id === 'string' && Array.isArray(r.json.seats) && r.json.seats.some((x) => x.token)) {
     vars.ID = r.json.id;
     for (let s = 0; s < 10; s++) delete vars[`TOKEN${s}`];
     for (const seat of r.json.seats) if (seat.token) vars[`TOKEN${seat.seat}`] = seat.token;
+  }
+  assert.equal(r.status, block.status, `${what}: status ${r.status}, the page says ${block.status}: ${r.text.slice(0, 800)}`);
+  for (const [name, value] of Object.entries(block.expectHeaders))
+    assert.equal(r.headers.get(name), substitute(value, vars), `${what}: header ${name}`);
+  if (block.expectText !== '') {
+    assert.ok(r.json !== undefined, `${what}: the reply is not JSON: ${r.text.slice(0, 300)}`);
+    const d = mismatch(JSON.parse(substitute(block.expectText, vars)), r.json);
+    assert.equal(d, '', `${what}: the reply differs from the page at ${d}\n${r.text.slice(0, 1500)}`);
   }
 }
 
@@ -150,9 +155,11 @@ test('the block reader reads requests and replies, and the matcher can fail', ()
   assert.deepEqual(b.headers, { authorization: 'Bearer $TOKEN0' });
   assert.deepEqual(JSON.parse(b.bodyText), { play: [1, null] });
   assert.equal(b.status, 422);
-  assert.deepEqual(b.expect, { rule: 'pick-up-first', legal: [[1, null]] });
+  assert.deepEqual(JSON.parse(b.expectText), { rule: 'pick-up-first', legal: [[1, null]] });
   assert.equal(mismatch({ a: { b: [1, { c: 2 }] } }, { a: { b: [1, { c: 2, d: 3 }], e: 4 } }), '');
   assert.notEqual(mismatch({ a: [1] }, { a: [1, 2] }), '', 'arrays are matched whole');
+  assert.equal(mismatch({ a: [1, '...'] }, { a: [1, 2] }), '', 'unless they end in "..."');
+  assert.notEqual(mismatch({ a: [2, '...'] }, { a: [1, 2] }), '', '"..." matches the elements after the ones given');
   assert.notEqual(mismatch({ a: 1 }, { a: '1' }), '', 'scalars are matched by value and type');
   assert.notEqual(mismatch({ a: null }, {}), '', 'a member the page names must be there');
 });
