@@ -104,6 +104,7 @@ typedef struct ctx {
     const char *variant;
     const json_t *options;
     int players;
+    int rot; /* rotations per deal: players, or 1 when every seat plays the same */
     const char *lineup[GAME_MAX_SEATS];
     remote_url *url[GAME_MAX_SEATS]; /* lineup entry j is remote: its URL, else NULL */
     const char *fallback;            /* the bot that replaces a remote answer */
@@ -129,10 +130,11 @@ static uint64_t block_seed(uint64_t base, long block)
     return (base + (uint64_t)block) & ((1ULL << 53) - 1);
 }
 
-/* The lineup entry at `seat` in game g: (seat - r) mod P, r = g mod P. */
+/* The lineup entry at `seat` in game g: (seat - r) mod P, r = g mod R
+ * (R = c->rot: P rotations, or 1 when every entry is the same player). */
 static int lineup_entry(const ctx *c, long g, int seat)
 {
-    int r = (int)(g % c->players);
+    int r = (int)(g % c->rot);
     return ((seat - r) % c->players + c->players) % c->players;
 }
 
@@ -206,7 +208,7 @@ static void play_one(ctx *c, void *st, long g, char *err, size_t errlen)
     const game_ops *ops = c->ops;
     result *r = &c->res[g];
     game_err e = {0};
-    uint64_t seed = block_seed(c->seed, g / c->players);
+    uint64_t seed = block_seed(c->seed, g / c->rot);
     r->winner = -1;
     if (ops->init(st, c->variant, c->players, seed, c->options, &e)) {
         r->failed = 1;
@@ -576,6 +578,12 @@ int cmd_tournament(int argc, char **argv)
         cx.lineup[i] = named[i % nnamed];
         cx.url[i] = named_url[i % nnamed];
     }
+    /* the rotations of a deal; with one player in every seat they are one
+     * same game, played once */
+    int same = 1;
+    for (int j = 1; j < players; j++)
+        same &= strcmp(cx.lineup[j], cx.lineup[0]) == 0 && cx.url[j] == cx.url[0];
+    cx.rot = same ? 1 : (int)players;
     /* the seating of every rotation must be one the game accepts */
     if (ops->seating) {
         for (int r = 0; r < players; r++) {
@@ -602,8 +610,8 @@ int cmd_tournament(int argc, char **argv)
     }
     cx.options = options;
     /* whole blocks: every rotation of every deal */
-    long asked = games, blocks = (games + players - 1) / players;
-    games = blocks * players;
+    long asked = games, blocks = (games + cx.rot - 1) / cx.rot;
+    games = blocks * cx.rot;
     cx.games = games;
     if (!jobs) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -709,7 +717,7 @@ int cmd_tournament(int argc, char **argv)
     int lower_is_better = 0, max_score = 0;
     for (long g = 0; g < games; g++) {
         const result *r = &cx.res[g];
-        int r0 = (int)(g % players), sk[GAME_MAX_SEATS];
+        int r0 = (int)(g % cx.rot), sk[GAME_MAX_SEATS];
         for (int s = 0; s < players; s++) {
             int k = entry_of[((s - r0) % players + players) % players];
             sk[s] = k;
@@ -814,6 +822,7 @@ int cmd_tournament(int argc, char **argv)
         json_object_set_new(o, "games", json_integer(games));
         json_object_set_new(o, "games_asked", json_integer(asked));
         json_object_set_new(o, "blocks", json_integer(blocks));
+        json_object_set_new(o, "rotations", json_integer(cx.rot));
         json_object_set_new(o, "seeds", json_pack("[II]", (json_int_t)seed,
                                                   (json_int_t)block_seed(seed, blocks - 1)));
         json_object_set_new(o, "cooperative", json_boolean(ops->cooperative));
@@ -845,15 +854,18 @@ int cmd_tournament(int argc, char **argv)
 
     printf("%s (%s), %ld players, %ld games: %ld deals (seeds %llu..%llu) x %ld rotations\n",
            ops->title, variant, players, games, blocks, seed,
-           (unsigned long long)block_seed(seed, blocks - 1), players);
+           (unsigned long long)block_seed(seed, blocks - 1), (long)cx.rot);
     if (asked != games)
-        printf("(--games %ld rounded up to whole blocks of %ld)\n", asked, players);
+        printf("(--games %ld rounded up to whole blocks of %ld)\n", asked, (long)cx.rot);
     if (opts_arg)
         printf("options: %s\n", opts_arg);
     printf("lineup:");
     for (int j = 0; j < players; j++)
         printf("%s%s", j ? "," : " ", cx.lineup[j]);
-    printf(" (rotated: each entry sits at every seat in %ld games)\n\n", blocks);
+    if (cx.rot > 1)
+        printf(" (rotated: each entry sits at every seat in %ld games)\n\n", blocks);
+    else
+        printf(" (one player in every seat: each deal is played once)\n\n");
     int nw = 14; /* the strategy column: as wide as a remote player's URL */
     for (int k = 0; k < nstrat; k++)
         nw = (int)strlen(strat[k]) > nw ? (int)strlen(strat[k]) : nw;

@@ -36,6 +36,7 @@ enum {
     HN_MAXSUITS = 6,
     HN_RAINBOW = 5,     /* suit index of rainbow (the seed's colors.rainbow) */
     HN_MAXDECK = 60,
+    HN_NOCARD = 255,    /* the deck index (order) of a hand slot that holds no card */
     HN_MAXHINTS = 8,
     HN_MAXERRORS = 3,
     /* Turns are bounded: plays and discards each remove one of at most 60

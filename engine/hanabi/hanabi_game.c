@@ -206,6 +206,8 @@ static void draw(hanabi_state *st, int p, hn_hist *h, int *trigger)
         *trigger = 1; /* the last card is drawn */
 }
 
+/* Remove card i of p's hand; the slot it vacates at the end holds nothing
+ * (no stale copy of a card for a masked state to keep). */
 static void take(hanabi_state *st, int p, int i)
 {
     int n = st->nhand[p] - i - 1;
@@ -213,6 +215,9 @@ static void take(hanabi_state *st, int p, int i)
     memmove(&st->order[p][i], &st->order[p][i + 1], (size_t)n);
     memmove(&st->know[p][i], &st->know[p][i + 1], (size_t)n * sizeof st->know[p][0]);
     st->nhand[p]--;
+    st->hand[p][st->nhand[p]] = 0;
+    st->order[p][st->nhand[p]] = HN_NOCARD;
+    memset(&st->know[p][st->nhand[p]], 0, sizeof st->know[p][0]);
 }
 
 void hn_do(hanabi_state *st, const hn_play *p)
@@ -345,8 +350,8 @@ void hn_mask(const hanabi_state *st, int seat, hanabi_state *out)
     for (int i = st->next; i < HN_MAXDECK; i++)
         out->deck[i] = 0;
     if (seat >= 0 && seat < st->np) {
-        for (int i = 0; i < st->nhand[seat]; i++) {
-            if (st->order[seat][i] < HN_MAXDECK)
+        for (int i = 0; i < HN_MAXHAND; i++) { /* every slot, not only the held ones */
+            if (i < st->nhand[seat] && st->order[seat][i] < HN_MAXDECK)
                 out->deck[st->order[seat][i]] = 0;
             out->hand[seat][i] = 0;
         }

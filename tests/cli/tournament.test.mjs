@@ -150,6 +150,25 @@ test('a cooperative game reports the team score, not wins', () => {
   assert.deepEqual(o.strategies.map((s) => s.seat_counts), [[4, 4, 4], [2, 2, 2]]);
 });
 
+test('one strategy in every seat plays each deal once: N games are N distinct deals', () => {
+  const o = json('--game', 'hanabi', '--players', '3', '--bots', 'rules', '--games', '7');
+  assert.equal(o.rotations, 1);
+  assert.equal(o.games, 7, 'not rounded up to blocks of 3');
+  assert.equal(o.blocks, 7);
+  assert.deepEqual(o.seeds, [1, 7]);
+  // the team score is the mean over the 7 deals, each the game a 1-game
+  // tournament from that seed plays
+  const one = [1, 2, 3, 4, 5, 6, 7].map((seed) => json('--game', 'hanabi', '--players', '3', '--bots', 'rules',
+    '--games', '1', '--seed', String(seed)).team_score.mean);
+  assert.ok(new Set(one).size > 1, `the deals differ: ${one}`);
+  assert.ok(Math.abs(one.reduce((a, b) => a + b, 0) / 7 - o.team_score.mean) < 1e-3, `${one} -> ${o.team_score.mean}`);
+  const out = tournament('--game', 'hanabi', '--players', '3', '--bots', 'rules', '--games', '7');
+  assert.match(out, /7 deals \(seeds 1\.\.7\) x 1 rotations/);
+  assert.match(out, /each deal is played once/);
+  // a mixed lineup still rotates
+  assert.equal(json('--game', 'hanabi', '--bots', 'conventions,rules,conventions', '--games', '3').rotations, 3);
+});
+
 test('errors: unknown names, table sizes, bad numbers and refused seatings exit 2', () => {
   const cases = [
     [['--game', 'nope', '--bots', 'x'], /unknown game 'nope'/],

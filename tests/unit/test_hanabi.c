@@ -727,6 +727,34 @@ static char *shown(const hanabi_state *st, int reader)
     return text_of(all);
 }
 
+/* Once the deck is empty hands shrink: no slot of a masked state, held or
+ * vacated, may still hold a card of the masked seat. */
+static void test_mask_clears_vacated_slots(void **unused)
+{
+    (void)unused;
+    static hanabi_state st, m;
+    game_err e;
+    char why[320];
+    int checked = 0;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        assert_int_equal(OPS->init(&st, "standard", 2 + (int)(seed % 4), seed, NULL, &e), 0);
+        for (int guard = 0; guard < 400 && !st.over; guard++) {
+            assert_int_equal(OPS->bot(&st, "rules", NULL, why, sizeof why, &e), 0);
+            if (st.next < st.ndeck)
+                continue;
+            for (int s = 0; s < st.np; s++) {
+                hn_mask(&st, s, &m);
+                for (int i = 0; i < HN_MAXHAND; i++)
+                    assert_int_equal(m.hand[s][i], 0);
+                for (int i = st.nhand[s]; i < HN_MAXHAND; i++) /* and the state has none there */
+                    assert_int_equal(st.hand[s][i], 0);
+                checked++;
+            }
+        }
+    }
+    assert_true(checked > 100);
+}
+
 static void test_readers_see_only_what_they_may(void **unused)
 {
     (void)unused;
@@ -1516,6 +1544,7 @@ int main(void)
         cmocka_unit_test(test_legal_agrees_with_check),
         cmocka_unit_test(test_views_hide_own_cards),
         cmocka_unit_test(test_view_shape_and_negative_info),
+        cmocka_unit_test(test_mask_clears_vacated_slots),
         cmocka_unit_test(test_readers_see_only_what_they_may),
         cmocka_unit_test(test_explanations_say_only_public_things),
         cmocka_unit_test(test_events),
