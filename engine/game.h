@@ -169,6 +169,13 @@ typedef struct game_ops {
      * saying where the game stood then (GET /games/{id}?at=N). The mark is
      * never encoded. Required. */
     void (*reveal)(void *st);
+    /* Shuffle, among their places, the cards `reader` (a seat,
+     * SEAT_SPECTATOR or SEAT_OBSERVER) may not see, from `salt`: a position
+     * that reader cannot tell from this one. The engine never plays on from
+     * it: it exists so that tests/unit/test_games.c can check, for every
+     * game, that a reader's view does not change with what it may not see.
+     * Optional (NULL: not checked). */
+    void (*redeal)(void *st, int reader, uint64_t salt);
     /* The arguments the course's play function would receive for `seat`
      * now (remote players, docs/tournament.md): a new JSON array, in the
      * order of (*fn)->params, from what that seat may see only; *fn is the

@@ -199,6 +199,9 @@ int bo_cards_parse(const json_t *j, const char *ptr, int variant, size_t max,
 json_t *bo_encode(const bo_state *st);
 int bo_decode(bo_state *st, const json_t *blob, game_err *e);
 json_t *bo_view(const bo_state *st, int seat);
+/* ops->redeal: the hands `reader` may not see, every stockpile below its top
+ * and the draw pile, shuffled among their places (game.h). */
+void bo_redeal(bo_state *st, int reader, uint64_t salt);
 json_t *bo_history(const bo_state *st);
 json_t *bo_record(const bo_state *st, int n, const bo_effect *fx,
                   const char *explanation);

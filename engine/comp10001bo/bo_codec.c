@@ -546,6 +546,21 @@ json_t *bo_view(const bo_state *st, int seat)
     return o;
 }
 
+void bo_redeal(bo_state *st, int reader, uint64_t salt)
+{
+    if (st->result != BO_PLAYING || st->revealed || reader == SEAT_ADMIN)
+        return;
+    rng_slots s = {.n = 0};
+    for (int p = 0; p < BO_NP; p++) {
+        if (p != reader && reader != SEAT_OBSERVER)
+            rng_slots_add(&s, st->hand[p], st->nhand[p]);
+        if (st->nstock[p] > 1)
+            rng_slots_add(&s, st->stock[p], (size_t)(st->nstock[p] - 1));
+    }
+    rng_slots_add(&s, st->draw, st->ndraw);
+    rng_slots_shuffle(&s, salt);
+}
+
 json_t *bo_history(const bo_state *st)
 {
     json_t *a = json_array();

@@ -299,6 +299,8 @@ static int hint(const void *vst, int seat, json_t **out, game_err *e)
 
 static void reveal(void *st) { ((bo_state *)st)->revealed = 1; }
 
+static void redeal(void *st, int reader, uint64_t salt) { bo_redeal(st, reader, salt); }
+
 const game_ops comp10001bo_ops = {
     .name = "comp10001bo",
     .title = "Comp10001-Bo",
@@ -323,5 +325,6 @@ const game_ops comp10001bo_ops = {
     .hint = hint,
     .history = history,
     .reveal = reveal,
+    .redeal = redeal,
     .fn_args = bo_fn_args,
 };

@@ -33,6 +33,25 @@ uint32_t rng_below(rng *r, uint32_t bound)
     return (uint32_t)(m >> 32);
 }
 
+void rng_shuffle_slots(rng *r, uint8_t *const *slots, size_t n)
+{
+    uint8_t v[256];
+    if (n > sizeof v)
+        n = sizeof v;
+    for (size_t i = 0; i < n; i++)
+        v[i] = *slots[i];
+    rng_shuffle_u8(r, v, n);
+    for (size_t i = 0; i < n; i++)
+        *slots[i] = v[i];
+}
+
+void rng_slots_shuffle(rng_slots *s, uint64_t salt)
+{
+    rng r;
+    rng_seed(&r, salt, 0x5eed5);
+    rng_shuffle_slots(&r, s->at, s->n);
+}
+
 void rng_shuffle_u8(rng *r, uint8_t *a, size_t n)
 {
     for (size_t i = n; i > 1; i--) {

@@ -224,6 +224,10 @@ int fc_decode(fc_state *st, const json_t *blob, game_err *e);
  * (JSON pointer) that holds too much. Both importers call it. */
 int fc_check_capacity(const fc_state *st, game_err *e);
 json_t *fc_view(const fc_state *st, int seat);
+/* ops->redeal: the hands, the discard pile under its top and the draw pile
+ * as far as `reader` may not see them, shuffled among their places
+ * (game.h). */
+void fc_redeal(fc_state *st, int reader, uint64_t salt);
 json_t *fc_history(const fc_state *st, int seat);
 json_t *fc_record(const fc_state *st, int i, int seat, const char *explanation);
 

@@ -536,6 +536,19 @@ static int sees_draw_pile(const fc_state *st, int reader)
     return shows_all(st) || reader == SEAT_ADMIN || (st->open && reader >= 0 && reader < st->np);
 }
 
+void fc_redeal(fc_state *st, int reader, uint64_t salt)
+{
+    rng_slots s = {.n = 0};
+    for (int p = 0; p < st->np; p++)
+        if (!sees_hand(st, reader, p))
+            rng_slots_add(&s, st->hand[p], st->nhand[p]);
+    if (!sees_discard_pile(st, reader) && st->ndisc > 1)
+        rng_slots_add(&s, st->disc, (size_t)(st->ndisc - 1));
+    if (!sees_draw_pile(st, reader))
+        rng_slots_add(&s, st->draw, st->ndraw);
+    rng_slots_shuffle(&s, salt);
+}
+
 /* A finished round: its points, and (`layouts`) how each hand was laid out,
  * the arranger's work for every seat, so only where it is asked for. */
 static json_t *round_json(const fc_state *st, int r, int layouts)

@@ -314,6 +314,8 @@ static void conceal(void *st, uint64_t salt) { fc_conceal(st, salt); }
 
 static void reveal(void *st) { ((fc_state *)st)->revealed = 1; }
 
+static void redeal(void *st, int reader, uint64_t salt) { fc_redeal(st, reader, salt); }
+
 const game_ops fivecrowns_ops = {
     .name = "fivecrowns",
     .title = "Five Crowns",
@@ -345,4 +347,5 @@ const game_ops fivecrowns_ops = {
     .import_text = import_text,
     .conceal = conceal,
     .reveal = reveal,
+    .redeal = redeal,
 };

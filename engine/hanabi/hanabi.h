@@ -183,6 +183,9 @@ int hn_export_hanablive(const hanabi_state *st, char **out, size_t *len, game_er
  * that read the past (the information strategy replays the public history)
  * are given this, never the full state. */
 void hn_mask(const hanabi_state *st, int seat, hanabi_state *out);
+/* ops->redeal: the hand cards `reader` may not see and the cards not yet
+ * drawn, shuffled among their places (game.h). */
+void hn_redeal(hanabi_state *st, int reader, uint64_t salt);
 /* `info` (hanabi_info.c): the hat-guessing information strategy, for tables
  * where every seat plays it. `conventions` (hanabi_conv.c): the strategy a
  * person can learn, used with people at the table and for /hint. Both

@@ -364,6 +364,17 @@ void hn_mask(const hanabi_state *st, int seat, hanabi_state *out)
     out->seed = 0;
 }
 
+void hn_redeal(hanabi_state *st, int reader, uint64_t salt)
+{
+    rng_slots s = {.n = 0};
+    for (int p = 0; p < st->np; p++)
+        if (!hn_sees(st, reader, p))
+            rng_slots_add(&s, st->hand[p], st->nhand[p]);
+    if (reader != SEAT_ADMIN && !st->over && !st->revealed)
+        rng_slots_add(&s, st->deck + st->next, (size_t)(st->ndeck - st->next));
+    rng_slots_shuffle(&s, salt);
+}
+
 int hn_sees(const hanabi_state *st, int reader, int owner)
 {
     if (st->over || st->revealed || reader == SEAT_ADMIN || reader == SEAT_OBSERVER)

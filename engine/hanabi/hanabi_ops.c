@@ -286,6 +286,8 @@ static int export_as(const void *st, const char *format, char **out, size_t *len
 
 static void reveal(void *st) { ((hanabi_state *)st)->revealed = 1; }
 
+static void redeal(void *st, int reader, uint64_t salt) { hn_redeal(st, reader, salt); }
+
 const game_ops hanabi_ops = {
     .name = "hanabi",
     .title = "Hanabi",
@@ -315,4 +317,5 @@ const game_ops hanabi_ops = {
     .export_as = export_as,
     .seating = seating,
     .reveal = reveal,
+    .redeal = redeal,
 };

@@ -217,6 +217,9 @@ json_t *pz_history(const pz_state *st, int seat);
 json_t *pz_encode(const pz_state *st);
 int pz_decode(pz_state *st, const json_t *blob, game_err *e);
 json_t *pz_view(const pz_state *st, int seat);
+/* ops->redeal: the hands `reader` may not see and the deck, shuffled among
+ * their places (game.h). */
+void pz_redeal(pz_state *st, int reader, uint64_t salt);
 json_t *pz_events(const pz_state *st, int seat, long after);
 json_t *pz_record(const pz_state *st, int seat, const pz_play *p, const pz_effect *fx,
                   const char *explanation);

@@ -799,6 +799,18 @@ static json_t *targets_json(const pz_table *t, int np)
     return a;
 }
 
+void pz_redeal(pz_state *st, int reader, uint64_t salt)
+{
+    if (st->result != PZ_PLAYING || st->revealed || reader == SEAT_ADMIN)
+        return;
+    rng_slots s = {.n = 0};
+    for (int p = 0; p < st->np; p++)
+        if (p != reader && reader != SEAT_OBSERVER)
+            rng_slots_add(&s, st->hand[p], st->nhand[p]);
+    rng_slots_add(&s, st->deck, st->ndeck);
+    rng_slots_shuffle(&s, salt);
+}
+
 json_t *pz_view(const pz_state *st, int seat)
 {
     int over = st->result != PZ_PLAYING;

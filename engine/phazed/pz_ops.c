@@ -267,6 +267,8 @@ static int hint(const void *vst, int seat, json_t **out, game_err *e)
 
 static void reveal(void *st) { ((pz_state *)st)->revealed = 1; }
 
+static void redeal(void *st, int reader, uint64_t salt) { pz_redeal(st, reader, salt); }
+
 const game_ops phazed_ops = {
     .name = "phazed",
     .title = "Phazed",
@@ -294,5 +296,6 @@ const game_ops phazed_ops = {
     .history = history,
     .events = events,
     .reveal = reveal,
+    .redeal = redeal,
     .fn_args = pz_fn_args,
 };

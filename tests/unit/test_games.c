@@ -1,0 +1,322 @@
+/* test_games.c: the engine's guarantees (docs/engine-guide.md), checked on
+ * every game of the registry, every variant, at the smallest and largest
+ * table and the usual one, over seeded games played by each of its bots:
+ *
+ *  - round trip: every state of every game encodes, decodes into a fresh
+ *    buffer and encodes to the same JSON text;
+ *  - determinism: the same seed and the same strategies give the same game,
+ *    to the byte of its encoding;
+ *  - nothing half-applied: a refused play (not a play's shape, a seat that
+ *    is not to move, a legal play of another position) leaves the state's
+ *    bytes unchanged, and check() refuses what apply() refuses;
+ *  - legal() agrees with check() and apply(): every listed play is valid
+ *    and applies; the seat not to move has none;
+ *  - bots: every move a bot makes is one check() called valid just before,
+ *    made for the seat to move;
+ *  - readers: view, history and events of every seat, the spectator, the
+ *    observer and the admin are JSON for every state, and a seat's view is
+ *    the same however the cards it may not see are dealt (ops->redeal, when
+ *    the game has it: the cards hidden from that seat shuffled among their
+ *    places).
+ * The per-game files keep the rule examples.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "game.h"
+
+/* GAMES_PER_SETUP seeded games per setup and bot; the deep checks on every
+ * position of the first DEEP_ALL moves of one game, then every DEEP_EVERY-th
+ * (the whole file runs in a few seconds, under ASan too) */
+enum { GAMES_PER_SETUP = 3, MAX_MOVES = 4000, LEGAL_TRIED = 6, DEEP_ALL = 40, DEEP_EVERY = 9 };
+
+static char *text(json_t *j) /* steals j */
+{
+    char *t = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+    json_decref(j);
+    assert_non_null(t);
+    return t;
+}
+
+typedef struct setup {
+    const game_ops *ops;
+    const char *variant;
+    int players;
+} setup;
+
+/* The setups of a game: each variant at the smallest, the usual and the
+ * largest table. */
+static int setups_of(const game_ops *ops, setup *out, int max)
+{
+    int n = 0, usual = ops->default_players ? ops->default_players : ops->min_players;
+    int sizes[3] = {ops->min_players, usual, ops->max_players};
+    for (const char *const *v = ops->variants; *v; v++)
+        for (int i = 0; i < 3; i++) {
+            if (i > 0 && sizes[i] == sizes[i - 1])
+                continue;
+            if (sizes[i] > GAME_MAX_SEATS)
+                continue;
+            assert_true(n < max);
+            out[n++] = (setup){ops, *v, sizes[i]};
+        }
+    return n;
+}
+
+static void round_trip(const game_ops *ops, const void *st, void *scratch)
+{
+    char *a = text(ops->encode(st));
+    json_t *j = json_loads(a, 0, NULL);
+    assert_non_null(j);
+    game_err e = {0};
+    memset(scratch, 0, ops->state_size);
+    if (ops->decode(scratch, j, &e) != 0)
+        fail_msg("%s: decode(encode(state)) failed: %s at %s", ops->name, e.detail, e.pointer);
+    json_decref(j);
+    char *b = text(ops->encode(scratch));
+    if (strcmp(a, b) != 0)
+        fail_msg("%s: the round trip changed the encoding", ops->name);
+    free(a);
+    free(b);
+}
+
+/* Every reader's view, history and events are JSON. */
+static void readers(const game_ops *ops, const void *st, int nseats)
+{
+    int who[GAME_MAX_SEATS + 3] = {SEAT_SPECTATOR, SEAT_OBSERVER, SEAT_ADMIN};
+    int n = 3;
+    for (int s = 0; s < nseats; s++)
+        who[n++] = s;
+    for (int i = 0; i < n; i++) {
+        json_t *v = ops->view(st, who[i]);
+        assert_true(json_is_object(v));
+        json_decref(v);
+        json_t *h = ops->history(st, who[i]);
+        assert_true(json_is_array(h));
+        json_decref(h);
+        if (ops->events) {
+            json_t *ev = ops->events(st, who[i], 0);
+            assert_true(json_is_array(ev));
+            json_decref(ev);
+        }
+    }
+}
+
+/* A seat's view does not depend on how the cards it may not see lie. */
+static void views_hide(const game_ops *ops, const void *st, void *scratch, int nseats,
+                       uint64_t salt)
+{
+    if (!ops->redeal)
+        return;
+    game_status gs;
+    ops->status(st, &gs);
+    if (gs.over)
+        return; /* every card is every reader's once the game is over */
+    int who[GAME_MAX_SEATS + 1] = {SEAT_SPECTATOR};
+    int n = 1;
+    for (int s = 0; s < nseats; s++)
+        who[n++] = s;
+    for (int i = 0; i < n; i++) {
+        memcpy(scratch, st, ops->state_size);
+        ops->redeal(scratch, who[i], salt + (uint64_t)i);
+        char *a = text(ops->view(st, who[i]));
+        char *b = text(ops->view(scratch, who[i]));
+        if (strcmp(a, b) != 0)
+            fail_msg("%s: the view of reader %d changes with cards it may not see:\n%s\n%s",
+                     ops->name, who[i], a, b);
+        free(a);
+        free(b);
+    }
+}
+
+/* Plays that must be refused leave the state's bytes as they were. */
+static void refusals(const game_ops *ops, void *st, void *before, int nseats)
+{
+    game_status gs;
+    ops->status(st, &gs);
+    json_t *bad[3] = {json_integer(12345), json_string("not a play"), json_object()};
+    for (int s = 0; s < nseats; s++)
+        for (int k = 0; k < 3; k++) {
+            memcpy(before, st, ops->state_size);
+            game_err e = {0};
+            json_t *rec = NULL;
+            assert_int_not_equal(ops->apply(st, s, bad[k], &rec, &e), 0);
+            assert_null(rec);
+            assert_memory_equal(before, st, ops->state_size);
+        }
+    for (int k = 0; k < 3; k++)
+        json_decref(bad[k]);
+    if (gs.over || gs.to_move < 0)
+        return;
+    /* the mover's legal plays, offered by another seat: not its turn */
+    json_t *legal = ops->legal(st, gs.to_move);
+    json_t *p = json_array_get(legal, 0);
+    for (int s = 0; p && s < nseats; s++) {
+        if (s == gs.to_move)
+            continue;
+        json_t *mine = ops->legal(st, s);
+        size_t nmine = json_array_size(mine);
+        json_decref(mine);
+        if (nmine) /* games where several seats may act at once */
+            continue;
+        memcpy(before, st, ops->state_size);
+        game_err e = {0};
+        game_verdict v;
+        int rc = ops->check(st, s, p, &v, &e);
+        assert_true(rc != 0 || !v.valid);
+        assert_int_not_equal(ops->apply(st, s, p, NULL, &e), 0);
+        assert_memory_equal(before, st, ops->state_size);
+    }
+    json_decref(legal);
+}
+
+/* Every listed play is valid and applies (a sample, on a copy). */
+static void legal_agrees(const game_ops *ops, const void *st, void *scratch, int nseats)
+{
+    game_status gs;
+    ops->status(st, &gs);
+    for (int s = 0; s < nseats; s++) {
+        json_t *legal = ops->legal(st, s);
+        assert_true(json_is_array(legal));
+        if (gs.over)
+            assert_int_equal(json_array_size(legal), 0);
+        size_t n = json_array_size(legal), step = n > LEGAL_TRIED ? n / LEGAL_TRIED : 1;
+        for (size_t i = 0; i < n; i += step) {
+            json_t *p = json_array_get(legal, i);
+            game_verdict v;
+            game_err e = {0};
+            if (ops->check(st, s, p, &v, &e) != 0 || !v.valid)
+                fail_msg("%s: legal play %zu of seat %d is not valid: %s %s", ops->name, i, s,
+                         e.detail, v.reason);
+            memcpy(scratch, st, ops->state_size);
+            json_t *rec = NULL;
+            if (ops->apply(scratch, s, p, &rec, &e) != 0)
+                fail_msg("%s: legal play %zu of seat %d does not apply: %s", ops->name, i, s,
+                         e.detail);
+            json_decref(rec);
+        }
+        json_decref(legal);
+    }
+}
+
+/* One game: seeded, every seat playing `bot`; every position checked.
+ * Returns the final encoding (malloc'd). */
+static char *play_one(const setup *su, const char *bot, uint64_t seed, int deep)
+{
+    const game_ops *ops = su->ops;
+    void *st = calloc(1, ops->state_size), *scratch = calloc(1, ops->state_size);
+    void *before = calloc(1, ops->state_size);
+    assert_non_null(st);
+    assert_non_null(scratch);
+    assert_non_null(before);
+    game_err e = {0};
+    if (ops->init(st, su->variant, su->players, seed, NULL, &e) != 0)
+        fail_msg("%s %s %dp: init: %s", ops->name, su->variant, su->players, e.detail);
+    int moves = 0;
+    for (;; moves++) {
+        assert_true(moves < MAX_MOVES);
+        game_status gs;
+        ops->status(st, &gs);
+        if (deep && (moves < DEEP_ALL || moves % DEEP_EVERY == 0 || gs.over)) {
+            round_trip(ops, st, scratch);
+            readers(ops, st, gs.nseats);
+            views_hide(ops, st, scratch, gs.nseats, seed * 1000 + (uint64_t)moves);
+            legal_agrees(ops, st, scratch, gs.nseats);
+            refusals(ops, st, before, gs.nseats);
+        }
+        if (gs.over)
+            break;
+        json_t *rec = NULL;
+        if (ops->autoplay(st, &rec)) {
+            json_decref(rec);
+            continue;
+        }
+        /* the bot's move must be one check() calls valid for the mover */
+        memcpy(before, st, ops->state_size);
+        char why[400];
+        if (ops->bot(st, bot, &rec, why, sizeof why, &e) != 0)
+            fail_msg("%s: bot %s failed: %s", ops->name, bot, e.detail);
+        json_t *play = json_object_get(rec, "play");
+        if (play) {
+            game_verdict v;
+            game_err ce = {0};
+            int seat = json_is_integer(json_object_get(rec, "seat"))
+                           ? (int)json_integer_value(json_object_get(rec, "seat"))
+                           : gs.to_move;
+            assert_int_equal(seat, gs.to_move);
+            if (ops->check(before, seat, play, &v, &ce) != 0 || !v.valid)
+                fail_msg("%s: bot %s made a play check() refuses: %s %s", ops->name, bot,
+                         ce.detail, v.reason);
+        }
+        json_decref(rec);
+    }
+    char *out = text(ops->encode(st));
+    free(st);
+    free(scratch);
+    free(before);
+    return out;
+}
+
+static void test_every_game(void **unused)
+{
+    (void)unused;
+    int checked = 0;
+    for (const game_ops *const *g = game_registry; *g; g++) {
+        setup su[24];
+        int n = setups_of(*g, su, 24);
+        for (int i = 0; i < n; i++)
+            for (const char *const *b = (*g)->bots; *b; b++) {
+                if ((*g)->seating) { /* a strategy some tables refuse (Hanabi's info) */
+                    const char *all[GAME_MAX_SEATS];
+                    for (int s = 0; s < su[i].players; s++)
+                        all[s] = *b;
+                    game_err e = {0};
+                    if ((*g)->seating(all, su[i].players, &e))
+                        continue;
+                }
+                for (uint64_t seed = 1; seed <= GAMES_PER_SETUP; seed++) {
+                    /* the deep checks on one game of the first bot, the bots' own on all */
+                    clock_t t0 = clock();
+                    char *a = play_one(&su[i], *b, seed, b == (*g)->bots && seed == 1);
+                    if (getenv("TEST_GAMES_TIMES"))
+                        fprintf(stderr, "%s %s %dp %s seed %llu: %.2f s\n", (*g)->name, su[i].variant,
+                                su[i].players, *b, (unsigned long long)seed,
+                                (double)(clock() - t0) / CLOCKS_PER_SEC);
+                    free(a);
+                    checked++;
+                }
+            }
+    }
+    assert_true(checked >= 40);
+}
+
+static void test_determinism(void **unused)
+{
+    (void)unused;
+    for (const game_ops *const *g = game_registry; *g; g++) {
+        setup su[24];
+        setups_of(*g, su, 24);
+        for (uint64_t seed = 7; seed <= 8; seed++) {
+            char *a = play_one(&su[0], (*g)->bots[0], seed, 0);
+            char *b = play_one(&su[0], (*g)->bots[0], seed, 0);
+            assert_string_equal(a, b);
+            free(a);
+            free(b);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_game),
+        cmocka_unit_test(test_determinism),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
