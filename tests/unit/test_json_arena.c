@@ -107,13 +107,31 @@ static void test_spill_past_the_blocks(void **state)
 /* Without the hooks (json_arena_install not called yet), json_arena_release
  * must free the tree: LeakSanitizer names it otherwise (test_stack runs
  * api_handle() that way). Runs first. */
+static long g_live; /* blocks malloc'd and not yet freed by counting_* */
+static void *counting_malloc(size_t n)
+{
+    g_live++;
+    return malloc(n);
+}
+static void counting_free(void *p)
+{
+    if (p)
+        g_live--;
+    free(p);
+}
+
 static void test_release_without_hooks(void **state)
 {
     (void)state;
+    json_set_alloc_funcs(counting_malloc, counting_free);
+    g_live = 0;
     json_arena_begin();
     json_t *v = object_of(20, 20);
+    assert_true(g_live > 20); /* the object, its table, 20 keys and strings */
     json_arena_release(v);
     json_arena_end();
+    json_set_alloc_funcs(malloc, free);
+    assert_int_equal(g_live, 0); /* every block given back */
 }
 
 static int install(void **state)

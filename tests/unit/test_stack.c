@@ -397,7 +397,11 @@ static void api_walk(job *j)
         json_t *state = json_object_get(doc, "state");
         void *st = calloc(1, ops->state_size);
         game_err e = {0};
-        if (st && ops->decode(st, state, &e) == 0) {
+        if (!st || ops->decode(st, state, &e) != 0) {
+            free(st);
+            FAIL("%s: the exported state does not decode: %s", ops->name, e.detail);
+        }
+        {
             game_status gs;
             ops->status(st, &gs);
             json_t *legal = gs.over ? json_array() : ops->legal(st, gs.to_move);
