@@ -61,6 +61,33 @@ export async function stopAll(env) {
   if (env.tmp) rmSync(env.tmp, { recursive: true, force: true });
 }
 
+/** Call the server's API from the test (not the page): {status, body}. */
+export async function apiCall(env, method, p, { token, body } = {}) {
+  const headers = { Accept: 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(env.baseURL + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+/** Deal a game from the lobby's form as a person would: `bots` names the
+ *  bot of seats 1, 2, ... (the lobby's default where not given). Resolves
+ *  once the page shows the game (#game=<id>). */
+export async function dealFromLobby(page, { game, variant, players, bots = [], seed, spectators = false }) {
+  const tid = (id) => page.getByTestId(id);
+  await page.goto('/');
+  await page.waitForSelector('body[data-ready="true"]');
+  await tid('new-game-game').selectOption(game);
+  if (variant) await tid('new-game-variant').selectOption(variant);
+  if (players !== undefined && await tid('new-game-players').isVisible()) await tid('new-game-players').fill(String(players));
+  for (let i = 0; i < bots.length; i++) if (bots[i]) await tid(`new-game-bot-${i + 1}`).selectOption(bots[i]);
+  if (seed !== undefined) await tid('new-game-seed').fill(String(seed));
+  if (spectators) await tid('new-game-spectators').check();
+  await tid('new-game-submit').click();
+  await page.waitForFunction(() => /#game=/.test(location.hash));
+}
+
 /** Call the API from inside the page with this tab's seat token. */
 export function apiInPage(page, p, method = 'GET') {
   return page.evaluate(async ([p, method]) => {

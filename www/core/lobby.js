@@ -269,7 +269,10 @@ export async function enterGame(data, game, variant, meSeat) {
   await refreshLegal();
   render();
   refreshMyGames();
-  byId('board').focus();
+  // The table from its top (heading, status, then your hand on a phone), the
+  // keyboard's focus on the board.
+  byId('board').focus({ preventScroll: true });
+  window.scrollTo(0, 0);
 }
 
 /** "Resume from file": a Five Crowns save (text) or a JSON export, POSTed to /games/import. */

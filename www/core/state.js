@@ -65,8 +65,13 @@ export function say(text, kind = 'info') {
   clearTimeout(messageTimer);
   el.className = `message message-${kind}`;
   el.textContent = text;
+  // A phone shows the message by the hand (core/nearhand.js), not over the table.
+  for (const near of document.querySelectorAll('[data-testid="message-near-hand"]')) {
+    near.className = `near-message message-${kind}`;
+    near.textContent = text;
+  }
   if (kind === 'info' && text) {
-    messageTimer = setTimeout(() => { if (el.textContent === text) el.textContent = ''; }, 12000);
+    messageTimer = setTimeout(() => { if (el.textContent === text) say('', kind); }, 12000);
   }
 }
 
