@@ -2,6 +2,7 @@
 // server on a free port with a throwaway SQLite store, and Debian's headless
 // Chromium through playwright-core. Same recipe as play.test.mjs.
 
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,15 +14,11 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const OUT = path.join(ROOT, 'tests', 'out');
 const BIN = process.env.CROUPIER_BIN || 'build/croupier';
 
-/** `accessLog: true` also has the server write its access log (env.accessLog). */
-export async function startAll({ accessLog = false } = {}) {
-  const env = { server: null, log: '', baseURL: null, tmp: null, browser: null, context: null, page: null, consoleErrors: [], accessLog: null };
-  env.tmp = mkdtempSync(path.join(tmpdir(), 'croupier-browser-'));
-  const extra = [];
-  if (accessLog) { env.accessLog = path.join(env.tmp, 'access.log'); extra.push('--access-log', env.accessLog); }
-  env.server = spawn(BIN, ['serve', '--listen', '127.0.0.1:0', '--store', `sqlite:${env.tmp}/t.db`, '--www', 'www', ...extra],
+/** Start the server on `listen` with env's store; resolves to its base URL. */
+function serve(env, listen, extra = []) {
+  env.server = spawn(BIN, ['serve', '--listen', listen, '--store', `sqlite:${env.tmp}/t.db`, '--www', 'www', ...extra],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  env.baseURL = await new Promise((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not say it was listening within 10 s:\n${env.log}`)), 10000);
     let buf = '';
     env.server.stdout.on('data', (d) => {
@@ -33,6 +30,16 @@ export async function startAll({ accessLog = false } = {}) {
     env.server.on('error', (e) => { clearTimeout(timer); reject(new Error(`cannot start ${BIN}: ${e.message}`)); });
     env.server.on('exit', (code, sig) => { clearTimeout(timer); reject(new Error(`server exited (${code ?? sig}) before listening:\n${env.log}`)); });
   });
+}
+
+/** `accessLog: true` also has the server write its access log (env.accessLog). */
+export async function startAll({ accessLog = false } = {}) {
+  const env = { server: null, log: '', baseURL: null, tmp: null, browser: null, context: null, page: null, consoleErrors: [], accessLog: null };
+  env.tmp = mkdtempSync(path.join(tmpdir(), 'croupier-browser-'));
+  const extra = [];
+  if (accessLog) { env.accessLog = path.join(env.tmp, 'access.log'); extra.push('--access-log', env.accessLog); }
+  env.serveExtra = extra;
+  env.baseURL = await serve(env, '127.0.0.1:0', extra);
   mkdirSync(OUT, { recursive: true });
   env.browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -48,16 +55,28 @@ export async function startAll({ accessLog = false } = {}) {
   return env;
 }
 
-export async function stopAll(env) {
-  if (!env) return;
-  if (env.browser) await env.browser.close();
+/** The server goes away (as a crash or a restart would take it). */
+export async function stopServer(env) {
   const { server } = env;
-  if (server && server.exitCode === null) {
+  if (server && server.exitCode === null && server.signalCode === null) {
     const exited = new Promise((r) => server.once('exit', r));
     server.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
     if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
   }
+}
+
+/** The server comes back on the same address, with the same store. */
+export async function restartServer(env) {
+  await stopServer(env);
+  const url = await serve(env, env.baseURL.replace(/^http:\/\//, ''), env.serveExtra);
+  assert.equal(url, env.baseURL, 'the server is back on its address');
+}
+
+export async function stopAll(env) {
+  if (!env) return;
+  if (env.browser) await env.browser.close();
+  await stopServer(env);
   if (env.tmp) rmSync(env.tmp, { recursive: true, force: true });
 }
 

@@ -27,6 +27,9 @@ export const app = {
   refreshTimer: null,
   refreshing: false,
   leaving: false,       // the page is being left: follow nothing
+  connection: null,     // the event stream: 'live', 'down', 'polling' or null (core/connection.js)
+  connectionNotice: false, // "Reconnecting…" is on show
+  messageNet: false,    // the message bar holds news of a lost connection (cleared once back)
 };
 
 export const TOKEN_KEY = (id) => `croupier.token.${id}`;
@@ -63,6 +66,7 @@ export let messageTimer = null;
 export function say(text, kind = 'info') {
   const el = byId('message');
   clearTimeout(messageTimer);
+  app.messageNet = false;
   el.className = `message message-${kind}`;
   el.textContent = text;
   // A phone shows the message by the hand (core/nearhand.js), not over the table.
@@ -78,4 +82,5 @@ export function say(text, kind = 'info') {
 export function sayError(err, prefix) {
   const detail = err instanceof ApiError ? err.message : String(err && err.message || err);
   say(prefix ? `${prefix}: ${detail}` : detail, 'error');
+  app.messageNet = !!(err && err.status === 0); // "could not reach the server": stale once reconnected
 }
