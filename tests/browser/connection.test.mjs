@@ -4,7 +4,8 @@
 // game's heading and in the message bar), refuses a play meanwhile with a
 // clear message and sends nothing, and once the event stream is back clears
 // the notice and the stale "could not reach the server" error, and plays on.
-// The browser going off line (the 'offline' event) is said at once.
+// The browser going off line (the 'offline' event) is said at once; a server
+// gone silent with the connection open, once its keep-alive is overdue.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -68,6 +69,21 @@ test('the server goes away and comes back: notice, refused play, stale error cle
   await tid('hb-play').click();
   await logGrows(page, n);
   assert.ok((await apiInPage(page, '/games/{id}')).body.version > before0, 'the play is made once back');
+});
+
+test('a server gone silent (the connection open, nothing coming) is noticed after its keep-alive is overdue', async () => {
+  await dealHanabi();
+  await waitText('connection', /^Live$/);
+  env.server.kill('SIGSTOP'); // the socket stays open; not a byte more
+  try {
+    const since = Date.now();
+    // The server's keep-alive comes every 15 s; the page ends a stream quiet for 25 s.
+    await page.waitForFunction(() => /Reconnecting/.test(document.querySelector('[data-testid="connection"]').textContent), null, { timeout: 45000 });
+    console.log(`# silent server noticed after ${Date.now() - since} ms`);
+  } finally {
+    env.server.kill('SIGCONT');
+  }
+  await waitText('connection', /^Live$/);
 });
 
 test('phone: the notice shows by the hand; the browser going off line is said at once', async () => {

@@ -6,7 +6,8 @@
 // (GET /games/{id}, and /legal when it is our turn). While the stream is down
 // the page reconnects with Last-Event-ID after a backoff (1 s doubling to 15 s;
 // a 503 honours Retry-After) and polls slowly meanwhile. A stream the server
-// ended in good order is taken up again at once. The connection's state goes
+// ended in good order is taken up again at once, one quiet for longer than
+// the server's keep-alive allows is ended. The connection's state goes
 // to onState(): 'live' (the stream runs), 'down' (the server could not be
 // reached, or the stream broke) or 'polling' (the server answered but refused
 // a stream: updates come from the slow poll).
@@ -69,6 +70,9 @@ const MIN_BACKOFF = 1000;
 const MAX_BACKOFF = 15000;
 const FALLBACK_POLL = 15000;
 const RESUME = 100; // after a stream the server ended in good order
+// The server writes a keep-alive comment every 15 s: a stream quiet for
+// longer has gone silent (a network that drops everything): end it.
+const SILENCE = 25000;
 
 /**
  * Follow one game's events. `onNews()` is called (debounced) after events
@@ -85,6 +89,7 @@ export function followGame({ id, token, onNews, onGone, onState, debounce = 30 }
   let newsTimer = null;
   let connected = false;
   let waiting = false; // a reconnection is scheduled
+  let quietTimer = null; // ends a stream gone silent
   let state = null;
 
   const setState = (next) => {
@@ -160,15 +165,19 @@ export function followGame({ id, token, onNews, onGone, onState, debounce = 30 }
     const reader = res.body.getReader();
     const decoder = new TextDecoder();
     let broke = false;
+    const ctl = controller;
+    const listen = () => { clearTimeout(quietTimer); quietTimer = setTimeout(() => ctl.abort(), SILENCE); };
     try {
       for (;;) {
+        listen();
         const { value, done } = await reader.read();
         if (done) break;
         parser.feed(decoder.decode(value, { stream: true }));
       }
     } catch {
-      broke = true; // aborted, or the connection broke
+      broke = true; // aborted (gone silent), or the connection broke
     }
+    clearTimeout(quietTimer);
     connected = false;
     if (stopped) return;
     if (broke) setState('down');
@@ -197,6 +206,7 @@ export function followGame({ id, token, onNews, onGone, onState, debounce = 30 }
       connected = false;
       clearTimeout(retryTimer);
       clearTimeout(newsTimer);
+      clearTimeout(quietTimer);
       stopPolling();
       if (controller) controller.abort();
     },
