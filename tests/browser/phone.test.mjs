@@ -125,6 +125,17 @@ test('phone: a refused play\'s message shows by the hand, over nothing', async (
   assert.equal(await tid('message').evaluate((e) => e.getBoundingClientRect().width), 1, 'the bar above the table is for screen readers only');
   assert.match(await tid('message').textContent(), /Not allowed/, 'which still hear it');
   await onFirstScreen(['hand', `hand-card-${i}`, 'build-pile-0'], 'after a refused play');
+  // The reason by the pile takes its own room: it overlaps no part of the table.
+  await tid('verdict').waitFor();
+  const overlapped = await page.evaluate(() => {
+    const v = document.querySelector('[data-testid="verdict"]');
+    const a = v.getBoundingClientRect();
+    return [...document.querySelectorAll('#board [data-testid]')].filter((el) => !el.contains(v) && !v.contains(el)).filter((el) => {
+      const b = el.getBoundingClientRect();
+      return b.width > 0 && b.height > 0 && a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+    }).map((el) => el.dataset.testid);
+  });
+  assert.deepEqual(overlapped, [], 'the verdict covers nothing');
   await page.screenshot({ path: path.join(OUT, 'phone-message-740.png') });
 });
 
