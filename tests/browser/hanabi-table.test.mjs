@@ -234,7 +234,7 @@ test('hypotheticals: from a move of a finished game, other plays on its deck, ma
   await tid('hb-hypo-back').click();
   await page.waitForFunction(() => /Try 1 of 2/.test(document.querySelector('[data-testid="hb-hypo-banner"]').textContent));
   await page.keyboard.press('ArrowLeft');
-  await page.waitForFunction(() => /Try 0 of 2 \(the real position\)/.test(document.querySelector('[data-testid="hb-hypo-banner"]').textContent));
+  await page.waitForFunction(() => /At the real position, 2 tries ahead/.test(document.querySelector('[data-testid="hb-hypo-banner"]').textContent));
   const back = await board.locator(`[data-testid="hb-hand-${cur}"] .card`).evaluateAll((els) => els.map((e) => e.dataset.card));
   assert.deepEqual(back, there.hands[cur].map((x) => x.card), 'back at the real position');
   await page.keyboard.press('ArrowRight');
@@ -249,7 +249,7 @@ test('hypotheticals: from a move of a finished game, other plays on its deck, ma
   assert.match(tries[1], /discarded card 2/);
   await tid('hb-hypo-back').click();
   await tid('hb-hypo-back').click();
-  await page.waitForFunction(() => /Try 0 of 2/.test(document.querySelector('[data-testid="hb-hypo-banner"]').textContent));
+  await page.waitForFunction(() => /At the real position, 2 tries ahead/.test(document.querySelector('[data-testid="hb-hypo-banner"]').textContent));
   await tid('hb-hypo-forward').click();
   await page.waitForFunction(() => /Try 1 of 2/.test(document.querySelector('[data-testid="hb-hypo-banner"]').textContent));
 

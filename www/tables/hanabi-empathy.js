@@ -46,8 +46,11 @@ export function hbMayBe(s, owner, slot) {
 export function hbMayBeLine(s, owner, slot, testid) {
   const may = hbMayBe(s, owner, slot);
   const words = may.map((c) => `${HB_COLOURS[c[0]]} ${c[1]}`);
+  const open = ((slot.possible && slot.possible.colors) || []).length * ((slot.possible && slot.possible.numbers) || []).length;
   let text;
-  if (may.length <= 6) text = may.map((c) => `${hbLetter(c[0])}${c[1]}`).join(' ');
+  if (may.length === open && !(slot.touched && ((slot.touched.colors || []).length || (slot.touched.numbers || []).length)) &&
+      !(slot.not && ((slot.not.colors || []).length || (slot.not.numbers || []).length))) text = 'no clue yet';
+  else if (may.length <= 6) text = may.map((c) => `${hbLetter(c[0])}${c[1]}`).join(' ');
   else {
     const cols = [...new Set(may.map((c) => c[0]))].map(hbLetter).join('');
     const nums = [...new Set(may.map((c) => c[1]))].sort().join('');

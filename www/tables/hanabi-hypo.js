@@ -160,7 +160,7 @@ function draw(s, legal) {
   board.replaceChildren(
     h('div', { class: 'hb-hypo-banner', 'data-testid': 'hb-hypo-banner', role: 'note' },
       h('strong', {}, 'Hypothetical — not the real game. '),
-      `From move ${hp.k} of the real game, on its deck. ${hp.tries.length ? `Try ${hp.pos + 1} of ${hp.tries.length}${hp.pos < 0 ? ' (the real position)' : ''}.` : 'Make a play for the player to move.'}`),
+      `From move ${hp.k} of the real game, on its deck. ${triesText(hp)}`),
     h('div', { class: 'hb-hypo-controls', role: 'group', 'aria-label': 'Hypothetical controls' },
       h('button', { type: 'button', class: 'btn btn-secondary', 'data-testid': 'hb-hypo-back', disabled: hp.pos < 0 || hp.busy, onclick: () => step(-1) }, '◀ Back'),
       h('button', { type: 'button', class: 'btn btn-secondary', 'data-testid': 'hb-hypo-forward', disabled: hp.pos >= hp.tries.length - 1 || hp.busy, onclick: () => step(1) }, 'Forward ▶'),
@@ -173,6 +173,14 @@ function draw(s, legal) {
   const status = byId('replay-status');
   status.textContent = s.over ? `Hypothetical over: score ${s.score} of ${s.max_score}.` : `Hypothetical: ${seatName(s.current)} to play · score ${s.score}/${s.max_score}`;
   status.classList.add('hb-hypo-status');
+}
+
+/** Where the hypothetical stands, in words. */
+function triesText(hp) {
+  const n = hp.tries.length;
+  if (!n) return 'Make a play for the player to move.';
+  if (hp.pos < 0) return `At the real position, ${n} tr${n === 1 ? 'y' : 'ies'} ahead.`;
+  return `Try ${hp.pos + 1} of ${n}.`;
 }
 
 /** The next cards of the known deck (the real game's, drawn in the same order). */

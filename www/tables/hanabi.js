@@ -231,8 +231,9 @@ export function hbTable(ctx) {
         : `${whoseCard(seat, i)}: ${c.name}; ${isYou ? 'known' : 'they know'}: ${hbKnowledgeText(slot)}`;
       return h('button', {
         type: 'button',
-        class: `hand-card hb-slot${sel === key ? ' selected' : ''}${ok && !sel ? ' playable' : ''}${hinted(seat, i, slot.card) ? ' hinted' : ''}${isLatest ? ' hb-latest' : ''}`,
-        'data-testid': `hb-card-${seat}-${i}`, 'aria-pressed': String(sel === key), 'aria-disabled': playing ? null : 'true',
+        class: `hand-card hb-slot${sel === key ? ' selected' : ''}${ok && !sel ? ' playable' : ''}${hinted(seat, i, slot.card) ? ' hinted' : ''}${isLatest ? ' hb-latest' : ''}${playing ? '' : ' hb-idle'}`,
+        // Out of turn a card is still chosen (for its note); only a replay's are inert.
+        'data-testid': `hb-card-${seat}-${i}`, 'aria-pressed': String(sel === key), 'aria-disabled': ctx.mode === 'replay' ? 'true' : null,
         'aria-label': label + (words.length ? `, ${words.join(', ')}` : ''),
         onclick: clickCard(key, ok, why),
         oncontextmenu: (ev) => { if (ctx.mode === 'hypo' || !id) return; ev.preventDefault(); editNote(seat, i); },
