@@ -14,8 +14,9 @@ export const HB_COLOURS = {
   R: 'red', Y: 'yellow', B: 'blue', G: 'green', W: 'white', M: 'rainbow',
 };
 export const HB_ORDER = ['R', 'Y', 'B', 'G', 'W', 'M'];
-/** The shape of each colour in the colour-blind setting. */
-export const HB_SHAPES = { R: '▲', Y: '★', B: '◆', G: '♣', W: '●', M: '✦' };
+/** The shape of each colour in the colour-blind setting (rainbow's letter,
+ *  ✦, is a shape already). */
+export const HB_SHAPES = { R: '▲', Y: '★', B: '◆', G: '♣', W: '●', M: '' };
 
 /** The colours of the table: rainbow only in the rainbow variant. */
 export function hbColours(s) {
