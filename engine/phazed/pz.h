@@ -158,6 +158,11 @@ int pz_hand_points(const uint8_t *h, int n);
 unsigned pz_group_types(const uint8_t *c, int n);
 /* bitmask of phase types of ng groups */
 unsigned pz_phase_types(int ng, const uint8_t *const *g, const int *gn);
+/* The clause that decides the answer of group_type, phase_type and score
+ * (docs/autograder.md: "phazed.group.run-order", ...), with a sentence. */
+const char *pz_group_clause(const uint8_t *c, int n, char *why, size_t whylen);
+const char *pz_phase_clause(int ng, const uint8_t *const *g, const int *gn, char *why, size_t whylen);
+const char *pz_score_clause(const uint8_t *h, int n, char *why, size_t whylen);
 int pz_phase_ngroups(int phase);
 int pz_group_kind(int phase, int g);
 /* 34, 55, ... complete totals; pz_acc_next: the smallest complete total above
@@ -246,6 +251,9 @@ void pz__fallback(const pz_obs *o, pz_play *out, char *why, size_t whylen);
 /* --- autograder functions (pz_fns.c) -------------------------------------- */
 enum { PZ_NFNS = 5 };
 extern const game_fn pz_fns[PZ_NFNS];
+/* The suites of pz_cases.c. */
+enum { PZ_NSUITES = 6 };
+extern const game_suite pz_suites[PZ_NSUITES];
 /* game_ops.fn_args (engine/game.h): phazed_play. */
 json_t *pz_fn_args(const void *st, int seat, const game_fn **fn);
 

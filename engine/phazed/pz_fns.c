@@ -45,25 +45,42 @@ static int judged_cards(const json_t *j, int variant, size_t max, uint8_t *out, 
     return j && pz_cards_parse(j, "", variant, max, out, n, NULL) == 0;
 }
 
-static int fn_group_type(json_t *const *args, const char *variant, json_t **result, game_verdict *why,
-                  game_err *e)
+/* Fill `why` (may be NULL) with a clause and its sentence. */
+static void tell(game_verdict *why, const char *rule, const char *text)
 {
-    (void)why;
+    if (!why)
+        return;
+    snprintf(why->rule, sizeof why->rule, "%s", rule);
+    snprintf(why->reason, sizeof why->reason, "%s", text);
+}
+
+static int fn_group_type(json_t *const *args, const char *variant, json_t **result, game_verdict *why,
+                         game_err *e)
+{
     int v, n;
     uint8_t c[PZ_NCARDS];
+    char text[320] = "the group is not a list of cards";
+    const char *rule = "phazed.group.not-cards";
     *result = NULL;
     if (get_variant(variant, &v, e))
         return ERR_BAD_MEMBER;
-    *result = types_json(judged_cards(args[0], v, PZ_NCARDS, c, &n) ? pz_group_types(c, n) : 0);
+    unsigned types = 0;
+    if (judged_cards(args[0], v, PZ_NCARDS, c, &n)) {
+        types = pz_group_types(c, n);
+        rule = pz_group_clause(c, n, text, sizeof text);
+    }
+    tell(why, rule, text);
+    *result = types_json(types);
     return 0;
 }
 
 static int fn_phase_type(json_t *const *args, const char *variant, json_t **result, game_verdict *why,
-                  game_err *e)
+                         game_err *e)
 {
-    (void)why;
     int v;
     unsigned mask = 0;
+    char text[320] = "the phase is not a list of one or two lists of cards";
+    const char *rule = "phazed.phase.group-count";
     *result = NULL;
     if (get_variant(variant, &v, e))
         return ERR_BAD_MEMBER;
@@ -74,22 +91,26 @@ static int fn_phase_type(json_t *const *args, const char *variant, json_t **resu
         for (int k = 0; k < ng && ok; k++)
             ok = judged_cards(json_array_get(ph, (size_t)k), v, PZ_NCARDS, c[k], &gn[k]);
         const uint8_t *g[2] = {c[0], c[1]};
-        if (ok)
+        if (ok) {
             mask = pz_phase_types(ng, g, gn);
+            rule = pz_phase_clause(ng, g, gn, text, sizeof text);
+        }
     }
+    tell(why, rule, text);
     *result = types_json(mask);
     return 0;
 }
 
 static int fn_score(json_t *const *args, const char *variant, json_t **result, game_verdict *why,
-                  game_err *e)
+                    game_err *e)
 {
-    (void)why;
     int v, n;
     uint8_t c[PZ_NCARDS * 4];
+    char text[320];
     *result = NULL;
     if (get_variant(variant, &v, e) || pz_cards_parse(args[0], "/0", v, sizeof c, c, &n, e))
         return ERR_BAD_MEMBER;
+    tell(why, pz_score_clause(c, n, text, sizeof text), text);
     *result = json_integer(pz_hand_points(c, n));
     return 0;
 }
