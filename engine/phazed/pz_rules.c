@@ -680,6 +680,46 @@ int pz_judge(const pz_obs *o, const pz_play *p, char *why, size_t whylen, const 
     return 2;
 }
 
+const char *pz_situation(const pz_obs *o, int first, char *why, size_t whylen)
+{
+    int me = o->seat;
+    if (!o->mid) {
+        if (first)
+            CLAUSE("phazed.play.first-turn", "the hand's first turn: pick up from the deck or the discard pile");
+        if (!o->discard || o->discard == PZ_JOKER)
+            CLAUSE("phazed.play.deck-only", "the discard pile offers nothing to take: only the deck, (1, None)");
+        CLAUSE("phazed.play.pick-up", "a turn starts with a pick-up: (1, None) or the discard's top card");
+    }
+    if (!accs_complete(&o->t, o->np))
+        CLAUSE("phazed.play.acc-open",
+               "an accumulation played to this turn is short of its target: only plays to it are legal");
+    if (o->nhand == 1)
+        CLAUSE("phazed.play.last-card", "one card left: discarding or placing it ends the hand");
+    if (o->variant && count_in(o->hand, o->nhand, PZ_JOKER))
+        CLAUSE("phazed.play.skip", "the hand holds a Joker: a Skip on another player is legal");
+    if (!o->t.phase[me]) {
+        pz_play ph;
+        if (pz_find_phases(o, &ph, 1))
+            CLAUSE("phazed.play.phase", "the hand holds the phase to play (a phase play, or any discard)");
+        CLAUSE("phazed.play.no-phase", "no phase on the table and none in hand: only a discard");
+    }
+    pz_play p;
+    memset(&p, 0, sizeof p);
+    p.type = PZ_PLACE;
+    for (int i = 0; i < o->nhand; i++)
+        for (int q = 0; q < o->np; q++)
+            for (int g = 0; g < o->t.ng[q] && o->t.phase[q]; g++)
+                for (int end = 0; end < 2; end++) {
+                    p.card = o->hand[i];
+                    p.pid = (uint8_t)q;
+                    p.grp = (uint8_t)g;
+                    p.idx = (uint8_t)(end ? o->t.g[q][g].n : 0);
+                    if (pz_judge(o, &p, NULL, 0, NULL))
+                        CLAUSE("phazed.play.place", "the phase is down and cards of the hand fit groups on the table");
+                }
+    CLAUSE("phazed.play.discard", "the phase is down and nothing fits the table: only a discard");
+}
+
 void pz_obs_do(pz_obs *o, const pz_play *p)
 {
     int me = o->seat;
