@@ -712,7 +712,7 @@ static json_t *ivp_position(sim *s, int var, int aim)
         p.target = (uint8_t)((seat + 2) % PZ_MAXP);
         if (!act(s, &p))
             return NULL;
-        s->seat = (seat + 1) % PZ_MAXP;
+        s->seat = st->cur; /* the next one, or later when Skips were pending */
         memset(&p, 0, sizeof p);
         p.type = PZ_PICK_DISCARD;
         p.card = PZ_JOKER;
