@@ -1,11 +1,13 @@
 /* pz_cases.c: the autograder kit's suites of Phazed (docs/autograder.md):
- * arguments for group_type, phase_type and score, each draw aimed at one
- * clause of the rules.
+ * arguments for group_type, phase_type, is_valid_play, score and play, each
+ * draw aimed at one clause of the rules.
  *
  * Groups, phases and hands are drawn from two decks (and the bonus
  * variant's four jokers): no card more often than the decks hold it, every
- * card a real one. The generator only aims: the answer and its clause come
- * from pz_fns.c, the code behind /validate (engine/cases.c).
+ * card a real one. Whole positions (is_valid_play, play) are played, not
+ * drawn (see "positions" below). The generator only aims: the answer and
+ * its clause come from pz_fns.c, the code behind /validate
+ * (engine/cases.c). A position's state (over 100 KB) is on the heap.
  */
 #include "pz.h"
 
@@ -355,7 +357,7 @@ static json_t *score_bonus(rng *r, int k, int visit) { return score_args(r, 1, k
  * hand and discard agree). So positions are played: a new game with random
  * phase_status, hands rigged with the phases their players need (cards
  * swapped with the deck before the first turn, which no one can tell), the
- * turns of the other players made by the `greedy` strategy, and the turn of
+ * turns of the other players played plainly (other_play), and the turn of
  * the player asked about scripted up to the point the aim needs. */
 
 enum { MAXSTEPS = 160 };
@@ -448,15 +450,53 @@ static int extras_from_deck(sim *s, int phase, const uint8_t *cards, int max, ui
     return n;
 }
 
-/* A player's turn by `greedy`. */
-static void bot_turn_play(pz_state *st)
+/* One play of a player before the asked one's turn: the deck; its phase
+ * when the hand holds it; cards that continue its own groups; then a
+ * discard (bonus: now and then a Skip). Plainer than a strategy and much
+ * cheaper (the phase finder runs once a turn), and every play is judged
+ * by the game before it is made. */
+static void other_play(sim *s)
 {
+    pz_state *st = s->st;
+    int me = st->cur;
     pz_obs o;
     pz_play p;
+    pz_observe(st, me, &o);
+    memset(&p, 0, sizeof p);
+    if (!o.mid) {
+        p.type = PZ_PICK_DECK;
+    } else if (!o.t.phase[me] && pz_find_phases(&o, &p, 1)) {
+        /* p is the phase */
+    } else {
+        int placed = 0;
+        for (int i = 0; i < o.nhand && o.nhand > 1 && o.t.phase[me] && !placed; i++)
+            for (int g = 0; g < o.t.ng[me] && !placed; g++)
+                for (int end = 0; end < 2 && !placed; end++) {
+                    memset(&p, 0, sizeof p);
+                    p.type = PZ_PLACE;
+                    p.card = o.hand[i];
+                    p.pid = (uint8_t)me;
+                    p.grp = (uint8_t)g;
+                    p.idx = (uint8_t)(end ? o.t.g[me][g].n : 0);
+                    placed = pz_judge(&o, &p, NULL, 0, NULL);
+                }
+        if (!placed) {
+            memset(&p, 0, sizeof p);
+            int at = below(&s->g, o.nhand);
+            for (int k = 0; k < o.nhand && o.hand[at] == PZ_JOKER; k++)
+                at = (at + 1) % o.nhand;
+            if (o.hand[at] == PZ_JOKER || (st->variant && chance(&s->g, 30))) {
+                p.type = PZ_SKIP;
+                p.target = (uint8_t)((me + 1 + below(&s->g, st->np - 1)) % st->np);
+            } else {
+                p.type = PZ_DISCARD;
+                p.card = o.hand[at];
+            }
+        }
+    }
     char why[200];
-    pz_observe(st, st->cur, &o);
-    pz_obs_history(st, &o);
-    pz_greedy(&o, &p, why, sizeof why);
+    if (!pz_judge(&o, &p, NULL, 0, NULL))
+        pz__fallback(&o, &p, why, sizeof why);
     if (pz_state_judge(st, &p, NULL, 0, NULL))
         pz_do(st, &p, NULL);
 }
@@ -498,8 +538,8 @@ static void rig_joker(sim *s, uint8_t *slot)
 }
 
 /* The position: a new game, statuses drawn, some players holding the phase
- * they need (the seat as `u` says); played by greedy until the seat is to
- * move on its u->round-th turn of the hand. 0 when the hand ended first. */
+ * they need (the seat as `u` says); played (other_play) until the seat is
+ * to move on its u->round-th turn of the hand. 0 when the hand ended first. */
 static int sim_start(sim *s, int var, int seat, const setup *u)
 {
     pz_state *st = s->st;
@@ -560,7 +600,7 @@ static int sim_start(sim *s, int var, int seat, const setup *u)
             return 0;
         if (st->cur == seat && !st->mid && turns++ == u->round)
             return 1;
-        bot_turn_play(st);
+        other_play(s);
     }
     return 0;
 }
