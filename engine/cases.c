@@ -85,7 +85,7 @@ int game_case(const game_suite *s, uint64_t seed, int i, json_t **out, int *clau
         json_decref(args);
         json_decref(result);
         result = NULL;
-        args = s->args(&r, k, visit);
+        args = s->args(s, &r, k, visit);
         if (!json_is_array(args)) {
             json_decref(args);
             return err_set(e, ERR_INTERNAL, NULL, "%s: no arguments drawn", s->course_name);
@@ -108,7 +108,7 @@ int game_case(const game_suite *s, uint64_t seed, int i, json_t **out, int *clau
         json_t *argv[16] = {0};
         for (size_t a = 0; a < json_array_size(args) && a < 16; a++)
             argv[a] = json_array_get(args, a);
-        json_t *j = s->judge(argv);
+        json_t *j = s->judge(s, argv);
         if (!json_is_object(j)) {
             json_decref(j);
             json_decref(c);

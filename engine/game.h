@@ -100,11 +100,11 @@ typedef struct game_suite {
      * new JSON array in the order of call->params that satisfies the
      * function's stated preconditions. Pure: the same r, k, visit give the
      * same arguments. */
-    json_t *(*args)(rng *r, int k, int visit);
+    json_t *(*args)(const struct game_suite *s, rng *r, int k, int visit);
     /* Play functions only (NULL for validators): what judges a returned play
      * for these arguments, a new object {"legal": [...], "check"?: name,
      * "quality"?: {bar: {"play_type": [...]}}}. */
-    json_t *(*judge)(json_t *const *args);
+    json_t *(*judge)(const struct game_suite *s, json_t *const *args);
 } game_suite;
 
 typedef struct game_ops {

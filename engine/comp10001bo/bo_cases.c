@@ -603,8 +603,12 @@ static const int IVP_AIMS[] = {V_NOPLAY, V_NOPLAY_EXISTS, V_NOT_HELD, V_SRC_EMPT
                                V_DISCARD + D_RESTART, V_DISCARD + D_NO_RESTART,
                                V_BUILD + B_JOKER, V_DISCARD + D_JOKER};
 
-static json_t *ivp_std(rng *r, int k, int visit) { return ivp_args(r, 0, IVP_AIMS[k], visit); }
-static json_t *ivp_bonus(rng *r, int k, int visit) { return ivp_args(r, 1, IVP_AIMS[k], visit); }
+static int bonus(const game_suite *s) { return strcmp(s->variant, "bonus") == 0; }
+
+static json_t *ivp_suite(const game_suite *s, rng *r, int k, int visit)
+{
+    return ivp_args(r, bonus(s), IVP_AIMS[k], visit);
+}
 
 /* --- match_build, match_discard --------------------------------------------- */
 
@@ -616,8 +620,10 @@ static json_t *build_args(rng *r, int var, int k, int visit)
     return json_pack("[o,o]", bo_card_json(card ? card : bo_card(5, 0)), bo_cards_json(pile, n));
 }
 
-static json_t *build_std(rng *r, int k, int visit) { return build_args(r, 0, k, visit); }
-static json_t *build_bonus(rng *r, int k, int visit) { return build_args(r, 1, k, visit); }
+static json_t *build_suite(const game_suite *s, rng *r, int k, int visit)
+{
+    return build_args(r, bonus(s), k, visit);
+}
 
 static json_t *discard_args(rng *r, int var, int k, int visit)
 {
@@ -633,8 +639,10 @@ static json_t *discard_args(rng *r, int var, int k, int visit)
     return a;
 }
 
-static json_t *discard_std(rng *r, int k, int visit) { return discard_args(r, 0, k, visit); }
-static json_t *discard_bonus(rng *r, int k, int visit) { return discard_args(r, 1, k, visit); }
+static json_t *discard_suite(const game_suite *s, rng *r, int k, int visit)
+{
+    return discard_args(r, bonus(s), k, visit);
+}
 
 /* --- comp10001bo_play, comp10001bo_bonus ------------------------------------ */
 
@@ -878,10 +886,12 @@ static json_t *play_args(rng *r, int var, int aim, int visit)
 }
 
 static const int PLAY_AIMS[] = {P_NOPLAY, P_STOCK, P_BUILD, P_DISCARD, P_ENDING, P_EMBARGOED, P_EMBARGO};
-static json_t *play_std(rng *r, int k, int visit) { return play_args(r, 0, PLAY_AIMS[k], visit); }
-static json_t *play_bonus(rng *r, int k, int visit) { return play_args(r, 1, PLAY_AIMS[k], visit); }
-static json_t *judge_std(json_t *const *args) { return bo_fn_judge(args, 0); }
-static json_t *judge_bonus(json_t *const *args) { return bo_fn_judge(args, 1); }
+static json_t *play_suite(const game_suite *s, rng *r, int k, int visit)
+{
+    return play_args(r, bonus(s), PLAY_AIMS[k], visit);
+}
+
+static json_t *play_judge(const game_suite *s, json_t *const *args) { return bo_fn_judge(args, bonus(s)); }
 
 /* --- the clauses and the suites --------------------------------------------- */
 
@@ -968,18 +978,18 @@ static const char SH_BONUS[] =
 
 const game_suite bo_suites[BO_NSUITES] = {
     {"match_build", "standard", "comp10001bo_match_build", &bo_fns[0], BUILD_STD, N(BUILD_STD), SH_BUILD,
-     build_std, NULL},
+     build_suite, NULL},
     {"match_build", "bonus", "comp10001bo_match_build", &bo_fns[0], BUILD_BONUS, N(BUILD_BONUS), SH_BUILD,
-     build_bonus, NULL},
+     build_suite, NULL},
     {"match_discard", "standard", "comp10001bo_match_discard", &bo_fns[1], DISCARD_STD, N(DISCARD_STD),
-     SH_DISCARD, discard_std, NULL},
+     SH_DISCARD, discard_suite, NULL},
     {"match_discard", "bonus", "comp10001bo_match_discard", &bo_fns[1], DISCARD_BONUS, N(DISCARD_BONUS),
-     SH_DISCARD, discard_bonus, NULL},
+     SH_DISCARD, discard_suite, NULL},
     {"is_valid_play", "standard", "comp10001bo_is_valid_play", &bo_fns[2], IVP_STD, N(IVP_STD), SH_IVP,
-     ivp_std, NULL},
+     ivp_suite, NULL},
     {"is_valid_play", "bonus", "comp10001bo_is_valid_play", &bo_fns[2], IVP_BONUS, N(IVP_BONUS), SH_IVP,
-     ivp_bonus, NULL},
-    {"play", "standard", "comp10001bo_play", &bo_fns[3], PLAY_STD, N(PLAY_STD), SH_PLAY, play_std, judge_std},
-    {"play", "bonus", "comp10001bo_bonus", &bo_fns[4], PLAY_BONUS, N(PLAY_BONUS), SH_BONUS, play_bonus,
-     judge_bonus},
+     ivp_suite, NULL},
+    {"play", "standard", "comp10001bo_play", &bo_fns[3], PLAY_STD, N(PLAY_STD), SH_PLAY, play_suite, play_judge},
+    {"play", "bonus", "comp10001bo_bonus", &bo_fns[4], PLAY_BONUS, N(PLAY_BONUS), SH_BONUS, play_suite,
+     play_judge},
 };

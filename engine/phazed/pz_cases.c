@@ -23,6 +23,7 @@ typedef struct gen {
 static int below(gen *g, int n) { return n > 0 ? (int)rng_below(g->r, (uint32_t)n) : 0; }
 static int chance(gen *g, int pct) { return below(g, 100) < pct; }
 static int limit(gen *g, int c) { return c == PZ_JOKER ? (g->var ? 4 : 0) : 2; }
+static int bonus(const game_suite *s) { return strcmp(s->variant, "bonus") == 0; }
 
 /* A card of `rank` (2..14, 0 any but the Ace) and colour (1 black, 2 red, 0
  * any) or suit (suit >= 0) still in the decks; 0 if none. */
@@ -254,8 +255,10 @@ static json_t *group_args(rng *r, int var, int k, int visit)
     return json_pack("[o]", pz_cards_json(c, n));
 }
 
-static json_t *group_std(rng *r, int k, int visit) { return group_args(r, 0, k, visit); }
-static json_t *group_bonus(rng *r, int k, int visit) { return group_args(r, 1, k, visit); }
+static json_t *group_suite(const game_suite *s, rng *r, int k, int visit)
+{
+    return group_args(r, bonus(s), k, visit);
+}
 
 /* --- phase_type ------------------------------------------------------------- */
 
@@ -325,8 +328,10 @@ static json_t *phase_args(rng *r, int var, int k, int visit)
     return json_pack("[o]", phase);
 }
 
-static json_t *phase_std(rng *r, int k, int visit) { return phase_args(r, 0, k, visit); }
-static json_t *phase_bonus(rng *r, int k, int visit) { return phase_args(r, 1, k, visit); }
+static json_t *phase_suite(const game_suite *s, rng *r, int k, int visit)
+{
+    return phase_args(r, bonus(s), k, visit);
+}
 
 /* --- score ------------------------------------------------------------------ */
 
@@ -356,8 +361,10 @@ static json_t *score_args(rng *r, int var, int k, int visit)
     return json_pack("[o]", pz_cards_json(h, n));
 }
 
-static json_t *score_std(rng *r, int k, int visit) { return score_args(r, 0, k, visit); }
-static json_t *score_bonus(rng *r, int k, int visit) { return score_args(r, 1, k, visit); }
+static json_t *score_suite(const game_suite *s, rng *r, int k, int visit)
+{
+    return score_args(r, bonus(s), k, visit);
+}
 
 /* --- positions of a hand: played, not drawn ------------------------------------
  *
@@ -1075,12 +1082,17 @@ static const int IVP_AIMS[] = {V_PICK, V_FIRST, V_PICK_MID, V_DISC_TOP, V_NOT_YO
 static const int PLAY_AIMS[] = {V_FIRST, V_PICK, V_PHASE, V_PLACE_NOPHASE, V_PLACE, V_DISCARD, V_DISCARD_ACC,
                                 V_LAST_ACC, V_JOKER_PICK, V_SKIP};
 
-static json_t *ivp_std(rng *r, int k, int visit) { return position(r, 0, IVP_AIMS[k], visit, 1); }
-static json_t *ivp_bonus(rng *r, int k, int visit) { return position(r, 1, IVP_AIMS[k], visit, 1); }
-static json_t *play_std(rng *r, int k, int visit) { return position(r, 0, PLAY_AIMS[k], visit, 0); }
-static json_t *play_bonus(rng *r, int k, int visit) { return position(r, 1, PLAY_AIMS[k], visit, 0); }
-static json_t *judge_std(json_t *const *args) { return pz_fn_judge(args, 0); }
-static json_t *judge_bonus(json_t *const *args) { return pz_fn_judge(args, 1); }
+static json_t *ivp_suite(const game_suite *s, rng *r, int k, int visit)
+{
+    return position(r, bonus(s), IVP_AIMS[k], visit, 1);
+}
+
+static json_t *play_suite(const game_suite *s, rng *r, int k, int visit)
+{
+    return position(r, bonus(s), PLAY_AIMS[k], visit, 0);
+}
+
+static json_t *play_judge(const game_suite *s, json_t *const *args) { return pz_fn_judge(args, bonus(s)); }
 
 /* --- the clauses and the suites --------------------------------------------- */
 
@@ -1200,17 +1212,17 @@ static const char SH_IVP[] = "{\"params\":[{\"name\":\"play\",\"shape\":" SH_PLA
 static const char SH_PLAYFN[] = "{\"params\":[" SH_STATE "],\"return\":" SH_PLAY "}";
 
 const game_suite pz_suites[PZ_NSUITES] = {
-    {"group_type", "standard", "phazed_group_type", &pz_fns[0], GROUP_STD, N(GROUP_STD), SH_GROUP, group_std,
+    {"group_type", "standard", "phazed_group_type", &pz_fns[0], GROUP_STD, N(GROUP_STD), SH_GROUP, group_suite,
      NULL},
-    {"group_type", "bonus", "phazed_group_type", &pz_fns[0], GROUP_BONUS, N(GROUP_BONUS), SH_GROUP, group_bonus,
+    {"group_type", "bonus", "phazed_group_type", &pz_fns[0], GROUP_BONUS, N(GROUP_BONUS), SH_GROUP, group_suite,
      NULL},
-    {"phase_type", "standard", "phazed_phase_type", &pz_fns[1], PHASE_CL, N(PHASE_CL), SH_PHASE, phase_std, NULL},
-    {"phase_type", "bonus", "phazed_phase_type", &pz_fns[1], PHASE_CL, N(PHASE_CL), SH_PHASE, phase_bonus, NULL},
-    {"is_valid_play", "standard", "phazed_is_valid_play", &pz_fns[2], IVP_STD, N(IVP_STD), SH_IVP, ivp_std, NULL},
-    {"is_valid_play", "bonus", "phazed_is_valid_play", &pz_fns[2], IVP_BONUS, N(IVP_BONUS), SH_IVP, ivp_bonus,
+    {"phase_type", "standard", "phazed_phase_type", &pz_fns[1], PHASE_CL, N(PHASE_CL), SH_PHASE, phase_suite, NULL},
+    {"phase_type", "bonus", "phazed_phase_type", &pz_fns[1], PHASE_CL, N(PHASE_CL), SH_PHASE, phase_suite, NULL},
+    {"is_valid_play", "standard", "phazed_is_valid_play", &pz_fns[2], IVP_STD, N(IVP_STD), SH_IVP, ivp_suite, NULL},
+    {"is_valid_play", "bonus", "phazed_is_valid_play", &pz_fns[2], IVP_BONUS, N(IVP_BONUS), SH_IVP, ivp_suite,
      NULL},
-    {"score", "standard", "phazed_score", &pz_fns[3], SCORE_STD, N(SCORE_STD), SH_SCORE, score_std, NULL},
-    {"score", "bonus", "phazed_score", &pz_fns[3], SCORE_BONUS, N(SCORE_BONUS), SH_SCORE, score_bonus, NULL},
-    {"play", "standard", "phazed_play", &pz_fns[4], PLAY_STD, N(PLAY_STD), SH_PLAYFN, play_std, judge_std},
-    {"play", "bonus", "phazed_play", &pz_fns[4], PLAY_BONUS, N(PLAY_BONUS), SH_PLAYFN, play_bonus, judge_bonus},
+    {"score", "standard", "phazed_score", &pz_fns[3], SCORE_STD, N(SCORE_STD), SH_SCORE, score_suite, NULL},
+    {"score", "bonus", "phazed_score", &pz_fns[3], SCORE_BONUS, N(SCORE_BONUS), SH_SCORE, score_suite, NULL},
+    {"play", "standard", "phazed_play", &pz_fns[4], PLAY_STD, N(PLAY_STD), SH_PLAYFN, play_suite, play_judge},
+    {"play", "bonus", "phazed_play", &pz_fns[4], PLAY_BONUS, N(PLAY_BONUS), SH_PLAYFN, play_suite, play_judge},
 };
