@@ -11,6 +11,8 @@ import { chromium } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const OUT = path.join(ROOT, 'tests', 'out');
+/** Five Crowns saves of other programs (tests/fixtures/fivecrowns/README.md). */
+export const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'fivecrowns');
 const BIN = process.env.CROUPIER_BIN || 'build/croupier';
 
 /** `accessLog: true` also has the server write its access log (env.accessLog). */
