@@ -46,6 +46,9 @@ run_node() { # label dir [env...]
     tally "$label" "${p:-0}" "${f:-0}" "$rc"
 }
 
+echo "the repository stands on its own (no path outside it)"
+run_node "repository" tests/repo
+
 echo "unit tests (cmocka)"
 for t in build/tests/test_*; do
     [ -x "$t" ] && run_cmocka "unit $(basename "$t")" "$t"
