@@ -1,7 +1,14 @@
 # Croupier: build, test, run, bench, deps.
-#   make run     build and serve on http://127.0.0.1:8080 (SQLite store croupier.db)
+#   make         build/croupier (the default goal)
+#   make run     build and serve on http://127.0.0.1:8080 (SQLite store croupier.db);
+#                PORT=9000 and ADDR=0.0.0.0 serve elsewhere
 #   make test    every test (unit, HTTP, under ASan+UBSan too); ends "N passed, N failed"
+#   make unit    build and run the unit tests (release and ASan+UBSan builds)
+#   make asan    build the ASan+UBSan server and unit tests and run them (with the HTTP suite)
 #   make deps    install the Debian packages and npm test tooling that are missing
+
+# The first rule below is the snapshot object's, not `all`: say which is the goal.
+.DEFAULT_GOAL := all
 
 CC      ?= cc
 CSTD    := -std=c11 -D_GNU_SOURCE
@@ -118,7 +125,8 @@ $(BA)/tests/test_store_pg: tests/unit/test_store_pg.c $(ENGINE_OBJ_A) $(STORE_OB
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
 
-asan: $(BA)/croupier $(UNIT_BIN_A)
+asan: $(BA)/croupier $(UNIT_BIN_A) deps-npm
+	@BUILD=$(B) tests/run.sh asan
 
 # --- fuzzing (libFuzzer + ASan + UBSan over api_handle) ------------------------
 FUZZ_SRC := $(ENGINE_SRC) $(filter-out api/front_%.c api/pool.c,$(API_SRC))
@@ -161,15 +169,18 @@ node_modules/.package-lock.json: package.json package-lock.json
 	@touch $@
 
 # --- use --------------------------------------------------------------------
+PORT ?= 8080
+ADDR ?= 127.0.0.1
 run: deps-build
 	@$(MAKE) --no-print-directory $(B)/croupier
-	./$(B)/croupier serve --listen 127.0.0.1:8080 --store sqlite:croupier.db
+	./$(B)/croupier serve --listen $(ADDR):$(PORT) --store sqlite:croupier.db
 
 unit: $(UNIT_BIN) $(UNIT_BIN_A)
+	@BUILD=$(B) tests/run.sh unit
 
 test: deps
 	@$(MAKE) --no-print-directory $(B)/croupier $(BA)/croupier $(UNIT_BIN) $(UNIT_BIN_A) $(B)/fuzz/fuzz_api
-	@tests/run.sh
+	@BUILD=$(B) tests/run.sh
 
 # bench: croupier beside a bare civetweb server (tests/bench/anchor.c) in the
 # same run, under wrk, and its stored plays beside the raw SQLite ceiling of
