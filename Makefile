@@ -216,14 +216,17 @@ SOAK_GAMES ?= 10000
 soak: $(B)/croupier deps-npm
 	node tests/soak/cli.mjs --games $(SOAK_GAMES) $(SOAK_ARGS)
 
-# install: the binary, the web page and the contract (see deploy/ for the
-# systemd unit and the nginx configuration).
+# install: the binary, the web page, the contract and the games' rules pages
+# (served at /docs/rules/<game>.md: serve --docs $(PREFIX)/share/croupier/docs;
+# see deploy/ for the systemd unit and the nginx configuration).
 PREFIX ?= /usr/local
 install: $(B)/croupier
 	install -D -m 755 $(B)/croupier $(DESTDIR)$(PREFIX)/bin/croupier
-	install -d $(DESTDIR)$(PREFIX)/share/croupier/www $(DESTDIR)$(PREFIX)/share/croupier/openapi
+	install -d $(DESTDIR)$(PREFIX)/share/croupier/www $(DESTDIR)$(PREFIX)/share/croupier/openapi \
+	  $(DESTDIR)$(PREFIX)/share/croupier/docs/rules
 	cd www && find . -type f -exec install -D -m 644 {} $(DESTDIR)$(PREFIX)/share/croupier/www/{} \;
 	install -m 644 openapi/openapi.yaml $(DESTDIR)$(PREFIX)/share/croupier/openapi/
+	[ ! -d docs/rules ] || find docs/rules -name '*.md' -exec install -m 644 {} $(DESTDIR)$(PREFIX)/share/croupier/docs/rules/ \;
 
 clean:
 	rm -rf $(B)

@@ -29,7 +29,7 @@ static void on_signal(int sig)
 
 /* Options shared by `serve` and `fcgi`. */
 typedef struct server_opts {
-    const char *cmd, *listen, *store_url, *access_log, *www, *openapi, *cors;
+    const char *cmd, *listen, *store_url, *access_log, *www, *openapi, *docs, *cors;
     long long threads, body_limit, max_streams, max_streams_per_client, stream_idle;
 } server_opts;
 
@@ -78,6 +78,8 @@ static void server_usage(FILE *f, const char *cmd)
     fprintf(f,
         "  --openapi FILE       the OpenAPI document served at /openapi.yaml\n"
         "                       (default openapi/openapi.yaml)\n"
+        "  --docs DIR           the documentation whose games' rules pages, DIR/rules/<game>.md,\n"
+        "                       are served at /docs/rules/<game>.md (default docs)\n"
         "  -h, --help           this text\n\n"
         "Environment: CROUPIER_ADMIN_TOKEN enables an admin token that sees every\n"
         "game in full (off when unset). SIGTERM or SIGINT stop the server cleanly.\n");
@@ -102,6 +104,7 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
         {"threads", required_argument, 0, 't'}, {"body-limit", required_argument, 0, 'b'},
         {"access-log", required_argument, 0, 'a'}, {"www", required_argument, 0, 'w'},
         {"openapi", required_argument, 0, 'o'}, {"cors", required_argument, 0, 'c'},
+        {"docs", required_argument, 0, 'd'},
         {"max-streams", required_argument, 0, 'm'},
         {"max-streams-per-client", required_argument, 0, 'p'},
         {"stream-idle", required_argument, 0, 'i'},
@@ -142,6 +145,7 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
         case 'a': o->access_log = optarg; break;
         case 'w': o->www = optarg; break;
         case 'o': o->openapi = optarg; break;
+        case 'd': o->docs = optarg; break;
         case 'c':
             if (!http_cors_origin_valid(optarg)) {
                 fprintf(stderr, "croupier %s: --cors takes one origin, http(s)://host[:port] "
@@ -182,6 +186,7 @@ static int server_setup(int argc, char **argv, server_opts *o, api_config *cfg, 
     cfg->admin_token = getenv("CROUPIER_ADMIN_TOKEN");
     cfg->www_dir = o->www;
     cfg->openapi_path = o->openapi;
+    cfg->docs_dir = o->docs;
     cfg->cors_origin = o->cors;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -226,7 +231,7 @@ static void raise_nofile(const char *cmd, long long need)
 static int cmd_serve(int argc, char **argv)
 {
     server_opts o = {.cmd = "serve", .listen = "127.0.0.1:8080", .www = "www",
-                     .openapi = "openapi/openapi.yaml", .threads = SERVE_THREADS,
+                     .openapi = "openapi/openapi.yaml", .docs = "docs", .threads = SERVE_THREADS,
                      .body_limit = 65536};
     front_civet fc;
     memset(&fc, 0, sizeof fc);
@@ -262,7 +267,7 @@ static int cmd_serve(int argc, char **argv)
 static int cmd_fcgi(int argc, char **argv)
 {
     server_opts o = {.cmd = "fcgi", .listen = NULL, .www = "www",
-                     .openapi = "openapi/openapi.yaml", .threads = FCGI_THREADS,
+                     .openapi = "openapi/openapi.yaml", .docs = "docs", .threads = FCGI_THREADS,
                      .body_limit = 65536};
     api_config cfg;
     store *st = NULL;

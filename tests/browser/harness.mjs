@@ -15,12 +15,14 @@ export const OUT = path.join(ROOT, 'tests', 'out');
 export const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'fivecrowns');
 const BIN = process.env.CROUPIER_BIN || 'build/croupier';
 
-/** `accessLog: true` also has the server write its access log (env.accessLog). */
-export async function startAll({ accessLog = false } = {}) {
+/** `accessLog: true` also has the server write its access log (env.accessLog);
+ *  `docs: DIR` serves the rules pages of DIR (croupier serve --docs). */
+export async function startAll({ accessLog = false, docs } = {}) {
   const env = { server: null, log: '', baseURL: null, tmp: null, browser: null, context: null, page: null, consoleErrors: [], accessLog: null };
   env.tmp = mkdtempSync(path.join(tmpdir(), 'croupier-browser-'));
   const extra = [];
   if (accessLog) { env.accessLog = path.join(env.tmp, 'access.log'); extra.push('--access-log', env.accessLog); }
+  if (docs) extra.push('--docs', docs);
   env.server = spawn(BIN, ['serve', '--listen', '127.0.0.1:0', '--store', `sqlite:${env.tmp}/t.db`, '--www', 'www', ...extra],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   env.baseURL = await new Promise((resolve, reject) => {
