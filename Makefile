@@ -145,7 +145,7 @@ fuzz: $(B)/fuzz/fuzz_api
 # needs the build packages; `make test` also the test tools (cmocka, Node,
 # Chromium for the browser tests).
 DEB_BUILD := gcc make libc6-dev libcivetweb-dev libjansson-dev libsqlite3-dev libpq-dev libssl-dev libyaml-dev libfcgi-dev libxxhash-dev
-DEB_TEST  := libcmocka-dev chromium curl postgresql libfcgi-bin nginx-light clang libclang-rt-14-dev sqlite3
+DEB_TEST  := libcmocka-dev chromium curl jq python3 postgresql libfcgi-bin nginx-light clang libclang-rt-14-dev sqlite3
 define apt_missing
 	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
@@ -186,7 +186,9 @@ test: deps
 # same run, under wrk, and its stored plays beside the raw SQLite ceiling of
 # the same writes (tests/bench/sqlite_ceiling.c) (wrk, ss, curl, sqlite3:
 # Debian packages installed if missing; Node for tests/bench/long.mjs);
-# prints figures, never fails. BENCH=engine|http|store runs one part.
+# prints figures, never fails, and writes each part it ran into
+# docs/benchmarks.md (tests/docblock.mjs). BENCH=engine|hanabi|http|store
+# runs one part (and rewrites only its figures).
 DEB_BENCH := wrk iproute2 curl sqlite3
 $(B)/bench/anchor: tests/bench/anchor.c
 	@mkdir -p $(dir $@)
@@ -197,7 +199,7 @@ $(B)/bench/sqlite_ceiling: tests/bench/sqlite_ceiling.c
 bench: deps-build
 	$(call apt_missing,$(DEB_BENCH),)
 	@$(MAKE) --no-print-directory $(B)/croupier $(B)/bench/anchor $(B)/bench/sqlite_ceiling
-	@BUILD=$(B) tests/bench.sh
+	@BUILD=$(B) BENCH_DOC=docs/benchmarks.md tests/bench.sh
 
 # soak: SOAK_GAMES whole games (shared between the games of GET /rules) through
 # a real server and a fresh SQLite store, every position checked in full
@@ -205,12 +207,13 @@ bench: deps-build
 # SOAK_ARGS='--full 25 --sample 0.01', make test's mix, ~3 games/s, ~1 hour;
 # --store postgres://... for PostgreSQL); ends "games finished: N, plays: N,
 # failures: N" and fails unless every game finished and failures is 0.
-# tournaments: the README's table of every game's bots (tests/tournaments.mjs:
-# croupier tournament for every pair of bots and the issues' lineups, seeded;
-# a few minutes on 2 cores). It rewrites the table between the README's
-# tournaments markers; TOURNAMENT_ARGS='--scale 0.1' for a quick look.
+# tournaments: the table of every game's bots in docs/tournaments.md
+# (tests/tournaments.mjs: croupier tournament for every pair of bots and the
+# issues' lineups, seeded; a few minutes on 2 cores). It rewrites the table
+# between the page's tournaments markers; TOURNAMENT_ARGS='--scale 0.1' for a
+# quick look.
 tournaments: $(B)/croupier
-	node tests/tournaments.mjs --bin $(B)/croupier --write README.md $(TOURNAMENT_ARGS)
+	node tests/tournaments.mjs --bin $(B)/croupier --write docs/tournaments.md $(TOURNAMENT_ARGS)
 
 SOAK_GAMES ?= 10000
 soak: $(B)/croupier deps-npm

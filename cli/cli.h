@@ -5,7 +5,7 @@
 int cmd_selfplay(int argc, char **argv);
 int cmd_tournament(int argc, char **argv);
 
-/* remote.c: a remote player (docs/tournament.md, "Remote players"). */
+/* remote.c: a remote player (docs/tournaments.md, "Remote players"). */
 #include <jansson.h>
 #include <stddef.h>
 

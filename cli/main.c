@@ -34,7 +34,7 @@ typedef struct server_opts {
 } server_opts;
 
 /* Defaults of --threads: the embedded server holds one connection per
- * thread (README.md, limits: the connection budget); FastCGI threads only
+ * thread (docs/deployment.md: the connection budget); FastCGI threads only
  * run requests that nginx has read in full. */
 enum { SERVE_THREADS = 512, FCGI_THREADS = 8 };
 
@@ -67,7 +67,7 @@ static void server_usage(FILE *f, const char *cmd)
         "  --body-limit BYTES   largest request body accepted (default 65536)\n",
         fcgi ? FCGI_THREADS : SERVE_THREADS,
         fcgi ? "" : ": each holds one open connection\n"
-                    "                       (README.md, limits: the connection budget)",
+                    "                       (docs/deployment.md: the connection budget)",
         fcgi ? "" : " and WebSocket", fcgi ? FCGI_THREADS / 2 : STREAMS_TOTAL_DEFAULT,
         fcgi ? FCGI_THREADS / 2 : STREAMS_PER_CLIENT_DEFAULT, STREAMS_IDLE_DEFAULT);
     if (!fcgi)
@@ -330,7 +330,7 @@ int main(int argc, char **argv)
         /* glibc gives a thread that finds the malloc arenas busy a new one,
          * up to 8 per CPU, and each keeps the memory freed in it until it
          * is trimmed: after bursts of bot games (0.3-1 MB of heap each) the
-         * server held 44 MB instead of 33-35 MB with 2-4 arenas (README,
+         * server held 44 MB instead of 33-35 MB with 2-4 arenas (docs/deployment.md,
          * memory). Two per CPU, unless MALLOC_ARENA_MAX says otherwise. */
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         if (!getenv("MALLOC_ARENA_MAX"))
