@@ -74,7 +74,6 @@ enum {
     BODY_MS_PER_64K = 1000,  /* ... plus this per 64 KiB of Content-Length */
     IO_MS = 10000,           /* civetweb's own bound on one read or write */
     MAX_REQUEST = 16384,     /* request line + headers (civetweb's buffer) */
-    WS_PING_MS = 15000,      /* a silent WebSocket is pinged; 6 unanswered: closed */
     BUSY_WAIT_MS = 10000,    /* a request waits this long for a turn, then 503 */
     TRIM_IDLE_MS = 300,      /* idle this long after work: free memory goes back */
     TRIM_AFTER_US = 300,     /* a request this long ran bots: check its stack */
@@ -102,9 +101,11 @@ static __thread struct {
     int slot;    /* this worker's deadline slot; -1 none (not a worker) */
     int fd;      /* the connection's socket; -1 unknown */
     int served;  /* requests answered on this connection */
+    int begun;   /* the request read last reached us (begin_request or an
+                    error), and was not yet ended: see answer_unrouted() */
     char *lo;    /* the lowest address of this worker's stack */
     char *probe; /* STACK_PROBE below its top (see stack_trim) */
-} T = {-1, -1, 0, NULL, NULL};
+} T = {-1, -1, 0, 0, NULL, NULL};
 
 /* A worker's stack (100 KB in Debian's build) keeps, resident, every page
  * the deepest request it ever ran touched: a game request goes some 70 KB
@@ -501,20 +502,137 @@ static int on_init_connection(const struct mg_connection *conn, void **data)
 
 static int g_probe_port; /* the local port of learn_layout()'s connection */
 
+/* Where civetweb 1.15 keeps the state of a chunked request body (its
+ * is_chunked: 1 reading, 2 broken, 3 the last chunk read but not the empty
+ * line after it, 4 complete). It tells a body that ended properly from one
+ * whose end never came (civetweb's own read timeout ended it) or that
+ * carries a trailer section: mg_read() answers 0 for all three. Learnt
+ * from learn_layout()'s chunked request as conn_fd() learns the socket:
+ * the one word within reach of the socket's (they sit in the same struct,
+ * 300 bytes apart at most) that read 1 before its body was read and 4
+ * after. Unlearnt (-1): chunked bodies are refused (411), as RFC 9112
+ * allows, rather than taken without knowing how they ended. */
+static long g_chunk_off = -1;
+enum { CHUNK_SPAN = 300 };
+
+static int chunk_state(const struct mg_connection *conn)
+{
+    long off = __atomic_load_n(&g_chunk_off, __ATOMIC_RELAXED);
+    int v = -1;
+    if (off >= 0)
+        memcpy(&v, (const char *)conn + off, sizeof v);
+    return v;
+}
+
+static void learn_chunk_state(struct mg_connection *conn)
+{
+    long fd_off = __atomic_load_n(&g_fd_off, __ATOMIC_RELAXED);
+    const char *base = (const char *)conn;
+    long ones[CHUNK_SPAN / sizeof(int)];
+    int n = 0, v;
+    for (long off = fd_off; fd_off >= 0 && off + (long)sizeof v <= fd_off + CHUNK_SPAN;
+         off += (long)sizeof v) {
+        memcpy(&v, base + off, sizeof v);
+        if (v == 1)
+            ones[n++] = off;
+    }
+    char sink[64];
+    while (mg_read(conn, sink, sizeof sink) > 0)
+        ;
+    long found = -1;
+    int hits = 0;
+    for (int i = 0; i < n; i++) {
+        memcpy(&v, base + ones[i], sizeof v);
+        if (v == 4) {
+            found = ones[i];
+            hits++;
+        }
+    }
+    if (hits == 1)
+        __atomic_store_n(&g_chunk_off, found, __ATOMIC_RELAXED);
+    else
+        fprintf(stderr, "croupier: cannot find civetweb's chunked-body state (not civetweb "
+                        "1.15's layout): request bodies in chunked encoding are refused (411)\n");
+}
+
+static int is_tchar(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c && strchr("!#$%&'*+-.^_`|~", c));
+}
+
+/* What civetweb 1.15's lenient header parser let through, judged from what
+ * it left in its buffer (it writes NULs over the bytes it cuts at): NULL
+ * when the header section is sound, else why not. RFC 9112 says a server
+ * MUST refuse whitespace between a name and its colon (a proxy may read the
+ * header otherwise: request smuggling) and an HTTP/1.1 request without
+ * exactly one Host. civetweb also ends the header section, silently, at a
+ * line it cannot read as Name: value (an empty name, a folded line, a byte
+ * above 127): the lines after it, an Authorization or a Content-Length
+ * among them, would be dropped unseen. Such a line leaves a NUL or two
+ * after the last header it read, then that line's first byte (':', a space,
+ * a byte above 127) where a sound section has its empty line. (With bare LF
+ * line ends that spot is the body's first byte: a body that starts with one
+ * of those three after an LF-only header section is refused too.) */
+static const char *header_defect(const struct mg_request_info *ri)
+{
+    int hosts = 0;
+    for (int i = 0; i < ri->num_headers; i++) {
+        const char *name = ri->http_headers[i].name, *value = ri->http_headers[i].value;
+        size_t len = strlen(name);
+        for (size_t k = 0; k < len; k++)
+            if (!is_tchar((unsigned char)name[k]))
+                return "a header name holds a character a name may not hold";
+        if (value > name + len + 1 && name[len + 1] == 0)
+            return "whitespace between a header name and its colon";
+        hosts += strcasecmp(name, "Host") == 0;
+    }
+    const char *last = ri->num_headers ? ri->http_headers[ri->num_headers - 1].value
+                                       : ri->http_version;
+    if (last) {
+        const char *q = last + strlen(last);
+        int z = 0;
+        while (z < 3 && q[z] == 0)
+            z++;
+        unsigned char c = (unsigned char)q[z];
+        if ((z == 1 || z == 2) && (c == ':' || c == ' ' || c >= 0x80))
+            return "a header line that is not Name: value (an empty name, a folded line, "
+                   "or a byte above 127 at its start)";
+    }
+    if (ri->http_version && strcmp(ri->http_version, "1.1") == 0 && hosts != 1)
+        return hosts ? "Host is given more than once" : "an HTTP/1.1 request must name its Host";
+    return NULL;
+}
+
+static int refuse(struct mg_connection *conn, int status, const char *path, const char *fmt,
+                  ...) __attribute__((format(printf, 4, 5)));
+
 static int on_begin_request(struct mg_connection *conn)
 {
     disarm(); /* the headers are in */
+    T.begun = 1;
     const struct mg_request_info *ri = mg_get_request_info(conn);
     if (T.fd < 0) /* the first connection: learn where civetweb keeps sockets */
         T.fd = conn_fd(conn, ri);
     if (ri && ri->remote_port == __atomic_load_n(&g_probe_port, __ATOMIC_RELAXED) &&
         T.fd >= 0 && strcmp(ri->local_uri ? ri->local_uri : "", "/.croupier-probe") == 0) {
+        learn_chunk_state(conn);
         static const char done[] = "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n";
         mg_disable_connection_keep_alive(conn);
         mg_write(conn, done, sizeof done - 1);
         return 204; /* answered here: no handler, no metrics */
     }
+    const char *defect = ri ? header_defect(ri) : NULL;
+    if (defect)
+        return refuse(conn, 400, ri->local_uri ? ri->local_uri : "/", "%s", defect);
     return 0;
+}
+
+static void on_end_request(const struct mg_connection *conn, int status)
+{
+    (void)conn;
+    (void)status;
+    T.begun = 0;
 }
 
 /* At start, one request of our own over loopback, so that the socket
@@ -549,7 +667,8 @@ static void learn_layout(int port, int ipv6)
         int mine = ntohs(ipv6 ? ((struct sockaddr_in6 *)&me)->sin6_port
                               : ((struct sockaddr_in *)&me)->sin_port);
         __atomic_store_n(&g_probe_port, mine, __ATOMIC_RELAXED);
-        static const char req[] = "GET /.croupier-probe HTTP/1.1\r\nHost: localhost\r\n\r\n";
+        static const char req[] = "POST /.croupier-probe HTTP/1.1\r\nHost: localhost\r\n"
+                                  "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n";
         if (write(fd, req, sizeof req - 1) == (ssize_t)(sizeof req - 1)) {
             char buf[256];
             while (read(fd, buf, sizeof buf) > 0)
@@ -560,8 +679,11 @@ static void learn_layout(int port, int ipv6)
     close(fd);
 }
 
+static void answer_unrouted(struct mg_connection *conn);
+
 static void on_connection_close(const struct mg_connection *conn)
 {
+    answer_unrouted((struct mg_connection *)conn);
     disarm();
     front_ws_closed(conn);
     T.fd = -1;
@@ -738,13 +860,76 @@ static int on_http_error(struct mg_connection *conn, int status, const char *msg
                  msg && *msg ? msg : "");
         detail = buf;
     }
+    T.begun = 1; /* answered */
     refuse(conn, status, path, "%s", detail);
     return 0; /* handled */
 }
 
+/* Requests civetweb reads but routes nowhere, and would close unanswered:
+ * `OPTIONS *` (a question about the server itself: answered 204 with the
+ * methods it serves), and a request-target in absolute form that names
+ * another port than this server's (one that names this port is served as
+ * its path: enable_auth_domain_check is off). Called as the connection
+ * closes, when the request read last never reached begin_request. */
+static void answer_unrouted(struct mg_connection *conn)
+{
+    const struct mg_request_info *ri = mg_get_request_info(conn);
+    if (T.begun || T.fd < 0 || !ri || !ri->request_method || !ri->request_uri || ri->local_uri ||
+        client_gone())
+        return;
+    const char *uri = ri->request_uri;
+    T.begun = 1;
+    if (strcmp(uri, "*") == 0) {
+        http_res res;
+        memset(&res, 0, sizeof res);
+        if (strcmp(ri->request_method, "OPTIONS") == 0) {
+            res.status = 204;
+            http_res_header(&res, "Allow", "GET, HEAD, POST, DELETE, OPTIONS");
+            send_refusal(conn, &res, "/");
+        } else {
+            transport_problem(&res, 400, "the request-target * is for OPTIONS only", "/");
+            send_refusal(conn, &res, "/");
+        }
+        http_res_free(&res);
+    } else if (strncasecmp(uri, "http://", 7) == 0 || strncasecmp(uri, "https://", 8) == 0 ||
+               strncasecmp(uri, "ws://", 5) == 0 || strncasecmp(uri, "wss://", 6) == 0) {
+        refuse(conn, 400, "/",
+               "this server is not a proxy: a request-target in absolute form must name this "
+               "server's own port (or send the path alone, with a Host header)");
+    }
+}
+
+/* The access log (--access-log): civetweb's line, with every secret-looking
+ * query value redacted (http_redact_secrets: a token a client put in a URL
+ * is refused, and must not be kept either), appended by one write. */
+static int g_log_fd = -1;
+
+static int on_log_access(const struct mg_connection *conn, const char *message)
+{
+    (void)conn;
+    char line[4200];
+    size_t k = http_redact_secrets(message, line, sizeof line - 1);
+    line[k++] = '\n';
+    if (write(g_log_fd, line, k) < 0)
+        return 1; /* a full disk: the line is lost, the request is not */
+    return 1;     /* civetweb writes nothing itself */
+}
+
+/* While mg_start2() runs, civetweb's first complaint is kept for the one
+ * line front_civet_start() reports ("cannot bind to ..."), not printed. */
+static struct {
+    int on;
+    char first[256];
+} g_starting;
+
 static int on_log(const struct mg_connection *conn, const char *msg)
 {
     (void)conn;
+    if (__atomic_load_n(&g_starting.on, __ATOMIC_ACQUIRE)) {
+        if (!g_starting.first[0])
+            snprintf(g_starting.first, sizeof g_starting.first, "%s", msg);
+        return 1;
+    }
     fprintf(stderr, "civetweb: %s\n", msg);
     return 1;
 }
@@ -764,6 +949,11 @@ static int read_body(struct mg_connection *conn, long long clen, int chunked, si
     if (!chunked && (unsigned long long)clen > limit) {
         *too_large = 1; /* refused unread */
         return 0;
+    }
+    if (chunked && __atomic_load_n(&g_chunk_off, __ATOMIC_RELAXED) < 0) {
+        snprintf(why, whylen, "send the body with a Content-Length: this server cannot "
+                              "check how a chunked one ends");
+        return 411;
     }
     size_t want_total = chunked ? limit + 1 : (size_t)clen;
     size_t cap = chunked ? 4096 : want_total, n = 0;
@@ -804,6 +994,12 @@ static int read_body(struct mg_connection *conn, long long clen, int chunked, si
     if (chunked && got < 0) {
         free(buf);
         snprintf(why, whylen, "the chunked body is malformed or ended before its last chunk");
+        return 400;
+    }
+    if (chunked && chunk_state(conn) != 4) {
+        free(buf);
+        snprintf(why, whylen, "the chunked body must end with its last chunk (0) and an empty "
+                              "line: it carried a trailer section, or its end never came");
         return 400;
     }
     if (!chunked && http_body_short(n, clen, why, whylen)) {
@@ -980,13 +1176,12 @@ static int no_file_auth(struct mg_connection *conn, void *data)
 }
 
 int front_civet_start(front_civet *fc, const char *listen, int threads,
-                      const char *access_log, char *err, size_t errlen)
+                      int access_log, char *err, size_t errlen)
 {
-    char nthreads[16], keepalive_ms[16], io_ms[16], ping_ms[16], queue[16];
+    char nthreads[16], keepalive_ms[16], io_ms[16], queue[16];
     snprintf(nthreads, sizeof nthreads, "%d", threads);
     snprintf(keepalive_ms, sizeof keepalive_ms, "%d", (int)KEEPALIVE_MS);
     snprintf(io_ms, sizeof io_ms, "%d", (int)IO_MS);
-    snprintf(ping_ms, sizeof ping_ms, "%d", (int)WS_PING_MS);
     snprintf(queue, sizeof queue, "%d", threads < 64 ? 64 : threads);
     char max_request[16];
     snprintf(max_request, sizeof max_request, "%d", (int)MAX_REQUEST);
@@ -1018,17 +1213,15 @@ int front_civet_start(front_civet *fc, const char *listen, int threads,
     opts[k++] = keepalive_ms;
     opts[k++] = "request_timeout_ms";
     opts[k++] = io_ms;
-    opts[k++] = "websocket_timeout_ms";
-    opts[k++] = ping_ms;
-    opts[k++] = "enable_websocket_ping_pong";
-    opts[k++] = "yes";
-    if (access_log && *access_log) {
-        opts[k++] = "access_log_file";
-        opts[k++] = access_log;
-    }
+    /* absolute-form request-targets that name this server's port are served
+     * as their path (RFC 9112 3.2.2), whatever host they name: the server
+     * serves every Host alike */
+    opts[k++] = "enable_auth_domain_check";
+    opts[k++] = "no";
     opts[k] = NULL;
 
     g_cfg = &fc->cfg;
+    g_log_fd = access_log;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     B.limit[GATE_BOTS] = cpus > 2 ? (int)(4 * cpus) : 8;
     B.limit[GATE_STORE] = STORE_TURNS;
@@ -1059,6 +1252,9 @@ int front_civet_start(front_civet *fc, const char *listen, int threads,
     cb.init_connection = on_init_connection;
     cb.begin_request = on_begin_request;
     cb.connection_close = on_connection_close;
+    cb.end_request = on_end_request;
+    if (access_log >= 0)
+        cb.log_access = on_log_access;
     mg_init_library(0);
     struct mg_init_data init = {.callbacks = &cb, .user_data = fc,
                                 .configuration_options = opts};
@@ -1067,9 +1263,13 @@ int front_civet_start(front_civet *fc, const char *listen, int threads,
     memset(&ed, 0, sizeof ed);
     ed.text = ebuf;
     ed.text_buffer_size = sizeof ebuf;
+    g_starting.first[0] = 0;
+    __atomic_store_n(&g_starting.on, 1, __ATOMIC_RELEASE);
     fc->ctx = mg_start2(&init, &ed);
+    __atomic_store_n(&g_starting.on, 0, __ATOMIC_RELEASE);
     if (!fc->ctx) {
-        snprintf(err, errlen, "cannot listen on %s: %s", listen, ebuf[0] ? ebuf : "civetweb failed to start");
+        snprintf(err, errlen, "--listen %s: %s", listen,
+                 g_starting.first[0] ? g_starting.first : ebuf[0] ? ebuf : "civetweb failed to start");
         mg_exit_library();
         goto fail;
     }

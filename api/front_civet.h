@@ -17,9 +17,11 @@ typedef struct front_civet {
 
 /* Start serving on `listen` ("ADDR:PORT") with `threads` civetweb workers:
  * each holds one connection at a time (see front_civet.c for the deadlines
- * that bound how long). 0 or -1 with a message in err. */
+ * that bound how long). access_log: a file descriptor open for appending
+ * (one line per request, secrets redacted), or -1. 0 or -1 with a message
+ * in err. */
 int front_civet_start(front_civet *fc, const char *listen, int threads,
-                      const char *access_log, char *err, size_t errlen);
+                      int access_log, char *err, size_t errlen);
 /* Write a whole response (status line, headers, body) in one write. */
 struct mg_connection;
 void front_civet_write(struct mg_connection *conn, const http_res *res, int head_only,

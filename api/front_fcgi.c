@@ -26,7 +26,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <netdb.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 enum { MAX_HEADERS = 64, FCGI_STACK = 256 << 10 };
@@ -326,6 +330,62 @@ int front_fcgi_cgi(const api_config *cfg)
     return 0;
 }
 
+/* The listening socket of --listen: "PATH" (a Unix socket; one left by an
+ * earlier run is replaced) or "[HOST]:PORT" (TCP; HOST empty or * for every
+ * address). libfcgi's own FCGX_OpenSocket() exits the process on a bind
+ * error with a bare perror(); this says which option and path failed. */
+static int open_listener(const char *addr, char *errbuf, size_t errlen)
+{
+    const char *colon = strrchr(addr, ':');
+    int fd = -1, one = 1;
+    if (!colon || strchr(addr, '/')) { /* a Unix socket */
+        struct sockaddr_un a = {.sun_family = AF_UNIX};
+        struct stat sb;
+        if (strlen(addr) >= sizeof a.sun_path) {
+            snprintf(errbuf, errlen, "--listen %s: a socket path is at most %zu bytes", addr,
+                     sizeof a.sun_path - 1);
+            return -1;
+        }
+        memcpy(a.sun_path, addr, strlen(addr) + 1);
+        if (lstat(addr, &sb) == 0 && S_ISSOCK(sb.st_mode))
+            unlink(addr);
+        if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 ||
+            bind(fd, (struct sockaddr *)&a, sizeof a) != 0)
+            goto fail;
+    } else {
+        char host[256], port[16];
+        size_t hl = (size_t)(colon - addr);
+        if (hl >= sizeof host || strlen(colon + 1) >= sizeof port || !colon[1]) {
+            snprintf(errbuf, errlen, "--listen %s: not HOST:PORT or a socket path", addr);
+            return -1;
+        }
+        memcpy(host, addr, hl);
+        host[hl] = 0;
+        snprintf(port, sizeof port, "%s", colon + 1);
+        struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+                                 .ai_flags = AI_PASSIVE | AI_NUMERICSERV}, *ai = NULL;
+        int g = getaddrinfo(hl && strcmp(host, "*") ? host : NULL, port, &hints, &ai);
+        if (g != 0) {
+            snprintf(errbuf, errlen, "--listen %s: %s", addr, gai_strerror(g));
+            return -1;
+        }
+        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
+        if (fd >= 0)
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        int bad = fd < 0 || bind(fd, ai->ai_addr, ai->ai_addrlen) != 0;
+        freeaddrinfo(ai);
+        if (bad)
+            goto fail;
+    }
+    if (listen(fd, 256) == 0)
+        return fd;
+fail:
+    snprintf(errbuf, errlen, "--listen %s: %s", addr, strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    return -1;
+}
+
 int front_fcgi_run(const api_config *cfg, const char *listen, int threads,
                    const int *stopping, char *errbuf, size_t errlen)
 {
@@ -337,11 +397,9 @@ int front_fcgi_run(const api_config *cfg, const char *listen, int threads,
     }
     int sock = 0; /* started by a FastCGI server: the socket is fd 0 */
     if (listen && *listen) {
-        sock = FCGX_OpenSocket(listen, 256);
-        if (sock < 0) {
-            snprintf(errbuf, errlen, "cannot listen on %s", listen);
+        sock = open_listener(listen, errbuf, errlen);
+        if (sock < 0)
             return -1;
-        }
     }
     worker *ws = calloc((size_t)threads, sizeof *ws);
     if (!ws) {

@@ -19,26 +19,42 @@
  * One poller thread serves all connections: every 100 ms after something
  * happened on one, backing off to once a second while nothing does.
  *
+ * civetweb does the handshake; the frames are read and written here with
+ * wslay, on the connection's worker thread, inside the ready callback
+ * (civetweb's own frame loop never runs: it reserves whatever length a
+ * frame header announces, up to 2 GiB, before a byte of it arrives). wslay
+ * refuses a frame that would take a message past the body limit (64 KiB)
+ * as soon as its header is in, with close code 1009, reassembles
+ * fragmented messages within the same limit, answers pings, and checks the
+ * close handshake and UTF-8. A message is handled as the REST API handles
+ * the same play, and a refusal names the offending member as REST does (a
+ * pointer into the action). Bytes a client sends before the handshake's
+ * answer are not read (RFC 6455 4.1: a client waits for it).
+ *
  * A WebSocket holds a civetweb worker for as long as it is open, so it
  * counts against the stream budget of limits.c (past it the upgrade is
  * refused with a 503 problem and Retry-After), and it is closed when idle:
  * nothing pushed and nothing received for streams_idle_ms() (60 s for a
- * spectator or the admin, 10 min for a seat by default). civetweb
- * pings a silent client and drops one that does not answer (front_civet.c).
+ * spectator or the admin, 10 min for a seat by default). A silent client
+ * is pinged every WS_PING_MS and dropped after WS_PINGS unanswered pings.
  * The client reconnects and gets every event it missed.
  */
 #include "front_ws.h"
 #include "notify.h"
 
 #include <civetweb.h>
+#include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include <wslay/wslay.h>
 
 #include "api.h"
 #include "core/jsonx.h"
@@ -50,7 +66,26 @@ enum {
     WS_POLL_MIN_MS = 100,             /* poll interval after activity ... */
     WS_POLL_MAX_MS = 1000,            /* ... doubling up to this while idle */
     WS_MAX_DEPTH = 31,                /* an action, inside {"play": ...}: the API's 32 */
+    WS_PING_MS = 15000,               /* a silent client is pinged ... */
+    WS_PINGS = 6,                     /* ... and dropped after this many unanswered */
+    WS_SEND_MS = 10000,               /* a frame the client does not take in this long: closed */
+    WS_LINGER_MS = 1000,              /* after our close frame: what still comes is dropped */
 };
+
+/* Where the client's byte stream stands between frame headers (track_frames). */
+typedef struct ws_track {
+    uint8_t head[14];
+    int have, need; /* header bytes held; needed (2, then the whole header) */
+    uint64_t skip;  /* payload bytes of the current frame still to come */
+    uint64_t msg;   /* data bytes of the current message so far */
+} ws_track;
+
+/* A message received, waiting to be handled (see serve()). */
+typedef struct ws_msg {
+    struct ws_msg *next;
+    size_t len;
+    char data[];
+} ws_msg;
 
 typedef struct ws_conn {
     struct mg_connection *conn;
@@ -68,6 +103,13 @@ typedef struct ws_conn {
     int interval;       /* ms */
     unsigned long seen; /* its game's notify generation at its last poll */
     struct ws_conn *next;
+    /* the frames (wslay): read by its worker, written by it and the poller */
+    pthread_mutex_t wmu;
+    wslay_event_context_ptr ws; /* NULL once the connection is over */
+    ws_msg *inbox, **inbox_tail; /* received, not yet handled (worker only) */
+    int pings;                  /* sent since the client was last heard */
+    ws_track track;             /* the frame headers read so far (track_frames) */
+    int too_big;                /* a header took its message past the limit */
 } ws_conn;
 
 static int64_t now_ms(void)
@@ -107,11 +149,24 @@ static void req_for(const ws_conn *wc, http_req *req, http_header *h, const char
     req->nheaders = wc->auth[0] ? 1 : 0;
 }
 
-static void send_json(struct mg_connection *conn, json_t *j)
+/* Queue a frame and send what can be sent; NULL ws (the connection is
+ * over): nothing. */
+static void send_frame(ws_conn *wc, uint8_t opcode, const char *data, size_t len)
+{
+    pthread_mutex_lock(&wc->wmu);
+    if (wc->ws) {
+        struct wslay_event_msg m = {opcode, (const uint8_t *)data, len};
+        if (wslay_event_queue_msg(wc->ws, &m) == 0)
+            wslay_event_send(wc->ws);
+    }
+    pthread_mutex_unlock(&wc->wmu);
+}
+
+static void send_json(ws_conn *wc, json_t *j)
 {
     char *text = json_text(j, JSON_ENSURE_ASCII); /* Python json.dumps style */
     if (text)
-        mg_websocket_write(conn, MG_WEBSOCKET_OPCODE_TEXT, text, strlen(text));
+        send_frame(wc, WSLAY_TEXT_FRAME, text, strlen(text));
     free(text);
 }
 
@@ -133,7 +188,7 @@ static int poll_one(ws_conn *wc)
         long n = (long)json_integer_value(json_object_get(ev, "n"));
         json_t *bare = json_copy(ev);
         json_object_del(bare, "n");
-        send_json(wc->conn, bare);
+        send_json(wc, bare);
         json_decref(bare);
         if (n > wc->after)
             wc->after = n;
@@ -142,7 +197,7 @@ static int poll_one(ws_conn *wc)
     if (!snap.over && snap.seat >= 0 && snap.to_move == snap.seat &&
         wc->prompted != snap.version) {
         json_t *turn = json_pack("{s:s}", "event", "turn");
-        send_json(wc->conn, turn);
+        send_json(wc, turn);
         json_decref(turn);
         wc->prompted = snap.version;
         sent = 1;
@@ -157,9 +212,11 @@ static int poll_one(ws_conn *wc)
  * the client never answers. The entry leaves the list in on_close. */
 static void close_idle(ws_conn *wc)
 {
-    static const char frame[] = "\x03\xe9idle"; /* status 1001, reason "idle" */
-    mg_websocket_write(wc->conn, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, frame,
-                       sizeof frame - 1);
+    pthread_mutex_lock(&wc->wmu);
+    if (wc->ws && wslay_event_queue_close(wc->ws, WSLAY_CODE_GOING_AWAY,
+                                          (const uint8_t *)"idle", 4) == 0)
+        wslay_event_send(wc->ws);
+    pthread_mutex_unlock(&wc->wmu);
     front_civet_cut(wc->fd);
     wc->closing = 1;
 }
@@ -205,6 +262,8 @@ static void *poller(void *arg)
     return NULL;
 }
 
+static void conn_free(ws_conn *wc);
+
 /* /games/{id}/ws -> id; 0 if the path is not of that form. */
 static int game_id_of(const char *uri, char *id, size_t n)
 {
@@ -244,20 +303,32 @@ static int subprotocol_token(const struct mg_request_info *ri, char *out, size_t
     return 0;
 }
 
-/* Refuse the upgrade with a problem (the handshake is still plain HTTP). */
-static void refuse_upgrade(const struct mg_connection *conn, const char *uri,
-                           const char *parameter, const char *detail)
+/* Refuse the upgrade with a problem (the handshake is still plain HTTP):
+ * res (freed here) is sent with the headers every response carries, and
+ * wc dropped. Returns 1, for on_connect to return. */
+static int upgrade_refused(const struct mg_connection *conn, ws_conn *wc, http_res *res)
 {
-    http_req r = {.method = "GET", .path = uri};
+    const struct mg_request_info *ri = mg_get_request_info(conn);
+    http_req r = {.method = "GET", .path = ri && ri->local_uri ? ri->local_uri : "/"};
+    http_res_browser(W.cfg, &r, res);
+    front_civet_write((struct mg_connection *)conn, res, 0, 1);
+    http_res_free(res);
+    conn_free(wc);
+    return 1;
+}
+
+/* ... with a problem of `code` saying `detail` (and naming a parameter). */
+static int refuse_upgrade(const struct mg_connection *conn, ws_conn *wc, int code,
+                          const char *parameter, const char *detail)
+{
+    const struct mg_request_info *ri = mg_get_request_info(conn);
+    http_req r = {.method = "GET", .path = ri && ri->local_uri ? ri->local_uri : "/"};
     http_res res;
     memset(&res, 0, sizeof res);
     game_err e = {0};
-    err_set(&e, ERR_BAD_QUERY, NULL, "%s", detail);
-    http_res_problem(&res, &r, ERR_BAD_QUERY, &e,
-                     parameter ? json_pack("{s:s}", "parameter", parameter) : NULL);
-    http_res_browser(W.cfg, &r, &res);
-    front_civet_write((struct mg_connection *)conn, &res, 0, 1);
-    http_res_free(&res);
+    err_set(&e, code, NULL, "%s", detail);
+    http_res_problem(&res, &r, code, &e, parameter ? json_pack("{s:s}", "parameter", parameter) : NULL);
+    return upgrade_refused(conn, wc, &res);
 }
 
 static int on_connect(const struct mg_connection *conn, void *cb)
@@ -267,32 +338,21 @@ static int on_connect(const struct mg_connection *conn, void *cb)
     ws_conn *wc = calloc(1, sizeof *wc);
     if (!wc)
         return 1;
+    pthread_mutex_init(&wc->wmu, NULL);
     wc->prompted = -1;
-    if (!game_id_of(ri->local_uri ? ri->local_uri : "", wc->game_id, sizeof wc->game_id)) {
-        http_req r = {.method = "GET", .path = ri->local_uri};
-        http_res res;
-        memset(&res, 0, sizeof res);
-        game_err e = {0};
-        err_set(&e, ERR_NOT_FOUND, NULL, "no WebSocket at %s (use /games/{id}/ws)", ri->local_uri);
-        http_res_problem(&res, &r, ERR_NOT_FOUND, &e, NULL);
-        front_civet_write((struct mg_connection *)conn, &res, 0, 1);
-        http_res_free(&res);
-        free(wc);
-        return 1;
-    }
+    if (!game_id_of(ri->local_uri ? ri->local_uri : "", wc->game_id, sizeof wc->game_id))
+        return refuse_upgrade(conn, wc, ERR_NOT_FOUND, NULL,
+                              "no WebSocket here (use /games/{id}/ws)");
     snprintf(wc->query, sizeof wc->query, "%s", ri->query_string ? ri->query_string : "");
     http_req probe;
     http_header h[1];
     char tok[256];
     req_for(wc, &probe, h, "GET", "/ws");
-    if (http_req_query(&probe, "token", tok, sizeof tok)) {
-        refuse_upgrade(conn, ri->local_uri, "token",
-                       "a token is never accepted in the URL: offer the subprotocols "
-                       "'croupier' and 'croupier.token.<token>', or send the header "
-                       "'Authorization: Bearer <token>'");
-        free(wc);
-        return 1;
-    }
+    if (http_req_query(&probe, "token", tok, sizeof tok))
+        return refuse_upgrade(conn, wc, ERR_BAD_QUERY, "token",
+                              "a token is never accepted in the URL: offer the subprotocols "
+                              "'croupier' and 'croupier.token.<token>', or send the header "
+                              "'Authorization: Bearer <token>'");
     if (!mg_get_header(conn, "Sec-WebSocket-Protocol")) {
         /* civetweb 1.15 keeps the subprotocol it selected for the previous
          * connection on this worker when a client offers none, and would
@@ -303,14 +363,10 @@ static int on_connect(const struct mg_connection *conn, void *cb)
     if (auth)
         snprintf(wc->auth, sizeof wc->auth, "%s", auth);
     else if (subprotocol_token(ri, tok, sizeof tok)) {
-        if (!ri->acceptedWebSocketSubprotocol) {
-            /* a browser fails a handshake that selects none of its offers */
-            refuse_upgrade(conn, ri->local_uri, NULL,
-                           "offer the subprotocol 'croupier' together with "
-                           "'croupier.token.<token>'");
-            free(wc);
-            return 1;
-        }
+        if (!ri->acceptedWebSocketSubprotocol) /* a browser fails a handshake selecting none */
+            return refuse_upgrade(conn, wc, ERR_BAD_QUERY, NULL,
+                                  "offer the subprotocol 'croupier' together with "
+                                  "'croupier.token.<token>'");
         snprintf(wc->auth, sizeof wc->auth, "Bearer %s", tok);
     }
     req_for(wc, &probe, h, "GET", "/ws");
@@ -322,13 +378,16 @@ static int on_connect(const struct mg_connection *conn, void *cb)
         memset(&res, 0, sizeof res);
         probe.path = ri->local_uri;
         http_res_problem(&res, &probe, e.code, &e, NULL);
-        http_res_browser(W.cfg, &probe, &res);
-        front_civet_write((struct mg_connection *)conn, &res, 0, 1);
-        http_res_free(&res);
-        free(wc);
-        return 1;
+        return upgrade_refused(conn, wc, &res);
     }
     json_decref(snap.events);
+    if (front_civet_fd() < 0) { /* frames are read from the socket itself */
+        http_res res;
+        transport_problem(&res, 503, "WebSocket is unavailable on this server (civetweb's "
+                                     "layout is not the one known): poll GET /games/{id}/events",
+                          ri->local_uri);
+        return upgrade_refused(conn, wc, &res);
+    }
     /* a stream slot for as long as it is open (given back in on_close, or in
      * front_ws_closed if the handshake never completes) */
     snprintf(wc->client, sizeof wc->client, "%s", ri->remote_addr);
@@ -339,12 +398,7 @@ static int on_connect(const struct mg_connection *conn, void *cb)
                           "all, or from this address): try again later, or poll GET "
                           "/games/{id}/events",
                           ri->local_uri);
-        probe.path = ri->local_uri;
-        http_res_browser(W.cfg, &probe, &res);
-        front_civet_write((struct mg_connection *)conn, &res, 0, 1);
-        http_res_free(&res);
-        free(wc);
-        return 1;
+        return upgrade_refused(conn, wc, &res);
     }
     wc->fd = front_civet_fd();
     wc->seat = snap.seat;
@@ -352,63 +406,67 @@ static int on_connect(const struct mg_connection *conn, void *cb)
     return 0;
 }
 
-static void on_ready(struct mg_connection *conn, void *cb)
-{
-    (void)cb;
-    ws_conn *wc = mg_get_user_connection_data(conn);
-    if (!wc)
-        return;
-    wc->conn = conn;
-    pthread_mutex_lock(&W.mu);
-    active(wc);
-    wc->next = W.list;
-    W.list = wc;
-    poll_one(wc);
-    pthread_cond_signal(&W.cv);
-    pthread_mutex_unlock(&W.mu);
-}
-
-static void invalid(struct mg_connection *conn, const char *message)
+static void invalid(ws_conn *wc, const char *message, const char *member)
 {
     json_t *j = json_pack("{s:s,s:s}", "event", "invalidAction", "message", message);
-    send_json(conn, j);
+    if (member) /* a JSON pointer into the action ("" the whole of it) */
+        json_object_set_new(j, "member", json_string(member));
+    send_json(wc, j);
     json_decref(j);
 }
 
-/* A message refused before it reaches the game (too large, not JSON): said
+/* A message refused before it reaches the game (not JSON, too deep): said
  * so, and the turn asked again, as after any refused action. */
-static int refuse(ws_conn *wc, const char *message)
+static void refuse(ws_conn *wc, const char *message)
 {
     pthread_mutex_lock(&W.mu);
-    invalid(wc->conn, message);
+    invalid(wc, message, NULL);
     wc->prompted = -1; /* ask again */
     poll_one(wc);
     pthread_mutex_unlock(&W.mu);
-    return 1;
 }
 
-static int on_data(struct mg_connection *conn, int bits, char *data, size_t len, void *cb)
+/* A refusal of the play API as the action's: its detail, and the member
+ * it names, as a pointer into the action (REST's "/play/target" is the
+ * action's "/target"). */
+static void refused_play(ws_conn *wc, const http_res *res)
 {
-    (void)cb;
-    ws_conn *wc = mg_get_user_connection_data(conn);
-    int opcode = bits & 0x0f;
-    if (opcode == MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE)
-        return 0;
-    if (!wc || !wc->conn)
-        return 1;
-    if (opcode != MG_WEBSOCKET_OPCODE_TEXT && opcode != MG_WEBSOCKET_OPCODE_BINARY)
-        return 1; /* ping, pong: nothing to answer (a binary message is read as text) */
+    json_t *p = json_loadb(res->body ? res->body : "", res->body_len, 0, NULL);
+    const char *d = json_string_value(json_object_get(p, "detail"));
+    const char *ptr = json_string_value(
+        json_object_get(json_array_get(json_object_get(p, "errors"), 0), "pointer"));
+    char msg[600];
+    int named = ptr && strncmp(ptr, "/play", 5) == 0 && (ptr[5] == 0 || ptr[5] == '/');
+    const char *member = named ? ptr + 5 : NULL; /* "": the action as a whole */
+    if (!d)
+        d = "the action was refused";
+    if (member && *member)
+        snprintf(msg, sizeof msg, "%s (at %s)", d, member);
+    else if (member)
+        snprintf(msg, sizeof msg, "%s (the action as a whole)", d);
+    else
+        snprintf(msg, sizeof msg, "%s", d);
+    invalid(wc, msg, member);
+    json_decref(p);
+}
+
+/* One message from the client: its action, played as POST
+ * /games/{id}/plays would play {"play": action}. */
+static void handle_message(ws_conn *wc, const char *data, size_t len)
+{
     pthread_mutex_lock(&W.mu);
     active(wc);
     pthread_mutex_unlock(&W.mu);
-    if (len > W.cfg->body_limit)
-        return refuse(wc, "message too large");
-    if (jx_nested_deeper(data, len, WS_MAX_DEPTH))
-        return refuse(wc, "the action is nested too deep");
+    if (jx_nested_deeper(data, len, WS_MAX_DEPTH)) {
+        refuse(wc, "the action is nested too deep");
+        return;
+    }
     json_error_t je;
     json_t *action = json_loadb(data, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
-    if (!action)
-        return refuse(wc, "the action is not JSON");
+    if (!action) {
+        refuse(wc, "the action is not JSON");
+        return;
+    }
     json_t *body = json_pack("{s:o}", "play", action);
     char *text = json_text(body, JSON_COMPACT);
     json_decref(body);
@@ -425,23 +483,254 @@ static int on_data(struct mg_connection *conn, int bits, char *data, size_t len,
     http_res res;
     if (front_civet_enter()) { /* on this connection's worker, as any request */
         free(text);
-        return refuse(wc, "the server is busy: try again");
+        refuse(wc, "the server is busy: try again");
+        return;
     }
     api_handle(W.cfg, &req, &res);
     front_civet_leave();
     free(text);
     pthread_mutex_lock(&W.mu);
     if (res.status != 200) {
-        json_t *p = json_loadb(res.body ? res.body : "", res.body_len, 0, NULL);
-        const char *d = json_string_value(json_object_get(p, "detail"));
-        invalid(conn, d ? d : "the action was refused");
-        json_decref(p);
+        refused_play(wc, &res);
         wc->prompted = -1; /* ask again */
     }
     poll_one(wc);
     pthread_mutex_unlock(&W.mu);
     http_res_free(&res);
-    return 1;
+}
+
+/* ---- frames (wslay), on the connection's worker ----------------------------- */
+
+/* wslay judges a frame's length against the limit once the first bytes of
+ * its payload arrive: a client that sends a header announcing 1 GiB and
+ * nothing more would hold its connection until its pings ran out. So the
+ * bytes handed to wslay pass through this tracker of frame headers, which
+ * tells as soon as a header is in that it takes its message (fragments
+ * counted together) past the limit; the connection is then closed with
+ * 1009 (serve()). wslay still does all the rest (and the same check). */
+static int track_frames(ws_track *t, const uint8_t *p, size_t n, uint64_t limit)
+{
+    while (n) {
+        if (t->skip) { /* payload: passed through */
+            uint64_t k = t->skip < n ? t->skip : n;
+            t->skip -= k;
+            p += k;
+            n -= k;
+            continue;
+        }
+        t->head[t->have++] = *p++;
+        n--;
+        if (t->have == 2) {
+            int len7 = t->head[1] & 127;
+            t->need = 2 + (len7 == 126 ? 2 : len7 == 127 ? 8 : 0) + (t->head[1] & 0x80 ? 4 : 0);
+        }
+        if (t->have < 2 || t->have < t->need)
+            continue;
+        uint64_t len = t->head[1] & 127;
+        if (len == 126)
+            len = (uint64_t)t->head[2] << 8 | t->head[3];
+        else if (len == 127) {
+            len = 0;
+            for (int i = 2; i < 10; i++)
+                len = len << 8 | t->head[i];
+        }
+        int opcode = t->head[0] & 15, fin = t->head[0] >> 7;
+        if (opcode < 8) { /* a data frame (control frames are 125 bytes at most) */
+            if (len > limit || t->msg + len > limit)
+                return 1;
+            t->msg = fin ? 0 : t->msg + len;
+        }
+        t->skip = len;
+        t->have = 0;
+    }
+    return 0;
+}
+
+static ssize_t ws_recv(wslay_event_context_ptr ctx, uint8_t *buf, size_t len, int flags,
+                       void *user)
+{
+    (void)flags;
+    ws_conn *wc = user;
+    if (wc->inbox) { /* handle what came before reading on */
+        wslay_event_set_error(ctx, WSLAY_ERR_WOULDBLOCK);
+        return -1;
+    }
+    for (;;) {
+        ssize_t n = recv(wc->fd, buf, len, MSG_DONTWAIT);
+        if (n > 0) {
+            wc->pings = 0;
+            if (track_frames(&wc->track, buf, (size_t)n, W.cfg->body_limit))
+                wc->too_big = 1;
+            return n;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        wslay_event_set_error(ctx, n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+                                       ? WSLAY_ERR_WOULDBLOCK : WSLAY_ERR_CALLBACK_FAILURE);
+        return -1;
+    }
+}
+
+/* Sends block (WS_SEND_MS at most): the poller writes the same way. */
+static ssize_t ws_send(wslay_event_context_ptr ctx, const uint8_t *data, size_t len, int flags,
+                       void *user)
+{
+    ws_conn *wc = user;
+    int more = (flags & WSLAY_MSG_MORE) ? MSG_MORE : 0;
+    for (;;) {
+        ssize_t n = send(wc->fd, data, len, MSG_NOSIGNAL | MSG_DONTWAIT | more);
+        if (n >= 0)
+            return n;
+        if (errno == EINTR)
+            continue;
+        struct pollfd p = {.fd = wc->fd, .events = POLLOUT};
+        if ((errno == EAGAIN || errno == EWOULDBLOCK) && poll(&p, 1, WS_SEND_MS) == 1 &&
+            !(p.revents & (POLLERR | POLLHUP | POLLNVAL)))
+            continue;
+        wslay_event_set_error(ctx, WSLAY_ERR_CALLBACK_FAILURE);
+        return -1;
+    }
+}
+
+static void ws_message(wslay_event_context_ptr ctx, const struct wslay_event_on_msg_recv_arg *arg,
+                       void *user)
+{
+    (void)ctx;
+    ws_conn *wc = user;
+    /* a ping is answered by wslay, a pong only shows the client is there, a
+     * close is wslay's; text and binary messages are actions */
+    if (arg->opcode != WSLAY_TEXT_FRAME && arg->opcode != WSLAY_BINARY_FRAME)
+        return;
+    ws_msg *m = malloc(sizeof *m + arg->msg_length + 1);
+    if (!m)
+        return;
+    m->next = NULL;
+    m->len = arg->msg_length;
+    memcpy(m->data, arg->msg, arg->msg_length);
+    m->data[m->len] = 0;
+    *wc->inbox_tail = m;
+    wc->inbox_tail = &m->next;
+}
+
+/* Read and write frames until the connection ends: the client closed it,
+ * broke it, went silent past its pings, sent a frame over the limit (1009)
+ * or broke the protocol (1002, 1007); the poller closed it as idle; or the
+ * server stops. Messages are handled one by one, in order, between reads. */
+static void serve(ws_conn *wc)
+{
+    for (;;) {
+        pthread_mutex_lock(&wc->wmu);
+        short want = (short)((wslay_event_want_read(wc->ws) ? POLLIN : 0) |
+                             (wslay_event_want_write(wc->ws) ? POLLOUT : 0));
+        pthread_mutex_unlock(&wc->wmu);
+        if (!want || !__atomic_load_n(&W.running, __ATOMIC_ACQUIRE))
+            return;
+        struct pollfd p = {.fd = wc->fd, .events = want};
+        int r = poll(&p, 1, WS_PING_MS);
+        if (r < 0 && errno != EINTR)
+            return;
+        pthread_mutex_lock(&wc->wmu);
+        int rc = 0;
+        if (r == 0) { /* silence: ping, or give up */
+            struct wslay_event_msg ping = {WSLAY_PING, NULL, 0};
+            rc = ++wc->pings > WS_PINGS ? -1 : wslay_event_queue_msg(wc->ws, &ping);
+        } else if (r > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR))) {
+            rc = wslay_event_recv(wc->ws);
+        }
+        if (wc->too_big && wslay_event_want_read(wc->ws)) { /* close it, read no more */
+            rc = wslay_event_queue_close(wc->ws, WSLAY_CODE_MESSAGE_TOO_BIG,
+                                         (const uint8_t *)"message too big", 15);
+            wslay_event_shutdown_read(wc->ws);
+        }
+        if (rc == 0)
+            rc = wslay_event_send(wc->ws);
+        ws_msg *todo = wc->inbox;
+        wc->inbox = NULL;
+        wc->inbox_tail = &wc->inbox;
+        pthread_mutex_unlock(&wc->wmu);
+        while (todo) {
+            ws_msg *m = todo;
+            todo = m->next;
+            if (rc == 0)
+                handle_message(wc, m->data, m->len);
+            free(m);
+        }
+        if (rc)
+            return;
+    }
+}
+
+/* End the connection so that the client reads our close frame: our side
+ * first, then what it still sends is read and dropped for a moment (a
+ * socket closed with unread bytes in it answers with a reset, and the
+ * client may lose the frame, and the reason with it). */
+static void linger_close(int fd)
+{
+    shutdown(fd, SHUT_WR);
+    char sink[4096];
+    size_t total = 0;
+    int64_t until = now_ms() + WS_LINGER_MS;
+    while (total < ((size_t)64 << 20)) {
+        int left = (int)(until - now_ms());
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (left <= 0 || poll(&p, 1, left) != 1)
+            break;
+        ssize_t n = recv(fd, sink, sizeof sink, MSG_DONTWAIT);
+        if (n <= 0)
+            break;
+        total += (size_t)n;
+    }
+    shutdown(fd, SHUT_RDWR);
+}
+
+static void on_ready(struct mg_connection *conn, void *cb)
+{
+    (void)cb;
+    ws_conn *wc = mg_get_user_connection_data(conn);
+    if (!wc)
+        return;
+    static const struct wslay_event_callbacks callbacks = {
+        .recv_callback = ws_recv, .send_callback = ws_send, .on_msg_recv_callback = ws_message};
+    wc->conn = conn;
+    wc->inbox_tail = &wc->inbox;
+    if (wslay_event_context_server_init(&wc->ws, &callbacks, wc) != 0) {
+        wc->ws = NULL;
+        mg_disable_connection_keep_alive(conn);
+        return;
+    }
+    wslay_event_config_set_max_recv_msg_length(wc->ws, W.cfg->body_limit);
+    pthread_mutex_lock(&W.mu);
+    active(wc);
+    wc->next = W.list;
+    W.list = wc;
+    poll_one(wc);
+    pthread_cond_signal(&W.cv);
+    pthread_mutex_unlock(&W.mu);
+    serve(wc);
+    /* over: off the poller's list, then the context (the poller writes
+     * under W.mu, then wmu) */
+    pthread_mutex_lock(&W.mu);
+    for (ws_conn **q = &W.list; *q; q = &(*q)->next)
+        if (*q == wc) {
+            *q = wc->next;
+            break;
+        }
+    pthread_mutex_unlock(&W.mu);
+    pthread_mutex_lock(&wc->wmu);
+    wslay_event_context_free(wc->ws);
+    wc->ws = NULL;
+    pthread_mutex_unlock(&wc->wmu);
+    linger_close(wc->fd);
+    /* civetweb's own frame loop must not run: it ends at once */
+    mg_disable_connection_keep_alive(conn);
+}
+
+static void conn_free(ws_conn *wc)
+{
+    if (wc->ws)
+        wslay_event_context_free(wc->ws);
+    pthread_mutex_destroy(&wc->wmu);
+    free(wc);
 }
 
 static void on_close(const struct mg_connection *conn, void *cb)
@@ -459,7 +748,7 @@ static void on_close(const struct mg_connection *conn, void *cb)
     pthread_mutex_unlock(&W.mu);
     streams_release(wc->client);
     mg_set_user_connection_data(conn, NULL);
-    free(wc);
+    conn_free(wc);
 }
 
 /* civetweb closes a connection: if on_connect accepted it but the handshake
@@ -472,7 +761,7 @@ void front_ws_closed(const struct mg_connection *conn)
         return;
     mg_set_user_connection_data(conn, NULL);
     streams_release(wc->client);
-    free(wc);
+    conn_free(wc);
 }
 
 int front_ws_start(struct mg_context *ctx, const api_config *cfg)
@@ -488,7 +777,7 @@ int front_ws_start(struct mg_context *ctx, const api_config *cfg)
     static const char *protocols[] = {"croupier"};
     static struct mg_websocket_subprotocols sub = {1, protocols};
     mg_set_websocket_handler_with_subprotocols(ctx, "/games", &sub, on_connect, on_ready,
-                                               on_data, on_close, NULL);
+                                               NULL, on_close, NULL);
     return 0;
 }
 
@@ -498,6 +787,8 @@ void front_ws_stop(void)
         return;
     pthread_mutex_lock(&W.mu);
     __atomic_store_n(&W.running, 0, __ATOMIC_RELEASE);
+    for (ws_conn *wc = W.list; wc; wc = wc->next)
+        front_civet_cut(wc->fd); /* its worker's serve() returns */
     pthread_cond_signal(&W.cv);
     pthread_mutex_unlock(&W.mu);
     pthread_join(W.poller, NULL);

@@ -239,3 +239,67 @@ int http_body_short(size_t got, long long clen, char *why, size_t whylen)
              got, clen);
     return 1;
 }
+
+/* ---- secrets out of logs ------------------------------------------------------ */
+
+/* 1 when the parameter name [s, e) reads, decoded and in lower case, as a
+ * secret's. */
+static int secret_name(const char *s, const char *e)
+{
+    static const char *const words[] = {"token", "secret", "key", "pass", "auth", "session",
+                                        "invite", "signature", "credential"};
+    char name[64];
+    url_decode(s, (size_t)(e - s), name, sizeof name);
+    for (char *c = name; *c; c++)
+        if (*c >= 'A' && *c <= 'Z')
+            *c = (char)(*c + 32);
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strstr(name, words[i]))
+            return 1;
+    return 0;
+}
+
+size_t http_redact_secrets(const char *in, char *out, size_t n)
+{
+    static const char mark[] = "[redacted]";
+    size_t k = 0;
+    int in_query = 0; /* after a '?', until a space or quote */
+    if (!n)
+        return 0;
+    while (*in && k + 1 < n) {
+        char c = *in;
+        if (c == ' ' || c == '"') {
+            in_query = 0;
+        } else if (c == '?' || (in_query && c == '&')) {
+            in_query = 1;
+            out[k++] = c;
+            in++;
+            const char *name = in, *p = in;
+            while (*p && *p != '=' && *p != '&' && *p != ' ' && *p != '"')
+                p++;
+            size_t len = (size_t)(p - name);
+            if (k + len >= n)
+                len = n - 1 - k;
+            memcpy(out + k, name, len);
+            k += len;
+            in = name + len;
+            if (*p == '=' && in == p && secret_name(name, p)) {
+                if (k + 1 < n)
+                    out[k++] = '=';
+                in = p + 1;
+                while (*in && *in != '&' && *in != ' ' && *in != '"')
+                    in++; /* the value, dropped */
+                size_t m = sizeof mark - 1;
+                if (k + m >= n)
+                    m = n - 1 - k;
+                memcpy(out + k, mark, m);
+                k += m;
+            }
+            continue;
+        }
+        out[k++] = c;
+        in++;
+    }
+    out[k] = 0;
+    return k;
+}

@@ -103,6 +103,12 @@ size_t http_res_headers_len(const http_res *res);
  * body is refused (400), never applied. */
 int http_body_short(size_t got, long long clen, char *why, size_t whylen);
 size_t http_res_headers_text(const http_res *res, char *buf, size_t n);
+/* A log line with every secret-looking query value replaced by
+ * "[redacted]": in every `?name=value&...` of `in` (the request line, a
+ * Referer), a value whose name, percent-decoded, contains token, secret,
+ * key, pass, auth, session, invite, signature or credential (any case).
+ * Writes at most n - 1 bytes and a NUL into out; returns strlen(out). */
+size_t http_redact_secrets(const char *in, char *out, size_t n);
 /* Serialize json (stolen: decref'd here) as the body with status. */
 int http_res_json(http_res *res, int status, json_t *json);
 /* Raw body (copied). */

@@ -106,6 +106,7 @@ static const struct {
 } KINDS[] = {
     {400, "malformed-request", "Malformed request"},
     {408, "request-timeout", "Request timeout"},
+    {411, "length-required", "Length required"},
     {413, "payload-too-large", "Payload too large"},
     {431, "request-header-fields-too-large", "Request header fields too large"},
     {500, "internal", "Internal error"},

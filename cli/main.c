@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "json_arena.h"
@@ -17,6 +19,7 @@
 #include "game.h"
 #include "limits.h"
 #include "store.h"
+#include "yaml_json.h"
 
 static volatile sig_atomic_t stop_requested;
 static int stopping; /* mirrors stop_requested for the front ends' loops */
@@ -31,6 +34,7 @@ static void on_signal(int sig)
 typedef struct server_opts {
     const char *cmd, *listen, *store_url, *access_log, *www, *openapi, *docs, *cors;
     long long threads, body_limit, max_streams, max_streams_per_client, stream_idle;
+    int log_fd; /* --access-log, opened by check_files() */
 } server_opts;
 
 /* Defaults of --threads: the embedded server holds one connection per
@@ -72,14 +76,14 @@ static void server_usage(FILE *f, const char *cmd)
         fcgi ? FCGI_THREADS / 2 : STREAMS_PER_CLIENT_DEFAULT, STREAMS_IDLE_DEFAULT);
     if (!fcgi)
         fprintf(f, "  --access-log FILE    append an access log line per request to FILE\n");
-    fprintf(f, "  --www DIR            the web page's files (default www)\n");
+    fprintf(f, "  --www DIR            the web page's files (default www; '' serves no page)\n");
     fprintf(f, "  --cors ORIGIN        let web pages of ORIGIN (http(s)://host[:port]) call the API\n"
                "                       (default: no cross-origin access)\n");
     fprintf(f,
         "  --openapi FILE       the OpenAPI document served at /openapi.yaml\n"
-        "                       (default openapi/openapi.yaml)\n"
+        "                       (default openapi/openapi.yaml; '' serves none)\n"
         "  --docs DIR           the documentation whose games' rules pages, DIR/rules/<game>.md,\n"
-        "                       are served at /docs/rules/<game>.md (default docs)\n"
+        "                       are served at /docs/rules/<game>.md (default docs; '' serves none)\n"
         "  -h, --help           this text\n\n"
         "Environment: CROUPIER_ADMIN_TOKEN enables an admin token that sees every\n"
         "game in full (off when unset). SIGTERM or SIGINT stop the server cleanly.\n");
@@ -165,6 +169,59 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
     return 0;
 }
 
+/* Every file a server is given, checked before it serves: one line
+ * naming croupier, the option and the path, and exit 2, rather than a
+ * server that starts and then answers 404 or writes no log. An empty
+ * --www or --openapi turns the page or the document off. *log_fd: the
+ * access log, opened for appending (-1 when none). */
+static int check_files(const server_opts *o, int *log_fd)
+{
+    struct stat sb;
+    char path[4096];
+    *log_fd = -1;
+    if (o->www && *o->www) {
+        const char *why = stat(o->www, &sb) != 0 ? strerror(errno)
+                          : !S_ISDIR(sb.st_mode) ? "not a folder" : NULL;
+        if (why) {
+            fprintf(stderr, "croupier %s: --www %s: %s (the web page's folder; --www '' serves "
+                            "no page)\n", o->cmd, o->www, why);
+            return 2;
+        }
+        snprintf(path, sizeof path, "%s/index.html", o->www);
+        if (access(path, R_OK) != 0) {
+            fprintf(stderr, "croupier %s: --www %s: no readable index.html in it\n", o->cmd, o->www);
+            return 2;
+        }
+    }
+    if (o->openapi && *o->openapi) {
+        size_t len = 0;
+        char *text = access(o->openapi, R_OK) == 0 ? yaml_file_to_json(o->openapi, &len) : NULL;
+        json_t *doc = text ? json_loadb(text, len, 0, NULL) : NULL;
+        int ok = json_is_string(json_object_get(doc, "openapi")) &&
+                 json_is_object(json_object_get(doc, "paths"));
+        json_decref(doc);
+        free(text);
+        if (!ok) {
+            fprintf(stderr, "croupier %s: --openapi %s: %s\n", o->cmd, o->openapi,
+                    access(o->openapi, R_OK) != 0 ? strerror(errno)
+                    : "not an OpenAPI document (YAML with 'openapi' and 'paths' members)");
+            return 2;
+        }
+    }
+    if (o->access_log && *o->access_log) {
+        *log_fd = open(o->access_log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+        if (*log_fd < 0 || fstat(*log_fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+            fprintf(stderr, "croupier %s: --access-log %s: %s\n", o->cmd, o->access_log,
+                    *log_fd < 0 ? strerror(errno) : "not a regular file");
+            if (*log_fd >= 0)
+                close(*log_fd);
+            *log_fd = -1;
+            return 2;
+        }
+    }
+    return 0;
+}
+
 /* Parse options, open the store, fill cfg, install signal handlers.
  * Returns -1 to go on, else the exit code. */
 static int server_setup(int argc, char **argv, server_opts *o, api_config *cfg, store **st)
@@ -175,18 +232,22 @@ static int server_setup(int argc, char **argv, server_opts *o, api_config *cfg, 
     int p = parse_server_opts(argc, argv, o);
     if (p)
         return p == 1 ? 0 : 2;
+    if ((p = check_files(o, &o->log_fd)))
+        return p;
     char err[512];
     if (store_open(st, o->store_url, err, sizeof err)) {
-        fprintf(stderr, "croupier %s: %s\n", o->cmd, err);
+        fprintf(stderr, "croupier %s: --store %s: %s\n", o->cmd, o->store_url, err);
+        if (o->log_fd >= 0)
+            close(o->log_fd);
         return 1;
     }
     memset(cfg, 0, sizeof *cfg);
     cfg->store = *st;
     cfg->body_limit = (size_t)o->body_limit;
     cfg->admin_token = getenv("CROUPIER_ADMIN_TOKEN");
-    cfg->www_dir = o->www;
-    cfg->openapi_path = o->openapi;
-    cfg->docs_dir = o->docs;
+    cfg->www_dir = o->www && *o->www ? o->www : NULL;
+    cfg->openapi_path = o->openapi && *o->openapi ? o->openapi : NULL;
+    cfg->docs_dir = o->docs && *o->docs ? o->docs : NULL;
     cfg->cors_origin = o->cors;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -242,7 +303,7 @@ static int cmd_serve(int argc, char **argv)
     char err[512];
     stream_budget(&o, 0);
     raise_nofile("serve", 2 * o.threads + 64); /* connections held + queued, files */
-    if (front_civet_start(&fc, o.listen, (int)o.threads, o.access_log, err, sizeof err)) {
+    if (front_civet_start(&fc, o.listen, (int)o.threads, o.log_fd, err, sizeof err)) {
         fprintf(stderr, "croupier serve: %s\n", err);
         store_close(st);
         return 1;

@@ -5,7 +5,7 @@
  * the seed's game loop fires the listeners: onStart; then per turn
  * onTurnStart(index) to everyone, onHintColor/onHintNumber to the hinted
  * player only, onPlayerAction to everyone (the actor's own draw as
- * [-1, -1]); onGameEnd at the end. While the game goes on, the last event
+ * [-1, -1], even in the play that ends the game); onGameEnd at the end. While the game goes on, the last event
  * is the onTurnStart of the turn being waited for. When a play or discard
  * finds the deck empty, "draw" is [-1, -1] for everyone (the seed always
  * sends the key for action types 2 and 3). onPlayerAction carries no
@@ -37,6 +37,18 @@ static void push(json_t *a, json_t *ev, long *n, long after)
     }
 }
 
+/* What a reader sees of `owner`'s hand cards in the events: what hn_sees()
+ * says, except that a seat never sees its own, even once the game is over
+ * (the seed's protocol sends a player its own cards as -1; an event, once
+ * sent, never changes: a reader that asks again gets the same). A past
+ * position replayed for a reader (revealed) shows them, as views do. */
+static int event_sees(const hanabi_state *st, int seat, int owner)
+{
+    if (seat >= 0 && seat == owner && !st->revealed)
+        return 0;
+    return hn_sees(st, seat, owner);
+}
+
 static json_t *pair(int c, int hidden)
 {
     if (!c || hidden)
@@ -57,7 +69,7 @@ json_t *hn_events(const hanabi_state *st, int seat, long after)
         json_t *c = json_array(), *m = json_array();
         for (int i = 0; i < r->nhand[p]; i++) {
             int card = r->hand[p][i];
-            int see = hn_sees(st, seat, p);
+            int see = event_sees(st, seat, p);
             json_array_append_new(c, json_integer(see ? hn_suit(card) : -1));
             json_array_append_new(m, json_integer(see ? hn_rank(card) : -1));
         }
@@ -91,7 +103,7 @@ json_t *hn_events(const hanabi_state *st, int seat, long after)
             json_object_set_new(ev, "number", json_integer(h->value));
         else {
             json_object_set_new(ev, h->type == HN_PLAY ? "play" : "discard", pair(h->card, 0));
-            json_object_set_new(ev, "draw", pair(h->drew, !hn_sees(st, seat, actor)));
+            json_object_set_new(ev, "draw", pair(h->drew, !event_sees(st, seat, actor)));
         }
         push(a, ev, &n, after);
         hn_play p = {h->type, h->target, h->value};

@@ -148,7 +148,7 @@ static int obs_args(json_t *const *args, int i, int v, pz_obs *o, game_err *e)
                 pending[pl.target] = 1;
         }
     }
-    /* Whose turn it is, from turn_history alone (docs/rulings-notes.md):
+    /* Whose turn it is, from turn_history alone (docs/rules/phazed.md, ruling 1):
      * no turn yet this hand: anyone may open it (the dealer is not among the
      * arguments); a turn that has not ended (its last play is not a discard
      * or a Skip; [p, []] is a skipped turn, ended): its player's; an ended

@@ -2,7 +2,10 @@
 // reports (the strategy must clearly beat random over seeded games).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 const BIN = process.env.CROUPIER_BIN || 'build/croupier';
 const run = (...args) => spawnSync(BIN, args, { encoding: 'utf8', timeout: 120000 });
@@ -156,6 +159,67 @@ test('serve --access-log writes one line per request; SIGTERM stops it cleanly',
     assert.match(log, /"GET \/nothing-here HTTP\/1\.1" 404/);
   } finally {
     if (proc.exitCode === null) proc.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('every start-up input is checked before serving: one line naming croupier, the option and the path', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'croupier-start-'));
+  try {
+    const garbage = path.join(dir, 'garbage.yaml');
+    writeFileSync(garbage, 'this: [is not: an openapi document\n');
+    const notOpenapi = path.join(dir, 'plain.yaml');
+    writeFileSync(notOpenapi, 'title: a YAML file that is no OpenAPI document\n');
+    const emptyWww = path.join(dir, 'www');
+    mkdirSync(emptyWww);
+    const store = ['--store', `sqlite:${path.join(dir, 't.db')}`];
+    const cases = [
+      ['serve', ['--listen', '127.0.0.1:0', '--access-log', '/proc/croupier-nowhere/access.log'], '--access-log', '/proc/croupier-nowhere/access.log'],
+      ['serve', ['--listen', '127.0.0.1:0', '--access-log', dir], '--access-log', dir],
+      ['serve', ['--listen', '127.0.0.1:0', '--www', path.join(dir, 'missing')], '--www', path.join(dir, 'missing')],
+      ['serve', ['--listen', '127.0.0.1:0', '--www', emptyWww], '--www', emptyWww],
+      ['serve', ['--listen', '127.0.0.1:0', '--openapi', path.join(dir, 'missing.yaml')], '--openapi', path.join(dir, 'missing.yaml')],
+      ['serve', ['--listen', '127.0.0.1:0', '--openapi', garbage], '--openapi', garbage],
+      ['serve', ['--listen', '127.0.0.1:0', '--openapi', notOpenapi], '--openapi', notOpenapi],
+      ['serve', ['--listen', '256.1.1.1:80'], '--listen', '256.1.1.1:80'],
+      ['fcgi', ['--listen', path.join(dir, 'no', 'such', 'folder', 'fcgi.sock')], '--listen', path.join(dir, 'no', 'such', 'folder', 'fcgi.sock')],
+      ['fcgi', ['--listen', 'nosuchhost.invalid:9000'], '--listen', 'nosuchhost.invalid:9000'],
+      ['fcgi', ['--www', path.join(dir, 'missing')], '--www', path.join(dir, 'missing')],
+    ];
+    for (const [cmd, args, option, file] of cases) {
+      const env = { ...process.env };
+      delete env.GATEWAY_INTERFACE; // else fcgi answers one CGI request
+      const r = spawnSync(BIN, [cmd, ...store, ...args], { encoding: 'utf8', timeout: 20000, env });
+      const what = `croupier ${cmd} ${args.join(' ')}`;
+      assert.notEqual(r.status, 0, `${what}: exits non-zero (got ${r.status}, signal ${r.signal}); ${r.stderr}`);
+      assert.equal(r.signal, null, `${what}: exits, not killed (it must not start serving)`);
+      const lines = r.stderr.trim().split('\n');
+      assert.equal(lines.length, 1, `${what}: one line: ${r.stderr}`);
+      assert.ok(lines[0].startsWith(`croupier ${cmd}: ${option} ${file}: `), `${what}: names croupier, the option and the path: ${lines[0]}`);
+      assert.equal(r.stdout, '', `${what}: never said it was listening`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("--www '' and --openapi '' serve no page and no document", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'croupier-off-'));
+  const proc = spawn(BIN, ['serve', '--store', `sqlite:${path.join(dir, 't.db')}`, '--listen', '127.0.0.1:0', '--www', '', '--openapi', ''],
+    { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const base = await new Promise((resolve, reject) => {
+      let out = '';
+      const t = setTimeout(() => reject(new Error(`not listening: ${out}`)), 10000);
+      proc.stdout.on('data', (d) => { out += d; const m = /listening on (http:\/\/\S+)/.exec(out); if (m) { clearTimeout(t); resolve(m[1]); } });
+      proc.on('exit', () => { clearTimeout(t); reject(new Error(`exited: ${out}`)); });
+    });
+    assert.equal((await fetch(`${base}/`)).status, 404);
+    assert.equal((await fetch(`${base}/openapi.yaml`)).status, 404);
+    assert.equal((await fetch(`${base}/healthz`)).status, 200);
+  } finally {
+    proc.kill('SIGTERM');
+    await new Promise((r) => proc.once('exit', r));
     rmSync(dir, { recursive: true, force: true });
   }
 });

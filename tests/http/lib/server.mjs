@@ -6,7 +6,7 @@
 //   test('x', async () => { const r = await srv.get('/healthz'); ... });
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync, appendFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync, appendFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -53,6 +53,14 @@ async function startFcgi({ extraArgs = [], env = {}, store, adminToken = randomB
     proc.on('exit', () => { clearTimeout(t); reject(new Error(`fcgi exited: ${err}`)); });
   });
   proc.stdout.resume();
+  // The hardening of deploy/nginx-fastcgi.conf, as shipped: its marked
+  // http-level and server-level lines.
+  const deployConf = readFileSync(path.join(ROOT, 'deploy', 'nginx-fastcgi.conf'), 'utf8');
+  const marked = (name) => {
+    const m = new RegExp(`# croupier:${name}-begin\\n([\\s\\S]*?)# croupier:${name}-end`).exec(deployConf);
+    if (!m) throw new Error(`deploy/nginx-fastcgi.conf has no croupier:${name} block`);
+    return m[1];
+  };
   let nginx, port, nerr = '';
   for (let attempt = 0; attempt < 20 && !nginx; attempt++) {
     port = 20000 + Math.floor(Math.random() * 30000);
@@ -61,12 +69,13 @@ async function startFcgi({ extraArgs = [], env = {}, store, adminToken = randomB
 error_log ${dir}/error.log; pid ${dir}/nginx.pid;
 events { worker_connections 256; }
 http {
-  access_log ${LOG_DIR ? logName('nginx') : 'off'};
+${marked('http')}
+  access_log ${LOG_DIR ? `${logName('nginx')} croupier` : 'off'};
   client_body_temp_path ${dir}/body; fastcgi_temp_path ${dir}/fcgi; proxy_temp_path ${dir}/proxy;
   uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
-  client_max_body_size 1m;
   server {
     listen 127.0.0.1:${port};
+${marked('server')}
     location / {
       include /etc/nginx/fastcgi_params;
       fastcgi_pass unix:${sock};

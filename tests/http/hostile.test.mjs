@@ -1,0 +1,150 @@
+// Hostile transport, as a request smuggler or a careless client would send
+// it: header lines a proxy may read otherwise than we do, chunked bodies that
+// end wrongly, request-targets in absolute form, `OPTIONS *`, and secrets in
+// a URL. Each is refused (400 problem+json) or answered, never applied, and
+// no secret reaches the access log. Runs on `croupier serve` and, with
+// CROUPIER_TEST_FRONT=fcgi, through nginx (configured by the shipped
+// deploy/nginx-fastcgi.conf) to `croupier fcgi`.
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { useServer, createGame, expectStatus } from './lib/server.mjs';
+import { assertSchema } from './lib/contract.mjs';
+import { raw, http } from './lib/raw.mjs';
+
+const srv = useServer();
+const viaFcgi = process.env.CROUPIER_TEST_FRONT === 'fcgi';
+const host = () => new URL(srv.base).host;
+
+function expectRawProblem(r, status, what) {
+  assert.equal(r.status, status, `${what}: status ${r.status}, expected ${status}: ${r.text.slice(0, 300)}`);
+  assert.match(r.headers['content-type'] || '', /^application\/problem\+json/, `${what}: a problem document`);
+  assert.equal(r.json?.status, status, `${what}: problem status`);
+  assertSchema('Problem', r.json, what);
+}
+
+async function versionOf(id) {
+  const r = await srv.get(`/games/${id}`, { token: srv.adminToken });
+  expectStatus(r, 200);
+  return r.json.version;
+}
+
+/** A game whose seat 0 (a person) is to move, its token and a legal play. */
+async function gameWithPlay(seed) {
+  const g = await createGame(srv, { players: ['Ann', 'bot', 'bot', 'bot'], seed });
+  const token = g.seats[0].token;
+  const legal = await srv.get(`/games/${g.id}/legal`, { token });
+  expectStatus(legal, 200);
+  return { id: g.id, token, play: legal.json.plays.at(-1), version: g.version };
+}
+
+test('malformed header sections and chunked bodies are refused (400) and change nothing', { timeout: 120_000 }, async () => {
+  const chunk = (s) => `${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n`;
+  const cases = [
+    ['a space between Content-Length and its colon', (b, h) => http('POST', h.path, h.base, b)
+      .replace(/\r\n\r\n/, `\r\nContent-Length : ${Buffer.byteLength(b)}\r\n\r\n`)],
+    ['a header line with an empty name', (b, h) => http('POST', h.path, [...h.base, ['Content-Length', String(Buffer.byteLength(b))]], b)
+      .replace(/\r\n\r\n/, '\r\n: v\r\n\r\n')],
+    ['a NUL byte in a chunked trailer', (b, h) => http('POST', h.path, [...h.base, ['Transfer-Encoding', 'chunked']],
+      `${chunk(b)}0\r\nX-T\u0000: y\r\n\r\n`)],
+    ['a chunked body without its final CRLF', (b, h) => http('POST', h.path, [...h.base, ['Transfer-Encoding', 'chunked']],
+      `${chunk(b)}0\r\n`)],
+    ['a folded header line', (b, h) => http('POST', h.path, [...h.base, ['Content-Length', String(Buffer.byteLength(b))]], b)
+      .replace(/\r\n\r\n/, '\r\nX-A: a\r\n  folded\r\n\r\n')],
+    ['a header name with a character names may not hold', (b, h) => http('POST', h.path,
+      [...h.base, ['Content-Length', String(Buffer.byteLength(b))], ['X(A)', 'v']], b), 'dropped by nginx'],
+    ['a header name with an underscore (a proxy reads X_Token as X-Token)', (b, h) => http('POST', h.path,
+      [...h.base, ['Content-Length', String(Buffer.byteLength(b))], ['X_Token', 'v']], b), 'dropped by nginx', 'accepted by serve'],
+  ];
+  let seed = 200;
+  for (const [what, build, nginxDrops, serveTakes] of cases) {
+    const g = await gameWithPlay(seed++);
+    const body = JSON.stringify({ play: g.play });
+    const h = { path: `/games/${g.id}/plays`, base: [['Host', host()], ['Authorization', `Bearer ${g.token}`], ['Content-Type', 'application/json']] };
+    const r = await raw(srv.base, [build(body, h)], { end: 'half', timeout: 30_000 });
+    if (viaFcgi && nginxDrops) {
+      // nginx drops a header line it will not pass on (ignore_invalid_headers)
+      // and serves the rest: the line never reaches croupier
+      assert.ok([0, 200, 400].includes(r.status), `${what} via nginx: ${r.status} ${r.text.slice(0, 200)}`);
+      continue;
+    }
+    if (!viaFcgi && serveTakes) { // a token name, to us and to RFC 9110: nothing to smuggle here
+      assert.equal(r.status, 200, `${what}: ${r.text.slice(0, 200)}`);
+      continue;
+    }
+    if (viaFcgi) {
+      // nginx refuses what it cannot read (our error pages: problem+json), or
+      // drops the bad line and passes a request without it: never a play
+      assert.ok(r.status === 0 || (r.status >= 400 && r.status < 500), `${what} via nginx: ${r.status} ${r.text.slice(0, 200)}`);
+      if (r.status) assert.match(r.headers['content-type'] || '', /problem\+json/, `${what} via nginx: problem+json`);
+    } else {
+      expectRawProblem(r, 400, what);
+    }
+    assert.equal(await versionOf(g.id), g.version, `${what}: the game did not change`);
+  }
+  // the control: the same play, well formed, is applied
+  const g = await gameWithPlay(seed);
+  const body = JSON.stringify({ play: g.play });
+  const framing = viaFcgi ? [['Content-Length', String(Buffer.byteLength(body))]] : [['Transfer-Encoding', 'chunked']];
+  const ok = await raw(srv.base, [http('POST', `/games/${g.id}/plays`, [['Host', host()], ['Authorization', `Bearer ${g.token}`],
+    ['Content-Type', 'application/json'], ['Connection', 'close'], ...framing], viaFcgi ? body : `${chunk(body)}0\r\n\r\n`)]);
+  assert.equal(ok.status, 200, ok.text.slice(0, 300));
+  assert.ok(await versionOf(g.id) > g.version, 'the well-formed play was applied');
+});
+
+test('an HTTP/1.1 request must name its Host, once', { skip: viaFcgi && 'nginx answers these itself' }, async () => {
+  expectRawProblem(await raw(srv.base, ['GET /healthz HTTP/1.1\r\n\r\n']), 400, 'no Host');
+  expectRawProblem(await raw(srv.base, ['GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n']), 400, 'two Hosts');
+  assert.equal((await raw(srv.base, ['GET /healthz HTTP/1.0\r\n\r\n'])).status, 200, 'HTTP/1.0 needs none');
+});
+
+test('absolute-form request-targets are served as their path or refused; OPTIONS * is answered', async () => {
+  const { port } = new URL(srv.base);
+  const own = await raw(srv.base, [`GET http://127.0.0.1:${port}/healthz HTTP/1.1\r\nHost: ${host()}\r\n\r\n`]);
+  assert.equal(own.status, 200, `absolute form naming this server: ${own.text.slice(0, 200)}`);
+  assert.equal(own.json?.status, 'ok');
+  const other = await raw(srv.base, [`GET http://127.0.0.1:9/healthz HTTP/1.1\r\nHost: ${host()}\r\n\r\n`], { timeout: 8000 });
+  assert.ok(other.status === 200 || other.status === 400, `another server's port: answered (${other.status})`);
+  if (!viaFcgi) expectRawProblem(other, 400, 'absolute form naming another port');
+  const star = await raw(srv.base, [`OPTIONS * HTTP/1.1\r\nHost: ${host()}\r\n\r\n`], { timeout: 8000 });
+  assert.ok(star.status > 0, `OPTIONS * is answered: ${star.text.slice(0, 200)}`);
+  if (!viaFcgi) {
+    assert.equal(star.status, 204);
+    assert.match(star.headers.allow, /GET/);
+  }
+  const notOptions = await raw(srv.base, [`GET * HTTP/1.1\r\nHost: ${host()}\r\n\r\n`], { timeout: 8000 });
+  assert.ok(notOptions.status >= 400, `GET * is refused: ${notOptions.status}`);
+});
+
+test('no secret reaches the access log: query values named like a token are redacted, on every route', async (t) => {
+  const dir = process.env.CROUPIER_TEST_ACCESS_LOG_DIR;
+  if (!dir) return t.skip('run with CROUPIER_TEST_ACCESS_LOG_DIR (tests/run.sh does)');
+  const g = await gameWithPlay(250);
+  const secret = `adm-${g.token}`;
+  const names = ['token', 'access_token', 'adminToken', 'X-Api-Key', 'password', 'invite', '%74oken'];
+  const paths = ['/healthz', `/games/${g.id}`, `/games/${g.id}/export`, '/nosuchroute', '/validate/comp10001bo/is_valid_play'];
+  for (const p of paths) {
+    for (const n of names) {
+      const r = await fetch(`${srv.base}${p}?${n}=${secret}&page=2`); // any answer: the log is the point
+      assert.ok(r.status >= 200, `${p}?${n}= answered`);
+      await r.arrayBuffer();
+    }
+  }
+  // a control: the same value under a harmless name is logged as sent, so
+  // the grep below would see a secret that got through
+  await (await fetch(`${srv.base}/healthz?harmless=${secret}`)).arrayBuffer();
+  await new Promise((r) => setTimeout(r, 300));
+  const logs = readdirSync(dir).filter((f) => f.endsWith('.log')).map((f) => readFileSync(path.join(dir, f), 'utf8')).join('\n');
+  assert.match(logs, new RegExp(`/games/${g.id}/export`), 'the requests were logged');
+  const lines = logs.split('\n').filter((l) => l.includes(secret));
+  if (viaFcgi) {
+    // nginx's log format (deploy/nginx-fastcgi.conf) keeps no query string at all
+    assert.deepEqual(lines, [], 'no line carries the value');
+    assert.doesNotMatch(logs, /\?/, 'no query string in nginx\'s log');
+  } else {
+    assert.equal(lines.length, 1, `only the control line carries the value: ${lines.slice(0, 3).join(' | ')}`);
+    assert.match(lines[0], /harmless=/);
+    assert.ok(logs.includes('token=[redacted]&page=2'), 'the redacted parameter is marked, the others kept');
+  }
+});

@@ -1,0 +1,213 @@
+// The WebSocket (/games/{id}/ws) as a hostile client speaks it, frame by
+// frame on a raw socket: a frame header that announces more than the message
+// limit is refused with close code 1009 before any of it is read or
+// reserved (the server's memory is watched), a long message is cut off the
+// same way, fragmented messages are reassembled within the limit, refusals
+// name the offending member as the REST API does, and the acting seat never
+// sees its own draw, even in the play that ends the game.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import { test } from 'node:test';
+import { useServer, createGame, expectStatus } from './lib/server.mjs';
+
+const srv = useServer();
+const viaFcgi = process.env.CROUPIER_TEST_FRONT === 'fcgi';
+const skip = viaFcgi && 'FastCGI has no WebSocket (the embedded server serves it)';
+const LIMIT = 65536; // --body-limit's default: the message limit too
+
+/** The server's memory (kB) from /proc: resident and virtual. */
+function memory() {
+  const s = readFileSync(`/proc/${srv.server.proc.pid}/status`, 'utf8');
+  const kb = (k) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(s)[1]);
+  return { rss: kb('VmRSS'), size: kb('VmSize') };
+}
+
+/** A client frame (masked, as RFC 6455 requires); `announce` overrides the length field. */
+function frame(opcode, payload, { fin = true, announce } = {}) {
+  const data = Buffer.from(payload);
+  const len = announce ?? data.length;
+  const head = [((fin ? 0x80 : 0) | opcode)];
+  if (len < 126) head.push(0x80 | len);
+  else if (len < 65536) head.push(0x80 | 126, len >> 8, len & 255);
+  else {
+    head.push(0x80 | 127);
+    const b = Buffer.alloc(8);
+    b.writeBigUInt64BE(BigInt(len));
+    head.push(...b);
+  }
+  const mask = randomBytes(4);
+  const masked = Buffer.from(data.map((c, i) => c ^ mask[i & 3]));
+  return Buffer.concat([Buffer.from(head), mask, masked]);
+}
+
+/** Open /games/{id}/ws on a raw socket; resolves once the server answered 101. */
+function openRaw(id, token) {
+  const { hostname, port } = new URL(srv.base);
+  return new Promise((resolve, reject) => {
+    const sock = net.connect({ host: hostname, port: Number(port) });
+    let buf = Buffer.alloc(0);
+    let open = false;
+    const c = { sock, messages: [], closeCode: null, closed: false, waiters: [] };
+    const wake = () => { for (const w of c.waiters.splice(0)) w(); };
+    const parse = () => {
+      for (;;) {
+        if (buf.length < 2) return;
+        let len = buf[1] & 127, off = 2;
+        if (len === 126) { if (buf.length < 4) return; len = buf.readUInt16BE(2); off = 4; }
+        else if (len === 127) { if (buf.length < 10) return; len = Number(buf.readBigUInt64BE(2)); off = 10; }
+        if (buf.length < off + len) return;
+        const op = buf[0] & 15, payload = buf.subarray(off, off + len);
+        if (op === 8) c.closeCode = payload.length >= 2 ? payload.readUInt16BE(0) : 1005;
+        else if (op === 1) c.messages.push(JSON.parse(payload.toString('utf8')));
+        buf = buf.subarray(off + len);
+        wake();
+      }
+    };
+    sock.on('data', (d) => {
+      buf = Buffer.concat([buf, d]);
+      if (!open) {
+        const end = buf.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const head = buf.subarray(0, end).toString('latin1');
+        if (!/^HTTP\/1\.1 101/.test(head)) { reject(new Error(`refused: ${head}`)); sock.destroy(); return; }
+        open = true;
+        buf = buf.subarray(end + 4);
+        resolve(c);
+      }
+      parse();
+    });
+    sock.on('close', () => { c.closed = true; wake(); });
+    sock.on('error', () => { c.closed = true; wake(); });
+    sock.on('connect', () => sock.write(`GET /games/${id}/ws HTTP/1.1\r\nHost: ${hostname}:${port}\r\n`
+      + `Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n`
+      + `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\n`
+      + (token ? `Authorization: Bearer ${token}\r\n` : '') + '\r\n'));
+    c.until = async (pred, ms = 8000) => {
+      const t0 = Date.now();
+      while (!pred(c)) {
+        if (Date.now() - t0 > ms) throw new Error(`timed out; close ${c.closeCode}, messages ${JSON.stringify(c.messages).slice(0, 400)}`);
+        await new Promise((r) => { c.waiters.push(r); setTimeout(r, 100); });
+      }
+    };
+  });
+}
+
+async function seatedGame(seed) {
+  const g = await createGame(srv, { players: ['Ann', 'bot', 'bot', 'bot'], seed });
+  return { id: g.id, token: g.seats[0].token };
+}
+
+test('a frame header announcing 1 GiB is refused with 1009 before anything is read or reserved', { skip }, async () => {
+  const g = await seatedGame(300);
+  const before = memory();
+  const conns = [];
+  for (let i = 0; i < 3; i++) {
+    const c = await openRaw(g.id, g.token);
+    await c.until((x) => x.messages.some((m) => m.event === 'turn'));
+    c.sock.write(frame(1, '', { announce: 2 ** 30 }).subarray(0, 14)); // the header and mask only
+    conns.push(c);
+  }
+  for (const c of conns) {
+    await c.until((x) => x.closeCode !== null && x.closed, 5000);
+    assert.equal(c.closeCode, 1009, 'close code 1009: message too big');
+  }
+  const after = memory();
+  assert.ok(after.rss - before.rss < 20_000, `resident memory grew by ${after.rss - before.rss} kB`);
+  assert.ok(after.size - before.size < 256_000, `reserved memory grew by ${after.size - before.size} kB (3 x 1 GiB announced)`);
+});
+
+test('a 64 MiB message is cut off at the limit, not read into memory', { skip, timeout: 60_000 }, async () => {
+  const g = await seatedGame(301);
+  const c = await openRaw(g.id, g.token);
+  await c.until((x) => x.messages.some((m) => m.event === 'turn'));
+  const before = memory();
+  const total = 64 << 20;
+  c.sock.write(frame(1, '', { announce: total }).subarray(0, 14));
+  const block = Buffer.alloc(1 << 16, 0x20);
+  let sent = 0;
+  while (!c.closed && sent < total) {
+    if (!c.sock.write(block)) await new Promise((r) => { c.sock.once('drain', r); c.sock.once('close', r); setTimeout(r, 500); });
+    sent += block.length;
+  }
+  await c.until((x) => x.closeCode !== null, 5000);
+  assert.equal(c.closeCode, 1009);
+  assert.ok(sent < total, `the server closed before the whole message came (${sent} of ${total} bytes sent)`);
+  const after = memory();
+  assert.ok(after.rss - before.rss < 20_000, `resident memory grew by ${after.rss - before.rss} kB`);
+});
+
+test('a fragmented message is reassembled and played; fragments past the limit are refused (1009)', { skip }, async () => {
+  const g = await seatedGame(302);
+  const legal = await srv.get(`/games/${g.id}/legal`, { token: g.token });
+  const play = legal.json.plays.at(-1);
+  const before = (await srv.get(`/games/${g.id}`)).json.version;
+  const c = await openRaw(g.id, g.token);
+  await c.until((x) => x.messages.some((m) => m.event === 'turn'));
+  const text = JSON.stringify(play);
+  const a = Math.floor(text.length / 3), b = Math.floor((2 * text.length) / 3);
+  c.sock.write(Buffer.concat([frame(1, text.slice(0, a), { fin: false }), frame(0, text.slice(a, b), { fin: false }),
+    frame(9, 'ping between fragments'), frame(0, text.slice(b))]));
+  await c.until((x) => x.messages.some((m) => m.event === 'play' && m.seat === 0 && JSON.stringify(m.play) === text));
+  assert.ok(!c.messages.some((m) => m.event === 'invalidAction'), JSON.stringify(c.messages));
+  assert.ok((await srv.get(`/games/${g.id}`)).json.version > before, 'the play was applied');
+  // two fragments that only together pass the limit
+  const half = Buffer.alloc(LIMIT / 2 + 10, 0x20);
+  c.sock.write(frame(1, half, { fin: false }));
+  c.sock.write(frame(0, half));
+  await c.until((x) => x.closeCode !== null);
+  assert.equal(c.closeCode, 1009);
+});
+
+test('refusals name the offending member, as the REST API does', { skip }, async () => {
+  const g = await seatedGame(303);
+  const action = [0, 5, [1, [0, 0]]]; // a card that is not a card's name
+  const rest = await srv.post(`/games/${g.id}/plays`, { play: action }, { token: g.token });
+  assert.ok(rest.status === 400 || rest.status === 422, rest.text);
+  const pointer = rest.json.errors?.[0]?.pointer;
+  assert.match(pointer, /^\/play\//, `REST names the member: ${rest.text}`);
+  const c = await openRaw(g.id, g.token);
+  await c.until((x) => x.messages.some((m) => m.event === 'turn'));
+  c.sock.write(frame(1, JSON.stringify(action)));
+  await c.until((x) => x.messages.some((m) => m.event === 'invalidAction'));
+  const bad = c.messages.find((m) => m.event === 'invalidAction');
+  assert.equal(bad.member, pointer.slice('/play'.length), `the action's own member: ${JSON.stringify(bad)}`);
+  assert.ok(bad.message.includes(bad.member), bad.message);
+  assert.ok(bad.message.startsWith(rest.json.detail), `the same words as REST: ${bad.message} / ${rest.json.detail}`);
+  c.sock.destroy();
+});
+
+test('Hanabi: the acting seat never sees its own draw, to the last play of the game', { skip, timeout: 120_000 }, async () => {
+  for (const seed of [1, 2, 3]) {
+    const created = await srv.post('/games', { game: 'hanabi', seed, players: [{ name: 'Ann' }, { bot: 'rules' }] });
+    expectStatus(created, 201);
+    const { id } = created.json;
+    const token = created.json.seats[0].token;
+    for (let i = 0; i < 200; i++) {
+      const legal = await srv.get(`/games/${id}/legal`, { token });
+      if (!legal.json.plays.length) break; // over
+      // play the first card in hand each time: games end on the third error or the deck
+      const play = legal.json.plays.find((p) => p.type === 'play') || legal.json.plays[0];
+      expectStatus(await srv.post(`/games/${id}/plays`, { play }, { token }), 200);
+    }
+    const check = (events, via) => {
+      let actor = -1, mine = 0;
+      for (const e of events) {
+        if (e.event === 'onTurnStart') actor = e.index;
+        else if (e.event === 'onPlayerAction' && e.draw && actor === 0) {
+          assert.deepEqual(e.draw, [-1, -1], `${via}: seat 0's own draw, seed ${seed}`);
+          mine++;
+        }
+      }
+      assert.ok(mine > 0, `${via}: seat 0 drew`);
+      assert.equal(events.at(-1).event, 'onGameEnd', `${via}: the game ended`);
+    };
+    const events = await srv.get(`/games/${id}/events`, { token });
+    check(events.json, 'GET /events');
+    const c = await openRaw(id, token);
+    await c.until((x) => x.messages.some((m) => m.event === 'onGameEnd'));
+    check(c.messages, 'WebSocket');
+    c.sock.destroy();
+  }
+});
