@@ -172,7 +172,8 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
 /* Every file a server is given, checked before it serves: one line
  * naming croupier, the option and the path, and exit 2, rather than a
  * server that starts and then answers 404 or writes no log. An empty
- * --www or --openapi turns the page or the document off. *log_fd: the
+ * --www, --openapi or --docs turns the page, the document or the rules
+ * pages off. *log_fd: the
  * access log, opened for appending (-1 when none). */
 static int check_files(const server_opts *o, int *log_fd)
 {
@@ -190,6 +191,16 @@ static int check_files(const server_opts *o, int *log_fd)
         snprintf(path, sizeof path, "%s/index.html", o->www);
         if (access(path, R_OK) != 0) {
             fprintf(stderr, "croupier %s: --www %s: no readable index.html in it\n", o->cmd, o->www);
+            return 2;
+        }
+    }
+    if (o->docs && *o->docs) {
+        snprintf(path, sizeof path, "%s/rules", o->docs);
+        const char *why = stat(path, &sb) != 0 ? strerror(errno)
+                          : !S_ISDIR(sb.st_mode) ? "not a folder" : NULL;
+        if (why) {
+            fprintf(stderr, "croupier %s: --docs %s: %s/rules: %s (the games' rules pages; "
+                            "--docs '' serves none)\n", o->cmd, o->docs, o->docs, why);
             return 2;
         }
     }
