@@ -64,7 +64,7 @@ for (const t of TABLES) {
   });
 }
 
-test('phone: an error message shows at the bottom of the screen, by the hand', async () => {
+test('phone: an error message shows by the hand, in the page (never over the table)', async () => {
   await page.setViewportSize({ width: 375, height: 812 });
   await deal('comp10001bo', 'standard');
   await tid('hand').waitFor();
@@ -76,8 +76,11 @@ test('phone: an error message shows at the bottom of the screen, by the hand', a
   await tid('verdict').waitFor();
   await tid(`hand-card-${i}`).scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(OUT, 'comp10001bo-verdict-375.png') });
-  const box = await tid('message').boundingBox();
-  assert.ok(box && box.y + box.height <= 812 && box.y > 812 / 2, `message in the lower half of the viewport (${JSON.stringify(box)})`);
+  const box = await tid('message-near-hand').boundingBox();
+  const hand = await tid('hand').boundingBox();
+  assert.match(await tid('message-near-hand').innerText(), /Not allowed/);
+  assert.ok(box && box.y >= hand.y + hand.height - 1 && box.y + box.height <= 812, `message under the hand, on screen (${JSON.stringify(box)})`);
+  assert.equal(await tid('message-near-hand').evaluate((e) => getComputedStyle(e).position), 'static', 'in the page: it covers nothing');
   assert.ok(await tid('hint-near-hand').isVisible(), 'a Hint button by the hand on phone');
   await page.setViewportSize({ width: 1280, height: 900 });
   assert.equal(await tid('hint-near-hand').isVisible(), false, 'desktop keeps the Hint button in the side panel');
