@@ -1,7 +1,14 @@
 # Croupier: build, test, run, bench, deps.
-#   make run     build and serve on http://127.0.0.1:8080 (SQLite store croupier.db)
+#   make         build/croupier (the default goal)
+#   make run     build and serve on http://127.0.0.1:8080 (SQLite store croupier.db);
+#                PORT=9000 and ADDR=0.0.0.0 serve elsewhere
 #   make test    every test (unit, HTTP, under ASan+UBSan too); ends "N passed, N failed"
+#   make unit    build and run the unit tests (release and ASan+UBSan builds)
+#   make asan    build the ASan+UBSan server and unit tests and run them (with the HTTP suite)
 #   make deps    install the Debian packages and npm test tooling that are missing
+
+# The first rule below is the snapshot object's, not `all`: say which is the goal.
+.DEFAULT_GOAL := all
 
 CC      ?= cc
 CSTD    := -std=c11 -D_GNU_SOURCE
@@ -134,7 +141,8 @@ $(BA)/tests/test_store_pg: tests/unit/test_store_pg.c $(ENGINE_OBJ_A) $(STORE_OB
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
 
-asan: $(BA)/croupier $(UNIT_BIN_A)
+asan: $(BA)/croupier $(UNIT_BIN_A) deps-npm
+	@BUILD=$(B) tests/run.sh asan
 
 # --- fuzzing (libFuzzer + ASan + UBSan over api_handle) ------------------------
 FUZZ_SRC := $(ENGINE_SRC) $(filter-out api/front_%.c api/pool.c,$(API_SRC)) $(B)/gen/kit_harness.c
@@ -153,7 +161,7 @@ fuzz: $(B)/fuzz/fuzz_api
 # needs the build packages; `make test` also the test tools (cmocka, Node,
 # Chromium for the browser tests).
 DEB_BUILD := gcc make libc6-dev libcivetweb-dev libwslay-dev libjansson-dev libsqlite3-dev libpq-dev libssl-dev libyaml-dev libfcgi-dev libxxhash-dev
-DEB_TEST  := libcmocka-dev chromium curl postgresql libfcgi-bin nginx-light clang libclang-rt-14-dev sqlite3 python3 python3-pytest
+DEB_TEST  := libcmocka-dev chromium curl jq postgresql libfcgi-bin nginx-light clang libclang-rt-14-dev sqlite3 python3 python3-pytest
 define apt_missing
 	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
@@ -177,21 +185,26 @@ node_modules/.package-lock.json: package.json package-lock.json
 	@touch $@
 
 # --- use --------------------------------------------------------------------
+PORT ?= 8080
+ADDR ?= 127.0.0.1
 run: deps-build
 	@$(MAKE) --no-print-directory $(B)/croupier
-	./$(B)/croupier serve --listen 127.0.0.1:8080 --store sqlite:croupier.db
+	./$(B)/croupier serve --listen $(ADDR):$(PORT) --store sqlite:croupier.db
 
 unit: $(UNIT_BIN) $(UNIT_BIN_A)
+	@BUILD=$(B) tests/run.sh unit
 
 test: deps
 	@$(MAKE) --no-print-directory $(B)/croupier $(BA)/croupier $(UNIT_BIN) $(UNIT_BIN_A) $(B)/fuzz/fuzz_api
-	@tests/run.sh
+	@BUILD=$(B) tests/run.sh
 
 # bench: croupier beside a bare civetweb server (tests/bench/anchor.c) in the
 # same run, under wrk, and its stored plays beside the raw SQLite ceiling of
 # the same writes (tests/bench/sqlite_ceiling.c) (wrk, ss, curl, sqlite3:
 # Debian packages installed if missing; Node for tests/bench/long.mjs);
-# prints figures, never fails. BENCH=engine|http|store runs one part.
+# prints figures, never fails, and writes each part it ran into
+# docs/benchmarks.md (tests/docblock.mjs). BENCH=engine|hanabi|http|store
+# runs one part (and rewrites only its figures).
 DEB_BENCH := wrk iproute2 curl sqlite3
 $(B)/bench/anchor: tests/bench/anchor.c
 	@mkdir -p $(dir $@)
@@ -202,7 +215,7 @@ $(B)/bench/sqlite_ceiling: tests/bench/sqlite_ceiling.c
 bench: deps-build
 	$(call apt_missing,$(DEB_BENCH),)
 	@$(MAKE) --no-print-directory $(B)/croupier $(B)/bench/anchor $(B)/bench/sqlite_ceiling
-	@BUILD=$(B) tests/bench.sh
+	@BUILD=$(B) BENCH_DOC=docs/benchmarks.md tests/bench.sh
 
 # soak: SOAK_GAMES whole games (shared between the games of GET /rules) through
 # a real server and a fresh SQLite store, every position checked in full
@@ -210,25 +223,29 @@ bench: deps-build
 # SOAK_ARGS='--full 25 --sample 0.01', make test's mix, ~3 games/s, ~1 hour;
 # --store postgres://... for PostgreSQL); ends "games finished: N, plays: N,
 # failures: N" and fails unless every game finished and failures is 0.
-# tournaments: the README's table of every game's bots (tests/tournaments.mjs:
-# croupier tournament for every pair of bots and the issues' lineups, seeded;
-# a few minutes on 2 cores). It rewrites the table between the README's
-# tournaments markers; TOURNAMENT_ARGS='--scale 0.1' for a quick look.
+# tournaments: the table of every game's bots in docs/tournaments.md
+# (tests/tournaments.mjs: croupier tournament for every pair of bots and the
+# issues' lineups, seeded; a few minutes on 2 cores). It rewrites the table
+# between the page's tournaments markers; TOURNAMENT_ARGS='--scale 0.1' for a
+# quick look.
 tournaments: $(B)/croupier
-	node tests/tournaments.mjs --bin $(B)/croupier --write README.md $(TOURNAMENT_ARGS)
+	node tests/tournaments.mjs --bin $(B)/croupier --write docs/tournaments.md $(TOURNAMENT_ARGS)
 
 SOAK_GAMES ?= 10000
 soak: $(B)/croupier deps-npm
 	node tests/soak/cli.mjs --games $(SOAK_GAMES) $(SOAK_ARGS)
 
-# install: the binary, the web page and the contract (see deploy/ for the
-# systemd unit and the nginx configuration).
+# install: the binary, the web page, the contract and the games' rules pages
+# (served at /docs/rules/<game>.md: serve --docs $(PREFIX)/share/croupier/docs;
+# see deploy/ for the systemd unit and the nginx configuration).
 PREFIX ?= /usr/local
 install: $(B)/croupier
 	install -D -m 755 $(B)/croupier $(DESTDIR)$(PREFIX)/bin/croupier
-	install -d $(DESTDIR)$(PREFIX)/share/croupier/www $(DESTDIR)$(PREFIX)/share/croupier/openapi
+	install -d $(DESTDIR)$(PREFIX)/share/croupier/www $(DESTDIR)$(PREFIX)/share/croupier/openapi \
+	  $(DESTDIR)$(PREFIX)/share/croupier/docs/rules
 	cd www && find . -type f -exec install -D -m 644 {} $(DESTDIR)$(PREFIX)/share/croupier/www/{} \;
 	install -m 644 openapi/openapi.yaml $(DESTDIR)$(PREFIX)/share/croupier/openapi/
+	[ ! -d docs/rules ] || find docs/rules -name '*.md' -exec install -m 644 {} $(DESTDIR)$(PREFIX)/share/croupier/docs/rules/ \;
 
 clean:
 	rm -rf $(B)

@@ -42,6 +42,7 @@ int h_openapi(const api_config *, const http_req *, const route_match *, json_t 
 int h_openapi_json(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_rules(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_rules_game(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_rules_page(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_games_create(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_game_get(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_game_delete(const api_config *, const http_req *, const route_match *, json_t *, http_res *);

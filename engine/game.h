@@ -207,7 +207,7 @@ typedef struct game_ops {
      * never encoded. Required. */
     void (*reveal)(void *st);
     /* The arguments the course's play function would receive for `seat`
-     * now (remote players, docs/tournament.md): a new JSON array, in the
+     * now (remote players, docs/tournaments.md): a new JSON array, in the
      * order of (*fn)->params, from what that seat may see only; *fn is the
      * "play" row of ops->fns that decodes them (its call() plays a bot on
      * them). NULL when the state's variant has no play function. Optional:

@@ -12,6 +12,8 @@ import { chromium } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const OUT = path.join(ROOT, 'tests', 'out');
+/** Five Crowns saves of other programs (tests/fixtures/fivecrowns/README.md). */
+export const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'fivecrowns');
 const BIN = process.env.CROUPIER_BIN || 'build/croupier';
 
 /** Start the server on `listen` with env's store; resolves to its base URL. */
@@ -32,12 +34,14 @@ function serve(env, listen, extra = []) {
   });
 }
 
-/** `accessLog: true` also has the server write its access log (env.accessLog). */
-export async function startAll({ accessLog = false } = {}) {
+/** `accessLog: true` also has the server write its access log (env.accessLog);
+ *  `docs: DIR` serves the rules pages of DIR (croupier serve --docs). */
+export async function startAll({ accessLog = false, docs } = {}) {
   const env = { server: null, log: '', baseURL: null, tmp: null, browser: null, context: null, page: null, consoleErrors: [], accessLog: null };
   env.tmp = mkdtempSync(path.join(tmpdir(), 'croupier-browser-'));
   const extra = [];
   if (accessLog) { env.accessLog = path.join(env.tmp, 'access.log'); extra.push('--access-log', env.accessLog); }
+  if (docs) extra.push('--docs', docs);
   env.serveExtra = extra;
   env.baseURL = await serve(env, '127.0.0.1:0', extra);
   mkdirSync(OUT, { recursive: true });

@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startAll, stopAll, apiInPage, OUT } from './harness.mjs';
+import { startAll, stopAll, apiInPage, OUT, FIXTURES } from './harness.mjs';
 
 let env, page;
 const tid = (id) => page.getByTestId(id);
@@ -260,7 +260,7 @@ test('Five Crowns: a closed table offers no Save, and says why', async () => {
 test('Five Crowns: a 13-card hand is grouped into the melds the arranger finds', async () => {
   await page.goto('/');
   await page.waitForSelector('body[data-ready="true"]');
-  await tid('resume-file').setInputFiles('/work/shared/fixtures/fivecrowns/round11-tabs-10.txt');
+  await tid('resume-file').setInputFiles(path.join(FIXTURES, 'round11-tabs-10.txt'));
   await page.waitForFunction(() => /#game=/.test(location.hash));
   await tid('fc-hand').waitFor();
   const s = (await view()).state;
