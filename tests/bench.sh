@@ -48,9 +48,26 @@
 # (eager: plays that put cards down first, so hands end as in played games) (B);
 # HANABI_GAMES=10000 games per Hanabi table size and strategy (section
 # "hanabi strategies", issue 12); BENCH=all|engine|hanabi|http|store; BUILD=build (where make put croupier and
-# bench/*), CROUPIER_BIN=$BUILD/croupier (another build of the server).
+# bench/*), CROUPIER_BIN=$BUILD/croupier (another build of the server);
+# BENCH_DOC=FILE (make bench: docs/benchmarks.md) also writes each part the
+# run printed into FILE, between that part's markers (tests/docblock.mjs),
+# once the run has ended well.
 set -eu
 cd "$(dirname "$0")/.."
+if [ -n "${BENCH_DOC:-}" ]; then
+    out=$(mktemp)
+    BENCH_DOC='' "$0" "$@" | tee "$out"
+    rc=${PIPESTATUS[0]}
+    if [ "$rc" -ne 0 ]; then
+        echo "bench: exit $rc: $BENCH_DOC not rewritten" >&2
+    elif ! command -v node >/dev/null 2>&1; then
+        echo "bench: node missing (make deps installs it): $BENCH_DOC not rewritten" >&2
+    else
+        node tests/docblock.mjs bench "$BENCH_DOC" <"$out" || rc=$?
+    fi
+    rm -f "$out"
+    exit "$rc"
+fi
 RUNS=${RUNS:-5}
 HTTP_RUNS=${HTTP_RUNS:-5}
 DURATION=${DURATION:-5}
