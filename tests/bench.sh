@@ -95,6 +95,22 @@ if [ -z "${THREADS:-}" ]; then
     [ "$THREADS" -ge "$maxc" ] || THREADS=$maxc
 fi
 
+# Pinning (issue 33): where the machine has 4 cores or more, the servers run
+# on the first half of them and the driver (wrk, Node) on the other half, so
+# that neither takes the other's CPU; on fewer they share every core, and
+# the figures to trust are the CPU per request (below), which the driver's
+# share of the machine does not move.
+NCPU=$(nproc)
+PIN_SERVER=() PIN_DRIVER=()
+if [ "$NCPU" -ge 4 ] && command -v taskset >/dev/null 2>&1; then
+    half=$((NCPU / 2))
+    PIN_SERVER=(taskset -c "0-$((half - 1))")
+    PIN_DRIVER=(taskset -c "$half-$((NCPU - 1))")
+    PINNING="servers pinned to cores 0-$((half - 1)), the driver to cores $half-$((NCPU - 1)) (taskset)"
+else
+    PINNING="not pinned: $NCPU cores (pinning needs 4 or more), servers and driver share them"
+fi
+
 median() { sort -n | awk '{a[NR]=$1} END {if (NR == 0) print 0; else print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 sum() { awk '{s+=$1} END {print s+0}'; }
 ms_fmt() { awk -v v="$1" 'BEGIN { if (v >= 100) printf "%.0fms", v; else if (v >= 1) printf "%.2fms", v; else printf "%.0fus", v * 1000 }'; }
@@ -108,6 +124,12 @@ load() {
             "$(sed -n 's/^some avg10=\([0-9.]*\).*/\1/p' /proc/pressure/cpu)"
     return 0
 }
+# ticks PID: the CPU a process has used so far (utime + stime of
+# /proc/PID/stat, every thread, living or ended), in clock ticks
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+HZ=$(getconf CLK_TCK)
+# us_per T0 T1 N: microseconds of CPU per request for ticks T0..T1 over N requests
+us_per() { awk -v a="$1" -v b="$2" -v n="$3" -v hz="$HZ" 'BEGIN { printf "%.1f", (n > 0) ? (b - a) / hz * 1e6 / n : 0 }'; }
 # wait_url FILE: the http://host:port a server printed on its first line
 wait_url() {
     for _ in $(seq 100); do grep -q listening "$1" && break; sleep 0.05; done
@@ -120,6 +142,7 @@ if [ "$state" != unknown ] && ! git diff --quiet HEAD -- api cli engine 2>/dev/n
 fi
 echo "croupier bench: $state ($CROUPIER_BIN of $(date -u -r "$CROUPIER_BIN" '+%H:%M:%S UTC')); $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "  machine: $(load)"
+echo "  pinning: $PINNING"
 
 if [ "$BENCH" = all ] || [ "$BENCH" = engine ]; then
 echo "== engine: selfplay games per second (median of $RUNS runs)"
@@ -194,9 +217,9 @@ if [ ! -x "$ANCHOR" ]; then
     echo "$BUILD/bench/anchor missing (make bench builds it): HTTP figures skipped"; return 0
 fi
 
-$BIN serve --listen 127.0.0.1:0 --store "sqlite:$tmp/bench.db" --threads "$THREADS" >"$tmp/croupier.out" 2>&1 &
+"${PIN_SERVER[@]}" $BIN serve --listen 127.0.0.1:0 --store "sqlite:$tmp/bench.db" --threads "$THREADS" >"$tmp/croupier.out" 2>&1 &
 cpid=$!
-$ANCHOR --listen 127.0.0.1:0 --threads "$THREADS" >"$tmp/anchor.out" 2>&1 &
+"${PIN_SERVER[@]}" $ANCHOR --listen 127.0.0.1:0 --threads "$THREADS" >"$tmp/anchor.out" 2>&1 &
 apid=$!
 curl_url=$(wait_url "$tmp/croupier.out")
 bare_url=$(wait_url "$tmp/anchor.out")
@@ -243,20 +266,23 @@ starved() {
         END { print s + 0 }'
 }
 
-# wrk_once CONNS OUTFILE PORT wrk-args...: one run; prints
-# "req/s p50_ms p99_ms non2xx errors starved"
+# wrk_once CONNS OUTFILE PORT PID wrk-args...: one run; prints
+# "req/s p50_ms p99_ms non2xx errors starved cpu_us"
 # (errors: wrk's connect+read+write errors and timeouts, a timeout being an
 # answer later than 2 s; starved: connections open for STARVE_MS with no
-# answer yet, sampled a second before the run ends)
+# answer yet, sampled a second before the run ends; cpu_us: the server's
+# CPU (process PID, all its threads) over the run per request wrk counted)
 wrk_once() {
-    local c=$1 out=$2 port=$3 w s=0 at; shift 3
-    wrk -t2 -c"$c" -d"${DURATION}s" --latency "$@" >"$out" 2>&1 &
+    local c=$1 out=$2 port=$3 pid=$4 w s=0 at t0 t1; shift 4
+    t0=$(ticks "$pid")
+    "${PIN_DRIVER[@]}" wrk -t2 -c"$c" -d"${DURATION}s" --latency "$@" >"$out" 2>&1 &
     w=$!
     at=$(awk -v d="$DURATION" 'BEGIN { print (d > 2) ? d - 1 : d / 2 }')
     sleep "$at"
     command -v ss >/dev/null 2>&1 && s=$(starved "$port")
     wait "$w" || true
-    awk -v starved="$s" '
+    t1=$(ticks "$pid")
+    awk -v starved="$s" -v t0="$t0" -v t1="$t1" -v hz="$HZ" '
     function ms(v) {
         if (v ~ /us$/) return v * 0.001
         if (v ~ /ms$/) return v + 0
@@ -270,7 +296,9 @@ wrk_once() {
     /^ +99% / { p99 = ms($2) }
     /Non-2xx or 3xx responses/ { non = $NF }
     /Socket errors/ { gsub(",", ""); err = $4 + $6 + $8 + $10 }
-    END { printf "%s %.3f %.3f %d %d %d\n", rps + 0, p50, p99, non, err, starved }' "$out"
+    / requests in / { n = $1 }
+    END { printf "%s %.3f %.3f %d %d %d %.2f\n", rps + 0, p50, p99, non, err, starved,
+          (n > 0) ? (t1 - t0) / hz * 1e6 / n : 0 }' "$out"
 }
 
 # note LABEL WRKOUT RESULT: keep wrk's own words about a run that had
@@ -306,9 +334,9 @@ for ep in $EPS; do
             # alternate which server goes first, so neither always meets a warmer machine
             if [ $((i % 2)) -eq 1 ]; then order="croupier bare"; else order="bare croupier"; fi
             for s in $order; do
-                if [ "$s" = croupier ]; then u=$curl_url; else u=$bare_url; fi
+                if [ "$s" = croupier ]; then u=$curl_url p=$cpid; else u=$bare_url p=$apid; fi
                 out=$tmp/wrk.$ep.$c.$s.$i
-                wrk_once "$c" "$out" "${u##*:}" "${args[@]}" "$u$path" >>"$tmp/res.$ep.$c.$s"
+                wrk_once "$c" "$out" "${u##*:}" "$p" "${args[@]}" "$u$path" >>"$tmp/res.$ep.$c.$s"
                 note "$s $path -c$c run $i" "$out" "$(tail -n 1 "$tmp/res.$ep.$c.$s")"
             done
         done
@@ -319,8 +347,9 @@ done
 col() { awk -v n="$2" '{print $n}' "$1" | median; }
 tot() { awk -v n="$2" '{print $n}' "$1" | sum; }
 top() { awk -v n="$2" '$n > m {m = $n} END {print m + 0}' "$1"; }
-printf '\n  %-40s %5s %10s %10s %5s %-12s %-15s %-15s %-7s %-7s %-7s\n' \
-    endpoint conns croupier/s bare/s ratio target "p50 crp|bare" "p99 crp|bare" non-2xx errors starved
+printf '\n  %-40s %5s %-15s %5s %-12s %10s %10s %5s %-15s %-15s %-7s %-7s %-7s\n' \
+    endpoint conns "CPU/req crp|bare" ratio target croupier/s bare/s r/s "p50 crp|bare" "p99 crp|bare" \
+    non-2xx errors starved
 starved_any=0
 for ep in $EPS; do
     case $ep in
@@ -330,26 +359,33 @@ for ep in $EPS; do
     for c in $CONNS; do
         fc=$tmp/res.$ep.$c.croupier fb=$tmp/res.$ep.$c.bare
         cr=$(col "$fc" 1) br=$(col "$fb" 1)
-        # the ratio of each run (the two servers back to back), then their
-        # median: a while in which the machine runs slower slows both of a pair
-        paste -d' ' "$fc" "$fb" | awk '{ printf "%.3f\n", ($7 > 0) ? $1 / $7 : 0 }' >"$tmp/ratios.$ep.$c"
-        ratio=$(median <"$tmp/ratios.$ep.$c" | awk '{ printf "%.2f", $1 }')
-        printf '%s %s: %s\n' "$label" "$c" "$(awk '{ printf "%s%.2f", (NR > 1) ? " " : "", $1 }' "$tmp/ratios.$ep.$c")" >>"$tmp/ratios"
+        # the ratios of each run (the two servers back to back), then their
+        # medians: bare's CPU per request over croupier's (the target's), and
+        # croupier's req/s over bare's (moved by how the driver shares the machine)
+        paste -d' ' "$fc" "$fb" | awk '{ printf "%.3f %.3f\n", ($7 > 0) ? $14 / $7 : 0, ($8 > 0) ? $1 / $8 : 0 }' >"$tmp/ratios.$ep.$c"
+        ratio=$(awk '{print $1}' "$tmp/ratios.$ep.$c" | median | awk '{ printf "%.2f", $1 }')
+        rratio=$(awk '{print $2}' "$tmp/ratios.$ep.$c" | median | awk '{ printf "%.2f", $1 }')
+        printf '%s %s: CPU %s; req/s %s\n' "$label" "$c" "$(awk '{ printf "%s%.2f", (NR > 1) ? " " : "", $1 }' "$tmp/ratios.$ep.$c")" \
+            "$(awk '{ printf "%s%.2f", (NR > 1) ? " " : "", $2 }' "$tmp/ratios.$ep.$c")" >>"$tmp/ratios"
         mark=$(awk -v r="$ratio" -v t="$target" 'BEGIN { m = (r + 0 >= t + 0) ? "PASS" : "BELOW"; print m }')
         sc=$(top "$fc" 6) sb=$(top "$fb" 6)
         [ $((sc + sb)) -gt 0 ] && starved_any=1
-        printf '  %-40s %5s %10.0f %10.0f %5s %-12s %-15s %-15s %-7s %-7s %-7s\n' \
-            "$label" "$c" "$cr" "$br" "$ratio" ">=$target $mark" \
+        printf '  %-40s %5s %-15s %5s %-12s %10.0f %10.0f %5s %-15s %-15s %-7s %-7s %-7s\n' \
+            "$label" "$c" "$(fx "$(col "$fc" 7)" 1)us|$(fx "$(col "$fb" 7)" 1)us" "$ratio" ">=$target $mark" \
+            "$cr" "$br" "$rratio" \
             "$(ms_fmt "$(col "$fc" 2)")|$(ms_fmt "$(col "$fb" 2)")" \
             "$(ms_fmt "$(col "$fc" 3)")|$(ms_fmt "$(col "$fb" 3)")" \
             "$(tot "$fc" 4)|$(tot "$fb" 4)" "$(tot "$fc" 5)|$(tot "$fb" 5)" "$sc|$sb"
     done
 done
-echo "  req/s, p50, p99: medians of $HTTP_RUNS runs; ratio: the median of the runs' ratios (each run the two"
-echo "  servers back to back, alternating which goes first). croupier|bare: non-2xx answers and wrk socket errors"
-echo "  (connect/read/write, timeout = an answer after 2 s) summed over the runs; starved: most connections"
+echo "  CPU/req: each server's CPU (utime + stime of /proc/PID/stat, all threads) over a run divided by the"
+echo "  requests wrk counted, median of $HTTP_RUNS runs; ratio: the median of the runs' bare CPU/req over croupier's"
+echo "  (each run the two servers back to back, alternating which goes first): 0.8 means croupier spends 1.25x"
+echo "  the bare server's CPU per request. It does not depend on how the driver shares the machine; req/s and"
+echo "  r/s (croupier's req/s over bare's) do. p50, p99: medians. croupier|bare: non-2xx answers and wrk socket"
+echo "  errors (connect/read/write, timeout = an answer after 2 s) summed over the runs; starved: most connections"
 echo "  seen in one run open for ${STARVE_MS} ms without any answer yet (the kernel's sockets, near the run's end)."
-echo "  each run's ratio:"
+echo "  each run's ratios:"
 sed 's/^/    /' "$tmp/ratios"
 if [ "$starved_any" = 1 ]; then
     echo "  WARNING: connections were starved: those rows' req/s come from fewer live connections than shown"
@@ -365,15 +401,15 @@ rss1_c=$(kb "$cpid" VmRSS)
 id=$(curl -s "$curl_url/games" -H "Content-Type: application/json" -d '{"game":"comp10001bo","seed":1,"players":[{"name":"a"},{"bot":"random"},{"bot":"random"},{"bot":"random"}]}' |
      sed -n 's/^{"id":"\([^"]*\)".*/\1/p')
 c0=${CONNS%% *}
-h=$(col "$tmp/res.healthz.$c0.croupier" 1)
+h=$(col "$tmp/res.healthz.$c0.croupier" 1) hc=$(col "$tmp/res.healthz.$c0.croupier" 7)
 echo
-echo "== HTTP: croupier alone, wrk -t2 -c$c0 ${DURATION}s, median of $HTTP_RUNS"
+echo "== HTTP: croupier alone, wrk -t2 -c$c0 ${DURATION}s, median of $HTTP_RUNS (CPU/req as above; x /healthz: its CPU/req over /healthz's)"
 alone() { # label wrk-args...
-    local label=$1 f=$tmp/alone.$RANDOM r; shift
-    for i in $(seq "$HTTP_RUNS"); do wrk_once "$c0" "$f.$i" "${curl_url##*:}" "$@"; done >"$f"
-    r=$(col "$f" 1)
-    printf '  %-40s %8.1f req/s %6.3f of /healthz  p50 %s  p99 %s  non-2xx %s  errors %s  starved %s\n' \
-        "$label" "$r" "$(awk -v a="$r" -v b="$h" 'BEGIN { r = (b > 0) ? a / b : 0; printf "%.3f", r }')" \
+    local label=$1 f=$tmp/alone.$RANDOM r c; shift
+    for i in $(seq "$HTTP_RUNS"); do wrk_once "$c0" "$f.$i" "${curl_url##*:}" "$cpid" "$@"; done >"$f"
+    r=$(col "$f" 1) c=$(col "$f" 7)
+    printf '  %-40s CPU/req %8sus %7sx /healthz  %8.1f req/s  p50 %s  p99 %s  non-2xx %s  errors %s  starved %s\n' \
+        "$label" "$(fx "$c" 1)" "$(awk -v a="$c" -v b="$hc" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')" "$r" \
         "$(ms_fmt "$(col "$f" 2)")" "$(ms_fmt "$(col "$f" 3)")" "$(tot "$f" 4)" "$(tot "$f" 5)" "$(top "$f" 6)"
 }
 if [ -n "$id" ]; then
@@ -405,9 +441,6 @@ cpid="" apid=""
 
 # kv LINE KEY: the value of KEY=VALUE in a figures line
 kv() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
-# ticks PID: the CPU a process has used so far, in clock ticks
-ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
-HZ=$(getconf CLK_TCK)
 # fmt_x N DECIMALS
 fx() { awk -v v="$1" -v d="$2" 'BEGIN { printf "%.*f", d, v }'; }
 
