@@ -31,6 +31,9 @@
 #    alternating; medians; ratio (the median of the runs' ratios) against
 #    the target (>= 0.5), and the CPU
 #    the server, the driver and the ceiling used.
+# 2b. routes: the server's CPU per request of every route a client calls
+#    often (tests/bench/routes.mjs), every game early and late, beside
+#    /healthz and the anchor measured the same way; every answer checked.
 # 4. store (B): tests/bench/long.mjs (Node) on that server: the same Phazed
 #    game (4 persons) and Five Crowns game (7 persons), played by seeded
 #    random legal plays, at version 10 and at version 500: GET /games/{id}
@@ -47,7 +50,9 @@
 # copy, LONG_PAIRS=3 games (seeds) per game type, LONG_POLICY=random|eager
 # (eager: plays that put cards down first, so hands end as in played games) (B);
 # HANABI_GAMES=10000 games per Hanabi table size and strategy (section
-# "hanabi strategies", issue 12); BENCH=all|engine|hanabi|http|store; BUILD=build (where make put croupier and
+# "hanabi strategies", issue 12); ROUTES_SECONDS=1.5 per figure, ROUTES_EARLY=10,
+# ROUTES_LATE=200, ROUTES_WINDOW=20 plays (section "routes", issue 33:
+# tests/bench/routes.mjs); BENCH=all|engine|hanabi|http|routes|store; BUILD=build (where make put croupier and
 # bench/*), CROUPIER_BIN=$BUILD/croupier (another build of the server).
 set -eu
 cd "$(dirname "$0")/.."
@@ -63,9 +68,13 @@ LONG_SECONDS=${LONG_SECONDS:-2}
 LONG_WINDOW=${LONG_WINDOW:-40}
 LONG_PAIRS=${LONG_PAIRS:-3}
 LONG_POLICY=${LONG_POLICY:-random}
+ROUTES_SECONDS=${ROUTES_SECONDS:-1.5}
+ROUTES_EARLY=${ROUTES_EARLY:-10}
+ROUTES_LATE=${ROUTES_LATE:-200}
+ROUTES_WINDOW=${ROUTES_WINDOW:-20}
 BUILD=${BUILD:-build}
 CROUPIER_BIN=${CROUPIER_BIN:-$BUILD/croupier}
-case $BENCH in all | engine | hanabi | http | store) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http or store" >&2; exit 2 ;; esac
+case $BENCH in all | engine | hanabi | http | routes | store) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http, routes or store" >&2; exit 2 ;; esac
 RSS_TARGET_KB=$((50 * 1024))
 
 tmp=$(mktemp -d)
@@ -632,5 +641,83 @@ grep -v '^long: ' "$tmp/long.out" | sed 's/^/  long.mjs: /' || true
 echo "  machine after (B): $(load)"
 }
 
+# section "routes" (issue 33, item 2): the server's CPU per request of every
+# route a client calls often, every game, early and late (tests/bench/routes.mjs)
+bench_routes() {
+echo
+if ! command -v node >/dev/null 2>&1 || [ ! -x "$ANCHOR" ]; then
+    echo "== routes: node or $BUILD/bench/anchor missing: skipped"; return 0
+fi
+"${PIN_SERVER[@]}" $BIN serve --listen 127.0.0.1:0 --store "sqlite:$tmp/routes.db" >"$tmp/routes.srv" 2>&1 &
+cpid=$!
+"${PIN_SERVER[@]}" $ANCHOR --listen 127.0.0.1:0 >"$tmp/routes.anchor" 2>&1 &
+apid=$!
+local url aurl
+url=$(wait_url "$tmp/routes.srv") aurl=$(wait_url "$tmp/routes.anchor")
+if [ -z "$url" ] || [ -z "$aurl" ]; then
+    echo "== routes: a server did not start: skipped"; return 0
+fi
+echo "== routes: the server's CPU per request, every route a client calls often, every game, early and late"
+echo "   (tests/bench/routes.mjs: each figure ${ROUTES_SECONDS}s of the same kind of request on 2 keep-alive sockets"
+echo "   (Node), the server's CPU (all its threads, schedstat) over the requests answered; every answer checked:"
+echo "   a read must be the same bytes as its first answer, a play applied as when first played). Games played"
+echo "   by persons following help mode; early: version ${ROUTES_EARLY}, late: ${ROUTES_LATE} or as late as the game went"
+echo "   (v columns); plays: ${ROUTES_WINDOW} replayed from there; /play and /validate: the arguments a remote player"
+echo "   gets early and late (croupier tournament). x: over /healthz measured the same way (first row)."
+"${PIN_DRIVER[@]}" node tests/bench/routes.mjs --url "$url" --pid "$cpid" --bin "$BIN" --anchor "$aurl" --anchor-pid "$apid" \
+    --seconds "$ROUTES_SECONDS" --early "$ROUTES_EARLY" --late "$ROUTES_LATE" --window "$ROUTES_WINDOW" >"$tmp/routes.out" 2>&1 || true
+awk '
+function cell(v, e) { return (v == "") ? "-" : sprintf("%.0f%s", v, (e > 0) ? "!" : "") }
+/^route: / {
+    line = $0
+    g = line; sub(/.* game=/, "", g); sub(/ .*/, "", g)
+    at = line; sub(/.* at=/, "", at); sub(/ .*/, "", at)
+    r = line; sub(/.* route="/, "", r); sub(/".*/, "", r)
+    if (line ~ / error=/) { err[++ne] = line; next }
+    c = line; sub(/.* cpu_us=/, "", c); sub(/ .*/, "", c)
+    e = line; sub(/.* errors=/, "", e); sub(/ .*/, "", e)
+    errs += e
+    if (g == "anchor") { anchor[r] = c; next }
+    if (g == "-") { if (r == "GET /healthz") { hz[++nh] = c } ; next }
+    split(at, a, ":"); side = a[1]; if (side == "-") side = "early"
+    if (!(g in gseen)) { gseen[g] = 1; games[++ng] = g }
+    if (!(r in rseen)) { rseen[r] = 1; routes[++nr] = r }
+    val[r, g, side] = c; bad[r, g, side] = e
+    if (a[2] != "" && r ~ /^GET \/games\/\{id\}$/) ver[g, side] = a[2]
+}
+END {
+    h = (nh > 0) ? hz[1] : 0
+    if (nh > 1 && hz[2] < h) h = hz[2]
+    printf "\n  %-46s", "CPU us per request (x /healthz)"
+    for (i = 1; i <= ng; i++) printf " %21s", games[i]
+    printf "\n  %-46s", ""
+    for (i = 1; i <= ng; i++) printf " %10s %10s", "early " ver[games[i], "early"], "late " ver[games[i], "late"]
+    printf "\n  %-46s %s us (anchor %s us)\n", "GET /healthz", h, anchor["GET /healthz"]
+    for (k = 1; k <= nr; k++) {
+        r = routes[k]; printf "  %-46s", r
+        for (i = 1; i <= ng; i++) for (sd = 1; sd <= 2; sd++) {
+            side = (sd == 1) ? "early" : "late"; v = val[r, games[i], side]
+            printf " %10s", (v == "") ? "-" : sprintf("%s%s", cell(v, bad[r, games[i], side]), (h > 0) ? sprintf("(%.1f)", v / h) : "")
+        }
+        printf "\n"
+    }
+    printf "  anchor: GET /healthz %s us, POST /validate (the bench body) %s us, measured the same way\n", anchor["GET /healthz"], anchor["POST /validate/comp10001bo/is_valid_play"]
+    # the targets (issue 33, item 3) that this table measures
+    worst = 0
+    for (i = 1; i <= ng; i++) for (sd = 1; sd <= 2; sd++) {
+        side = (sd == 1) ? "early" : "late"; v = val["GET /games/{id}", games[i], side]
+        if (v != "" && h > 0 && v / h > worst) { worst = v / h; wg = games[i] " " side }
+    }
+    printf "  target GET /games/{id} <= 3x /healthz, every game early and late: worst %.2fx (%s) %s\n", worst, wg, (worst <= 3) ? "PASS" : "ABOVE"
+    printf "  answers not as expected: %d%s\n", errs, (errs > 0) ? " (cells marked !: not to be trusted)" : ""
+    for (i = 1; i <= ne; i++) printf "  %s\n", err[i]
+}' "$tmp/routes.out"
+grep -v '^route: ' "$tmp/routes.out" | sed 's/^/  routes.mjs: /' || true
+echo "  machine after (routes): $(load)"
+for p in $cpid $apid; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+cpid="" apid=""
+}
+
 case $BENCH in all | http) bench_http ;; esac
+case $BENCH in all | routes) bench_routes ;; esac
 case $BENCH in all | store) bench_store ;; esac
