@@ -34,6 +34,9 @@
 # 2b. routes: the server's CPU per request of every route a client calls
 #    often (tests/bench/routes.mjs), every game early and late, beside
 #    /healthz and the anchor measured the same way; every answer checked.
+# 5. stall: the store loop's p50 and p99 at 2 and 8 connections, on a fresh
+#    database and after minutes of the loop, beside GET /healthz, with a
+#    probe that timestamps every request slower than SLOW_MS.
 # 4. store (B): tests/bench/long.mjs (Node) on that server: the same Phazed
 #    game (4 persons) and Five Crowns game (7 persons), played by seeded
 #    random legal plays, at version 10 and at version 500: GET /games/{id}
@@ -52,7 +55,9 @@
 # HANABI_GAMES=10000 games per Hanabi table size and strategy (section
 # "hanabi strategies", issue 12); ROUTES_SECONDS=1.5 per figure, ROUTES_EARLY=10,
 # ROUTES_LATE=200, ROUTES_WINDOW=20 plays (section "routes", issue 33:
-# tests/bench/routes.mjs); BENCH=all|engine|hanabi|http|routes|store; BUILD=build (where make put croupier and
+# tests/bench/routes.mjs); STALL_SECONDS=10 per run, STALL_AGE=120 seconds of
+# the loop before the "aged" runs, SLOW_MS=10 (section "stall", issue 33);
+# BENCH=all|engine|hanabi|http|routes|store|stall; BUILD=build (where make put croupier and
 # bench/*), CROUPIER_BIN=$BUILD/croupier (another build of the server).
 set -eu
 cd "$(dirname "$0")/.."
@@ -69,12 +74,15 @@ LONG_WINDOW=${LONG_WINDOW:-40}
 LONG_PAIRS=${LONG_PAIRS:-3}
 LONG_POLICY=${LONG_POLICY:-random}
 ROUTES_SECONDS=${ROUTES_SECONDS:-1.5}
+STALL_SECONDS=${STALL_SECONDS:-10}
+STALL_AGE=${STALL_AGE:-120}
+SLOW_MS=${SLOW_MS:-10}
 ROUTES_EARLY=${ROUTES_EARLY:-10}
 ROUTES_LATE=${ROUTES_LATE:-200}
 ROUTES_WINDOW=${ROUTES_WINDOW:-20}
 BUILD=${BUILD:-build}
 CROUPIER_BIN=${CROUPIER_BIN:-$BUILD/croupier}
-case $BENCH in all | engine | hanabi | http | routes | store) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http, routes or store" >&2; exit 2 ;; esac
+case $BENCH in all | engine | hanabi | http | routes | store | stall) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http, routes, store or stall" >&2; exit 2 ;; esac
 RSS_TARGET_KB=$((50 * 1024))
 
 tmp=$(mktemp -d)
@@ -463,7 +471,7 @@ if ! command -v sqlite3 >/dev/null 2>&1; then
 fi
 # a server of its own, croupier serve's defaults, a fresh SQLite file: its
 # database then holds only what this section stored
-$BIN serve --listen 127.0.0.1:0 --store "sqlite:$tmp/store.db" >"$tmp/store.out" 2>&1 &
+"${PIN_SERVER[@]}" $BIN serve --listen 127.0.0.1:0 --store "sqlite:$tmp/store.db" >"$tmp/store.out" 2>&1 &
 spid=$!
 local url
 url=$(wait_url "$tmp/store.out")
@@ -476,8 +484,13 @@ local schema=1 K="" S="" M="" P="" G="" C="" O="" i first order who out line t0 
 [ "$(sqlite3 "$tmp/store.db" "select count(*) from sqlite_master where name = 'plays'")" = 1 ] && schema=2
 
 # the driver's floor: the same two connections on a request that does nothing
-local floor
-floor=$(wrk -t2 -c2 -d"${STORE_SECONDS}s" "$url/healthz" 2>&1 | sed -n 's/^Requests\/sec: *//p')
+local floor floor_n f0 f1 floor_cpu
+f0=$(ticks "$spid")
+floor=$("${PIN_DRIVER[@]}" wrk -t2 -c2 -d"${STORE_SECONDS}s" "$url/healthz" 2>&1)
+f1=$(ticks "$spid")
+floor_n=$(printf '%s\n' "$floor" | awk '/requests in/ {print $1}')
+floor=$(printf '%s\n' "$floor" | sed -n 's/^Requests\/sec: *//p')
+floor_cpu=$(us_per "$f0" "$f1" "${floor_n:-0}")
 
 # (A) croupier's stored plays, then the ceiling with what it stored; runs
 # alternate which goes first (the first run is croupier's: it gives the
@@ -489,7 +502,7 @@ for i in $(seq "$STORE_RUNS"); do
         out=$tmp/store.$who.$i
         if [ "$who" = croupier ]; then
             t0=$(ticks "$spid")
-            { time wrk -t2 -c2 -d"${STORE_SECONDS}s" -s tests/bench/store_play.lua "$url" >"$out" 2>&1; } 2>"$out.time"
+            { time "${PIN_DRIVER[@]}" wrk -t2 -c2 -d"${STORE_SECONDS}s" -s tests/bench/store_play.lua "$url" >"$out" 2>&1; } 2>"$out.time"
             t1=$(ticks "$spid")
             line=$(grep '^store_play:' "$out" || true)
             read -r real user sys <"$out.time"
@@ -524,7 +537,7 @@ for i in $(seq "$STORE_RUNS"); do
         else
             [ -n "$K" ] || continue
             # one database across the runs, as croupier's server keeps its own
-            { time "$CEILING" --db "$tmp/ceiling.db" --keep --reuse --threads 2 --seconds "$STORE_SECONDS" \
+            { time "${PIN_SERVER[@]}" "$CEILING" --db "$tmp/ceiling.db" --keep --reuse --threads 2 --seconds "$STORE_SECONDS" \
                 --checkpoint background --plays "$K" --snap "$S" --meta "$M" --text "$P" \
                 --game-requests "$G" --create-plays "$C" --origin "$O" >"$out" 2>&1; } 2>"$out.time"
             line=$(grep '^sqlite_ceiling:' "$out" || true)
@@ -546,6 +559,21 @@ if [ -s "$tmp/store.croupier" ] && [ -s "$tmp/store.ceiling" ]; then
     ratio=$(paste -d' ' <(fvals "$tmp/store.croupier" plays_per_s) <(fvals "$tmp/store.ceiling" plays_per_s) |
         awk 'NF == 2 { printf "%.4f\n", ($2 > 0) ? $1 / $2 : 0 }' | median | awk '{ printf "%.2f", $1 }')
     mark=$(awk -v r="$ratio" 'BEGIN { print (r + 0 >= 0.5) ? "PASS" : "BELOW" }')
+    # the same by CPU per stored play (the ceiling's over croupier's, each run's
+    # pair): what the server costs, whoever else shares the cores
+    local cpu_ratio cpu_mark ccpp scpp ccpr scpr bot_limit bot_mark
+    cpu_ratio=$(paste -d' ' <(fvals "$tmp/store.croupier" server_cores) <(fvals "$tmp/store.croupier" plays_per_s) \
+        <(fvals "$tmp/store.ceiling" cores) <(fvals "$tmp/store.ceiling" plays_per_s) |
+        awk 'NF == 4 && $2 > 0 && $4 > 0 && $1 > 0 { printf "%.4f\n", ($3 / $4) / ($1 / $2) }' | median | awk '{ printf "%.2f", $1 }')
+    cpu_mark=$(awk -v r="$cpu_ratio" 'BEGIN { print (r + 0 >= 0.5) ? "PASS" : "BELOW" }')
+    ccpp=$(awk -v c="$(fcol "$tmp/store.croupier" server_cores)" -v r="$cp" 'BEGIN { printf "%.1f", (r > 0) ? c / r * 1e6 : 0 }')
+    scpp=$(awk -v c="$(fcol "$tmp/store.ceiling" cores)" -v r="$sp" 'BEGIN { printf "%.1f", (r > 0) ? c / r * 1e6 : 0 }')
+    ccpr=$(awk -v c="$(fcol "$tmp/store.croupier" server_cores)" -v r="$cr" 'BEGIN { printf "%.1f", (r > 0) ? c / r * 1e6 : 0 }')
+    scpr=$(awk -v c="$(fcol "$tmp/store.ceiling" cores)" -v r="$sr" 'BEGIN { printf "%.1f", (r > 0) ? c / r * 1e6 : 0 }')
+    # issue 33 item 3: a person's play against one bot within 4x /healthz
+    # plus the store's own cost (the ceiling's CPU per request: the same writes)
+    bot_limit=$(awk -v h="$floor_cpu" -v c="$scpr" 'BEGIN { printf "%.1f", 4 * h + c }')
+    bot_mark=$(awk -v a="$ccpr" -v b="$bot_limit" 'BEGIN { print (a + 0 <= b + 0) ? "PASS" : "ABOVE" }')
     echo "== store (A): stored plays/s, croupier vs the raw SQLite ceiling of the same writes, 2 connections,"
     echo "   ${STORE_SECONDS}s runs, median of $STORE_RUNS, alternating; the ratio is the median of the runs' ratios (store schema $schema)"
     echo "   croupier: wrk -t2 -c2 -s tests/bench/store_play.lua: per connection a person's Hanabi game against"
@@ -573,9 +601,13 @@ if [ -s "$tmp/store.croupier" ] && [ -s "$tmp/store.ceiling" ]; then
     printf '  %-22s %12s %12s\n' "p99 per request" "$(ms_fmt "$(fcol "$tmp/store.croupier" p99_us | awk '{print $1 / 1000}')")" \
         "$(ms_fmt "$(fcol "$tmp/store.ceiling" p99_us | awk '{print $1 / 1000}')")"
     printf '  %-22s %12s %12s\n' "CPU (cores busy)" "$(fcol "$tmp/store.croupier" server_cores)" "$(fcol "$tmp/store.ceiling" cores)"
-    printf '  %-22s %12s %12s\n' "CPU per request" \
-        "$(ms_fmt "$(awk -v c="$(fcol "$tmp/store.croupier" server_cores)" -v r="$cr" 'BEGIN { print (r > 0) ? c / r * 1000 : 0 }')")" \
-        "$(ms_fmt "$(awk -v c="$(fcol "$tmp/store.ceiling" cores)" -v r="$sr" 'BEGIN { print (r > 0) ? c / r * 1000 : 0 }')")"
+    printf '  %-22s %12s %12s\n' "CPU per request" "${ccpr}us" "${scpr}us"
+    printf '  %-22s %12s %12s %6s %s\n' "CPU per stored play" "${ccpp}us" "${scpp}us" "$cpu_ratio" ">=0.5 $cpu_mark (by CPU)"
+    echo "  by CPU per stored play (the ceiling's over croupier's, the median of the runs' pairs): what the server"
+    echo "  costs whoever shares the cores; plays/s also counts the driver's share of them (wrk and its Lua on the"
+    echo "  same cores as the server where there are fewer than 4; the ceiling has no driver)."
+    echo "  a person's play against one bot (this loop) by CPU: ${ccpr}us per request against 4 x /healthz (${floor_cpu}us,"
+    echo "  the same server and 2 connections) + the ceiling's ${scpr}us per request = ${bot_limit}us: $bot_mark"
     echo "  latency: croupier's over HTTP as wrk sees it (wrk adds samples for a stall: coordinated omission),"
     echo "  the ceiling's from the read to the COMMIT."
     echo "  croupier: CPU is the server's; wrk (the driver) used $(fcol "$tmp/store.croupier" driver_cores) cores; games created $(fsum "$tmp/store.croupier" creates),"
@@ -718,6 +750,61 @@ for p in $cpid $apid; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null ||
 cpid="" apid=""
 }
 
+# section "stall" (issue 33, item 6): the store loop's tail. A fresh server
+# and database; tests/bench/store_play.lua at 2 and 8 connections, then the
+# loop run for STALL_AGE seconds (8 connections) and both again on that
+# database; the same driver on GET /healthz beside each (the machine's own
+# tail). wrk's p50 and p99, and the probe: every request slower than
+# SLOW_MS, with the wall clock of its answer, so that a stall of the whole
+# server shows as several connections slow at the same moment.
+bench_stall() {
+echo
+rm -f "$tmp/stall.db" "$tmp/stall.db-wal" "$tmp/stall.db-shm"
+"${PIN_SERVER[@]}" $BIN serve --listen 127.0.0.1:0 --store "sqlite:$tmp/stall.db" >"$tmp/stall.srv" 2>&1 &
+spid=$!
+local url
+url=$(wait_url "$tmp/stall.srv")
+if [ -z "$url" ]; then echo "== stall: the server did not start: skipped"; return 0; fi
+echo "== stall: the store loop's tail (store_play.lua: a person's Hanabi plays against the rules bot), ${STALL_SECONDS}s"
+echo "   runs at 2 and 8 connections on a fresh database, then after ${STALL_AGE}s more of the loop; beside each, the"
+echo "   same driver on GET /healthz. p50, p99: wrk's (it adds samples for a stall: coordinated omission); slow: the"
+echo "   probe's requests over ${SLOW_MS} ms; bursts: moments (10 ms apart or more) when 2 connections or more were"
+echo "   slow at once. Target: p99 <= 10 x p50 for the stored play."
+printf '\n  %-9s %-6s %5s %9s %9s %8s %-11s %6s %7s %s\n' database route conns p50 p99 p99/p50 target slow bursts "largest (ms)"
+local db c what line p50 p99 r out
+for db in fresh aged; do
+    if [ "$db" = aged ]; then
+        STORE_SLOW_MS=$SLOW_MS "${PIN_DRIVER[@]}" wrk -t8 -c8 -d"${STALL_AGE}s" -s tests/bench/store_play.lua "$url" >"$tmp/stall.age" 2>&1 || true
+    fi
+    for c in 2 8; do
+        for what in play healthz; do
+            out=$tmp/stall.$db.$c.$what
+            if [ "$what" = play ]; then
+                STORE_SLOW_MS=$SLOW_MS "${PIN_DRIVER[@]}" wrk -t"$c" -c"$c" -d"${STALL_SECONDS}s" -s tests/bench/store_play.lua "$url" >"$out" 2>&1 || true
+            else
+                STORE_SLOW_MS=$SLOW_MS STORE_PLAY_PATH=/healthz "${PIN_DRIVER[@]}" wrk -t"$c" -c"$c" -d"${STALL_SECONDS}s" \
+                    -s tests/bench/store_play.lua "$url" >"$out" 2>&1 || true
+            fi
+            line=$(grep '^store_play:' "$out" || true)
+            p50=$(kv "$line" p50_us) p99=$(kv "$line" p99_us)
+            r=$(awk -v a="${p50:-0}" -v b="${p99:-0}" 'BEGIN { printf "%.1f", (a > 0) ? b / a : 0 }')
+            printf '  %-9s %-6s %5s %9s %9s %8s %-11s %6s %7s %s\n' "$db" "$what" "$c" \
+                "$(ms_fmt "$(awk -v v="${p50:-0}" 'BEGIN { print v / 1000 }')")" \
+                "$(ms_fmt "$(awk -v v="${p99:-0}" 'BEGIN { print v / 1000 }')")" "$r" \
+                "$( [ "$what" = play ] && awk -v r="$r" 'BEGIN { print (r + 0 <= 10) ? "<=10 PASS" : "<=10 ABOVE" }')" \
+                "$(grep -c '^store_play_slow:' "$out")" \
+                "$(sed -n 's/^store_play_slow: at_ms=\([0-9.]*\) .*/\1/p' "$out" | sort -n |
+                    awk 'NR > 1 && $1 - last < 10 { if (!inb) { b++; inb = 1 } ; last = $1; next } { inb = 0; last = $1 } END { print b + 0 }')" \
+                "$(sed -n 's/^store_play_slow: .* ms=\([0-9.]*\) .*/\1/p' "$out" | sort -rn | head -n 5 | awk '{ printf "%s%.0f", (NR > 1) ? " " : "", $1 }')"
+        done
+    done
+done
+echo "  the database after: $(du -m "$tmp/stall.db" | cut -f1) MB, WAL $(du -m "$tmp/stall.db-wal" 2>/dev/null | cut -f1) MB; machine: $(load)"
+kill "$spid" 2>/dev/null || true; wait "$spid" 2>/dev/null || true
+spid=""
+}
+
 case $BENCH in all | http) bench_http ;; esac
 case $BENCH in all | routes) bench_routes ;; esac
 case $BENCH in all | store) bench_store ;; esac
+case $BENCH in all | store | stall) bench_stall ;; esac

@@ -75,8 +75,17 @@ local function read_state(body)
     over = body:find('"over":true', s, true) ~= nil
 end
 
+-- STORE_PLAY_PATH (the environment): GET that path instead, every request
+-- (the same driver and probe on a request that stores nothing: the
+-- machine's own tail, beside the store's)
+local get_path = os.getenv("STORE_PLAY_PATH")
+
 request = function()
     sent_at = now_ms()
+    if get_path then
+        creating = false
+        return wrk.format("GET", get_path)
+    end
     if id == nil or over then
         creating = true
         return wrk.format("POST", "/games", { ["Content-Type"] = "application/json" }, create_body)
@@ -107,6 +116,8 @@ response = function(status, headers, body)
             errors = errors + 1
             id = nil
         end
+    elseif status == 200 and get_path then
+        requests = requests + 1
     elseif status == 200 then
         requests = requests + 1
         plays = plays + count_applied(body)
