@@ -157,6 +157,8 @@ int json_arena_hold(void)
 
 void json_arena_resume(int held) { A.on = held; }
 
+size_t json_arena_shared(void) { return __atomic_load_n(&shared_used, __ATOMIC_RELAXED); }
+
 char *json_text(const json_t *j, size_t flags)
 {
     int held = json_arena_hold();

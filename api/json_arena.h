@@ -41,6 +41,9 @@ void json_arena_resume(int held);
  * blocks (json_arena_end() frees them at once): for a large answer, the
  * walk that frees value by value costs as much as writing the text. */
 void json_arena_release(json_t *j);
+/* Bytes of blocks that requests of all threads hold now past their first
+ * 112 KB (the shared budget's use: 8 MB at most). */
+size_t json_arena_shared(void);
 /* json_dumps(j, flags) into memory free() takes (NULL as json_dumps). */
 char *json_text(const json_t *j, size_t flags);
 
