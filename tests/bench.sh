@@ -768,8 +768,8 @@ if [ -z "$url" ]; then echo "== stall: the server did not start: skipped"; retur
 echo "== stall: the store loop's tail (store_play.lua: a person's Hanabi plays against the rules bot), ${STALL_SECONDS}s"
 echo "   runs at 2 and 8 connections on a fresh database, then after ${STALL_AGE}s more of the loop; beside each, the"
 echo "   same driver on GET /healthz. p50, p99: wrk's (it adds samples for a stall: coordinated omission); slow: the"
-echo "   probe's requests over ${SLOW_MS} ms; bursts: moments (10 ms apart or more) when 2 connections or more were"
-echo "   slow at once. Target: p99 <= 10 x p50 for the stored play."
+echo "   probe's requests over ${SLOW_MS} ms; bursts: groups of slow answers that came within 10 ms of each other (a"
+echo "   stall of the whole server shows as one). Target: p99 <= 10 x p50 for the stored play."
 printf '\n  %-9s %-6s %5s %9s %9s %8s %-11s %6s %7s %s\n' database route conns p50 p99 p99/p50 target slow bursts "largest (ms)"
 local db c what line p50 p99 r out
 for db in fresh aged; do
