@@ -87,9 +87,14 @@ RSS_TARGET_KB=$((50 * 1024))
 
 tmp=$(mktemp -d)
 cpid=""; apid=""; spid=""
-cleanup() {
+# stop_servers: the servers a section left running (each section starts its own)
+stop_servers() {
     for p in $cpid $apid $spid; do kill "$p" 2>/dev/null || true; done
     for p in $cpid $apid $spid; do wait "$p" 2>/dev/null || true; done
+    cpid="" apid="" spid=""
+}
+cleanup() {
+    stop_servers
     rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -452,8 +457,7 @@ for s in croupier bare; do
         "$after" "$(awk -v k="$(kb "$p" VmHWM)" 'BEGIN { print k / 1024 }')" "$(kb "$p" Threads)"
 done
 # the HTTP servers are done with: the store sections have the machine alone
-for p in $cpid $apid; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
-cpid="" apid=""
+stop_servers
 }
 
 # kv LINE KEY: the value of KEY=VALUE in a figures line
@@ -671,6 +675,7 @@ sed -n 's/^long: game=\([a-z]*\) figure=play .*windows_low=\([^ ]*\) windows_hig
 sed -n 's/^long: game=\([a-z]*\) figure=get .*non2xx=\([0-9]*\) .*runs_low=\([^ ]*\) runs_high=\([^ ]*\).*/  \1: GET runs req\/s v10 \3 | v500 \4; non-2xx \2/p' "$tmp/long.out"
 grep -v '^long: ' "$tmp/long.out" | sed 's/^/  long.mjs: /' || true
 echo "  machine after (B): $(load)"
+stop_servers
 }
 
 # section "routes" (issue 33, item 2): the server's CPU per request of every
@@ -746,8 +751,7 @@ END {
 }' "$tmp/routes.out"
 grep -v '^route: ' "$tmp/routes.out" | sed 's/^/  routes.mjs: /' || true
 echo "  machine after (routes): $(load)"
-for p in $cpid $apid; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
-cpid="" apid=""
+stop_servers
 }
 
 # section "stall" (issue 33, item 6): the store loop's tail. A fresh server
@@ -800,11 +804,10 @@ for db in fresh aged; do
     done
 done
 echo "  the database after: $(du -m "$tmp/stall.db" | cut -f1) MB, WAL $(du -m "$tmp/stall.db-wal" 2>/dev/null | cut -f1) MB; machine: $(load)"
-kill "$spid" 2>/dev/null || true; wait "$spid" 2>/dev/null || true
-spid=""
+stop_servers
 }
 
-case $BENCH in all | http) bench_http ;; esac
-case $BENCH in all | routes) bench_routes ;; esac
-case $BENCH in all | store) bench_store ;; esac
-case $BENCH in all | store | stall) bench_stall ;; esac
+case $BENCH in all | http) bench_http; stop_servers ;; esac
+case $BENCH in all | routes) bench_routes; stop_servers ;; esac
+case $BENCH in all | store) bench_store; stop_servers ;; esac
+case $BENCH in all | store | stall) bench_stall; stop_servers ;; esac
