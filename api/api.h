@@ -42,6 +42,7 @@ int h_openapi(const api_config *, const http_req *, const route_match *, json_t 
 int h_openapi_json(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_rules(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_rules_game(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_rules_page(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_games_create(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_game_get(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_game_delete(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
@@ -57,6 +58,7 @@ int h_validate(const api_config *, const http_req *, const route_match *, json_t
 int h_fn_validate(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_fn_play(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_fn_play_named(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_cases(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 
 /* A stored game loaded for one request (api/gamectx.c). */
 typedef struct game_ctx {

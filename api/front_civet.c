@@ -508,12 +508,16 @@ static int g_probe_port; /* the local port of learn_layout()'s connection */
  * whose end never came (civetweb's own read timeout ended it) or that
  * carries a trailer section: mg_read() answers 0 for all three. Learnt
  * from learn_layout()'s chunked request as conn_fd() learns the socket:
- * the one word within reach of the socket's (they sit in the same struct,
- * 300 bytes apart at most) that read 1 before its body was read and 4
- * after. Unlearnt (-1): chunked bodies are refused (411), as RFC 9112
- * allows, rather than taken without knowing how they ended. */
+ * the one word of the CHUNK_SPAN bytes from the socket's on that read 1
+ * before its body was read and 4 after. In Debian 12's build it lies 88
+ * bytes after the socket, and the struct goes on for 216 (2,512 bytes in
+ * all, the stride of civetweb's array of connections): the span stays
+ * inside the struct, since the last worker's is the array's end. Another
+ * layout may put it out of reach: unlearnt (-1), chunked bodies are
+ * refused (411), as RFC 9112 allows, rather than taken without knowing
+ * how they ended. */
 static long g_chunk_off = -1;
-enum { CHUNK_SPAN = 300 };
+enum { CHUNK_SPAN = 128 };
 
 static int chunk_state(const struct mg_connection *conn)
 {

@@ -1,4 +1,11 @@
-/* h_service.c: /healthz, /metrics, /openapi.yaml, /rules, /rules/{game}. */
+/* h_service.c: /healthz, /metrics, /openapi.yaml, /rules, /rules/{game} and
+ * the games' rules pages, /docs/rules/{game}.md.
+ *
+ * The rules pages are Markdown files of the repository's docs/ (installed
+ * with the binary, --docs): a deployed server has no repository beside it,
+ * so /rules/{game} links the page on the server itself. Only the page of a
+ * registered game is served; the name is looked up in the registry, never
+ * used as a path, so no other file of --docs can be read. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,12 +152,15 @@ static json_t *catalogue_entry(const game_ops *ops)
         json_array_append_new(fns, json_pack("{s:s,s:s,s:s}", "kind", f->kind, "path",
                                              path, "signature", f->signature));
     }
-    return json_pack("{s:s,s:s,s:o,s:{s:i,s:i,s:i},s:b,s:o,s:o,s:o,s:o}", "game", ops->name,
+    char page[96];
+    snprintf(page, sizeof page, "/docs/rules/%s.md", ops->name);
+    return json_pack("{s:s,s:s,s:o,s:{s:i,s:i,s:i},s:b,s:o,s:o,s:o,s:o,s:s}", "game", ops->name,
                      "title", ops->title, "variants", variants, "players", "min",
                      ops->min_players, "max", ops->max_players, "default",
                      ops->default_players ? ops->default_players : ops->min_players,
                      "cooperative", ops->cooperative, "bots", bots, "bots_with_people",
-                     with_people, "functions", fns, "export_formats", formats);
+                     with_people, "functions", fns, "export_formats", formats,
+                     "rules_page", page);
 }
 
 int h_rules(const api_config *cfg, const http_req *req, const route_match *m,
@@ -186,4 +196,39 @@ int h_rules_game(const api_config *cfg, const http_req *req,
     }
     json_decref(doc);
     return http_res_json(res, 200, own ? own : catalogue_entry(ops));
+}
+
+/* GET /docs/rules/{game}.md: the game's rules page, <--docs>/rules/<game>.md,
+ * as Markdown (a 404 naming --docs when it is not installed). */
+int h_rules_page(const api_config *cfg, const http_req *req, const route_match *m,
+                 json_t *body, http_res *res)
+{
+    (void)body;
+    game_err e = {0};
+    const char *page = m->params[0];
+    size_t n = strlen(page);
+    char name[sizeof m->params[0]] = "";
+    if (n > 3 && strcmp(page + n - 3, ".md") == 0)
+        memcpy(name, page, n - 3);
+    const game_ops *ops = name[0] ? game_find(name) : NULL;
+    if (!ops) {
+        err_set(&e, ERR_NOT_FOUND, NULL, "no rules page '%s': the pages are <game>.md "
+                "for the games of GET /rules", page);
+        return http_res_problem(res, req, ERR_NOT_FOUND, &e, NULL);
+    }
+    char path[1024];
+    size_t len = 0;
+    char *text = NULL;
+    if (cfg->docs_dir &&
+        (size_t)snprintf(path, sizeof path, "%s/rules/%s.md", cfg->docs_dir, ops->name) < sizeof path)
+        text = slurp(path, 1u << 20, &len);
+    if (!text) {
+        err_set(&e, ERR_NOT_FOUND, NULL, "the rules page of %s is not installed on this "
+                "server (--docs DIR serves DIR/rules/%s.md)", ops->name, ops->name);
+        return http_res_problem(res, req, ERR_NOT_FOUND, &e, NULL);
+    }
+    int rc = http_res_raw(res, 200, "text/markdown; charset=utf-8", text, len);
+    http_res_header(res, "Cache-Control", "no-cache");
+    free(text);
+    return rc;
 }

@@ -66,6 +66,7 @@ typedef struct api_config {
     const char *admin_token;  /* NULL = no admin */
     const char *www_dir;      /* static files */
     const char *openapi_path; /* openapi/openapi.yaml */
+    const char *docs_dir;     /* docs/: the games' rules pages, docs/rules/<game>.md */
     const char *cors_origin;  /* --cors: the one other origin allowed; NULL = none */
 } api_config;
 

@@ -6,7 +6,7 @@
  * either, a new stream is refused with a 503 problem and Retry-After
  * instead of waiting. The numbers are set once at start (croupier serve
  * --max-streams / --max-streams-per-client; croupier fcgi derives them from
- * its thread count) and documented in README.md (limits).
+ * its thread count) and documented in docs/deployment.md (the connection budget).
  *
  * transport_problem() writes the problem+json of a refusal made by a front
  * end itself, before or instead of api_handle(): a malformed or incomplete

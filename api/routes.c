@@ -9,6 +9,7 @@ const route api_routes[] = {
     {"GET", "/openapi.json", BODY_NONE, h_openapi_json},
     {"GET", "/rules", BODY_NONE, h_rules},
     {"GET", "/rules/{game}", BODY_NONE, h_rules_game},
+    {"GET", "/docs/rules/{page}", BODY_NONE, h_rules_page},
     {"POST", "/games", BODY_JSON, h_games_create},
     {"GET", "/games/{id}", BODY_NONE, h_game_get},
     {"DELETE", "/games/{id}", BODY_NONE, h_game_delete},
@@ -24,5 +25,6 @@ const route api_routes[] = {
     {"POST", "/validate/{game}/{fn}", BODY_JSON, h_fn_validate},
     {"POST", "/play/{game}", BODY_JSON, h_fn_play},
     {"POST", "/play/{game}/{fn}", BODY_JSON, h_fn_play_named},
+    {"GET", "/cases/{game}/{fn}", BODY_NONE, h_cases},
     {NULL, NULL, BODY_NONE, NULL},
 };

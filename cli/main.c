@@ -32,13 +32,13 @@ static void on_signal(int sig)
 
 /* Options shared by `serve` and `fcgi`. */
 typedef struct server_opts {
-    const char *cmd, *listen, *store_url, *access_log, *www, *openapi, *cors;
+    const char *cmd, *listen, *store_url, *access_log, *www, *openapi, *docs, *cors;
     long long threads, body_limit, max_streams, max_streams_per_client, stream_idle;
     int log_fd; /* --access-log, opened by check_files() */
 } server_opts;
 
 /* Defaults of --threads: the embedded server holds one connection per
- * thread (README.md, limits: the connection budget); FastCGI threads only
+ * thread (docs/deployment.md: the connection budget); FastCGI threads only
  * run requests that nginx has read in full. */
 enum { SERVE_THREADS = 512, FCGI_THREADS = 8 };
 
@@ -71,7 +71,7 @@ static void server_usage(FILE *f, const char *cmd)
         "  --body-limit BYTES   largest request body accepted (default 65536)\n",
         fcgi ? FCGI_THREADS : SERVE_THREADS,
         fcgi ? "" : ": each holds one open connection\n"
-                    "                       (README.md, limits: the connection budget)",
+                    "                       (docs/deployment.md: the connection budget)",
         fcgi ? "" : " and WebSocket", fcgi ? FCGI_THREADS / 2 : STREAMS_TOTAL_DEFAULT,
         fcgi ? FCGI_THREADS / 2 : STREAMS_PER_CLIENT_DEFAULT, STREAMS_IDLE_DEFAULT);
     if (!fcgi)
@@ -82,12 +82,14 @@ static void server_usage(FILE *f, const char *cmd)
     fprintf(f,
         "  --openapi FILE       the OpenAPI document served at /openapi.yaml\n"
         "                       (default openapi/openapi.yaml; '' serves none)\n"
+        "  --docs DIR           the documentation whose games' rules pages, DIR/rules/<game>.md,\n"
+        "                       are served at /docs/rules/<game>.md (default docs; '' serves none)\n"
         "  -h, --help           this text\n\n"
         "Environment: CROUPIER_ADMIN_TOKEN enables an admin token that sees every\n"
         "game in full (off when unset). SIGTERM or SIGINT stop the server cleanly.\n");
 }
 
-static int parse_size(const char *s, long long lo, long long hi, long long *out)
+int cli_number(const char *s, long long lo, long long hi, long long *out)
 {
     char *end;
     errno = 0;
@@ -106,6 +108,7 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
         {"threads", required_argument, 0, 't'}, {"body-limit", required_argument, 0, 'b'},
         {"access-log", required_argument, 0, 'a'}, {"www", required_argument, 0, 'w'},
         {"openapi", required_argument, 0, 'o'}, {"cors", required_argument, 0, 'c'},
+        {"docs", required_argument, 0, 'd'},
         {"max-streams", required_argument, 0, 'm'},
         {"max-streams-per-client", required_argument, 0, 'p'},
         {"stream-idle", required_argument, 0, 'i'},
@@ -117,20 +120,20 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
         case 'l': o->listen = optarg; break;
         case 's': o->store_url = optarg; break;
         case 't':
-            if (parse_size(optarg, 1, 4096, &o->threads)) {
+            if (cli_number(optarg, 1, 4096, &o->threads)) {
                 fprintf(stderr, "croupier %s: --threads takes 1..4096\n", o->cmd);
                 return 2;
             }
             break;
         case 'b':
-            if (parse_size(optarg, 1024, 64LL << 20, &o->body_limit)) {
+            if (cli_number(optarg, 1024, 64LL << 20, &o->body_limit)) {
                 fprintf(stderr, "croupier %s: --body-limit takes 1024..67108864 bytes\n", o->cmd);
                 return 2;
             }
             break;
         case 'm':
         case 'p':
-            if (parse_size(optarg, 1, 4096, c == 'm' ? &o->max_streams
+            if (cli_number(optarg, 1, 4096, c == 'm' ? &o->max_streams
                                                      : &o->max_streams_per_client)) {
                 fprintf(stderr, "croupier %s: --%s takes 1..4096\n", o->cmd,
                         c == 'm' ? "max-streams" : "max-streams-per-client");
@@ -138,7 +141,7 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
             }
             break;
         case 'i':
-            if (parse_size(optarg, 1, 86400, &o->stream_idle)) {
+            if (cli_number(optarg, 1, 86400, &o->stream_idle)) {
                 fprintf(stderr, "croupier %s: --stream-idle takes 1..86400 seconds\n", o->cmd);
                 return 2;
             }
@@ -146,6 +149,7 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
         case 'a': o->access_log = optarg; break;
         case 'w': o->www = optarg; break;
         case 'o': o->openapi = optarg; break;
+        case 'd': o->docs = optarg; break;
         case 'c':
             if (!http_cors_origin_valid(optarg)) {
                 fprintf(stderr, "croupier %s: --cors takes one origin, http(s)://host[:port] "
@@ -168,7 +172,8 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
 /* Every file a server is given, checked before it serves: one line
  * naming croupier, the option and the path, and exit 2, rather than a
  * server that starts and then answers 404 or writes no log. An empty
- * --www or --openapi turns the page or the document off. *log_fd: the
+ * --www, --openapi or --docs turns the page, the document or the rules
+ * pages off. *log_fd: the
  * access log, opened for appending (-1 when none). */
 static int check_files(const server_opts *o, int *log_fd)
 {
@@ -186,6 +191,16 @@ static int check_files(const server_opts *o, int *log_fd)
         snprintf(path, sizeof path, "%s/index.html", o->www);
         if (access(path, R_OK) != 0) {
             fprintf(stderr, "croupier %s: --www %s: no readable index.html in it\n", o->cmd, o->www);
+            return 2;
+        }
+    }
+    if (o->docs && *o->docs) {
+        snprintf(path, sizeof path, "%s/rules", o->docs);
+        const char *why = stat(path, &sb) != 0 ? strerror(errno)
+                          : !S_ISDIR(sb.st_mode) ? "not a folder" : NULL;
+        if (why) {
+            fprintf(stderr, "croupier %s: --docs %s: %s/rules: %s (the games' rules pages; "
+                            "--docs '' serves none)\n", o->cmd, o->docs, o->docs, why);
             return 2;
         }
     }
@@ -243,6 +258,7 @@ static int server_setup(int argc, char **argv, server_opts *o, api_config *cfg, 
     cfg->admin_token = getenv("CROUPIER_ADMIN_TOKEN");
     cfg->www_dir = o->www && *o->www ? o->www : NULL;
     cfg->openapi_path = o->openapi && *o->openapi ? o->openapi : NULL;
+    cfg->docs_dir = o->docs && *o->docs ? o->docs : NULL;
     cfg->cors_origin = o->cors;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -287,7 +303,7 @@ static void raise_nofile(const char *cmd, long long need)
 static int cmd_serve(int argc, char **argv)
 {
     server_opts o = {.cmd = "serve", .listen = "127.0.0.1:8080", .www = "www",
-                     .openapi = "openapi/openapi.yaml", .threads = SERVE_THREADS,
+                     .openapi = "openapi/openapi.yaml", .docs = "docs", .threads = SERVE_THREADS,
                      .body_limit = 65536};
     front_civet fc;
     memset(&fc, 0, sizeof fc);
@@ -323,7 +339,7 @@ static int cmd_serve(int argc, char **argv)
 static int cmd_fcgi(int argc, char **argv)
 {
     server_opts o = {.cmd = "fcgi", .listen = NULL, .www = "www",
-                     .openapi = "openapi/openapi.yaml", .threads = FCGI_THREADS,
+                     .openapi = "openapi/openapi.yaml", .docs = "docs", .threads = FCGI_THREADS,
                      .body_limit = 65536};
     api_config cfg;
     store *st = NULL;
@@ -350,6 +366,7 @@ static void usage(FILE *f)
         "  fcgi       the same API as a FastCGI application (or one CGI request)\n"
         "  selfplay   let bots play many games and report how they fare\n"
         "  tournament rotate named strategies through the seats and rank them\n"
+        "  cases      generated cases of an autograder function (docs/autograder.md)\n"
         "  games      list the games, variants and bots\n"
         "  help       this text\n\n"
         "`croupier <command> --help` describes each command.\n");
@@ -386,7 +403,7 @@ int main(int argc, char **argv)
         /* glibc gives a thread that finds the malloc arenas busy a new one,
          * up to 8 per CPU, and each keeps the memory freed in it until it
          * is trimmed: after bursts of bot games (0.3-1 MB of heap each) the
-         * server held 44 MB instead of 33-35 MB with 2-4 arenas (README,
+         * server held 44 MB instead of 33-35 MB with 2-4 arenas (docs/deployment.md,
          * memory). Two per CPU, unless MALLOC_ARENA_MAX says otherwise. */
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         if (!getenv("MALLOC_ARENA_MAX"))
@@ -402,6 +419,8 @@ int main(int argc, char **argv)
         return cmd_tournament(argc - 1, argv + 1);
     if (strcmp(cmd, "games") == 0)
         return cmd_games(argc - 1, argv + 1);
+    if (strcmp(cmd, "cases") == 0)
+        return cmd_cases(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         usage(stdout);
         return 0;

@@ -1,5 +1,5 @@
 /* remote.c: a remote player of `croupier tournament`: one POST of a seat's
- * decision to an HTTP server, with a deadline (docs/tournament.md, "Remote
+ * decision to an HTTP server, with a deadline (docs/tournaments.md, "Remote
  * players").
  *
  * The HTTP client is civetweb's (mg_connect_client, mg_get_response with a

@@ -3,7 +3,7 @@
  * strategy sits at every seat equally often, and a results table (wins with
  * Wilson intervals, average scores, Bradley-Terry ratings on the Elo scale).
  *
- * Schedule (docs/tournament.md): the lineup L[0..P-1] (--bots, repeated to
+ * Schedule (docs/tournaments.md): the lineup L[0..P-1] (--bots, repeated to
  * fill P seats) is played in blocks of P games. Game g is rotation
  * r = g mod P of block b = g div P: lineup entry j sits at seat (j + r) mod P,
  * and every game of block b is dealt from seed S + b, so each deal is played
@@ -71,7 +71,7 @@ static void usage(FILE *f)
         "game (the winner beats every other seat; no winner: all draw), on the Elo\n"
         "scale, mean 1500. Cooperative games report the team score instead.\n"
         "A strategy that is an http:// URL is a remote player: each of its moves is\n"
-        "a POST of the seat's function arguments (docs/tournament.md).\n"
+        "a POST of the seat's function arguments (docs/tournaments.md).\n"
         "Exit status: 0 done, 1 a bot failed, 2 bad arguments.\n");
 }
 

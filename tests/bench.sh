@@ -58,9 +58,26 @@
 # tests/bench/routes.mjs); STALL_SECONDS=10 per run, STALL_AGE=120 seconds of
 # the loop before the "aged" runs, SLOW_MS=10 (section "stall", issue 33);
 # BENCH=all|engine|hanabi|http|routes|store|stall; BUILD=build (where make put croupier and
-# bench/*), CROUPIER_BIN=$BUILD/croupier (another build of the server).
+# bench/*), CROUPIER_BIN=$BUILD/croupier (another build of the server);
+# BENCH_DOC=FILE (make bench: docs/benchmarks.md) also writes each part the
+# run printed into FILE, between that part's markers (tests/docblock.mjs),
+# once the run has ended well.
 set -eu
 cd "$(dirname "$0")/.."
+if [ -n "${BENCH_DOC:-}" ]; then
+    out=$(mktemp)
+    BENCH_DOC='' "$0" "$@" | tee "$out"
+    rc=${PIPESTATUS[0]}
+    if [ "$rc" -ne 0 ]; then
+        echo "bench: exit $rc: $BENCH_DOC not rewritten" >&2
+    elif ! command -v node >/dev/null 2>&1; then
+        echo "bench: node missing (make deps installs it): $BENCH_DOC not rewritten" >&2
+    else
+        node tests/docblock.mjs bench "$BENCH_DOC" <"$out" || rc=$?
+    fi
+    rm -f "$out"
+    exit "$rc"
+fi
 RUNS=${RUNS:-5}
 HTTP_RUNS=${HTTP_RUNS:-5}
 DURATION=${DURATION:-5}

@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# tests/run.sh: run every test suite a fresh machine can run, against the
-# release build and again under ASan+UBSan, and end with one line
-# "N passed, N failed" (the sum over all suites). Called by `make test`.
+# tests/run.sh [all|unit|asan]: run every test suite a fresh machine can run,
+# against the release build and again under ASan+UBSan, and end with one
+# line "N passed, N failed" (the sum over all suites). Called by `make test`
+# (all), `make unit` (the unit tests, release and ASan+UBSan builds) and
+# `make asan` (the ASan+UBSan unit tests and the HTTP suite against the
+# ASan+UBSan server); BUILD is where make put the binaries (default build).
 set -u
 cd "$(dirname "$0")/.."
+what=${1:-all}
+case $what in all | unit | asan) ;; *) echo "usage: tests/run.sh [all|unit|asan]" >&2; exit 2 ;; esac
+B=${BUILD:-build}
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -46,20 +52,44 @@ run_node() { # label dir [env...]
     tally "$label" "${p:-0}" "${f:-0}" "$rc"
 }
 
+# The last lines: the failing suites, the skipped tests, "N passed, N failed".
+summary() {
+    echo
+    [ ${#failed_suites[@]} -gt 0 ] && echo "failing suites: ${failed_suites[*]} (logs in tests/out/)"
+    [ "$skip" -gt 0 ] && echo "skipped: $skip (the reasons are in the logs in tests/out/)"
+    echo "$pass passed, $fail failed"
+    [ "$fail" -eq 0 ]
+}
+
+if [ "$what" = all ]; then
+    echo "the repository stands on its own (no path outside it)"
+    run_node "repository" tests/repo
+fi
+
 echo "unit tests (cmocka)"
-for t in build/tests/test_*; do
-    [ -x "$t" ] && run_cmocka "unit $(basename "$t")" "$t"
-done
-for t in build/asan/tests/test_*; do
+if [ "$what" != asan ]; then
+    for t in "$B"/tests/test_*; do
+        [ -x "$t" ] && run_cmocka "unit $(basename "$t")" "$t"
+    done
+fi
+for t in "$B"/asan/tests/test_*; do
     [ -x "$t" ] && run_cmocka "unit $(basename "$t") [asan+ubsan]" "$t"
 done
+if [ "$what" = asan ]; then
+    echo "HTTP tests against the ASan+UBSan server (real SQLite file)"
+    run_node "http [asan+ubsan server]" tests/http CROUPIER_BIN="$B"/asan/croupier
+fi
+if [ "$what" != all ]; then
+    summary
+    exit
+fi
 
 # The HTTP suites below write their servers' access logs and the tokens they
 # were given here; tests/access-log then checks that no log holds a token.
 export CROUPIER_TEST_ACCESS_LOG_DIR=$(mktemp -d /tmp/croupier-logs.XXXXXX)
 echo "HTTP tests (real server, real SQLite file)"
-run_node "http" tests/http CROUPIER_BIN=build/croupier
-run_node "http [asan+ubsan server]" tests/http CROUPIER_BIN=build/asan/croupier
+run_node "http" tests/http CROUPIER_BIN="$B"/croupier
+run_node "http [asan+ubsan server]" tests/http CROUPIER_BIN="$B"/asan/croupier
 
 # A real PostgreSQL: a throwaway cluster in a temp dir, on its own port and
 # socket, run by the postgres user when we are root (initdb refuses root).
@@ -81,12 +111,12 @@ start_pg() {
 }
 echo "HTTP tests through nginx + croupier fcgi (the same handlers over FastCGI)"
 if [ -x /usr/sbin/nginx ]; then
-    run_node "http [fastcgi via nginx]" tests/http CROUPIER_BIN=build/croupier CROUPIER_TEST_FRONT=fcgi
+    run_node "http [fastcgi via nginx]" tests/http CROUPIER_BIN="$B"/croupier CROUPIER_TEST_FRONT=fcgi
 else
     echo "  nginx missing: run 'make deps'"; tally "http [fastcgi via nginx]" 0 1 1
 fi
 echo "access logs of the HTTP runs above hold none of their tokens"
-run_node "access logs: no token" tests/access-log CROUPIER_BIN=build/croupier \
+run_node "access logs: no token" tests/access-log CROUPIER_BIN="$B"/croupier \
     CROUPIER_ACCESS_LOG_CHECK_DIR="$CROUPIER_TEST_ACCESS_LOG_DIR"
 rm -rf "$CROUPIER_TEST_ACCESS_LOG_DIR"
 unset CROUPIER_TEST_ACCESS_LOG_DIR
@@ -95,17 +125,17 @@ unset CROUPIER_TEST_ACCESS_LOG_DIR
 # game here, 50 in the PostgreSQL pass below, where only the store differs;
 # `make soak` is the long run).
 echo "whole-game soak (real server, real SQLite file)"
-run_node "soak" tests/soak CROUPIER_BIN=build/croupier
+run_node "soak" tests/soak CROUPIER_BIN="$B"/croupier
 
 trap '[ -n "${PG_STOP:-}" ] && $PG_STOP >/dev/null 2>&1' EXIT
 echo "HTTP tests against PostgreSQL (a real cluster started here)"
 if start_pg; then
     export CROUPIER_TEST_PG_URL="$PGURL"
-    run_cmocka "unit test_store_pg [postgres]" build/tests/test_store_pg
-    run_cmocka "unit test_store_pg [postgres, asan+ubsan]" build/asan/tests/test_store_pg
+    run_cmocka "unit test_store_pg [postgres]" "$B"/tests/test_store_pg
+    run_cmocka "unit test_store_pg [postgres, asan+ubsan]" "$B"/asan/tests/test_store_pg
     unset CROUPIER_TEST_PG_URL
-    run_node "http [postgres store]" tests/http CROUPIER_BIN=build/croupier CROUPIER_TEST_STORE="$PGURL"
-    run_node "soak [postgres store]" tests/soak CROUPIER_BIN=build/croupier CROUPIER_TEST_STORE="$PGURL" \
+    run_node "http [postgres store]" tests/http CROUPIER_BIN="$B"/croupier CROUPIER_TEST_STORE="$PGURL"
+    run_node "soak [postgres store]" tests/soak CROUPIER_BIN="$B"/croupier CROUPIER_TEST_STORE="$PGURL" \
         SOAK_GAMES_PER_GAME=50 SOAK_FULL_PER_GAME=1
     $PG_STOP >/dev/null 2>&1
     PG_STOP=""
@@ -121,17 +151,17 @@ fi
 # under 100 ms; 2,000 slow connections against nginx + croupier fcgi.
 echo "crowds: the embedded server's connection budget, and nginx + FastCGI"
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-run_node "crowd [civetweb, 256 hostile]" tests/crowd/civetweb.test.mjs CROUPIER_BIN=build/croupier
+run_node "crowd [civetweb, 256 hostile]" tests/crowd/civetweb.test.mjs CROUPIER_BIN="$B"/croupier
 if [ -x /usr/sbin/nginx ]; then
-    run_node "crowd [nginx + fastcgi, 2000 slow]" tests/crowd/fastcgi.test.mjs CROUPIER_BIN=build/croupier
+    run_node "crowd [nginx + fastcgi, 2000 slow]" tests/crowd/fastcgi.test.mjs CROUPIER_BIN="$B"/croupier
 else
     echo "  nginx missing: run 'make deps'"; tally "crowd [nginx + fastcgi]" 0 1 1
 fi
 
 echo "fuzz smoke (libFuzzer + ASan + UBSan over api_handle, fixed seed)"
-if [ -x build/fuzz/fuzz_api ]; then
+if [ -x "$B"/fuzz/fuzz_api ]; then
     fz=$(mktemp -d)
-    if build/fuzz/fuzz_api -runs=4000 -seed=1 -max_len=16384 -timeout=10 "$fz" tests/fuzz/corpus \
+    if "$B"/fuzz/fuzz_api -runs=4000 -seed=1 -max_len=16384 -timeout=10 "$fz" tests/fuzz/corpus \
         >tests/out/fuzz.log 2>&1; then
         tally "fuzz smoke (4000 inputs)" 1 0 0
     else
@@ -144,23 +174,16 @@ fi
 
 if [ -d tests/cli ]; then
     echo "command-line tests"
-    run_node "cli" tests/cli CROUPIER_BIN=build/croupier
+    run_node "cli" tests/cli CROUPIER_BIN="$B"/croupier
 fi
 
 if [ -d tests/browser ]; then
     echo "browser tests (headless Chromium)"
     if [ -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
-        run_node "browser" tests/browser CROUPIER_BIN=build/croupier
+        run_node "browser" tests/browser CROUPIER_BIN="$B"/croupier
     else
         echo "  chromium missing: run 'make deps'"; tally "browser (chromium missing)" 0 1 1
     fi
 fi
 
-echo
-[ ${#failed_suites[@]} -gt 0 ] && echo "failing suites: ${failed_suites[*]} (logs in tests/out/)"
-if [ "$skip" -gt 0 ]; then
-    echo "$pass passed, $fail failed, $skip skipped"
-else
-    echo "$pass passed, $fail failed"
-fi
-[ "$fail" -eq 0 ]
+summary

@@ -1,10 +1,11 @@
-// tests/tournaments.mjs: the README's table of every game's bots, by one
-// command (`make tournaments`; issue 14 item 5). It runs `croupier
-// tournament --json` (docs/tournament.md) for each lineup below and prints
+// tests/tournaments.mjs: the table of every game's bots in docs/tournaments.md,
+// by one command (`make tournaments`; issue 14 item 5). It runs `croupier
+// tournament --json` (docs/tournaments.md) for each lineup below and prints
 // Markdown; with --write FILE it replaces what lies between the markers
-// <!-- tournaments:begin --> and <!-- tournaments:end --> in FILE.
+// <!-- tournaments:begin --> and <!-- tournaments:end --> in FILE
+// (tests/docblock.mjs).
 //
-//   node tests/tournaments.mjs [--bin build/croupier] [--scale 1] [--seed 1] [--write README.md]
+//   node tests/tournaments.mjs [--bin build/croupier] [--scale 1] [--seed 1] [--write docs/tournaments.md]
 //
 // The lineups: for each competitive game and variant, every pair of its bots
 // (seats alternate A, B, A, B: each sits at every seat and plays every deal
@@ -14,7 +15,7 @@
 // the games (0.1 for a quick look). Seeded: the same command gives the same
 // table on any machine with the same build.
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
+import { writeBlocks } from './docblock.mjs';
 
 const opt = { bin: 'build/croupier', scale: 1, seed: 1, write: '' };
 for (let i = 2; i < process.argv.length; i += 2) {
@@ -121,10 +122,7 @@ say(`<sub>\`make tournaments\` (node tests/tournaments.mjs --seed ${opt.seed}${o
 
 const text = lines.join('\n');
 if (opt.write) {
-  const f = fs.readFileSync(opt.write, 'utf8');
-  const a = f.indexOf('<!-- tournaments:begin -->'), b = f.indexOf('<!-- tournaments:end -->');
-  if (a < 0 || b < a) { console.error(`${opt.write}: no <!-- tournaments:begin --> ... <!-- tournaments:end --> block`); process.exit(1); }
-  fs.writeFileSync(opt.write, `${f.slice(0, a)}<!-- tournaments:begin -->\n${text}\n${f.slice(b)}`);
+  writeBlocks(opt.write, { tournaments: text });
   console.error(`tournaments.mjs: wrote the table into ${opt.write}`);
 } else {
   console.log(text);

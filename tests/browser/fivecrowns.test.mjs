@@ -8,10 +8,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startAll, stopAll, apiInPage, logCount, logGrows, OUT } from './harness.mjs';
+import { startAll, stopAll, apiInPage, logCount, logGrows, OUT, FIXTURES } from './harness.mjs';
 
 const SEED = 5; // the bot starts round 1; following the advice, we go out on our second turn
-const FIXTURES = '/work/shared/fixtures/fivecrowns';
 let env, page;
 const tid = (id) => page.getByTestId(id);
 const api = (p) => apiInPage(page, p);

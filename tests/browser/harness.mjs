@@ -2,6 +2,7 @@
 // server on a free port with a throwaway SQLite store, and Debian's headless
 // Chromium through playwright-core. Same recipe as play.test.mjs.
 
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,17 +12,15 @@ import { chromium } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const OUT = path.join(ROOT, 'tests', 'out');
+/** Five Crowns saves of other programs (tests/fixtures/fivecrowns/README.md). */
+export const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'fivecrowns');
 const BIN = process.env.CROUPIER_BIN || 'build/croupier';
 
-/** `accessLog: true` also has the server write its access log (env.accessLog). */
-export async function startAll({ accessLog = false } = {}) {
-  const env = { server: null, log: '', baseURL: null, tmp: null, browser: null, context: null, page: null, consoleErrors: [], accessLog: null };
-  env.tmp = mkdtempSync(path.join(tmpdir(), 'croupier-browser-'));
-  const extra = [];
-  if (accessLog) { env.accessLog = path.join(env.tmp, 'access.log'); extra.push('--access-log', env.accessLog); }
-  env.server = spawn(BIN, ['serve', '--listen', '127.0.0.1:0', '--store', `sqlite:${env.tmp}/t.db`, '--www', 'www', ...extra],
+/** Start the server on `listen` with env's store; resolves to its base URL. */
+function serve(env, listen, extra = []) {
+  env.server = spawn(BIN, ['serve', '--listen', listen, '--store', `sqlite:${env.tmp}/t.db`, '--www', 'www', ...extra],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  env.baseURL = await new Promise((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not say it was listening within 10 s:\n${env.log}`)), 10000);
     let buf = '';
     env.server.stdout.on('data', (d) => {
@@ -33,6 +32,18 @@ export async function startAll({ accessLog = false } = {}) {
     env.server.on('error', (e) => { clearTimeout(timer); reject(new Error(`cannot start ${BIN}: ${e.message}`)); });
     env.server.on('exit', (code, sig) => { clearTimeout(timer); reject(new Error(`server exited (${code ?? sig}) before listening:\n${env.log}`)); });
   });
+}
+
+/** `accessLog: true` also has the server write its access log (env.accessLog);
+ *  `docs: DIR` serves the rules pages of DIR (croupier serve --docs). */
+export async function startAll({ accessLog = false, docs } = {}) {
+  const env = { server: null, log: '', baseURL: null, tmp: null, browser: null, context: null, page: null, consoleErrors: [], accessLog: null };
+  env.tmp = mkdtempSync(path.join(tmpdir(), 'croupier-browser-'));
+  const extra = [];
+  if (accessLog) { env.accessLog = path.join(env.tmp, 'access.log'); extra.push('--access-log', env.accessLog); }
+  if (docs) extra.push('--docs', docs);
+  env.serveExtra = extra;
+  env.baseURL = await serve(env, '127.0.0.1:0', extra);
   mkdirSync(OUT, { recursive: true });
   env.browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -48,17 +59,56 @@ export async function startAll({ accessLog = false } = {}) {
   return env;
 }
 
-export async function stopAll(env) {
-  if (!env) return;
-  if (env.browser) await env.browser.close();
+/** The server goes away (as a crash or a restart would take it). */
+export async function stopServer(env) {
   const { server } = env;
-  if (server && server.exitCode === null) {
+  if (server && server.exitCode === null && server.signalCode === null) {
     const exited = new Promise((r) => server.once('exit', r));
     server.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
     if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
   }
+}
+
+/** The server comes back on the same address, with the same store. */
+export async function restartServer(env) {
+  await stopServer(env);
+  const url = await serve(env, env.baseURL.replace(/^http:\/\//, ''), env.serveExtra);
+  assert.equal(url, env.baseURL, 'the server is back on its address');
+}
+
+export async function stopAll(env) {
+  if (!env) return;
+  if (env.browser) await env.browser.close();
+  await stopServer(env);
   if (env.tmp) rmSync(env.tmp, { recursive: true, force: true });
+}
+
+/** Call the server's API from the test (not the page): {status, body}. */
+export async function apiCall(env, method, p, { token, body } = {}) {
+  const headers = { Accept: 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(env.baseURL + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+/** Deal a game from the lobby's form as a person would: `bots` names the
+ *  bot of seats 1, 2, ... (the lobby's default where not given). Resolves
+ *  once the page shows the game (#game=<id>). */
+export async function dealFromLobby(page, { game, variant, players, bots = [], seed, spectators = false }) {
+  const tid = (id) => page.getByTestId(id);
+  await page.goto('/');
+  await page.waitForSelector('body[data-ready="true"]');
+  await tid('new-game-game').selectOption(game);
+  if (variant) await tid('new-game-variant').selectOption(variant);
+  if (players !== undefined && await tid('new-game-players').isVisible()) await tid('new-game-players').fill(String(players));
+  for (let i = 0; i < bots.length; i++) if (bots[i]) await tid(`new-game-bot-${i + 1}`).selectOption(bots[i]);
+  if (seed !== undefined) await tid('new-game-seed').fill(String(seed));
+  if (spectators) await tid('new-game-spectators').check();
+  await tid('new-game-submit').click();
+  await page.waitForFunction(() => /#game=/.test(location.hash));
 }
 
 /** Call the API from inside the page with this tab's seat token. */

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startAll, stopAll, OUT } from './harness.mjs';
+import { startAll, stopAll, apiCall, OUT } from './harness.mjs';
 
 let env, page;
 
@@ -16,14 +16,7 @@ after(async () => {
   await stopAll(env);
 });
 
-async function call(method, p, { token, body } = {}) {
-  const headers = { Accept: 'application/json' };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(env.baseURL + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (method, p, opts) => apiCall(env, method, p, opts);
 const deal = async (body) => { const r = await call('POST', '/games', { body }); assert.equal(r.status, 201, JSON.stringify(r.body)); return r.body; };
 
 const rb = (id) => page.locator(`[data-testid="replay-board"] [data-testid="${id}"]`);

@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startAll, stopAll, apiInPage, OUT } from './harness.mjs';
+import { startAll, stopAll, apiInPage, OUT, FIXTURES } from './harness.mjs';
 
 let env, page;
 const tid = (id) => page.getByTestId(id);
@@ -64,7 +64,7 @@ for (const t of TABLES) {
   });
 }
 
-test('phone: an error message shows at the bottom of the screen, by the hand', async () => {
+test('phone: an error message shows by the hand, in the page (never over the table)', async () => {
   await page.setViewportSize({ width: 375, height: 812 });
   await deal('comp10001bo', 'standard');
   await tid('hand').waitFor();
@@ -76,8 +76,11 @@ test('phone: an error message shows at the bottom of the screen, by the hand', a
   await tid('verdict').waitFor();
   await tid(`hand-card-${i}`).scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(OUT, 'comp10001bo-verdict-375.png') });
-  const box = await tid('message').boundingBox();
-  assert.ok(box && box.y + box.height <= 812 && box.y > 812 / 2, `message in the lower half of the viewport (${JSON.stringify(box)})`);
+  const box = await tid('message-near-hand').boundingBox();
+  const hand = await tid('hand').boundingBox();
+  assert.match(await tid('message-near-hand').innerText(), /Not allowed/);
+  assert.ok(box && box.y >= hand.y + hand.height - 1 && box.y + box.height <= 812, `message under the hand, on screen (${JSON.stringify(box)})`);
+  assert.equal(await tid('message-near-hand').evaluate((e) => getComputedStyle(e).position), 'static', 'in the page: it covers nothing');
   assert.ok(await tid('hint-near-hand').isVisible(), 'a Hint button by the hand on phone');
   await page.setViewportSize({ width: 1280, height: 900 });
   assert.equal(await tid('hint-near-hand').isVisible(), false, 'desktop keeps the Hint button in the side panel');
@@ -257,7 +260,7 @@ test('Five Crowns: a closed table offers no Save, and says why', async () => {
 test('Five Crowns: a 13-card hand is grouped into the melds the arranger finds', async () => {
   await page.goto('/');
   await page.waitForSelector('body[data-ready="true"]');
-  await tid('resume-file').setInputFiles('/work/shared/fixtures/fivecrowns/round11-tabs-10.txt');
+  await tid('resume-file').setInputFiles(path.join(FIXTURES, 'round11-tabs-10.txt'));
   await page.waitForFunction(() => /#game=/.test(location.hash));
   await tid('fc-hand').waitFor();
   const s = (await view()).state;

@@ -185,6 +185,9 @@ test('every start-up input is checked before serving: one line naming croupier, 
       ['fcgi', ['--listen', path.join(dir, 'no', 'such', 'folder', 'fcgi.sock')], '--listen', path.join(dir, 'no', 'such', 'folder', 'fcgi.sock')],
       ['fcgi', ['--listen', 'nosuchhost.invalid:9000'], '--listen', 'nosuchhost.invalid:9000'],
       ['fcgi', ['--www', path.join(dir, 'missing')], '--www', path.join(dir, 'missing')],
+      ['serve', ['--listen', '127.0.0.1:0', '--docs', path.join(dir, 'missing')], '--docs', path.join(dir, 'missing')],
+      ['serve', ['--listen', '127.0.0.1:0', '--docs', emptyWww], '--docs', emptyWww],
+      ['fcgi', ['--docs', path.join(dir, 'missing')], '--docs', path.join(dir, 'missing')],
     ];
     for (const [cmd, args, option, file] of cases) {
       const env = { ...process.env };
@@ -203,9 +206,9 @@ test('every start-up input is checked before serving: one line naming croupier, 
   }
 });
 
-test("--www '' and --openapi '' serve no page and no document", async () => {
+test("--www '', --openapi '' and --docs '' serve no page, no document and no rules page", async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'croupier-off-'));
-  const proc = spawn(BIN, ['serve', '--store', `sqlite:${path.join(dir, 't.db')}`, '--listen', '127.0.0.1:0', '--www', '', '--openapi', ''],
+  const proc = spawn(BIN, ['serve', '--store', `sqlite:${path.join(dir, 't.db')}`, '--listen', '127.0.0.1:0', '--www', '', '--openapi', '', '--docs', ''],
     { stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     const base = await new Promise((resolve, reject) => {
@@ -216,6 +219,7 @@ test("--www '' and --openapi '' serve no page and no document", async () => {
     });
     assert.equal((await fetch(`${base}/`)).status, 404);
     assert.equal((await fetch(`${base}/openapi.yaml`)).status, 404);
+    assert.equal((await fetch(`${base}/docs/rules/hanabi.md`)).status, 404);
     assert.equal((await fetch(`${base}/healthz`)).status, 200);
   } finally {
     proc.kill('SIGTERM');

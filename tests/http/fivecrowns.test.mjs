@@ -1,7 +1,7 @@
 // Five Crowns through the HTTP API: the coin toss call, open and closed
 // tables, plays and the computer's explanations, help mode, and save/resume
 // in the seed's text format, including every real save file in
-// ../shared/fixtures/fivecrowns (loaded, warned or rejected as its README says);
+// tests/fixtures/fivecrowns (loaded, warned or rejected as its README says);
 // saves too big for a game refused naming the line; what a closed table shows
 // each reader (plays, events, explanations); a seat's export of an open table
 // concealed (draw pile order, RNG and seed redrawn), the admin's exact.
@@ -13,7 +13,7 @@ import { useServer, expectStatus, expectProblem } from './lib/server.mjs';
 import { ROOT } from './lib/contract.mjs';
 
 const srv = useServer();
-const FIXTURES = path.resolve(ROOT, '..', 'shared', 'fixtures', 'fivecrowns');
+const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'fivecrowns');
 const NAMED = /\bthe (\w+ of (spades|clubs|diamonds|hearts|tridents)|joker)\b/i;
 
 async function create(options, seed = 5, players = [{ name: 'Ann' }, { bot: 'strategy' }]) {

@@ -18,7 +18,7 @@ test('openapi.yaml is a valid OpenAPI 3.1 document', async () => {
 test('every path of this slice is described, and nothing later', () => {
   const want = {
     '/': ['get'], '/openapi.yaml': ['get'], '/healthz': ['get'], '/metrics': ['get'],
-    '/rules': ['get'], '/rules/{game}': ['get'], '/games': ['post'],
+    '/rules': ['get'], '/rules/{game}': ['get'], '/docs/rules/{page}': ['get'], '/games': ['post'],
     '/games/{id}': ['get', 'delete'], '/games/{id}/plays': ['get', 'post'],
     '/games/{id}/legal': ['get'], '/games/{id}/hint': ['get'], '/games/{id}/export': ['get'],
     '/validate': ['post'], '/games/{id}/events': ['get'], '/games/{id}/ws': ['get'],

@@ -1,5 +1,5 @@
-// Phazed through the HTTP API: every example of the reference autograder
-// text (../shared/reference/phazed-functions.md) in both body forms with the
+// Phazed through the HTTP API: every example of the course's reference text
+// of the autograder functions (docs/rules/phazed.md) in both body forms with the
 // exact JSON types, bad arguments, /play/phazed legal on real seeded states,
 // and stored games (views hide hands and the deck; history in turn_history form).
 import test from 'node:test';

@@ -1,10 +1,14 @@
 // Service endpoints: /, /openapi.yaml, /openapi.json, /healthz, /metrics,
-// /rules, /rules/{game}, unknown paths and methods.
+// /rules, /rules/{game}, the games' rules pages (/docs/rules/{game}.md),
+// unknown paths and methods.
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import YAML from 'yaml';
 import { useServer, startServer, request, expectStatus, expectProblem } from './lib/server.mjs';
-import { OPENAPI_TEXT, doc } from './lib/contract.mjs';
+import { OPENAPI_TEXT, ROOT, doc } from './lib/contract.mjs';
 
 const srv = useServer();
 
@@ -68,6 +72,54 @@ test('GET /rules/comp10001bo', async () => {
   const names = r.json.bots.map((b) => (typeof b === 'string' ? b : b.name));
   assert.deepEqual(names, cat.bots, 'same bots as the catalogue');
   assert.deepEqual(r.json.variants, cat.variants, 'same variants as the catalogue');
+});
+
+// The pages are the repository's docs/rules/<game>.md: every game must have
+// its page, and the server (started in the repository: --docs docs) must
+// serve it byte for byte.
+const RULES_DIR = path.join(ROOT, 'docs', 'rules');
+test('every game of GET /rules links its rules page, and the server serves it', async () => {
+  const games = (await srv.get('/rules')).json.games;
+  assert.ok(games.length >= 4, 'the games are listed');
+  for (const g of games) {
+    const want = `/docs/rules/${g.game}.md`;
+    assert.equal(g.rules_page, want, `GET /rules: ${g.game}'s rules_page`);
+    assert.equal((await srv.get(`/rules/${g.game}`)).json.rules_page, want, `GET /rules/${g.game}: rules_page`);
+    const file = path.join(RULES_DIR, `${g.game}.md`);
+    assert.ok(existsSync(file), `docs/rules/${g.game}.md is in the repository`);
+    const r = await srv.get(want);
+    expectStatus(r, 200, want);
+    assert.match(r.headers.get('content-type'), /^text\/markdown; charset=utf-8$/);
+    assert.equal(r.text, readFileSync(file, 'utf8'), `${want} is docs/rules/${g.game}.md as it is`);
+  }
+});
+
+test('rules pages: only a registered game\'s page, from --docs, never another file', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'croupier-docs-'));
+  mkdirSync(path.join(dir, 'rules'));
+  const page = '# Hanabi\n\nA page made by this test: `GET /docs/rules/hanabi.md` serves it ✓\n';
+  writeFileSync(path.join(dir, 'rules', 'hanabi.md'), page);
+  writeFileSync(path.join(dir, 'rules', 'nosuchgame.md'), 'not a game of the registry\n');
+  writeFileSync(path.join(dir, 'secret.md'), 'outside rules/\n');
+  const s = await startServer({ extraArgs: ['--docs', dir] });
+  try {
+    const r = await request(s.base, 'GET', '/docs/rules/hanabi.md');
+    expectStatus(r, 200);
+    assert.equal(r.text, page, 'the file as it is, UTF-8 included');
+    assert.equal(r.headers.get('cache-control'), 'no-cache');
+    // installed elsewhere, or not at all: a 404 that says how to serve it
+    const missing = expectProblem(await request(s.base, 'GET', '/docs/rules/phazed.md'), 404, 'not-found');
+    assert.match(missing.detail, /--docs/);
+    // a file that is there but is no game's page, names without .md, other files
+    for (const p of ['/docs/rules/nosuchgame.md', '/docs/rules/hanabi', '/docs/rules/hanabi.md.md',
+      '/docs/rules/.md', '/docs/secret.md', '/docs/rules/..%2Fsecret.md', '/docs/rules/%2E%2E/secret.md']) {
+      expectProblem(await request(s.base, 'GET', p), 404, 'not-found', p);
+    }
+    expectProblem(await request(s.base, 'POST', '/docs/rules/hanabi.md', { json: {} }), 405, 'method-not-allowed');
+  } finally {
+    await s.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('GET /rules/{unknown game} -> 404', async () => {

@@ -5,9 +5,9 @@
  * discard pile, so each card still appears exactly twice. The arranger is
  * checked against an independent brute force (every subset of the hand as a
  * group, memoised on the set of cards left) on thousands of seeded hands.
- * The save fixtures are copies of ../shared/fixtures/fivecrowns in
- * tests/unit/data/fivecrowns (paths relative to the repository root, where
- * tests/run.sh runs the tests).
+ * The save fixtures are other programs' saves in tests/fixtures/fivecrowns
+ * (its README says where each comes from; paths relative to the repository
+ * root, where tests/run.sh runs the tests).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -1203,7 +1203,7 @@ static void test_nothing_half_applied(void **u)
 static char *slurp(const char *name, size_t *len)
 {
     char path[256];
-    snprintf(path, sizeof path, "tests/unit/data/fivecrowns/%s", name);
+    snprintf(path, sizeof path, "tests/fixtures/fivecrowns/%s", name);
     FILE *f = fopen(path, "rb");
     if (!f)
         fail_msg("cannot open %s (run from the repository root)", path);

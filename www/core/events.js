@@ -5,7 +5,12 @@
 // Each event only says "something happened": the page then refreshes its view
 // (GET /games/{id}, and /legal when it is our turn). While the stream is down
 // the page reconnects with Last-Event-ID after a backoff (1 s doubling to 15 s;
-// a 503 honours Retry-After) and polls slowly meanwhile.
+// a 503 honours Retry-After) and polls slowly meanwhile. A stream the server
+// ended in good order is taken up again at once, one quiet for longer than
+// the server's keep-alive allows is ended. The connection's state goes
+// to onState(): 'live' (the stream runs), 'down' (the server could not be
+// reached, or the stream broke) or 'polling' (the server answered but refused
+// a stream: updates come from the slow poll).
 
 /** An incremental SSE parser: feed() it text chunks, it calls onEvent for
  *  each complete frame ({id, event, data}); a blank line ends a frame. */
@@ -64,13 +69,17 @@ export class SSEParser {
 const MIN_BACKOFF = 1000;
 const MAX_BACKOFF = 15000;
 const FALLBACK_POLL = 15000;
+const RESUME = 100; // after a stream the server ended in good order
+// The server writes a keep-alive comment every 15 s: a stream quiet for
+// longer has gone silent (a network that drops everything): end it.
+const SILENCE = 25000;
 
 /**
  * Follow one game's events. `onNews()` is called (debounced) after events
  * arrive, and by the fallback poll while the stream is down.
- * Returns {stop(), get connected(), get lastEventId()}.
+ * Returns {stop(), reconnect(), get connected(), get lastEventId()}.
  */
-export function followGame({ id, token, onNews, onGone, debounce = 30 }) {
+export function followGame({ id, token, onNews, onGone, onState, debounce = 30 }) {
   let stopped = false;
   let controller = null;
   let lastEventId = null;
@@ -79,6 +88,15 @@ export function followGame({ id, token, onNews, onGone, debounce = 30 }) {
   let pollTimer = null;
   let newsTimer = null;
   let connected = false;
+  let waiting = false; // a reconnection is scheduled
+  let quietTimer = null; // ends a stream gone silent
+  let state = null;
+
+  const setState = (next) => {
+    if (next === state || stopped) return;
+    state = next;
+    if (onState) onState(next);
+  };
 
   const news = () => {
     clearTimeout(newsTimer);
@@ -103,10 +121,12 @@ export function followGame({ id, token, onNews, onGone, debounce = 30 }) {
     clearTimeout(retryTimer);
     startPolling();
     retryTimer = setTimeout(connect, delay);
+    waiting = true;
     backoff = Math.min(backoff * 2, MAX_BACKOFF);
   };
 
   async function connect() {
+    waiting = false;
     if (stopped) return;
     controller = new AbortController();
     const headers = { Accept: 'text/event-stream' };
@@ -116,6 +136,7 @@ export function followGame({ id, token, onNews, onGone, debounce = 30 }) {
     try {
       res = await fetch(`/games/${encodeURIComponent(id)}/events`, { headers, cache: 'no-store', signal: controller.signal });
     } catch {
+      setState('down');
       scheduleReconnect(backoff);
       return;
     }
@@ -123,6 +144,7 @@ export function followGame({ id, token, onNews, onGone, debounce = 30 }) {
     if (!res.ok || !res.body) {
       try { await res.body?.cancel(); } catch { /* ignore */ }
       if (res.status === 401 || res.status === 404) { stopped = true; stopPolling(); if (onGone) onGone(res.status); return; }
+      setState(res.status >= 500 && res.status !== 503 ? 'down' : 'polling');
       let delay = backoff;
       if (res.status === 503) {
         const ra = Number(res.headers.get('Retry-After'));
@@ -134,6 +156,7 @@ export function followGame({ id, token, onNews, onGone, debounce = 30 }) {
     connected = true;
     backoff = MIN_BACKOFF; // the server took us: the next drop starts the backoff afresh
     stopPolling();
+    setState('live');
     const parser = new SSEParser((frame) => {
       if (frame.id !== null && frame.id !== undefined) lastEventId = frame.id;
       news();
@@ -141,19 +164,28 @@ export function followGame({ id, token, onNews, onGone, debounce = 30 }) {
     if (lastEventId !== null) parser.lastId = lastEventId;
     const reader = res.body.getReader();
     const decoder = new TextDecoder();
+    let broke = false;
+    const ctl = controller;
+    const listen = () => { clearTimeout(quietTimer); quietTimer = setTimeout(() => ctl.abort(), SILENCE); };
     try {
       for (;;) {
+        listen();
         const { value, done } = await reader.read();
         if (done) break;
         parser.feed(decoder.decode(value, { stream: true }));
       }
     } catch {
-      // Aborted or the connection broke: handled below.
+      broke = true; // aborted (gone silent), or the connection broke
     }
+    clearTimeout(quietTimer);
     connected = false;
     if (stopped) return;
+    if (broke) setState('down');
     news(); // catch up on anything between the stream's end and the next one
-    scheduleReconnect(backoff);
+    // A stream the server ended in good order (its time is up, or it is
+    // shutting down) is taken up again at once; if the server is gone, that
+    // attempt fails and the backoff begins.
+    scheduleReconnect(broke ? backoff : RESUME);
   }
 
   connect();
@@ -162,11 +194,19 @@ export function followGame({ id, token, onNews, onGone, debounce = 30 }) {
     token,
     get connected() { return connected; },
     get lastEventId() { return lastEventId; },
+    /** Try again now (the browser is back online). */
+    reconnect() {
+      if (stopped || !waiting) return;
+      clearTimeout(retryTimer);
+      backoff = MIN_BACKOFF;
+      connect();
+    },
     stop() {
       stopped = true;
       connected = false;
       clearTimeout(retryTimer);
       clearTimeout(newsTimer);
+      clearTimeout(quietTimer);
       stopPolling();
       if (controller) controller.abort();
     },

@@ -1,6 +1,7 @@
 // Loading, resuming, following (live events) and playing one game.
 
 import { api } from './api.js';
+import { connectionLost, drawConnection, setConnection } from './connection.js';
 import { followGame } from './events.js';
 import { byId } from './dom.js';
 import { addLog, markTurnEnds, readable } from './log.js';
@@ -87,6 +88,7 @@ export function stopLive() {
   app.refreshTimer = null;
   if (app.live) app.live.stop();
   app.live = null;
+  setConnection(null);
 }
 
 /** Follow the shown game's event stream while it runs: start the stream if
@@ -95,6 +97,7 @@ export function stopLive() {
 export function syncLive() {
   const want = app.id && app.state && !app.state.over && !app.leaving;
   if (app.live && (!want || app.live.id !== app.id || app.live.token !== app.token)) stopLive();
+  drawConnection();
   if (!want || app.live) return;
   const id = app.id;
   const token = app.token;
@@ -102,6 +105,7 @@ export function syncLive() {
     id,
     token,
     onNews: () => refreshFromServer(id),
+    onState: setConnection,
     onGone: (status) => {
       // 401: our token no longer names a seat here; reload as a spectator.
       if (status === 401 && app.id === id && app.token) loadGame(id, { quiet: true });
@@ -148,6 +152,11 @@ export async function refreshFromServer(id = app.id) {
 export async function sendPlay(play) {
   if (app.busy) return;
   if (!myTurn()) { say('It is not your turn.', 'error'); return; }
+  if (connectionLost()) {
+    say('Not sent: the connection to the server is lost, so nothing was played. Make your play again once the table says "Live".', 'error');
+    app.messageNet = true;
+    return;
+  }
   app.busy = true;
   byId('board').setAttribute('aria-busy', 'true');
   try {
@@ -184,6 +193,11 @@ export async function handlePlayError(err) {
     say(verdictText(setVerdict(err)), 'error');
     app.selection = null;
     await refreshLegal();
+  } else if (st === 0) {
+    // No answer: the play may or may not have reached the server. The table
+    // shows which once the connection is back (the stream refreshes it).
+    say('Your play could not be sent: the server did not answer. Once the connection is back the table shows whether it was made.', 'error');
+    app.messageNet = true;
   } else if (st === 401) {
     sayError(err, 'Your seat token was not accepted');
   } else {

@@ -1,5 +1,6 @@
 // The rules/help panel: a <dialog> drawn from GET /rules/{game}, fetched once
-// per game and kept in app.rulesDocs.
+// per game and kept in app.rulesDocs, with a link to the game's rules in
+// words (its `rules_page`, served by the server as Markdown).
 
 import { api } from './api.js';
 import { byId, h } from './dom.js';
@@ -22,7 +23,7 @@ export function rulesDoc(game) {
 
 // Technical members of GET /rules/{game} that say nothing to a player.
 const SKIP = new Set(['game', 'title', 'variants', 'players', 'cooperative', 'bots', 'bots_with_people',
-  'functions', 'export_formats', 'events', 'export', 'save', 'conventions']);
+  'functions', 'export_formats', 'events', 'export', 'save', 'conventions', 'rules_page']);
 const HEADINGS = {
   notation: 'Cards and notation', plays: 'Plays', turn: 'How a turn goes', scoring: 'Scoring',
   options: 'Options', bonus: 'The bonus game',
@@ -61,8 +62,12 @@ export function rulesContent(doc) {
     h('section', { class: 'rules-section', 'data-testid': `rules-${k}` }, h('h3', {}, words(k)), block(doc[k])));
   const conv = doc.conventions;
   const bots = Array.isArray(doc.bots) ? doc.bots : [];
+  // The rules in full (every ruling too): a new tab, the panel stays.
+  const page = typeof doc.rules_page === 'string' && doc.rules_page.startsWith('/docs/rules/') ? doc.rules_page : null;
   return [
     facts ? h('p', { class: 'rules-facts', 'data-testid': 'rules-facts' }, facts) : null,
+    page ? h('p', { class: 'rules-facts' }, 'The rules in full, with every ruling: ',
+      h('a', { href: page, target: '_blank', rel: 'noopener', 'data-testid': 'rules-page' }, page.slice(1))) : null,
     ...sections,
     conv && Array.isArray(conv.rules) ? h('section', { class: 'rules-section', 'data-testid': 'rules-conventions' },
       h('h3', {}, 'How the bots play: conventions'), conv.summary ? h('p', {}, conv.summary) : null, block(conv.rules)) : null,

@@ -221,8 +221,9 @@ export async function createGame() {
   const body = { game: g.game, variant: byId('ng-variant').value, players };
   if (seedText) body.seed = Number(seedText);
   const r = RENDERERS[g.game];
-  const options = r && r.readOptions ? r.readOptions() : null;
-  if (options && Object.keys(options).length) body.options = options;
+  const options = { ...(r && r.readOptions ? r.readOptions() : null) };
+  if (byId('ng-spectators').checked) options.spectators = 'all'; // the service's option, every game
+  if (Object.keys(options).length) body.options = options;
   const submit = byId('ng-submit');
   submit.disabled = true;
   try {
@@ -269,7 +270,10 @@ export async function enterGame(data, game, variant, meSeat) {
   await refreshLegal();
   render();
   refreshMyGames();
-  byId('board').focus();
+  // The table from its top (heading, status, then your hand on a phone), the
+  // keyboard's focus on the board.
+  byId('board').focus({ preventScroll: true });
+  window.scrollTo(0, 0);
 }
 
 /** "Resume from file": a Five Crowns save (text) or a JSON export, POSTed to /games/import. */

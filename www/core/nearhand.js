@@ -1,8 +1,11 @@
 // On a phone the board is long: the Hint button, the latest message and the
 // last few plays are repeated next to the player's hand (shown on narrow
-// screens only, see style.css "tables (www3)"), where the player is looking.
+// screens only, see phone.css), where the player is looking. The message
+// takes its place in the page there, under the hand: it never covers the
+// table. (state.js's say() writes it; the message bar above stays the live
+// region that screen readers hear.)
 
-import { h } from './dom.js';
+import { byId, h } from './dom.js';
 import { askHint } from './game.js';
 import { app, myTurn, renderer, seatName } from './state.js';
 
@@ -21,7 +24,10 @@ export function recentPlays(k = 3) {
 export function nearHand() {
   if (app.you === null || app.you === undefined || !app.state) return null;
   const playing = myTurn();
+  const bar = byId('message');
+  const kind = (/message-(\w+)/.exec(bar.className) || [])[1] || 'info';
   return h('div', { class: 'near-hand', 'data-testid': 'near-hand' },
+    h('p', { class: `near-message message-${kind}`, 'data-testid': 'message-near-hand', 'aria-hidden': 'true' }, bar.textContent),
     h('button', {
       type: 'button', class: 'btn btn-secondary btn-small', 'data-testid': 'hint-near-hand',
       disabled: !playing || app.busy, onclick: () => askHint(),

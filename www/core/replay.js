@@ -75,6 +75,7 @@ export function closeReplay() {
   // The replayed table's test ids must not linger beside the live table's.
   byId('replay-board').replaceChildren();
   byId('replay-list').replaceChildren();
+  byId('replay-tools').replaceChildren();
   byId('game').hidden = false;
   // The legal plays were not fetched while replaying (myTurn() is false then).
   refreshLegal().then(() => { render(); refreshFromServer(); });
@@ -173,11 +174,13 @@ function drawPosition(view, pos) {
   const rec = pos >= 0 ? rp.plays[pos] : null;
   // The tables read the global app (state, legal plays, selection): lend them
   // the past view for the length of one drawing. myTurn() is false in a replay.
-  const saved = { state: app.state, legal: app.legal, selection: app.selection, hint: app.hint };
+  const saved = { state: app.state, legal: app.legal, selection: app.selection, hint: app.hint, log: app.log };
   let board;
   let move;
   try {
-    Object.assign(app, { state: view.state, legal: [], selection: null, hint: null });
+    // The history up to this position, as the log the table reads.
+    const log = new Map(rp.plays.slice(0, pos + 1).map((rec) => [rec.n, rec]));
+    Object.assign(app, { state: view.state, legal: [], selection: null, hint: null, log });
     board = r.render(app);
     move = rec ? describe(r, rec) : null;
   } finally {
@@ -198,6 +201,9 @@ function drawPosition(view, pos) {
   why.classList.toggle('muted', !(rec && rec.explanation));
   const atEnd = pos === rp.plays.length - 1 && view.state && view.state.over;
   byId('replay-end').replaceChildren(...(atEnd && app.game === 'hanabi' ? [finalHands(view.state)].filter(Boolean) : []));
+  // The table's own tools for this position (Hanabi: hypotheticals).
+  const tools = r.replayTools ? r.replayTools({ id: rp.id, at: rp.at, pos, plays: rp.plays, state: view.state }) : null;
+  byId('replay-tools').replaceChildren(...(tools ? [tools] : []));
 }
 
 export function setupReplay() {

@@ -27,6 +27,9 @@ export const app = {
   refreshTimer: null,
   refreshing: false,
   leaving: false,       // the page is being left: follow nothing
+  connection: null,     // the event stream: 'live', 'down', 'polling' or null (core/connection.js)
+  connectionNotice: false, // "Reconnecting…" is on show
+  messageNet: false,    // the message bar holds news of a lost connection (cleared once back)
 };
 
 export const TOKEN_KEY = (id) => `croupier.token.${id}`;
@@ -63,14 +66,21 @@ export let messageTimer = null;
 export function say(text, kind = 'info') {
   const el = byId('message');
   clearTimeout(messageTimer);
+  app.messageNet = false;
   el.className = `message message-${kind}`;
   el.textContent = text;
+  // A phone shows the message by the hand (core/nearhand.js), not over the table.
+  for (const near of document.querySelectorAll('[data-testid="message-near-hand"]')) {
+    near.className = `near-message message-${kind}`;
+    near.textContent = text;
+  }
   if (kind === 'info' && text) {
-    messageTimer = setTimeout(() => { if (el.textContent === text) el.textContent = ''; }, 12000);
+    messageTimer = setTimeout(() => { if (el.textContent === text) say('', kind); }, 12000);
   }
 }
 
 export function sayError(err, prefix) {
   const detail = err instanceof ApiError ? err.message : String(err && err.message || err);
   say(prefix ? `${prefix}: ${detail}` : detail, 'error');
+  app.messageNet = !!(err && err.status === 0); // "could not reach the server": stale once reconnected
 }

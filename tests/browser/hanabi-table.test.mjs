@@ -1,0 +1,267 @@
+// Browser test: the Hanabi table at hanab.live's level (issue 30 item 3, and
+// of item 7 the discard pile's colour letters and the negative information):
+// notes on cards that follow their card and stay in this browser, the cards
+// the latest clue touched, empathy, colour letters everywhere and the
+// colour-blind setting, spectators who see every hand at a table that allows
+// it, and hypotheticals in the replay of a finished game. What the page shows
+// is checked against what the server says (views, /plays), worked out here
+// on its own.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { startAll, stopAll, apiCall, apiInPage, dealFromLobby, openContext, logCount, logGrows, OUT } from './harness.mjs';
+
+let env, page;
+const tid = (id) => page.getByTestId(id);
+const NAMES = { R: 'red', Y: 'yellow', B: 'blue', G: 'green', W: 'white', M: 'rainbow' };
+const letter = (c) => (c === 'M' ? '✦' : c);
+
+before(async () => { env = await startAll(); page = env.page; });
+after(async () => { await stopAll(env); });
+
+const call = (method, p, body) => apiCall(env, method, p, { body });
+
+/** Where the cards a record's hint touched are now: later plays and discards
+ *  by its target take a card out and shift the ones after it left. */
+function touchedNow(plays, hint) {
+  let at = [...hint.touched];
+  for (const r of plays) {
+    if (r.n <= hint.n || r.seat !== hint.play.target || r.play.type === 'hint') continue;
+    at = at.filter((i) => i !== r.play.card).map((i) => (i > r.play.card ? i - 1 : i));
+  }
+  return at;
+}
+
+/** Where the card at index i of `seat`'s hand after play n is now. */
+function cardNow(plays, seat, i, n) {
+  let at = i;
+  for (const r of plays) {
+    if (r.n <= n || r.seat !== seat || r.play.type === 'hint') continue;
+    if (r.play.card === at) return null;
+    if (r.play.card < at) at -= 1;
+  }
+  return at;
+}
+
+async function dealLive({ seed = 42, spectators = false } = {}) {
+  await dealFromLobby(page, { game: 'hanabi', players: 3, bots: ['rules', 'rules'], seed, spectators });
+  await tid('hb-hand-0').waitFor();
+}
+
+const latestShown = (seat) => page.locator(`[data-testid="hb-hand-${seat}"] .hb-latest`).evaluateAll((els) => els.map((e) => +e.dataset.testid.split('-').pop()));
+
+test('notes follow their card and stay in this browser; the latest clue is marked', async () => {
+  const sent = [];
+  page.on('request', (r) => sent.push(`${r.url()} ${r.postData() || ''}`));
+  await dealLive();
+  let plays = (await apiInPage(page, '/games/{id}/plays')).body.plays;
+  // The latest clue: seat 2 told us about our 1s.
+  const clue = plays.filter((r) => r.play.type === 'hint').pop();
+  assert.ok(clue, 'a bot gave a clue before our turn');
+  assert.deepEqual(await latestShown(clue.play.target), touchedNow(plays, clue), 'the cards the latest clue touched are marked');
+  assert.match(await tid(`hb-card-0-${clue.touched[0]}`).getAttribute('aria-label'), /touched by the latest clue/);
+
+  // A note on player 1's newest card, by right-click; one on our own card 1 by the panel.
+  const note = 'keep: 5 save?';
+  const notedAfter = plays[plays.length - 1].n;
+  await tid('hb-card-1-4').click({ button: 'right' });
+  await tid('hb-note-dialog').waitFor();
+  await tid('hb-note-input').fill(note);
+  await tid('hb-note-save').click();
+  assert.equal(await tid('hb-note-1-4').innerText(), note);
+  assert.match(await tid('hb-card-1-4').getAttribute('aria-label'), /your note: keep: 5 save\?/);
+  await tid('hb-card-0-1').click();
+  await tid('hb-note-edit').click();
+  await tid('hb-note-input').fill('mine');
+  await tid('hb-note-save').click();
+  assert.equal(await tid('hb-note-0-1').innerText(), 'mine');
+  await page.keyboard.press('Escape');
+
+  // Play on (number hints to player 1) until player 1 has moved its cards.
+  let where = 4;
+  for (let k = 0; k < 4 && where === 4; k++) {
+    const before0 = await logCount(page);
+    await tid('hb-card-1-0').click();
+    await tid('hb-hint-number').click();
+    await logGrows(page, before0);
+    await page.waitForFunction(() => /Your turn|Game over/.test(document.querySelector('[data-testid="status"]').textContent));
+    plays = (await apiInPage(page, '/games/{id}/plays')).body.plays;
+    where = cardNow(plays, 1, 4, notedAfter);
+    assert.notEqual(where, null, 'the noted card is still in player 1\'s hand');
+    const clueNow = plays.filter((r) => r.play.type === 'hint').pop();
+    assert.deepEqual(await latestShown(clueNow.play.target), touchedNow(plays, clueNow), 'the marks follow the latest clue');
+  }
+  assert.ok(where < 4, 'player 1 played or discarded an older card meanwhile');
+  assert.equal(await tid(`hb-note-1-${where}`).innerText(), note, 'the note moved with its card');
+  const texts = await page.locator('[data-testid="hb-hand-1"] [data-testid^="hb-note-"]').allInnerTexts();
+  assert.equal(texts.filter((t) => t === note).length, 1, 'on that card only');
+  await page.screenshot({ path: path.join(OUT, 'hanabi-notes-1280.png'), fullPage: true });
+
+  // A reload keeps them; they never went to the server; another browser has none.
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await tid(`hb-note-1-${where}`).innerText(), note);
+  assert.deepEqual(sent.filter((x) => x.includes('5 save') || x.includes('mine')), [], 'no request carries a note');
+  const other = await openContext(env, 'spectator');
+  await other.page.goto(page.url().replace(/&.*$/, ''));
+  await other.page.getByTestId('hb-hand-1').waitFor();
+  assert.equal(await other.page.locator('[data-testid^="hb-note-"]').count(), 0, 'another browser sees no note');
+  await other.context.close();
+  assert.deepEqual(other.errors, []);
+});
+
+test('a finished game: colour letters on the discard pile, negative information in full, colour-blind setting, empathy', async () => {
+  const g = (await call('POST', '/games', { game: 'hanabi', variant: 'rainbow', seed: 7, players: [{ bot: 'rules' }, { bot: 'rules' }, { bot: 'rules' }] })).body;
+  assert.equal(g.state.over, true);
+  const s = g.state;
+  await page.goto(`/#game=${g.id}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await tid('hb-discard-pile').waitFor();
+
+  // Every discarded card shows its number and its colour letter.
+  const minis = await page.locator('[data-testid="hb-discard-pile"] [data-testid="hb-mini"]').evaluateAll((els) => els.map((e) => e.innerText.replace(/\s+/g, '')));
+  const want = [...s.discard].map((d) => `${d[1]}${letter(d[0])}`).sort();
+  assert.ok(want.length >= 3, 'this game discarded cards');
+  assert.deepEqual([...minis].sort(), want, 'each discarded card with its colour letter');
+
+  // Negative information in full, wrapped inside the card's width, never cut.
+  let longest = null;
+  s.hands.forEach((hand, p) => hand.forEach((slot, i) => {
+    const not = [...slot.not.colors.map(letter), ...slot.not.numbers].join('');
+    if (!longest || not.length > longest.not.length) longest = { p, i, not };
+  }));
+  assert.ok(longest.not.length >= 7, `a card with much ruled out (${longest.not})`);
+  const el = page.locator(`[data-testid="hb-card-${longest.p}-${longest.i}"] [data-testid="hb-not"]`);
+  assert.equal(await el.textContent(), `✗${longest.not}`);
+  const fit = await el.evaluate((e) => ({ sw: e.scrollWidth, cw: e.clientWidth, sh: e.scrollHeight, ch: e.clientHeight, ov: getComputedStyle(e).textOverflow }));
+  assert.ok(fit.sw <= fit.cw && fit.sh <= fit.ch && fit.ov !== 'ellipsis', `nothing cut off: ${JSON.stringify(fit)}`);
+
+  // The colour-blind setting: another palette, a shape on every card; kept.
+  const red = page.locator('[data-testid="hb-discard-pile"] .hb-mini.hb-R, [data-testid^="hb-hand-"] .hb-card.hb-R').first();
+  const plain = await red.evaluate((e) => getComputedStyle(e).backgroundColor);
+  await tid('hb-colourblind').check();
+  assert.notEqual(await red.evaluate((e) => getComputedStyle(e).backgroundColor), plain, 'red changes to the colour-blind palette');
+  assert.equal(await red.locator('.hb-shape').first().evaluate((e) => getComputedStyle(e).display), 'inline', 'and carries its shape');
+  await page.screenshot({ path: path.join(OUT, 'hanabi-colourblind-1280.png'), fullPage: true });
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await tid('hb-colourblind').isChecked(), true, 'the setting is kept in this browser');
+  await tid('hb-colourblind').uncheck();
+
+  // Empathy: player 1's hand as player 1 knows it, by a click; by a press held.
+  await tid('hb-empathy-1').click();
+  const faces = await page.locator('[data-testid="hb-hand-1"] .card').evaluateAll((els) => els.map((e) => e.dataset.card));
+  assert.deepEqual(faces, s.hands[1].map(() => '??'), 'each card as its owner sees it');
+  for (let i = 0; i < s.hands[1].length; i++) {
+    const slot = s.hands[1][i];
+    const may = await tid(`hb-maybe-1-${i}`).getAttribute('title');
+    assert.ok(may.includes(`${NAMES[slot.card[0]]} ${slot.card[1]}`), `card ${i}: what it may be includes what it is (${may})`);
+    for (const c of slot.not.colors) assert.ok(!may.includes(`${NAMES[c]} `), `card ${i}: not ${c}`);
+  }
+  await tid('hb-empathy-1').click();
+  assert.equal(await page.locator('[data-testid="hb-hand-1"] .card').first().getAttribute('data-card'), s.hands[1][0].card, 'off again');
+  const box = await tid('hb-empathy-2').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.waitForFunction(() => document.querySelector('[data-testid="hb-maybe-2-0"]'));
+  await page.mouse.up();
+  await page.waitForFunction(() => !document.querySelector('[data-testid="hb-maybe-2-0"]'));
+});
+
+test('spectators see every hand at a table that allows it, and none at one that does not', async () => {
+  for (const spectators of [true, false]) {
+    await dealLive({ seed: 9, spectators });
+    const spy = await openContext(env, 'spectator');
+    await spy.page.goto(page.url());
+    await spy.page.getByTestId('hb-hand-0').waitFor();
+    const shown = await spy.page.locator('[data-testid^="hb-hand-"] .card').evaluateAll((els) => els.map((e) => e.dataset.card));
+    const view = (await call('GET', `/games/${page.url().split('#game=')[1]}`)).body.state;
+    assert.deepEqual(shown, view.hands.flat().map((x) => x.card), 'the spectator is shown what the server gives a spectator');
+    if (spectators) {
+      assert.ok(shown.every((c) => /^[RYBGWM][1-5]$/.test(c)), 'every hand, ours included');
+      assert.match(await spy.page.getByTestId('hb-watching').innerText(), /every hand is shown/);
+      await spy.page.screenshot({ path: path.join(OUT, 'hanabi-spectator-all-1280.png'), fullPage: true });
+    } else {
+      assert.ok(shown.every((c) => c === '??'), 'no hand card to a spectator');
+      assert.match(await spy.page.getByTestId('hb-watching').innerText(), /see no hand cards/);
+    }
+    await spy.context.close();
+    assert.deepEqual(spy.errors, []);
+  }
+});
+
+test('hypotheticals: from a move of a finished game, other plays on its deck, marked as not the real game', async () => {
+  const g = (await call('POST', '/games', { game: 'hanabi', variant: 'standard', seed: 7, players: [{ bot: 'conventions' }, { bot: 'rules' }] })).body;
+  const real = (await call('GET', `/games/${g.id}/plays`)).body.plays;
+  const at = 10;
+  const there = (await call('GET', `/games/${g.id}?at=${at}`)).body.state;
+  await page.goto(`/#game=${g.id}&at=${at}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await tid('hb-hypo-start').click();
+  const board = page.getByTestId('hb-hypo-board');
+  await board.waitFor();
+  assert.match(await tid('hb-hypo-banner').innerText(), /Hypothetical — not the real game/);
+  assert.equal(await tid('replay-board').isVisible(), false, 'the real replay steps aside');
+  const hb = (id) => board.getByTestId(id);
+  // The position is the real one after move 10, every hand on view.
+  for (let p = 0; p < 2; p++) {
+    const faces = await board.locator(`[data-testid="hb-hand-${p}"] .card`).evaluateAll((els) => els.map((e) => e.dataset.card));
+    assert.deepEqual(faces, there.hands[p].map((x) => x.card), `player ${p}'s hand after move ${at}`);
+  }
+  // The next card of the real deck, as the real game drew it.
+  const drawnNext = real.find((r) => r.n > at && r.drew);
+  assert.match(await tid('hb-hypo-deck').innerText(), new RegExp(`Next from the deck: ${drawnNext.drew}`));
+
+  // Try a play the real game did not make: the current player plays card 1.
+  const cur = there.current;
+  const realNext = real.find((r) => r.n === at + 1);
+  const tryCard = realNext.play.type === 'play' && realNext.play.card === 0 ? 1 : 0;
+  await hb(`hb-card-${cur}-${tryCard}`).click();
+  await hb('hb-play').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="hb-hypo-list"]'));
+  const first = await tid('hb-hypo-list').innerText();
+  assert.match(first, new RegExp(`played card ${tryCard + 1}: ${there.hands[cur][tryCard].card}`), 'the try, with the card it was');
+  assert.match(await tid('replay-status').innerText(), /Hypothetical/);
+  // Then a hint by the other player.
+  await page.waitForFunction((p) => document.querySelector(`[data-testid="hb-hypo-board"] [data-testid="player-${p}"] .badge-turn`), 1 - cur);
+  await hb(`hb-card-${cur}-0`).click();
+  await hb('hb-hint-number').click();
+  await page.waitForFunction(() => /Try 2 of 2/.test(document.querySelector('[data-testid="hb-hypo-banner"]').textContent));
+  await page.screenshot({ path: path.join(OUT, 'hanabi-hypothetical-1280.png'), fullPage: true });
+
+  // Step back and forth (buttons and arrow keys).
+  await tid('hb-hypo-back').click();
+  await page.waitForFunction(() => /Try 1 of 2/.test(document.querySelector('[data-testid="hb-hypo-banner"]').textContent));
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => /At the real position, 2 tries ahead/.test(document.querySelector('[data-testid="hb-hypo-banner"]').textContent));
+  const back = await board.locator(`[data-testid="hb-hand-${cur}"] .card`).evaluateAll((els) => els.map((e) => e.dataset.card));
+  assert.deepEqual(back, there.hands[cur].map((x) => x.card), 'back at the real position');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => /Try 1 of 2/.test(document.querySelector('[data-testid="hb-hypo-banner"]').textContent));
+  // A different play from here: the hypothetical branches.
+  await hb(`hb-card-${1 - cur}-1`).click();
+  await hb('hb-discard').click();
+  await page.waitForFunction(() => /Try 2 of 2/.test(document.querySelector('[data-testid="hb-hypo-banner"]').textContent));
+  const tries = await tid('hb-hypo-list').locator('li').allInnerTexts();
+  assert.equal(tries.length, 2, 'the first try kept, the second replaced');
+  assert.match(tries[0], new RegExp(`played card ${tryCard + 1}`));
+  assert.match(tries[1], /discarded card 2/);
+  await tid('hb-hypo-back').click();
+  await tid('hb-hypo-back').click();
+  await page.waitForFunction(() => /At the real position, 2 tries ahead/.test(document.querySelector('[data-testid="hb-hypo-banner"]').textContent));
+  await tid('hb-hypo-forward').click();
+  await page.waitForFunction(() => /Try 1 of 2/.test(document.querySelector('[data-testid="hb-hypo-banner"]').textContent));
+
+  // The real game never changed.
+  const after0 = (await call('GET', `/games/${g.id}/plays`)).body.plays;
+  assert.deepEqual(after0, real, 'the real game is as it was');
+  await tid('hb-hypo-leave').click();
+  assert.equal(await tid('hb-hypo-board').count(), 0);
+  assert.ok(await tid('replay-board').isVisible());
+  assert.match(await tid('replay-position').innerText(), new RegExp(`Move ${at} of ${real.length}`));
+});
+
+test('no console errors on the Hanabi table', () => {
+  assert.deepEqual(env.consoleErrors, []);
+});
