@@ -10,14 +10,26 @@
  * with malloc, which reuses what its values free: blocks of megabytes
  * there, on 32 connections at once, left glibc's arenas holding 95 MB after
  * `make bench` (48 MB without). Blocks stay under glibc's mmap threshold
- * (128 KB). */
+ * (128 KB).
+ *
+ * Past its first 112 KB a request may take more blocks of 64 KB from a
+ * budget shared by the whole process (ARENA_SHARED, 8 MB), while it lasts:
+ * a long game's history or events (GET /plays, /events late in a game)
+ * spilled to malloc, and then paid a malloc and a free per value, and the
+ * walk that frees the tree (docs/benchmarks.md: a third of GET /events at
+ * version 185 of Five Crowns). The budget bounds what the blocks can add to
+ * the server's memory whatever the number of connections. */
 enum {
     ARENA_FIRST = 16 * 1024,
     ARENA_MAX_BLOCK = 64 * 1024,
     ARENA_TOTAL = 112 * 1024,
-    ARENA_BLOCKS = 3,
+    ARENA_SHARED = 8 * 1024 * 1024,
+    ARENA_BLOCKS = 3 + ARENA_SHARED / ARENA_MAX_BLOCK,
     ARENA_ALIGN = 16
 };
+
+/* Bytes of blocks past ARENA_TOTAL that requests hold now (all threads). */
+static size_t shared_used;
 
 /* Set once by json_arena_install(), before any thread: without the hooks
  * (a test, a tool calling api_handle()), jansson allocates with malloc and
@@ -30,6 +42,7 @@ static __thread struct {
     int nb;       /* blocks in use; the last is the one being filled */
     size_t used;  /* bytes used of the last block */
     size_t total; /* bytes of all blocks */
+    size_t extra; /* of which taken from the shared budget */
     int on;       /* between begin and end, and not held */
     int active;   /* between begin and end */
     int spilled;  /* a value of this request came from malloc */
@@ -54,11 +67,20 @@ static int grow(size_t need)
         size = ARENA_MAX_BLOCK;
     if (size < need)
         return 0; /* a large string: malloc's */
-    if (A.total + size > ARENA_TOTAL)
-        return 0;
+    size_t extra = 0;
+    if (A.total + size > ARENA_TOTAL) {
+        if (__atomic_add_fetch(&shared_used, size, __ATOMIC_RELAXED) > ARENA_SHARED) {
+            __atomic_sub_fetch(&shared_used, size, __ATOMIC_RELAXED);
+            return 0;
+        }
+        extra = size;
+    }
     char *b = malloc(size);
-    if (!b)
+    if (!b) {
+        __atomic_sub_fetch(&shared_used, extra, __ATOMIC_RELAXED);
         return 0;
+    }
+    A.extra += extra;
     A.base[A.nb] = b;
     A.size[A.nb] = size;
     A.nb++;
@@ -106,6 +128,9 @@ void json_arena_end(void)
 {
     for (int i = 0; i < A.nb; i++)
         free(A.base[i]);
+    if (A.extra)
+        __atomic_sub_fetch(&shared_used, A.extra, __ATOMIC_RELAXED);
+    A.extra = 0;
     A.nb = 0;
     A.used = 0;
     A.total = 0;
@@ -131,6 +156,8 @@ int json_arena_hold(void)
 }
 
 void json_arena_resume(int held) { A.on = held; }
+
+size_t json_arena_shared(void) { return __atomic_load_n(&shared_used, __ATOMIC_RELAXED); }
 
 char *json_text(const json_t *j, size_t flags)
 {

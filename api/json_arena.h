@@ -8,9 +8,9 @@
  * malloc_consolidate). With the hooks installed (json_set_alloc_funcs),
  * the values jansson allocates between json_arena_begin() and
  * json_arena_end() on a thread come from that thread's blocks (bump
- * allocation: blocks of 16, 32 and 64 KB, 112 KB in all, then
- * malloc again), their frees cost nothing, and json_arena_end() returns the
- * blocks.
+ * allocation: blocks of 16, 32 and 64 KB, 112 KB in all, then more of 64 KB
+ * while a budget shared by all threads lasts (8 MB), then malloc again),
+ * their frees cost nothing, and json_arena_end() returns the blocks.
  *
  * What this asks of the code between begin and end:
  * - no value outlives json_arena_end() (router.c brackets the whole
@@ -41,6 +41,9 @@ void json_arena_resume(int held);
  * blocks (json_arena_end() frees them at once): for a large answer, the
  * walk that frees value by value costs as much as writing the text. */
 void json_arena_release(json_t *j);
+/* Bytes of blocks that requests of all threads hold now past their first
+ * 112 KB (the shared budget's use: 8 MB at most). */
+size_t json_arena_shared(void);
 /* json_dumps(j, flags) into memory free() takes (NULL as json_dumps). */
 char *json_text(const json_t *j, size_t flags);
 

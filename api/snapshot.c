@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <lz4.h>
 #include <xxhash.h>
 
 #ifndef CROUPIER_LAYOUT
@@ -12,7 +13,8 @@
 
 const char *snap_layout(void) { return CROUPIER_LAYOUT; }
 
-/* The header without its checksum: "CROUPIER-SNAP/1 layout game id version size ". */
+/* The header without its checksum:
+ * "CROUPIER-SNAP/2 layout game id version size " (then the compressed length). */
 static int header(char *h, size_t n, const game_ops *ops, const char *id, int64_t version)
 {
     int k = snprintf(h, n, SNAP_MAGIC "%s %s %s %lld %zu ", CROUPIER_LAYOUT, ops->name, id,
@@ -20,30 +22,39 @@ static int header(char *h, size_t n, const game_ops *ops, const char *id, int64_
     return k > 0 && (size_t)k < n ? k : -1;
 }
 
-static uint64_t sum(const char *h, size_t hlen, const void *st, size_t n)
+static uint64_t sum(const char *h, size_t hlen, const void *z, size_t n)
 {
-    return XXH3_64bits_withSeed(st, n, XXH3_64bits(h, hlen));
+    return XXH3_64bits_withSeed(z, n, XXH3_64bits(h, hlen));
 }
 
 int snap_pack(const game_ops *ops, const char *id, int64_t version, const void *st,
               unsigned char **out, size_t *len)
 {
     char h[256];
-    int k = header(h, sizeof h - 18, ops, id, version);
+    int rc = ERR_INTERNAL, bound = LZ4_compressBound((int)ops->state_size), zlen, k;
+    unsigned char *b = NULL;
+    char *z = NULL;
     *out = NULL;
     *len = 0;
-    if (k < 0)
-        return ERR_INTERNAL;
+    if (bound <= 0 || !(z = malloc((size_t)bound)))
+        goto done;
+    zlen = LZ4_compress_default(st, z, (int)ops->state_size, bound);
+    k = header(h, sizeof h - 40, ops, id, version);
+    if (zlen <= 0 || k < 0)
+        goto done;
+    k += snprintf(h + k, sizeof h - (size_t)k, "%d ", zlen);
     k += snprintf(h + k, sizeof h - (size_t)k, "%016llx\n",
-                  (unsigned long long)sum(h, (size_t)k, st, ops->state_size));
-    unsigned char *b = malloc((size_t)k + ops->state_size);
-    if (!b)
-        return ERR_INTERNAL;
+                  (unsigned long long)sum(h, (size_t)k, z, (size_t)zlen));
+    if (!(b = malloc((size_t)k + (size_t)zlen)))
+        goto done;
     memcpy(b, h, (size_t)k);
-    memcpy(b + k, st, ops->state_size);
+    memcpy(b + k, z, (size_t)zlen);
     *out = b;
-    *len = (size_t)k + ops->state_size;
-    return 0;
+    *len = (size_t)k + (size_t)zlen;
+    rc = 0;
+done:
+    free(z);
+    return rc;
 }
 
 int snap_unpack(const game_ops *ops, const char *id, int64_t version,
@@ -51,15 +62,24 @@ int snap_unpack(const game_ops *ops, const char *id, int64_t version,
 {
     char h[256];
     int k = header(h, sizeof h, ops, id, version);
-    if (k < 0 || !buf || len != (size_t)k + 17 + ops->state_size ||
-        memcmp(buf, h, (size_t)k) != 0 || buf[k + 16] != '\n')
+    if (k < 0 || !buf || len < (size_t)k || memcmp(buf, h, (size_t)k) != 0)
         return -1;
-    const unsigned char *bytes = buf + k + 17;
+    /* the compressed length, then the checksum over the header and those bytes */
+    size_t zlen = 0, at = (size_t)k;
+    while (at < len && at < (size_t)k + 10 && buf[at] >= '0' && buf[at] <= '9')
+        zlen = zlen * 10 + (size_t)(buf[at++] - '0');
+    if (at == (size_t)k || at >= len || buf[at] != ' ' || zlen > (size_t)INT32_MAX)
+        return -1;
+    size_t hlen = at + 1;
+    if (len != hlen + 17 + zlen || buf[hlen + 16] != '\n')
+        return -1;
+    const unsigned char *z = buf + hlen + 17;
     char want[17];
-    snprintf(want, sizeof want, "%016llx",
-             (unsigned long long)sum(h, (size_t)k, bytes, ops->state_size));
-    if (memcmp(buf + k, want, 16) != 0)
+    snprintf(want, sizeof want, "%016llx", (unsigned long long)sum((const char *)buf, hlen, z, zlen));
+    if (memcmp(buf + hlen, want, 16) != 0)
         return -1;
-    memcpy(st, bytes, ops->state_size);
-    return 0;
+    return LZ4_decompress_safe((const char *)z, st, (int)zlen, (int)ops->state_size) ==
+                   (int)ops->state_size
+               ? 0
+               : -1;
 }

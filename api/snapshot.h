@@ -1,11 +1,18 @@
 /* snapshot.h: the cached state of a stored game (store.h: games.snap).
  *
  * A snapshot is the engine's state value as it lies in memory (game.h: a
- * plain value of state_size bytes, no pointers), behind a text header that
- * binds it to this build's state layout, the game type, the game's id and
- * the version it is of, and a checksum over all of that and the bytes:
+ * plain value of state_size bytes, no pointers), compressed with LZ4, behind
+ * a text header that binds it to this build's state layout, the game type,
+ * the game's id and the version it is of, and a checksum over all of that
+ * and the compressed bytes:
  *
- *   CROUPIER-SNAP/1 <layout> <game> <id> <version> <state_size> <xxh3-64>\n<state bytes>
+ *   CROUPIER-SNAP/2 <layout> <game> <id> <version> <state_size> <lz4 length> <xxh3-64>\n<lz4 bytes>
+ *
+ * Why compressed: the states are fixed-size arrays, mostly empty (Phazed
+ * 90 KB, Five Crowns 40 KB); read raw, the blob's SQLite overflow pages,
+ * its checksum and its copy were half the instructions of GET /games/{id}
+ * (docs/benchmarks.md). A snapshot of the previous format (/1) does not
+ * match and is rebuilt from the log, as any other stale one.
  *
  * Only this server writes snapshots, so a snapshot that passes every check is
  * used as it is: no JSON, no re-validation, the same cost at play 10 as at
@@ -21,7 +28,7 @@
 
 #include "game.h"
 
-#define SNAP_MAGIC "CROUPIER-SNAP/1 "
+#define SNAP_MAGIC "CROUPIER-SNAP/2 "
 
 /* The layout id of this build (Makefile: a hash of engine/'s headers and the
  * compiler version). */

@@ -33,9 +33,12 @@
 enum { POOL_MAX = 32, BUSY_MS = 5000, OPEN_WAIT_TRIES = 12 /* x BUSY_MS on open */ };
 
 /* The checkpointer (below): a checkpoint when the WAL holds CKPT_FRAMES
- * pages (about 64 MB, journal_size_limit), or when it holds any and no
- * commit came for CKPT_IDLE_S seconds. */
+ * pages (about 64 MB), or when it holds any and no commit came for
+ * CKPT_IDLE_S seconds (that one also truncates the WAL file). */
 enum { CKPT_FRAMES = 16000, CKPT_IDLE_S = 2 };
+/* ... in PASSIVE passes (at most CKPT_PASSES) until no more than CKPT_TAIL
+ * pages were committed during the last, then one with the writers held. */
+enum { CKPT_PASSES = 4, CKPT_TAIL = 256 };
 
 /* The statements of a connection, prepared once each. */
 enum {
@@ -222,12 +225,17 @@ static conn *conn_new(sqlite_store *s, char *err, size_t errlen)
         msg = NULL;
         sqlite3_sleep(10);
     }
-    /* journal_size_limit truncates the WAL back to 64 MiB after a checkpoint
-     * that reset it. */
+    /* journal_size_limit: the first commit after a checkpoint that reset the
+     * WAL truncates it to this size, in the writer's own time. Truncating
+     * some 30 MB away held every writer 60-170 ms after each checkpoint under
+     * load (the WAL grows past CKPT_FRAMES while a checkpoint runs), so the
+     * limit is above the most the back-pressure lets the WAL hold (twice
+     * CKPT_FRAMES pages, 132 MB): under load the file is written over in
+     * place, and the checkpointer truncates it once the store is idle. */
     if (rc != SQLITE_OK ||
         sqlite3_exec(c->db,
                      "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
-                     "PRAGMA journal_size_limit=67108864;",
+                     "PRAGMA journal_size_limit=150994944;",
                      NULL, NULL, &msg) != SQLITE_OK) {
         if (err)
             snprintf(err, errlen, "sqlite %s: %s", path, msg ? msg : "pragma failed");
@@ -243,6 +251,15 @@ static conn *conn_new(sqlite_store *s, char *err, size_t errlen)
     return c;
 }
 
+/* fsync a file of the checkpointer's connection (the database, or its WAL
+ * with SQLITE_FCNTL_JOURNAL_POINTER), if that file is open. */
+static void ck_sync(sqlite_store *s, int which)
+{
+    sqlite3_file *f = NULL;
+    if (sqlite3_file_control(s->ck_db, "main", which, &f) == SQLITE_OK && f && f->pMethods)
+        f->pMethods->xSync(f, SQLITE_SYNC_NORMAL);
+}
+
 /* The checkpointer: one thread per store, with a connection of its own,
  * copies the WAL's pages back into the database file. SQLite would do that
  * inside the COMMIT of whichever request crossed its threshold (1000 pages),
@@ -254,8 +271,20 @@ static conn *conn_new(sqlite_store *s, char *err, size_t errlen)
  * copied and no reader still uses them; otherwise a later writer does). A
  * larger WAL between checkpoints costs less per commit, since a page
  * written again and again is copied once (docs/store.md has the figures).
+ *
+ * The one design choice: no fsync of bulk data with the writers held. A
+ * PASSIVE checkpoint syncs the WAL before it copies, but syncs the database
+ * file only when it copied the WAL to its very end, which never happens
+ * while writers go on: so the pass with the writer mutex held used to flush
+ * every page the earlier passes wrote (tens of MB), and held every write
+ * 25-120 ms while it did (docs/benchmarks.md, "the stall"). Now the
+ * database and the WAL are synced here, outside the mutex, after the
+ * passes; passes repeat (up to CKPT_PASSES) while more than CKPT_TAIL pages
+ * came in during the last, each copying what came during the one before;
+ * and the held pass copies and syncs only those few pages. When `idle` (no
+ * commit for a while) the held pass also truncates the WAL file to nothing.
  * 1 when every page of the WAL was copied. */
-static int checkpoint(sqlite_store *s)
+static int checkpoint(sqlite_store *s, int idle)
 {
     if (!s->ck_db &&
         (sqlite3_open_v2(s->path, &s->ck_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
@@ -266,13 +295,16 @@ static int checkpoint(sqlite_store *s)
         return 0;
     }
     int log = -1, done = -1;
-    /* twice: the second copies what was committed during the first (less,
-     * unless the writers outrun the copy), so that little is left for the
-     * third, with the writers held back */
-    sqlite3_wal_checkpoint_v2(s->ck_db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
-    sqlite3_wal_checkpoint_v2(s->ck_db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
+    for (int i = 0; i < CKPT_PASSES; i++) {
+        sqlite3_wal_checkpoint_v2(s->ck_db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
+        if (done < 0 || __atomic_load_n(&s->ck_pages, __ATOMIC_RELAXED) - done <= CKPT_TAIL)
+            break;
+    }
+    ck_sync(s, SQLITE_FCNTL_FILE_POINTER);
+    ck_sync(s, SQLITE_FCNTL_JOURNAL_POINTER);
     pthread_mutex_lock(&s->wmu);
-    int rc = sqlite3_wal_checkpoint_v2(s->ck_db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
+    int rc = sqlite3_wal_checkpoint_v2(
+        s->ck_db, NULL, idle ? SQLITE_CHECKPOINT_TRUNCATE : SQLITE_CHECKPOINT_PASSIVE, &log, &done);
     pthread_mutex_unlock(&s->wmu);
     return rc == SQLITE_OK && log >= 0 && done == log;
 }
@@ -292,14 +324,15 @@ static void *checkpointer(void *arg)
         if (s->ck_stop)
             break;
         int pages = __atomic_load_n(&s->ck_pages, __ATOMIC_RELAXED);
-        if (!s->ck_want) { /* no checkpoint asked: one when the WAL has stood still */
-            int idle = pages > 0 && pages == quiet_at;
+        int idle = !s->ck_want;
+        if (idle) { /* no checkpoint asked: one when the WAL has stood still */
+            int still = pages > 0 && pages == quiet_at;
             quiet_at = pages;
-            if (!idle)
+            if (!still)
                 continue;
         }
         pthread_mutex_unlock(&s->ck_mu);
-        int all = checkpoint(s);
+        int all = checkpoint(s, idle);
         pthread_mutex_lock(&s->ck_mu);
         /* the next one when the WAL is full again (it starts over at the
          * next commit), or soon when a reader kept some pages in it */

@@ -31,6 +31,12 @@
 #    alternating; medians; ratio (the median of the runs' ratios) against
 #    the target (>= 0.5), and the CPU
 #    the server, the driver and the ceiling used.
+# 2b. routes: the server's CPU per request of every route a client calls
+#    often (tests/bench/routes.mjs), every game early and late, beside
+#    /healthz and the anchor measured the same way; every answer checked.
+# 5. stall: the store loop's p50 and p99 at 2 and 8 connections, on a fresh
+#    database and after minutes of the loop, beside GET /healthz, with a
+#    probe that timestamps every request slower than SLOW_MS.
 # 4. store (B): tests/bench/long.mjs (Node) on that server: the same Phazed
 #    game (4 persons) and Five Crowns game (7 persons), played by seeded
 #    random legal plays, at version 10 and at version 500: GET /games/{id}
@@ -47,7 +53,11 @@
 # copy, LONG_PAIRS=3 games (seeds) per game type, LONG_POLICY=random|eager
 # (eager: plays that put cards down first, so hands end as in played games) (B);
 # HANABI_GAMES=10000 games per Hanabi table size and strategy (section
-# "hanabi strategies", issue 12); BENCH=all|engine|hanabi|http|store; BUILD=build (where make put croupier and
+# "hanabi strategies", issue 12); ROUTES_SECONDS=1.5 per figure, ROUTES_EARLY=10,
+# ROUTES_LATE=200, ROUTES_WINDOW=20 plays (section "routes", issue 33:
+# tests/bench/routes.mjs); STALL_SECONDS=10 per run, STALL_AGE=120 seconds of
+# the loop before the "aged" runs, SLOW_MS=10 (section "stall", issue 33);
+# BENCH=all|engine|hanabi|http|routes|store|stall; BUILD=build (where make put croupier and
 # bench/*), CROUPIER_BIN=$BUILD/croupier (another build of the server);
 # BENCH_DOC=FILE (make bench: docs/benchmarks.md) also writes each part the
 # run printed into FILE, between that part's markers (tests/docblock.mjs),
@@ -80,16 +90,28 @@ LONG_SECONDS=${LONG_SECONDS:-2}
 LONG_WINDOW=${LONG_WINDOW:-40}
 LONG_PAIRS=${LONG_PAIRS:-3}
 LONG_POLICY=${LONG_POLICY:-random}
+ROUTES_SECONDS=${ROUTES_SECONDS:-1.5}
+STALL_SECONDS=${STALL_SECONDS:-10}
+STALL_AGE=${STALL_AGE:-120}
+SLOW_MS=${SLOW_MS:-10}
+ROUTES_EARLY=${ROUTES_EARLY:-10}
+ROUTES_LATE=${ROUTES_LATE:-200}
+ROUTES_WINDOW=${ROUTES_WINDOW:-20}
 BUILD=${BUILD:-build}
 CROUPIER_BIN=${CROUPIER_BIN:-$BUILD/croupier}
-case $BENCH in all | engine | hanabi | http | store) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http or store" >&2; exit 2 ;; esac
+case $BENCH in all | engine | hanabi | http | routes | store | stall) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http, routes, store or stall" >&2; exit 2 ;; esac
 RSS_TARGET_KB=$((50 * 1024))
 
 tmp=$(mktemp -d)
 cpid=""; apid=""; spid=""
-cleanup() {
+# stop_servers: the servers a section left running (each section starts its own)
+stop_servers() {
     for p in $cpid $apid $spid; do kill "$p" 2>/dev/null || true; done
     for p in $cpid $apid $spid; do wait "$p" 2>/dev/null || true; done
+    cpid="" apid="" spid=""
+}
+cleanup() {
+    stop_servers
     rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -112,6 +134,22 @@ if [ -z "${THREADS:-}" ]; then
     [ "$THREADS" -ge "$maxc" ] || THREADS=$maxc
 fi
 
+# Pinning (issue 33): where the machine has 4 cores or more, the servers run
+# on the first half of them and the driver (wrk, Node) on the other half, so
+# that neither takes the other's CPU; on fewer they share every core, and
+# the figures to trust are the CPU per request (below), which the driver's
+# share of the machine does not move.
+NCPU=$(nproc)
+PIN_SERVER=() PIN_DRIVER=()
+if [ "$NCPU" -ge 4 ] && command -v taskset >/dev/null 2>&1; then
+    half=$((NCPU / 2))
+    PIN_SERVER=(taskset -c "0-$((half - 1))")
+    PIN_DRIVER=(taskset -c "$half-$((NCPU - 1))")
+    PINNING="servers pinned to cores 0-$((half - 1)), the driver to cores $half-$((NCPU - 1)) (taskset)"
+else
+    PINNING="not pinned: $NCPU cores (pinning needs 4 or more), servers and driver share them"
+fi
+
 median() { sort -n | awk '{a[NR]=$1} END {if (NR == 0) print 0; else print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 sum() { awk '{s+=$1} END {print s+0}'; }
 ms_fmt() { awk -v v="$1" 'BEGIN { if (v >= 100) printf "%.0fms", v; else if (v >= 1) printf "%.2fms", v; else printf "%.0fus", v * 1000 }'; }
@@ -125,6 +163,12 @@ load() {
             "$(sed -n 's/^some avg10=\([0-9.]*\).*/\1/p' /proc/pressure/cpu)"
     return 0
 }
+# ticks PID: the CPU a process has used so far (utime + stime of
+# /proc/PID/stat, every thread, living or ended), in clock ticks
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+HZ=$(getconf CLK_TCK)
+# us_per T0 T1 N: microseconds of CPU per request for ticks T0..T1 over N requests
+us_per() { awk -v a="$1" -v b="$2" -v n="$3" -v hz="$HZ" 'BEGIN { printf "%.1f", (n > 0) ? (b - a) / hz * 1e6 / n : 0 }'; }
 # wait_url FILE: the http://host:port a server printed on its first line
 wait_url() {
     for _ in $(seq 100); do grep -q listening "$1" && break; sleep 0.05; done
@@ -137,6 +181,7 @@ if [ "$state" != unknown ] && ! git diff --quiet HEAD -- api cli engine 2>/dev/n
 fi
 echo "croupier bench: $state ($CROUPIER_BIN of $(date -u -r "$CROUPIER_BIN" '+%H:%M:%S UTC')); $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "  machine: $(load)"
+echo "  pinning: $PINNING"
 
 if [ "$BENCH" = all ] || [ "$BENCH" = engine ]; then
 echo "== engine: selfplay games per second (median of $RUNS runs)"
@@ -211,9 +256,9 @@ if [ ! -x "$ANCHOR" ]; then
     echo "$BUILD/bench/anchor missing (make bench builds it): HTTP figures skipped"; return 0
 fi
 
-$BIN serve --listen 127.0.0.1:0 --store "sqlite:$tmp/bench.db" --threads "$THREADS" >"$tmp/croupier.out" 2>&1 &
+"${PIN_SERVER[@]}" $BIN serve --listen 127.0.0.1:0 --store "sqlite:$tmp/bench.db" --threads "$THREADS" >"$tmp/croupier.out" 2>&1 &
 cpid=$!
-$ANCHOR --listen 127.0.0.1:0 --threads "$THREADS" >"$tmp/anchor.out" 2>&1 &
+"${PIN_SERVER[@]}" $ANCHOR --listen 127.0.0.1:0 --threads "$THREADS" >"$tmp/anchor.out" 2>&1 &
 apid=$!
 curl_url=$(wait_url "$tmp/croupier.out")
 bare_url=$(wait_url "$tmp/anchor.out")
@@ -260,20 +305,23 @@ starved() {
         END { print s + 0 }'
 }
 
-# wrk_once CONNS OUTFILE PORT wrk-args...: one run; prints
-# "req/s p50_ms p99_ms non2xx errors starved"
+# wrk_once CONNS OUTFILE PORT PID wrk-args...: one run; prints
+# "req/s p50_ms p99_ms non2xx errors starved cpu_us"
 # (errors: wrk's connect+read+write errors and timeouts, a timeout being an
 # answer later than 2 s; starved: connections open for STARVE_MS with no
-# answer yet, sampled a second before the run ends)
+# answer yet, sampled a second before the run ends; cpu_us: the server's
+# CPU (process PID, all its threads) over the run per request wrk counted)
 wrk_once() {
-    local c=$1 out=$2 port=$3 w s=0 at; shift 3
-    wrk -t2 -c"$c" -d"${DURATION}s" --latency "$@" >"$out" 2>&1 &
+    local c=$1 out=$2 port=$3 pid=$4 w s=0 at t0 t1; shift 4
+    t0=$(ticks "$pid")
+    "${PIN_DRIVER[@]}" wrk -t2 -c"$c" -d"${DURATION}s" --latency "$@" >"$out" 2>&1 &
     w=$!
     at=$(awk -v d="$DURATION" 'BEGIN { print (d > 2) ? d - 1 : d / 2 }')
     sleep "$at"
     command -v ss >/dev/null 2>&1 && s=$(starved "$port")
     wait "$w" || true
-    awk -v starved="$s" '
+    t1=$(ticks "$pid")
+    awk -v starved="$s" -v t0="$t0" -v t1="$t1" -v hz="$HZ" '
     function ms(v) {
         if (v ~ /us$/) return v * 0.001
         if (v ~ /ms$/) return v + 0
@@ -287,7 +335,9 @@ wrk_once() {
     /^ +99% / { p99 = ms($2) }
     /Non-2xx or 3xx responses/ { non = $NF }
     /Socket errors/ { gsub(",", ""); err = $4 + $6 + $8 + $10 }
-    END { printf "%s %.3f %.3f %d %d %d\n", rps + 0, p50, p99, non, err, starved }' "$out"
+    / requests in / { n = $1 }
+    END { printf "%s %.3f %.3f %d %d %d %.2f\n", rps + 0, p50, p99, non, err, starved,
+          (n > 0) ? (t1 - t0) / hz * 1e6 / n : 0 }' "$out"
 }
 
 # note LABEL WRKOUT RESULT: keep wrk's own words about a run that had
@@ -323,9 +373,9 @@ for ep in $EPS; do
             # alternate which server goes first, so neither always meets a warmer machine
             if [ $((i % 2)) -eq 1 ]; then order="croupier bare"; else order="bare croupier"; fi
             for s in $order; do
-                if [ "$s" = croupier ]; then u=$curl_url; else u=$bare_url; fi
+                if [ "$s" = croupier ]; then u=$curl_url p=$cpid; else u=$bare_url p=$apid; fi
                 out=$tmp/wrk.$ep.$c.$s.$i
-                wrk_once "$c" "$out" "${u##*:}" "${args[@]}" "$u$path" >>"$tmp/res.$ep.$c.$s"
+                wrk_once "$c" "$out" "${u##*:}" "$p" "${args[@]}" "$u$path" >>"$tmp/res.$ep.$c.$s"
                 note "$s $path -c$c run $i" "$out" "$(tail -n 1 "$tmp/res.$ep.$c.$s")"
             done
         done
@@ -336,8 +386,9 @@ done
 col() { awk -v n="$2" '{print $n}' "$1" | median; }
 tot() { awk -v n="$2" '{print $n}' "$1" | sum; }
 top() { awk -v n="$2" '$n > m {m = $n} END {print m + 0}' "$1"; }
-printf '\n  %-40s %5s %10s %10s %5s %-12s %-15s %-15s %-7s %-7s %-7s\n' \
-    endpoint conns croupier/s bare/s ratio target "p50 crp|bare" "p99 crp|bare" non-2xx errors starved
+printf '\n  %-40s %5s %-15s %5s %-12s %10s %10s %5s %-15s %-15s %-7s %-7s %-7s\n' \
+    endpoint conns "CPU/req crp|bare" ratio target croupier/s bare/s r/s "p50 crp|bare" "p99 crp|bare" \
+    non-2xx errors starved
 starved_any=0
 for ep in $EPS; do
     case $ep in
@@ -347,26 +398,33 @@ for ep in $EPS; do
     for c in $CONNS; do
         fc=$tmp/res.$ep.$c.croupier fb=$tmp/res.$ep.$c.bare
         cr=$(col "$fc" 1) br=$(col "$fb" 1)
-        # the ratio of each run (the two servers back to back), then their
-        # median: a while in which the machine runs slower slows both of a pair
-        paste -d' ' "$fc" "$fb" | awk '{ printf "%.3f\n", ($7 > 0) ? $1 / $7 : 0 }' >"$tmp/ratios.$ep.$c"
-        ratio=$(median <"$tmp/ratios.$ep.$c" | awk '{ printf "%.2f", $1 }')
-        printf '%s %s: %s\n' "$label" "$c" "$(awk '{ printf "%s%.2f", (NR > 1) ? " " : "", $1 }' "$tmp/ratios.$ep.$c")" >>"$tmp/ratios"
+        # the ratios of each run (the two servers back to back), then their
+        # medians: bare's CPU per request over croupier's (the target's), and
+        # croupier's req/s over bare's (moved by how the driver shares the machine)
+        paste -d' ' "$fc" "$fb" | awk '{ printf "%.3f %.3f\n", ($7 > 0) ? $14 / $7 : 0, ($8 > 0) ? $1 / $8 : 0 }' >"$tmp/ratios.$ep.$c"
+        ratio=$(awk '{print $1}' "$tmp/ratios.$ep.$c" | median | awk '{ printf "%.2f", $1 }')
+        rratio=$(awk '{print $2}' "$tmp/ratios.$ep.$c" | median | awk '{ printf "%.2f", $1 }')
+        printf '%s %s: CPU %s; req/s %s\n' "$label" "$c" "$(awk '{ printf "%s%.2f", (NR > 1) ? " " : "", $1 }' "$tmp/ratios.$ep.$c")" \
+            "$(awk '{ printf "%s%.2f", (NR > 1) ? " " : "", $2 }' "$tmp/ratios.$ep.$c")" >>"$tmp/ratios"
         mark=$(awk -v r="$ratio" -v t="$target" 'BEGIN { m = (r + 0 >= t + 0) ? "PASS" : "BELOW"; print m }')
         sc=$(top "$fc" 6) sb=$(top "$fb" 6)
         [ $((sc + sb)) -gt 0 ] && starved_any=1
-        printf '  %-40s %5s %10.0f %10.0f %5s %-12s %-15s %-15s %-7s %-7s %-7s\n' \
-            "$label" "$c" "$cr" "$br" "$ratio" ">=$target $mark" \
+        printf '  %-40s %5s %-15s %5s %-12s %10.0f %10.0f %5s %-15s %-15s %-7s %-7s %-7s\n' \
+            "$label" "$c" "$(fx "$(col "$fc" 7)" 1)us|$(fx "$(col "$fb" 7)" 1)us" "$ratio" ">=$target $mark" \
+            "$cr" "$br" "$rratio" \
             "$(ms_fmt "$(col "$fc" 2)")|$(ms_fmt "$(col "$fb" 2)")" \
             "$(ms_fmt "$(col "$fc" 3)")|$(ms_fmt "$(col "$fb" 3)")" \
             "$(tot "$fc" 4)|$(tot "$fb" 4)" "$(tot "$fc" 5)|$(tot "$fb" 5)" "$sc|$sb"
     done
 done
-echo "  req/s, p50, p99: medians of $HTTP_RUNS runs; ratio: the median of the runs' ratios (each run the two"
-echo "  servers back to back, alternating which goes first). croupier|bare: non-2xx answers and wrk socket errors"
-echo "  (connect/read/write, timeout = an answer after 2 s) summed over the runs; starved: most connections"
+echo "  CPU/req: each server's CPU (utime + stime of /proc/PID/stat, all threads) over a run divided by the"
+echo "  requests wrk counted, median of $HTTP_RUNS runs; ratio: the median of the runs' bare CPU/req over croupier's"
+echo "  (each run the two servers back to back, alternating which goes first): 0.8 means croupier spends 1.25x"
+echo "  the bare server's CPU per request. It does not depend on how the driver shares the machine; req/s and"
+echo "  r/s (croupier's req/s over bare's) do. p50, p99: medians. croupier|bare: non-2xx answers and wrk socket"
+echo "  errors (connect/read/write, timeout = an answer after 2 s) summed over the runs; starved: most connections"
 echo "  seen in one run open for ${STARVE_MS} ms without any answer yet (the kernel's sockets, near the run's end)."
-echo "  each run's ratio:"
+echo "  each run's ratios:"
 sed 's/^/    /' "$tmp/ratios"
 if [ "$starved_any" = 1 ]; then
     echo "  WARNING: connections were starved: those rows' req/s come from fewer live connections than shown"
@@ -382,15 +440,15 @@ rss1_c=$(kb "$cpid" VmRSS)
 id=$(curl -s "$curl_url/games" -H "Content-Type: application/json" -d '{"game":"comp10001bo","seed":1,"players":[{"name":"a"},{"bot":"random"},{"bot":"random"},{"bot":"random"}]}' |
      sed -n 's/^{"id":"\([^"]*\)".*/\1/p')
 c0=${CONNS%% *}
-h=$(col "$tmp/res.healthz.$c0.croupier" 1)
+h=$(col "$tmp/res.healthz.$c0.croupier" 1) hc=$(col "$tmp/res.healthz.$c0.croupier" 7)
 echo
-echo "== HTTP: croupier alone, wrk -t2 -c$c0 ${DURATION}s, median of $HTTP_RUNS"
+echo "== HTTP: croupier alone, wrk -t2 -c$c0 ${DURATION}s, median of $HTTP_RUNS (CPU/req as above; x /healthz: its CPU/req over /healthz's)"
 alone() { # label wrk-args...
-    local label=$1 f=$tmp/alone.$RANDOM r; shift
-    for i in $(seq "$HTTP_RUNS"); do wrk_once "$c0" "$f.$i" "${curl_url##*:}" "$@"; done >"$f"
-    r=$(col "$f" 1)
-    printf '  %-40s %8.1f req/s %6.3f of /healthz  p50 %s  p99 %s  non-2xx %s  errors %s  starved %s\n' \
-        "$label" "$r" "$(awk -v a="$r" -v b="$h" 'BEGIN { r = (b > 0) ? a / b : 0; printf "%.3f", r }')" \
+    local label=$1 f=$tmp/alone.$RANDOM r c; shift
+    for i in $(seq "$HTTP_RUNS"); do wrk_once "$c0" "$f.$i" "${curl_url##*:}" "$cpid" "$@"; done >"$f"
+    r=$(col "$f" 1) c=$(col "$f" 7)
+    printf '  %-40s CPU/req %8sus %7sx /healthz  %8.1f req/s  p50 %s  p99 %s  non-2xx %s  errors %s  starved %s\n' \
+        "$label" "$(fx "$c" 1)" "$(awk -v a="$c" -v b="$hc" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')" "$r" \
         "$(ms_fmt "$(col "$f" 2)")" "$(ms_fmt "$(col "$f" 3)")" "$(tot "$f" 4)" "$(tot "$f" 5)" "$(top "$f" 6)"
 }
 if [ -n "$id" ]; then
@@ -416,15 +474,11 @@ for s in croupier bare; do
         "$after" "$(awk -v k="$(kb "$p" VmHWM)" 'BEGIN { print k / 1024 }')" "$(kb "$p" Threads)"
 done
 # the HTTP servers are done with: the store sections have the machine alone
-for p in $cpid $apid; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
-cpid="" apid=""
+stop_servers
 }
 
 # kv LINE KEY: the value of KEY=VALUE in a figures line
 kv() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
-# ticks PID: the CPU a process has used so far, in clock ticks
-ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
-HZ=$(getconf CLK_TCK)
 # fmt_x N DECIMALS
 fx() { awk -v v="$1" -v d="$2" 'BEGIN { printf "%.*f", d, v }'; }
 
@@ -438,7 +492,7 @@ if ! command -v sqlite3 >/dev/null 2>&1; then
 fi
 # a server of its own, croupier serve's defaults, a fresh SQLite file: its
 # database then holds only what this section stored
-$BIN serve --listen 127.0.0.1:0 --store "sqlite:$tmp/store.db" >"$tmp/store.out" 2>&1 &
+"${PIN_SERVER[@]}" $BIN serve --listen 127.0.0.1:0 --store "sqlite:$tmp/store.db" >"$tmp/store.out" 2>&1 &
 spid=$!
 local url
 url=$(wait_url "$tmp/store.out")
@@ -451,8 +505,13 @@ local schema=1 K="" S="" M="" P="" G="" C="" O="" i first order who out line t0 
 [ "$(sqlite3 "$tmp/store.db" "select count(*) from sqlite_master where name = 'plays'")" = 1 ] && schema=2
 
 # the driver's floor: the same two connections on a request that does nothing
-local floor
-floor=$(wrk -t2 -c2 -d"${STORE_SECONDS}s" "$url/healthz" 2>&1 | sed -n 's/^Requests\/sec: *//p')
+local floor floor_n f0 f1 floor_cpu
+f0=$(ticks "$spid")
+floor=$("${PIN_DRIVER[@]}" wrk -t2 -c2 -d"${STORE_SECONDS}s" "$url/healthz" 2>&1)
+f1=$(ticks "$spid")
+floor_n=$(printf '%s\n' "$floor" | awk '/requests in/ {print $1}')
+floor=$(printf '%s\n' "$floor" | sed -n 's/^Requests\/sec: *//p')
+floor_cpu=$(us_per "$f0" "$f1" "${floor_n:-0}")
 
 # (A) croupier's stored plays, then the ceiling with what it stored; runs
 # alternate which goes first (the first run is croupier's: it gives the
@@ -464,7 +523,7 @@ for i in $(seq "$STORE_RUNS"); do
         out=$tmp/store.$who.$i
         if [ "$who" = croupier ]; then
             t0=$(ticks "$spid")
-            { time wrk -t2 -c2 -d"${STORE_SECONDS}s" -s tests/bench/store_play.lua "$url" >"$out" 2>&1; } 2>"$out.time"
+            { time "${PIN_DRIVER[@]}" wrk -t2 -c2 -d"${STORE_SECONDS}s" -s tests/bench/store_play.lua "$url" >"$out" 2>&1; } 2>"$out.time"
             t1=$(ticks "$spid")
             line=$(grep '^store_play:' "$out" || true)
             read -r real user sys <"$out.time"
@@ -499,7 +558,7 @@ for i in $(seq "$STORE_RUNS"); do
         else
             [ -n "$K" ] || continue
             # one database across the runs, as croupier's server keeps its own
-            { time "$CEILING" --db "$tmp/ceiling.db" --keep --reuse --threads 2 --seconds "$STORE_SECONDS" \
+            { time "${PIN_SERVER[@]}" "$CEILING" --db "$tmp/ceiling.db" --keep --reuse --threads 2 --seconds "$STORE_SECONDS" \
                 --checkpoint background --plays "$K" --snap "$S" --meta "$M" --text "$P" \
                 --game-requests "$G" --create-plays "$C" --origin "$O" >"$out" 2>&1; } 2>"$out.time"
             line=$(grep '^sqlite_ceiling:' "$out" || true)
@@ -521,6 +580,21 @@ if [ -s "$tmp/store.croupier" ] && [ -s "$tmp/store.ceiling" ]; then
     ratio=$(paste -d' ' <(fvals "$tmp/store.croupier" plays_per_s) <(fvals "$tmp/store.ceiling" plays_per_s) |
         awk 'NF == 2 { printf "%.4f\n", ($2 > 0) ? $1 / $2 : 0 }' | median | awk '{ printf "%.2f", $1 }')
     mark=$(awk -v r="$ratio" 'BEGIN { print (r + 0 >= 0.5) ? "PASS" : "BELOW" }')
+    # the same by CPU per stored play (the ceiling's over croupier's, each run's
+    # pair): what the server costs, whoever else shares the cores
+    local cpu_ratio cpu_mark ccpp scpp ccpr scpr bot_limit bot_mark
+    cpu_ratio=$(paste -d' ' <(fvals "$tmp/store.croupier" server_cores) <(fvals "$tmp/store.croupier" plays_per_s) \
+        <(fvals "$tmp/store.ceiling" cores) <(fvals "$tmp/store.ceiling" plays_per_s) |
+        awk 'NF == 4 && $2 > 0 && $4 > 0 && $1 > 0 { printf "%.4f\n", ($3 / $4) / ($1 / $2) }' | median | awk '{ printf "%.2f", $1 }')
+    cpu_mark=$(awk -v r="$cpu_ratio" 'BEGIN { print (r + 0 >= 0.5) ? "PASS" : "BELOW" }')
+    ccpp=$(awk -v c="$(fcol "$tmp/store.croupier" server_cores)" -v r="$cp" 'BEGIN { printf "%.1f", (r > 0) ? c / r * 1e6 : 0 }')
+    scpp=$(awk -v c="$(fcol "$tmp/store.ceiling" cores)" -v r="$sp" 'BEGIN { printf "%.1f", (r > 0) ? c / r * 1e6 : 0 }')
+    ccpr=$(awk -v c="$(fcol "$tmp/store.croupier" server_cores)" -v r="$cr" 'BEGIN { printf "%.1f", (r > 0) ? c / r * 1e6 : 0 }')
+    scpr=$(awk -v c="$(fcol "$tmp/store.ceiling" cores)" -v r="$sr" 'BEGIN { printf "%.1f", (r > 0) ? c / r * 1e6 : 0 }')
+    # issue 33 item 3: a person's play against one bot within 4x /healthz
+    # plus the store's own cost (the ceiling's CPU per request: the same writes)
+    bot_limit=$(awk -v h="$floor_cpu" -v c="$scpr" 'BEGIN { printf "%.1f", 4 * h + c }')
+    bot_mark=$(awk -v a="$ccpr" -v b="$bot_limit" 'BEGIN { print (a + 0 <= b + 0) ? "PASS" : "ABOVE" }')
     echo "== store (A): stored plays/s, croupier vs the raw SQLite ceiling of the same writes, 2 connections,"
     echo "   ${STORE_SECONDS}s runs, median of $STORE_RUNS, alternating; the ratio is the median of the runs' ratios (store schema $schema)"
     echo "   croupier: wrk -t2 -c2 -s tests/bench/store_play.lua: per connection a person's Hanabi game against"
@@ -548,9 +622,13 @@ if [ -s "$tmp/store.croupier" ] && [ -s "$tmp/store.ceiling" ]; then
     printf '  %-22s %12s %12s\n' "p99 per request" "$(ms_fmt "$(fcol "$tmp/store.croupier" p99_us | awk '{print $1 / 1000}')")" \
         "$(ms_fmt "$(fcol "$tmp/store.ceiling" p99_us | awk '{print $1 / 1000}')")"
     printf '  %-22s %12s %12s\n' "CPU (cores busy)" "$(fcol "$tmp/store.croupier" server_cores)" "$(fcol "$tmp/store.ceiling" cores)"
-    printf '  %-22s %12s %12s\n' "CPU per request" \
-        "$(ms_fmt "$(awk -v c="$(fcol "$tmp/store.croupier" server_cores)" -v r="$cr" 'BEGIN { print (r > 0) ? c / r * 1000 : 0 }')")" \
-        "$(ms_fmt "$(awk -v c="$(fcol "$tmp/store.ceiling" cores)" -v r="$sr" 'BEGIN { print (r > 0) ? c / r * 1000 : 0 }')")"
+    printf '  %-22s %12s %12s\n' "CPU per request" "${ccpr}us" "${scpr}us"
+    printf '  %-22s %12s %12s %6s %s\n' "CPU per stored play" "${ccpp}us" "${scpp}us" "$cpu_ratio" ">=0.5 $cpu_mark (by CPU)"
+    echo "  by CPU per stored play (the ceiling's over croupier's, the median of the runs' pairs): what the server"
+    echo "  costs whoever shares the cores; plays/s also counts the driver's share of them (wrk and its Lua on the"
+    echo "  same cores as the server where there are fewer than 4; the ceiling has no driver)."
+    echo "  a person's play against one bot (this loop) by CPU: ${ccpr}us per request against 4 x /healthz (${floor_cpu}us,"
+    echo "  the same server and 2 connections) + the ceiling's ${scpr}us per request = ${bot_limit}us: $bot_mark"
     echo "  latency: croupier's over HTTP as wrk sees it (wrk adds samples for a stall: coordinated omission),"
     echo "  the ceiling's from the read to the COMMIT."
     echo "  croupier: CPU is the server's; wrk (the driver) used $(fcol "$tmp/store.croupier" driver_cores) cores; games created $(fsum "$tmp/store.croupier" creates),"
@@ -614,7 +692,139 @@ sed -n 's/^long: game=\([a-z]*\) figure=play .*windows_low=\([^ ]*\) windows_hig
 sed -n 's/^long: game=\([a-z]*\) figure=get .*non2xx=\([0-9]*\) .*runs_low=\([^ ]*\) runs_high=\([^ ]*\).*/  \1: GET runs req\/s v10 \3 | v500 \4; non-2xx \2/p' "$tmp/long.out"
 grep -v '^long: ' "$tmp/long.out" | sed 's/^/  long.mjs: /' || true
 echo "  machine after (B): $(load)"
+stop_servers
 }
 
-case $BENCH in all | http) bench_http ;; esac
-case $BENCH in all | store) bench_store ;; esac
+# section "routes" (issue 33, item 2): the server's CPU per request of every
+# route a client calls often, every game, early and late (tests/bench/routes.mjs)
+bench_routes() {
+echo
+if ! command -v node >/dev/null 2>&1 || [ ! -x "$ANCHOR" ]; then
+    echo "== routes: node or $BUILD/bench/anchor missing: skipped"; return 0
+fi
+"${PIN_SERVER[@]}" $BIN serve --listen 127.0.0.1:0 --store "sqlite:$tmp/routes.db" >"$tmp/routes.srv" 2>&1 &
+cpid=$!
+"${PIN_SERVER[@]}" $ANCHOR --listen 127.0.0.1:0 >"$tmp/routes.anchor" 2>&1 &
+apid=$!
+local url aurl
+url=$(wait_url "$tmp/routes.srv") aurl=$(wait_url "$tmp/routes.anchor")
+if [ -z "$url" ] || [ -z "$aurl" ]; then
+    echo "== routes: a server did not start: skipped"; return 0
+fi
+echo "== routes: the server's CPU per request, every route a client calls often, every game, early and late"
+echo "   (tests/bench/routes.mjs: each figure ${ROUTES_SECONDS}s of the same kind of request on 2 keep-alive sockets"
+echo "   (Node), the server's CPU (all its threads, schedstat) over the requests answered; every answer checked:"
+echo "   a read must be the same bytes as its first answer, a play applied as when first played). Games played"
+echo "   by persons following help mode; early: version ${ROUTES_EARLY}, late: ${ROUTES_LATE} or as late as the game went"
+echo "   (v columns); plays: ${ROUTES_WINDOW} replayed from there; /play and /validate: the arguments a remote player"
+echo "   gets early and late (croupier tournament). x: over /healthz measured the same way (first row)."
+"${PIN_DRIVER[@]}" node tests/bench/routes.mjs --url "$url" --pid "$cpid" --bin "$BIN" --anchor "$aurl" --anchor-pid "$apid" \
+    --seconds "$ROUTES_SECONDS" --early "$ROUTES_EARLY" --late "$ROUTES_LATE" --window "$ROUTES_WINDOW" >"$tmp/routes.out" 2>&1 || true
+awk '
+function cell(v, e) { return (v == "") ? "-" : sprintf("%.0f%s", v, (e > 0) ? "!" : "") }
+/^route: / {
+    line = $0
+    g = line; sub(/.* game=/, "", g); sub(/ .*/, "", g)
+    at = line; sub(/.* at=/, "", at); sub(/ .*/, "", at)
+    r = line; sub(/.* route="/, "", r); sub(/".*/, "", r)
+    if (line ~ / error=/) { err[++ne] = line; next }
+    c = line; sub(/.* cpu_us=/, "", c); sub(/ .*/, "", c)
+    e = line; sub(/.* errors=/, "", e); sub(/ .*/, "", e)
+    errs += e
+    if (g == "anchor") { anchor[r] = c; next }
+    if (g == "-") { if (r == "GET /healthz") { hz[++nh] = c } ; next }
+    split(at, a, ":"); side = a[1]; if (side == "-") side = "early"
+    if (!(g in gseen)) { gseen[g] = 1; games[++ng] = g }
+    if (!(r in rseen)) { rseen[r] = 1; routes[++nr] = r }
+    val[r, g, side] = c; bad[r, g, side] = e
+    if (a[2] != "" && r ~ /^GET \/games\/\{id\}$/) ver[g, side] = a[2]
+}
+END {
+    h = (nh > 0) ? hz[1] : 0
+    if (nh > 1 && hz[2] < h) h = hz[2]
+    printf "\n  %-46s", "CPU us per request (x /healthz)"
+    for (i = 1; i <= ng; i++) printf " %21s", games[i]
+    printf "\n  %-46s", ""
+    for (i = 1; i <= ng; i++) printf " %10s %10s", "early " ver[games[i], "early"], "late " ver[games[i], "late"]
+    printf "\n  %-46s %s us (anchor %s us)\n", "GET /healthz", h, anchor["GET /healthz"]
+    for (k = 1; k <= nr; k++) {
+        r = routes[k]; printf "  %-46s", r
+        for (i = 1; i <= ng; i++) for (sd = 1; sd <= 2; sd++) {
+            side = (sd == 1) ? "early" : "late"; v = val[r, games[i], side]
+            printf " %10s", (v == "") ? "-" : sprintf("%s%s", cell(v, bad[r, games[i], side]), (h > 0) ? sprintf("(%.1f)", v / h) : "")
+        }
+        printf "\n"
+    }
+    printf "  anchor: GET /healthz %s us, POST /validate (the bench body) %s us, measured the same way\n", anchor["GET /healthz"], anchor["POST /validate/comp10001bo/is_valid_play"]
+    # the targets (issue 33, item 3) that this table measures
+    worst = 0
+    for (i = 1; i <= ng; i++) for (sd = 1; sd <= 2; sd++) {
+        side = (sd == 1) ? "early" : "late"; v = val["GET /games/{id}", games[i], side]
+        if (v != "" && h > 0 && v / h > worst) { worst = v / h; wg = games[i] " " side }
+    }
+    printf "  target GET /games/{id} <= 3x /healthz, every game early and late: worst %.2fx (%s) %s\n", worst, wg, (worst <= 3) ? "PASS" : "ABOVE"
+    printf "  answers not as expected: %d%s\n", errs, (errs > 0) ? " (cells marked !: not to be trusted)" : ""
+    for (i = 1; i <= ne; i++) printf "  %s\n", err[i]
+}' "$tmp/routes.out"
+grep -v '^route: ' "$tmp/routes.out" | sed 's/^/  routes.mjs: /' || true
+echo "  machine after (routes): $(load)"
+stop_servers
+}
+
+# section "stall" (issue 33, item 6): the store loop's tail. A fresh server
+# and database; tests/bench/store_play.lua at 2 and 8 connections, then the
+# loop run for STALL_AGE seconds (8 connections) and both again on that
+# database; the same driver on GET /healthz beside each (the machine's own
+# tail). wrk's p50 and p99, and the probe: every request slower than
+# SLOW_MS, with the wall clock of its answer, so that a stall of the whole
+# server shows as several connections slow at the same moment.
+bench_stall() {
+echo
+rm -f "$tmp/stall.db" "$tmp/stall.db-wal" "$tmp/stall.db-shm"
+"${PIN_SERVER[@]}" $BIN serve --listen 127.0.0.1:0 --store "sqlite:$tmp/stall.db" >"$tmp/stall.srv" 2>&1 &
+spid=$!
+local url
+url=$(wait_url "$tmp/stall.srv")
+if [ -z "$url" ]; then echo "== stall: the server did not start: skipped"; return 0; fi
+echo "== stall: the store loop's tail (store_play.lua: a person's Hanabi plays against the rules bot), ${STALL_SECONDS}s"
+echo "   runs at 2 and 8 connections on a fresh database, then after ${STALL_AGE}s more of the loop; beside each, the"
+echo "   same driver on GET /healthz. p50, p99: wrk's (it adds samples for a stall: coordinated omission); slow: the"
+echo "   probe's requests over ${SLOW_MS} ms; bursts: groups of slow answers that came within 10 ms of each other (a"
+echo "   stall of the whole server shows as one). Target: p99 <= 10 x p50 for the stored play."
+printf '\n  %-9s %-6s %5s %9s %9s %8s %-11s %6s %7s %s\n' database route conns p50 p99 p99/p50 target slow bursts "largest (ms)"
+local db c what line p50 p99 r out
+for db in fresh aged; do
+    if [ "$db" = aged ]; then
+        STORE_SLOW_MS=$SLOW_MS "${PIN_DRIVER[@]}" wrk -t8 -c8 -d"${STALL_AGE}s" -s tests/bench/store_play.lua "$url" >"$tmp/stall.age" 2>&1 || true
+    fi
+    for c in 2 8; do
+        for what in play healthz; do
+            out=$tmp/stall.$db.$c.$what
+            if [ "$what" = play ]; then
+                STORE_SLOW_MS=$SLOW_MS "${PIN_DRIVER[@]}" wrk -t"$c" -c"$c" -d"${STALL_SECONDS}s" -s tests/bench/store_play.lua "$url" >"$out" 2>&1 || true
+            else
+                STORE_SLOW_MS=$SLOW_MS STORE_PLAY_PATH=/healthz "${PIN_DRIVER[@]}" wrk -t"$c" -c"$c" -d"${STALL_SECONDS}s" \
+                    -s tests/bench/store_play.lua "$url" >"$out" 2>&1 || true
+            fi
+            line=$(grep '^store_play:' "$out" || true)
+            p50=$(kv "$line" p50_us) p99=$(kv "$line" p99_us)
+            r=$(awk -v a="${p50:-0}" -v b="${p99:-0}" 'BEGIN { printf "%.1f", (a > 0) ? b / a : 0 }')
+            printf '  %-9s %-6s %5s %9s %9s %8s %-11s %6s %7s %s\n' "$db" "$what" "$c" \
+                "$(ms_fmt "$(awk -v v="${p50:-0}" 'BEGIN { print v / 1000 }')")" \
+                "$(ms_fmt "$(awk -v v="${p99:-0}" 'BEGIN { print v / 1000 }')")" "$r" \
+                "$( [ "$what" = play ] && awk -v r="$r" 'BEGIN { print (r + 0 <= 10) ? "<=10 PASS" : "<=10 ABOVE" }')" \
+                "$(grep -c '^store_play_slow:' "$out")" \
+                "$(sed -n 's/^store_play_slow: at_ms=\([0-9.]*\) .*/\1/p' "$out" | sort -n |
+                    awk 'NR > 1 && $1 - last < 10 { if (!inb) { b++; inb = 1 } ; last = $1; next } { inb = 0; last = $1 } END { print b + 0 }')" \
+                "$(sed -n 's/^store_play_slow: .* ms=\([0-9.]*\) .*/\1/p' "$out" | sort -rn | head -n 5 | awk '{ printf "%s%.0f", (NR > 1) ? " " : "", $1 }')"
+        done
+    done
+done
+echo "  the database after: $(du -m "$tmp/stall.db" | cut -f1) MB, WAL $(du -m "$tmp/stall.db-wal" 2>/dev/null | cut -f1) MB; machine: $(load)"
+stop_servers
+}
+
+case $BENCH in all | http) bench_http; stop_servers ;; esac
+case $BENCH in all | routes) bench_routes; stop_servers ;; esac
+case $BENCH in all | store) bench_store; stop_servers ;; esac
+case $BENCH in all | store | stall) bench_stall; stop_servers ;; esac

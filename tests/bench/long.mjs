@@ -33,67 +33,25 @@
 // comes as the server's CPU per request (cpu_ratio): GET, the CPU of all
 // its threads over a wrk run over the requests; a play, the CPU of the
 // thread serving our socket during the POST (/proc/PID/task/*/schedstat).
-import http from 'node:http';
-import fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { prng } from '../soak/soak.mjs'; // the plays' random choices, from the seed
+import { client, procCpu, median, options } from './lib.mjs';
 
 const opt = { url: '', low: 10, high: 500, window: 40, 'get-seconds': 3, 'get-runs': 3, seed: 1,
               games: 'phazed,fivecrowns', 'max-seeds': 20, conns: 8, pairs: 3, pid: 0,
               policy: 'random' };
-for (let i = 2; i < process.argv.length; i++) {
-  const a = process.argv[i];
-  if (!a.startsWith('--') || !(a.slice(2) in opt) || i + 1 >= process.argv.length) {
-    console.error(`long.mjs: unknown or incomplete option ${a}`);
-    process.exit(2);
-  }
-  const k = a.slice(2), v = process.argv[++i];
-  opt[k] = typeof opt[k] === 'number' ? Number(v) : v;
-}
+options(opt, 'long.mjs');
 if (!opt.url) { console.error('long.mjs: --url http://HOST:PORT is required'); process.exit(2); }
-const base = new URL(opt.url);
 // one keep-alive socket; renewed after each wrk run (the server closes a
 // socket idle for 5 s)
-let agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-function freshSocket() {
-  agent.destroy();
-  agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-}
+const http1 = client(opt.url, 1);
+const req = http1.req;
+const freshSocket = http1.fresh;
 
 const TABLES = {
   phazed: { players: 4 },
   fivecrowns: { players: 7 },
 };
-
-// one request; resolves {status, json, ms} (ms: from the request's start to
-// the whole answer read)
-function req(method, path, token, body, extra = {}) {
-  return new Promise((resolve, reject) => {
-    const data = body === undefined ? undefined : JSON.stringify(body);
-    const headers = { ...extra };
-    if (token) headers.Authorization = `Bearer ${token}`;
-    if (data !== undefined) {
-      headers['Content-Type'] = 'application/json';
-      headers['Content-Length'] = Buffer.byteLength(data);
-    }
-    const t0 = process.hrtime.bigint();
-    const r = http.request({ host: base.hostname, port: base.port, path, method, headers, agent }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json = null;
-        try { json = JSON.parse(text); } catch { /* problem text */ }
-        resolve({ status: res.statusCode, json, text, ms });
-      });
-    });
-    r.on('error', reject);
-    if (data !== undefined) r.write(data);
-    r.end();
-  });
-}
-
 
 async function create(game, seed) {
   const players = Array.from({ length: TABLES[game].players }, (_, i) => ({ name: `p${i}` }));
@@ -162,28 +120,10 @@ async function playTo(g, v) {
   return !g.state.over;
 }
 
-// The server's CPU (with --pid, the server's process id): the run time of
-// its threads in ns, from /proc/PID/task/TID/schedstat (what the scheduler
-// charged them: waiting for a core or for a lock costs nothing, so this
-// figure stands a loaded machine better than a wall clock).
-function taskNs(tid) {
-  try {
-    return Number(fs.readFileSync(`/proc/${opt.pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-  } catch {
-    return 0;
-  }
-}
-function tasks() {
-  try { return fs.readdirSync(`/proc/${opt.pid}/task`); } catch { return []; }
-}
-// every thread's run time, by thread id
-function cpuAll() {
-  const m = new Map();
-  for (const t of tasks()) m.set(t, taskNs(t));
-  return m;
-}
-const sumNs = (m) => [...m.values()].reduce((a, b) => a + b, 0);
-const cpuOn = opt.pid > 0 && tasks().length > 0;
+// The server's CPU (with --pid, the server's process id): lib.mjs's procCpu.
+const cpu = procCpu(opt.pid);
+const taskNs = cpu.taskNs, cpuAll = cpu.all, sumNs = cpu.sumNs;
+const cpuOn = cpu.on;
 // the thread that serves our keep-alive socket (civetweb keeps a connection
 // on one worker for its life): the one that ran the most during a request
 let hotTid = null;
@@ -197,12 +137,6 @@ async function findHot() {
     if (d > most) { most = d; best = t; }
   }
   hotTid = best;
-}
-
-function median(a) {
-  const s = [...a].sort((x, y) => x - y);
-  if (!s.length) return 0;
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
 function wrkGet(g) {
@@ -295,4 +229,4 @@ for (const game of opt.games.split(',')) {
     console.log(`long: game=${game} error=${JSON.stringify(String(e.message || e))}`);
   }
 }
-agent.destroy();
+http1.close();

@@ -18,7 +18,25 @@
 --               requests_per_s=X plays_per_s=X plays_per_request=X mean_us=N p50_us=N p99_us=N
 -- (requests and plays: POST /games/{id}/plays answered 200 and what they
 -- stored; creates: POST /games, whose bot plays are create_plays; errors:
--- any other answer; latencies over every request).
+-- any other answer; latencies over every request), then the probe: one line
+--   store_play_slow: at_ms=T ms=D conn=K kind=play|create
+-- per request slower than SLOW_MS (10; the environment's STORE_SLOW_MS),
+-- T the wall clock (ms since the epoch) when its answer came, K the wrk
+-- thread (one connection each), so that stalls of all connections at once
+-- show as lines with the same T. The clock is read through LuaJIT's FFI
+-- (clock_gettime), which wrk's Lua is.
+
+local ffi = require("ffi")
+ffi.cdef [[
+typedef struct { long tv_sec; long tv_nsec; } store_play_ts;
+int clock_gettime(int clk, store_play_ts *ts);
+]]
+local ts = ffi.new("store_play_ts")
+local function now_ms() -- CLOCK_REALTIME, to line up with other logs
+    ffi.C.clock_gettime(0, ts)
+    return tonumber(ts.tv_sec) * 1000 + tonumber(ts.tv_nsec) / 1e6
+end
+local SLOW_MS = tonumber(os.getenv("STORE_SLOW_MS") or "") or 10
 
 local create_body = '{"game":"hanabi","players":[{"name":"bench"},{"bot":"rules"}]}'
 local play_discard = '{"play":{"type":"discard","card":0}}'
@@ -28,6 +46,8 @@ local play_card = '{"play":{"type":"play","card":0}}'
 local id, token, version, hints, over = nil, nil, 1, 8, true
 local creating = false
 requests, plays, creates, create_plays, errors = 0, 0, 0, 0, 0
+slow = "" -- the probe's lines of this thread
+local sent_at, conn_no = 0, 0
 
 -- The answer is read with plain finds from known places (the driver's own
 -- CPU per request is part of what this measures: Lua patterns over the
@@ -55,7 +75,17 @@ local function read_state(body)
     over = body:find('"over":true', s, true) ~= nil
 end
 
+-- STORE_PLAY_PATH (the environment): GET that path instead, every request
+-- (the same driver and probe on a request that stores nothing: the
+-- machine's own tail, beside the store's)
+local get_path = os.getenv("STORE_PLAY_PATH")
+
 request = function()
+    sent_at = now_ms()
+    if get_path then
+        creating = false
+        return wrk.format("GET", get_path)
+    end
     if id == nil or over then
         creating = true
         return wrk.format("POST", "/games", { ["Content-Type"] = "application/json" }, create_body)
@@ -70,6 +100,11 @@ request = function()
 end
 
 response = function(status, headers, body)
+    local at = now_ms()
+    if at - sent_at > SLOW_MS then
+        slow = slow .. string.format("store_play_slow: at_ms=%.1f ms=%.2f conn=%d kind=%s\n",
+            at, at - sent_at, conn_no, creating and "create" or "play")
+    end
     if creating then
         if status == 201 then
             creates = creates + 1
@@ -81,6 +116,8 @@ response = function(status, headers, body)
             errors = errors + 1
             id = nil
         end
+    elseif status == 200 and get_path then
+        requests = requests + 1
     elseif status == 200 then
         requests = requests + 1
         plays = plays + count_applied(body)
@@ -94,6 +131,11 @@ end
 local threads = {}
 setup = function(thread)
     table.insert(threads, thread)
+    thread:set("conn_no", #threads)
+end
+
+init = function()
+    conn_no = _G.conn_no or 0
 end
 
 done = function(summary, latency, _)
@@ -111,4 +153,7 @@ done = function(summary, latency, _)
         "requests_per_s=%.1f plays_per_s=%.1f plays_per_request=%.3f mean_us=%d p50_us=%d p99_us=%d\n",
         s, r, p, c, cp, e, r / s, p / s, (r > 0) and p / r or 0,
         latency.mean, latency:percentile(50), latency:percentile(99)))
+    for _, t in ipairs(threads) do
+        io.write(t:get("slow"))
+    end
 end

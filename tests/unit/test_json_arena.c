@@ -6,8 +6,10 @@
  * them does not reach free(), and a value made after end() does not land in
  * a freed block); text from json_text() is free()'s to take (the release
  * build would abort on a bad free, ASan names it); a request that outgrows
- * the 112 KB of blocks goes on with malloc and json_arena_release() then frees
- * its tree value by value; values made outside any request are plain
+ * its 112 KB of blocks takes more from the budget shared by all threads
+ * (8 MB), gives them back at json_arena_end(), and past the budget goes on
+ * with malloc, json_arena_release() then freeing its tree value by value
+ * (LeakSanitizer names a leak otherwise); values made outside any request are plain
  * malloc. The ASan build of this test also reports any use of a block after
  * json_arena_end() (the blocks are freed, not reused).
  */
@@ -90,18 +92,41 @@ static void test_hold_gives_malloc(void **state)
     json_decref(h);
 }
 
-static void test_spill_past_the_blocks(void **state)
+/* ~600 KB of values: past the first 112 KB, blocks from the shared budget */
+static json_t *big_tree(int n)
+{
+    json_t *big = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(big, object_of(100, 1000));
+    return big;
+}
+
+static void test_past_the_first_blocks(void **state)
+{
+    (void)state;
+    assert_int_equal(json_arena_shared(), 0);
+    json_arena_begin();
+    json_t *big = big_tree(6);
+    size_t used = json_arena_shared();
+    assert_true(used >= 400 * 1024 && used <= 8 * 1024 * 1024);
+    assert_int_equal(json_string_length(json_object_get(json_array_get(big, 5), "k99")), 1000);
+    json_arena_release(big); /* in blocks: nothing to walk */
+    json_arena_end();
+    assert_int_equal(json_arena_shared(), 0); /* given back */
+}
+
+static void test_spill_past_the_budget(void **state)
 {
     (void)state;
     json_arena_begin();
-    /* ~600 KB of values: past the 112 KB of blocks, the rest from malloc */
-    json_t *big = json_array();
-    for (int i = 0; i < 6; i++)
-        json_array_append_new(big, object_of(100, 1000));
-    assert_int_equal(json_array_size(big), 6);
-    assert_int_equal(json_string_length(json_object_get(json_array_get(big, 5), "k99")), 1000);
+    /* ~9.6 MB: the budget (8 MB) runs out, the rest from malloc */
+    json_t *big = big_tree(96);
+    assert_true(json_arena_shared() <= 8 * 1024 * 1024);
+    assert_int_equal(json_array_size(big), 96);
+    assert_int_equal(json_string_length(json_object_get(json_array_get(big, 95), "k99")), 1000);
     json_arena_release(big); /* spilled: freed value by value (no leak) */
     json_arena_end();
+    assert_int_equal(json_arena_shared(), 0);
 }
 
 /* Without the hooks (json_arena_install not called yet), json_arena_release
@@ -152,7 +177,8 @@ int main(void)
         cmocka_unit_test(test_values_in_blocks),
         cmocka_unit_test(test_outside_a_request),
         cmocka_unit_test(test_hold_gives_malloc),
-        cmocka_unit_test(test_spill_past_the_blocks),
+        cmocka_unit_test(test_past_the_first_blocks),
+        cmocka_unit_test(test_spill_past_the_budget),
     };
     return cmocka_run_group_tests(tests, install, NULL);
 }

@@ -1,0 +1,94 @@
+// tests/bench/lib.mjs: what the bench's Node drivers share (long.mjs,
+// routes.mjs): an HTTP client on keep-alive sockets, and a server's CPU
+// read from /proc.
+import http from 'node:http';
+import fs from 'node:fs';
+
+// client(url, sockets): req(method, path, token, body, headers) resolves
+// {status, json, text, ms} (ms: from the request's start to the whole
+// answer read) on at most `sockets` keep-alive sockets; fresh() drops them
+// (the server closes a socket idle for 5 s); close() at the end.
+export function client(url, sockets = 1) {
+  const base = new URL(url);
+  let agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
+  const req = (method, path, token, body, extra = {}) => new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    const headers = { ...extra };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (data !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      headers['Content-Length'] = Buffer.byteLength(data);
+    }
+    const t0 = process.hrtime.bigint();
+    const r = http.request({ host: base.hostname, port: base.port, path, method, headers, agent }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json = null;
+        try { json = JSON.parse(text); } catch { /* problem text */ }
+        resolve({ status: res.statusCode, json, text, ms });
+      });
+    });
+    r.on('error', reject);
+    if (data !== undefined) r.write(data);
+    r.end();
+  });
+  return {
+    req,
+    fresh() {
+      agent.destroy();
+      agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
+    },
+    close() { agent.destroy(); },
+  };
+}
+
+// The CPU of process `pid` (on this machine): the run time of its threads in
+// ns, from /proc/PID/task/TID/schedstat (what the scheduler charged them:
+// waiting for a core or for a lock costs nothing, so this figure stands a
+// loaded machine better than a wall clock). A thread that ended takes its
+// time with it: the servers measured keep their workers for their life.
+export function procCpu(pid) {
+  const taskNs = (tid) => {
+    try {
+      return Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      return 0;
+    }
+  };
+  const tasks = () => {
+    try { return fs.readdirSync(`/proc/${pid}/task`); } catch { return []; }
+  };
+  // every thread's run time, by thread id
+  const all = () => {
+    const m = new Map();
+    for (const t of tasks()) m.set(t, taskNs(t));
+    return m;
+  };
+  const sumNs = (m) => [...m.values()].reduce((a, b) => a + b, 0);
+  return { on: pid > 0 && tasks().length > 0, taskNs, all, sumNs, total: () => sumNs(all()) };
+}
+
+// parse --NAME VALUE pairs of process.argv into opt (its keys are the
+// options, its values the defaults: a number default takes a number); exit 2
+// on an unknown or incomplete one
+export function options(opt, prog) {
+  for (let i = 2; i < process.argv.length; i++) {
+    const a = process.argv[i];
+    if (!a.startsWith('--') || !(a.slice(2) in opt) || i + 1 >= process.argv.length) {
+      console.error(`${prog}: unknown or incomplete option ${a}`);
+      process.exit(2);
+    }
+    const k = a.slice(2), v = process.argv[++i];
+    opt[k] = typeof opt[k] === 'number' ? Number(v) : v;
+  }
+  return opt;
+}
+
+export function median(a) {
+  const s = [...a].sort((x, y) => x - y);
+  if (!s.length) return 0;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
