@@ -70,55 +70,41 @@ class CroupierUnavailable(CroupierError):
 
 
 # --- from JSON to the course's Python values ----------------------------------
-# JSON has only arrays; the courses use tuples. A shape says where: "T(a, b)"
-# is a tuple whose items have shapes a, b; "L(a)" a list of items of shape a;
-# "U" a value used as JSON gives it (strings, numbers, None, booleans); "P..."
-# names a play, whose shape depends on its play type (its first item).
+# JSON has only arrays; the courses use tuples. A shape (docs/autograder.md,
+# the same grammar as the "shapes" of a generated suite) says where:
+#   "any"                     as JSON reads (lists at every depth)
+#   "tuple"                   this array and every array inside it: tuples
+#   {"tuple": [S0, S1, ...]}  a tuple whose member i has shape Si
+#   {"tuple_of": S}           a tuple whose every member has shape S
+#   {"list": S}               a list whose every member has shape S
+#   {"by_first": {"<v>": S, ..., "*": S}}  by the array's first member (as JSON text)
 
-def _tup(*items):
-    return ("T", items)
-
-
-def _lst(item):
-    return ("L", item)
-
-
-U = ("U",)
-_PAIR = _tup(U, U)
-# Comp10001-Bo: (play_type, source, destination). The source is a card,
-# None, or (card, (owner, pile)); the destination (0, pile), (1, (owner,
-# pile)), (None, None), and in the bonus game (2, target) for an embargo.
-_BO_SRC = ("A", {str: U, type(None): U, "list": _tup(U, _PAIR)})
-_BO_DST = ("D", {0: _PAIR, 1: _tup(U, _PAIR), 2: _PAIR, None: _PAIR})
-BO_PLAY = _tup(U, _BO_SRC, _BO_DST)
-# Phazed: (play_type, content); a phase is (phase_id, [group, ...]) with the
-# groups as lists, a placement (card, (player, group, index)).
-PZ_PLAY = ("P", {3: _tup(U, _tup(U, _lst(_lst(U)))), 4: _tup(U, _tup(U, _tup(U, U, U)))}, _PAIR)
+#: A Comp10001-Bo play: (play_type, source, destination), tuples throughout.
+BO_PLAY = "tuple"
+#: A Phazed play: (play_type, content); a phase (3, (phase_id, [group, ...]))
+#: keeps its groups as lists.
+PZ_PLAY = {"by_first": {"3": {"tuple": ["any", {"tuple": ["any", "any"]}]}, "*": "tuple"}}
 
 
 def from_json(value, shape):
     """The Python value of `value` (parsed JSON) under `shape`: the arrays
-    the shape calls tuples become tuples, recursively."""
-    kind = shape[0]
-    if kind == "U" or value is None:
+    the shape calls tuples become tuples."""
+    if not isinstance(value, (list, tuple)):
         return value
-    if kind == "T":
-        if not isinstance(value, (list, tuple)) or len(value) != len(shape[1]):
-            return value
-        return tuple(from_json(v, s) for v, s in zip(value, shape[1]))
-    if kind == "L":
-        return [from_json(v, shape[1]) for v in value] if isinstance(value, (list, tuple)) else value
-    if kind == "A":  # by the JSON type of the value
-        key = "list" if isinstance(value, (list, tuple)) else type(value)
-        return from_json(value, shape[1].get(key, U))
-    if kind == "D":  # a destination: by its first item
-        if isinstance(value, (list, tuple)) and value:
-            return from_json(value, shape[1].get(value[0], _PAIR))
-        return value
-    if kind == "P":  # a Phazed play: by its play type
-        if isinstance(value, (list, tuple)) and value:
-            return from_json(value, shape[1].get(value[0], shape[2]))
-        return value
+    if shape == "any":
+        return [from_json(v, "any") for v in value]
+    if shape == "tuple":
+        return tuple(from_json(v, "tuple") for v in value)
+    (kind, arg), = shape.items()
+    if kind == "tuple":
+        return tuple(from_json(v, s) for v, s in zip(value, arg)) if len(arg) == len(value) else tuple(value)
+    if kind == "tuple_of":
+        return tuple(from_json(v, arg) for v in value)
+    if kind == "list":
+        return [from_json(v, arg) for v in value]
+    if kind == "by_first":
+        key = json.dumps(value[0]) if value else None
+        return from_json(value, arg.get(key, arg.get("*", "any")))
     raise ValueError(f"unknown shape {shape!r}")
 
 
@@ -231,7 +217,7 @@ def _decode(raw, headers):
 
 # --- the course functions ------------------------------------------------------
 
-def _ask(kind, game, fn, args, variant, shape=U):
+def _ask(kind, game, fn, args, variant, shape="any"):
     return from_json(Client().call(kind, game, fn, args, variant), shape)
 
 

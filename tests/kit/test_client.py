@@ -112,6 +112,11 @@ class CourseFunctions(unittest.TestCase):
 
     def test_from_json_shapes(self):
         f = croupier.from_json
+        self.assertEqual(f([[["2C"], []], [[], []]], {"tuple_of": {"tuple_of": "any"}}), ((["2C"], []), ([], [])))
+        self.assertEqual(f([[0, [2, "2C", [0, 0]]]], {"list": "tuple"}), [(0, (2, "2C", (0, 0)))])
+        self.assertEqual(f([[None, []], [1, [["2S"]]]], {"list": {"tuple": ["any", "any"]}}), [(None, []), (1, [["2S"]])])
+        self.assertEqual(f([3, [1, [["2S"], ["5S"]]]], croupier.PZ_PLAY), (3, (1, [["2S"], ["5S"]])))
+        self.assertEqual(f([4, ["AD", [1, 0, 3]]], croupier.PZ_PLAY), (4, ("AD", (1, 0, 3))))
         self.assertEqual(f([1, ["2C", [1, 0]], [1, [2, 3]]], croupier.BO_PLAY), (1, ("2C", (1, 0)), (1, (2, 3))))
         self.assertEqual(f([4, None, [2, 1]], croupier.BO_PLAY), (4, None, (2, 1)))
         self.assertEqual(f([3, None, [None, None]], croupier.BO_PLAY), NO_PLAY)
