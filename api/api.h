@@ -57,6 +57,7 @@ int h_validate(const api_config *, const http_req *, const route_match *, json_t
 int h_fn_validate(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_fn_play(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_fn_play_named(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_cases(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 
 /* A stored game loaded for one request (api/gamectx.c). */
 typedef struct game_ctx {

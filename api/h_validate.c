@@ -8,6 +8,8 @@
 
 #include "api.h"
 #include "core/jsonx.h"
+#include "json_arena.h"
+#include "kit.h"
 
 static int unknown_game(http_res *res, const http_req *req, const char *name)
 {
@@ -175,7 +177,7 @@ static int call_fn(const http_req *req, const game_ops *ops, const game_fn *f,
                                 from_body ? NULL : json_pack("{s:s}", "parameter", "variant"));
     }
     json_t *result = NULL;
-    int rc = f->call(args, variant, &result, &e);
+    int rc = f->call(args, variant, &result, NULL, &e);
     if (rc) {
         if (rc == ERR_BAD_MEMBER && named && e.pointer[0] == '/') {
             /* "/<index>/rest" -> "/<name>/rest" */
@@ -227,4 +229,58 @@ int h_fn_play_named(const api_config *cfg, const http_req *req,
 {
     (void)cfg;
     return find_and_call(req, m->params[0], "play", m->params[1], body, res);
+}
+
+/* --- the autograder kit ----------------------------------------------------- */
+
+static int bad_parameter(http_res *res, const http_req *req, const char *name, const char *detail)
+{
+    game_err e = {0};
+    err_set(&e, ERR_BAD_QUERY, NULL, "%s", detail);
+    return http_res_problem(res, req, ERR_BAD_QUERY, &e, json_pack("{s:s}", "parameter", name));
+}
+
+/* GET /cases/{game}/{fn}?n=&seed=&variant=&format= (docs/autograder.md). */
+int h_cases(const api_config *cfg, const http_req *req, const route_match *m, json_t *body,
+            http_res *res)
+{
+    (void)cfg;
+    (void)body;
+    const game_ops *ops = game_find(m->params[0]);
+    if (!ops)
+        return unknown_game(res, req, m->params[0]);
+    long n = 100, seed = 1;
+    int given;
+    char vbuf[32], fbuf[16];
+    if (query_long(req, "n", 1, GAME_CASES_MAX, &n, &given, res) ||
+        query_long(req, "seed", 0, (1L << 53) - 1, &seed, &given, res))
+        return ERR_BAD_QUERY;
+    const char *variant = http_req_query(req, "variant", vbuf, sizeof vbuf);
+    const char *format = http_req_query(req, "format", fbuf, sizeof fbuf);
+    if (variant && !game_has_variant(ops, variant))
+        return bad_parameter(res, req, "variant", "variant is one of the game's variants (GET /rules/{game})");
+    if (!kit_format_known(format))
+        return bad_parameter(res, req, "format", "format is jsonl, json or pytest");
+    const game_suite *s = game_suite_find(ops, m->params[1], variant);
+    if (!s) {
+        game_err e = {0};
+        err_set(&e, ERR_NOT_FOUND, NULL, "%s has no suite of '%s'%s%s (docs/autograder.md lists them)",
+                ops->name, m->params[1], variant ? " in variant " : "", variant ? variant : "");
+        return http_res_fail(res, req, &e);
+    }
+    char *text;
+    size_t len;
+    const char *media;
+    game_err e = {0};
+    /* thousands of drafts are made and dropped: plain malloc, not the
+     * request's arena (which frees nothing before the request ends), and
+     * json_dumps's text goes to free() (json_arena.h) */
+    int held = json_arena_hold();
+    int rc = kit_render(ops, s, (uint64_t)seed, (int)n, format, 0, &text, &len, &media, &e);
+    json_arena_resume(held);
+    if (rc)
+        return http_res_fail(res, req, &e);
+    rc = http_res_raw(res, 200, media, text, len);
+    free(text);
+    return rc;
 }

@@ -24,5 +24,6 @@ const route api_routes[] = {
     {"POST", "/validate/{game}/{fn}", BODY_JSON, h_fn_validate},
     {"POST", "/play/{game}", BODY_JSON, h_fn_play},
     {"POST", "/play/{game}/{fn}", BODY_JSON, h_fn_play_named},
+    {"GET", "/cases/{game}/{fn}", BODY_NONE, h_cases},
     {NULL, NULL, BODY_NONE, NULL},
 };

@@ -83,7 +83,7 @@ static void server_usage(FILE *f, const char *cmd)
         "game in full (off when unset). SIGTERM or SIGINT stop the server cleanly.\n");
 }
 
-static int parse_size(const char *s, long long lo, long long hi, long long *out)
+int cli_number(const char *s, long long lo, long long hi, long long *out)
 {
     char *end;
     errno = 0;
@@ -113,20 +113,20 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
         case 'l': o->listen = optarg; break;
         case 's': o->store_url = optarg; break;
         case 't':
-            if (parse_size(optarg, 1, 4096, &o->threads)) {
+            if (cli_number(optarg, 1, 4096, &o->threads)) {
                 fprintf(stderr, "croupier %s: --threads takes 1..4096\n", o->cmd);
                 return 2;
             }
             break;
         case 'b':
-            if (parse_size(optarg, 1024, 64LL << 20, &o->body_limit)) {
+            if (cli_number(optarg, 1024, 64LL << 20, &o->body_limit)) {
                 fprintf(stderr, "croupier %s: --body-limit takes 1024..67108864 bytes\n", o->cmd);
                 return 2;
             }
             break;
         case 'm':
         case 'p':
-            if (parse_size(optarg, 1, 4096, c == 'm' ? &o->max_streams
+            if (cli_number(optarg, 1, 4096, c == 'm' ? &o->max_streams
                                                      : &o->max_streams_per_client)) {
                 fprintf(stderr, "croupier %s: --%s takes 1..4096\n", o->cmd,
                         c == 'm' ? "max-streams" : "max-streams-per-client");
@@ -134,7 +134,7 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
             }
             break;
         case 'i':
-            if (parse_size(optarg, 1, 86400, &o->stream_idle)) {
+            if (cli_number(optarg, 1, 86400, &o->stream_idle)) {
                 fprintf(stderr, "croupier %s: --stream-idle takes 1..86400 seconds\n", o->cmd);
                 return 2;
             }
@@ -289,6 +289,7 @@ static void usage(FILE *f)
         "  fcgi       the same API as a FastCGI application (or one CGI request)\n"
         "  selfplay   let bots play many games and report how they fare\n"
         "  tournament rotate named strategies through the seats and rank them\n"
+        "  cases      generated cases of an autograder function (docs/autograder.md)\n"
         "  games      list the games, variants and bots\n"
         "  help       this text\n\n"
         "`croupier <command> --help` describes each command.\n");
@@ -341,6 +342,8 @@ int main(int argc, char **argv)
         return cmd_tournament(argc - 1, argv + 1);
     if (strcmp(cmd, "games") == 0)
         return cmd_games(argc - 1, argv + 1);
+    if (strcmp(cmd, "cases") == 0)
+        return cmd_cases(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         usage(stdout);
         return 0;

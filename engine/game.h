@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "core/rng.h"
 
 /* Readers that are not a seat:
  * - SEAT_SPECTATOR: public information only: what every seat may see. No
@@ -62,15 +63,49 @@ typedef struct game_verdict {
  * parameter the caller left out is NULL. On a bad argument, call() returns
  * ERR_BAD_MEMBER with e->pointer = "/<index>" + the pointer inside that
  * argument (api/ rewrites the index to the parameter name for object bodies).
- * `variant` is NULL or the variant asked for (?variant= or a "variant" member). */
+ * `variant` is NULL or the variant asked for (?variant= or a "variant" member).
+ * `why` (may be NULL) receives the clause of the rules that decides the
+ * answer (docs/autograder.md): why->rule its id, "<game>.<area>.<clause>",
+ * why->reason a sentence for this call (valid/turn_ending unused). A play
+ * function given a NULL `result` only fills `why` (its situation), without
+ * choosing a play. */
 typedef struct game_fn {
     const char *kind;             /* "validate" or "play" */
     const char *name;             /* path segment; "" for POST /play/<game> */
     const char *signature;        /* for docs: "comp10001bo_match_build(play_card, build_pile) -> bool" */
     const char *const *params;    /* NULL-terminated parameter names */
     int nrequired;                /* the first nrequired params are required */
-    int (*call)(json_t *const *args, const char *variant, json_t **result, game_err *e);
+    int (*call)(json_t *const *args, const char *variant, json_t **result, game_verdict *why,
+                game_err *e);
 } game_fn;
+
+/* The autograder kit (docs/autograder.md): one suite of generated cases per
+ * autograder function and variant. Every case aims at one clause; the
+ * answer and the clause that decides it come from call(), the code behind
+ * /validate, never from the generator. */
+typedef struct game_clause {
+    const char *id;       /* "phazed.phase.run-before-set" */
+    const char *sentence; /* its wording, one sentence */
+} game_clause;
+
+typedef struct game_suite {
+    const char *fn;          /* the short name of `croupier cases --fn` */
+    const char *variant;     /* one of ops->variants */
+    const char *course_name; /* the student's function: "comp10001bo_bonus" */
+    const game_fn *call;     /* the row of ops->fns that answers the cases */
+    const game_clause *clauses;
+    int nclauses;
+    const char *shapes;      /* JSON text: {"params": [{"name","shape"}...], "return": shape} */
+    /* Arguments aimed at clauses[k], on its visit-th case, drawn from r: a
+     * new JSON array in the order of call->params that satisfies the
+     * function's stated preconditions. Pure: the same r, k, visit give the
+     * same arguments. */
+    json_t *(*args)(rng *r, int k, int visit);
+    /* Play functions only (NULL for validators): what judges a returned play
+     * for these arguments, a new object {"legal": [...], "check"?: name,
+     * "quality"?: {bar: {"play_type": [...]}}}. */
+    json_t *(*judge)(json_t *const *args);
+} game_suite;
 
 typedef struct game_ops {
     const char *name;              /* "comp10001bo": the id used in URLs and bodies */
@@ -83,6 +118,8 @@ typedef struct game_ops {
     int cooperative;               /* 1: all seats win or lose together (score, no winner) */
     const game_fn *fns;            /* autograder functions, may be NULL */
     int nfns;
+    const game_suite *suites;      /* the autograder kit's suites, may be NULL */
+    int nsuites;
 
     /* GET /rules/<game>: variants, notation, play shapes, bots. New ref. */
     json_t *(*rules)(void);
@@ -185,5 +222,16 @@ const game_ops *game_find(const char *name);   /* NULL if unknown */
 int game_has_variant(const game_ops *ops, const char *variant);
 /* 1 when `strategy` is one of ops->bots. */
 int game_has_bot(const game_ops *ops, const char *strategy);
+
+/* engine/cases.c: the autograder kit's cases (docs/autograder.md). */
+enum { GAME_CASES_MAX = 5000 };
+/* The suite of `fn` (the short name) and `variant` (NULL: the default), or
+ * NULL when the game has none. */
+const game_suite *game_suite_find(const game_ops *ops, const char *fn, const char *variant);
+/* Case i of the suite drawn from seed: a new object {"id", "args",
+ * "expected" | "legal"..., "rule", "why"}; *clause (may be NULL) the index
+ * of its rule in s->clauses. 0, or ERR_INTERNAL when the generator broke its
+ * contract (e->detail says how). Case i does not depend on the suite's size. */
+int game_case(const game_suite *s, uint64_t seed, int i, json_t **out, int *clause, game_err *e);
 
 #endif

@@ -147,6 +147,13 @@ const char *bo_card_name(int c); /* "2C" (static table) */
 int bo_match_build(int card, const uint8_t *pile, int n);
 int bo_match_discard(int card, const uint8_t *pile, int n, int player,
                      int to_player, int from_hand);
+/* The same judgements with the clause that decides them (the rule ids of
+ * bo_judge; docs/autograder.md lists them as "comp10001bo.<rule>"): *rule
+ * a static id, why a sentence (both may be NULL). */
+int bo_build_verdict(int card, const uint8_t *pile, int n, char *why, size_t whylen,
+                     const char **rule);
+int bo_discard_verdict(int card, const uint8_t *pile, int n, int player, int to_player, int from_hand,
+                       char *why, size_t whylen, const char **rule);
 /* 1 when `card`, legally placed on the build pile, completes it (an Ace; a
  * 2/K on a non-empty pile; in bonus, a top that can be read as 2 or K). */
 int bo_build_completes(int card, const uint8_t *pile, int n);
@@ -173,6 +180,10 @@ int bo_any_play(const bo_obs *o);
 /* Move the card of a valid play on an observation (no draws); sets
  * *completed to the cleared build pile or -1. */
 void bo_obs_do(bo_obs *o, const bo_play *p, int *completed);
+/* What a play function faces (docs/autograder.md): the clause id
+ * ("play.no-play", "play.embargoed", ...) of the plays o allows, and a
+ * sentence. */
+const char *bo_situation(const bo_obs *o, char *why, size_t whylen);
 /* "plays 4S from the stockpile onto build pile 0 (3C)" */
 void bo_play_text(const bo_obs *o, const bo_play *p, char *out, size_t n);
 
@@ -191,6 +202,10 @@ const char *bo_result_name(int result);
 /* --- JSON (bo_codec.c) ----------------------------------------------------- */
 json_t *bo_card_json(int c);
 json_t *bo_play_json(const bo_play *p);
+/* A list of cards; the table's discard piles (4 x 4 lists) and build piles. */
+json_t *bo_cards_json(const uint8_t *c, int n);
+json_t *bo_discards_json(const bo_board *b);
+json_t *bo_builds_json(const bo_board *b);
 /* Shape check of a play; ERR_BAD_MEMBER with the pointer inside the play. */
 int bo_play_parse(const json_t *j, int variant, bo_play *out, game_err *e);
 /* A list of cards of at most max, into out; *n its length. */
@@ -230,6 +245,13 @@ extern const char *const bo_bots[];
 /* --- autograder functions (bo_fns.c) -------------------------------------- */
 enum { BO_NFNS = 5 };
 extern const game_fn bo_fns[BO_NFNS];
+/* The autograder kit's judge of a returned play (game_suite.judge):
+ * {"legal": [...], "quality"?: ...} for the arguments of comp10001bo_play
+ * (bonus 0) or comp10001bo_bonus (bonus 1); NULL when they are not. */
+json_t *bo_fn_judge(json_t *const *args, int bonus);
+/* The suites of bo_cases.c. */
+enum { BO_NSUITES = 8 };
+extern const game_suite bo_suites[BO_NSUITES];
 /* game_ops.fn_args (engine/game.h): comp10001bo_play / comp10001bo_bonus. */
 json_t *bo_fn_args(const void *st, int seat, const game_fn **fn);
 

@@ -22,7 +22,7 @@ json_t *bo_card_json(int c)
     return c ? json_string(bo_card_name(c)) : json_null();
 }
 
-static json_t *cards_json(const uint8_t *c, int n)
+json_t *bo_cards_json(const uint8_t *c, int n)
 {
     json_t *a = json_array();
     for (int i = 0; i < n; i++)
@@ -168,23 +168,23 @@ static json_t *hist_entry(const bo_state *st, int i, int with_n)
     return o;
 }
 
-static json_t *discards_json(const bo_board *b)
+json_t *bo_discards_json(const bo_board *b)
 {
     json_t *all = json_array();
     for (int p = 0; p < BO_NP; p++) {
         json_t *mine = json_array();
         for (int k = 0; k < BO_NDISC; k++)
-            json_array_append_new(mine, cards_json(b->disc[p][k], b->ndisc[p][k]));
+            json_array_append_new(mine, bo_cards_json(b->disc[p][k], b->ndisc[p][k]));
         json_array_append_new(all, mine);
     }
     return all;
 }
 
-static json_t *builds_json(const bo_board *b)
+json_t *bo_builds_json(const bo_board *b)
 {
     json_t *a = json_array();
     for (int k = 0; k < BO_NBUILD; k++)
-        json_array_append_new(a, cards_json(b->build[k], b->nbuild[k]));
+        json_array_append_new(a, bo_cards_json(b->build[k], b->nbuild[k]));
     return a;
 }
 
@@ -224,13 +224,13 @@ json_t *bo_encode(const bo_state *st)
     json_object_set_new(o, "draw", draw_json(st));
     json_t *hands = json_array(), *stocks = json_array();
     for (int p = 0; p < BO_NP; p++) {
-        json_array_append_new(hands, cards_json(st->hand[p], st->nhand[p]));
-        json_array_append_new(stocks, cards_json(st->stock[p], st->nstock[p]));
+        json_array_append_new(hands, bo_cards_json(st->hand[p], st->nhand[p]));
+        json_array_append_new(stocks, bo_cards_json(st->stock[p], st->nstock[p]));
     }
     json_object_set_new(o, "hands", hands);
     json_object_set_new(o, "stockpiles", stocks);
-    json_object_set_new(o, "discard_piles", discards_json(&st->b));
-    json_object_set_new(o, "build_piles", builds_json(&st->b));
+    json_object_set_new(o, "discard_piles", bo_discards_json(&st->b));
+    json_object_set_new(o, "build_piles", bo_builds_json(&st->b));
     json_object_set_new(o, "current", json_integer(st->cur));
     json_object_set_new(o, "turns", jx_u8_array(st->turns, BO_NP));
     json_object_set_new(o, "plays_this_turn", json_integer(st->plays_this_turn));
@@ -515,19 +515,19 @@ json_t *bo_view(const bo_state *st, int seat)
     json_object_set_new(o, "draw_pile", json_integer(st->ndraw));
     json_object_set_new(o, "hand_sizes", jx_u8_array(st->nhand, BO_NP));
     if (seat >= 0 && seat < BO_NP)
-        json_object_set_new(o, "hand", cards_json(st->hand[seat], st->nhand[seat]));
+        json_object_set_new(o, "hand", bo_cards_json(st->hand[seat], st->nhand[seat]));
     json_t *stocks = json_array();
     for (int p = 0; p < BO_NP; p++) {
         int n = st->nstock[p];
         json_t *sp = json_pack("{s:o,s:i}", "top", bo_card_json(n ? st->stock[p][n - 1] : 0),
                                "count", n);
         if (seat == SEAT_ADMIN || all) /* face down below the top */
-            json_object_set_new(sp, "cards", cards_json(st->stock[p], n));
+            json_object_set_new(sp, "cards", bo_cards_json(st->stock[p], n));
         json_array_append_new(stocks, sp);
     }
     json_object_set_new(o, "stockpiles", stocks);
-    json_object_set_new(o, "discard_piles", discards_json(&st->b));
-    json_object_set_new(o, "build_piles", builds_json(&st->b));
+    json_object_set_new(o, "discard_piles", bo_discards_json(&st->b));
+    json_object_set_new(o, "build_piles", bo_builds_json(&st->b));
     if (st->variant) { /* public: the embargo cards lie face down or across the discard piles */
         json_object_set_new(o, "holds_embargo", holds_json(st));
         json_object_set_new(o, "embargoed_by", embargoed_json(st));
@@ -538,7 +538,7 @@ json_t *bo_view(const bo_state *st, int seat)
     if (seat == SEAT_ADMIN || seat == SEAT_OBSERVER || all) {
         json_t *hands = json_array();
         for (int p = 0; p < BO_NP; p++)
-            json_array_append_new(hands, cards_json(st->hand[p], st->nhand[p]));
+            json_array_append_new(hands, bo_cards_json(st->hand[p], st->nhand[p]));
         json_object_set_new(o, "hands", hands);
     }
     if (seat == SEAT_ADMIN || all)

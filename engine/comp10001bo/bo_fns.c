@@ -22,6 +22,7 @@
 #include "core/jsonx.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* *var: 0 standard (the default), 1 bonus. */
@@ -36,6 +37,15 @@ static int check_variant(const char *variant, int *var, game_err *e)
     }
     return err_set(e, ERR_BAD_MEMBER, "", "unknown variant \"%.32s\" for this function (\"standard\" or \"bonus\")",
                    variant);
+}
+
+/* Fill `why` (may be NULL) with the clause "comp10001bo.<rule>" and a sentence. */
+static void say(game_verdict *why, const char *rule, const char *text)
+{
+    if (!why)
+        return;
+    snprintf(why->rule, sizeof why->rule, "comp10001bo.%s", rule);
+    snprintf(why->reason, sizeof why->reason, "%s", text);
 }
 
 static int player_arg(const json_t *j, int idx, int *out, game_err *e)
@@ -131,7 +141,8 @@ static int obs_args(json_t *const *args, int h, int i, int var, int seat, bo_obs
     return 0;
 }
 
-static int fn_match_build(json_t *const *args, const char *variant, json_t **result, game_err *e)
+static int fn_match_build(json_t *const *args, const char *variant, json_t **result, game_verdict *why,
+                          game_err *e)
 {
     uint8_t pile[BO_PILE];
     int n, var;
@@ -139,12 +150,18 @@ static int fn_match_build(json_t *const *args, const char *variant, json_t **res
     if (check_variant(variant, &var, e) ||
         bo_cards_parse(args[1], "/1", var, (size_t)bo_deck_size(var), pile, &n, e))
         return ERR_BAD_MEMBER;
-    int c = judged_card(args[0], var);
-    *result = json_boolean(c && bo_match_build(c, pile, n));
+    int c = judged_card(args[0], var), ok = 0;
+    const char *rule = "card.not-a-card";
+    char text[320] = "the play_card is not a card";
+    if (c)
+        ok = bo_build_verdict(c, pile, n, text, sizeof text, &rule);
+    say(why, rule, text);
+    *result = json_boolean(ok);
     return 0;
 }
 
-static int fn_match_discard(json_t *const *args, const char *variant, json_t **result, game_err *e)
+static int fn_match_discard(json_t *const *args, const char *variant, json_t **result, game_verdict *why,
+                            game_err *e)
 {
     uint8_t pile[BO_PILE];
     int n, p, to, from_hand = 1, var;
@@ -155,12 +172,18 @@ static int fn_match_discard(json_t *const *args, const char *variant, json_t **r
         return ERR_BAD_MEMBER;
     if (args[4] && jx_bool(args[4], "/4", &from_hand, e))
         return ERR_BAD_MEMBER;
-    int c = judged_card(args[0], var);
-    *result = json_integer(c ? bo_match_discard(c, pile, n, p, to, from_hand) : 0);
+    int c = judged_card(args[0], var), r = 0;
+    const char *rule = "card.not-a-card";
+    char text[320] = "the play_card is not a card";
+    if (c)
+        r = bo_discard_verdict(c, pile, n, p, to, from_hand, text, sizeof text, &rule);
+    say(why, rule, text);
+    *result = json_integer(r);
     return 0;
 }
 
-static int fn_is_valid_play(json_t *const *args, const char *variant, json_t **result, game_err *e)
+static int fn_is_valid_play(json_t *const *args, const char *variant, json_t **result, game_verdict *why,
+                            game_err *e)
 {
     bo_obs o;
     int seat, var;
@@ -170,9 +193,12 @@ static int fn_is_valid_play(json_t *const *args, const char *variant, json_t **r
         return ERR_BAD_MEMBER;
     bo_play p;
     int v = 0;
+    const char *rule = "play.shape";
+    char text[320] = "the play is not of a play's shape";
     /* bonus: o.embargo_known is 0, so plays 4/5 are rated 0 */
     if (args[0] && bo_play_parse(args[0], var, &p, NULL) == 0)
-        v = bo_judge(&o, &p, NULL, 0, NULL);
+        v = bo_judge(&o, &p, text, sizeof text, &rule);
+    say(why, rule, text);
     *result = json_integer(v);
     return 0;
 }
@@ -217,66 +243,114 @@ static int history_arg(const json_t *h, int idx, int var, int seat, bo_obs *o, g
     return 0;
 }
 
-static int fn_play(json_t *const *args, const char *variant, json_t **result, game_err *e)
+/* The position a play function is asked about: its arguments read as
+ * comp10001bo_play (bonus 0; var 1 for the bonus variant's rules, the
+ * embargoes read from play_history alone) or as comp10001bo_bonus
+ * (bonus 1) reads them. */
+static int play_obs(json_t *const *args, int var, int bonus, bo_obs *o, game_err *e)
+{
+    int seat, holds = 1, by = -1;
+    if (player_arg(args[0], 0, &seat, e) || obs_args(args, 1, bonus ? 4 : 2, var, seat, o, e))
+        return ERR_BAD_MEMBER;
+    if (bonus) {
+        if (jx_bool(args[2], "/2", &holds, e))
+            return ERR_BAD_MEMBER;
+        if (args[3] && !json_is_null(args[3])) {
+            long long x;
+            if (jx_int(args[3], "/3", 0, BO_NP - 1, &x, e))
+                return ERR_BAD_MEMBER;
+            if (x == seat)
+                return err_set(e, ERR_BAD_MEMBER, "/3", "a player cannot be embargoed by themself");
+            by = (int)x;
+        }
+    }
+    if (var) { /* the history tells who holds and suffers embargoes (all cards held at first) */
+        o->embargo_known = 1;
+        for (int k = 0; k < BO_NP; k++)
+            o->holds_embargo[k] = 1;
+    }
+    int h = bonus ? 7 : 5;
+    if (history_arg(args[h], h, var, seat, o, e))
+        return ERR_BAD_MEMBER;
+    if (bonus) { /* the caller's own state is what its arguments say */
+        o->holds_embargo[seat] = holds;
+        o->embargoed_by[seat] = by;
+        if (by >= 0)
+            o->holds_embargo[by] = 0;
+        for (int k = 0; k < BO_NP; k++) /* one embargo card, one target */
+            if (k != seat && by >= 0 && o->embargoed_by[k] == by)
+                o->embargoed_by[k] = -1;
+    }
+    return 0;
+}
+
+/* result NULL: only the situation (game.h). */
+static int play_fn(json_t *const *args, int var, int bonus, json_t **result, game_verdict *why,
+                   game_err *e)
 {
     bo_obs o;
-    int seat, var;
-    *result = NULL;
-    if (check_variant(variant, &var, e) || player_arg(args[0], 0, &seat, e) ||
-        obs_args(args, 1, 2, var, seat, &o, e))
+    if (result)
+        *result = NULL;
+    if (play_obs(args, var, bonus, &o, e))
         return ERR_BAD_MEMBER;
-    if (var) { /* no embargo arguments: the history tells (all cards held at first) */
-        o.embargo_known = 1;
-        for (int k = 0; k < BO_NP; k++)
-            o.holds_embargo[k] = 1;
-    }
-    if (history_arg(args[5], 5, var, seat, &o, e))
-        return ERR_BAD_MEMBER;
+    char text[320];
+    if (why)
+        say(why, bo_situation(&o, text, sizeof text), text);
+    if (!result)
+        return 0;
     bo_play play;
-    char why[320];
-    bo_plan(&o, &play, why, sizeof why);
+    if (bonus)
+        bo_plan_bonus(&o, &play, text, sizeof text);
+    else
+        bo_plan(&o, &play, text, sizeof text);
     *result = bo_play_json(&play);
     return 0;
 }
 
-static int fn_bonus(json_t *const *args, const char *variant, json_t **result, game_err *e)
+static int fn_play(json_t *const *args, const char *variant, json_t **result, game_verdict *why, game_err *e)
 {
-    bo_obs o;
-    int seat, holds;
-    *result = NULL;
+    int var;
+    if (result)
+        *result = NULL;
+    if (check_variant(variant, &var, e))
+        return ERR_BAD_MEMBER;
+    return play_fn(args, var, 0, result, why, e);
+}
+
+static int fn_bonus(json_t *const *args, const char *variant, json_t **result, game_verdict *why, game_err *e)
+{
+    if (result)
+        *result = NULL;
     if (variant && strcmp(variant, "bonus") != 0)
         return err_set(e, ERR_BAD_MEMBER, "", "comp10001bo_bonus plays the bonus variant only, not \"%.32s\"",
                        variant);
-    if (player_arg(args[0], 0, &seat, e) || obs_args(args, 1, 4, 1, seat, &o, e) ||
-        jx_bool(args[2], "/2", &holds, e))
-        return ERR_BAD_MEMBER;
-    int by = -1;
-    if (args[3] && !json_is_null(args[3])) {
-        long long x;
-        if (jx_int(args[3], "/3", 0, BO_NP - 1, &x, e))
-            return ERR_BAD_MEMBER;
-        if (x == seat)
-            return err_set(e, ERR_BAD_MEMBER, "/3", "a player cannot be embargoed by themself");
-        by = (int)x;
+    return play_fn(args, 1, 1, result, why, e);
+}
+
+json_t *bo_fn_judge(json_t *const *args, int bonus)
+{
+    static const bo_play none = {.type = BO_NO_PLAY};
+    bo_obs o;
+    game_err e;
+    if (play_obs(args, bonus, bonus, &o, &e))
+        return NULL;
+    bo_play *plays = malloc(sizeof *plays * BO_MAXPLAYS);
+    if (!plays)
+        return NULL;
+    int n = bo_gen(&o, plays, NULL), stock_first = 0;
+    json_t *legal = json_array();
+    for (int i = 0; i < n; i++) {
+        json_array_append_new(legal, bo_play_json(&plays[i]));
+        stock_first |= plays[i].type == BO_FROM_STOCK && plays[i].dst_kind == BO_TO_BUILD;
     }
-    o.embargo_known = 1;
-    for (int k = 0; k < BO_NP; k++)
-        o.holds_embargo[k] = 1;
-    if (history_arg(args[7], 7, 1, seat, &o, e))
-        return ERR_BAD_MEMBER;
-    /* the caller's own state is what its arguments say */
-    o.holds_embargo[seat] = holds;
-    o.embargoed_by[seat] = by;
-    if (by >= 0)
-        o.holds_embargo[by] = 0;
-    for (int k = 0; k < BO_NP; k++) /* one embargo card, one target */
-        if (k != seat && by >= 0 && o.embargoed_by[k] == by)
-            o.embargoed_by[k] = -1;
-    bo_play play;
-    char why[320];
-    bo_plan_bonus(&o, &play, why, sizeof why);
-    *result = bo_play_json(&play);
-    return 0;
+    if (!n)
+        json_array_append_new(legal, bo_play_json(&none));
+    free(plays);
+    json_t *out = json_pack("{s:o}", "legal", legal);
+    if (stock_first)
+        json_object_set_new(out, "quality",
+                            json_pack("{s:{s:[i]}}", "comp10001bo.quality.stock-first", "play_type", BO_FROM_STOCK));
+    return out;
 }
 
 static const char *const P_BUILD[] = {"play_card", "build_pile", NULL};

@@ -8,6 +8,7 @@
 #include "bo.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char VALUES[] = "A234567890JQK";
@@ -50,24 +51,6 @@ static int adjacent(int a, int b) { return a - b == 1 || b - a == 1; }
 static int adjacent_wrap(int a, int b)
 {
     return adjacent(a, b) || (a == 2 && b == 13) || (a == 13 && b == 2);
-}
-
-/* 1 when `card` may go on the build pile; *why receives the failed rule. */
-static int build_rule(int card, const uint8_t *pile, int n, const char **rule)
-{
-    int v = bo_val(card);
-    if (n == 0) {
-        *rule = "build.start";
-        return v == 2 || v == 13;
-    }
-    int top = pile[n - 1];
-    *rule = "build.colour";
-    if (bo_red(card) != bo_red(top))
-        return 0;
-    if (v == 1)
-        return 1;
-    *rule = "build.adjacent";
-    return adjacent(v, bo_val(top));
 }
 
 /* --- jokers: readings as value/colour sets -------------------------------- */
@@ -162,12 +145,7 @@ static int build_joker(int card, const uint8_t *pile, int n, uint32_t *after)
 
 int bo_match_build(int card, const uint8_t *pile, int n)
 {
-    if (has_joker(card, pile, n)) {
-        uint32_t after;
-        return build_joker(card, pile, n, &after);
-    }
-    const char *rule;
-    return build_rule(card, pile, n, &rule);
+    return bo_build_verdict(card, pile, n, NULL, 0, NULL);
 }
 
 int bo_build_completes(int card, const uint8_t *pile, int n)
@@ -197,18 +175,7 @@ int bo_build_pile_ok(const uint8_t *pile, int n, int *bad_index)
 int bo_match_discard(int card, const uint8_t *pile, int n, int player,
                      int to_player, int from_hand)
 {
-    if (!bo_joker(card) && bo_val(card) == 1)
-        return 0;
-    if (n == 0)
-        return (from_hand && player == to_player) ? 2 : 0;
-    if (bo_joker(card))
-        return 1; /* a joker on a non-empty discard pile is always legal */
-    if (has_joker(card, pile, n))
-        return (next_disc(bo_disc_top(pile, n)) & readings_of(card)) ? 1 : (from_hand ? 2 : 0);
-    int top = pile[n - 1];
-    if (bo_red(card) != bo_red(top) && adjacent_wrap(bo_val(card), bo_val(top)))
-        return 1;
-    return from_hand ? 2 : 0;
+    return bo_discard_verdict(card, pile, n, player, to_player, from_hand, NULL, 0, NULL);
 }
 
 static int completes(int card, const uint8_t *pile, int n_before)
@@ -250,6 +217,95 @@ static int ok(int verdict, char *why, size_t n, const char **rule,
     if (rule)
         *rule = id;
     return verdict;
+}
+
+static int wrap_pair(int a, int b) { return (a == 2 && b == 13) || (a == 13 && b == 2); }
+
+int bo_build_verdict(int card, const uint8_t *pile, int n, char *why, size_t whylen,
+                     const char **rule)
+{
+    const char *c = bo_card_name(card);
+    if (n == 0) {
+        int start = bo_joker(card) || bo_val(card) == 2 || bo_val(card) == 13;
+        if (!start)
+            return fail(why, whylen, rule, "build.start",
+                        "an empty build pile takes only a 2 or a King (or a joker)%s, not %s", "", c);
+        return ok(1, why, whylen, rule, "build.start", "%s starts a build pile%s", c, "");
+    }
+    const char *top = bo_card_name(pile[n - 1]);
+    if (has_joker(card, pile, n)) {
+        uint32_t after;
+        if (!build_joker(card, pile, n, &after))
+            return fail(why, whylen, rule, "build.joker",
+                        "no reading of the jokers lets %s go on the build pile topped by %s (same colour, adjacent values, no wrap)",
+                        c, top);
+        if (bo_build_completes(card, pile, n))
+            return ok(1, why, whylen, rule, "build.complete", "%s completes the build pile topped by %s", c, top);
+        return ok(1, why, whylen, rule, "build.joker", "a reading of the jokers lets %s go on %s", c, top);
+    }
+    int v = bo_val(card), t = bo_val(pile[n - 1]);
+    if (bo_red(card) != bo_red(pile[n - 1]))
+        return fail(why, whylen, rule, "build.colour", "%s is not the colour of the build pile topped by %s",
+                    c, top);
+    if (v == 1)
+        return ok(1, why, whylen, rule, "build.complete", "the Ace %s completes the build pile topped by %s", c,
+                  top);
+    if (wrap_pair(v, t))
+        return fail(why, whylen, rule, "build.no-wrap",
+                    "%s does not follow %s: build piles do not wrap between King and 2", c, top);
+    if (!adjacent(v, t))
+        return fail(why, whylen, rule, "build.adjacent", "%s is not adjacent in value to %s", c, top);
+    if (v == 2 || v == 13)
+        return ok(1, why, whylen, rule, "build.complete", "%s continues and completes the build pile topped by %s",
+                  c, top);
+    return ok(1, why, whylen, rule, "build.adjacent", "%s goes on %s: same colour, adjacent value", c, top);
+}
+
+int bo_discard_verdict(int card, const uint8_t *pile, int n, int player, int to_player, int from_hand,
+                       char *why, size_t whylen, const char **rule)
+{
+    const char *c = bo_card_name(card);
+    if (!bo_joker(card) && bo_val(card) == 1)
+        return fail(why, whylen, rule, "discard.ace", "an Ace (%s) never goes on a discard pile%s", c, "");
+    if (n == 0) {
+        if (from_hand && player == to_player)
+            return ok(2, why, whylen, rule, "discard.start", "%s starts one of the player's own discard piles: turn-ending%s",
+                      c, "");
+        return fail(why, whylen, rule, "discard.start-own",
+                    "a discard pile may be started only by its owner, from the hand (%s)%s", c, "");
+    }
+    const char *top = bo_card_name(pile[n - 1]);
+    if (bo_joker(card))
+        return ok(1, why, whylen, rule, "discard.joker", "a joker goes on any non-empty discard pile (here on %s)%s",
+                  top, "");
+    if (has_joker(card, pile, n)) {
+        if (next_disc(bo_disc_top(pile, n)) & readings_of(card))
+            return ok(1, why, whylen, rule, "discard.joker", "a reading of the jokers lets %s go on %s", c, top);
+    } else if (bo_red(card) != bo_red(pile[n - 1]) && adjacent_wrap(bo_val(card), bo_val(pile[n - 1]))) {
+        if (wrap_pair(bo_val(card), bo_val(pile[n - 1])))
+            return ok(1, why, whylen, rule, "discard.wrap", "%s goes on %s: discard piles wrap between King and 2",
+                      c, top);
+        return ok(1, why, whylen, rule, "discard.sequence", "%s goes on %s: alternate colour, adjacent value", c,
+                  top);
+    }
+    if (has_joker(card, pile, n)) {
+        if (from_hand)
+            return ok(2, why, whylen, rule, "discard.restart",
+                      "no reading of the jokers lets %s go on %s: a turn-ending restart of the pile", c, top);
+        return fail(why, whylen, rule, "discard.no-restart",
+                    "no reading of the jokers lets %s go on %s (only a play from the hand may restart a pile)", c,
+                    top);
+    }
+    int samecol = bo_red(card) == bo_red(pile[n - 1]);
+    if (from_hand)
+        return ok(2, why, whylen, rule, "discard.restart",
+                  samecol ? "%s on %s does not alternate colour: a turn-ending restart of the pile"
+                          : "%s on %s is not adjacent in value: a turn-ending restart of the pile",
+                  c, top);
+    return fail(why, whylen, rule, "discard.no-restart",
+                samecol ? "%s on %s does not alternate colour (only a play from the hand may restart a pile)"
+                        : "%s on %s is not adjacent in value (only a play from the hand may restart a pile)",
+                c, top);
 }
 
 /* Plays 4 (embargo a player) and 5 (clear one's own embargo). */
@@ -304,7 +360,7 @@ int bo_judge(const bo_obs *o, const bo_play *p, char *why, size_t whylen,
         if (bo_any_play(o))
             return fail(why, whylen, rule, "noplay.exists",
                         "a play is possible%s%s, so no play may not be claimed", "", "");
-        return ok(3, why, whylen, rule, "noplay", "no play is possible%s%s", "", "");
+        return ok(3, why, whylen, rule, "noplay.none", "no play of any kind is possible%s%s", "", "");
     }
     if (p->type == BO_EMBARGO || p->type == BO_CLEAR)
         return judge_embargo(o, p, why, whylen, rule);
@@ -336,74 +392,15 @@ int bo_judge(const bo_obs *o, const bo_play *p, char *why, size_t whylen,
     }
     /* destination */
     if (p->dst_kind == BO_TO_BUILD) {
-        int n = o->b.nbuild[p->dst_pile];
-        const uint8_t *pile = o->b.build[p->dst_pile];
-        const char *id = "";
-        if (has_joker(p->card, pile, n)) {
-            if (!bo_match_build(p->card, pile, n)) {
-                if (n == 0)
-                    return fail(why, whylen, rule, "build.start",
-                                "an empty build pile takes only a 2, a King or a joker, not %s%s", c, "");
-                return fail(why, whylen, rule, "build.joker",
-                            "no reading of the jokers lets %s go on the build pile topped by %s (same colour, adjacent values, no wrap)",
-                            c, bo_card_name(pile[n - 1]));
-            }
-        } else if (!build_rule(p->card, pile, n, &id)) {
-            if (n == 0)
-                return fail(why, whylen, rule, id,
-                            "an empty build pile takes only a 2 or a King, not %s%s", c, "");
-            if (strcmp(id, "build.colour") == 0)
-                return fail(why, whylen, rule, id,
-                            "%s is not the colour of build pile topped by %s", c,
-                            bo_card_name(pile[n - 1]));
-            return fail(why, whylen, rule, id, "%s is not adjacent in value to %s (no wrap on build piles)",
-                        c, bo_card_name(pile[n - 1]));
-        }
-        if (completes(p->card, pile, n))
-            return ok(1, why, whylen, rule, "build.complete",
-                      "%s completes the build pile%s", c, "");
-        if (n == 0)
-            return ok(1, why, whylen, rule, "build.start", "%s starts a build pile%s", c, "");
-        return ok(1, why, whylen, rule, "build.adjacent", "%s goes on %s", c,
-                  bo_card_name(pile[n - 1]));
+        int b = p->dst_pile;
+        return bo_build_verdict(p->card, o->b.build[b], o->b.nbuild[b], why, whylen, rule);
     }
     int ow = p->dst_owner, k = p->dst_pile;
-    int n = o->b.ndisc[ow][k];
-    const uint8_t *pile = o->b.disc[ow][k];
     if (p->type == BO_FROM_DISCARD && p->src_owner == ow && p->src_pile == k)
         return fail(why, whylen, rule, "discard.same-pile",
                     "%s must move to another discard pile%s", c, "");
-    if (!bo_joker(p->card) && bo_val(p->card) == 1)
-        return fail(why, whylen, rule, "discard.ace", "an Ace (%s) never goes on a discard pile%s", c, "");
-    int r = bo_match_discard(p->card, pile, n, o->seat, ow, p->type == BO_FROM_HAND);
-    if (n == 0) {
-        if (r == 0)
-            return fail(why, whylen, rule, "discard.start-own",
-                        "a discard pile may be started only by its owner, from the hand (%s)%s", c, "");
-        return ok(2, why, whylen, rule, "discard.start",
-                  "%s starts a new discard pile: turn-ending%s", c, "");
-    }
-    const char *top = bo_card_name(pile[n - 1]);
-    if (r == 1)
-        return ok(1, why, whylen, rule, "discard.sequence", "%s goes on %s", c, top);
-    if (has_joker(p->card, pile, n)) {
-        if (r == 0)
-            return fail(why, whylen, rule, "discard.sequence",
-                        "no reading of the jokers lets %s go on %s (only a play from the hand may restart a pile)",
-                        c, top);
-        return ok(2, why, whylen, rule, "discard.restart",
-                  "no reading of the jokers lets %s go on %s: a turn-ending restart of the pile", c, top);
-    }
-    int samecol = bo_red(p->card) == bo_red(pile[n - 1]);
-    if (r == 0)
-        return fail(why, whylen, rule, "discard.sequence",
-                    samecol ? "%s on %s does not alternate colour (only a play from the hand may restart a pile)"
-                            : "%s on %s is not adjacent in value (only a play from the hand may restart a pile)",
-                    c, top);
-    return ok(2, why, whylen, rule, "discard.restart",
-              samecol ? "%s on %s does not alternate colour: a turn-ending restart of the pile"
-                      : "%s on %s is not adjacent in value: a turn-ending restart of the pile",
-              c, top);
+    return bo_discard_verdict(p->card, o->b.disc[ow][k], o->b.ndisc[ow][k], o->seat, ow,
+                              p->type == BO_FROM_HAND, why, whylen, rule);
 }
 
 /* Append p. Identical plays could only come from twin cards in the hand,
@@ -528,6 +525,48 @@ int bo_gen(const bo_obs *o, bo_play *out, uint8_t *verdicts)
 int bo_any_play(const bo_obs *o)
 {
     return gen(o, NULL, NULL, 1);
+}
+
+const char *bo_situation(const bo_obs *o, char *why, size_t whylen)
+{
+    bo_play *plays = malloc(sizeof *plays * BO_MAXPLAYS);
+    uint8_t *rated = malloc(BO_MAXPLAYS);
+    int n = plays && rated ? bo_gen(o, plays, rated) : 0;
+    int stock_build = 0, embargo = 0, build = 0, going_on = 0;
+    for (int i = 0; i < n; i++) {
+        stock_build |= plays[i].type == BO_FROM_STOCK && plays[i].dst_kind == BO_TO_BUILD;
+        embargo |= plays[i].type == BO_EMBARGO;
+        build |= plays[i].type != BO_EMBARGO && plays[i].type != BO_CLEAR && plays[i].dst_kind == BO_TO_BUILD;
+        going_on |= rated[i] == 1;
+    }
+    free(plays);
+    free(rated);
+    const char *id, *text;
+    if (!n) {
+        id = "play.no-play";
+        text = "no play of any kind is possible: the answer is (3, None, (None, None))";
+    } else if (o->variant && o->embargo_known && o->embargoed_by[o->seat] >= 0) {
+        id = "play.embargoed";
+        text = "the player is embargoed: only a play from the stockpile, or clearing the embargo (play 5)";
+    } else if (stock_build) {
+        id = "play.stock-to-build";
+        text = "the stockpile's top card can go on a build pile";
+    } else if (embargo) {
+        id = "play.embargo";
+        text = "the player may play the embargo card on another player (play 4)";
+    } else if (build) {
+        id = "play.build";
+        text = "a card of the hand or of a discard pile can go on a build pile";
+    } else if (going_on) {
+        id = "play.discard";
+        text = "only discard piles take a card, some without ending the turn";
+    } else {
+        id = "play.turn-ending-only";
+        text = "every possible play ends the turn";
+    }
+    if (why)
+        snprintf(why, whylen, "%s", text);
+    return id;
 }
 
 void bo_obs_do(bo_obs *o, const bo_play *p, int *completed)

@@ -45,8 +45,10 @@ static int judged_cards(const json_t *j, int variant, size_t max, uint8_t *out, 
     return j && pz_cards_parse(j, "", variant, max, out, n, NULL) == 0;
 }
 
-static int fn_group_type(json_t *const *args, const char *variant, json_t **result, game_err *e)
+static int fn_group_type(json_t *const *args, const char *variant, json_t **result, game_verdict *why,
+                  game_err *e)
 {
+    (void)why;
     int v, n;
     uint8_t c[PZ_NCARDS];
     *result = NULL;
@@ -56,8 +58,10 @@ static int fn_group_type(json_t *const *args, const char *variant, json_t **resu
     return 0;
 }
 
-static int fn_phase_type(json_t *const *args, const char *variant, json_t **result, game_err *e)
+static int fn_phase_type(json_t *const *args, const char *variant, json_t **result, game_verdict *why,
+                  game_err *e)
 {
+    (void)why;
     int v;
     unsigned mask = 0;
     *result = NULL;
@@ -77,8 +81,10 @@ static int fn_phase_type(json_t *const *args, const char *variant, json_t **resu
     return 0;
 }
 
-static int fn_score(json_t *const *args, const char *variant, json_t **result, game_err *e)
+static int fn_score(json_t *const *args, const char *variant, json_t **result, game_verdict *why,
+                  game_err *e)
 {
+    (void)why;
     int v, n;
     uint8_t c[PZ_NCARDS * 4];
     *result = NULL;
@@ -182,8 +188,10 @@ static int obs_args(json_t *const *args, int i, int v, pz_obs *o, game_err *e)
     return 0;
 }
 
-static int fn_is_valid_play(json_t *const *args, const char *variant, json_t **result, game_err *e)
+static int fn_is_valid_play(json_t *const *args, const char *variant, json_t **result, game_verdict *why,
+                  game_err *e)
 {
+    (void)why;
     int v;
     pz_obs o;
     *result = NULL;
@@ -197,17 +205,19 @@ static int fn_is_valid_play(json_t *const *args, const char *variant, json_t **r
     return 0;
 }
 
-static int fn_play(json_t *const *args, const char *variant, json_t **result, game_err *e)
+static int fn_play(json_t *const *args, const char *variant, json_t **result, game_verdict *why,
+                  game_err *e)
 {
+    (void)why;
     int v;
     pz_obs o;
     *result = NULL;
     if (get_variant(variant, &v, e) || obs_args(args, 0, v, &o, e))
         return ERR_BAD_MEMBER;
     pz_play p;
-    char why[320];
+    char text[320];
     o.strict = 1; /* plan so that a started accumulation can be finished */
-    pz_plan(&o, &p, why, sizeof why);
+    pz_plan(&o, &p, text, sizeof text);
     *result = pz_play_json(&p);
     return 0;
 }

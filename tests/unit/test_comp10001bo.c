@@ -361,12 +361,12 @@ static void test_fn_bad_arguments(void **unused)
     json_t *args[2] = {py("'2C'"), py("[]")};
     json_t *r = NULL;
     game_err e;
-    assert_int_equal(fn("match_build")->call(args, "nosuch", &r, &e), ERR_BAD_MEMBER);
+    assert_int_equal(fn("match_build")->call(args, "nosuch", &r, NULL, &e), ERR_BAD_MEMBER);
     assert_null(r);
-    assert_int_equal(fn("match_build")->call(args, "bonus", &r, &e), 0); /* bonus: the jokers' rules */
+    assert_int_equal(fn("match_build")->call(args, "bonus", &r, NULL, &e), 0); /* bonus: the jokers' rules */
     assert_true(json_is_true(r));
     json_decref(r);
-    assert_int_equal(fn("match_build")->call(args, "standard", &r, &e), 0);
+    assert_int_equal(fn("match_build")->call(args, "standard", &r, NULL, &e), 0);
     assert_true(json_is_true(r));
     json_decref(r);
     json_decref(args[0]);
@@ -1264,10 +1264,10 @@ static void test_play_fn_over_real_games(void **unused)
             for (int i = 0; i < 6; i++)
                 argv[i] = json_array_get(args, (size_t)i);
             json_t *r = NULL;
-            assert_int_equal(play->call(argv, NULL, &r, &e), 0);
+            assert_int_equal(play->call(argv, NULL, &r, NULL, &e), 0);
             json_t *vargs[6] = {r, argv[0], argv[1], argv[2], argv[3], argv[4]};
             json_t *vr = NULL;
-            assert_int_equal(valid->call(vargs, NULL, &vr, &e), 0);
+            assert_int_equal(valid->call(vargs, NULL, &vr, NULL, &e), 0);
             long long v = json_integer_value(vr);
             int is_pass = json_integer_value(json_array_get(r, 0)) == 3;
             if (is_pass ? v != 3 : (v != 1 && v != 2)) {
@@ -1320,7 +1320,7 @@ static void test_play_fn_extreme_arguments(void **unused)
     json_t *argv[6] = {r, json_array_get(a, 0), json_array_get(a, 1), json_array_get(a, 2),
                        json_array_get(a, 3), json_array_get(a, 4)};
     json_t *v;
-    assert_int_equal(fn("is_valid_play")->call(argv, NULL, &v, &e), 0);
+    assert_int_equal(fn("is_valid_play")->call(argv, NULL, &v, NULL, &e), 0);
     assert_true(json_integer_value(v) == 1 || json_integer_value(v) == 2);
     json_decref(v);
     json_decref(a);

@@ -256,7 +256,7 @@ static void test_seed_joker_reading_not_frozen(void **unused)
     assert_int_equal(bo_disc_top(st.b.disc[3][0], 2), R(3, 1) | R(5, 1));
     apply_ok(&st, 0, "(0, '9C', (1, (0, 0)))");  /* ends player 0's turn */
     assert_int_equal(st.cur, 1);
-    verdict(&st, 1, "(2, '2S', (1, (3, 0)))", 1, 0, "discard.sequence"); /* on the red 3 */
+    verdict(&st, 1, "(2, '2S', (1, (3, 0)))", 1, 0, "discard.joker"); /* on the red 3 */
 }
 
 /* --- joker clauses ------------------------------------------------------------ */
@@ -312,7 +312,7 @@ static void test_joker_build_piles(void **unused)
     hand(&st, 1, "ZZ");
     hand(&st, 1, "5H");
     int nd = st.ndraw;
-    verdict(&st, 1, "(0, 'ZZ', (0, 2))", 1, 0, "build.adjacent");
+    verdict(&st, 1, "(0, 'ZZ', (0, 2))", 1, 0, "build.joker");
     apply_ok(&st, 1, "(0, 'ZZ', (0, 2))");
     assert_int_equal(st.b.nbuild[2], 4);
     verdict(&st, 1, "(0, 'ZZ', (0, 2))", 1, 0, "build.complete");
@@ -370,8 +370,8 @@ static void test_joker_discard_piles(void **unused)
     verdict(&st, 2, "(0, 'ZZ', (1, (2, 0)))", 1, 1, "discard.start");
     verdict(&st, 2, "(0, 'ZZ', (1, (1, 1)))", 0, 0, "discard.start-own");
     verdict(&st, 2, "(2, 'ZZ', (1, (2, 0)))", 0, 0, "discard.start-own");
-    verdict(&st, 2, "(2, 'ZZ', (1, (0, 0)))", 1, 0, "discard.sequence");
-    verdict(&st, 2, "(1, ('ZZ', (1, 0)), (1, (0, 0)))", 1, 0, "discard.sequence");
+    verdict(&st, 2, "(2, 'ZZ', (1, (0, 0)))", 1, 0, "discard.joker");
+    verdict(&st, 2, "(1, ('ZZ', (1, 0)), (1, (0, 0)))", 1, 0, "discard.joker");
     verdict(&st, 2, "(1, ('ZZ', (1, 0)), (1, (1, 0)))", 0, 0, "discard.same-pile");
     apply_ok(&st, 2, "(0, 'ZZ', (1, (0, 0)))");
     verdict(&st, 2, "(0, '0S', (1, (0, 0)))", 1, 1, "discard.restart");
@@ -940,7 +940,7 @@ static void test_bonus_fn_always_legal(void **unused)
                                st.embargoed_by[seat] >= 0 ? json_integer(st.embargoed_by[seat]) : json_null(),
                                stk, d, b, json_incref(hist)};
             json_t *r = NULL;
-            assert_int_equal(f->call(argv, "bonus", &r, &e), 0);
+            assert_int_equal(f->call(argv, "bonus", &r, NULL, &e), 0);
             game_verdict v;
             assert_int_equal(OPS->check(&st, seat, r, &v, &e), 0);
             if (!v.valid) {

@@ -122,7 +122,7 @@ static long run_games(const char *game, const char *variant, int nplayers, int g
                 argv[i] = json_array_get(text_args, i);
             json_t *play = NULL;
             memset(&e, 0, sizeof e);
-            int rc = fn->call(argv, variant, &play, &e);
+            int rc = fn->call(argv, variant, &play, NULL, &e);
             if (rc) {
                 char *a = dump(args);
                 fail_msg("%s %s game %d step %d: the decoder refused the encoded arguments: %s at %s\n%s",

@@ -1490,11 +1490,11 @@ static void test_play_fn_over_real_games(void **unused)
             for (int i = 0; i < 6; i++)
                 argv[i] = json_array_get(args, (size_t)i);
             json_t *r = NULL;
-            if (play->call(argv, variant, &r, &e))
+            if (play->call(argv, variant, &r, NULL, &e))
                 fail_msg("play fn: %s at %s", e.detail, e.pointer);
             json_t *vargs[7] = {r, argv[0], argv[1], argv[2], argv[3], argv[4], argv[5]};
             json_t *vr = NULL;
-            assert_int_equal(valid->call(vargs, variant, &vr, &e), 0);
+            assert_int_equal(valid->call(vargs, variant, &vr, NULL, &e), 0);
             if (!json_is_true(vr)) {
                 char *s = dump(json_incref(r)), *t = dump(json_incref(args));
                 fail_msg("seed %llu: /play answered %s, invalid for %s", (unsigned long long)seed, s, t);

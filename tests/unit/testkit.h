@@ -64,7 +64,7 @@ static inline int tk_call(const game_ops *ops, const char *name, const char *var
         args[i] = json_array_get(a, i);
     memset(e, 0, sizeof *e);
     *res = NULL;
-    int rc = f->call(args, variant, res, e);
+    int rc = f->call(args, variant, res, NULL, e);
     json_decref(a);
     return rc;
 }

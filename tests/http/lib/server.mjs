@@ -197,7 +197,7 @@ export async function request(base, method, p, opts = {}) {
   assertMatches(method, opts.template || p, res, text);
   let json;
   const ct = res.headers.get('content-type') || '';
-  if (/json/i.test(ct) && text !== '') json = JSON.parse(text);
+  if (/^application\/(json|[^;]*\+json)/i.test(ct) && text !== '') json = JSON.parse(text);
   if (LOG_DIR && Array.isArray(json?.seats)) noteTokens(...json.seats.map((s) => s.token));
   return { status: res.status, headers: res.headers, text, json, res };
 }
