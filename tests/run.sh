@@ -101,6 +101,12 @@ else
 fi
 echo "Python client (clients/python) and the autograder kit (tests/kit), real server"
 run_unittest "python: client and kit" tests/kit CROUPIER_BIN=build/croupier
+echo "the generated suites (croupier cases --format pytest) pass tests/kit's implementation and fail its mutants"
+log=tests/out/kit_mutants.log
+CROUPIER_BIN=build/croupier python3 tests/kit/run_kit.py --n 1000 2>&1 | tee "$log" | sed 's/^/  /'
+kp=$(grep -oE '^kit: [0-9]+ passed' "$log" | grep -oE '[0-9]+')
+kf=$(grep -oE '^kit: [0-9]+ passed, [0-9]+ failed' "$log" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+')
+tally "kit: suites vs implementation and mutants" "${kp:-0}" "${kf:-1}" "$([ -n "$kp" ] && echo 0 || echo 1)"
 echo "access logs of the HTTP runs above hold none of their tokens"
 run_node "access logs: no token" tests/access-log CROUPIER_BIN=build/croupier \
     CROUPIER_ACCESS_LOG_CHECK_DIR="$CROUPIER_TEST_ACCESS_LOG_DIR"

@@ -105,7 +105,8 @@ def comp10001bo_match_build(play_card, build_pile):
             return v == 2
         return v in (2, 13)
     top = build_pile[-1]
-    if red(play_card) != red(top) and not bug("build-colour-ignored"):
+    if red(play_card) != red(top) and not bug("build-colour-ignored") and not (
+            v == 1 and bug("build-ace-any-colour")):
         return False
     if v == 1 and not bug("build-ace-adjacent"):
         return True
@@ -242,9 +243,11 @@ class Table:
         if dst[0] == TO_BUILD:
             return 1 if comp10001bo_match_build(card, self.build[dst[1]]) else 0
         o, k = dst[1]
-        if t == FROM_DISCARD and tuple(play[1][1]) == (o, k) and not bug("ivp-same-pile"):
-            return 0
         pile = self.discard[o][k]
+        if t == FROM_DISCARD and tuple(play[1][1]) == (o, k):
+            if not bug("ivp-same-pile"):
+                return 0
+            pile = pile[:-1]  # (the mutant moves the card first, then judges it on what it left)
         r = comp10001bo_match_discard(card, pile, self.me, o, t == FROM_HAND)
         if r == 2 and not pile and bug("ivp-start-not-turn-ending"):
             return 1

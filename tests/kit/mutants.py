@@ -21,7 +21,9 @@ STD = "standard"
 BONUS = "bonus"
 
 
-def _fns(game, names, variants=(STD,)):
+def _fns(game, names, variants=(STD, BONUS)):
+    """The suites of `names` (functions of `game`) in `variants` (both by
+    default: a standard clause is a clause of the bonus game too)."""
     return [(game, f, v) for f in names.split() for v in variants]
 
 
@@ -57,12 +59,12 @@ MUTANTS = [
     ("discard-restart-any-source", _fns(BO, "match_discard"),
      "an illegal placement from the stockpile or a discard pile is a restart (2), not invalid"),
     # --- is_valid_play
-    ("ivp-discard-not-top", _fns(BO, "is_valid_play"),
-     "a discard-pile card is not checked to be the top of its pile"),
+    ("ivp-discard-not-top", _fns(BO, "is_valid_play play"),
+     "a discard-pile card is not checked to be the top of its pile (and the play takes any card of a pile)"),
     ("ivp-stock-any-player", _fns(BO, "is_valid_play"),
      "a stockpile play may take the top of any player's stockpile"),
     ("ivp-same-pile", _fns(BO, "is_valid_play"),
-     "a discard-pile card may go back onto the pile it came from"),
+     "a discard-pile card may go back onto the pile it came from (judged against the card under it)"),
     ("ivp-hand-not-checked", _fns(BO, "is_valid_play"),
      "a card played from the hand is not checked to be in the hand"),
     ("ivp-noplay-hand-only", _fns(BO, "is_valid_play"),
@@ -82,8 +84,6 @@ MUTANTS = [
      "the play discards an Ace from the hand when it has nothing better"),
     ("play-starts-others-pile", _fns(BO, "play"),
      "the play starts an empty discard pile of the next player"),
-    ("play-discard-under-top", _fns(BO, "play"),
-     "the play takes the card under the top of a discard pile"),
     # --- bonus: jokers (validators with variant bonus) and the embargo (comp10001bo_bonus)
     ("joker-no-build-start", _fns(BO, "match_build", (BONUS,)),
      "a joker may not start a build pile"),
@@ -174,7 +174,7 @@ MUTANTS = [
     # --- play
     ("play-pickup-empty-discard", _fns(PZ, "play"),
      "picks up from the discard pile when it is empty (discard None)"),
-    ("play-any-phase", _fns(PZ, "play"),
+    ("play-any-phase", _fns(PZ, "play", (STD,)),
      "plays whichever phase the hand holds, not the one the player needs now"),
     ("play-pickup-twice", _fns(PZ, "play"),
      "picks up again after its first play (turn_history read wrongly)"),
@@ -192,7 +192,22 @@ MUTANTS = [
      "plays a phase it has already completed (bonus: each phase once)"),
 ]
 
+# Mutants that the generated suites do not catch yet, and the cases they
+# lack: run_kit.py runs them, reports them as gaps and does not count them.
+GAPS = {
+    "joker-ace-refused": "an Ace on a build pile topped by a joker (one case in 1,000, and its answer is False)",
+    "joker-discard-anything-next": "a card refused by a discard pile topped by a joker whose reading is held by "
+                                   "the card under it (every such case is answered 1)",
+    "ivp-noplay-legal-only": "a claim of no play where only turn-ending plays exist (every noplay.exists case "
+                             "has a non-turn-ending play)",
+    "embargo-twice": "a player whose embargo card is used while another player is a target (holds_embargo "
+                     "False only beside targets already embargoed)",
+    "embargo-already-embargoed": "a target with 3 or fewer stockpile cards embargoed by someone else while the "
+                                 "player still holds its card",
+}
+
 NAMES = {m[0] for m in MUTANTS}
+assert set(GAPS) <= NAMES, "every gap is a mutant"
 assert len(NAMES) == len(MUTANTS), "mutant names are unique"
 
 ACTIVE = os.environ.get("KIT_MUTANT", "")
