@@ -32,7 +32,8 @@ import urllib.parse
 import urllib.request
 
 __all__ = [
-    "BASE_URL", "TIMEOUT", "Client", "CroupierError", "CroupierUnavailable", "from_json",
+    "BASE_URL", "TIMEOUT", "Client", "CroupierError", "CroupierUnavailable", "from_json", "case_args",
+    "case_expected",
     "comp10001bo_match_build", "comp10001bo_match_discard", "comp10001bo_is_valid_play",
     "comp10001bo_play", "comp10001bo_bonus",
     "phazed_group_type", "phazed_phase_type", "phazed_is_valid_play", "phazed_score", "phazed_play",
@@ -108,6 +109,18 @@ def from_json(value, shape):
     raise ValueError(f"unknown shape {shape!r}")
 
 
+def case_args(suite, case):
+    """The arguments of a generated case (Client.cases) as the course's
+    function takes them, by the suite's shapes."""
+    return [from_json(a, p["shape"]) for a, p in zip(case["args"], suite["shapes"]["params"])]
+
+
+def case_expected(suite, case):
+    """The expected answer of a generated case as the course's function
+    returns it (play suites have "legal" lists instead)."""
+    return from_json(case["expected"], suite["shapes"]["return"])
+
+
 # --- HTTP ---------------------------------------------------------------------
 
 class Client:
@@ -158,7 +171,8 @@ class Client:
         return self.request("POST", path, list(args), query={"variant": variant})[2]["result"]
 
     def cases(self, game, fn, n=None, seed=None, variant=None):
-        """GET /cases/{game}/{fn}: a generated suite (format json)."""
+        """GET /cases/{game}/{fn}: a generated suite, the json document of
+        docs/autograder.md (case_args / case_expected convert a case)."""
         return self.get(f"/cases/{_seg(game)}/{_seg(fn)}",
                         query={"n": n, "seed": seed, "variant": variant, "format": "json"})
 

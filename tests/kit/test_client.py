@@ -123,6 +123,25 @@ class CourseFunctions(unittest.TestCase):
         self.assertEqual(f([6, 2], croupier.PZ_PLAY), (6, 2))
         self.assertEqual(f([1, None], croupier.PZ_PLAY), (1, None))
 
+    def test_generated_cases_agree_with_the_course_functions(self):
+        cl = croupier.Client()
+        suite = cl.cases("comp10001bo", "is_valid_play", n=40, seed=5)
+        self.assertEqual(suite["course_name"], "comp10001bo_is_valid_play")
+        self.assertEqual(len(suite["cases"]), 40)
+        for case in suite["cases"]:
+            args = croupier.case_args(suite, case)
+            self.assertIsInstance(args[0], tuple)  # the play
+            self.assertIsInstance(args[3][0], tuple)  # a stockpile
+            self.assertEqual(croupier.comp10001bo_is_valid_play(*args), croupier.case_expected(suite, case), case)
+        suite = cl.cases("comp10001bo", "match_build", n=5, seed=5, variant="bonus")
+        self.assertEqual(suite["variant"], "bonus")
+        for case in suite["cases"]:
+            got = croupier.comp10001bo_match_build(*croupier.case_args(suite, case), variant="bonus")
+            self.assertIs(got, case["expected"])
+        with self.assertRaises(croupier.CroupierError) as e:
+            cl.cases("comp10001bo", "no_such_function")
+        self.assertEqual(e.exception.status, 404)
+
     def test_argument_errors_name_the_argument(self):
         with self.assertRaises(croupier.CroupierError) as e:
             croupier.comp10001bo_is_valid_play(NO_PLAY, 0, "not a hand", STOCK, NO_DISCARDS, E4)
