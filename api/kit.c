@@ -164,8 +164,11 @@ static int put_stats(buf *b, const game_suite *s, uint64_t seed, int n, game_err
         char ans[256] = "-";
         size_t used = 0;
         const char *key;
-        json_t *v;
-        json_object_foreach(json_array_get(answers, (size_t)k), key, v)
+        json_t *v, *per = json_array_get(answers, (size_t)k);
+        if (json_object_size(per) > 4)
+            snprintf(ans, sizeof ans, "%zu answers", json_object_size(per));
+        else
+            json_object_foreach(per, key, v)
         {
             int w = snprintf(ans + used, sizeof ans - used, "%s%s:%lld", used ? " " : "", key,
                              (long long)json_integer_value(v));

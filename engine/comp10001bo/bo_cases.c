@@ -373,6 +373,46 @@ static void put_source(gen *g, bo_obs *o, bo_play *p, int card, int src, int ow,
 enum { V_NOPLAY, V_NOPLAY_EXISTS, V_NOT_HELD, V_SRC_EMPTY, V_NOT_TOP, V_STOCK_NOT_TOP, V_SAME_PILE,
        V_BUILD, V_DISCARD = V_BUILD + B_JOKER + 1 };
 
+/* 1 when `card`, taken from discard pile (q, k) (or the stockpile: q < 0),
+ * could go on a build pile or follow another non-empty discard pile. */
+static int moves(const bo_obs *o, int card, int q, int k)
+{
+    for (int b = 0; b < BO_NBUILD; b++)
+        if (bo_match_build(card, o->b.build[b], o->b.nbuild[b]))
+            return 1;
+    for (int q2 = 0; q2 < BO_NP; q2++)
+        for (int k2 = 0; k2 < BO_NDISC; k2++)
+            if ((q2 != q || k2 != k) && o->b.ndisc[q2][k2] &&
+                bo_discard_verdict(card, o->b.disc[q2][k2], o->b.ndisc[q2][k2], o->seat, q2, 0, NULL, 0, NULL) == 1)
+                return 1;
+    return 0;
+}
+
+/* With the hand empty: clear every discard pile whose top could move, and
+ * the stockpile when its top could, until nothing can. */
+static void stick_sources(gen *g, bo_obs *o)
+{
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int q = 0; q < BO_NP; q++)
+            for (int k = 0; k < BO_NDISC; k++) {
+                int m = o->b.ndisc[q][k];
+                if (m && moves(o, o->b.disc[q][k][m - 1], q, k)) {
+                    for (int i = 0; i < m; i++)
+                        give_back(g, o->b.disc[q][k][i]);
+                    o->b.ndisc[q][k] = 0;
+                    changed = 1;
+                }
+            }
+    }
+    int s = o->seat;
+    if (o->nstock[s] && moves(o, o->stock_top[s], -1, 0)) {
+        give_back(g, o->stock_top[s]);
+        o->stock_top[s] = 0;
+        o->nstock[s] = 0;
+    }
+}
+
 static void ivp_aim(gen *g, bo_obs *o, int aim, int visit, bo_play *p)
 {
     memset(p, 0, sizeof *p);
@@ -383,6 +423,7 @@ static void ivp_aim(gen *g, bo_obs *o, int aim, int visit, bo_play *p)
             for (int i = 0; i < o->nhand; i++)
                 give_back(g, o->hand[i]);
             o->nhand = 0;
+            stick_sources(g, o);
             if (visit % 2 == 0) {
                 for (int q = 0; q < BO_NP; q++)
                     for (int k = 0; k < BO_NDISC; k++)

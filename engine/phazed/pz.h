@@ -158,6 +158,11 @@ int pz_hand_points(const uint8_t *h, int n);
 unsigned pz_group_types(const uint8_t *c, int n);
 /* bitmask of phase types of ng groups */
 unsigned pz_phase_types(int ng, const uint8_t *const *g, const int *gn);
+/* The clause that decides the answer of group_type, phase_type and score
+ * (docs/autograder.md: "phazed.group.run-order", ...), with a sentence. */
+const char *pz_group_clause(const uint8_t *c, int n, char *why, size_t whylen);
+const char *pz_phase_clause(int ng, const uint8_t *const *g, const int *gn, char *why, size_t whylen);
+const char *pz_score_clause(const uint8_t *h, int n, char *why, size_t whylen);
 int pz_phase_ngroups(int phase);
 int pz_group_kind(int phase, int g);
 /* 34, 55, ... complete totals; pz_acc_next: the smallest complete total above
@@ -174,6 +179,9 @@ int pz_phase_done(int variant, const uint8_t *status, int p, int phase);
 int pz_all_done(int variant, int status);
 /* 0 invalid, 1 valid, 2 valid and turn-ending; why/rule may be NULL */
 int pz_judge(const pz_obs *o, const pz_play *p, char *why, size_t whylen, const char **rule);
+/* What phazed_play faces (docs/autograder.md): the clause id of the plays
+ * o allows ("phazed.play.pick-up", ...); first: turn_history is empty. */
+const char *pz_situation(const pz_obs *o, int first, char *why, size_t whylen);
 /* The observation after a valid play (hand and table; no draws). */
 void pz_obs_do(pz_obs *o, const pz_play *p);
 /* Legal plays (capped: phase plays are the finder's, at most 16). */
@@ -246,6 +254,13 @@ void pz__fallback(const pz_obs *o, pz_play *out, char *why, size_t whylen);
 /* --- autograder functions (pz_fns.c) -------------------------------------- */
 enum { PZ_NFNS = 5 };
 extern const game_fn pz_fns[PZ_NFNS];
+/* The autograder kit's judge of a returned play (game_suite.judge):
+ * {"legal": [every legal play but phase plays], "check"?, "quality"?} for
+ * the arguments of phazed_play; NULL when they are not. */
+json_t *pz_fn_judge(json_t *const *args, int variant);
+/* The suites of pz_cases.c. */
+enum { PZ_NSUITES = 10 };
+extern const game_suite pz_suites[PZ_NSUITES];
 /* game_ops.fn_args (engine/game.h): phazed_play. */
 json_t *pz_fn_args(const void *st, int seat, const game_fn **fn);
 

@@ -45,25 +45,42 @@ static int judged_cards(const json_t *j, int variant, size_t max, uint8_t *out, 
     return j && pz_cards_parse(j, "", variant, max, out, n, NULL) == 0;
 }
 
-static int fn_group_type(json_t *const *args, const char *variant, json_t **result, game_verdict *why,
-                  game_err *e)
+/* Fill `why` (may be NULL) with a clause and its sentence. */
+static void tell(game_verdict *why, const char *rule, const char *text)
 {
-    (void)why;
+    if (!why)
+        return;
+    snprintf(why->rule, sizeof why->rule, "%s", rule);
+    snprintf(why->reason, sizeof why->reason, "%s", text);
+}
+
+static int fn_group_type(json_t *const *args, const char *variant, json_t **result, game_verdict *why,
+                         game_err *e)
+{
     int v, n;
     uint8_t c[PZ_NCARDS];
+    char text[320] = "the group is not a list of cards";
+    const char *rule = "phazed.group.not-cards";
     *result = NULL;
     if (get_variant(variant, &v, e))
         return ERR_BAD_MEMBER;
-    *result = types_json(judged_cards(args[0], v, PZ_NCARDS, c, &n) ? pz_group_types(c, n) : 0);
+    unsigned types = 0;
+    if (judged_cards(args[0], v, PZ_NCARDS, c, &n)) {
+        types = pz_group_types(c, n);
+        rule = pz_group_clause(c, n, text, sizeof text);
+    }
+    tell(why, rule, text);
+    *result = types_json(types);
     return 0;
 }
 
 static int fn_phase_type(json_t *const *args, const char *variant, json_t **result, game_verdict *why,
-                  game_err *e)
+                         game_err *e)
 {
-    (void)why;
     int v;
     unsigned mask = 0;
+    char text[320] = "the phase is not a list of one or two lists of cards";
+    const char *rule = "phazed.phase.group-count";
     *result = NULL;
     if (get_variant(variant, &v, e))
         return ERR_BAD_MEMBER;
@@ -74,28 +91,37 @@ static int fn_phase_type(json_t *const *args, const char *variant, json_t **resu
         for (int k = 0; k < ng && ok; k++)
             ok = judged_cards(json_array_get(ph, (size_t)k), v, PZ_NCARDS, c[k], &gn[k]);
         const uint8_t *g[2] = {c[0], c[1]};
-        if (ok)
+        if (ok) {
             mask = pz_phase_types(ng, g, gn);
+            rule = pz_phase_clause(ng, g, gn, text, sizeof text);
+        }
     }
+    tell(why, rule, text);
     *result = types_json(mask);
     return 0;
 }
 
 static int fn_score(json_t *const *args, const char *variant, json_t **result, game_verdict *why,
-                  game_err *e)
+                    game_err *e)
 {
-    (void)why;
     int v, n;
     uint8_t c[PZ_NCARDS * 4];
+    char text[320];
     *result = NULL;
     if (get_variant(variant, &v, e) || pz_cards_parse(args[0], "/0", v, sizeof c, c, &n, e))
         return ERR_BAD_MEMBER;
+    tell(why, pz_score_clause(c, n, text, sizeof text), text);
     *result = json_integer(pz_hand_points(c, n));
     return 0;
 }
 
+/* What turn_history says beside the observation: how many turns it holds. */
+typedef struct hist_facts {
+    int turns;
+} hist_facts;
+
 /* player_id, table, turn_history, phase_status, hand, discard from args[i..] */
-static int obs_args(json_t *const *args, int i, int v, pz_obs *o, game_err *e)
+static int obs_args(json_t *const *args, int i, int v, pz_obs *o, hist_facts *hf, game_err *e)
 {
     char p[32], q[64];
     long long x;
@@ -169,6 +195,7 @@ static int obs_args(json_t *const *args, int i, int v, pz_obs *o, game_err *e)
     }
     o->turn = last_p < 0 || next == o->seat;
     o->mid = last_p == o->seat && !ended;
+    hf->turns = (int)json_array_size(h);
     snprintf(p, sizeof p, "/%d", i + 3);
     if (pz_status_parse(args[i + 3], p, v, o->np, o->status, e))
         return ERR_BAD_MEMBER;
@@ -188,38 +215,130 @@ static int obs_args(json_t *const *args, int i, int v, pz_obs *o, game_err *e)
     return 0;
 }
 
-static int fn_is_valid_play(json_t *const *args, const char *variant, json_t **result, game_verdict *why,
-                  game_err *e)
+static const char *area(int type)
 {
-    (void)why;
+    static const char *const A[] = {"turn", "pickup", "pickup", "phase", "place", "discard", "skip"};
+    return type <= PZ_SKIP ? A[type] : "play";
+}
+
+static int fn_is_valid_play(json_t *const *args, const char *variant, json_t **result, game_verdict *why,
+                            game_err *e)
+{
     int v;
     pz_obs o;
+    hist_facts hf;
     *result = NULL;
-    if (get_variant(variant, &v, e) || obs_args(args, 1, v, &o, e))
+    if (get_variant(variant, &v, e) || obs_args(args, 1, v, &o, &hf, e))
         return ERR_BAD_MEMBER;
     pz_play p;
     int ok = 0;
-    if (args[0] && o.turn && pz_play_parse(args[0], v, &p, NULL) == 0)
-        ok = pz_judge(&o, &p, NULL, 0, NULL) != 0;
+    char text[320] = "the play is not of a play's shape", id[64] = "phazed.play.shape";
+    if (args[0] && pz_play_parse(args[0], v, &p, NULL) == 0) {
+        const char *rule = "";
+        if (!o.turn) {
+            snprintf(id, sizeof id, "phazed.turn.not-yours");
+            snprintf(text, sizeof text, "it is not this player's turn (turn_history says whose)");
+        } else if ((ok = pz_judge(&o, &p, text, sizeof text, &rule) != 0)) {
+            int acc = p.type == PZ_PLACE && p.pid < o.np && o.t.phase[p.pid] &&
+                      (pz_group_kind(o.t.phase[p.pid], p.grp) == PZ_K_ACC ||
+                       pz_group_kind(o.t.phase[p.pid], p.grp) == PZ_K_CACC);
+            snprintf(id, sizeof id, "phazed.%s.%s", area(p.type),
+                     p.type <= PZ_PICK_DISCARD && !hf.turns ? "first-turn" : acc ? "acc-valid" : "valid");
+        } else {
+            snprintf(id, sizeof id, "phazed.%s.%s", area(p.type), rule);
+        }
+    }
+    if (why)
+        tell(why, id, text);
     *result = json_boolean(ok);
     return 0;
 }
 
-static int fn_play(json_t *const *args, const char *variant, json_t **result, game_verdict *why,
-                  game_err *e)
+/* result NULL: only the situation (game.h). */
+static int fn_play(json_t *const *args, const char *variant, json_t **result, game_verdict *why, game_err *e)
 {
-    (void)why;
     int v;
     pz_obs o;
-    *result = NULL;
-    if (get_variant(variant, &v, e) || obs_args(args, 0, v, &o, e))
+    hist_facts hf;
+    if (result)
+        *result = NULL;
+    if (get_variant(variant, &v, e) || obs_args(args, 0, v, &o, &hf, e))
         return ERR_BAD_MEMBER;
-    pz_play p;
     char text[320];
+    if (why)
+        tell(why, pz_situation(&o, !hf.turns, text, sizeof text), text);
+    if (!result)
+        return 0;
+    pz_play p;
     o.strict = 1; /* plan so that a started accumulation can be finished */
     pz_plan(&o, &p, text, sizeof text);
     *result = pz_play_json(&p);
     return 0;
+}
+
+json_t *pz_fn_judge(json_t *const *args, int variant)
+{
+    pz_obs o;
+    hist_facts hf;
+    game_err e;
+    if (obs_args(args, 0, variant, &o, &hf, &e))
+        return NULL;
+    json_t *legal = json_array();
+    pz_play p;
+    int phase_ok = 0;
+    for (int t = PZ_PICK_DECK; t <= PZ_SKIP; t++) {
+        memset(&p, 0, sizeof p);
+        p.type = (uint8_t)t;
+        if (t == PZ_PICK_DISCARD)
+            p.card = (uint8_t)o.discard;
+        if (t == PZ_PHASE) { /* too many to list: the checker's (docs/autograder.md) */
+            phase_ok = o.turn && o.mid && !o.t.phase[o.seat];
+            continue;
+        }
+        if (t <= PZ_PICK_DISCARD) {
+            if (o.turn && pz_judge(&o, &p, NULL, 0, NULL))
+                json_array_append_new(legal, pz_play_json(&p));
+            continue;
+        }
+        for (int i = 0; i < o.nhand; i++) {
+            int dup = 0;
+            for (int j = 0; j < i; j++)
+                dup |= o.hand[j] == o.hand[i];
+            if (dup && t != PZ_SKIP)
+                continue;
+            p.card = o.hand[i];
+            if (t == PZ_SKIP) {
+                if (i)
+                    break;
+                for (int q = 0; q < o.np; q++) {
+                    p.target = (uint8_t)q;
+                    if (o.turn && pz_judge(&o, &p, NULL, 0, NULL))
+                        json_array_append_new(legal, pz_play_json(&p));
+                }
+            } else if (t == PZ_DISCARD) {
+                if (o.turn && pz_judge(&o, &p, NULL, 0, NULL))
+                    json_array_append_new(legal, pz_play_json(&p));
+            } else {
+                for (int q = 0; q < o.np; q++)
+                    for (int g = 0; g < o.t.ng[q] && o.t.phase[q]; g++)
+                        for (int x = 0; x <= o.t.g[q][g].n; x++) {
+                            p.pid = (uint8_t)q;
+                            p.grp = (uint8_t)g;
+                            p.idx = (uint8_t)x;
+                            if (o.turn && pz_judge(&o, &p, NULL, 0, NULL))
+                                json_array_append_new(legal, pz_play_json(&p));
+                        }
+            }
+        }
+    }
+    json_t *out = json_pack("{s:o}", "legal", legal);
+    if (phase_ok)
+        json_object_set_new(out, "check", json_string("phazed.phase-play"));
+    pz_play ph;
+    if (phase_ok && pz_find_phases(&o, &ph, 1))
+        json_object_set_new(out, "quality", json_pack("{s:{s:[i]}}", "phazed.quality.phase-when-able", "play_type",
+                                                      PZ_PHASE));
+    return out;
 }
 
 static const char *const P_GROUP[] = {"group", NULL};

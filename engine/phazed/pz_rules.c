@@ -216,6 +216,144 @@ unsigned pz_phase_types(int ng, const uint8_t *const *g, const int *gn)
     return r;
 }
 
+/* --- the clauses of group_type, phase_type and score (docs/autograder.md) --- */
+
+static void say(char *why, size_t whylen, const char *text)
+{
+    if (why && whylen)
+        snprintf(why, whylen, "%s", text);
+}
+
+#define CLAUSE(id, text)                     \
+    do {                                     \
+        say(why, whylen, text);              \
+        return id;                           \
+    } while (0)
+
+static int has_ace(const uint8_t *c, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (pz_wild(c[i]))
+            return 1;
+    return 0;
+}
+
+static int distinct_values(const uint8_t *c, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (!pz_wild(c[i]) && !pz_wild(c[j]) && pz_rank(c[i]) == pz_rank(c[j]))
+                return 0;
+    return 1;
+}
+
+const char *pz_group_clause(const uint8_t *c, int n, char *why, size_t whylen)
+{
+    unsigned t = pz_group_types(c, n), setrun = t & 0x3E, acc = t & 0xC0;
+    if (n >= 1 && has_joker(c, n))
+        CLAUSE("phazed.group.joker", "a Joker (Skip) is never part of a group: no type");
+    if (setrun && acc)
+        CLAUSE("phazed.group.several-types", "a set or run that also totals 34 is of every type it fits, sorted");
+    if (t & (1u << 7))
+        CLAUSE("phazed.group.colour-acc-34", "cards of one colour totalling 34 are types 6 and 7");
+    if (t & (1u << 6)) {
+        if (has_ace(c, n))
+            CLAUSE("phazed.group.acc-ace-one", "in an accumulation an Ace counts 1: these total 34 (type 6)");
+        CLAUSE("phazed.group.acc-34", "cards totalling 34 of mixed colours are an accumulation, type 6 only");
+    }
+    int start = pz_run_start(c, n), wraps = start && start + n - 1 > 13;
+    if (t & (1u << 1))
+        CLAUSE("phazed.group.value-set-3", "three cards of one value (Aces wild, two naturals at least) are type 1");
+    if (t & (1u << 2))
+        CLAUSE("phazed.group.suit-set-7", "seven cards of one suit (Aces wild, two naturals at least) are type 2");
+    if (t & (1u << 3))
+        CLAUSE("phazed.group.value-set-4", "four cards of one value (Aces wild, two naturals at least) are type 3");
+    if ((t & (1u << 4)) && wraps)
+        CLAUSE("phazed.group.run-wrap", "runs wrap from King to 2: this run is one");
+    if (t & (1u << 4))
+        CLAUSE("phazed.group.run-8", "eight cards in sequence (Aces standing for the missing values) are type 4");
+    if ((t & (1u << 5)) && wraps)
+        CLAUSE("phazed.group.run-wrap", "runs wrap from King to 2: this run is one");
+    if (t & (1u << 5))
+        CLAUSE("phazed.group.colour-run-4", "four cards in sequence of one colour are type 5");
+    int nat = naturals(c, n);
+    if (n == 3 || n == 4 || n == 7 || n == 8) {
+        if (nat < 2)
+            CLAUSE("phazed.group.two-naturals", "a set or run needs at least two natural (non-Ace) cards");
+        if (n == 7)
+            CLAUSE("phazed.group.set-suits", "seven cards whose naturals are not all of one suit are no set");
+        if (n == 8)
+            CLAUSE("phazed.group.run-order", "eight cards not in sequence, in the order given, are no run");
+        if (n == 4 && start)
+            CLAUSE("phazed.group.run-colour", "a run of four whose naturals are not of one colour is not type 5");
+        if (n == 4 && distinct_values(c, n))
+            CLAUSE("phazed.group.run-order", "four cards not in sequence, in the order given, are no run");
+        CLAUSE("phazed.group.set-values", "cards whose naturals are not all of one value are no set");
+    }
+    if (nat >= 2 && (set_rank(c, n) || set_suit(c, n) || start))
+        CLAUSE("phazed.group.size", "sets and runs are only of 3, 4, 7 or 8 cards: the whole group must fit the type");
+    if (has_ace(c, n))
+        CLAUSE("phazed.group.acc-ace-one", "in an accumulation an Ace counts 1: these do not total 34");
+    CLAUSE("phazed.group.acc-total", "cards that are no set or run and do not total 34 are of no type");
+}
+
+const char *pz_phase_clause(int ng, const uint8_t *const *g, const int *gn, char *why, size_t whylen)
+{
+    static const char *const NAMES[8][2] = {
+        {"", ""},
+        {"phazed.phase.two-sets-of-3", "two sets of three of one value each are phase 1"},
+        {"phazed.phase.suit-set-7", "one set of seven of one suit is phase 2"},
+        {"phazed.phase.two-accs", "two accumulations of 34 are phase 3"},
+        {"phazed.phase.two-sets-of-4", "two sets of four of one value each are phase 4"},
+        {"phazed.phase.run-8", "one run of eight is phase 5"},
+        {"phazed.phase.two-colour-accs", "two accumulations of 34, each of one colour, are phases 3 and 6"},
+        {"phazed.phase.run-and-set", "a run of four of one colour, then a set of four of one value, are phase 7"},
+    };
+    unsigned t = pz_phase_types(ng, g, gn);
+    if (ng < 1 || ng > 2)
+        CLAUSE("phazed.phase.group-count", "a phase is one group (phases 2, 5) or two (the others)");
+    if (t & (t - 1)) {
+        if (t == ((1u << 3) | (1u << 6)))
+            CLAUSE(NAMES[6][0], NAMES[6][1]);
+        CLAUSE("phazed.phase.several-types", "groups that form several phases are of each, sorted");
+    }
+    for (int k = 1; k <= PZ_NPHASES; k++)
+        if (t & (1u << k))
+            CLAUSE(NAMES[k][0], NAMES[k][1]);
+    unsigned t0 = pz_group_types(g[0], gn[0]), t1 = ng == 2 ? pz_group_types(g[1], gn[1]) : 0;
+    const unsigned TWO = (1u << 1) | (1u << 3) | (1u << 5) | (1u << 6) | (1u << 7);
+    if (ng == 1)
+        CLAUSE(t0 & TWO ? "phazed.phase.group-count" : "phazed.phase.group-type",
+               t0 & TWO ? "a phase is one group (phases 2, 5) or two (the others)"
+                        : "every group of a phase must be of the phase's group type");
+    if (!t0 || !t1)
+        CLAUSE("phazed.phase.group-type", "every group of a phase must be of the phase's group type");
+    if ((t0 & (1u << 3)) && (t1 & (1u << 5)))
+        CLAUSE("phazed.phase.run-before-set", "phase 7 is the run of four first, then the set of four");
+    if ((t0 | t1) & ((1u << 2) | (1u << 4)))
+        CLAUSE("phazed.phase.group-count", "a phase is one group (phases 2, 5) or two (the others)");
+    CLAUSE("phazed.phase.mixed", "the two groups must be of the same phase: these are of different kinds");
+}
+
+const char *pz_score_clause(const uint8_t *h, int n, char *why, size_t whylen)
+{
+    int joker = 0, ace = 0, court = 0;
+    for (int i = 0; i < n; i++) {
+        joker |= h[i] == PZ_JOKER;
+        ace |= h[i] != PZ_JOKER && pz_rank(h[i]) == 14;
+        court |= h[i] != PZ_JOKER && pz_rank(h[i]) >= 11 && pz_rank(h[i]) <= 13;
+    }
+    if (joker)
+        CLAUSE("phazed.score.joker", "a Joker left in the hand scores 15");
+    if (ace)
+        CLAUSE("phazed.score.ace", "an Ace left in the hand scores 25");
+    if (court)
+        CLAUSE("phazed.score.court", "a Jack, Queen or King scores 11, 12 or 13");
+    if (!n)
+        CLAUSE("phazed.score.empty", "an empty hand scores 0");
+    CLAUSE("phazed.score.face", "cards 2 to 10 score their face value");
+}
+
 int pz_group_kind(int phase, int g)
 {
     switch (phase) {
@@ -540,6 +678,46 @@ int pz_judge(const pz_obs *o, const pz_play *p, char *why, size_t whylen, const 
     if (why)
         snprintf(why, whylen, "plays a Skip on player %d", p->target);
     return 2;
+}
+
+const char *pz_situation(const pz_obs *o, int first, char *why, size_t whylen)
+{
+    int me = o->seat;
+    if (!o->mid) {
+        if (first)
+            CLAUSE("phazed.play.first-turn", "the hand's first turn: pick up from the deck or the discard pile");
+        if (!o->discard || o->discard == PZ_JOKER)
+            CLAUSE("phazed.play.deck-only", "the discard pile offers nothing to take: only the deck, (1, None)");
+        CLAUSE("phazed.play.pick-up", "a turn starts with a pick-up: (1, None) or the discard's top card");
+    }
+    if (!accs_complete(&o->t, o->np))
+        CLAUSE("phazed.play.acc-open",
+               "an accumulation played to this turn is short of its target: only plays to it are legal");
+    if (o->nhand == 1)
+        CLAUSE("phazed.play.last-card", "one card left: discarding or placing it ends the hand");
+    if (o->variant && count_in(o->hand, o->nhand, PZ_JOKER))
+        CLAUSE("phazed.play.skip", "the hand holds a Joker: a Skip on another player is legal");
+    if (!o->t.phase[me]) {
+        pz_play ph;
+        if (pz_find_phases(o, &ph, 1))
+            CLAUSE("phazed.play.phase", "the hand holds the phase to play (a phase play, or any discard)");
+        CLAUSE("phazed.play.no-phase", "no phase on the table and none in hand: only a discard");
+    }
+    pz_play p;
+    memset(&p, 0, sizeof p);
+    p.type = PZ_PLACE;
+    for (int i = 0; i < o->nhand; i++)
+        for (int q = 0; q < o->np; q++)
+            for (int g = 0; g < o->t.ng[q] && o->t.phase[q]; g++)
+                for (int end = 0; end < 2; end++) {
+                    p.card = o->hand[i];
+                    p.pid = (uint8_t)q;
+                    p.grp = (uint8_t)g;
+                    p.idx = (uint8_t)(end ? o->t.g[q][g].n : 0);
+                    if (pz_judge(o, &p, NULL, 0, NULL))
+                        CLAUSE("phazed.play.place", "the phase is down and cards of the hand fit groups on the table");
+                }
+    CLAUSE("phazed.play.discard", "the phase is down and nothing fits the table: only a discard");
 }
 
 void pz_obs_do(pz_obs *o, const pz_play *p)

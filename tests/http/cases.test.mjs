@@ -31,6 +31,9 @@ test('the binary lists a suite for every autograder function and variant of both
   const have = SUITES.map(([g, f, v]) => `${g} ${f} ${v}`);
   for (const f of ['match_build', 'match_discard', 'is_valid_play', 'play'])
     for (const v of ['standard', 'bonus']) assert.ok(have.includes(`comp10001bo ${f} ${v}`), `comp10001bo ${f} ${v}`);
+  for (const f of ['group_type', 'phase_type', 'is_valid_play', 'score', 'play'])
+    for (const v of ['standard', 'bonus']) assert.ok(have.includes(`phazed ${f} ${v}`), `phazed ${f} ${v}`);
+  assert.equal(SUITES.length, 18);
 });
 
 test('jsonl: n cases numbered 0..n-1, the same for the same seed, a prefix for a smaller n', async () => {

@@ -3,7 +3,7 @@ server-backed reference that tests/http/cases.test.mjs grades with the
 generated pytest files (docs/autograder.md). Standard library only.
 
 CROUPIER_URL is the server (http://127.0.0.1:PORT); CROUPIER_VARIANT the
-variant the validators are asked for (default standard).
+variant every function is asked for (default standard).
 """
 import json
 import os
@@ -11,10 +11,7 @@ import urllib.request
 
 
 def _call(path, args):
-    url = os.environ["CROUPIER_URL"] + path
-    variant = os.environ.get("CROUPIER_VARIANT", "standard")
-    if path.startswith("/validate/"):
-        url += "?variant=" + variant
+    url = os.environ["CROUPIER_URL"] + path + "?variant=" + os.environ.get("CROUPIER_VARIANT", "standard")
     req = urllib.request.Request(url, data=json.dumps(list(args)).encode(),
                                  headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req) as r:
