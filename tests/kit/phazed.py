@@ -19,8 +19,9 @@ JOKER = "ZZ"
 PICK_DECK, PICK_DISCARD, PHASE, PLACE, DISCARD, SKIP = range(1, 7)
 # group kinds of the phases' groups
 VSET, SSET, RUN, CRUN, ACC, CACC = "vset", "sset", "run", "crun", "acc", "cacc"
-PHASE_GROUPS = {1: (VSET, VSET), 2: (SSET,), 3: (ACC, ACC), 4: (VSET, VSET), 5: (RUN,), 6: (CACC, CACC),
-                7: (CRUN, VSET)}
+# the groups of each phase: (kind, size); an accumulation's size is its total
+PHASE_GROUPS = {1: ((VSET, 3), (VSET, 3)), 2: ((SSET, 7),), 3: ((ACC, 34), (ACC, 34)), 4: ((VSET, 4), (VSET, 4)),
+                5: ((RUN, 8),), 6: ((CACC, 34), (CACC, 34)), 7: ((CRUN, 4), (VSET, 4))}
 # an accumulation completed at 34 grows by 21, 13, 8, 5, 3, 2, 1, 1
 COMPLETE = (34, 55, 68, 76, 81, 84, 86, 87, 88)
 
@@ -270,7 +271,7 @@ class Hand:
         self.mid = last == player_id and not ended
 
     def kind(self, p, g):
-        return PHASE_GROUPS[self.phase[p]][g]
+        return PHASE_GROUPS[self.phase[p]][g][0]
 
     def required(self, phase):
         if self.bonus:
@@ -299,8 +300,8 @@ class Hand:
                 return True
             if kind == CRUN and colour_of([card]) != colour_of(naturals(grp)):
                 return False
-            if idx not in (0, n):  # (a mutant's middle of a run: the card already there)
-                return rank(card) == cyc(start, idx)
+            if idx not in (0, n):  # (a mutant's run: a card that continues either end, at any index)
+                return rank(card) in (cyc(start, 11), cyc(start, n))
             return rank(card) == (cyc(start, 11) if idx == 0 else cyc(start, n))
         if kind == CACC and black(card) != black(grp[0]):
             return False
@@ -357,7 +358,7 @@ class Hand:
             return False
         if t == DISCARD:
             return card != JOKER
-        return c < self.np and c != self.me
+        return c < self.np and (c != self.me or bug("play-skip-self"))
 
 
 def phazed_is_valid_play(play, player_id, table, turn_history, phase_status, hand, discard):
@@ -401,56 +402,52 @@ def take(cards, want, used):
     return None
 
 
-def candidate_groups(kind, cards):
-    """Groups of `kind` that the multiset `cards` can make (some of them:
-    enough to find a phase when the hand holds one)."""
+def candidate_groups(kind, size, cards):
+    """Groups of `kind` and `size` that the multiset `cards` can make (some
+    of them: enough to find a phase when the hand holds one)."""
     wilds = [c for c in cards if wild(c)]
     nat = [c for c in cards if c != JOKER and not wild(c)]
     if kind in (VSET, SSET):
-        size = 7 if kind == SSET else None
         keyf = (lambda c: c[1]) if kind == SSET else rank
         for key in dict.fromkeys(keyf(c) for c in nat):
             same_key = [c for c in nat if keyf(c) == key]
-            for n in ([size] if size else [3, 4]):
-                for a in range(min(len(same_key), n), 1, -1):
-                    if n - a <= len(wilds):
-                        yield same_key[:a] + wilds[:n - a]
+            for a in range(min(len(same_key), size), 1, -1):
+                if size - a <= len(wilds):
+                    yield same_key[:a] + wilds[:size - a]
     elif kind in (RUN, CRUN):
-        for n in ([8] if kind == RUN else [4]):
-            for start in range(2, 14):
-                for col in ([None] if kind == RUN else [True, False]):
-                    used, group, nw = set(), [], 0
-                    for i in range(n):
-                        c = take(nat, lambda x, v=cyc(start, i): rank(x) == v and (col is None or black(x) == col),
-                                 used)
-                        if c is None:
-                            nw += 1
-                            c = wilds[nw - 1] if nw <= len(wilds) else None
-                        if c is None:
-                            break
-                        group.append(c)
-                    if len(group) == n and n - nw >= 2:
-                        yield group
+        for start in range(2, 14):
+            for col in ([None] if kind == RUN else [True, False]):
+                used, group, nw = set(), [], 0
+                for i in range(size):
+                    c = take(nat, lambda x, v=cyc(start, i): rank(x) == v and (col is None or black(x) == col), used)
+                    if c is None:
+                        nw += 1
+                        c = wilds[nw - 1] if nw <= len(wilds) else None
+                    if c is None:
+                        break
+                    group.append(c)
+                if len(group) == size and size - nw >= 2:
+                    yield group
     else:
-        cols = [None] if kind == ACC else [True, False]
-        for col in cols:
-            yield from subsets(cards, 34, col)
+        for col in ([None] if kind == ACC else [True, False]):
+            yield from subsets(cards, size, col)
 
 
 def find_phase(h, pid):
-    kinds = PHASE_GROUPS[pid]
-    for g0 in candidate_groups(kinds[0], h.hand):
-        if len(kinds) == 1:
-            groups = [g0]
+    """A valid play of phase pid from the hand, or None."""
+    (k0, n0), *second = PHASE_GROUPS[pid]
+    for g0 in candidate_groups(k0, n0, h.hand):
+        if not second:
+            options = [[g0]]
         else:
-            rest = remove_all(h.hand, g0)
-            g1 = next(iter(candidate_groups(kinds[1], rest)), None)
-            if g1 is None:
-                continue
-            groups = [g0, g1]
-        play = (PHASE, (pid, groups))
-        if h.judge(play):
-            return play
+            (k1, n1), = second
+            options = ([g0, g1] for g1 in candidate_groups(k1, n1, remove_all(h.hand, g0)))
+        for groups in options:
+            if pid == 7 and bug("phase7-any-order"):
+                groups = groups[::-1]
+            play = (PHASE, (pid, groups))
+            if h.judge(play):
+                return play
     return None
 
 
@@ -472,7 +469,7 @@ def placements(h):
                         continue
                     if h.kind(p, g) in (ACC, CACC):
                         total = sum(acc_value(c) for c in h.groups[p][g]) + acc_value(card)
-                        if total not in COMPLETE and not bug("play-partial-accumulation"):
+                        if total not in COMPLETE:
                             continue
                     out.append(play)
     return out
@@ -500,26 +497,26 @@ def wants(h, card):
 def phazed_play(player_id, table, turn_history, phase_status, hand, discard):
     h = Hand(player_id, table, turn_history, phase_status, hand, discard)
     if not h.mid or bug("play-pickup-twice"):
-        if discard is None and bug("play-pickup-empty-discard"):
-            return (PICK_DISCARD, None)
         if discard is not None and wants(h, discard):
             return (PICK_DISCARD, discard)
         if not h.mid:
             return (PICK_DECK, None)
-    if h.incomplete_accumulations() and not bug("play-partial-accumulation"):
-        play = finish_accumulation(h)
+    if h.incomplete_accumulations():
+        play = None if bug("play-discards-acc-open") else finish_accumulation(h)
         if play:
             return play
-    if not h.phase[h.me]:
+    elif not h.phase[h.me]:
         for pid in phases_to_try(h):
             play = find_phase(h, pid)
             if play:
                 return play
-    found = placements(h)
+    found = [] if h.incomplete_accumulations() else placements(h)
     if found:
         return found[0]
     if JOKER in h.hand:
-        return (DISCARD, JOKER) if bug("play-discard-joker") else (SKIP, (h.me + 1) % h.np)
+        if bug("play-discard-joker"):
+            return (DISCARD, JOKER)
+        return (SKIP, h.me if bug("play-skip-self") else (h.me + 1) % h.np)
     if bug("play-discard-not-held") and discard is not None and discard not in h.hand:
         return (DISCARD, discard)
     # the highest card, a Wild last

@@ -101,11 +101,11 @@ def pz_questions(rng, args):
     plays += [(5, c) for c in dict.fromkeys(hand)] + [(6, p) for p in range(len(table))]
     for pid in range(1, 8):
         kinds = pz.PHASE_GROUPS[pid]
-        for g0 in list(pz.candidate_groups(kinds[0], hand))[:3]:
+        for g0 in list(pz.candidate_groups(*kinds[0], hand))[:3]:
             if len(kinds) == 1:
                 plays += [(3, (pid, [g0])), (3, (rng.randint(1, 7), [g0]))]
                 continue
-            for g1 in list(pz.candidate_groups(kinds[1], pz.remove_all(hand, g0)))[:2]:
+            for g1 in list(pz.candidate_groups(*kinds[1], pz.remove_all(hand, g0)))[:2]:
                 plays += [(3, (pid, [g0, g1])), (3, (pid, [g1, g0])), (3, (rng.randint(1, 7), [g0, g1]))]
     for card in dict.fromkeys(hand):
         for p, (_, groups) in enumerate(table):
