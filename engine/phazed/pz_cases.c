@@ -470,6 +470,8 @@ typedef struct setup {
     int acc_before;  /* the player before the seat needs phase 3 or 6, and holds it */
     int joker;       /* bonus: 1 a Joker in the seat's hand */
     int alone;       /* no other player is given a phase */
+    int run_full;    /* the player before holds a run of eight and a card
+                        for it, the seat its phase and three more for it */
 } setup;
 
 static int needed_phase(sim *s, int p, int var)
@@ -505,7 +507,10 @@ static int sim_start(sim *s, int var, int seat, const setup *u)
     s->seat = seat;
     int before = (seat + PZ_MAXP - 1) % PZ_MAXP;
     for (int p = 0; p < PZ_MAXP; p++) {
-        if (p == seat && u->status >= 0)
+        if (u->run_full && (p == seat || p == before)) { /* phase 5 before; 1 or 2 (at most 7 cards) here */
+            int ph = p == before ? 5 : 1 + below(&s->g, 2);
+            st->status[p] = (uint8_t)(var ? (int)(PZ_ALLPHASES & ~(1u << (ph - 1))) : ph - 1);
+        } else if (p == seat && u->status >= 0)
             st->status[p] = (uint8_t)u->status;
         else if (p == before && u->acc_before) {
             int ph = chance(&s->g, 50) ? 3 : 6;
@@ -515,6 +520,8 @@ static int sim_start(sim *s, int var, int seat, const setup *u)
         }
     }
     for (int p = 0; p < PZ_MAXP; p++) {
+        if (u->run_full && (p == seat || p == before))
+            continue;
         if (p == seat ? !u->rig_seat : !(p == before && u->acc_before) && (u->alone || chance(&s->g, 25)))
             continue;
         int need = needed_phase(s, p, var);
@@ -524,6 +531,21 @@ static int sim_start(sim *s, int var, int seat, const setup *u)
             continue;
         int m = u->extras && p == seat ? extras_from_deck(s, need, c, PZ_DEAL - n, x) : 0;
         rig(s, p, x, m, n);
+    }
+    if (u->run_full) { /* the run of eight and its ninth, then three to bring it to twelve */
+        uint8_t run8[PZ_DEAL], more[4];
+        int start = 2 + below(&s->g, 12);
+        deck_pool(s);
+        for (int i = 0; i < 9; i++)
+            run8[i] = (uint8_t)card_of(&s->g, (start - 2 + i) % 12 + 2, 0, -1);
+        for (int i = 0; i < 3; i++)
+            more[i] = (uint8_t)card_of(&s->g, (start - 2 + 9 + i) % 12 + 2, 0, -1);
+        int mine = 0; /* the seat's phase cards, rigged above, fill its first slots */
+        uint8_t c[PZ_DEAL];
+        if (has_zero(run8, 9) || has_zero(more, 3) || !rig(s, before, run8, 9, 0) ||
+            !phase_from_deck(s, needed_phase(s, seat, var), c, &mine) || mine > 7 || !rig(s, seat, c, mine, 0) ||
+            !rig(s, seat, more, 3, mine))
+            return 0;
     }
     if (var && u->joker == 1)
         rig_joker(s, &st->hand[seat][PZ_DEAL - 1]);
@@ -561,8 +583,8 @@ static void observe(const sim *s, pz_obs *o)
 }
 
 /* The seat places one card of its hand, keeping one at least, at the end
- * of a set or run (acc 0; its own groups first) or on an accumulation
- * without completing it (acc 1): 1 if it did. */
+ * of a set or run (acc 0; its own groups first), of a run only (acc 2), or
+ * on an accumulation without completing it (acc 1): 1 if it did. */
 static int place_one(sim *s, int acc)
 {
     pz_obs o;
@@ -573,10 +595,10 @@ static int place_one(sim *s, int acc)
             int q = (s->seat + k) % PZ_MAXP;
             for (int g = 0; g < o.t.ng[q] && o.t.phase[q]; g++) {
                 int kind = pz_group_kind(o.t.phase[q], g);
-                if ((kind == PZ_K_ACC || kind == PZ_K_CACC) != acc)
+                if (acc == 2 ? kind != PZ_K_RUN : (kind == PZ_K_ACC || kind == PZ_K_CACC) != acc)
                     continue;
                 int tot = pz_group_total(&o.t.g[q][g]), nx = pz_acc_next(tot);
-                if (acc && (!nx || tot + pz_accval(o.hand[i]) >= nx))
+                if (acc == 1 && (!nx || tot + pz_accval(o.hand[i]) >= nx))
                     continue;
                 memset(&p, 0, sizeof p);
                 p.type = PZ_PLACE;
@@ -681,6 +703,13 @@ static json_t *ivp_position(sim *s, int var, int aim)
                .acc_before = acc || chance(&s->g, 20)};
     if (aim >= V_JOKER_PICK && aim != V_SKIP_HELD)
         u.joker = 1;
+    if (aim == V_RUN_FULL) {
+        u.run_full = 1;
+        u.round = 0;
+        u.acc_before = 0;
+        if (seat == 0)
+            seat = 1 + below(&s->g, PZ_MAXP - 1); /* the player before moves first */
+    }
     if (aim == V_DISCARD) { /* nothing else on the table: often nothing to place */
         s->no_joker = 1;
         u.round = 0;
@@ -712,7 +741,7 @@ static json_t *ivp_position(sim *s, int var, int aim)
         p.target = (uint8_t)((seat + 2) % PZ_MAXP);
         if (!act(s, &p))
             return NULL;
-        s->seat = (seat + 1) % PZ_MAXP;
+        s->seat = st->cur; /* the next one, or later when Skips were pending */
         memset(&p, 0, sizeof p);
         p.type = PZ_PICK_DISCARD;
         p.card = PZ_JOKER;
@@ -757,9 +786,12 @@ static json_t *ivp_position(sim *s, int var, int aim)
         break;
     }
     /* mid-turn aims: the seat's turn, scripted */
-    int places = aim == V_LAST_ACC ? 10 : below(&s->g, 3);
+    int places = aim == V_LAST_ACC ? 10 : aim == V_RUN_FULL ? 0 : below(&s->g, 3);
     if (!script(s, on_table && aim != V_PHASE_ONCE ? 1 : aim == V_PHASE_ONCE, places))
         return NULL;
+    for (int k = 0; aim == V_RUN_FULL && k < 3; k++) /* the run to twelve */
+        if (!place_one(s, 2))
+            return NULL;
     if ((aim == V_DISCARD_ACC || aim == V_SKIP_ACC || aim == V_ACC_TARGET) && !open_acc(s))
         return NULL;
     observe(s, &o);
@@ -947,9 +979,9 @@ static json_t *position(rng *r, int var, int aim, int visit, int with_play)
 static const int IVP_AIMS[] = {V_PICK, V_FIRST, V_PICK_MID, V_DISC_TOP, V_NOT_YOURS, V_PHASE, V_PHASE_EARLY,
                                V_PHASE_ONCE, V_PHASE_ORDER, V_PHASE_TYPE, V_PHASE_HELD, V_PLACE, V_PLACE_ACC,
                                V_PLACE_EARLY, V_PLACE_NOPHASE, V_PLACE_HELD, V_PLACE_TARGET, V_PLACE_INDEX,
-                               V_PLACE_FIT, V_ACC_TARGET, V_LAST_ACC, V_DISCARD, V_DISCARD_EARLY, V_DISCARD_HELD,
-                               V_DISCARD_ACC, V_JOKER_PICK, V_JOKER_TABLE, V_JOKER_DISCARD, V_SKIP,
-                               V_SKIP_HELD, V_SKIP_TARGET, V_SKIP_ACC};
+                               V_PLACE_FIT, V_ACC_TARGET, V_RUN_FULL, V_LAST_ACC, V_DISCARD, V_DISCARD_EARLY,
+                               V_DISCARD_HELD, V_DISCARD_ACC, V_JOKER_PICK, V_JOKER_TABLE, V_JOKER_DISCARD,
+                               V_SKIP, V_SKIP_HELD, V_SKIP_TARGET, V_SKIP_ACC};
 /* phazed_play's situations, as the positions of these aims */
 static const int PLAY_AIMS[] = {V_FIRST, V_PICK, V_PHASE, V_PLACE_NOPHASE, V_PLACE, V_DISCARD, V_DISCARD_ACC,
                                 V_LAST_ACC, V_JOKER_PICK, V_SKIP};
@@ -1030,6 +1062,7 @@ static const game_clause SCORE_BONUS[] = {C_SCORE, {"phazed.score.joker", "a Jok
     {"phazed.place.place-index", "a run grows only at its ends; no index past a group's end"},        \
     {"phazed.place.place-fit", "the card must fit the group: its value, suit, colour or the run's next value"}, \
     {"phazed.place.acc-target", "no play may take an accumulation past its next target (55, 68, 76, ...)"}, \
+    {"phazed.place.run-full", "a run holds at most twelve cards, one of each value: a full run takes no more"}, \
     {"phazed.place.acc-incomplete", "the hand's last card, placed on an accumulation, must complete it"}, \
     {"phazed.discard.valid", "a discard of a held card ends the turn"},                                \
     {"phazed.discard.pick-up-first", "a discard comes after the turn's pick-up"},                     \

@@ -17,8 +17,9 @@
  * same small stack, against a real SQLite store: per game, a table of bots
  * played to the end by POST /games, then a human seat's legal, hint, plays
  * (the bots answering), views, events, history, every export and its
- * import, and POST /validate: the router, the handlers, jansson and SQLite
- * on top of the engine.
+ * import, POST /validate and GET /cases of every suite of the game (the
+ * autograder kit's generators): the router, the handlers, jansson and
+ * SQLite on top of the engine.
  *
  * The proof is the release build (64 KiB). Under ASan+UBSan frames carry
  * redzones and instrumentation, so that build runs the same walk on a
@@ -416,6 +417,19 @@ static void api_walk(job *j)
             json_decref(legal);
         }
         free(st);
+    }
+    /* GET /cases: every suite of the game, each clause once, in each format */
+    for (int k = 0; k < ops->nsuites; k++) {
+        static const char *const formats[] = {"jsonl", "json", "pytest"};
+        const game_suite *su = &ops->suites[k];
+        char where[160], query[160];
+        snprintf(where, sizeof where, "/cases/%s/%s", ops->name, su->fn);
+        snprintf(query, sizeof query, "variant=%s&n=%d&seed=%d&format=%s", su->variant, su->nclauses, k,
+                 formats[k % 3]);
+        doing(ops, "GET /cases", su->course_name);
+        int rc = call("GET", where, query, NULL, NULL, NULL, NULL);
+        if (rc != 200)
+            FAIL("%s: GET %s?%s answered %d", ops->name, where, query, rc);
     }
 out:
     free(body);
