@@ -162,6 +162,8 @@ MUTANTS = [
      "a run's index is not checked: a card that continues either end may go at any index"),
     ("turn-order-ignored", _fns(PZ, "is_valid_play"),
      "whose turn it is is not read from turn_history"),
+    ("run-full", _fns(PZ, "is_valid_play"),
+     "a run grows past twelve cards (the values come round again)"),
     ("acc-overshoot", _fns(PZ, "is_valid_play"),
      "a card may take an accumulation past its next target"),
     # --- score

@@ -292,7 +292,7 @@ class Hand:
             return wild(card) or {card[1]} == {c[1] for c in naturals(grp)}
         if kind in (RUN, CRUN):
             start = run_start(grp)
-            if n >= 12 or not start:
+            if (n >= 12 and not bug("run-full")) or not start:
                 return False
             if idx not in (0, n) and not bug("place-run-middle"):
                 return False
