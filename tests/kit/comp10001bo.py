@@ -238,6 +238,8 @@ class Table:
                 return 0
         if t == FROM_STOCK:
             tops = [s[0] for s in self.stock if s[1]] if bug("ivp-stock-any-player") else [self.own_stock_top()]
+            if bug("ivp-stock-identity"):  # `card is not top`: equal strings need not be one object
+                tops = [x for x in tops if x is card]
             if card not in tops:
                 return 0
         if dst[0] == TO_BUILD:
@@ -292,6 +294,8 @@ class Table:
     def any_play(self):
         """Is there a play of a card, legal or turn-ending (embargo plays are
         not counted: is_valid_play does not know them)?"""
+        if bug("noplay-empty-stockpile"):
+            value(self.stock[self.me][0])  # the top card's value, read even when the stockpile is empty (None)
         wanted = (1,) if bug("ivp-noplay-legal-only") else (1, 2)
         cands = self.candidates(bug("ivp-noplay-hand-only"))
         return any(self.judge(p) in wanted for p in cands if p[0] < NONE)

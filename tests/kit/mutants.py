@@ -73,6 +73,10 @@ MUTANTS = [
     ("ivp-noplay-legal-only", _fns(BO, "is_valid_play"),
      "a claim of no play counts only non-turn-ending plays (starting or restarting a discard pile is "
      "forgotten)"),
+    ("ivp-stock-identity", _fns(BO, "is_valid_play"),
+     "the stockpile's top is compared with `is`, not `==` (equal strings need not be the same object)"),
+    ("noplay-empty-stockpile", _fns(BO, "is_valid_play"),
+     "a claim of no play reads the top card of the player's stockpile even when it is empty (None): a crash"),
     ("ivp-start-not-turn-ending", _fns(BO, "is_valid_play"),
      "starting a discard pile is answered 1, as if it did not end the turn"),
     # --- play
@@ -122,6 +126,8 @@ MUTANTS = [
      "Aces are not wild in sets of the same value"),
     ("colour-run-wild-colour", _fns(PZ, "group_type"),
      "the colour of a Wild counts in a run of one colour"),
+    ("colour-run-ends-only", _fns(PZ, "group_type"),
+     "a run of one colour is checked on its first natural card and its last card only"),
     ("run-ace-as-one", _fns(PZ, "group_type"),
      "an Ace in a run may stand for 1 (A-2-3, K-A-2)"),
     ("set-any-size", _fns(PZ, "group_type"),
@@ -144,12 +150,17 @@ MUTANTS = [
     # --- is_valid_play
     ("pickup-mid-turn", _fns(PZ, "is_valid_play"),
      "a pick-up is allowed after the first play of the turn"),
+    ("pickup-first-turn-refused", _fns(PZ, "is_valid_play"),
+     "a pick-up at the start of a hand (turn_history empty) is refused: whose turn is read from a last turn "
+     "that does not exist"),
     ("pickup-discard-not-top", _fns(PZ, "is_valid_play"),
      "the card picked up from the discard pile is not checked to be the top"),
     ("phase-not-required", _fns(PZ, "is_valid_play"),
      "any phase may be played, not only the one the player needs now"),
     ("phase-twice", _fns(PZ, "is_valid_play"),
      "a second phase may be played in the same hand"),
+    ("phase-cards-unchecked", _fns(PZ, "is_valid_play"),
+     "the phase's cards are not checked to be in the hand at all"),
     ("phase-held-as-set", _fns(PZ, "is_valid_play"),
      "the phase's cards are checked to be in the hand one by one, not as a multiset (two 2S need one)"),
     ("place-before-phase", _fns(PZ, "is_valid_play"),

@@ -123,13 +123,22 @@ def group_types(g):
             t.add(3)
         if len(g) == 8 and run_start(g):
             t.add(4)
-        if len(g) == 4 and run_start(g) and colour_of(g if bug("colour-run-wild-colour") else naturals(g)):
+        if len(g) == 4 and run_start(g) and colour_of(run_colour_cards(g)):
             t.add(5)
     if accumulates(g, 34):
         t.add(6)
         if colour_of(naturals(g) if bug("acc-colour-ignores-aces") else g):
             t.add(7)
     return t
+
+
+def run_colour_cards(g):
+    """The cards whose colour makes a run of one colour: its naturals."""
+    if bug("colour-run-wild-colour"):
+        return g
+    if bug("colour-run-ends-only"):
+        return [naturals(g)[0], g[-1]]
+    return naturals(g)
 
 
 def accumulates(g, total):
@@ -267,7 +276,8 @@ class Hand:
                 if nxt not in pending:
                     break
                 nxt = (nxt + 1) % self.np
-        self.turn = last is None or nxt == player_id or bug("turn-order-ignored")
+        opening = last is None and not bug("pickup-first-turn-refused")
+        self.turn = opening or nxt == player_id or bug("turn-order-ignored")
         self.mid = last == player_id and not ended
 
     def kind(self, p, g):
@@ -337,6 +347,8 @@ class Hand:
                 return False
             if pid not in phase_types(groups):
                 return False
+            if bug("phase-cards-unchecked"):
+                return True
             return remove_all(self.hand, [x for g in groups for x in g], bug("phase-held-as-set")) is not None
         card = JOKER if t == SKIP else c if t == DISCARD else c[0]
         if card not in self.hand:
