@@ -16,6 +16,7 @@
  */
 #include "bo.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* --- drawing cards ---------------------------------------------------------- */
@@ -102,6 +103,17 @@ static int joker(gen *g)
     return BO_JOKER;
 }
 
+/* Put a joker on top of a build pile when it goes there without
+ * completing it; 1 if it did. */
+static int joker_top(gen *g, uint8_t *pile, int *n)
+{
+    if (!*n || *n >= BO_PILE || !bo_match_build(BO_JOKER, pile, *n) || bo_build_completes(BO_JOKER, pile, *n) ||
+        !joker(g))
+        return 0;
+    pile[(*n)++] = BO_JOKER;
+    return 1;
+}
+
 /* A build pile running from 2 up (up 1) or from K down to `top`'s value, in
  * one colour, no jokers: the long piles a 2 or a K completes. */
 static int gen_run_to(gen *g, uint8_t *pile, int up, int top, int red)
@@ -185,14 +197,23 @@ static int build_pair(gen *g, int aim, int visit, uint8_t *pile, int *n)
     case B_COMPLETE: {
         int red = below(g, 2);
         if (visit % 3 == 0) {
-            *n = gen_build(g, pile, 1 + below(g, 11), 0);
-            return card_where(g, 1, bo_red(pile[*n - 1]), 0);
+            *n = gen_build(g, pile, 1 + below(g, 10), 0);
+            int colour = bo_red(pile[*n - 1]);
+            if (g->var && visit % 6 == 3)
+                joker_top(g, pile, n); /* the joker reads in the pile's colour */
+            return card_where(g, 1, colour, 0);
         }
         int up = visit % 3 == 1;
         *n = gen_run_to(g, pile, up, up ? 12 : 3, red);
         return card_where(g, up ? 13 : 2, red, 0);
     }
     default: /* B_JOKER */
+        if (visit % 4 == 3) { /* an Ace of the other colour on a pile topped by a joker: refused */
+            *n = gen_build(g, pile, 1 + below(g, 9), 0);
+            int red = bo_red(pile[*n - 1]);
+            joker_top(g, pile, n);
+            return card_where(g, 1, !red, 0);
+        }
         if (visit % 2 == 0) {
             *n = gen_build(g, pile, 1 + below(g, 9), jk);
             return joker(g);
@@ -262,6 +283,8 @@ static void discard_pair(gen *g, int aim, int visit, dpair *d)
     case D_NO_RESTART:
         d->from_hand = aim == D_RESTART;
         d->n = gen_discard(g, d->pile, 1 + below(g, 10), jk / 3);
+        if (g->var && visit % 3 == 1 && d->n && d->n < BO_PILE && joker(g))
+            d->pile[d->n++] = BO_JOKER; /* its reading follows the card under it */
         for (int t = 0; t < 20; t++) {
             d->card = card_where(g, 2 + below(g, 12), -1, 0);
             if (!d->card || !fits_disc(d->card, d->pile, d->n))
@@ -419,11 +442,35 @@ static void ivp_aim(gen *g, bo_obs *o, int aim, int visit, bo_play *p)
     int seat = o->seat;
     if (aim == V_NOPLAY || aim == V_NOPLAY_EXISTS) {
         p->type = BO_NO_PLAY;
-        if (aim == V_NOPLAY) { /* an empty hand; every other source stuck */
+        int ending = aim == V_NOPLAY_EXISTS && visit % 2; /* plays exist, every one turn-ending */
+        if (aim == V_NOPLAY || ending) { /* an empty hand; every other source stuck */
             for (int i = 0; i < o->nhand; i++)
                 give_back(g, o->hand[i]);
             o->nhand = 0;
             stick_sources(g, o);
+        }
+        if (ending) { /* then one card in hand that only starts or restarts a discard pile */
+            bo_play *all = malloc(sizeof *all * BO_MAXPLAYS);
+            uint8_t *rated = malloc(BO_MAXPLAYS);
+            for (int t = 0; t < 30 && all && rated; t++) {
+                int c = plain(g, 0), n = 0, only = 1;
+                if (!c)
+                    break;
+                o->hand[0] = (uint8_t)c;
+                o->nhand = 1;
+                n = bo_gen(o, all, rated);
+                for (int i = 0; i < n; i++)
+                    only &= rated[i] == 2;
+                if (n && only)
+                    break;
+                give_back(g, c);
+                o->nhand = 0;
+            }
+            free(all);
+            free(rated);
+            return;
+        }
+        if (aim == V_NOPLAY) {
             if (visit % 2 == 0) {
                 for (int q = 0; q < BO_NP; q++)
                     for (int k = 0; k < BO_NDISC; k++)
@@ -676,6 +723,7 @@ typedef struct pstate {
     bo_obs o;
     json_t *hist;
     int holds, by; /* bonus: the player's embargo card held; who embargoed them (-1) */
+    int ox, ot;    /* bonus: another player ox has embargoed ot (-1: none) */
 } pstate;
 
 /* A history in turn order from player 0 up to o->seat's turn, with `mine`
@@ -698,12 +746,14 @@ static void gen_history(gen *g, pstate *ps, int rounds, int mine)
         int who = t % BO_NP, n = 1 + below(g, BO_PLAYS);
         for (int i = 0; i < n - 1; i++)
             json_array_append_new(ps->hist, past_play(g, who, 0));
-        if (t == embargo_turn) {
+        if (ps->ox >= 0 && t == turns - 1) {
+            json_array_append_new(ps->hist, json_pack("[i,[i,n,[i,i]]]", who, BO_EMBARGO, BO_TO_PLAYER, ps->ot));
+        } else if (t == embargo_turn) {
             json_array_append_new(ps->hist, json_pack("[i,[i,n,[i,i]]]", who, BO_EMBARGO, BO_TO_PLAYER, seat));
         } else if (t == mine_used) {
             int target = (seat + 1 + below(g, BO_NP - 1)) % BO_NP;
-            if (target == ps->by)
-                target = (target + 1) % BO_NP == seat ? (target + 2) % BO_NP : (target + 1) % BO_NP;
+            for (int k = 0; k < BO_NP && (target == seat || target == ps->by || target == ps->ot); k++)
+                target = (target + 1) % BO_NP;
             json_array_append_new(ps->hist, json_pack("[i,[i,n,[i,i]]]", who, BO_EMBARGO, BO_TO_PLAYER, target));
             if (ps->o.nstock[target] > 3)
                 ps->o.nstock[target] = 1 + below(g, 3);
@@ -725,7 +775,7 @@ static void gen_history(gen *g, pstate *ps, int rounds, int mine)
 static json_t *play_args(rng *r, int var, int aim, int visit)
 {
     gen g = {.r = r, .var = var};
-    pstate ps = {.holds = 1, .by = -1};
+    pstate ps = {.holds = 1, .by = -1, .ox = -1, .ot = -1};
     bo_obs *o = &ps.o;
     int seat = below(&g, BO_NP);
     gen_table(&g, o, seat, aim == P_NOPLAY ? 0 : -1);
@@ -795,12 +845,26 @@ static json_t *play_args(rng *r, int var, int aim, int visit)
             o->stock_top[t] = (uint8_t)card_where(&g, 0, -1, 1);
         o->nstock[t] = o->stock_top[t] ? 1 + below(&g, 3) : 0;
     }
-    if (var && aim != P_EMBARGO) /* no embargo to play unless aimed at */
-        for (int q = 0; q < BO_NP; q++)
-            if (q != seat && o->nstock[q] && o->nstock[q] <= 3)
-                o->nstock[q] = 4 + below(&g, BO_STOCK - 3);
     if (var && aim != P_EMBARGO && chance(&g, 20))
-        ps.holds = 0;
+        ps.holds = 0; /* its card used: targets may be there, no embargo play */
+    if (var && aim != P_EMBARGO && ps.by < 0 && chance(&g, 30)) {
+        /* the player before has embargoed another: no target twice */
+        ps.ox = (seat + BO_NP - 1) % BO_NP;
+        ps.ot = (seat + 1 + below(&g, BO_NP - 2)) % BO_NP;
+        if (ps.ot == ps.ox)
+            ps.ot = (ps.ot + 1) % BO_NP == seat ? (ps.ot + 2) % BO_NP : (ps.ot + 1) % BO_NP;
+        if (!o->stock_top[ps.ot])
+            o->stock_top[ps.ot] = (uint8_t)card_where(&g, 0, -1, 1);
+        o->nstock[ps.ot] = o->stock_top[ps.ot] ? 1 + below(&g, 3) : 0;
+        if (!o->nstock[ps.ot])
+            ps.ox = ps.ot = -1;
+        else if (rounds == 0)
+            rounds = 1;
+    }
+    if (var && aim != P_EMBARGO && ps.holds) /* no embargo to play unless aimed at */
+        for (int q = 0; q < BO_NP; q++)
+            if (q != seat && q != ps.ot && o->nstock[q] && o->nstock[q] <= 3)
+                o->nstock[q] = 4 + below(&g, BO_STOCK - 3);
     if (ps.by >= 0 && rounds == 0)
         rounds = 1;
     gen_history(&g, &ps, rounds, mine);

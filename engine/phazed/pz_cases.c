@@ -1,11 +1,13 @@
 /* pz_cases.c: the autograder kit's suites of Phazed (docs/autograder.md):
- * arguments for group_type, phase_type and score, each draw aimed at one
- * clause of the rules.
+ * arguments for group_type, phase_type, is_valid_play, score and play, each
+ * draw aimed at one clause of the rules.
  *
  * Groups, phases and hands are drawn from two decks (and the bonus
  * variant's four jokers): no card more often than the decks hold it, every
- * card a real one. The generator only aims: the answer and its clause come
- * from pz_fns.c, the code behind /validate (engine/cases.c).
+ * card a real one. Whole positions (is_valid_play, play) are played, not
+ * drawn (see "positions" below). The generator only aims: the answer and
+ * its clause come from pz_fns.c, the code behind /validate
+ * (engine/cases.c). A position's state (over 100 KB) is on the heap.
  */
 #include "pz.h"
 
@@ -290,6 +292,15 @@ static json_t *phase_args(rng *r, int var, int k, int visit)
         }
         break;
     case P_TYPE:
+        if (visit % 4 == 3) { /* a group one natural short of its type (the rest wild) */
+            static const int FIRST[4] = {G_VSET3, G_VSET4, -1, -1}, TWO_AT[4] = {0, 1, 2, 3};
+            int v = visit / 4 % 4;
+            ng = FIRST[v] >= 0 ? 2 : 1;
+            if (ng == 2)
+                n[0] = group(&g, FIRST[v], visit, c[0]);
+            n[ng - 1] = group(&g, G_TWO_NAT, TWO_AT[v], c[ng - 1]);
+            break;
+        }
         ng = 1 + visit % 2;
         n[0] = group(&g, visit % 3 ? G_VSET3 : G_RUN_ORDER, visit, c[0]);
         n[ng - 1] = group(&g, G_SET_VALUES + visit % 5, visit, c[ng - 1]);
@@ -355,7 +366,7 @@ static json_t *score_bonus(rng *r, int k, int visit) { return score_args(r, 1, k
  * hand and discard agree). So positions are played: a new game with random
  * phase_status, hands rigged with the phases their players need (cards
  * swapped with the deck before the first turn, which no one can tell), the
- * turns of the other players made by the `greedy` strategy, and the turn of
+ * turns of the other players played plainly (other_play), and the turn of
  * the player asked about scripted up to the point the aim needs. */
 
 enum { MAXSTEPS = 160 };
@@ -366,6 +377,8 @@ typedef struct sim {
     int seat;      /* the player asked about */
     int with_play; /* is_valid_play: the play judged comes first */
     int no_joker;  /* bonus: the seat must not draw a Joker (pick up the discard) */
+    uint8_t held[PZ_DEAL]; /* the phase the seat was given, as drawn (held_n cards) */
+    int held_n, held_phase;
 } sim;
 
 static uint64_t rng64(gen *g) { return (uint64_t)rng_next(g->r) << 32 | rng_next(g->r); }
@@ -448,15 +461,53 @@ static int extras_from_deck(sim *s, int phase, const uint8_t *cards, int max, ui
     return n;
 }
 
-/* A player's turn by `greedy`. */
-static void bot_turn_play(pz_state *st)
+/* One play of a player before the asked one's turn: the deck; its phase
+ * when the hand holds it; cards that continue its own groups; then a
+ * discard (bonus: now and then a Skip). Plainer than a strategy and much
+ * cheaper (the phase finder runs once a turn), and every play is judged
+ * by the game before it is made. */
+static void other_play(sim *s)
 {
+    pz_state *st = s->st;
+    int me = st->cur;
     pz_obs o;
     pz_play p;
+    pz_observe(st, me, &o);
+    memset(&p, 0, sizeof p);
+    if (!o.mid) {
+        p.type = PZ_PICK_DECK;
+    } else if (!o.t.phase[me] && pz_find_phases(&o, &p, 1)) {
+        /* p is the phase */
+    } else {
+        int placed = 0;
+        for (int i = 0; i < o.nhand && o.nhand > 1 && o.t.phase[me] && !placed; i++)
+            for (int g = 0; g < o.t.ng[me] && !placed; g++)
+                for (int end = 0; end < 2 && !placed; end++) {
+                    memset(&p, 0, sizeof p);
+                    p.type = PZ_PLACE;
+                    p.card = o.hand[i];
+                    p.pid = (uint8_t)me;
+                    p.grp = (uint8_t)g;
+                    p.idx = (uint8_t)(end ? o.t.g[me][g].n : 0);
+                    placed = pz_judge(&o, &p, NULL, 0, NULL);
+                }
+        if (!placed) {
+            memset(&p, 0, sizeof p);
+            int at = below(&s->g, o.nhand);
+            for (int k = 0; k < o.nhand && o.hand[at] == PZ_JOKER; k++)
+                at = (at + 1) % o.nhand;
+            if (o.hand[at] == PZ_JOKER || (st->variant && chance(&s->g, 30))) {
+                p.type = PZ_SKIP;
+                p.target = (uint8_t)((me + 1 + below(&s->g, st->np - 1)) % st->np);
+            } else {
+                p.type = PZ_DISCARD;
+                p.card = o.hand[at];
+            }
+        }
+    }
     char why[200];
-    pz_observe(st, st->cur, &o);
-    pz_obs_history(st, &o);
-    pz_greedy(&o, &p, why, sizeof why);
+    if (!pz_judge(&o, &p, NULL, 0, NULL))
+        pz__fallback(&o, &p, why, sizeof why);
     if (pz_state_judge(st, &p, NULL, 0, NULL))
         pz_do(st, &p, NULL);
 }
@@ -472,6 +523,7 @@ typedef struct setup {
     int alone;       /* no other player is given a phase */
     int run_full;    /* the player before holds a run of eight and a card
                         for it, the seat its phase and three more for it */
+    int rig_as;      /* the phase the seat is given (0: the one it needs) */
 } setup;
 
 static int needed_phase(sim *s, int p, int var)
@@ -498,13 +550,14 @@ static void rig_joker(sim *s, uint8_t *slot)
 }
 
 /* The position: a new game, statuses drawn, some players holding the phase
- * they need (the seat as `u` says); played by greedy until the seat is to
- * move on its u->round-th turn of the hand. 0 when the hand ended first. */
+ * they need (the seat as `u` says); played (other_play) until the seat is
+ * to move on its u->round-th turn of the hand. 0 when the hand ended first. */
 static int sim_start(sim *s, int var, int seat, const setup *u)
 {
     pz_state *st = s->st;
     pz_new(st, var, PZ_MAXP, PZ_MAXHANDS, rng64(&s->g));
     s->seat = seat;
+    s->held_n = 0;
     int before = (seat + PZ_MAXP - 1) % PZ_MAXP;
     for (int p = 0; p < PZ_MAXP; p++) {
         if (u->run_full && (p == seat || p == before)) { /* phase 5 before; 1 or 2 (at most 7 cards) here */
@@ -524,11 +577,16 @@ static int sim_start(sim *s, int var, int seat, const setup *u)
             continue;
         if (p == seat ? !u->rig_seat : !(p == before && u->acc_before) && (u->alone || chance(&s->g, 25)))
             continue;
-        int need = needed_phase(s, p, var);
+        int need = p == seat && u->rig_as ? u->rig_as : needed_phase(s, p, var);
         uint8_t c[PZ_DEAL], x[PZ_DEAL];
         int n;
         if (!need || !phase_from_deck(s, need, c, &n) || !rig(s, p, c, n, 0))
             continue;
+        if (p == seat) {
+            memcpy(s->held, c, (size_t)n);
+            s->held_n = n;
+            s->held_phase = need;
+        }
         int m = u->extras && p == seat ? extras_from_deck(s, need, c, PZ_DEAL - n, x) : 0;
         rig(s, p, x, m, n);
     }
@@ -560,7 +618,7 @@ static int sim_start(sim *s, int var, int seat, const setup *u)
             return 0;
         if (st->cur == seat && !st->mid && turns++ == u->round)
             return 1;
-        bot_turn_play(st);
+        other_play(s);
     }
     return 0;
 }
@@ -688,7 +746,7 @@ static int not_held(sim *s, const pz_obs *o)
     return 0;
 }
 
-static json_t *ivp_position(sim *s, int var, int aim)
+static json_t *ivp_position(sim *s, int var, int aim, int visit)
 {
     pz_state *st = s->st;
     int seat = below(&s->g, PZ_MAXP);
@@ -703,6 +761,15 @@ static json_t *ivp_position(sim *s, int var, int aim)
                .acc_before = acc || chance(&s->g, 20)};
     if (aim >= V_JOKER_PICK && aim != V_SKIP_HELD)
         u.joker = 1;
+    if (aim == V_PHASE_ORDER && visit % 2 == 0) { /* the hand holds a phase it may not play now */
+        int st_ = var ? 1 + below(&s->g, PZ_ALLPHASES - 1) : below(&s->g, PZ_NPHASES);
+        u.status = st_;
+        u.rig_seat = 1;
+        u.round = 0;
+        do
+            u.rig_as = 1 + below(&s->g, PZ_NPHASES);
+        while (var ? !((st_ >> (u.rig_as - 1)) & 1) : u.rig_as == st_ + 1);
+    }
     if (aim == V_RUN_FULL) {
         u.run_full = 1;
         u.round = 0;
@@ -810,7 +877,26 @@ static json_t *ivp_position(sim *s, int var, int aim)
     case V_PHASE_HELD: {
         pz_obs x = o;
         x.t.phase[seat] = 0;
-        if (aim == V_PHASE || aim == V_PHASE_ONCE || aim == V_PHASE_TYPE) {
+        if (aim == V_PHASE_HELD && visit % 2 && pz_find_phases(&x, &p, 1)) {
+            /* one card used twice where the hand holds it once: the groups still form the phase */
+            for (int k = 0, done = 0; k < p.ng && !done; k++)
+                for (int i = 0; i < p.gn[k] && !done; i++)
+                    for (int j = 0; j < p.gn[k] && !done; j++) {
+                        int held_once = 0;
+                        for (int h = 0; h < o.nhand; h++)
+                            held_once += o.hand[h] == p.gc[k][i];
+                        if (i == j || p.gc[k][i] == p.gc[k][j] || held_once != 1)
+                            continue;
+                        pz_play twice = p;
+                        twice.gc[k][j] = p.gc[k][i];
+                        const uint8_t *gs[2] = {twice.gc[0], twice.gc[1]};
+                        int gn[2] = {twice.gn[0], twice.gn[1]};
+                        if (pz_phase_types(twice.ng, gs, gn) & (1u << twice.phase)) {
+                            p = twice;
+                            done = 1;
+                        }
+                    }
+        } else if (aim == V_PHASE || aim == V_PHASE_ONCE || aim == V_PHASE_TYPE) {
             if (!pz_find_phases(&x, &p, 1)) {
                 if (aim != V_PHASE_ONCE)
                     return NULL;
@@ -833,9 +919,13 @@ static json_t *ivp_position(sim *s, int var, int aim)
                     want = ph;
             uint8_t c[PZ_DEAL];
             int n;
-            deck_pool(s);
-            if (!phase_from_deck(s, want, c, &n))
+            if (aim == V_PHASE_ORDER && s->held_n && !pz_required(&o, s->held_phase)) {
+                want = s->held_phase; /* held, formed as declared, but not the one to play */
+                n = s->held_n;
+                memcpy(c, s->held, (size_t)n);
+            } else if (deck_pool(s), !phase_from_deck(s, want, c, &n)) {
                 return NULL;
+            }
             static const int NG[8] = {0, 2, 1, 2, 2, 1, 2, 2};
             p.type = PZ_PHASE;
             p.phase = (uint8_t)want;
@@ -961,9 +1051,8 @@ static json_t *position(rng *r, int var, int aim, int visit, int with_play)
     if (!s.st)
         return NULL;
     json_t *a = NULL;
-    (void)visit; /* every position is drawn afresh: no visit needs another */
     for (int t = 0; t < 8 && !a; t++)
-        a = ivp_position(&s, var, aim);
+        a = ivp_position(&s, var, aim, visit);
     if (!a) { /* no position for the aim: any position (the case is drawn again) */
         pz_new(s.st, var, PZ_MAXP, PZ_MAXHANDS, rng64(&s.g));
         pz_play p = {.type = PZ_PICK_DECK};

@@ -166,8 +166,6 @@ static void answers_are_the_functions(const game_ops *ops, const game_suite *s)
             assert_true(json_array_size(legal) > 0);
             for (size_t k = 0; k < json_array_size(legal); k++) {
                 json_t *p = json_array_get(legal, k);
-                json_t *ivp = json_array();
-                json_array_append(ivp, p);
                 /* is_valid_play's arguments: the play, then the state as the validator takes it */
                 size_t from = 0, skip_lo = 99, skip_hi = 99;
                 if (strcmp(ops->name, "comp10001bo") == 0) {
@@ -178,6 +176,8 @@ static void answers_are_the_functions(const game_ops *ops, const game_suite *s)
                         skip_hi = 3;
                     }
                 }
+                json_t *ivp = json_array();
+                json_array_append(ivp, p);
                 size_t np = strcmp(ops->name, "comp10001bo") == 0 ? json_array_size(args) - 1 : json_array_size(args);
                 for (size_t a = from; a < np; a++)
                     if (a < skip_lo || a > skip_hi)
