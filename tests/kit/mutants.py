@@ -157,8 +157,6 @@ MUTANTS = [
      "the card picked up from the discard pile is not checked to be the top"),
     ("phase-not-required", _fns(PZ, "is_valid_play"),
      "any phase may be played, not only the one the player needs now"),
-    ("phase-twice", _fns(PZ, "is_valid_play"),
-     "a second phase may be played in the same hand"),
     ("phase-cards-unchecked", _fns(PZ, "is_valid_play"),
      "the phase's cards are not checked to be in the hand at all"),
     ("phase-held-as-set", _fns(PZ, "is_valid_play"),
@@ -210,23 +208,6 @@ MUTANTS = [
 # A key is a mutant ("name": every suite it is listed for) or a mutant in
 # one function's suites ("name/fn").
 GAPS = {
-    "joker-ace-refused": "an Ace on a build pile topped by a joker (one case in 1,000, and its answer is False)",
-    "joker-discard-anything-next": "a card refused by a discard pile topped by a joker whose reading is held by "
-                                   "the card under it (every such case is answered 1)",
-    "ivp-noplay-legal-only": "a claim of no play where only turn-ending plays exist (every noplay.exists case "
-                             "has a non-turn-ending play)",
-    "embargo-twice": "a player whose embargo card is used while another player is a target (holds_embargo "
-                     "False only beside targets already embargoed)",
-    "embargo-already-embargoed": "a target with 3 or fewer stockpile cards embargoed by someone else while the "
-                                 "player still holds its card",
-    "naturals-unchecked/phase_type": "a phase whose group has one natural card and would be of the phase's "
-                                     "type with a second (group_type's suites have them)",
-    "phase-not-required": "a phase other than the one to play now, that the hand holds and that is formed as "
-                          "declared (phase-order cases fail for other reasons too)",
-    "phase-twice": "a second phase in one hand that would otherwise be valid (phase-once cases declare phase 1, "
-                   "already done)",
-    "phase-held-as-set": "a phase that uses a card twice while the hand holds it once (not-held cases lack "
-                         "cards outright)",
 }
 
 

@@ -340,7 +340,7 @@ class Hand:
             return False
         if t == PHASE:
             pid, groups = c
-            if self.phase[self.me] and not bug("phase-twice"):
+            if self.phase[self.me]:
                 return False
             if not (self.required(pid) or bug("phase-not-required") or bug("play-any-phase")
                     or bug("play-phase-done")):
