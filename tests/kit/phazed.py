@@ -71,11 +71,9 @@ def is_set_of_value(g, n):
     return same(rank(c) for c in naturals(g))
 
 
-def cyc(start, i, cycle=12):
+def cyc(start, i):
     """The value at position i of a run that starts at `start` (2..13, K
     wraps to 2)."""
-    if cycle == 13:  # (a mutant's cycle: A=1 .. K=13)
-        return (start - 1 + i) % 13 + 1
     return (start - 2 + i) % 12 + 2
 
 
@@ -92,9 +90,8 @@ def run_start(g):
             if all(v in {cyc(s, i) for i in range(len(g))} for v in vals):
                 return s
         return None
-    cycle = 13 if bug("run-ace-as-one") else 12
-    starts = {((rank(c) - (2 if cycle == 12 else 1) - i) % cycle) + (2 if cycle == 12 else 1)
-              for i, c in enumerate(g) if not wild(c)}
+    low = 1 if bug("run-ace-as-one") else 2  # (the mutant's values run A=1 .. K=13)
+    starts = {(rank(c) - low - i) % (14 - low) + low for i, c in enumerate(g) if not wild(c)}
     if len(starts) != 1:
         return None
     s = starts.pop()
