@@ -52,6 +52,20 @@ run_node() { # label dir [env...]
     tally "$label" "${p:-0}" "${f:-0}" "$rc"
 }
 
+run_unittest() { # label dir [env...]: python3 -m unittest over dir/test_*.py
+    local label=$1 dir=$2; shift 2
+    local log="tests/out/$(echo "$label" | tr ' /' '__').log"
+    env "$@" python3 -m unittest discover -s "$dir" -p 'test_*.py' -v >"$log" 2>&1
+    local rc=$?
+    local n f e
+    n=$(grep -oE '^Ran [0-9]+ test' "$log" | grep -oE '[0-9]+' | tail -1)
+    f=$(grep -oE 'failures=[0-9]+' "$log" | grep -oE '[0-9]+' | tail -1)
+    e=$(grep -oE 'errors=[0-9]+' "$log" | grep -oE '[0-9]+' | tail -1)
+    f=$(( ${f:-0} + ${e:-0} ))
+    [ "$rc" -ne 0 ] && grep -A25 -E '^(FAIL|ERROR):' "$log" | head -120
+    tally "$label" "$(( ${n:-0} - f ))" "$f" "$rc"
+}
+
 # The last lines: the failing suites, the skipped tests, "N passed, N failed".
 summary() {
     echo
@@ -115,6 +129,14 @@ if [ -x /usr/sbin/nginx ]; then
 else
     echo "  nginx missing: run 'make deps'"; tally "http [fastcgi via nginx]" 0 1 1
 fi
+echo "Python client (clients/python) and the autograder kit (tests/kit), real server"
+run_unittest "python: client and kit" tests/kit CROUPIER_BIN="$B"/croupier
+echo "the generated suites (croupier cases --format pytest) pass tests/kit's implementation and fail its mutants"
+log=tests/out/kit_mutants.log
+CROUPIER_BIN="$B"/croupier python3 tests/kit/run_kit.py --n 1000 2>&1 | tee "$log" | sed 's/^/  /'
+kp=$(grep -oE '^kit: [0-9]+ passed' "$log" | grep -oE '[0-9]+')
+kf=$(grep -oE '^kit: [0-9]+ passed, [0-9]+ failed' "$log" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+')
+tally "kit: suites vs implementation and mutants" "${kp:-0}" "${kf:-1}" "$([ -n "$kp" ] && echo 0 || echo 1)"
 echo "access logs of the HTTP runs above hold none of their tokens"
 run_node "access logs: no token" tests/access-log CROUPIER_BIN="$B"/croupier \
     CROUPIER_ACCESS_LOG_CHECK_DIR="$CROUPIER_TEST_ACCESS_LOG_DIR"
