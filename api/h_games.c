@@ -929,16 +929,15 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
     }
     game_status gs;
     c.ops->status(c.st, &gs);
-    /* A seat of an open table may save the game while it runs, but not what
-     * no seat may see (the draw order, the RNG of future deals, the seed):
-     * it gets a copy concealed with a secret salt (Croupier-Export:
-     * concealed), which resumes as a game of its own. A game with no conceal
-     * op is not exported to seats mid-game. */
-    int open = c.ops->open_table && c.ops->open_table(c.st) && c.ops->conceal && c.seat >= 0;
-    int conceal = open && !gs.over;
+    /* A seat may save the game while it runs, but not what it may not see
+     * (the draw order, the RNG of future deals, the seed, other hands at a
+     * closed table): it gets a copy concealed with a secret salt
+     * (Croupier-Export: concealed), which resumes as a game of its own. A
+     * game with no conceal op is not exported to seats mid-game. */
+    int conceal = c.ops->conceal && c.seat >= 0 && !gs.over;
     const void *st = c.st;
     void *copy = NULL;
-    if (c.seat != SEAT_ADMIN && !gs.over && !open) {
+    if (c.seat != SEAT_ADMIN && !gs.over && !conceal) {
         rc = err_set(&e, c.has_token ? ERR_FORBIDDEN : ERR_UNAUTHORIZED, NULL,
                      "the full record holds hidden cards: it is exported to the admin, "
                      "or to anyone once the game is over");
@@ -957,7 +956,7 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
             return rc;
         }
         memcpy(copy, c.st, c.ops->state_size);
-        c.ops->conceal(copy, salt);
+        c.ops->conceal(copy, c.seat, salt);
         st = copy;
     }
     if (strcmp(f, "json") == 0) {

@@ -364,7 +364,7 @@ int fc_import_text(fc_state *st, const char *text, size_t len, json_t **seats, j
     uint64_t hash = 1469598103934665603ULL;
     for (size_t i = 0; i < len; i++)
         hash = (hash ^ (unsigned char)text[i]) * 1099511628211ULL;
-    fc_new_game(s, 2, hash, 1, -1);
+    fc_new_game(s, 2, hash, 0, -1); /* closed, as a new game (rulings) */
     s->round = (uint8_t)round;
     s->first_round = (uint8_t)round;
     s->imported = 1;

@@ -45,7 +45,9 @@ test('play Five Crowns against the strategy bot in the browser', async () => {
   assert.equal(await tid('new-game-players').inputValue(), '2', 'two players by default');
   assert.equal(await page.locator('[data-testid^="new-game-bot-"]').count(), 1);
   assert.ok(await tid('new-game-call').isVisible(), 'the coin-toss call is offered');
-  assert.ok(await tid('new-game-open').isChecked(), 'open table by default');
+  assert.equal(await tid('new-game-open').isChecked(), false, 'a closed table by default (rulings: a game of hidden cards)');
+  assert.match(await page.locator('label[for="ng-opt-open"]').innerText(), /course program's open table/);
+  await tid('new-game-open').check(); // this test plays the open table; the last one a closed one
   await tid('new-game-call').selectOption('heads');
   await tid('new-game-name').fill('Ada');
   await tid('new-game-bot-1').selectOption('strategy');
@@ -199,7 +201,8 @@ test('resume Five Crowns from a save file', async () => {
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="fc-hand"] .fc-hand-group').length > 1);
   assert.deepEqual(await shownHand('fc-hand'), ['9C', '9D', '9H', '8H', 'JH']);
   assert.equal(await tid('fc-hand-group-0').getAttribute('data-kind'), 'book');
-  assert.deepEqual(await shownHand('fc-hand-1'), ['4H', '7H', '8D', '9H', 'QH']);
+  assert.equal(v.state.open, false, 'a resumed save is a closed table too');
+  assert.equal(await tid('fc-hand-1').locator('.fc-back').count(), 5, "the computer's 5 cards face down");
   assert.equal(await tid('fc-score-0').innerText(), '10');
   assert.equal(await tid('fc-score-1').innerText(), '6');
   assert.equal(squash(await tid('fc-discard-pile').innerText()), '9ψ18');
@@ -227,7 +230,7 @@ test('resume Five Crowns from a save file', async () => {
 
 test('a closed table hides the other hand', async () => {
   await tid('new-game-game').selectOption('fivecrowns');
-  await tid('new-game-open').uncheck();
+  assert.equal(await tid('new-game-open').isChecked(), false);
   await tid('new-game-call').selectOption('tails');
   await tid('new-game-seed').fill(String(SEED));
   await tid('new-game-submit').click();

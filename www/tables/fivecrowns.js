@@ -68,7 +68,6 @@ export function fcSaveRefusal(a) {
   const s = a.state || {};
   if (a.you === null || a.you === undefined) return 'Only a player at this table can save it.';
   if (s.over) return 'The game is over: there is nothing left to save.';
-  if (!s.open) return 'A closed table cannot be saved mid-game (the file would show every hand).';
   if ((s.players || (s.scores || []).length) !== 2) return 'The save file holds 2-player games only.';
   if (s.went_out !== null && s.went_out !== undefined) return `${seatName(s.went_out)} has gone out: save after this round's last turns.`;
   if (s.phase === 'discard') return 'Save before drawing: finish this turn by discarding first.';
@@ -168,8 +167,8 @@ export const FC = {
           h('option', { value: 'tails' }, 'Tails'),
           h('option', { value: '' }, 'No call: let the deal decide'))),
       h('div', { class: 'field field-check' },
-        h('input', { id: 'ng-opt-open', type: 'checkbox', checked: true, 'data-testid': 'new-game-open' }),
-        h('label', { for: 'ng-opt-open' }, 'Open table: every hand and the draw pile on view (as in the original game)')),
+        h('input', { id: 'ng-opt-open', type: 'checkbox', 'data-testid': 'new-game-open' }),
+        h('label', { for: 'ng-opt-open' }, 'The course program\'s open table: every hand and the draw pile on view, for testing and teaching (the game itself hides them)')),
     ];
   },
   readOptions() {
