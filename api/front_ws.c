@@ -115,8 +115,11 @@ static void send_json(struct mg_connection *conn, json_t *j)
     free(text);
 }
 
+static void close_with(ws_conn *wc, const char *frame, size_t len);
+
 /* Push new events and the turn prompt; 1 when something was sent. Caller
- * holds W.mu. */
+ * holds W.mu. A token that no longer names a seat (an invite to the seat
+ * was claimed: api/h_seats.c) ends the connection: 1008, policy. */
 static int poll_one(ws_conn *wc)
 {
     http_req req;
@@ -124,8 +127,12 @@ static int poll_one(ws_conn *wc)
     req_for(wc, &req, h, "GET", "/ws");
     events_snapshot snap;
     game_err e = {0};
-    if (api_events_load(W.cfg, &req, wc->game_id, wc->after, &snap, &e))
+    if (api_events_load(W.cfg, &req, wc->game_id, wc->after, &snap, &e)) {
+        static const char gone[] = "\x03\xf0seat token no longer valid"; /* 1008 */
+        if (e.code == ERR_UNAUTHORIZED)
+            close_with(wc, gone, sizeof gone - 1);
         return 0; /* deleted game or store hiccup: nothing to push now */
+    }
     int sent = json_array_size(snap.events) > 0;
     size_t i;
     json_t *ev;
@@ -155,13 +162,17 @@ static int poll_one(ws_conn *wc)
 /* Close an idle connection: a close frame (1001, going away: a client
  * reconnects), then its socket shut, which ends civetweb's read loop even if
  * the client never answers. The entry leaves the list in on_close. */
+static void close_with(ws_conn *wc, const char *frame, size_t len)
+{
+    mg_websocket_write(wc->conn, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, frame, len);
+    front_civet_cut(wc->fd);
+    wc->closing = 1;
+}
+
 static void close_idle(ws_conn *wc)
 {
     static const char frame[] = "\x03\xe9idle"; /* status 1001, reason "idle" */
-    mg_websocket_write(wc->conn, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, frame,
-                       sizeof frame - 1);
-    front_civet_cut(wc->fd);
-    wc->closing = 1;
+    close_with(wc, frame, sizeof frame - 1);
 }
 
 static void *poller(void *arg)
