@@ -169,8 +169,8 @@ function syncSeats() {
     const friend = s.parentElement.querySelector('.friend-name');
     if (friend) friend.hidden = s.value !== INVITE;
   }
-  const me = sels.some((s) => s.value === ME);
-  byId('ng-name-field').hidden = !me;
+  // your name: your seat's, and the one a friend is told invited them
+  byId('ng-name-field').hidden = !sels.some((s) => s.value === ME || s.value === INVITE);
 }
 
 export function fillBotSeats() {
@@ -217,8 +217,10 @@ export async function createGame() {
     return { bot: s.value };
   });
   const meSeat = sels.findIndex((s) => s.value === ME);
-  if (meSeat >= 0) localStorage.setItem('croupier.name', name);
+  const inviting = sels.some((s) => s.value === INVITE);
+  if (meSeat >= 0 || inviting) localStorage.setItem('croupier.name', name);
   const body = { game: g.game, variant: byId('ng-variant').value, players };
+  if (inviting) body.host = { name };
   if (seedText) body.seed = Number(seedText);
   const r = RENDERERS[g.game];
   const options = r && r.readOptions ? r.readOptions() : null;
@@ -227,8 +229,8 @@ export async function createGame() {
   submit.disabled = true;
   try {
     const { data } = await api('POST', '/games', { body });
-    const invites = (data.seats || []).filter((s) => s.token && s.seat !== meSeat).map((s) => ({ seat: s.seat, name: s.name, token: s.token }));
-    if (invites.length) saveInvites(data.id, invites);
+    const invites = (data.seats || []).filter((s) => s.invite && s.seat !== meSeat).map((s) => ({ seat: s.seat, name: s.name, invite: s.invite }));
+    if (invites.length) saveInvites(data.id, invites, data.host_token);
     await enterGame(data, g.game, body.variant, meSeat >= 0 ? meSeat : null);
     say(`New ${g.title || g.game} game dealt.${invites.length ? ' Send each friend their invite link.' : ''}`);
   } catch (err) {

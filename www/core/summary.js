@@ -135,6 +135,8 @@ export async function playAgain(ev) {
     // A person who resigned (a bot finished for them) sits down as a person again.
     .map((x) => (x.bot && !x.resigned ? { bot: x.bot } : { name: x.name || `Player ${x.seat}` }));
   const body = { game: app.game, variant: app.variant || 'standard', players };
+  const me = app.seats.find((x) => x.seat === app.you);
+  if (players.filter((p) => p.name).length > (me ? 1 : 0)) body.host = { name: (me && me.name) || localStorage.getItem('croupier.name') || 'Your host' };
   const options = optionsOf(app.state || {});
   if (Object.keys(options).length) body.options = options;
   try {
@@ -142,13 +144,12 @@ export async function playAgain(ev) {
     // core/seats.js keeps this browser's tokens; imported here, not at the top:
     // it reads state.js as it loads, and this module loads while state.js does.
     const { saveInvites, setToken } = await import('./seats.js');
-    const me = app.you;
-    const mine = (data.seats || []).find((x) => x.token && x.seat === me);
+    const mine = (data.seats || []).find((x) => x.token && x.seat === app.you);
     if (mine) setToken(data.id, mine.token);
     // The other people's new seats: invite links, shown by core/invite.js on the new game.
-    const others = (data.seats || []).filter((x) => x.token && x.seat !== me)
-      .map((x) => ({ seat: x.seat, name: x.name, token: x.token }));
-    saveInvites(data.id, others);
+    const others = (data.seats || []).filter((x) => x.invite && x.seat !== app.you)
+      .map((x) => ({ seat: x.seat, name: x.name, invite: x.invite }));
+    saveInvites(data.id, others, data.host_token);
     location.hash = `#game=${encodeURIComponent(data.id)}`;
     say(others.length ? 'Dealt again: send the other players their new invite links.' : 'Dealt again with the same seats.');
   } catch (err) {
