@@ -168,7 +168,7 @@ static int judge(const bo_state *st, int seat, const json_t *play, bo_play *p,
     if (st->result != BO_PLAYING)
         return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", bo_result_name(st->result));
     if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
     if (bo_play_parse(play, st->variant, p, e))
         return ERR_BAD_MEMBER;
     memset(v, 0, sizeof *v);
@@ -286,7 +286,7 @@ static int hint(const void *vst, int seat, json_t **out, game_err *e)
     if (st->result != BO_PLAYING)
         return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", bo_result_name(st->result));
     if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
     bo_obs o;
     bo_play p;
     char why[320];

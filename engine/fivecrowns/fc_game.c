@@ -134,12 +134,12 @@ int fc_judge(const fc_state *st, const fc_play *p, char *why, size_t whylen, con
         } else if (!fc_hand_has(st->hand[s], st->nhand[s], p->card)) {
             ok = 0, r = "not-in-hand";
             fc_card_name(p->card, nm, sizeof nm);
-            snprintf(tmp, sizeof tmp, "the %s (%s) is not in the hand", nm, fc_card_str(p->card));
+            snprintf(tmp, sizeof tmp, "the %s is not in the hand", nm);
         } else if (p->go_out && st->went_out >= 0) {
             ok = 0, r = "already-out";
             snprintf(tmp, sizeof tmp,
                      "player %d has already gone out this round: this last turn's hand is laid out and scored automatically",
-                     st->went_out);
+                     st->went_out + 1);
         } else if (p->go_out) {
             uint8_t h[FC_HANDMAX];
             int n = st->nhand[s];

@@ -171,7 +171,7 @@ static int judge(const fc_state *st, int seat, const json_t *play, fc_play *p, g
     if (st->phase == FC_PH_OVER)
         return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", fc_result_name(st->result));
     if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
     if (fc_play_parse(play, p, e))
         return ERR_BAD_MEMBER;
     memset(v, 0, sizeof *v);
@@ -256,7 +256,7 @@ static int hint(const void *vst, int seat, json_t **out, game_err *e)
     if (st->phase == FC_PH_OVER)
         return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", fc_result_name(st->result));
     if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
     fc_obs o;
     fc_advice adv;
     fc_observe(st, seat, &o);
@@ -270,9 +270,9 @@ static int hint(const void *vst, int seat, json_t **out, game_err *e)
         char gw[300];
         if (o.last_turn)
             snprintf(gw, sizeof gw, "Player %d has already gone out: this is your last turn, and your hand is laid out after it.",
-                     o.out_seat);
+                     o.out_seat + 1);
         else if (adv.arr.points == 0)
-            snprintf(gw, sizeof gw, "Your hand already forms runs and books: after the draw, discard the extra card and go out.");
+            snprintf(gw, sizeof gw, "Draw first (nobody goes out before drawing): your hand already forms runs and books, so after the draw you can discard the extra card and go out.");
         else
             snprintf(gw, sizeof gw, "Not yet: draw first; your hand now leaves %d points outside runs and books.",
                      adv.arr.points);

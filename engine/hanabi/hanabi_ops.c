@@ -154,7 +154,7 @@ static int judge(const hanabi_state *st, int seat, const json_t *play, hn_play *
     if (st->over)
         return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", hn_result_name(st));
     if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
     if (hn_play_parse(play, p, e))
         return ERR_BAD_MEMBER;
     memset(v, 0, sizeof *v);
@@ -241,7 +241,7 @@ static int hint(const void *vst, int seat, json_t **out, game_err *e)
     if (st->over)
         return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", hn_result_name(st));
     if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
     hanabi_state m;
     hn_play p;
     char why[320];

@@ -153,7 +153,7 @@ static int judge(const pz_state *st, int seat, const json_t *play, pz_play *p, g
     if (st->result != PZ_PLAYING)
         return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", pz_result_name(st->result));
     if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
     if (pz_play_parse(play, st->variant, p, e))
         return ERR_BAD_MEMBER;
     memset(v, 0, sizeof *v);
@@ -254,7 +254,7 @@ static int hint(const void *vst, int seat, json_t **out, game_err *e)
     if (st->result != PZ_PLAYING)
         return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", pz_result_name(st->result));
     if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
     pz_obs o;
     pz_play p;
     char why[320];

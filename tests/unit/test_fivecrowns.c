@@ -1822,7 +1822,7 @@ static void test_closed_table_explanation_wording(void **u)
     apply_ok(st, 1, "{\"draw\":\"draw\"}");
     fc_observe(st, 1, &o);
     fc_strategy(&o, 0, &adv);
-    assert_non_null(strstr(adv.why, "last turn after player 0 went out"));
+    assert_non_null(strstr(adv.why, "last turn after player 1 went out")); /* seat 0, counted from 1 */
     assert_non_null(strstr(adv.why, "leaves the fewest points in the hand."));
     fc_greedy(&o, &p, why, sizeof why);
     assert_null(strchr(why, '('));

@@ -4,6 +4,7 @@ import { ApiError, api } from './api.js';
 import { byId, h } from './dom.js';
 import { acceptGame, refreshLegal, stopLive } from './game.js';
 import { addLog } from './log.js';
+import { nth } from './numbering.js';
 import { render, showGame, showSetup } from './render.js';
 import { showInvites } from './invite.js';
 import { hooks, refreshMyGames, saveInvites, setToken } from './seats.js';
@@ -140,12 +141,12 @@ function seatRow(i, bots, previous, fallback) {
   sel.value = previous && values.includes(previous) ? previous : fallback;
   const nameId = `ng-friend-${i}`;
   const friend = h('input', {
-    id: nameId, type: 'text', maxlength: 64, class: 'friend-name', placeholder: `Friend ${i}`, 'aria-label': `Player ${i}'s name`,
+    id: nameId, type: 'text', maxlength: 64, class: 'friend-name', placeholder: `Friend ${nth(i)}`, 'aria-label': `Player ${nth(i)}'s name`,
     'data-testid': `new-game-friend-${i}`, autocomplete: 'off',
   });
   friend.hidden = sel.value !== INVITE;
   sel.addEventListener('change', () => seatChanged(sel));
-  return h('div', { class: 'bot-row seat-row' }, h('label', { for: id }, `Player ${i}`), sel, friend);
+  return h('div', { class: 'bot-row seat-row' }, h('label', { for: id }, `Player ${nth(i)}`), sel, friend);
 }
 
 /** Exactly one seat (at most) is "me"; bots beside people come from bots_with_people. */
@@ -212,7 +213,7 @@ export async function createGame() {
     if (s.value === ME) return { name };
     if (s.value === INVITE) {
       const friend = s.parentElement.querySelector('.friend-name');
-      return { name: (friend && friend.value.trim()) || `Friend ${i}` };
+      return { name: (friend && friend.value.trim()) || `Friend ${nth(i)}` };
     }
     return { bot: s.value };
   });

@@ -110,7 +110,7 @@ function describe(data) {
   const seats = Array.isArray(data.seats) ? data.seats : [];
   const nameOf = (n) => {
     const x = seats.find((y) => y.seat === n);
-    return (x && (x.name || (x.bot ? `${x.bot} bot` : ''))) || `Player ${n}`;
+    return (x && (x.name || (x.bot ? `${x.bot} bot` : ''))) || `Player ${n + 1}`;
   };
   const entry = app.catalogue.find((g) => g.game === data.game);
   const mine = data.you !== undefined && data.you !== null;

@@ -5,6 +5,7 @@ import { byId, h } from '../core/dom.js';
 import { render } from '../core/render.js';
 import { app, myTurn, say, sayError, seatName } from '../core/state.js';
 import { nearHand } from '../core/nearhand.js';
+import { readable } from '../core/log.js';
 import { attempt, placeVerdict } from '../core/verdict.js';
 
 // Five Crowns: draw (draw pile or discard pile), then discard, maybe going out.
@@ -201,8 +202,9 @@ export const FC = {
     const re = rec.round_end;
     if (!re) return null;
     const pts = (re.points || []).map((p, i) => `${seatName(i)} ${p}`).join(' · ');
-    const how = re.ended === 'out' && re.went_out !== null && re.went_out !== undefined ? `${seatName(re.went_out)} went out` : (re.ended || '');
-    return h('span', { class: 'log-round-end', 'data-testid': 'log-round-end' }, `Round ${re.round} over${how ? ` (${how})` : ''}: ${pts}`);
+    const how = re.ended === 'out' && re.went_out !== null && re.went_out !== undefined ? `${seatName(re.went_out)} went out`
+      : re.ended === 'called-off' ? 'called off, nobody went out' : '';
+    return h('span', { class: 'log-round-end', 'data-testid': 'log-round-end' }, `Round ${re.round} over${how ? `: ${how}` : ''}. ${pts}`);
   },
 
   statusExtra(s) {
@@ -355,11 +357,12 @@ export const FC = {
       const hnt = a.hint;
       advice = h('section', { class: 'fc-advice', 'data-testid': 'fc-advice', 'aria-labelledby': 'fc-advice-title' },
         h('h3', { class: 'area-title', id: 'fc-advice-title' }, `Help${hnt.strategy ? ` · advice of the ${hnt.strategy} bot` : ''}`),
-        hnt.draw ? h('p', { 'data-testid': 'fc-advice-draw' }, h('strong', {}, hnt.draw.source === 'discard' ? 'Take the discard. ' : 'Draw from the draw pile. '), hnt.draw.why) : null,
-        hnt.discard ? h('p', { 'data-testid': 'fc-advice-discard' }, h('strong', {}, 'Discard ', fcCardText(hnt.discard.card), '. '), hnt.discard.why) : null,
-        h('p', { class: 'fc-advice-why' }, hnt.arrangement.why),
+        hnt.draw ? h('p', { 'data-testid': 'fc-advice-draw' }, h('strong', {}, hnt.draw.source === 'discard' ? 'Take the discard. ' : 'Draw from the draw pile. '), readable(hnt.draw.why)) : null,
+        hnt.discard ? h('p', { 'data-testid': 'fc-advice-discard' }, h('strong', {}, 'Discard ', fcCardText(hnt.discard.card), '. '), readable(hnt.discard.why)) : null,
+        h('p', { class: 'fc-advice-why' }, readable(hnt.arrangement.why)),
         fcArrangement(hnt.arrangement, 'fc-advice-arrangement'),
-        h('p', { 'data-testid': 'fc-advice-go-out' }, h('strong', {}, hnt.go_out ? 'Go out. ' : 'Do not go out yet. '), hnt.go_out_why || ''));
+        // Before the draw nobody goes out: the advice says what comes after it, with no verdict of its own.
+        h('p', { 'data-testid': 'fc-advice-go-out' }, hnt.draw ? null : h('strong', {}, hnt.go_out ? 'Go out. ' : 'Do not go out yet. '), readable(hnt.go_out_why || '')));
     }
 
     // --- finished rounds
