@@ -246,6 +246,22 @@ test('a closed table hides the other hand', async () => {
   assert.equal(await tid('fc-hand-1').locator('[data-card]').count(), 0);
   assert.equal(await tid('fc-draw-pile-list').count(), 0, 'no draw pile list');
   assert.match(await tid('fc-toss').innerText(), /called tails/);
+  // A few turns by the advice: the log names our own blind draws, never the bot's.
+  for (let k = 0; k < 6; k++) {
+    const s = (await view()).state;
+    if (s.over || s.current !== v.you) break;
+    const hint = (await api('/games/{id}/hint')).body;
+    const version = (await view()).version;
+    await page.evaluate(async (p) => (await import('/core/game.js')).sendPlay(p), hint.play);
+    await page.waitForFunction(async (x) => (await import('/core/state.js')).app.version !== x, version);
+  }
+  const draws = await page.locator('[data-testid="log"] > li').evaluateAll((els) => els
+    .filter((e) => /drew from the draw pile/.test(e.querySelector('[data-testid="log-play"]').textContent))
+    .map((e) => ({ seat: Number(e.dataset.seat), text: e.querySelector('[data-testid="log-play"]').textContent })));
+  assert.ok(draws.some((d) => d.seat === 1), "the bot drew blind at least once");
+  for (const d of draws) {
+    if (d.seat === 1) assert.equal(d.text.trim(), 'drew from the draw pile', `the bot's blind draw is not named: ${d.text}`);
+  }
 });
 
 test('no console errors while playing Five Crowns', () => {
