@@ -49,6 +49,8 @@ int h_game_delete(const api_config *, const http_req *, const route_match *, jso
 int h_plays_post(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_resign(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_plays_get(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_seat_claim(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_seat_invite(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_legal(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_hint(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_export(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
@@ -72,6 +74,8 @@ typedef struct game_ctx {
     int reader;   /* what the caller may read (engine/game.h): the seat, or for a
                      spectator SEAT_OBSERVER at a "spectators": "all" table */
     int has_token;
+    int host;     /* the caller holds the game's host token (api/h_seats.c):
+                   a spectator who may issue invites */
 } game_ctx;
 
 /* Load game `id` and authenticate the caller. 0, ERR_NOT_FOUND,
@@ -115,10 +119,21 @@ int query_long(const http_req *req, const char *name, long lo, long hi, long *ou
  * Link: rel="next" on res when more remain. New ref. */
 json_t *page(json_t *list, long after, long limit, const char *after_member,
              const http_req *req, http_res *res);
-/* Seats as the public sees them (no token hashes). New ref. */
+/* Seats as the public sees them (no token or invite hashes; "invite_open"
+ * when the seat has an invite nobody claimed yet). New ref. */
 json_t *ctx_public_seats(const json_t *meta);
+/* 1 when the hex SHA-256 of `secret` is the string `member` of obj
+ * (constant-time). */
+int ctx_hash_is(const json_t *obj, const char *member, const char *secret);
 /* 1 when the game was created with "spectators": "all" (meta). */
 int ctx_spectators_all(const json_t *meta);
+
+/* Invites (h_seats.c). A new secret (16 random bytes, base64url) into out,
+ * its hash as obj's string `member`. 0 or ERR_INTERNAL. */
+int seat_secret(json_t *obj, const char *member, char out[32], game_err *e);
+/* An invite for every person's seat (no "bot") of the meta's seats:
+ * invites[i] the secret of seat i, its hash the seat's "invite_sha256". */
+int seats_invite(json_t *seats, char invites[][32], game_err *e);
 
 /* Random URL-safe strings (auth.c): n_bytes of entropy, base64url. */
 int rand_token(char *out, size_t outlen, size_t n_bytes);

@@ -170,6 +170,7 @@ void api_stream_events(const api_config *cfg, const http_req *req, const http_re
     time_t start = time(NULL), beat = start, last = start;
     int interval = SSE_POLL_MIN_MS;
     long idle_ms = -1; /* known at the first load, from the reader */
+    long long version = -1; /* the game's version at the last load */
     /* the reconnection delay an EventSource waits after we end the stream */
     if (write(ctx, "retry: 2000\n\n", 13) != 0)
         return;
@@ -189,6 +190,15 @@ void api_stream_events(const api_config *cfg, const http_req *req, const http_re
         size_t len = 0;
         char *frames = json_array_size(snap.events) ? sse_frames(snap.events, &after, &len) : NULL;
         json_decref(snap.events);
+        if (!frames && version >= 0 && snap.version != version) {
+            /* the game changed with no event (a seat claimed, api/h_seats.c):
+             * a frame without an id, so that readers fetch it again */
+            char v[80];
+            int k = snprintf(v, sizeof v, "event: version\ndata: {\"version\":%lld}\n\n", snap.version);
+            frames = strdup(v);
+            len = frames ? (size_t)k : 0;
+        }
+        version = snap.version;
         int gone = frames ? write(ctx, frames, len) != 0 : write(ctx, NULL, 0) != 0;
         free(frames);
         if (gone || snap.over || __atomic_load_n(stopping, __ATOMIC_ACQUIRE))

@@ -736,7 +736,8 @@ void front_civet_write(struct mg_connection *conn, const http_res *res, int head
     puts_(&o, "HTTP/1.1 ");
     putnum(&o, (unsigned)res->status);
     put(&o, " ", 1);
-    puts_(&o, mg_get_response_code_text(conn, res->status));
+    const char *why = http_reason(res->status); /* civetweb's: "Unproccessable entity" */
+    puts_(&o, *why ? why : mg_get_response_code_text(conn, res->status));
     put(&o, "\r\n", 2);
     if (res->content_type[0]) {
         puts_(&o, "Content-Type: ");

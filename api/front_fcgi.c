@@ -185,7 +185,8 @@ static void write_res(const io *t, const http_res *res, int head_only)
     char *buf = malloc(cap);
     if (!buf)
         return;
-    int k = snprintf(buf, cap, "Status: %d\r\n", res->status);
+    const char *why = http_reason(res->status);
+    int k = snprintf(buf, cap, "Status: %d%s%s\r\n", res->status, *why ? " " : "", why);
     if (res->content_type[0])
         k += snprintf(buf + k, cap - (size_t)k, "Content-Type: %s\r\n", res->content_type);
     for (int i = 0; i < res->nheaders; i++)

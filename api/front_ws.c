@@ -170,8 +170,11 @@ static void send_json(ws_conn *wc, json_t *j)
     free(text);
 }
 
+static void close_with(ws_conn *wc, uint16_t code, const char *reason);
+
 /* Push new events and the turn prompt; 1 when something was sent. Caller
- * holds W.mu. */
+ * holds W.mu. A token that no longer names a seat (an invite to the seat
+ * was claimed: api/h_seats.c) ends the connection: 1008, policy. */
 static int poll_one(ws_conn *wc)
 {
     http_req req;
@@ -179,8 +182,11 @@ static int poll_one(ws_conn *wc)
     req_for(wc, &req, h, "GET", "/ws");
     events_snapshot snap;
     game_err e = {0};
-    if (api_events_load(W.cfg, &req, wc->game_id, wc->after, &snap, &e))
+    if (api_events_load(W.cfg, &req, wc->game_id, wc->after, &snap, &e)) {
+        if (e.code == ERR_UNAUTHORIZED)
+            close_with(wc, WSLAY_CODE_POLICY_VIOLATION, "seat token no longer valid");
         return 0; /* deleted game or store hiccup: nothing to push now */
+    }
     int sent = json_array_size(snap.events) > 0;
     size_t i;
     json_t *ev;
@@ -207,18 +213,23 @@ static int poll_one(ws_conn *wc)
     return sent;
 }
 
-/* Close an idle connection: a close frame (1001, going away: a client
- * reconnects), then its socket shut, which ends civetweb's read loop even if
+/* Close a connection: a close frame (code and reason; 1001 going away for
+ * an idle one: a client reconnects), then its socket shut, which ends civetweb's read loop even if
  * the client never answers. The entry leaves the list in on_close. */
-static void close_idle(ws_conn *wc)
+static void close_with(ws_conn *wc, uint16_t code, const char *reason)
 {
     pthread_mutex_lock(&wc->wmu);
-    if (wc->ws && wslay_event_queue_close(wc->ws, WSLAY_CODE_GOING_AWAY,
-                                          (const uint8_t *)"idle", 4) == 0)
+    if (wc->ws && wslay_event_queue_close(wc->ws, code, (const uint8_t *)reason,
+                                          strlen(reason)) == 0)
         wslay_event_send(wc->ws);
     pthread_mutex_unlock(&wc->wmu);
     front_civet_cut(wc->fd);
     wc->closing = 1;
+}
+
+static void close_idle(ws_conn *wc)
+{
+    close_with(wc, WSLAY_CODE_GOING_AWAY, "idle");
 }
 
 static void *poller(void *arg)

@@ -36,6 +36,13 @@ int ctx_spectators_all(const json_t *meta)
     return s && strcmp(s, "all") == 0;
 }
 
+/* The string `member` of obj is the hex hash h (constant-time). */
+static int hash_is(const json_t *obj, const char *member, const char h[65])
+{
+    const char *want = json_string_value(json_object_get(obj, member));
+    return want && secure_eq(want, h);
+}
+
 static int auth_seat(const api_config *cfg, const http_req *req, game_ctx *c,
                      game_err *e)
 {
@@ -53,20 +60,32 @@ static int auth_seat(const api_config *cfg, const http_req *req, game_ctx *c,
         return 0;
     }
     char h[65];
-    sha256_hex(t, h);
+    sha256_hex(t, h); /* once: every seat is compared, in constant time */
     size_t i;
     json_t *seat;
     int found = -1;
-    json_array_foreach(json_object_get(c->meta, "seats"), i, seat) {
-        const char *sh = json_string_value(json_object_get(seat, "token_sha256"));
-        if (sh && secure_eq(sh, h))
+    json_array_foreach(json_object_get(c->meta, "seats"), i, seat)
+        if (hash_is(seat, "token_sha256", h))
             found = (int)i;
+    if (found < 0 && hash_is(json_object_get(c->meta, "host"), "token_sha256", h)) {
+        c->host = 1; /* reads as a spectator; issues invites */
+        return 0;
     }
     if (found < 0)
         return err_set(e, ERR_UNAUTHORIZED, NULL,
-                       "this token belongs to no seat of this game");
+                       "this token belongs to no seat of this game (a seat's token "
+                       "changes when an invite to it is claimed)");
     c->seat = found;
     return 0;
+}
+
+int ctx_hash_is(const json_t *obj, const char *member, const char *secret)
+{
+    char h[65];
+    if (!secret)
+        return 0;
+    sha256_hex(secret, h);
+    return hash_is(obj, member, h);
 }
 
 static int auth(const api_config *cfg, const http_req *req, game_ctx *c,
@@ -377,6 +396,10 @@ json_t *ctx_public_seats(const json_t *meta)
     json_array_foreach(json_object_get(meta, "seats"), i, s) {
         json_t *p = json_deep_copy(s);
         json_object_del(p, "token_sha256");
+        if (json_object_get(p, "invite_sha256")) /* a link nobody claimed yet */
+            json_object_set_new(p, "invite_open", json_true());
+        json_object_del(p, "invite_sha256");
+        json_object_del(p, "spent_sha256");
         json_array_append_new(out, p);
     }
     return out;

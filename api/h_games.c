@@ -27,8 +27,8 @@ static json_t *game_doc(const game_ctx *c)
 
 static int store_new_game(const api_config *cfg, const http_req *req,
                           const game_ops *ops, const char *variant, json_t *seed,
-                          int show_seed, const char *spectators, void *st,
-                          json_t *seats, char tokens[][32], json_t *warnings,
+                          int show_seed, const char *spectators, const char *host,
+                          void *st, json_t *seats, char tokens[][32], json_t *warnings,
                           const json_t *notes, http_res *res, game_err *e);
 
 static int parse_players(const game_ops *ops, const json_t *players,
@@ -108,9 +108,22 @@ int h_games_create(const api_config *cfg, const http_req *req,
 {
     (void)m;
     game_err e = {0};
-    static const char *const allowed[] = {"game", "variant", "seed", "players", "options", NULL};
+    static const char *const allowed[] = {"game", "variant", "seed", "players", "options", "host", NULL};
+    static const char *const host_allowed[] = {"name", NULL};
     if (jx_object(body, "", &e) || reject_unknown(body, allowed, "", &e))
         return http_res_fail(res, req, &e);
+    /* who invites the people at the table (api/h_seats.c): named to anyone
+     * who opens an invite that was already used */
+    const json_t *hostj = json_object_get(body, "host");
+    const char *host = NULL;
+    if (hostj && (jx_object(hostj, "/host", &e) || reject_unknown(hostj, host_allowed, "/host", &e) ||
+                  (json_object_get(hostj, "name") &&
+                   jx_string(json_object_get(hostj, "name"), "/host/name", &host, &e))))
+        return http_res_fail(res, req, &e);
+    if (host && (strlen(host) < 1 || strlen(host) > 64)) {
+        err_set(&e, ERR_BAD_MEMBER, "/host/name", "a name has 1 to 64 characters");
+        return http_res_fail(res, req, &e);
+    }
     const char *gname, *variant;
     if (jx_string(json_object_get(body, "game"), "/game", &gname, &e))
         return http_res_fail(res, req, &e);
@@ -176,8 +189,8 @@ int h_games_create(const api_config *cfg, const http_req *req,
                         game_options, &e)))
         goto done;
     json_t *seedj = json_integer(seed);
-    rc = store_new_game(cfg, req, ops, variant, seedj, seed_given, spectators, st, seats,
-                        tokens, NULL, NULL, res, &e);
+    rc = store_new_game(cfg, req, ops, variant, seedj, seed_given, spectators, host, st,
+                        seats, tokens, NULL, NULL, res, &e);
     json_decref(seedj);
 done:
     if (rc && !res->status)
@@ -220,13 +233,14 @@ static int add_notes(const json_t *notes, store_play **rows, int *k)
 /* Store a new game (state `st` as its origin, seats meta with token
  * hashes, the tokens in clear), let bots move, and reply 201 as POST /games
  * does. The reply shows `seed` only when `show_seed` (the client gave it).
- * `spectators` is NULL or the option's value. `warnings` (borrowed, may be
+ * `spectators` is NULL or the option's value; `host` NULL or the name of
+ * who invites the people (api/h_seats.c). `warnings` (borrowed, may be
  * NULL) is added to the reply; `notes` (borrowed, may be NULL) are the
  * explanations of an imported history. */
 static int store_new_game(const api_config *cfg, const http_req *req,
                           const game_ops *ops, const char *variant, json_t *seed,
-                          int show_seed, const char *spectators, void *st,
-                          json_t *seats, char tokens[][32], json_t *warnings,
+                          int show_seed, const char *spectators, const char *host,
+                          void *st, json_t *seats, char tokens[][32], json_t *warnings,
                           const json_t *notes, http_res *res, game_err *e)
 {
     json_t *applied = json_array(), *whos = json_array();
@@ -240,8 +254,16 @@ static int store_new_game(const api_config *cfg, const http_req *req,
     size_t snap_len = 0;
     store_play *rows = NULL;
     int nrows = 0;
-    int rc;
-    if ((rc = ctx_run_bots(ops, st, meta, applied, whos, e)))
+    /* every person's seat an invite, and the host a token to issue new ones */
+    char invites[GAME_MAX_SEATS][32] = {{0}}, host_token[32];
+    json_t *hostj = json_object();
+    json_object_set_new(meta, "host", hostj);
+    if (host)
+        json_object_set_new(hostj, "name", json_string(host));
+    int rc = seats_invite(json_object_get(meta, "seats"), invites, e);
+    if (!rc)
+        rc = seat_secret(hostj, "token_sha256", host_token, e);
+    if (rc || (rc = ctx_run_bots(ops, st, meta, applied, whos, e)))
         goto done;
     meta_s = json_out(meta, NULL);
     store_row row = {.version = 1, .meta = meta_s, .origin = origin_s};
@@ -275,6 +297,7 @@ static int store_new_game(const api_config *cfg, const http_req *req,
     json_array_foreach(pub, i, s) {
         if (!json_object_get(s, "bot")) {
             json_object_set_new(s, "token", json_string(tokens[i]));
+            json_object_set_new(s, "invite", json_string(invites[i]));
             you = (int)i;
             humans++;
         }
@@ -292,6 +315,8 @@ static int store_new_game(const api_config *cfg, const http_req *req,
                                                                      : SEAT_SPECTATOR));
     if (out && warnings)
         json_object_set(out, "warnings", warnings);
+    if (out && humans)
+        json_object_set_new(out, "host_token", json_string(host_token));
     metrics_game_created();
     http_res_header(res, "Location", "/games/%s", row.id);
     http_res_json(res, 201, out);
@@ -411,7 +436,7 @@ static int import_json(const api_config *cfg, const http_req *req, json_t *body,
             rc = err_set(e, ERR_BAD_MEMBER, "/spectators", "expected \"public\" or \"all\"");
         else
             rc = store_new_game(cfg, req, ops, variant, seed ? seed : json_null(), 1,
-                                spectators, st, seats, tokens, NULL, notes, res, e);
+                                spectators, NULL, st, seats, tokens, NULL, notes, res, e);
     }
     json_decref(seats);
     json_decref(players);
@@ -447,7 +472,7 @@ static int import_text(const api_config *cfg, const http_req *req, http_res *res
             const char *variant = json_string_value(json_object_get(blob, "variant"));
             if (!variant || !game_has_variant(ops, variant))
                 variant = ops->variants[0];
-            rc = store_new_game(cfg, req, ops, variant, json_null(), 1, NULL, st, seats,
+            rc = store_new_game(cfg, req, ops, variant, json_null(), 1, NULL, NULL, st, seats,
                                 tokens, warnings ? warnings : json_array(), NULL, res, e);
             json_decref(blob);
         }
@@ -929,16 +954,15 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
     }
     game_status gs;
     c.ops->status(c.st, &gs);
-    /* A seat of an open table may save the game while it runs, but not what
-     * no seat may see (the draw order, the RNG of future deals, the seed):
-     * it gets a copy concealed with a secret salt (Croupier-Export:
-     * concealed), which resumes as a game of its own. A game with no conceal
-     * op is not exported to seats mid-game. */
-    int open = c.ops->open_table && c.ops->open_table(c.st) && c.ops->conceal && c.seat >= 0;
-    int conceal = open && !gs.over;
+    /* A seat may save the game while it runs, but not what it may not see
+     * (the draw order, the RNG of future deals, the seed, other hands at a
+     * closed table): it gets a copy concealed with a secret salt
+     * (Croupier-Export: concealed), which resumes as a game of its own. A
+     * game with no conceal op is not exported to seats mid-game. */
+    int conceal = c.ops->conceal && c.seat >= 0 && !gs.over;
     const void *st = c.st;
     void *copy = NULL;
-    if (c.seat != SEAT_ADMIN && !gs.over && !open) {
+    if (c.seat != SEAT_ADMIN && !gs.over && !conceal) {
         rc = err_set(&e, c.has_token ? ERR_FORBIDDEN : ERR_UNAUTHORIZED, NULL,
                      "the full record holds hidden cards: it is exported to the admin, "
                      "or to anyone once the game is over");
@@ -957,7 +981,7 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
             return rc;
         }
         memcpy(copy, c.st, c.ops->state_size);
-        c.ops->conceal(copy, salt);
+        c.ops->conceal(copy, c.seat, salt);
         st = copy;
     }
     if (strcmp(f, "json") == 0) {

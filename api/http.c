@@ -10,6 +10,33 @@
 #include <string.h>
 #include <strings.h>
 
+/* RFC 9110 section 15: every status this server answers, and those its
+ * front ends may meet (a WebSocket upgrade, civetweb's own refusals). */
+static const struct {
+    int status;
+    const char *reason;
+} REASONS[] = {
+    {101, "Switching Protocols"}, {200, "OK"}, {201, "Created"}, {204, "No Content"},
+    {304, "Not Modified"}, {400, "Bad Request"}, {401, "Unauthorized"}, {403, "Forbidden"},
+    {404, "Not Found"}, {405, "Method Not Allowed"}, {406, "Not Acceptable"},
+    {408, "Request Timeout"}, {409, "Conflict"}, {411, "Length Required"},
+    {412, "Precondition Failed"}, {413, "Content Too Large"}, {414, "URI Too Long"},
+    {415, "Unsupported Media Type"}, {416, "Range Not Satisfiable"},
+    {417, "Expectation Failed"}, {422, "Unprocessable Content"}, {426, "Upgrade Required"},
+    {428, "Precondition Required"}, {429, "Too Many Requests"},
+    {431, "Request Header Fields Too Large"}, {500, "Internal Server Error"},
+    {501, "Not Implemented"}, {502, "Bad Gateway"}, {503, "Service Unavailable"},
+    {504, "Gateway Timeout"}, {505, "HTTP Version Not Supported"},
+};
+
+const char *http_reason(int status)
+{
+    for (size_t i = 0; i < sizeof REASONS / sizeof REASONS[0]; i++)
+        if (REASONS[i].status == status)
+            return REASONS[i].reason;
+    return "";
+}
+
 const char *http_req_header(const http_req *req, const char *name)
 {
     for (int i = 0; i < req->nheaders; i++)

@@ -109,6 +109,10 @@ size_t http_res_headers_text(const http_res *res, char *buf, size_t n);
  * key, pass, auth, session, invite, signature or credential (any case).
  * Writes at most n - 1 bytes and a NUL into out; returns strlen(out). */
 size_t http_redact_secrets(const char *in, char *out, size_t n);
+/* The reason phrase of a status as RFC 9110 names it ("Unprocessable
+ * Content" for 422, where civetweb's table still has an older spelling);
+ * "" for a status it does not list. Both front ends write it. */
+const char *http_reason(int status);
 /* Serialize json (stolen: decref'd here) as the body with status. */
 int http_res_json(http_res *res, int status, json_t *json);
 /* Raw body (copied). */

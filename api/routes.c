@@ -16,6 +16,8 @@ const route api_routes[] = {
     {"POST", "/games/{id}/plays", BODY_JSON, h_plays_post},
     {"GET", "/games/{id}/plays", BODY_NONE, h_plays_get},
     {"POST", "/games/{id}/resign", BODY_NONE, h_resign},
+    {"POST", "/games/{id}/seats/{n}/claim", BODY_JSON, h_seat_claim},
+    {"POST", "/games/{id}/seats/{n}/invite", BODY_JSON, h_seat_invite},
     {"GET", "/games/{id}/legal", BODY_NONE, h_legal},
     {"GET", "/games/{id}/hint", BODY_NONE, h_hint},
     {"GET", "/games/{id}/export", BODY_NONE, h_export},

@@ -174,12 +174,9 @@ typedef struct game_ops {
     json_t *(*events)(const void *st, int seat, long after);
     /* Export formats besides "json" (which api/ writes for every game):
      * NULL-terminated names, and the writer: *out malloc'd, *media_type
-     * static. Full record: api/ only calls it for the admin or a finished
-     * game unless the format hides nothing (see export_public). */
+     * static. Full record: api/ only calls it for the admin, a finished
+     * game, or a seat's copy made safe by conceal. */
     const char *const *export_formats;
-    /* 1 when every seat may already see the whole state (an open table, as
-     * Five Crowns shows it by default): then any seat may export it. */
-    int (*open_table)(const void *st);
     int (*export_as)(const void *st, const char *format, char **out,
                      size_t *len, const char **media_type, game_err *e);
     /* Import a saved game in a foreign text format (POST /games/import with a
@@ -190,13 +187,15 @@ typedef struct game_ops {
      * ([{"name":..}|{"bot":..}]) that fits the saved game. */
     int (*import_text)(void *st, const char *text, size_t len,
                        json_t **seats, json_t **warnings, game_err *e);
-    /* Make a copy of the state safe to hand to a seat as a resumable save
-     * while the game is in progress (open tables, see open_table): redraw
-     * everything no seat may see (the draw pile's order, the RNG of future
-     * deals and of the bots) from `salt`, a secret the server draws, so the
-     * save predicts nothing the real game will do. The visible position is
-     * unchanged. NULL when the game never lets a seat export mid-game. */
-    void (*conceal)(void *st, uint64_t salt);
+    /* Make a copy of the state safe to hand to `seat` as a resumable save
+     * while the game is in progress: redraw everything that seat may not
+     * see (the draw pile's order, the RNG of future deals and of the bots,
+     * at a closed table the other hands, and forget the other seats' blind
+     * draws) from `salt`, a secret the server draws, so the save tells
+     * nothing hidden and predicts nothing the real game will do. What the
+     * seat sees is unchanged. NULL when the game never lets a seat export
+     * mid-game. */
+    void (*conceal)(void *st, int seat, uint64_t salt);
     /* Refuse a seating the game's strategies cannot play (bots[i]: the
      * strategy of seat i, NULL for a person): ERR_BAD_MEMBER with the
      * pointer "/players/<i>[/bot]". NULL: every seating is fine. */

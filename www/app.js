@@ -8,8 +8,9 @@
 // clicks to plays, and GENERIC draws any game it does not know (JSON state plus
 // the legal plays as buttons). The seat tokens live in localStorage (core/seats.js),
 // the game id in the URL hash (#game=<id>), so a reload or a new tab resumes the
-// game; an invite link carries a seat's token in the fragment only, which the
-// page stores and removes from the address bar (core/invite.js). The token only
+// game; an invite link carries a seat's invite in the fragment only, which the
+// page removes from the address bar and claims once for the seat's own token
+// (core/invite.js). The token only
 // ever travels in the Authorization header, never in a URL (the server refuses
 // a token query parameter). The page runs under a Content-Security-Policy of
 // 'self' only: no inline script, inline style or style attribute.
@@ -22,7 +23,7 @@
 
 import { byId } from './core/dom.js';
 import { askHint, loadGame, refreshFromServer, stopLive, syncLive } from './core/game.js';
-import { takeInviteFromHash } from './core/invite.js';
+import { claimInvite, takeInviteFromHash } from './core/invite.js';
 import { loadCatalogue, setupForm } from './core/lobby.js';
 import { getToken, refreshMyGames } from './core/seats.js';
 import { render, showSetup } from './core/render.js';
@@ -33,7 +34,7 @@ import { app } from './core/state.js';
 // Start
 
 function gameIdFromHash() {
-  return takeInviteFromHash(); // stores an invite's token and strips it from the address
+  return takeInviteFromHash(); // keeps an invite (to claim) and strips it from the address
 }
 
 async function start() {
@@ -45,9 +46,10 @@ async function start() {
   document.addEventListener('keydown', (ev) => {
     if (ev.key === 'Escape' && app.selection !== null) { app.selection = null; render(); }
   });
-  window.addEventListener('hashchange', () => {
+  window.addEventListener('hashchange', async () => {
     const id = gameIdFromHash();
-    if (id && (id !== app.id || !app.state || app.token !== getToken(id))) { stopLive(); app.log = new Map(); byId('log').replaceChildren(); loadGame(id).then(syncReplay); } else syncReplay();
+    const quiet = await claimInvite(id); // an invite link: take the seat first
+    if (id && (id !== app.id || !app.state || app.token !== getToken(id))) { stopLive(); app.log = new Map(); byId('log').replaceChildren(); loadGame(id, { quiet }).then(syncReplay); } else syncReplay();
   });
   // Leaving the page ends its event stream; coming back (from the back/forward
   // cache) follows the game again.
@@ -60,7 +62,8 @@ async function start() {
   const id = gameIdFromHash();
   if (id) {
     await catalogue;
-    await loadGame(id);
+    const quiet = await claimInvite(id);
+    await loadGame(id, { quiet });
     await syncReplay();
   } else {
     showSetup();

@@ -572,7 +572,7 @@ static void plan(const bo_obs *o, int budget, int bonus, int strong, bo_play *ou
         int t = out->dst_owner;
         bo_play_text(o, out, text, sizeof text);
         snprintf(why, whylen, "%s: player %d is the closest to winning, and embargoed they may only play from the stockpile until they spend a turn clearing it",
-                 text, t);
+                 text, t + 1);
         return;
     }
     if (s.have_best && (best_end < 0 || s.best > base)) {

@@ -26,7 +26,7 @@ static json_t *rules(void)
         "suits", "SHDC",
         "colours", "black", "S C", "red", "H D",
         "piles", "piles are lists of cards, bottom first (the last card is the top)",
-        "seats", "players 0-3, clockwise; player 0 starts",
+        "seats", "seats 0-3 in plays and views (players 1-4 in sentences), clockwise; seat 0 starts",
         "jokers", "bonus only: \"ZZ\", wild for any value but an Ace, colour undetermined (4 in the pack)");
     json_t *shapes = json_pack(
         "{s:s,s:[{s:s,s:o},{s:s,s:o},{s:s,s:o},{s:s,s:o},{s:s,s:o},{s:s,s:o},{s:s,s:o},{s:s,s:o}]}",
@@ -35,17 +35,17 @@ static json_t *rules(void)
                  "one's embargo; source a card, or [card, [owner, pile]] for type 1, null for types 3-5; "
                  "destination [0, build_no] or [1, [owner, pile]], [2, target_player] for type 4",
         "examples",
-        "text", "2C from the hand onto build pile 0", "play", json_pack("[i,s,[i,i]]", 0, "2C", 0, 0),
-        "text", "3C from the stockpile onto build pile 1", "play", json_pack("[i,s,[i,i]]", 2, "3C", 0, 1),
-        "text", "2C, top of player 1's discard pile 0, onto build pile 1", "play",
+        "text", "2C from the hand onto build pile 1", "play", json_pack("[i,s,[i,i]]", 0, "2C", 0, 0),
+        "text", "3C from the stockpile onto build pile 2", "play", json_pack("[i,s,[i,i]]", 2, "3C", 0, 1),
+        "text", "2C, top of player 2's discard pile 1, onto build pile 2", "play",
         json_pack("[i,[s,[i,i]],[i,i]]", 1, "2C", 1, 0, 0, 1),
-        "text", "9D from the hand onto player 0's discard pile 0", "play",
+        "text", "9D from the hand onto player 1's discard pile 1", "play",
         json_pack("[i,s,[i,[i,i]]]", 0, "9D", 1, 0, 0),
         "text", "no possible play", "play", json_pack("[i,n,[n,n]]", 3),
-        "text", "bonus: a joker from the hand onto build pile 2", "play", json_pack("[i,s,[i,i]]", 0, "ZZ", 0, 2),
-        "text", "bonus: play the embargo card on player 2 (turn-ending)", "play",
+        "text", "bonus: a joker from the hand onto build pile 3", "play", json_pack("[i,s,[i,i]]", 0, "ZZ", 0, 2),
+        "text", "bonus: play the embargo card on player 3 (turn-ending)", "play",
         json_pack("[i,n,[i,i]]", 4, 2, 2),
-        "text", "bonus: clear one's embargo, the card leaving play via build pile 0 (turn-ending)", "play",
+        "text", "bonus: clear one's embargo, the card leaving play via build pile 1 (turn-ending)", "play",
         json_pack("[i,n,[i,i]]", 5, 0, 0));
     json_object_set_new(r, "plays", shapes);
     json_object_set_new(r, "turn", json_pack("[s,s,s,s,s,s,s]",
@@ -168,7 +168,7 @@ static int judge(const bo_state *st, int seat, const json_t *play, bo_play *p,
     if (st->result != BO_PLAYING)
         return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", bo_result_name(st->result));
     if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
     if (bo_play_parse(play, st->variant, p, e))
         return ERR_BAD_MEMBER;
     memset(v, 0, sizeof *v);
@@ -286,7 +286,7 @@ static int hint(const void *vst, int seat, json_t **out, game_err *e)
     if (st->result != BO_PLAYING)
         return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", bo_result_name(st->result));
     if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
     bo_obs o;
     bo_play p;
     char why[320];

@@ -199,6 +199,13 @@ static int in_hand(const bo_obs *o, int card)
     return 0;
 }
 
+/* "player 2's discard pile 1": sentences count players and piles from 1
+ * (the plays' JSON from 0), and a page names the player (docs/words.md). */
+static void pile_words(char *out, size_t n, int owner, int pile)
+{
+    snprintf(out, n, "player %d's discard pile %d", owner + 1, pile + 1);
+}
+
 static int fail(char *why, size_t n, const char **rule, const char *id,
                 const char *fmt, const char *a, const char *b)
 {
@@ -324,12 +331,12 @@ static int judge_embargo(const bo_obs *o, const bo_play *p, char *why, size_t wh
         if (o->embargoed_by[me] < 0)
             return fail(why, whylen, rule, "embargo.not-embargoed",
                         "there is no embargo on this player to clear%s%s", "", "");
-        snprintf(who, sizeof who, "%d", o->embargoed_by[me]);
+        snprintf(who, sizeof who, "%d", o->embargoed_by[me] + 1);
         return ok(2, why, whylen, rule, "embargo.clear",
                   "clears the embargo of player %s (the card leaves play): turn-ending%s", who, "");
     }
     int t = p->dst_owner;
-    snprintf(who, sizeof who, "%d", t);
+    snprintf(who, sizeof who, "%d", t + 1);
     if (!o->holds_embargo[me])
         return fail(why, whylen, rule, "embargo.used",
                     "this player's embargo card has already been played%s%s", "", "");
@@ -354,7 +361,7 @@ int bo_judge(const bo_obs *o, const bo_play *p, char *why, size_t whylen,
              const char **rule)
 {
     const char *c = bo_card_name(p->card);
-    char where[32];
+    char where[48];
 
     if (p->type == BO_NO_PLAY) {
         if (bo_any_play(o))
@@ -366,9 +373,9 @@ int bo_judge(const bo_obs *o, const bo_play *p, char *why, size_t whylen,
         return judge_embargo(o, p, why, whylen, rule);
     if (o->variant && o->embargo_known && o->embargoed_by[o->seat] >= 0 &&
         (p->type == BO_FROM_HAND || p->type == BO_FROM_DISCARD)) {
-        snprintf(where, sizeof where, "%d", o->embargoed_by[o->seat]);
+        snprintf(where, sizeof where, "%d", o->embargoed_by[o->seat] + 1);
         return fail(why, whylen, rule, "embargo.restricted",
-                    "player %s has embargoed this player: only stockpile plays, or clearing the embargo (play 5), until it is cleared%s",
+                    "player %s has embargoed this player: only plays from the stockpile, or clearing the embargo, until it is cleared%s",
                     where, "");
     }
     /* source */
@@ -376,13 +383,13 @@ int bo_judge(const bo_obs *o, const bo_play *p, char *why, size_t whylen,
         return fail(why, whylen, rule, "source.not-held", "%s is not in the hand%s", c, "");
     if (p->type == BO_FROM_DISCARD) {
         int n = o->b.ndisc[p->src_owner][p->src_pile];
-        snprintf(where, sizeof where, "%d,%d", p->src_owner, p->src_pile);
+        pile_words(where, sizeof where, p->src_owner, p->src_pile);
         if (n == 0)
             return fail(why, whylen, rule, "source.empty",
-                        "discard pile %s is empty%s", where, "");
+                        "%s is empty%s", where, "");
         if (o->b.disc[p->src_owner][p->src_pile][n - 1] != p->card)
             return fail(why, whylen, rule, "source.not-top",
-                        "%s is not the top card of discard pile %s", c, where);
+                        "%s is not the top card of %s", c, where);
     }
     if (p->type == BO_FROM_STOCK) {
         int s = o->seat;
@@ -619,41 +626,43 @@ void bo_obs_do(bo_obs *o, const bo_play *p, int *completed)
 
 void bo_play_text(const bo_obs *o, const bo_play *p, char *out, size_t n)
 {
-    char src[48], dst[64];
+    char src[80], dst[96], pile[48];
     const char *c = bo_card_name(p->card);
     if (p->type == BO_NO_PLAY) {
         snprintf(out, n, "has no possible play");
         return;
     }
     if (p->type == BO_EMBARGO) {
-        snprintf(out, n, "plays the embargo card on player %d (%d stockpile card%s left)", p->dst_owner,
+        snprintf(out, n, "plays the embargo card on player %d (%d stockpile card%s left)", p->dst_owner + 1,
                  o->nstock[p->dst_owner], o->nstock[p->dst_owner] == 1 ? "" : "s");
         return;
     }
     if (p->type == BO_CLEAR) {
-        snprintf(out, n, "clears the embargo of player %d", o->embargoed_by[o->seat]);
+        snprintf(out, n, "clears the embargo of player %d", o->embargoed_by[o->seat] + 1);
         return;
     }
-    if (p->type == BO_FROM_HAND)
+    if (p->type == BO_FROM_HAND) {
         snprintf(src, sizeof src, "%s from the hand", c);
-    else if (p->type == BO_FROM_STOCK)
+    } else if (p->type == BO_FROM_STOCK) {
         snprintf(src, sizeof src, "%s from the stockpile", c);
-    else
-        snprintf(src, sizeof src, "%s from discard pile %d,%d", c, p->src_owner, p->src_pile);
+    } else {
+        pile_words(pile, sizeof pile, p->src_owner, p->src_pile);
+        snprintf(src, sizeof src, "%s from %s", c, pile);
+    }
     if (p->dst_kind == BO_TO_BUILD) {
         int m = o->b.nbuild[p->dst_pile];
         if (m)
-            snprintf(dst, sizeof dst, "build pile %d (%s)", p->dst_pile,
+            snprintf(dst, sizeof dst, "build pile %d (%s)", p->dst_pile + 1,
                      bo_card_name(o->b.build[p->dst_pile][m - 1]));
         else
-            snprintf(dst, sizeof dst, "empty build pile %d", p->dst_pile);
+            snprintf(dst, sizeof dst, "build pile %d (empty)", p->dst_pile + 1);
     } else {
         int m = o->b.ndisc[p->dst_owner][p->dst_pile];
+        pile_words(pile, sizeof pile, p->dst_owner, p->dst_pile);
         if (m)
-            snprintf(dst, sizeof dst, "discard pile %d,%d (%s)", p->dst_owner, p->dst_pile,
-                     bo_card_name(o->b.disc[p->dst_owner][p->dst_pile][m - 1]));
+            snprintf(dst, sizeof dst, "%s (%s)", pile, bo_card_name(o->b.disc[p->dst_owner][p->dst_pile][m - 1]));
         else
-            snprintf(dst, sizeof dst, "empty discard pile %d,%d", p->dst_owner, p->dst_pile);
+            snprintf(dst, sizeof dst, "%s (empty)", pile);
     }
     snprintf(out, n, "plays %s onto %s", src, dst);
 }

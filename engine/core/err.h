@@ -25,6 +25,7 @@
     X(NOT_YOUR_TURN, "not-your-turn",     409, "Not your turn")                 \
     X(GAME_OVER,     "game-over",         409, "Game over")                     \
     X(CONFLICT,      "conflict",          409, "Concurrent update")             \
+    X(SEAT_TAKEN,    "seat-taken",        409, "Seat taken")                    \
     X(STALE,         "precondition-failed",412, "Stale version")                \
     X(TOO_LARGE,     "payload-too-large", 413, "Payload too large")             \
     X(MEDIA_TYPE,    "unsupported-media-type",415, "Unsupported media type")    \

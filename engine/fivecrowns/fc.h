@@ -160,9 +160,12 @@ void fc_deal_round(fc_state *st, int starter);
 int fc_judge(const fc_state *st, const fc_play *p, char *why, size_t whylen, const char **rule);
 /* Apply a judged-legal play. */
 void fc_do(fc_state *st, const fc_play *p);
-/* game_ops.conceal: redraw what no seat may see (the draw pile's order) and
- * reseed both RNGs from salt; hands, discard pile, scores, history stay. */
-void fc_conceal(fc_state *st, uint64_t salt);
+/* game_ops.conceal: redraw what `seat` may not see and reseed both RNGs
+ * from salt: the draw pile's order; at a closed table also the other hands
+ * (dealt anew, same sizes, from themselves and the draw pile) and the cards
+ * of the other seats' blind draws in the history (forgotten: 0). The seat's
+ * hand, the discard pile, scores and the rest of the history stay. */
+void fc_conceal(fc_state *st, int seat, uint64_t salt);
 /* All legal plays of the seat to move (<= 2*FC_HANDMAX+2). */
 int fc_gen(const fc_state *st, fc_play *out);
 const char *fc_result_name(int result);

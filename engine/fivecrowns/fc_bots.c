@@ -748,7 +748,7 @@ static void strategy_discard(const fc_obs *o, int hint, fc_advice *adv)
     if (o->last_turn)
         snprintf(adv->go_out_why, sizeof adv->go_out_why,
                  "Player %d has already gone out: this is the last turn, and the hand is laid out after it.",
-                 o->out_seat);
+                 o->out_seat + 1);
     else
         snprintf(adv->go_out_why, sizeof adv->go_out_why,
                  "Do not go out yet: no discard leaves every card in a run or book (the best leaves %d points).",
@@ -756,13 +756,13 @@ static void strategy_discard(const fc_obs *o, int hint, fc_advice *adv)
     if (o->last_turn && pub) {
         snprintf(adv->why, sizeof adv->why,
                  "%s %s the %s because this is the last turn after player %d went out and it is the card that leaves the fewest points in the hand.",
-                 who, verb, dn, o->out_seat);
+                 who, verb, dn, o->out_seat + 1);
         return;
     }
     if (o->last_turn) {
         snprintf(adv->why, sizeof adv->why,
                  "%s %s the %s because this is the last turn after player %d went out and it is the card that leaves the fewest points (%d) in the hand.",
-                 who, verb, dn, o->out_seat, p.after.points);
+                 who, verb, dn, o->out_seat + 1, p.after.points);
         return;
     }
     int highest = 1, isolated = !partner(p.card, before.left, before.nleft, wild);

@@ -6,10 +6,11 @@
  * fit the round and the turn phase, and it writes the target only once
  * everything has been read. Card counts are not forced to 2 of each: a game
  * resumed from an untidy text save keeps its oddities until the next deal.
- * Views: an "open" game (the default, as the seed shows everything on
- * screen) shows every hand to everybody and the draw pile to its seats; a
- * closed game shows a seat its own hand only, and counts for the rest. The
- * readers' rules are written once, above fc_view (sees_*).
+ * Views: a closed game (the default: Five Crowns is a game of hidden
+ * cards) shows a seat its own hand only, the discard top and counts for
+ * the rest; an "open" one (the course program's screen) shows every hand to
+ * everybody and the draw pile to its seats. The readers' rules are written
+ * once, above fc_view (sees_*).
  */
 #include "fc.h"
 
@@ -184,7 +185,7 @@ json_t *fc_encode(const fc_state *st)
         const fc_hist *x = &st->hist[i];
         fc_play p = {x->kind, x->card, x->go_out};
         json_t *e = json_pack("{s:i,s:i,s:o}", "seat", x->seat, "round", x->round, "play", fc_play_json(&p));
-        if (x->kind != FC_PLAY_DISCARD)
+        if (x->kind != FC_PLAY_DISCARD && x->card) /* 0: a concealed save forgot it */
             json_object_set_new(e, "card", fc_card_json(x->card));
         if (x->round_end)
             json_object_set_new(e, "round_end", json_true());
@@ -466,7 +467,9 @@ static int decode_body(fc_state *st, const json_t *j, game_err *e)
         hh->go_out = pp.go_out;
         jx_ptr_key(q, sizeof q, p, "card");
         const json_t *c = jx_get(he, "card");
-        if (pp.kind != FC_PLAY_DISCARD) {
+        if (pp.kind == FC_PLAY_DRAW_PILE && !c) {
+            hh->card = 0; /* a blind draw a concealed save does not tell (fc_conceal) */
+        } else if (pp.kind != FC_PLAY_DISCARD) {
             if (card_at(c, q, &hh->card, e))
                 return ERR_BAD_MEMBER;
         } else if (c) {
@@ -632,7 +635,7 @@ json_t *fc_record(const fc_state *st, int i, int seat, const char *explanation)
     fc_play p = {x->kind, x->card, x->go_out};
     json_t *o = json_pack("{s:i,s:i,s:i,s:o,s:b}", "n", i, "seat", x->seat, "round", x->round, "play",
                           fc_play_json(&p), "turn_ending", x->kind == FC_PLAY_DISCARD);
-    if (x->kind == FC_PLAY_DRAW_DISCARD || (x->kind == FC_PLAY_DRAW_PILE && sees_hand(st, seat, x->seat)))
+    if (x->kind == FC_PLAY_DRAW_DISCARD || (x->kind == FC_PLAY_DRAW_PILE && x->card && sees_hand(st, seat, x->seat)))
         json_object_set_new(o, "card", fc_card_json(x->card));
     if (x->go_out)
         json_object_set_new(o, "went_out", json_true());

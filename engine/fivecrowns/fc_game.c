@@ -134,12 +134,12 @@ int fc_judge(const fc_state *st, const fc_play *p, char *why, size_t whylen, con
         } else if (!fc_hand_has(st->hand[s], st->nhand[s], p->card)) {
             ok = 0, r = "not-in-hand";
             fc_card_name(p->card, nm, sizeof nm);
-            snprintf(tmp, sizeof tmp, "the %s (%s) is not in the hand", nm, fc_card_str(p->card));
+            snprintf(tmp, sizeof tmp, "the %s is not in the hand", nm);
         } else if (p->go_out && st->went_out >= 0) {
             ok = 0, r = "already-out";
             snprintf(tmp, sizeof tmp,
                      "player %d has already gone out this round: this last turn's hand is laid out and scored automatically",
-                     st->went_out);
+                     st->went_out + 1);
         } else if (p->go_out) {
             uint8_t h[FC_HANDMAX];
             int n = st->nhand[s];
@@ -362,12 +362,34 @@ int fc_check_capacity(const fc_state *st, game_err *e)
     return 0;
 }
 
-void fc_conceal(fc_state *st, uint64_t salt)
+void fc_conceal(fc_state *st, int seat, uint64_t salt)
 {
     /* The salt is the caller's secret, unrelated to the game's seed: the
      * copy's draw order and both its RNGs (deals and reshuffles; the random
      * bot) are new, so its holder learns nothing of the game's. */
     rng_seed(&st->rng, salt, DEAL_STREAM);
     rng_seed(&st->brng, salt ^ 0x9e3779b97f4a7c15ULL, BOT_STREAM);
+    if (!st->open) {
+        /* the hands the seat does not see go back with the draw pile and
+         * are dealt again from the shuffle below */
+        for (int p = 0; p < st->np; p++) {
+            if (p == seat)
+                continue;
+            memcpy(st->draw + st->ndraw, st->hand[p], st->nhand[p]);
+            st->ndraw = (uint8_t)(st->ndraw + st->nhand[p]);
+        }
+        for (int i = 0; i < st->nhist; i++)
+            if (st->hist[i].kind == FC_PLAY_DRAW_PILE && st->hist[i].seat != seat)
+                st->hist[i].card = 0;
+    }
     rng_shuffle_u8(&st->rng, st->draw, st->ndraw);
+    if (!st->open) {
+        for (int p = 0; p < st->np; p++) {
+            if (p == seat)
+                continue;
+            st->ndraw = (uint8_t)(st->ndraw - st->nhand[p]);
+            memcpy(st->hand[p], st->draw + st->ndraw, st->nhand[p]);
+            memset(st->draw + st->ndraw, 0, st->nhand[p]);
+        }
+    }
 }

@@ -7,9 +7,10 @@
  * and their explanations are public (a blind draw's card is named only in an
  * open game; see fc_bots.c for the wording at a closed table), because the
  * API stores an explanation once and shows it to every reader.
- * conceal: an open table lets its seats export the game mid-way (open_table);
- * the API hands them a copy whose draw pile order and RNGs are redrawn from a
- * server secret (fc_conceal), so a save predicts no future draw or deal.
+ * conceal: a seat may save (export) the game mid-way; the API hands it a
+ * copy whose draw pile order and RNGs, and at a closed table the other hands
+ * and blind draws, are redrawn from a server secret (fc_conceal), so a save
+ * tells no hidden card and predicts no future draw or deal.
  */
 #include "game.h"
 #include "fc.h"
@@ -45,9 +46,10 @@ static json_t *rules(void)
         "text", "discard the king of clubs and go out", "play", json_pack("{s:s,s:b}", "discard", "KC", "go_out", 1)));
     json_object_set_new(r, "options", json_pack(
         "{s:s,s:s}",
-        "open", "bool, default true: every hand is on view, and the draw pile on the seats' screens (as the seed "
-                "shows them; players play as if they could not see the draw pile; spectators never see it); false: "
-                "each seat sees only its own hand and counts, and the bots' explanations name no card of a hidden hand",
+        "open", "bool, default false: each seat sees only its own hand, the discard pile's top and the counts, and "
+                "the bots' explanations name no card of a hidden hand; true: the course program's open table, every "
+                "hand on view and the draw pile on the seats' screens (players play as if they could not see the draw "
+                "pile; spectators never see it)",
         "call", "\"heads\" or \"tails\": seat 0 calls the coin toss of round 1 and starts if the call is right; "
                 "without a call a seeded toss picks the starter"));
     json_object_set_new(r, "turn", json_pack(
@@ -84,7 +86,8 @@ static json_t *rules(void)
                   "Pile:, Discard Pile:, Next Player:), first card = top of each pile; seat 0 = Human, seat 1 = Computer",
         "when", "2-player games, before a player's turn only: not after the draw, not during the last turns after "
                 "someone went out, not once the game is over; resuming starts the Next Player's turn. A seat's save "
-                "of a running open table has the draw pile shuffled anew (it predicts no draw of the game)"));
+                "of a running game has the draw pile shuffled anew and, at a closed table, the other hand dealt anew "
+                "from it (it shows no hidden card and predicts no draw of the game)"));
     return r;
 }
 
@@ -96,7 +99,7 @@ static int init(void *vst, const char *variant, int nplayers, uint64_t seed, con
     if (nplayers < FC_MINP || nplayers > FC_MAXP)
         return err_set(e, ERR_BAD_MEMBER, "/players", "Five Crowns is played by %d to %d players, not %d", FC_MINP,
                        FC_MAXP, nplayers);
-    int open = 1, call = -1;
+    int open = 0, call = -1;
     if (options && !json_is_null(options)) {
         if (jx_object(options, "/options", e))
             return ERR_BAD_MEMBER;
@@ -149,10 +152,6 @@ static void status(const void *vst, game_status *out)
     out->rounds = out->over ? FC_ROUNDS : st->round - 1; /* rounds completed */
 }
 
-/* The seed keeps every hand and the draw pile on screen: an open game hides
- * nothing from its seats, so they may export (save) it. */
-static int open_table(const void *vst) { return ((const fc_state *)vst)->open; }
-
 static json_t *legal(const void *vst, int seat)
 {
     const fc_state *st = vst;
@@ -172,7 +171,7 @@ static int judge(const fc_state *st, int seat, const json_t *play, fc_play *p, g
     if (st->phase == FC_PH_OVER)
         return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", fc_result_name(st->result));
     if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
     if (fc_play_parse(play, p, e))
         return ERR_BAD_MEMBER;
     memset(v, 0, sizeof *v);
@@ -257,7 +256,7 @@ static int hint(const void *vst, int seat, json_t **out, game_err *e)
     if (st->phase == FC_PH_OVER)
         return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", fc_result_name(st->result));
     if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
     fc_obs o;
     fc_advice adv;
     fc_observe(st, seat, &o);
@@ -271,9 +270,9 @@ static int hint(const void *vst, int seat, json_t **out, game_err *e)
         char gw[300];
         if (o.last_turn)
             snprintf(gw, sizeof gw, "Player %d has already gone out: this is your last turn, and your hand is laid out after it.",
-                     o.out_seat);
+                     o.out_seat + 1);
         else if (adv.arr.points == 0)
-            snprintf(gw, sizeof gw, "Your hand already forms runs and books: after the draw, discard the extra card and go out.");
+            snprintf(gw, sizeof gw, "Draw first (nobody goes out before drawing): your hand already forms runs and books, so after the draw you can discard the extra card and go out.");
         else
             snprintf(gw, sizeof gw, "Not yet: draw first; your hand now leaves %d points outside runs and books.",
                      adv.arr.points);
@@ -310,7 +309,7 @@ static int import_text(void *st, const char *text, size_t len, json_t **seats, j
     return fc_import_text(st, text, len, seats, warnings, e);
 }
 
-static void conceal(void *st, uint64_t salt) { fc_conceal(st, salt); }
+static void conceal(void *st, int seat, uint64_t salt) { fc_conceal(st, seat, salt); }
 
 static void reveal(void *st) { ((fc_state *)st)->revealed = 1; }
 
@@ -342,7 +341,6 @@ const game_ops fivecrowns_ops = {
     .history = history,
     .events = NULL,
     .export_formats = FORMATS,
-    .open_table = open_table,
     .export_as = export_as,
     .import_text = import_text,
     .conceal = conceal,

@@ -83,11 +83,11 @@ int fc_export_text(const fc_state *st, char **out, size_t *len, game_err *e)
     if (st->phase == FC_PH_DISCARD)
         return err_set(e, ERR_BAD_QUERY, "/format",
                        "a fivecrowns-text save is taken before a player's turn: player %d has drawn and must discard first",
-                       st->cur);
+                       st->cur + 1);
     if (st->went_out >= 0)
         return err_set(e, ERR_BAD_QUERY, "/format",
                        "player %d has gone out and the last turns are under way, which the fivecrowns-text format cannot record; save after the round (or use format=json)",
-                       st->went_out);
+                       st->went_out + 1);
     sbuf b = {0};
     char line[64];
     snprintf(line, sizeof line, "Round: %d\n\nComputer:\n   Score: %d\n   Hand: ", st->round, st->score[1]);
@@ -364,7 +364,7 @@ int fc_import_text(fc_state *st, const char *text, size_t len, json_t **seats, j
     uint64_t hash = 1469598103934665603ULL;
     for (size_t i = 0; i < len; i++)
         hash = (hash ^ (unsigned char)text[i]) * 1099511628211ULL;
-    fc_new_game(s, 2, hash, 1, -1);
+    fc_new_game(s, 2, hash, 0, -1); /* closed, as a new game (rulings) */
     s->round = (uint8_t)round;
     s->first_round = (uint8_t)round;
     s->imported = 1;

@@ -482,16 +482,16 @@ static void say_clue(const cv *v, const hint *h, char *why, size_t whylen, const
     const char *s = pc((cset)touched) > 1 ? "s" : "";
     if (save >= 0)
         snprintf(why, whylen, "%sI clue player %d's %s (card%s %s): a save clue on their chop, card %d: "
-                 "keep it, it is the last copy of a card we still need", lead, h->to, what, s, cards, save + 1);
+                 "keep it, it is the last copy of a card we still need", lead, h->to + 1, what, s, cards, save + 1);
     else if (target >= 0)
         snprintf(why, whylen, "%sI clue player %d's %s (card%s %s): a play clue: card %d, the newest it "
-                 "touches that could be playable now, is playable now", lead, h->to, what, s, cards, target + 1);
+                 "touches that could be playable now, is playable now", lead, h->to + 1, what, s, cards, target + 1);
     else if (pm)
         snprintf(why, whylen, "%sI clue player %d's %s (card%s %s): now they know card%s %s %s playable",
-                 lead, h->to, what, s, cards, pc((cset)pm) > 1 ? "s" : "", proved, pc((cset)pm) > 1 ? "are" : "is");
+                 lead, h->to + 1, what, s, cards, pc((cset)pm) > 1 ? "s" : "", proved, pc((cset)pm) > 1 ? "are" : "is");
     else
         snprintf(why, whylen, "%sI clue player %d's %s (card%s %s): information only, none of the "
-                 "touched cards can be playable now", lead, h->to, what, s, cards);
+                 "touched cards can be playable now", lead, h->to + 1, what, s, cards);
 }
 
 static void give(const cv *v, const hint *h, hn_play *out, char *why, size_t whylen, const char *lead)
@@ -596,7 +596,7 @@ void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, 
                 *out = (hn_play){HN_DISCARD, i, 0};
                 snprintf(why, whylen, "I discard my card %d, which everybody knows is playable: a discard "
                          "finesse: player %d's newest card is that same card, so they should play it",
-                         i + 1, who);
+                         i + 1, who + 1);
                 return;
             }
         }

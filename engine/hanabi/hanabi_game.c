@@ -146,7 +146,7 @@ int hn_judge(const hanabi_state *st, const hn_play *p, char *why, size_t whylen,
         *rule = "";
     if (p->type == HN_HINT_COLOR || p->type == HN_HINT_NUMBER) {
         if (p->target < 0 || p->target >= st->np) {
-            snprintf(buf, sizeof buf, "there is no player %d (players 0 to %d)", p->target, st->np - 1);
+            snprintf(buf, sizeof buf, "there is no such player (the target is a seat from 0 to %d)", st->np - 1);
             return fail(why, whylen, rule, "hint.target", buf);
         }
         if (p->target == st->cur)
@@ -163,10 +163,10 @@ int hn_judge(const hanabi_state *st, const hn_play *p, char *why, size_t whylen,
             return fail(why, whylen, rule, "hint.no-tokens", "no hint token is left: play or discard");
         if (!hn_touch(st, p->target, p->type, p->value)) {
             if (p->type == HN_HINT_COLOR)
-                snprintf(buf, sizeof buf, "player %d holds no %s card%s", p->target,
+                snprintf(buf, sizeof buf, "player %d holds no %s card%s", p->target + 1,
                          COLOR_NAMES[p->value], st->variant ? " (nor rainbow)" : "");
             else
-                snprintf(buf, sizeof buf, "player %d holds no %d", p->target, p->value);
+                snprintf(buf, sizeof buf, "player %d holds no %d", p->target + 1, p->value);
             return fail(why, whylen, rule, "hint.empty", buf);
         }
         if (why && whylen)
@@ -387,11 +387,11 @@ void hn_play_text(const hn_play *p, char *out, size_t n)
 {
     switch (p->type) {
     case HN_HINT_COLOR:
-        snprintf(out, n, "hints player %d about their %s cards", p->target,
+        snprintf(out, n, "hints player %d about their %s cards", p->target + 1,
                  p->value >= 0 && p->value < 6 ? COLOR_NAMES[p->value] : "?");
         break;
     case HN_HINT_NUMBER:
-        snprintf(out, n, "hints player %d about their %ds", p->target, p->value);
+        snprintf(out, n, "hints player %d about their %ds", p->target + 1, p->value);
         break;
     case HN_DISCARD:
         snprintf(out, n, "discards card %d", p->target + 1); /* counted from 1, the oldest */

@@ -41,8 +41,8 @@ static json_t *rules(void)
                       "1 hint number (number 1-5), 2 discard, 3 play (target: player for hints, hand index otherwise); "
                       "unused members may be absent, null or any integer",
         "examples",
-        "text", "hint player 2 about their red cards", "play", json_pack("{s:s,s:i,s:s}", "type", "hint", "target", 2, "color", "R"),
-        "text", "hint player 2 about their 3s", "play", json_pack("{s:s,s:i,s:i}", "type", "hint", "target", 2, "number", 3),
+        "text", "hint player 3 about their red cards", "play", json_pack("{s:s,s:i,s:s}", "type", "hint", "target", 2, "color", "R"),
+        "text", "hint player 3 about their 3s", "play", json_pack("{s:s,s:i,s:i}", "type", "hint", "target", 2, "number", 3),
         "text", "play the oldest card", "play", json_pack("{s:s,s:i}", "type", "play", "card", 0),
         "text", "discard card 3", "play", json_pack("{s:s,s:i}", "type", "discard", "card", 3),
         "text", "the same colour hint in the seed's form", "play",
@@ -154,7 +154,7 @@ static int judge(const hanabi_state *st, int seat, const json_t *play, hn_play *
     if (st->over)
         return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", hn_result_name(st));
     if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
     if (hn_play_parse(play, p, e))
         return ERR_BAD_MEMBER;
     memset(v, 0, sizeof *v);
@@ -241,7 +241,7 @@ static int hint(const void *vst, int seat, json_t **out, game_err *e)
     if (st->over)
         return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", hn_result_name(st));
     if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
     hanabi_state m;
     hn_play p;
     char why[320];

@@ -555,7 +555,7 @@ void pz_greedy(const pz_obs *o, pz_play *out, char *why, size_t whylen)
         if (t >= 0) {
             out->type = PZ_SKIP;
             out->target = (uint8_t)t;
-            snprintf(why, whylen, "plays a Skip on player %d, the closest to finishing", t);
+            snprintf(why, whylen, "plays a Skip on player %d, the closest to finishing", t + 1);
             if (pz_judge(o, out, NULL, 0, NULL))
                 return;
         }

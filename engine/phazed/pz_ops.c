@@ -38,13 +38,13 @@ static json_t *rules(void)
         "text", "take the top of the discard pile", "play", json_pack("[i,s]", 2, "JS"),
         "text", "phase 1: two sets of three", "play",
         json_pack("[i,[i,[[s,s,s],[s,s,s]]]]", 3, 1, "2S", "2S", "2C", "AS", "5S", "5S"),
-        "text", "place 9D at the end of player 1's group 0 (8 cards)", "play",
+        "text", "place 9D at the end of player 2's group 1 (8 cards)", "play",
         json_pack("[i,[s,[i,i,i]]]", 4, "9D", 1, 0, 8),
         "text", "discard JS (ends the turn)", "play", json_pack("[i,s]", 5, "JS"),
-        "text", "bonus: Skip player 2 with a Joker (ends the turn)", "play", json_pack("[i,i]", 6, 2));
+        "text", "bonus: Skip player 3 with a Joker (ends the turn)", "play", json_pack("[i,i]", 6, 2));
     json_object_set_new(r, "plays", shapes);
     json_object_set_new(r, "turn", json_pack("[s,s,s,s,s,s,s,s,s,s,s]",
-        "deal: 10 cards each from the dealer's left, the next card face up starts the discard pile; the dealer rotates clockwise each hand (player 0 leads hand 1), left of the dealer leads",
+        "deal: 10 cards each from the dealer's left, the next card face up starts the discard pile; the dealer rotates clockwise each hand (player 1, seat 0, leads hand 1), left of the dealer leads",
         "a turn: pick up (deck or discard top), optionally play the phase required now (standard: phases 1-7 in order, one per hand, all at once), then once the phase is down place cards on any group, then discard one card",
         "groups: sets by value (3 or 4) or suit (7), runs (8; 4 of one colour) wrapping K->2, 34-accumulations (of one colour); Aces are Wild but every group needs two naturals; a Wild in a run stands for 2..K",
         "placing: sets and accumulations at any index 0..len; runs only at index 0 (before) or len (after), at most 12 cards",
@@ -153,7 +153,7 @@ static int judge(const pz_state *st, int seat, const json_t *play, pz_play *p, g
     if (st->result != PZ_PLAYING)
         return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", pz_result_name(st->result));
     if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
     if (pz_play_parse(play, st->variant, p, e))
         return ERR_BAD_MEMBER;
     memset(v, 0, sizeof *v);
@@ -254,7 +254,7 @@ static int hint(const void *vst, int seat, json_t **out, game_err *e)
     if (st->result != PZ_PLAYING)
         return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", pz_result_name(st->result));
     if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur);
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
     pz_obs o;
     pz_play p;
     char why[320];

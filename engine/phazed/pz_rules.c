@@ -580,7 +580,7 @@ int pz_judge(const pz_obs *o, const pz_play *p, char *why, size_t whylen, const 
     if (p->type < PZ_PHASE || p->type > PZ_SKIP)
         FAIL("play-type", "unknown play type %d", p->type);
     if (!o->mid)
-        FAIL("pick-up-first", "a turn starts by picking up a card (deck [1, null] or discard [2, card])");
+        FAIL("pick-up-first", "a turn starts by picking up a card, from the deck or the discard pile");
     if (p->type == PZ_PHASE) {
         if (o->t.phase[me])
             FAIL("phase-once", "only one phase can be played in a hand");
@@ -622,13 +622,13 @@ int pz_judge(const pz_obs *o, const pz_play *p, char *why, size_t whylen, const 
         if (p->card == PZ_JOKER)
             FAIL("joker-table", "Jokers are never placed on the table");
         if (p->pid >= o->np || !o->t.phase[p->pid])
-            FAIL("place-target", "player %d has no phase on the table", p->pid);
+            FAIL("place-target", "player %d has no phase on the table", p->pid + 1);
         if (p->grp >= o->t.ng[p->pid])
-            FAIL("place-target", "player %d's phase has no group %d", p->pid, p->grp);
+            FAIL("place-target", "player %d's phase has no group %d", p->pid + 1, p->grp + 1);
         const pz_group *G = &o->t.g[p->pid][p->grp];
         int kind = pz_group_kind(o->t.phase[p->pid], p->grp);
         if (p->idx > G->n)
-            FAIL("place-index", "index %d is past the end of the group (%d cards)", p->idx, G->n);
+            FAIL("place-index", "position %d is past the end of the group (%d cards)", p->idx + 1, G->n);
         if (!pz_fits(&o->t, p->pid, p->grp, p->card, p->idx)) {
             if (is_acc(kind)) {
                 int tot = pz_group_total(G), nx = pz_acc_next(tot);
@@ -642,9 +642,9 @@ int pz_judge(const pz_obs *o, const pz_play *p, char *why, size_t whylen, const 
             if ((kind == PZ_K_RUN || kind == PZ_K_CRUN) && G->n >= 12)
                 FAIL("run-full", "the run already holds 12 cards, one of each value");
             if ((kind == PZ_K_RUN || kind == PZ_K_CRUN) && p->idx != 0 && p->idx != G->n)
-                FAIL("place-index", "a run grows only at its ends (index 0 or %d)", G->n);
-            FAIL("place-fit", "%s does not fit player %d's group %d at index %d", pz_card_name(p->card),
-                 p->pid, p->grp, p->idx);
+                FAIL("place-index", "a run grows only at its ends (its start or after its %d cards)", G->n);
+            FAIL("place-fit", "%s does not fit player %d's group %d at position %d", pz_card_name(p->card),
+                 p->pid + 1, p->grp + 1, p->idx + 1);
         }
         pz_table t = o->t;
         insert_card(&t.g[p->pid][p->grp], p->idx, p->card);
@@ -658,15 +658,15 @@ int pz_judge(const pz_obs *o, const pz_play *p, char *why, size_t whylen, const 
             FAIL("acc-unreachable",
                  "after this play the cards left could not complete the accumulation this turn");
         if (why)
-            snprintf(why, whylen, "places %s on player %d's group %d", pz_card_name(p->card), p->pid,
-                     p->grp);
+            snprintf(why, whylen, "places %s on player %d's group %d", pz_card_name(p->card), p->pid + 1,
+                     p->grp + 1);
         return 1;
     }
     if (!accs_complete(&o->t, o->np))
         FAIL("acc-incomplete", "an accumulation played to this turn must reach its target before the turn ends");
     if (p->type == PZ_DISCARD) {
         if (p->card == PZ_JOKER)
-            FAIL("joker-discard", "a Joker is played as a Skip: [6, target]");
+            FAIL("joker-discard", "a Joker is not discarded: it is played as a Skip on another player");
         if (why)
             snprintf(why, whylen, "discards %s", pz_card_name(p->card));
         return 2;
@@ -674,9 +674,9 @@ int pz_judge(const pz_obs *o, const pz_play *p, char *why, size_t whylen, const 
     if (!o->variant)
         FAIL("bonus-only", "Skip cards exist only in the bonus variant");
     if (p->target >= o->np || p->target == me)
-        FAIL("skip-target", "a Skip names one of the other players (0-%d)", o->np - 1);
+        FAIL("skip-target", "a Skip names one of the other players (seats 0 to %d in the play)", o->np - 1);
     if (why)
-        snprintf(why, whylen, "plays a Skip on player %d", p->target);
+        snprintf(why, whylen, "plays a Skip on player %d", p->target + 1);
     return 2;
 }
 
@@ -854,23 +854,21 @@ void pz_play_text(const pz_play *p, char *out, size_t n)
     case PZ_PHASE: {
         size_t k = (size_t)snprintf(out, n, "plays phase %d:", p->phase);
         for (int g = 0; g < p->ng && k < n; g++) {
-            k += (size_t)snprintf(out + k, n - k, " [");
+            k += (size_t)snprintf(out + k, n - k, "%s", g ? ", then" : "");
             for (int i = 0; i < p->gn[g] && k < n; i++)
-                k += (size_t)snprintf(out + k, n - k, "%s%s", i ? " " : "", pz_card_name(p->gc[g][i]));
-            if (k < n)
-                k += (size_t)snprintf(out + k, n - k, "]");
+                k += (size_t)snprintf(out + k, n - k, " %s", pz_card_name(p->gc[g][i]));
         }
         break;
     }
     case PZ_PLACE:
-        snprintf(out, n, "places %s on player %d's group %d at index %d", pz_card_name(p->card), p->pid,
-                 p->grp, p->idx);
+        snprintf(out, n, "places %s on player %d's group %d at position %d", pz_card_name(p->card),
+                 p->pid + 1, p->grp + 1, p->idx + 1);
         break;
     case PZ_DISCARD:
         snprintf(out, n, "discards %s", pz_card_name(p->card));
         break;
     case PZ_SKIP:
-        snprintf(out, n, "plays a Skip on player %d", p->target);
+        snprintf(out, n, "plays a Skip on player %d", p->target + 1);
         break;
     default:
         snprintf(out, n, "skips this turn");

@@ -1,8 +1,9 @@
 // Browser tests of playing with friends (issue 13, items 1 and 2): the lobby
-// seats me, invited friends and bots; each invited seat gets a link whose token
-// lives in the URL fragment only (never sent to the server, so never in its
-// access log); opening it in another browser joins that seat and takes the
-// token out of the address bar. Two people then play a Hanabi game and a
+// seats me, invited friends and bots; each invited seat gets a link whose
+// invite lives in the URL fragment only (never sent to the server in a URL,
+// so never in its access log); opening it in another browser claims that
+// seat (the invite travels in a request body, the seat's token comes back)
+// and takes the invite out of the address bar. Two people then play a Hanabi game and a
 // Comp10001-Bo game to the end through their pages, each seeing the other's
 // moves within 1 s through the event stream, while a spectator sees exactly
 // the public view. "My games" rejoins after a reload and in a new tab, says
@@ -64,26 +65,27 @@ async function createInLobby(p, { game, players, seats, seed, name, friends = {}
     const input = p.getByTestId(`invite-link-${i}`);
     await input.waitFor();
     links[i] = await input.inputValue();
-    tokens.add(decodeURIComponent(/token=([^&]+)/.exec(links[i])[1]));
+    tokens.add(decodeURIComponent(/invite=([^&]+)/.exec(links[i])[1]));
   }
   const own = await p.evaluate((k) => localStorage.getItem(k), `croupier.token.${id}`);
   if (own) tokens.add(own);
   return { id, links };
 }
 
-/** Open an invite link in browser `who`; check the token left the address bar. */
+/** Open an invite link in browser `who`; check the invite left the address
+ *  bar and the seat's token (from the claim) is kept. */
 async function join(who, link, id) {
-  const token = new URL(link).hash.match(/token=([^&]+)/)[1];
-  tokens.add(decodeURIComponent(token));
+  tokens.add(decodeURIComponent(new URL(link).hash.match(/invite=([^&]+)/)[1]));
   await who.page.goto(link);
   await ready(who.page);
   await who.page.getByTestId('board').waitFor();
   const where = await who.page.evaluate(() => location.href);
-  assert.doesNotMatch(where, /token|seat=/, `${who.label}: the token is gone from the address bar (${where})`);
+  assert.doesNotMatch(where, /token|invite|seat=/, `${who.label}: the invite is gone from the address bar (${where})`);
   assert.match(where, new RegExp(`#game=${id}$`));
-  assert.equal(await who.page.evaluate((k) => localStorage.getItem(k), `croupier.token.${id}`), decodeURIComponent(token),
-    `${who.label}: the seat token is kept in localStorage`);
-  return decodeURIComponent(token);
+  const token = await who.page.evaluate((k) => localStorage.getItem(k), `croupier.token.${id}`);
+  assert.ok(token, `${who.label}: the seat token is kept in localStorage`);
+  tokens.add(token);
+  return token;
 }
 
 /** The server's answer to the play `mover` is about to click. */
@@ -149,7 +151,7 @@ test('invite a friend from the lobby; the two play Hanabi to the end, live, and 
 
   const { id, links } = await createInLobby(p, { game: 'hanabi', players: 2, seats: ['@me', '@invite'], seed: 42, name: 'Ada', friends: { 1: 'Bob' } });
   games.hanabi = id;
-  assert.match(links[1], new RegExp(`^${env.baseURL}/#game=${id}&seat=1&token=[^&]+$`), 'the invite carries its token in the fragment');
+  assert.match(links[1], new RegExp(`^${env.baseURL}/#game=${id}&seat=1&invite=[^&]+$`), 'the link carries its invite in the fragment');
   await p.screenshot({ path: path.join(OUT, 'friends-invite-1280.png') });
   await p.setViewportSize({ width: 375, height: 800 });
   await p.getByTestId('invites').scrollIntoViewIfNeeded();

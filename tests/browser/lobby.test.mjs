@@ -77,11 +77,11 @@ test('table sizes outside GET /rules bounds are refused in the lobby, before the
     await page.evaluate(() => { document.querySelector('[data-testid="message"]').className = 'message'; });
   }
   assert.equal(posts, 0, 'the API was never asked');
-  // In range: the seats are numbered as the board and the explanations number players (you are player 0).
+  // In range: the seats are numbered as the explanations number players, from 1 (you are player 1).
   await tid('new-game-players').fill(String(hb.players.max));
   assert.equal(await page.locator('[data-testid^="new-game-bot-"]').count(), hb.players.max - 1);
   const labels = await page.locator('#ng-bot-list label').allInnerTexts();
-  assert.deepEqual(labels, Array.from({ length: hb.players.max - 1 }, (_, i) => `Player ${i + 1}`));
+  assert.deepEqual(labels, Array.from({ length: hb.players.max - 1 }, (_, i) => `Player ${i + 2}`));
 });
 
 test('"New game" stays readable on hover, and the default name never gives "You\'s"', async () => {

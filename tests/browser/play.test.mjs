@@ -92,11 +92,11 @@ const shown = (c) => `${RANK[c[0]] || c[0]}${SUIT[c[1]]}`;         // "10♥"
 const spoken = (c) => `${NAME[c[0]] || c[0]} of ${SUITNAME[c[1]]}`; // "10 of hearts"
 const squash = (s) => s.replace(/\s+/g, '');
 
-/** What the log says for a play of ours: "7♥ from hand to build pile 2" (piles count from 0, as in the explanations). */
+/** What the log says for a play of ours: "7♥ from hand to build pile 2" (piles count from 1, as in the explanations). */
 function expectedLogText(play, you) {
   const [type, src, d] = play;
-  const dest = d[0] === 0 ? `build pile ${d[1]}`
-    : d[1][0] === you ? `own discard pile ${d[1][1]}` : `discard pile ${d[1][1]}`;
+  const dest = d[0] === 0 ? `build pile ${d[1] + 1}`
+    : d[1][0] === you ? `own discard pile ${d[1][1] + 1}` : `discard pile ${d[1][1] + 1}`;
   if (type === 0) return `${shown(src)} from hand to ${dest}`;
   if (type === 2) return `${shown(src)} from stockpile to ${dest}`;
   if (type === 1) return `${shown(src[0])} from`;

@@ -236,12 +236,16 @@ test('play again at a table of people: same names, new tokens, invite links', as
   assert.equal(g2.you, 0);
   assert.equal(g2.variant, 'rainbow');
   assert.deepEqual(g2.seats.map((x) => [x.name, x.bot || null]), [['Ann', null], ['Bob', null], ['rules bot', 'rules']]);
-  // Bob's new seat: an invite link with his new token in the fragment.
+  // Bob's new seat: an invite link with its invite in the fragment.
   await page.getByTestId('invite-link-1').waitFor();
   const link = await page.getByTestId('invite-link-1').inputValue();
-  const m = /#game=([^&]+)&seat=1&token=([^&]+)$/.exec(link);
+  const m = /#game=([^&]+)&seat=1&invite=([^&]+)$/.exec(link);
   assert.ok(m && decodeURIComponent(m[1]) === id2, link);
-  assert.equal((await call('GET', `/games/${id2}`, { token: decodeURIComponent(m[2]) })).body.you, 1, 'the link seats Bob');
+  const claimed = await fetch(`${env.baseURL}/games/${id2}/seats/1/claim`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ invite: decodeURIComponent(m[2]) }),
+  });
+  assert.equal(claimed.status, 200);
+  assert.equal((await call('GET', `/games/${id2}`, { token: (await claimed.json()).token })).body.you, 1, 'the link seats Bob');
 });
 
 test('the rules panel, in the lobby and at the table, drawn from GET /rules/{game}', async () => {

@@ -8,6 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { startAll, stopAll, apiInPage, OUT, FIXTURES } from './harness.mjs';
 
 let env, page;
@@ -197,7 +198,7 @@ test('Five Crowns: Save only where the server can save; the hand sorted, wild ca
   await deal('fivecrowns', 'standard', 5);
   await tid('fc-hand').waitFor();
   const s = (await view()).state;
-  // Our turn to draw on an open 2-player table: the server saves.
+  // Our turn to draw on a (closed) 2-player table: the server saves.
   assert.equal(await tid('fc-save').isDisabled(), false);
   const exp = await page.evaluate(async () => {
     const id = /game=([^&]+)/.exec(location.hash)[1];
@@ -246,15 +247,17 @@ test('Five Crowns: Save only where the server can save; the hand sorted, wild ca
   }
 });
 
-test('Five Crowns: a closed table offers no Save, and says why', async () => {
-  await page.goto('/');
-  await page.waitForSelector('body[data-ready="true"]');
-  await tid('new-game-game').selectOption('fivecrowns');
-  await tid('new-game-open').uncheck();
-  await tid('new-game-submit').click();
+test('Five Crowns: a closed table (the default) saves a concealed file: my hand, the computer\'s face down on screen', async () => {
+  await deal('fivecrowns', 'standard', 5);
   await tid('fc-hand').waitFor();
-  assert.equal(await tid('fc-save').isDisabled(), true);
-  assert.match(await tid('fc-save-why').innerText(), /closed table/i);
+  const s = (await view()).state;
+  assert.equal(s.open, false);
+  assert.equal(await tid('fc-hand-1').locator('[data-card]').count(), 0, "the computer's cards are face down");
+  assert.equal(await tid('fc-save').isDisabled(), false);
+  const [download] = await Promise.all([page.waitForEvent('download'), tid('fc-save').click()]);
+  const text = readFileSync(await download.path(), 'utf8');
+  assert.equal(/Human:\s*Score: \d+\s*Hand: (.*)/.exec(text)[1].trim(), s.hand.join(' '), 'my hand as it is');
+  assert.equal(/Computer:\s*Score: \d+\s*Hand: (.*)/.exec(text)[1].trim().split(/\s+/).length, s.hand_sizes[1]);
 });
 
 test('Five Crowns: a 13-card hand is grouped into the melds the arranger finds', async () => {

@@ -124,15 +124,15 @@ test('croupier fcgi answers one CGI request when a CGI server starts it', () => 
   try {
     const get = cgi({ REQUEST_METHOD: 'GET', PATH_INFO: '/rules' });
     assert.equal(get.status, 0, get.stderr);
-    assert.match(get.stdout, /^Status: 200\r\nContent-Type: application\/json/);
+    assert.match(get.stdout, /^Status: 200 OK\r\nContent-Type: application\/json/);
     assert.match(get.stdout, /"game":"comp10001bo"/);
     const body = '[[0,"2C",[0,0]],0,["2C","AS","9D","0D","0S"],[["9C",8],["0D",8],["3H",8],["KD",8]],[[[],[],[],[]],[[],[],[],[]],[[],[],[],[]],[[],[],[],[]]],[[],[],[],[]]]';
     const post = cgi({ REQUEST_METHOD: 'POST', PATH_INFO: '/validate/comp10001bo/is_valid_play',
       CONTENT_TYPE: 'application/json', CONTENT_LENGTH: String(body.length) }, body);
-    assert.match(post.stdout, /^Status: 200\r\n/);
+    assert.match(post.stdout, /^Status: 200 OK\r\n/);
     assert.match(post.stdout, /\r\n\r\n\{"result":1\}$/);
     const bad = cgi({ REQUEST_METHOD: 'PUT', PATH_INFO: '/games' });
-    assert.match(bad.stdout, /^Status: 405\r\nContent-Type: application\/problem\+json\r\nAllow: POST/);
+    assert.match(bad.stdout, /^Status: 405 Method Not Allowed\r\nContent-Type: application\/problem\+json\r\nAllow: POST/);
   } finally {
     spawnSync('rm', ['-rf', dir]);
   }

@@ -2,9 +2,11 @@
 // tables, plays and the computer's explanations, help mode, and save/resume
 // in the seed's text format, including every real save file in
 // tests/fixtures/fivecrowns (loaded, warned or rejected as its README says);
-// saves too big for a game refused naming the line; what a closed table shows
-// each reader (plays, events, explanations); a seat's export of an open table
-// concealed (draw pile order, RNG and seed redrawn), the admin's exact.
+// saves too big for a game refused naming the line; what a closed table (the
+// default) shows each reader (plays, events, explanations); a seat's export
+// concealed (draw pile order, RNG and seed redrawn; at a closed table the
+// other hand dealt anew and the other seats' blind draws left out), the
+// admin's exact.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -35,20 +37,19 @@ test('coin toss: the human calls it; the caller starts when the call is right', 
   expectProblem(await srv.post('/games', { game: 'fivecrowns', players: [{ name: 'A' }, { bot: 'strategy' }], options: { colour: 1 } }), 400, 'invalid-member');
 });
 
-test('open table by default (both hands, the draw pile); {"open": false} hides them (raw text)', async () => {
-  const open = await create(undefined, 7);
-  assert.equal(open.state.hands.length, 2);
-  assert.ok(open.state.hands[1].length >= 3, 'the computer hand is on screen');
-  assert.ok(Array.isArray(open.state.draw_pile), 'the draw pile is on screen');
-  const closed = await create({ open: false }, 7);
+test('closed table by default (the other hand, the piles hidden); {"open": true} shows them (raw text)', async () => {
+  const closed = await create(undefined, 7);
+  assert.equal(closed.state.open, false);
   const me = closed.seats[0].token;
   const v = await srv.get(`/games/${closed.id}`, { token: me });
   assert.equal(v.json.state.hands[1], null, 'the other hand is hidden');
   assert.doesNotMatch(v.text, /"draw_pile"|"discard_pile"/);
   const admin = await srv.get(`/games/${closed.id}`, { token: srv.adminToken });
   assert.ok(Array.isArray(admin.json.state.draw_pile), 'the admin sees the draw pile');
-  // A closed table is not exported to a seat while it runs; an open one is (it is on screen anyway).
-  expectProblem(await srv.get(`/games/${closed.id}/export?format=fivecrowns-text`, { token: me }), 403, 'forbidden');
+  const open = await create({ open: true }, 7);
+  assert.equal(open.state.hands.length, 2);
+  assert.ok(open.state.hands[1].length >= 3, 'the computer hand is on screen');
+  assert.ok(Array.isArray(open.state.draw_pile), 'the draw pile is on screen');
   const ex = await srv.get(`/games/${open.id}/export?format=fivecrowns-text`, { token: open.seats[0].token });
   if (open.state.went_out === null) {
     expectStatus(ex, 200, 'an open table is saved by its seat');
@@ -140,14 +141,19 @@ test('save and resume: every fixture loads or is rejected as its README says; ro
     assert.match(ex.headers.get('content-type'), /^text\/plain/);
     assert.equal(ex.headers.get('croupier-export'), null, 'the admin\'s export is exact');
     assert.deepEqual(sections(ex.text), sections(text), `${f}: import then export gives back an equivalent file`);
-    // The seat's own save of the running game: the same but for the draw pile's order.
+    // The seat's own save of the running game (an imported save is a closed
+    // table): the Computer's hand dealt anew from the cards the Human has not
+    // seen (that hand and the draw pile together), the draw pile reordered;
+    // everything the Human sees as saved.
+    assert.equal(r.json.state.open, false, `${f}: an imported save is a closed table`);
     const mine = await srv.get(`/games/${r.json.id}/export?format=fivecrowns-text`, { token: r.json.seats[0].token });
     expectStatus(mine, 200, `${f} seat export`);
     assert.equal(mine.headers.get('croupier-export'), 'concealed');
     const [a, b] = [sections(mine.text), sections(text)];
-    assert.deepEqual([...a['Draw Pile']].sort(), [...b['Draw Pile']].sort(), `${f}: the same draw pile cards`);
-    delete a['Draw Pile'];
-    delete b['Draw Pile'];
+    const unseen = (x) => [...x['Computer Hand'], ...x['Draw Pile']].sort();
+    assert.deepEqual(unseen(a), unseen(b), `${f}: the same unseen cards`);
+    assert.equal(a['Computer Hand'].length, b['Computer Hand'].length, `${f}: the Computer's hand size`);
+    for (const x of [a, b]) { delete x['Draw Pile']; delete x['Computer Hand']; }
     assert.deepEqual(a, b, `${f}: everything on view is as saved`);
   }
 });
@@ -277,7 +283,7 @@ test('a closed table: plays, events and explanations name no card the reader may
 test('a seat exports an open table concealed: another draw order and RNG each time; the admin gets it exact', async () => {
   let g, gseed;
   for (let seed = 40; !g; seed++) { // a game where it is the human's turn, nobody out
-    const c = await create({ call: 'heads' }, seed);
+    const c = await create({ call: 'heads', open: true }, seed);
     if (c.state.current === 0 && c.state.went_out === null && c.state.draw_count > 40) [g, gseed] = [c, seed];
   }
   const token = g.seats[0].token;
@@ -326,4 +332,36 @@ test('a seat exports an open table concealed: another draw order and RNG each ti
   assert.notEqual(ta.text, tb.text);
   // a spectator still gets nothing while the game runs
   expectProblem(await srv.get(`/games/${g.id}/export`), 401, 'unauthorized');
+});
+
+test('a seat exports a closed table concealed: its own hand as it is, the other hand dealt anew, no blind draw of another seat', async () => {
+  let g;
+  for (let seed = 60; !g; seed++) { // the human's turn, nobody out, the bot has drawn blind
+    const c = await create({ call: 'tails' }, seed);
+    if (c.state.current === 0 && c.state.went_out === null && c.applied.some((r) => r.play.draw === 'draw')) g = c;
+  }
+  const token = g.seats[0].token;
+  const real = (await srv.get(`/games/${g.id}/export`, { token: srv.adminToken })).json.state;
+  for (let i = 0; i < 3; i++) {
+    const x = await srv.get(`/games/${g.id}/export`, { token });
+    expectStatus(x, 200);
+    assert.equal(x.headers.get('croupier-export'), 'concealed');
+    const s = x.json.state;
+    assert.deepEqual(s.hands[0], real.hands[0], 'my hand as it is');
+    assert.equal(s.hands[1].length, real.hands[1].length);
+    assert.deepEqual([...s.hands[1], ...s.draw_pile].sort(), [...real.hands[1], ...real.draw_pile].sort(),
+      'the other hand comes from the cards I have not seen');
+    for (const [i2, rec] of s.history.entries()) {
+      const was = real.history[i2];
+      if (was.play.draw === 'draw' && was.seat !== 0) assert.equal(rec.card, undefined, `the bot's blind draw ${i2} is left out`);
+      else assert.deepEqual(rec, was);
+    }
+    assert.notDeepEqual(s.hands[1], real.hands[1], 'the other hand is not the real one');
+    const imp = await srv.post('/games/import', x.json);
+    expectStatus(imp, 201, 'the save resumes');
+  }
+  const text = await srv.get(`/games/${g.id}/export?format=fivecrowns-text`, { token });
+  expectStatus(text, 200);
+  assert.deepEqual(sections(text.text)['Human Hand'], real.hands[0]);
+  assert.notDeepEqual(sections(text.text)['Computer Hand'], real.hands[1], 'the text save shows another computer hand');
 });

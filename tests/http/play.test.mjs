@@ -222,7 +222,10 @@ test('errors leave the game unchanged: 400, 409 not-your-turn, 412, 422', async 
   const legal = (await srv.get(`/games/${g.id}/legal`, { token: ann })).json.plays;
 
   // 422 with rule and the caller's legal plays.
-  const il = expectProblem(await srv.post(`/games/${g.id}/plays`, { play: ILLEGAL }, { token: ann }), 422, 'illegal-play');
+  const ir = await srv.post(`/games/${g.id}/plays`, { play: ILLEGAL }, { token: ann });
+  const il = expectProblem(ir, 422, 'illegal-play');
+  // RFC 9110's reason phrase (civetweb's own table says "Unproccessable entity"; nginx passes ours on)
+  assert.equal(ir.res.statusText, 'Unprocessable Content');
   assert.equal(typeof il.rule, 'string');
   assert.ok(il.rule.length > 0);
   assert.ok(il.detail.length > 0, 'the reason');

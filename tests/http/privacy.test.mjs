@@ -18,8 +18,8 @@ import { useServer, expectStatus, expectProblem } from './lib/server.mjs';
 const srv = useServer();
 const viaFcgi = process.env.CROUPIER_TEST_FRONT === 'fcgi';
 
-// Every game of /rules at its usual size; Five Crowns also closed (its
-// default table is open: every hand is public there).
+// Every game of /rules at its usual size; Five Crowns also open (the course
+// program's table: every hand is public there).
 async function tables() {
   const r = await srv.get('/rules');
   expectStatus(r, 200);
@@ -27,7 +27,7 @@ async function tables() {
   for (const g of r.json.games) {
     const n = g.players.default || g.players.min;
     out.push({ game: g.game, n, options: undefined });
-    if (g.game === 'fivecrowns') out.push({ game: g.game, n, options: { open: false } });
+    if (g.game === 'fivecrowns') out.push({ game: g.game, n, options: { open: true } });
   }
   return out;
 }

@@ -225,6 +225,9 @@ test('FastCGI: a body shorter than CONTENT_LENGTH is refused, never applied', { 
     assert.equal(short.status, 400, short.text);
     assert.match(short.headers['content-type'], /^application\/problem\+json/);
     assert.equal(short.json.type, '/problems/malformed-request');
+    const illegal = JSON.stringify({ play: [0, 'AS', [1, [0, 0]]] }); // an ace never goes on a discard pile
+    const no = await fcgiRequest(sock, env('POST', `/games/${g.json.id}/plays`, { ...auth, CONTENT_LENGTH: illegal.length }), illegal);
+    assert.equal(no.headers.status, '422 Unprocessable Content', 'the Status line carries the reason phrase');
     const bad = await fcgiRequest(sock, env('POST', `/games/${g.json.id}/plays`, { ...auth, CONTENT_LENGTH: '12x' }), play);
     assert.equal(bad.status, 400, bad.text);
     const big = await fcgiRequest(sock, env('POST', `/games/${g.json.id}/plays`, { ...auth, CONTENT_LENGTH: 1 << 30 }), play);

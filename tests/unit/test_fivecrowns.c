@@ -1040,7 +1040,8 @@ static void test_hostile_decode(void **u)
         {"discard_pile", "[1]", "/discard_pile/0"}, {"result", "\"won\"", "/result"},
         {"winner", "0", "/winner"}, {"rounds", "[{}]", "/rounds"}, {"history", "[1]", "/history/0"},
         {"history", "[{\"seat\":0,\"round\":1,\"play\":{\"draw\":\"sky\"},\"card\":\"7H\"}]", "/history/0/play/draw"},
-        {"history", "[{\"seat\":0,\"round\":1,\"play\":{\"draw\":\"draw\"}}]", "/history/0/card"},
+        {"history", "[{\"seat\":0,\"round\":1,\"play\":{\"draw\":\"discard\"}}]", "/history/0/card"},
+        {"history", "[{\"seat\":0,\"round\":1,\"play\":{\"draw\":\"draw\"},\"card\":null}]", "/history/0/card"},
         {"rng", "{\"state\":\"zz\",\"inc\":\"1\"}", "/rng/state"}, {"toss", "{\"call\":\"edge\",\"result\":\"heads\"}", "/toss/call"},
         {"round_turns", "100000", "/round_turns"}, {"first_round", "3", "/first_round"}, {"imported", "null", "/imported"},
     };
@@ -1118,8 +1119,10 @@ static void test_views(void **u)
     free(oh);
     free(dp);
 
-    /* open (the default): both hands and the draw pile for everybody */
-    OPS->init(st, NULL, 2, 11, NULL, &e);
+    /* open (the course program's table): both hands and the draw pile for everybody */
+    json_t *open = J("{\"open\": true}");
+    OPS->init(st, NULL, 2, 11, open, &e);
+    json_decref(open);
     s = st->cur;
     oh = dump(fc_cards_json(st->hand[s], st->nhand[s]));
     dp = dump(fc_pile_json(st->draw, st->ndraw));
@@ -1819,7 +1822,7 @@ static void test_closed_table_explanation_wording(void **u)
     apply_ok(st, 1, "{\"draw\":\"draw\"}");
     fc_observe(st, 1, &o);
     fc_strategy(&o, 0, &adv);
-    assert_non_null(strstr(adv.why, "last turn after player 0 went out"));
+    assert_non_null(strstr(adv.why, "last turn after player 1 went out")); /* seat 0, counted from 1 */
     assert_non_null(strstr(adv.why, "leaves the fewest points in the hand."));
     fc_greedy(&o, &p, why, sizeof why);
     assert_null(strchr(why, '('));
@@ -1882,7 +1885,9 @@ static void test_readers(void **u)
     free(dp);
     /* open table, mid-game: hands public; the draw pile's order only on the
      * seats' screens (the seed's), never to a spectator or an observer */
-    OPS->init(st, NULL, 2, 11, NULL, &e);
+    json_t *open = J("{\"open\": true}");
+    OPS->init(st, NULL, 2, 11, open, &e);
+    json_decref(open);
     dp = dump(fc_pile_json(st->draw + st->ndraw - 6, 6));
     for (int rd = SEAT_OBSERVER; rd < 2; rd++) {
         if (rd == SEAT_ADMIN)
@@ -1916,7 +1921,9 @@ static void test_conceal(void **u)
     fc_state *st = new_state(), *a = new_state(), *b = new_state(), *back = new_state();
     game_err e;
     const char *bots[] = {"strategy", "random", "greedy"};
-    OPS->init(st, NULL, 3, 41, NULL, &e);
+    json_t *open = J("{\"open\": true}");
+    OPS->init(st, NULL, 3, 41, open, &e);
+    json_decref(open);
     for (int i = 0; i < 9; i++) {
         char ex[320];
         assert_int_equal(OPS->bot(st, bots[i % 3], NULL, ex, sizeof ex, &e), 0);
@@ -1924,8 +1931,8 @@ static void test_conceal(void **u)
     assert_true(st->ndraw > 50);
     memcpy(a, st, sizeof *st);
     memcpy(b, st, sizeof *st);
-    OPS->conceal(a, 1);
-    OPS->conceal(b, 2);
+    OPS->conceal(a, 0, 1);
+    OPS->conceal(b, 0, 2);
     for (fc_state *c = a; c; c = c == a ? b : NULL) {
         /* the visible position is unchanged ... */
         assert_memory_equal(c->hand, st->hand, sizeof st->hand);
@@ -1956,7 +1963,7 @@ static void test_conceal(void **u)
     assert_true(memcmp(a->draw, b->draw, st->ndraw) != 0);
     /* deterministic in the salt (the engine has no randomness of its own) */
     memcpy(b, st, sizeof *st);
-    OPS->conceal(b, 1);
+    OPS->conceal(b, 0, 1);
     assert_memory_equal(a, b, sizeof *a);
     /* the next round's deal from the save is not the real game's */
     memcpy(b, st, sizeof *st);
@@ -1972,7 +1979,7 @@ static void test_conceal(void **u)
     /* the text save of a concealed copy reads back */
     OPS->init(st, NULL, 2, 5, NULL, &e);
     memcpy(a, st, sizeof *st);
-    OPS->conceal(a, 99);
+    OPS->conceal(a, 0, 99);
     char *out, *out0;
     size_t len, len0;
     const char *mt;
@@ -1982,7 +1989,8 @@ static void test_conceal(void **u)
     assert_string_not_equal(out, out0);
     assert_int_equal(OPS->import_text(back, out, len, &s2, &w2, &e), 0);
     assert_int_equal(json_array_size(w2), 0);
-    assert_memory_equal(back->hand, st->hand, sizeof st->hand);
+    assert_memory_equal(back->hand[0], st->hand[0], sizeof st->hand[0]);
+    assert_memory_equal(back->hand[1], a->hand[1], sizeof a->hand[1]);
     json_decref(s2);
     json_decref(w2);
     free(out);
@@ -1990,6 +1998,65 @@ static void test_conceal(void **u)
     free(st);
     free(a);
     free(b);
+    free(back);
+}
+
+/* At a closed table (the default) a seat's save also deals the hands it
+ * does not see anew and forgets the other seats' blind draws. */
+static void test_conceal_closed(void **u)
+{
+    (void)u;
+    fc_state *st = new_state(), *a = new_state(), *back = new_state();
+    game_err e;
+    const char *bots[] = {"strategy", "random", "greedy"};
+    OPS->init(st, NULL, 3, 43, NULL, &e);
+    assert_int_equal(st->open, 0);
+    for (int i = 0; i < 30; i++) {
+        char ex[320];
+        assert_int_equal(OPS->bot(st, bots[i % 3], NULL, ex, sizeof ex, &e), 0);
+    }
+    int blind[FC_MAXP] = {0};
+    for (int i = 0; i < st->nhist; i++)
+        blind[st->hist[i].seat] += st->hist[i].kind == FC_PLAY_DRAW_PILE;
+    assert_true(blind[0] > 0 && blind[1] > 0 && blind[2] > 0);
+    memcpy(a, st, sizeof *st);
+    OPS->conceal(a, 1, 7);
+    /* seat 1's hand, the discard pile and the scores as they were */
+    assert_memory_equal(a->hand[1], st->hand[1], st->nhand[1]);
+    assert_memory_equal(a->nhand, st->nhand, sizeof st->nhand);
+    assert_memory_equal(a->disc, st->disc, sizeof st->disc);
+    assert_int_equal(a->ndraw, st->ndraw);
+    /* the other hands are new, from the same cards as theirs and the draw pile */
+    assert_true(memcmp(a->hand[0], st->hand[0], st->nhand[0]) != 0 ||
+                memcmp(a->hand[2], st->hand[2], st->nhand[2]) != 0);
+    int ca[FC_NTYPES + 1], cb[FC_NTYPES + 1];
+    count_cards(st, ca);
+    count_cards(a, cb);
+    assert_memory_equal(ca, cb, sizeof ca);
+    /* seat 1's own blind draws are kept, the others' forgotten */
+    for (int i = 0; i < st->nhist; i++) {
+        const fc_hist *x = &st->hist[i], *y = &a->hist[i];
+        if (x->kind == FC_PLAY_DRAW_PILE && x->seat != 1)
+            assert_int_equal(y->card, 0);
+        else
+            assert_int_equal(y->card, x->card);
+    }
+    /* nothing of it names a forgotten card: it encodes, decodes and plays on */
+    json_t *j = OPS->encode(a);
+    assert_int_equal(OPS->decode(back, j, &e), 0);
+    json_decref(j);
+    assert_memory_equal(back, a, sizeof *a);
+    json_t *h = OPS->history(a, SEAT_ADMIN);
+    size_t i;
+    json_t *rec;
+    json_array_foreach(h, i, rec)
+        if (json_object_get(rec, "card") && json_is_null(json_object_get(rec, "card")))
+            fail_msg("record %zu has a null card", i);
+    json_decref(h);
+    play_to_the_end(a, bots);
+    assert_int_equal(a->phase, FC_PH_OVER);
+    free(st);
+    free(a);
     free(back);
 }
 
@@ -2027,6 +2094,7 @@ int main(void)
         cmocka_unit_test(test_closed_table_explanation_wording),
         cmocka_unit_test(test_readers),
         cmocka_unit_test(test_conceal),
+        cmocka_unit_test(test_conceal_closed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -156,12 +156,12 @@ static void test_explanations_and_sure_plays(void **unused)
         "^I play my card [1-5]: (a play clue asked for it|the clues prove it fits a pile|I have worked out "
         "that it fits a pile|a discard finesse: the discarded card was this one)$",
         "^I play my card [1-5]: the deck is (empty|nearly out) and nothing is sure, so I take a risk$",
-        "^(All 8 clue tokens are in \\(no discard allowed\\): )?I clue player [0-4]'s CLUE \\(cards? LIST\\): "
+        "^(All 8 clue tokens are in \\(no discard allowed\\): )?I clue player [1-5]'s CLUE \\(cards? LIST\\): "
         "(a save clue on their chop, card [1-5]: keep it, it is the last copy of a card we still need|"
         "a play clue: card [1-5], the newest it touches that could be playable now, is playable now|"
         "now they know cards? LIST (is|are) playable|information only, none of the touched cards can be "
         "playable now)$",
-        "^I discard my card [1-5], which everybody knows is playable: a discard finesse: player [0-4]'s "
+        "^I discard my card [1-5], which everybody knows is playable: a discard finesse: player [1-5]'s "
         "newest card is that same card, so they should play it$",
         "^I discard my card [1-5]: (the clues prove|I have worked out that) it can no longer be played$",
         "^I discard my chop, card [1-5]: no play and no useful clue, and a discard gains a clue token$",
@@ -209,7 +209,7 @@ static void test_explanations_and_sure_plays(void **unused)
                 snprintf(head, sizeof head, "card %d", p.target + 1);
                 assert_non_null(strstr(why, head));
             } else {
-                snprintf(head, sizeof head, "I clue player %d's ", p.target);
+                snprintf(head, sizeof head, "I clue player %d's ", p.target + 1); /* counted from 1 */
                 assert_non_null(strstr(why, head));
             }
             if (p.type == HN_PLAY) { /* only a risk can fail */

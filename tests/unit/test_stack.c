@@ -202,7 +202,7 @@ static void walk(job *j)
                     if (ops->conceal) {
                         memcpy(cp, st, sz);
                         doing(ops, "conceal", variant);
-                        ops->conceal(cp, 42);
+                        ops->conceal(cp, 0, 42);
                     }
                     if (export_import(j, st, scratch)) {
                         json_decref(legal);

@@ -107,8 +107,12 @@ export function syncLive() {
     onNews: () => refreshFromServer(id),
     onState: setConnection,
     onGone: (status) => {
-      // 401: our token no longer names a seat here; reload as a spectator.
-      if (status === 401 && app.id === id && app.token) loadGame(id, { quiet: true });
+      // 401: our token no longer names a seat here (its seat's invite was
+      // claimed in another browser: core/invite.js); reload as a spectator.
+      if (status === 401 && app.id === id && app.token) {
+        say('Your seat at this table was taken in another browser, with a new invite link; you are watching now.', 'warning');
+        loadGame(id, { quiet: true });
+      }
     },
   });
 }
@@ -136,6 +140,7 @@ export async function refreshFromServer(id = app.id) {
       await loadHistory();
       await refreshLegal();
       render();
+      showInvites(); // a friend may have taken their seat
       if (app.state && app.state.over) say(resultText(), 'info');
       else if (myTurn() && !wasMyTurn) say('Your turn.');
     }

@@ -4,6 +4,7 @@ import { ApiError, api } from './api.js';
 import { byId, h } from './dom.js';
 import { acceptGame, refreshLegal, stopLive } from './game.js';
 import { addLog } from './log.js';
+import { nth } from './numbering.js';
 import { render, showGame, showSetup } from './render.js';
 import { showInvites } from './invite.js';
 import { hooks, refreshMyGames, saveInvites, setToken } from './seats.js';
@@ -140,12 +141,12 @@ function seatRow(i, bots, previous, fallback) {
   sel.value = previous && values.includes(previous) ? previous : fallback;
   const nameId = `ng-friend-${i}`;
   const friend = h('input', {
-    id: nameId, type: 'text', maxlength: 64, class: 'friend-name', placeholder: `Friend ${i}`, 'aria-label': `Player ${i}'s name`,
+    id: nameId, type: 'text', maxlength: 64, class: 'friend-name', placeholder: `Friend ${nth(i)}`, 'aria-label': `Player ${nth(i)}'s name`,
     'data-testid': `new-game-friend-${i}`, autocomplete: 'off',
   });
   friend.hidden = sel.value !== INVITE;
   sel.addEventListener('change', () => seatChanged(sel));
-  return h('div', { class: 'bot-row seat-row' }, h('label', { for: id }, `Player ${i}`), sel, friend);
+  return h('div', { class: 'bot-row seat-row' }, h('label', { for: id }, `Player ${nth(i)}`), sel, friend);
 }
 
 /** Exactly one seat (at most) is "me"; bots beside people come from bots_with_people. */
@@ -169,8 +170,8 @@ function syncSeats() {
     const friend = s.parentElement.querySelector('.friend-name');
     if (friend) friend.hidden = s.value !== INVITE;
   }
-  const me = sels.some((s) => s.value === ME);
-  byId('ng-name-field').hidden = !me;
+  // your name: your seat's, and the one a friend is told invited them
+  byId('ng-name-field').hidden = !sels.some((s) => s.value === ME || s.value === INVITE);
 }
 
 export function fillBotSeats() {
@@ -212,13 +213,15 @@ export async function createGame() {
     if (s.value === ME) return { name };
     if (s.value === INVITE) {
       const friend = s.parentElement.querySelector('.friend-name');
-      return { name: (friend && friend.value.trim()) || `Friend ${i}` };
+      return { name: (friend && friend.value.trim()) || `Friend ${nth(i)}` };
     }
     return { bot: s.value };
   });
   const meSeat = sels.findIndex((s) => s.value === ME);
-  if (meSeat >= 0) localStorage.setItem('croupier.name', name);
+  const inviting = sels.some((s) => s.value === INVITE);
+  if (meSeat >= 0 || inviting) localStorage.setItem('croupier.name', name);
   const body = { game: g.game, variant: byId('ng-variant').value, players };
+  if (inviting) body.host = { name };
   if (seedText) body.seed = Number(seedText);
   const r = RENDERERS[g.game];
   const options = { ...(r && r.readOptions ? r.readOptions() : null) };
@@ -228,8 +231,8 @@ export async function createGame() {
   submit.disabled = true;
   try {
     const { data } = await api('POST', '/games', { body });
-    const invites = (data.seats || []).filter((s) => s.token && s.seat !== meSeat).map((s) => ({ seat: s.seat, name: s.name, token: s.token }));
-    if (invites.length) saveInvites(data.id, invites);
+    const invites = (data.seats || []).filter((s) => s.invite && s.seat !== meSeat).map((s) => ({ seat: s.seat, name: s.name, invite: s.invite }));
+    if (invites.length) saveInvites(data.id, invites, data.host_token);
     await enterGame(data, g.game, body.variant, meSeat >= 0 ? meSeat : null);
     say(`New ${g.title || g.game} game dealt.${invites.length ? ' Send each friend their invite link.' : ''}`);
   } catch (err) {

@@ -1,7 +1,7 @@
 // The play log and the bots' explanations.
 
 import { byId, h } from './dom.js';
-import { app, renderer, seatName } from './state.js';
+import { app, playerWords, renderer, seatName } from './state.js';
 
 // Log
 
@@ -49,10 +49,11 @@ export function addLog(records) {
   if (added) ol.scrollTop = ol.scrollHeight;
 }
 
-/** A bot's explanation or a server's reason with the table's card codes in words. */
+/** A bot's explanation or a server's reason as the table says it: card
+ *  codes in words ("10♥") and players by name (core/numbering.js). */
 export function readable(text) {
   const r = renderer();
-  return r.explainText ? r.explainText(text) : text;
+  return playerWords(r.explainText ? r.explainText(text) : text);
 }
 
 export function logEntry(rec, n) {

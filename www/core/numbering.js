@@ -1,12 +1,16 @@
-// One numbering for the page's own words, the hints and the bots' explanations
-// (issue 13), kept here so that it is one decision:
-// - players, piles, groups and positions in a group count from 0, as the API's
-//   plays and the engine's explanations do ("build pile 0", "player 2's group 1");
+// One numbering for every sentence a person reads: the page's own words, the
+// hints, the refusals and the bots' explanations (issues 13 and 30), kept
+// here so that it is one decision:
+// - piles, groups and positions in a group count from 1, as the engine's
+//   sentences do ("build pile 1", "player 2's group 1 at position 3"); the
+//   plays' JSON stays 0-based;
+// - players are named as the table shows them: the engine's "player 2"
+//   (counted from 1) becomes that seat's name (core/state.js playerWords);
 // - a Hanabi hand counts from 1, card 1 being the oldest, as the conventions
-//   bot's explanations do ("I play my card 2"); the plays' JSON stays 0-based.
+//   bot's explanations do ("I play my card 2").
 
-/** A player, pile, group or position as the page writes it. */
-export const nth = (i) => i;
+/** A pile, group or position (0-based in the plays) as the page writes it. */
+export const nth = (i) => i + 1;
 
 /** A position in a Hanabi hand as the page writes it. */
 export const handCard = (i) => i + 1;

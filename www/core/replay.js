@@ -89,7 +89,7 @@ function buildList() {
   ol.replaceChildren(h('li', {}, h('button', { type: 'button', class: 'replay-jump', 'data-testid': 'replay-item--1', onclick: () => go(-1) }, 'The deal')),
     ...rp.plays.map((rec, i) => h('li', {}, h('button', {
       type: 'button', class: `replay-jump${rec.seat === app.you ? ' mine' : ''}`, 'data-testid': `replay-item-${rec.n}`, onclick: () => go(i),
-    }, h('span', { class: 'replay-n' }, `${rec.n}.`), ' ', h('span', { class: 'log-who' }, seatName(rec.seat)), ' ', describe(r, rec)))));
+    }, h('span', { class: 'replay-n' }, `${i + 1}.`), ' ', h('span', { class: 'log-who' }, seatName(rec.seat)), ' ', describe(r, rec)))));
 }
 
 function describe(r, rec) {
@@ -155,7 +155,7 @@ function updateControls(pos) {
   const slider = byId('replay-slider');
   slider.value = String(pos);
   slider.setAttribute('aria-valuetext', pos < 0 ? 'the deal' : `move ${pos + 1} of ${n}`);
-  byId('replay-position').textContent = pos < 0 ? `The deal · ${n} move${n === 1 ? '' : 's'}` : `Move ${pos + 1} of ${n}${rp.plays[pos].n !== pos + 1 ? ` (play ${rp.plays[pos].n})` : ''}`;
+  byId('replay-position').textContent = pos < 0 ? `The deal · ${n} move${n === 1 ? '' : 's'}` : `Move ${pos + 1} of ${n}`;
   for (const b of byId('replay-list').querySelectorAll('.replay-jump.current')) { b.classList.remove('current'); b.removeAttribute('aria-current'); }
   const cur = byId('replay-list').querySelector(`[data-testid="replay-item-${pos < 0 ? -1 : rp.plays[pos].n}"]`);
   if (cur) {

@@ -12,8 +12,11 @@ const TOKEN_PREFIX = 'croupier.token.';
 const TOKEN_KEY = (id) => `${TOKEN_PREFIX}${id}`;
 /** When this browser took each seat (ms), for the list's order: {id: ms}. */
 const SEEN_KEY = 'croupier.seats.seen';
-/** The invite tokens of the games this browser created: {id: [{seat, name, token}]}. */
+/** The invites of the games this browser created: {id: [{seat, name, invite}]}
+ *  (older pages kept {seat, name, token}: the seat's token itself). */
 const INVITES_KEY = 'croupier.invites';
+/** The host tokens of those games (to issue new invites): {id: token}. */
+const HOST_KEY = 'croupier.host';
 
 function readJson(key) {
   try { return JSON.parse(localStorage.getItem(key) || '{}') || {}; } catch { return {}; }
@@ -50,8 +53,10 @@ export function forgetSeat(id) {
   const seen = readJson(SEEN_KEY);
   delete seen[id];
   writeJson(SEEN_KEY, seen);
-  const inv = readJson(INVITES_KEY);
-  if (inv[id]) { delete inv[id]; writeJson(INVITES_KEY, inv); }
+  for (const key of [INVITES_KEY, HOST_KEY]) {
+    const all = readJson(key);
+    if (all[id]) { delete all[id]; writeJson(key, all); }
+  }
 }
 
 /** The games this browser holds a seat in, most recent first: [{id, token}]. */
@@ -71,11 +76,17 @@ export function heldSeats() {
   return out.sort((a, b) => b.at - a.at || a.id.localeCompare(b.id));
 }
 
-export function saveInvites(id, invites) {
+/** Keep the invites of game `id` (and its host token, to issue new ones). */
+export function saveInvites(id, invites, host) {
   if (!invites.length) return;
   const inv = readJson(INVITES_KEY);
   inv[id] = invites;
   writeJson(INVITES_KEY, inv);
+  if (host) {
+    const hosts = readJson(HOST_KEY);
+    hosts[id] = host;
+    writeJson(HOST_KEY, hosts);
+  }
   const seen = readJson(SEEN_KEY);
   if (!seen[id]) { seen[id] = Date.now(); writeJson(SEEN_KEY, seen); }
 }
@@ -83,6 +94,11 @@ export function saveInvites(id, invites) {
 export function savedInvites(id) {
   const list = readJson(INVITES_KEY)[id];
   return Array.isArray(list) ? list : [];
+}
+
+/** The host token of game `id` if this browser created it, else null. */
+export function hostToken(id) {
+  return readJson(HOST_KEY)[id] || null;
 }
 
 // ---------------------------------------------------------------------------
@@ -94,7 +110,7 @@ function describe(data) {
   const seats = Array.isArray(data.seats) ? data.seats : [];
   const nameOf = (n) => {
     const x = seats.find((y) => y.seat === n);
-    return (x && (x.name || (x.bot ? `${x.bot} bot` : ''))) || `Player ${n}`;
+    return (x && (x.name || (x.bot ? `${x.bot} bot` : ''))) || `Player ${n + 1}`;
   };
   const entry = app.catalogue.find((g) => g.game === data.game);
   const mine = data.you !== undefined && data.you !== null;

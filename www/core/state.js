@@ -38,14 +38,33 @@ export function renderer() {
   return RENDERERS[app.game] || GENERIC;
 }
 
-export function seatName(seat) {
+/** A seat's name as the table shows it, without "(you)". */
+function plainName(seat) {
   const s = app.seats.find((x) => x.seat === seat) || app.seats[seat];
-  // Players are numbered from 0, as in the API's plays and the bots' explanations.
-  if (!s) return `Player ${seat}`;
-  let name = s.name || (s.bot ? `${s.bot} bot` : `Player ${seat}`);
-  // Two bots of one strategy get the same name: tell them apart by number.
-  if (app.seats.some((x) => x.seat !== s.seat && (x.name || '') === (s.name || ''))) name += ` (player ${seat})`;
+  if (!s) return `the player in seat ${seat + 1}`;
+  const base = (x) => x.name || (x.bot ? `${x.bot} bot` : 'a player');
+  const name = base(s);
+  // Two seats of one name (two bots of one strategy): tell them apart, counted from 1.
+  const same = app.seats.filter((x) => base(x) === name).sort((a, b) => a.seat - b.seat);
+  return same.length > 1 ? `${name} ${same.findIndex((x) => x.seat === s.seat) + 1}` : name;
+}
+
+export function seatName(seat) {
+  const name = plainName(seat);
   return seat === app.you && !/^you$/i.test(name) ? `${name} (you)` : name;
+}
+
+/** The engine's sentences count players from 1 ("player 2's discard pile
+ *  1", "it is player 1's turn"): name them as the table does ("Bob's
+ *  discard pile 1", "it is your turn"). Unknown seats stay as they are. */
+export function playerWords(text) {
+  if (typeof text !== 'string') return text;
+  return text.replace(/\b([Pp])layer (\d+)('s)?/g, (m, p, n, own) => {
+    const seat = Number(n) - 1;
+    if (!app.seats.some((x) => x.seat === seat)) return m;
+    const w = seat === app.you ? (own ? 'your' : 'you') : `${plainName(seat)}${own || ''}`;
+    return p === 'P' ? w[0].toUpperCase() + w.slice(1) : w;
+  }).replace(/\byou about their\b/g, 'you about your');
 }
 
 /** A seat's name as an owner, mid-sentence: "your" for this tab's seat (never
@@ -80,7 +99,7 @@ export function say(text, kind = 'info') {
 }
 
 export function sayError(err, prefix) {
-  const detail = err instanceof ApiError ? err.message : String(err && err.message || err);
+  const detail = playerWords(err instanceof ApiError ? err.message : String(err && err.message || err));
   say(prefix ? `${prefix}: ${detail}` : detail, 'error');
   app.messageNet = !!(err && err.status === 0); // "could not reach the server": stale once reconnected
 }

@@ -40,16 +40,30 @@ function scoreTable(s) {
       cols.map(([, f]) => h('td', {}, f(p) === undefined || f(p) === null ? '—' : String(f(p)))))))));
 }
 
+/** How a Phazed hand ended, in words: {reason, penalties} of the view's
+ *  hands_played or a hand_over record. The player who went out scores 0,
+ *  and only they can (every card left in a hand costs points). */
+export function handOverWords(r) {
+  if (r.reason === 'out') {
+    const zero = (r.penalties || []).map((p, i) => (p === 0 ? i : -1)).filter((i) => i >= 0);
+    return zero.length === 1 ? `${seatName(zero[0])} went out` : 'a player went out';
+  }
+  if (r.reason === 'deck-exhausted') return 'the deck ran out';
+  if (r.reason === 'turn-limit') return 'the turn limit was reached';
+  return 'it ended';
+}
+
 /** Five Crowns' rounds and Phazed's hands, from the view: [{label, points[], note}]. */
 function roundsOf(s) {
   if (Array.isArray(s.rounds)) {
     return s.rounds.map((r) => ({
       label: `Round ${r.round}`, points: r.points || [],
-      note: r.went_out !== null && r.went_out !== undefined ? `${seatName(r.went_out)} went out` : (r.ended || ''),
+      note: r.went_out !== null && r.went_out !== undefined ? `${seatName(r.went_out)} went out`
+        : r.ended === 'called-off' ? 'called off (nobody went out)' : '',
     }));
   }
   if (Array.isArray(s.hands_played)) {
-    return s.hands_played.map((r) => ({ label: `Hand ${r.hand}`, points: r.penalties || [], note: r.reason || '' }));
+    return s.hands_played.map((r) => ({ label: `Hand ${r.hand}`, points: r.penalties || [], note: handOverWords(r) }));
   }
   return [];
 }
@@ -133,8 +147,10 @@ export async function playAgain(ev) {
   if (button) button.disabled = true;
   const players = app.seats.slice().sort((a, b) => a.seat - b.seat)
     // A person who resigned (a bot finished for them) sits down as a person again.
-    .map((x) => (x.bot && !x.resigned ? { bot: x.bot } : { name: x.name || `Player ${x.seat}` }));
+    .map((x) => (x.bot && !x.resigned ? { bot: x.bot } : { name: x.name || `Player ${x.seat + 1}` }));
   const body = { game: app.game, variant: app.variant || 'standard', players };
+  const me = app.seats.find((x) => x.seat === app.you);
+  if (players.filter((p) => p.name).length > (me ? 1 : 0)) body.host = { name: (me && me.name) || localStorage.getItem('croupier.name') || 'Your host' };
   const options = optionsOf(app.state || {});
   if (Object.keys(options).length) body.options = options;
   try {
@@ -142,13 +158,12 @@ export async function playAgain(ev) {
     // core/seats.js keeps this browser's tokens; imported here, not at the top:
     // it reads state.js as it loads, and this module loads while state.js does.
     const { saveInvites, setToken } = await import('./seats.js');
-    const me = app.you;
-    const mine = (data.seats || []).find((x) => x.token && x.seat === me);
+    const mine = (data.seats || []).find((x) => x.token && x.seat === app.you);
     if (mine) setToken(data.id, mine.token);
     // The other people's new seats: invite links, shown by core/invite.js on the new game.
-    const others = (data.seats || []).filter((x) => x.token && x.seat !== me)
-      .map((x) => ({ seat: x.seat, name: x.name, token: x.token }));
-    saveInvites(data.id, others);
+    const others = (data.seats || []).filter((x) => x.invite && x.seat !== app.you)
+      .map((x) => ({ seat: x.seat, name: x.name, invite: x.invite }));
+    saveInvites(data.id, others, data.host_token);
     location.hash = `#game=${encodeURIComponent(data.id)}`;
     say(others.length ? 'Dealt again: send the other players their new invite links.' : 'Dealt again with the same seats.');
   } catch (err) {

@@ -5,6 +5,7 @@ import { byId, h } from '../core/dom.js';
 import { render } from '../core/render.js';
 import { app, myTurn, say, sayError, seatName } from '../core/state.js';
 import { nearHand } from '../core/nearhand.js';
+import { readable } from '../core/log.js';
 import { attempt, placeVerdict } from '../core/verdict.js';
 
 // Five Crowns: draw (draw pile or discard pile), then discard, maybe going out.
@@ -68,7 +69,6 @@ export function fcSaveRefusal(a) {
   const s = a.state || {};
   if (a.you === null || a.you === undefined) return 'Only a player at this table can save it.';
   if (s.over) return 'The game is over: there is nothing left to save.';
-  if (!s.open) return 'A closed table cannot be saved mid-game (the file would show every hand).';
   if ((s.players || (s.scores || []).length) !== 2) return 'The save file holds 2-player games only.';
   if (s.went_out !== null && s.went_out !== undefined) return `${seatName(s.went_out)} has gone out: save after this round's last turns.`;
   if (s.phase === 'discard') return 'Save before drawing: finish this turn by discarding first.';
@@ -168,8 +168,8 @@ export const FC = {
           h('option', { value: 'tails' }, 'Tails'),
           h('option', { value: '' }, 'No call: let the deal decide'))),
       h('div', { class: 'field field-check' },
-        h('input', { id: 'ng-opt-open', type: 'checkbox', checked: true, 'data-testid': 'new-game-open' }),
-        h('label', { for: 'ng-opt-open' }, 'Open table: every hand and the draw pile on view (as in the original game)')),
+        h('input', { id: 'ng-opt-open', type: 'checkbox', 'data-testid': 'new-game-open' }),
+        h('label', { for: 'ng-opt-open' }, 'The course program\'s open table: every hand and the draw pile on view, for testing and teaching (the game itself hides them)')),
     ];
   },
   readOptions() {
@@ -202,8 +202,9 @@ export const FC = {
     const re = rec.round_end;
     if (!re) return null;
     const pts = (re.points || []).map((p, i) => `${seatName(i)} ${p}`).join(' · ');
-    const how = re.ended === 'out' && re.went_out !== null && re.went_out !== undefined ? `${seatName(re.went_out)} went out` : (re.ended || '');
-    return h('span', { class: 'log-round-end', 'data-testid': 'log-round-end' }, `Round ${re.round} over${how ? ` (${how})` : ''}: ${pts}`);
+    const how = re.ended === 'out' && re.went_out !== null && re.went_out !== undefined ? `${seatName(re.went_out)} went out`
+      : re.ended === 'called-off' ? 'called off, nobody went out' : '';
+    return h('span', { class: 'log-round-end', 'data-testid': 'log-round-end' }, `Round ${re.round} over${how ? `: ${how}` : ''}. ${pts}`);
   },
 
   statusExtra(s) {
@@ -356,11 +357,12 @@ export const FC = {
       const hnt = a.hint;
       advice = h('section', { class: 'fc-advice', 'data-testid': 'fc-advice', 'aria-labelledby': 'fc-advice-title' },
         h('h3', { class: 'area-title', id: 'fc-advice-title' }, `Help${hnt.strategy ? ` · advice of the ${hnt.strategy} bot` : ''}`),
-        hnt.draw ? h('p', { 'data-testid': 'fc-advice-draw' }, h('strong', {}, hnt.draw.source === 'discard' ? 'Take the discard. ' : 'Draw from the draw pile. '), hnt.draw.why) : null,
-        hnt.discard ? h('p', { 'data-testid': 'fc-advice-discard' }, h('strong', {}, 'Discard ', fcCardText(hnt.discard.card), '. '), hnt.discard.why) : null,
-        h('p', { class: 'fc-advice-why' }, hnt.arrangement.why),
+        hnt.draw ? h('p', { 'data-testid': 'fc-advice-draw' }, h('strong', {}, hnt.draw.source === 'discard' ? 'Take the discard. ' : 'Draw from the draw pile. '), readable(hnt.draw.why)) : null,
+        hnt.discard ? h('p', { 'data-testid': 'fc-advice-discard' }, h('strong', {}, 'Discard ', fcCardText(hnt.discard.card), '. '), readable(hnt.discard.why)) : null,
+        h('p', { class: 'fc-advice-why' }, readable(hnt.arrangement.why)),
         fcArrangement(hnt.arrangement, 'fc-advice-arrangement'),
-        h('p', { 'data-testid': 'fc-advice-go-out' }, h('strong', {}, hnt.go_out ? 'Go out. ' : 'Do not go out yet. '), hnt.go_out_why || ''));
+        // Before the draw nobody goes out: the advice says what comes after it, with no verdict of its own.
+        h('p', { 'data-testid': 'fc-advice-go-out' }, hnt.draw ? null : h('strong', {}, hnt.go_out ? 'Go out. ' : 'Do not go out yet. '), readable(hnt.go_out_why || '')));
     }
 
     // --- finished rounds

@@ -7,6 +7,7 @@ import { render } from '../core/render.js';
 import { app, myTurn, say, seatName } from '../core/state.js';
 import { nth } from '../core/numbering.js';
 import { nearHand } from '../core/nearhand.js';
+import { handOverWords } from '../core/summary.js';
 import { attempt, placeVerdict } from '../core/verdict.js';
 
 // Phazed: pick up (deck or discard), then maybe lay the phase for this hand,
@@ -42,7 +43,7 @@ export function pzText(card) {
   return h('span', { class: `card-text card-${c.colour}`, title: c.name }, c.joker ? 'Skip★' : c.text);
 }
 export const pzMiniRow = (cards) => h('span', { class: 'pz-mini-row', 'aria-hidden': 'true' }, (cards || []).map((c) => pzFace(c, 'pz-mini')));
-export const pzGroupsText = (groups) => (groups || []).map((g) => `[${g.map((c) => pzCard(c).text).join(' ')}]`).join(' ');
+export const pzGroupsText = (groups) => (groups || []).map((g) => g.map((c) => pzCard(c).text).join(' ')).join(', then ');
 export const pzWho = (p, lower) => (p === app.you ? (lower ? 'you' : 'You') : seatName(p));
 export const pzWhose = (p) => (p === app.you ? 'your' : `${seatName(p)}'s`);
 
@@ -120,7 +121,7 @@ export const PZ = {
       case 2: return ['took ', pzText(x), ' from the discard pile'];
       case 3: {
         const [type, groups] = x || [];
-        return [h('strong', {}, `played phase ${type}`), ': ', (groups || []).map((g, i) => [i ? ' ' : '', '[', g.map((c, j) => [j ? ' ' : '', pzText(c)]), ']'])];
+        return [h('strong', {}, `played phase ${type}`), ': ', (groups || []).map((g, i) => [i ? ', then ' : '', g.map((c, j) => [j ? ' ' : '', pzText(c)])])];
       }
       case 4: {
         const [card, [p, g, i]] = x;
@@ -153,7 +154,7 @@ export const PZ = {
     const ho = rec.hand_over;
     if (ho) {
       const pen = (ho.penalties || []).map((p, i) => `${seatName(i)} +${p}`).join(' · ');
-      parts.push(h('span', { class: 'log-round-end', 'data-testid': 'log-hand-end' }, `Hand ${ho.hand} over (${ho.reason}): ${pen}`));
+      parts.push(h('span', { class: 'log-round-end', 'data-testid': 'log-hand-end' }, `Hand ${ho.hand} over: ${handOverWords(ho)}. ${pen}`));
     }
     return parts.length ? parts : null;
   },
@@ -282,7 +283,7 @@ export const PZ = {
           const label = `${pzWhose(seat)} group ${nth(gi)}, ${kind}: ${g.map((c) => pzCard(c).name).join(', ')}` +
             `${acc ? `; total ${pzAccText(acc)}` : ''}${endPlay ? `: place your ${pzCard(selCard).name} here` : ''}${hinted ? ', hint: place here' : ''}`;
           return h('div', { class: 'pz-group-wrap' },
-            h('span', { class: 'pz-group-kind', 'aria-hidden': 'true' }, `#${nth(gi)} ${kind}`,
+            h('span', { class: 'pz-group-kind', 'aria-hidden': 'true' }, `Group ${nth(gi)} · ${kind}`,
               acc ? h('span', { class: 'pz-acc', 'data-testid': `pz-acc-${seat}-${gi}` }, ` · ${pzAccText(acc)}`) : null),
             h('button', {
               type: 'button', class: `pile pz-group${endPlay ? ' target' : ''}${hinted ? ' hinted' : ''}`, 'data-testid': `pz-group-${seat}-${gi}`,
@@ -398,7 +399,7 @@ export const PZ = {
       h('h3', { class: 'area-title', id: 'pz-hands-title' }, 'Finished hands (penalty points)'),
       h('div', { class: 'pz-table-wrap' }, h('table', {},
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Hand'), Array.from({ length: n }, (_, i) => h('th', { scope: 'col' }, seatName(i))))),
-        h('tbody', {}, hp.map((r) => h('tr', {}, h('th', { scope: 'row' }, `${r.hand} (${r.reason})`), (r.penalties || []).map((p) => h('td', {}, p)))))))) : null;
+        h('tbody', {}, hp.map((r) => h('tr', {}, h('th', { scope: 'row' }, `Hand ${r.hand}: ${handOverWords(r)}`), (r.penalties || []).map((p) => h('td', {}, p)))))))) : null;
 
     const seats = [];
     for (let i = 1; i <= n; i++) seats.push(you === null ? i - 1 : (you + i) % n);

@@ -207,7 +207,8 @@ export async function request(base, method, p, opts = {}) {
   let json;
   const ct = res.headers.get('content-type') || '';
   if (/^application\/(json|[^;]*\+json)/i.test(ct) && text !== '') json = JSON.parse(text);
-  if (LOG_DIR && Array.isArray(json?.seats)) noteTokens(...json.seats.map((s) => s.token));
+  if (LOG_DIR && Array.isArray(json?.seats)) noteTokens(...json.seats.flatMap((s) => [s.token, s.invite]));
+  if (LOG_DIR && json) noteTokens(json.host_token, json.token, json.invite); // invites (api/h_seats.c)
   return { status: res.status, headers: res.headers, text, json, res };
 }
 
