@@ -8,7 +8,7 @@
 // to its end.
 //
 // The fixtures (tests/fixtures/store-v1/, made by that release itself with
-// tests/fixtures/store-v1/make.sh): croupier-v1.db + expected.json (SQLite),
+// tests/fixtures/make-store.sh 1): croupier-v1.db + expected.json (SQLite),
 // croupier-v1-pg.sql + expected-pg.json (PostgreSQL, checked in the
 // PostgreSQL pass of tests/run.sh, when CROUPIER_TEST_STORE is a postgres://
 // URL: the dump is loaded into a database of its own on that server).
