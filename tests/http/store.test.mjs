@@ -4,6 +4,7 @@
 // CROUPIER_TEST_STORE names one (tests/run.sh starts a real cluster).
 import test, { after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -64,3 +65,30 @@ test('a restart loses nothing: a new process serves the stored game', async () =
   expectStatus(await request(c.base, 'DELETE', `/games/${g.json.id}`, { token: env.CROUPIER_ADMIN_TOKEN }), 204);
   expectProblem(await request(c.base, 'GET', `/games/${g.json.id}`), 404, 'not-found');
 });
+
+test('a write the store cannot take is a 503 store-unavailable with Retry-After, and changes nothing',
+  { skip: /^postgres/.test(store) && 'SQLite only: the PostgreSQL stops are tests/pg/' }, async () => {
+    const a = await start();
+    const g = await request(a.base, 'POST', '/games', { json: body });
+    expectStatus(g, 201);
+    const { id } = g.json;
+    const token = g.json.seats[0].token;
+    const play = (await request(a.base, 'GET', `/games/${id}/legal`, { token })).json.plays[0];
+    // another process holds SQLite's write lock longer than the store waits for it (5 s)
+    const file = store.replace(/^sqlite:/, '');
+    const holder = spawn('sqlite3', [file], { stdio: ['pipe', 'ignore', 'pipe'] });
+    holder.stdin.write('BEGIN IMMEDIATE;\nSELECT 1;\n');
+    await new Promise((r) => setTimeout(r, 300));
+    try {
+      const r = await request(a.base, 'POST', `/games/${id}/plays`, { json: { play }, token });
+      expectProblem(r, 503, 'store-unavailable');
+      assert.match(r.headers.get('retry-after') ?? '', /^[0-9]+$/, 'Retry-After on the store\'s 503');
+    } finally {
+      holder.stdin.end('ROLLBACK;\n');
+      await new Promise((r) => holder.on('exit', r));
+    }
+    const after = await request(a.base, 'GET', `/games/${id}`, { token });
+    assert.equal(after.json.version, g.json.version, 'the refused play changed nothing');
+    const r = await request(a.base, 'POST', `/games/${id}/plays`, { json: { play }, token });
+    expectStatus(r, 200, 'the store is back: the same play goes through');
+  });
