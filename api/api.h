@@ -92,6 +92,9 @@ int ctx_log_rows(const json_t *applied, const json_t *whos, store_play **out, in
  * 0, ERR_CONFLICT, ERR_NOT_FOUND, ERR_STORE. On success row.version is the
  * new version. */
 int ctx_save(const api_config *cfg, game_ctx *c, const json_t *applied, const json_t *whos);
+/* The problem of a write the store refused (ERR_STORE) or could not say
+ * it saved (ERR_OUTCOME_UNKNOWN), about `what` ("the play"); returns rc. */
+int ctx_store_fail(game_err *e, int rc, const char *what);
 /* Replay logged plays with n <= upto onto st (an origin). 0 or ERR_INTERNAL. */
 int ctx_replay(const game_ops *ops, void *st, const store_play *plays, int k, long upto,
                game_err *e);

@@ -369,6 +369,17 @@ int ctx_save(const api_config *cfg, game_ctx *c, const json_t *applied, const js
     return rc;
 }
 
+int ctx_store_fail(game_err *e, int rc, const char *what)
+{
+    if (rc == ERR_OUTCOME_UNKNOWN)
+        return err_set(e, rc, NULL,
+                       "the store did not say whether %s was saved (its answer was lost): send the "
+                       "request again with the same Idempotency-Key to learn what happened, or "
+                       "read the game before you send it again without one",
+                       what);
+    return err_set(e, rc, NULL, "the store could not save %s", what);
+}
+
 json_t *ctx_public_seats(const json_t *meta)
 {
     json_t *out = json_array();

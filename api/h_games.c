@@ -266,7 +266,7 @@ static int store_new_game(const api_config *cfg, const http_req *req,
         rc = store_create(cfg->store, &row, rows, nrows);
     } while (rc == ERR_CONFLICT);
     if (rc) {
-        err_set(e, rc, NULL, "the store could not save the game");
+        ctx_store_fail(e, rc, "the game");
         goto done;
     }
     int you = -1, humans = 0;
@@ -667,8 +667,10 @@ int h_resign(const api_config *cfg, const http_req *req, const route_match *m,
     if ((rc = ctx_run_bots(c.ops, c.st, c.meta, applied, whos, &e)))
         goto done;
     if ((rc = ctx_save(cfg, &c, applied, whos))) {
-        err_set(&e, rc, NULL, rc == ERR_CONFLICT ? "the game changed meanwhile; retry"
-                                                  : "the store could not save the game");
+        if (rc == ERR_CONFLICT)
+            err_set(&e, rc, NULL, "the game changed meanwhile; retry");
+        else
+            ctx_store_fail(&e, rc, "the resignation");
         goto done;
     }
     etag(res, c.row.version);
@@ -749,7 +751,7 @@ int h_plays_post(const api_config *cfg, const http_req *req,
         return rc;
     }
     if (rc) {
-        err_set(&e, rc, NULL, "the store could not save the play");
+        ctx_store_fail(&e, rc, "the play");
         goto done;
     }
     etag(res, c.row.version);

@@ -52,15 +52,22 @@ int h_healthz(const api_config *cfg, const http_req *req, const route_match *m,
 int h_metrics(const api_config *cfg, const http_req *req, const route_match *m,
               json_t *body, http_res *res)
 {
-    (void)cfg;
     (void)req;
     (void)m;
     (void)body;
-    size_t len = 0;
+    size_t len = 0, more = 0;
     char *text = metrics_render(&len);
+    char store_lines[2048];
+    if (text && cfg->store->vt->metrics) /* the store's own counters after the server's */
+        more = cfg->store->vt->metrics(cfg->store, store_lines, sizeof store_lines);
+    char *all = more ? realloc(text, len + more) : text;
+    if (all && more) {
+        memcpy(all + len, store_lines, more);
+        len += more;
+    }
     int rc = http_res_raw(res, 200, "text/plain; version=0.0.4; charset=utf-8",
-                          text ? text : "", text ? len : 0);
-    free(text);
+                          all ? all : "", all ? len : 0);
+    free(all ? all : text);
     return rc;
 }
 

@@ -98,6 +98,9 @@ typedef struct store_vtable {
     /* 0, ERR_NOT_FOUND, ERR_STORE (deletes the game's plays too) */
     int (*del)(store *s, const char *id);
     int (*ping)(store *s);
+    /* The store's own Prometheus lines into buf (n bytes, NUL-terminated):
+     * their length. NULL when it has none. */
+    size_t (*metrics)(store *s, char *buf, size_t n);
     void (*close)(store *s);
 } store_vtable;
 

@@ -34,12 +34,16 @@
  */
 #include "store.h"
 
+#include <errno.h>
 #include <libpq-fe.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "core/err.h"
 
@@ -70,8 +74,8 @@ _Static_assert(STORE_SCHEMA_VERSION == 2, "this file creates and migrates to sch
 
 /* --- statements ------------------------------------------------------------ */
 
-enum { Q_GET, Q_ORIGIN, Q_EXISTS, Q_CREATE, Q_SAME, Q_COMMIT, Q_SNAP, Q_PLAYS, Q_DEL, Q_PING,
-       Q__COUNT };
+enum { Q_GET, Q_ORIGIN, Q_EXISTS, Q_CREATE, Q_SAME, Q_COMMIT, Q_LANDED, Q_OVER, Q_SNAP, Q_PLAYS,
+       Q_DEL, Q_PING, Q__COUNT };
 
 #define PLAY_COLS "game_id, n, version, seat, kind, bot, play, record, explanation, at_ms"
 #define NOW_MS "(extract(epoch FROM now()) * 1000)::bigint"
@@ -101,7 +105,7 @@ static const struct {
                   {OID_TEXT, OID_TEXT, OID_INT8, OID_TEXT, OID_TEXT, OID_BYTEA, OID_INT8_ARRAY,
                    OID_INT4_ARRAY, OID_INT4_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY,
                    OID_TEXT_ARRAY}},
-    /* after a create rerun on a reset connection: is the row the one we wrote? */
+    /* after a create's answer was lost: is the row the one it wrote? */
     [Q_SAME] = {"croupier_same",
                 "SELECT 1 FROM games WHERE id = $1 AND version = $2 AND meta = $3",
                 3, {OID_TEXT, OID_INT8, OID_TEXT}},
@@ -119,6 +123,23 @@ static const struct {
                   {OID_TEXT, OID_INT8, OID_TEXT, OID_BYTEA, OID_INT8_ARRAY, OID_INT4_ARRAY,
                    OID_INT4_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY,
                    OID_TEXT_ARRAY}},
+    /* after a commit's answer was lost: the game's version, and whether the
+     * play numbered $2 is the commit's (logged under which version) */
+    [Q_LANDED] = {"croupier_landed",
+                  "SELECT g.version, g.meta = $3, p.version,"
+                  " p.seat = $4 AND p.play IS NOT DISTINCT FROM $5"
+                  " FROM games g LEFT JOIN plays p ON p.game_id = g.id AND p.n = $2"
+                  " WHERE g.id = $1",
+                  5, {OID_TEXT, OID_INT8, OID_TEXT, OID_INT4, OID_TEXT}},
+    /* is the session $1 (pid), started at $2 on a server started at $3,
+     * over? If it still runs, end it, waiting $4 ms at most: true when it
+     * is over (whatever it was doing has committed or never will) */
+    [Q_OVER] = {"croupier_over",
+                "SELECT CASE WHEN extract(epoch FROM pg_postmaster_start_time())::text <> $3"
+                " OR NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1"
+                " AND extract(epoch FROM backend_start)::text = $2)"
+                " THEN true ELSE pg_terminate_backend($1, $4) END",
+                4, {OID_INT4, OID_TEXT, OID_TEXT, OID_INT8}},
     [Q_SNAP] = {"croupier_snap_put",
                 "UPDATE games SET snap = $3, snap_version = CASE WHEN $3 IS NULL THEN -1 ELSE $2 END"
                 " WHERE id = $1 AND version = $2",
@@ -133,9 +154,39 @@ static const struct {
 
 /* --- connections and the pool ---------------------------------------------- */
 
+/* How long the store waits for PostgreSQL (README, docs/operations.md). A
+ * database that refuses is seen at once; one that stops answering (a
+ * frozen host, a lost network) would hold a request for the kernel's TCP
+ * timeouts, so: connecting gives up after PG_CONNECT_S; a statement is
+ * cancelled by the server after PG_STATEMENT_MS (unless the URL, the role
+ * or the database sets statement_timeout), and the store gives up on its
+ * answer PG_DEADLINE_MS later than that, dropping the connection; TCP
+ * keepalives find a dead peer of an idle connection within about 20 s. A
+ * write whose answer was lost is settled by reading the store again within
+ * PG_RESOLVE_MS (resolve_*, below). URL parameters override every default
+ * here but the deadline's margin. */
+enum {
+    PG_CONNECT_S = 3,
+    PG_STATEMENT_MS = 3000,
+    PG_IDLE_TX_MS = 10000, /* idle_in_transaction_session_timeout */
+    PG_DEADLINE_MS = 1000, /* past the statement timeout */
+    PG_RESOLVE_MS = 4000,
+};
+
+/* Which server session a connection is: its backend's pid and start, and
+ * the server's start (epoch seconds as text), to tell, after its answer
+ * was lost, whether that backend may still be working on it. */
+typedef struct pg_session {
+    int pid;
+    char backend_start[40], server_start[40];
+} pg_session;
+
 typedef struct pg_conn {
     PGconn *pg;
     int prepared; /* Q[] prepared in the current server session */
+    int broken;   /* an answer was given up on: never reused */
+    int late;     /* ... because none came in time (the server does not answer) */
+    pg_session who;
 } pg_conn;
 
 typedef struct pg_store {
@@ -144,7 +195,12 @@ typedef struct pg_store {
     pthread_mutex_t mu;
     pg_conn *idle[PG_POOL_MAX];
     int nidle;
+    int deadline_ms; /* the statement timeout of the first pooled session + the margin */
+    /* writes whose answer was lost, by what write_q then found (metrics) */
+    unsigned long lost_found[4];
 } pg_store;
+
+enum { FOUND_LANDED, FOUND_ABSENT, FOUND_OTHER, FOUND_UNKNOWN };
 
 /* NOTICEs (and below) are noise; WARNINGs go to stderr. */
 static void notice_rx(void *arg, const PGresult *r)
@@ -167,7 +223,7 @@ static void set_err(char *err, size_t errlen, const char *what, PGconn *c, const
     if (!m || !*m)
         m = c ? PQerrorMessage(c) : "";
     if (!m || !*m)
-        m = "out of memory";
+        m = "no answer in time";
     int n = (int)strlen(m);
     while (n > 0 && (m[n - 1] == '\n' || m[n - 1] == ' '))
         n--;
@@ -182,9 +238,17 @@ static void log_fail(const char *op, pg_conn *pc, const PGresult *r)
     fprintf(stderr, "%s\n", m);
 }
 
+/* Connect: the store's defaults first, then the URL (expanded), whose
+ * parameters override them (libpq keeps the last value of a keyword). */
 static PGconn *pg_connect(const char *url, char *err, size_t errlen)
 {
-    PGconn *c = PQconnectdb(url);
+    char connect_s[16];
+    snprintf(connect_s, sizeof connect_s, "%d", (int)PG_CONNECT_S);
+    const char *const keys[] = {"connect_timeout", "keepalives", "keepalives_idle",
+                                "keepalives_interval", "keepalives_count", "tcp_user_timeout",
+                                "dbname", NULL};
+    const char *const vals[] = {connect_s, "1", "10", "3", "3", "15000", url, NULL};
+    PGconn *c = PQconnectdbParams(keys, vals, 1);
     if (!c) {
         if (err && errlen)
             snprintf(err, errlen, "postgres: out of memory");
@@ -207,56 +271,171 @@ static void conn_drop(pg_conn *pc)
     free(pc);
 }
 
-/* Prepare every statement of Q[] in this session. 0 or -1. */
-static int prepare_all(pg_conn *pc)
+static long long mono_ms(void)
 {
-    for (int i = 0; i < Q__COUNT; i++) {
-        PGresult *r = PQprepare(pc->pg, Q[i].name, Q[i].sql, Q[i].n, Q[i].types);
-        int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-        if (!ok && PQstatus(pc->pg) == CONNECTION_OK)
-            log_fail("prepare", pc, r); /* a bug in Q[] or a schema that is not ours */
-        PQclear(r);
-        if (!ok)
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Wait for the socket of c to be ready for `events` until `end` (ms,
+ * mono_ms). 1 ready, 0 time is up, -1 error. */
+static int sock_wait(PGconn *c, short events, long long end)
+{
+    struct pollfd p = {.fd = PQsocket(c), .events = events};
+    if (p.fd < 0)
+        return -1;
+    for (;;) {
+        long long left = end - mono_ms();
+        if (left <= 0)
+            return 0;
+        int n = poll(&p, 1, left > INT32_MAX ? INT32_MAX : (int)left);
+        if (n > 0)
+            return 1;
+        if (n == 0)
+            return 0;
+        if (errno != EINTR)
             return -1;
     }
+}
+
+/* What became of a statement sent with sent(). */
+enum { SENT_NOT = 0, SENT_LOST = 1 };
+
+/* The answer to what was just queued on pc (PQsend*), within ms: the last
+ * result (an error result when there was one), or NULL, then *lost says
+ * whether the whole request had reached the server (SENT_LOST: it may have
+ * run) or not (SENT_NOT). A connection given up on is marked broken (the
+ * server may still be working on it). */
+static PGresult *await(pg_conn *pc, int ms, int *lost)
+{
+    PGconn *c = pc->pg;
+    long long end = mono_ms() + ms;
+    *lost = SENT_NOT;
+    int f, w = 1;
+    while ((f = PQflush(c)) == 1) /* nonblocking: the rest of the request */
+        if ((w = sock_wait(c, POLLOUT | POLLIN, end)) <= 0 || !PQconsumeInput(c))
+            goto gone;
+    if (f < 0)
+        goto gone;
+    *lost = SENT_LOST;
+    PGresult *res = NULL;
+    for (;;) {
+        while (PQisBusy(c))
+            if ((w = sock_wait(c, POLLIN, end)) <= 0 || !PQconsumeInput(c)) {
+                PQclear(res);
+                goto gone;
+            }
+        PGresult *r = PQgetResult(c);
+        if (!r)
+            break;
+        if (res && PQresultStatus(res) == PGRES_FATAL_ERROR) { /* the error is the answer */
+            PQclear(r);
+            continue;
+        }
+        PQclear(res);
+        res = r;
+    }
+    if (PQstatus(c) == CONNECTION_OK)
+        *lost = SENT_NOT; /* an answer came */
+    else if (!res || PQresultStatus(res) == PGRES_FATAL_ERROR)
+        goto broke; /* the answer is the connection's end */
+    return res;
+broke:
+    PQclear(res);
+gone:
+    pc->broken = 1;
+    pc->late = w == 0;
+    return NULL;
+}
+
+/* A simple-protocol statement on pc within ms. */
+static PGresult *exec_sql(pg_conn *pc, const char *sql, int ms)
+{
+    int lost;
+    return PQsendQuery(pc->pg, sql) ? await(pc, ms, &lost) : NULL;
+}
+
+/* Set the session's timeouts where nothing else set them, note which
+ * session it is, and prepare every statement of Q[] in it. 0 or -1. */
+static int prepare_all(pg_conn *pc, int ms)
+{
+    char set[512];
+    snprintf(set, sizeof set,
+             "SELECT set_config('statement_timeout', '%d', false)"
+             " WHERE current_setting('statement_timeout') = '0';"
+             "SELECT set_config('idle_in_transaction_session_timeout', '%d', false)"
+             " WHERE current_setting('idle_in_transaction_session_timeout') = '0';"
+             "SELECT extract(epoch FROM backend_start)::text,"
+             " extract(epoch FROM pg_postmaster_start_time())::text"
+             " FROM pg_stat_activity WHERE pid = pg_backend_pid()",
+             (int)PG_STATEMENT_MS, (int)PG_IDLE_TX_MS);
+    PGresult *r = exec_sql(pc, set, ms);
+    int ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && PQnfields(r) == 2;
+    if (ok) {
+        pc->who.pid = PQbackendPID(pc->pg);
+        snprintf(pc->who.backend_start, sizeof pc->who.backend_start, "%s", PQgetvalue(r, 0, 0));
+        snprintf(pc->who.server_start, sizeof pc->who.server_start, "%s", PQgetvalue(r, 0, 1));
+    }
+    PQclear(r);
+    for (int i = 0; ok && i < Q__COUNT; i++) {
+        int lost;
+        r = PQsendPrepare(pc->pg, Q[i].name, Q[i].sql, Q[i].n, Q[i].types) ? await(pc, ms, &lost)
+                                                                            : NULL;
+        ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        if (!ok && !pc->broken && PQstatus(pc->pg) == CONNECTION_OK)
+            log_fail("prepare", pc, r); /* a bug in Q[] or a schema that is not ours */
+        PQclear(r);
+    }
+    if (!ok)
+        return -1;
     pc->prepared = 1;
     return 0;
 }
 
-/* Reconnect (a new server session: nothing prepared) and prepare. 0 or -1. */
-static int revive(pg_conn *pc)
+/* A new connection to the store's database, nonblocking. */
+static pg_conn *conn_new(pg_store *s)
 {
-    pc->prepared = 0;
-    PQreset(pc->pg);
-    if (PQstatus(pc->pg) != CONNECTION_OK)
-        return -1;
-    return prepare_all(pc);
+    pg_conn *pc = calloc(1, sizeof *pc);
+    if (pc && !(pc->pg = pg_connect(s->url, NULL, 0))) {
+        free(pc);
+        return NULL;
+    }
+    if (pc && PQsetnonblocking(pc->pg, 1) != 0) {
+        conn_drop(pc);
+        return NULL;
+    }
+    return pc;
+}
+
+/* An idle connection has nothing to read: when its socket is readable,
+ * the server ended the session (a restart, a terminated backend: a FATAL
+ * message, then the end). 1 when it is dead. */
+static int idle_dead(pg_conn *pc)
+{
+    struct pollfd p = {.fd = PQsocket(pc->pg), .events = POLLIN};
+    if (p.fd < 0)
+        return 1;
+    if (poll(&p, 1, 0) <= 0)
+        return 0;
+    return !PQconsumeInput(pc->pg) || PQstatus(pc->pg) != CONNECTION_OK;
 }
 
 /* A connection ready to run Q[], or NULL (the database is unreachable). */
 static pg_conn *conn_take(pg_store *s)
 {
     pg_conn *pc = NULL;
-    pthread_mutex_lock(&s->mu);
-    if (s->nidle > 0)
-        pc = s->idle[--s->nidle];
-    pthread_mutex_unlock(&s->mu);
-    if (!pc) {
-        pc = calloc(1, sizeof *pc);
-        if (!pc)
-            return NULL;
-        if (!(pc->pg = pg_connect(s->url, NULL, 0))) {
-            free(pc);
-            return NULL;
-        }
+    for (;;) {
+        pthread_mutex_lock(&s->mu);
+        pc = s->nidle > 0 ? s->idle[--s->nidle] : NULL;
+        pthread_mutex_unlock(&s->mu);
+        if (!pc || !idle_dead(pc))
+            break;
+        conn_drop(pc); /* its server session ended while it sat in the pool */
     }
-    if (pc->prepared)
-        return pc;
-    /* first use (or a reset): prepare, once more on a fresh session if the
-     * connection turned out dead */
-    if (PQstatus(pc->pg) == CONNECTION_OK && prepare_all(pc) == 0)
-        return pc;
-    if (PQstatus(pc->pg) != CONNECTION_OK && revive(pc) == 0)
+    if (!pc && !(pc = conn_new(s)))
+        return NULL;
+    if (pc->prepared || prepare_all(pc, s->deadline_ms) == 0)
         return pc;
     conn_drop(pc);
     return NULL;
@@ -267,7 +446,8 @@ static void conn_give(pg_store *s, pg_conn *pc)
     if (!pc)
         return;
     /* never pool a broken connection or one left inside a transaction */
-    if (PQstatus(pc->pg) != CONNECTION_OK || PQtransactionStatus(pc->pg) != PQTRANS_IDLE) {
+    if (pc->broken || PQstatus(pc->pg) != CONNECTION_OK ||
+        PQtransactionStatus(pc->pg) != PQTRANS_IDLE) {
         conn_drop(pc);
         return;
     }
@@ -280,23 +460,38 @@ static void conn_give(pg_store *s, pg_conn *pc)
     conn_drop(pc);
 }
 
-/* Run prepared statement q; on a broken connection reset, re-prepare and run
- * it once more (*rerun = 1). The result may be NULL (PQresultStatus(NULL) is
- * PGRES_FATAL_ERROR, PQclear(NULL) is fine). */
-static PGresult *run(pg_conn *pc, int q, const char *const *vals, const int *lens,
-                     const int *fmts, int binary_result, int *rerun)
+/* Send prepared statement q on *pcp and wait for its answer (the store's
+ * deadline). NULL when none came: *lost (may be NULL) says whether the
+ * request may have run (SENT_LOST). The result may be an error result;
+ * PQresultStatus(NULL) is PGRES_FATAL_ERROR and PQclear(NULL) is fine. */
+static PGresult *send_q(pg_store *s, pg_conn *pc, int q, const char *const *vals, const int *lens,
+                        const int *fmts, int binary_result, int *lost)
 {
-    if (rerun)
-        *rerun = 0;
-    PGresult *r = PQexecPrepared(pc->pg, Q[q].name, Q[q].n, vals, lens, fmts, binary_result);
-    if (PQstatus(pc->pg) == CONNECTION_OK)
+    int l = SENT_NOT;
+    PGresult *r = PQsendQueryPrepared(pc->pg, Q[q].name, Q[q].n, vals, lens, fmts, binary_result)
+                      ? await(pc, s->deadline_ms, &l)
+                      : NULL;
+    if (!r && l == SENT_NOT && PQstatus(pc->pg) != CONNECTION_OK)
+        pc->broken = 1;
+    if (lost)
+        *lost = r ? SENT_NOT : l;
+    return r;
+}
+
+/* A statement that may run twice (reads, snap_put's conditional UPDATE):
+ * on a connection found broken (a server restart, a killed backend) it
+ * runs once more on a new one (*pcp replaced); not after a timeout (a
+ * server that does not answer would only make the caller wait twice). */
+static PGresult *run(pg_store *s, pg_conn **pcp, int q, const char *const *vals, const int *lens,
+                     const int *fmts, int binary_result)
+{
+    PGresult *r = send_q(s, *pcp, q, vals, lens, fmts, binary_result, NULL);
+    if (r || !(*pcp)->broken || (*pcp)->late)
         return r;
-    PQclear(r);
-    if (revive(pc) != 0)
+    conn_drop(*pcp);
+    if (!(*pcp = conn_take(s)))
         return NULL;
-    if (rerun)
-        *rerun = 1;
-    return PQexecPrepared(pc->pg, Q[q].name, Q[q].n, vals, lens, fmts, binary_result);
+    return send_q(s, *pcp, q, vals, lens, fmts, binary_result, NULL);
 }
 
 static int is_sqlstate(const PGresult *r, const char *code)
@@ -466,6 +661,99 @@ static int dup_val(const PGresult *r, int row, int col, char **out)
 
 static void fmt_i64(char *buf, size_t n, int64_t v) { snprintf(buf, n, "%lld", (long long)v); }
 
+/* --- writes whose answer was lost ------------------------------------------ */
+
+/* The answer to a write may be lost after the request reached the server
+ * (a restart, a killed backend, a frozen host): it may or may not have
+ * committed, and the backend that got it may even be working on it still
+ * (a frozen process resumes and commits). Such a write is never reported
+ * as failed nor sent again blindly: write_q() takes a new connection,
+ * makes sure the session that got the write is over (the server was
+ * restarted, the backend is gone, or it is ended now: Q_OVER), then reads
+ * the store to find out (landed(): 1 it is there, 0 it is not, or a final
+ * ERR_ answer; ERR_STORE when the check itself got no answer), sends it
+ * again only when it is not there, and gives up after PG_RESOLVE_MS with
+ * ERR_OUTCOME_UNKNOWN when the store could not tell (a client retries
+ * with the same Idempotency-Key, or reads the game). */
+typedef int (*landed_fn)(pg_store *s, pg_conn *pc, const void *arg);
+
+enum { WQ_ANSWER = 1, PG_END_WAIT_MS = 1500 };
+
+/* 1 the session `who` is over, 0 it still runs (frozen: not ended in
+ * time), ERR_STORE no answer. */
+static int session_over(pg_store *s, pg_conn *pc, const pg_session *who)
+{
+    char pid[16], wait[16];
+    snprintf(pid, sizeof pid, "%d", who->pid);
+    snprintf(wait, sizeof wait, "%d", (int)PG_END_WAIT_MS);
+    const char *v[4] = {pid, who->backend_start, who->server_start, wait};
+    PGresult *r = send_q(s, pc, Q_OVER, v, NULL, NULL, 0, NULL);
+    int ret = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1
+                  ? *PQgetvalue(r, 0, 0) == 't'
+                  : ERR_STORE;
+    PQclear(r);
+    return ret;
+}
+
+/* WQ_ANSWER with *r the answer to interpret (*pcp the connection it came
+ * on), or 0 (the write landed), or an ERR_ code. */
+static int write_q(pg_store *s, pg_conn **pcp, int q, const char *const *vals, const int *lens,
+                   const int *fmts, landed_fn landed, const void *arg, PGresult **r)
+{
+    pg_conn *pc = *pcp;
+    long long end = -1; /* set at the first lost answer or failed send */
+    int ret;
+    for (;;) {
+        int lost = SENT_NOT;
+        if (pc && (*r = send_q(s, pc, q, vals, lens, fmts, 0, &lost))) {
+            ret = WQ_ANSWER;
+            break;
+        }
+        if (end < 0)
+            end = mono_ms() + PG_RESOLVE_MS;
+        pg_session who = pc ? pc->who : (pg_session){0};
+        while (lost == SENT_LOST) { /* it may commit: look before anything else */
+            conn_drop(pc);
+            pc = conn_take(s);
+            int l = pc ? session_over(s, pc, &who) : ERR_STORE;
+            if (l == 1)
+                l = landed(s, pc, arg);
+            else if (l == 0)
+                l = ERR_STORE; /* still running: ask again */
+            if (l != ERR_STORE) {
+                int found = l == 1 ? FOUND_LANDED : l == 0 ? FOUND_ABSENT
+                            : l == ERR_OUTCOME_UNKNOWN ? FOUND_UNKNOWN : FOUND_OTHER;
+                __atomic_add_fetch(&s->lost_found[found], 1, __ATOMIC_RELAXED);
+                if (l != 0) {
+                    ret = l == 1 ? 0 : l;
+                    goto done;
+                }
+                lost = SENT_NOT; /* not there and never will be: send it again */
+            } else if (mono_ms() >= end) {
+                __atomic_add_fetch(&s->lost_found[FOUND_UNKNOWN], 1, __ATOMIC_RELAXED);
+                ret = ERR_OUTCOME_UNKNOWN;
+                goto done;
+            } else {
+                usleep(200 * 1000);
+            }
+        }
+        if (pc && pc->broken) {
+            conn_drop(pc);
+            pc = NULL;
+        }
+        if (!pc && !(pc = conn_take(s))) { /* nothing was sent: a plain failure */
+            if (mono_ms() >= end) {
+                ret = ERR_STORE;
+                goto done;
+            }
+            usleep(200 * 1000);
+        }
+    }
+done:
+    *pcp = pc;
+    return ret;
+}
+
 /* --- operations ------------------------------------------------------------ */
 
 static int pg_get(store *base, const char *id, store_row *out)
@@ -477,7 +765,7 @@ static int pg_get(store *base, const char *id, store_row *out)
     if (!pc)
         return ERR_STORE;
     const char *v[1] = {id};
-    PGresult *r = run(pc, Q_GET, v, NULL, NULL, 1, NULL);
+    PGresult *r = run(s, &pc, Q_GET, v, NULL, NULL, 1);
     int ret = ERR_STORE;
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
         log_fail("get", pc, r);
@@ -512,7 +800,7 @@ static int pg_origin_get(store *base, const char *id, char **origin)
     if (!pc)
         return ERR_STORE;
     const char *v[1] = {id};
-    PGresult *r = run(pc, Q_ORIGIN, v, NULL, NULL, 0, NULL);
+    PGresult *r = run(s, &pc, Q_ORIGIN, v, NULL, NULL, 0);
     int ret = ERR_STORE;
     if (PQresultStatus(r) != PGRES_TUPLES_OK)
         log_fail("origin", pc, r);
@@ -522,18 +810,6 @@ static int pg_origin_get(store *base, const char *id, char **origin)
         ret = 0;
     PQclear(r);
     conn_give(s, pc);
-    return ret;
-}
-
-/* Does the games row hold exactly (id, version, meta)? 1, 0, -1 error. */
-static int row_is(pg_conn *pc, const char *id, int64_t version, const char *meta)
-{
-    char vb[24];
-    fmt_i64(vb, sizeof vb, version);
-    const char *v[3] = {id, vb, meta};
-    PGresult *r = run(pc, Q_SAME, v, NULL, NULL, 0, NULL);
-    int ret = PQresultStatus(r) == PGRES_TUPLES_OK ? PQntuples(r) > 0 : -1;
-    PQclear(r);
     return ret;
 }
 
@@ -548,6 +824,21 @@ static pg_conn *encode_and_take(pg_store *s, const store_play *plays, int k, bbu
         b->p = NULL;
     }
     return pc;
+}
+
+/* landed() of a create: does the games row hold exactly (id, version,
+ * meta)? The meta holds the new seats' token hashes: no other request
+ * writes the same. */
+static int create_landed(pg_store *s, pg_conn *pc, const void *arg)
+{
+    const store_row *row = arg;
+    char vb[24];
+    fmt_i64(vb, sizeof vb, row->version);
+    const char *v[3] = {row->id, vb, row->meta};
+    PGresult *r = send_q(s, pc, Q_SAME, v, NULL, NULL, 0, NULL);
+    int ret = PQresultStatus(r) == PGRES_TUPLES_OK ? PQntuples(r) > 0 : ERR_STORE;
+    PQclear(r);
+    return ret;
 }
 
 static int pg_create(store *base, const store_row *row, const store_play *plays, int k)
@@ -568,25 +859,64 @@ static int pg_create(store *base, const store_row *row, const store_play *plays,
     lens[5] = row->snap ? (int)row->snap_len : 0;
     fmts[5] = 1;
     plays_params(&b, off, len, v, lens, fmts, 6);
-    int rerun = 0;
-    PGresult *r = run(pc, Q_CREATE, v, lens, fmts, 0, &rerun);
-    int ret = ERR_STORE;
-    if (PQresultStatus(r) == PGRES_COMMAND_OK) {
-        ret = 0;
-    } else if (is_unique_violation(r)) {
-        const char *table = PQresultErrorField(r, PG_DIAG_TABLE_NAME);
-        ret = ERR_CONFLICT;
-        /* a rerun after a broken connection may meet the row its first run
-         * wrote: then it is a success */
-        if (rerun && table && strcmp(table, "games") == 0 &&
-            row_is(pc, row->id, row->version, row->meta) == 1)
+    PGresult *r = NULL;
+    int ret = write_q(s, &pc, Q_CREATE, v, lens, fmts, create_landed, row, &r);
+    if (ret == WQ_ANSWER) {
+        if (PQresultStatus(r) == PGRES_COMMAND_OK) {
             ret = 0;
-    } else {
-        log_fail("create", pc, r);
+        } else if (is_unique_violation(r)) {
+            ret = ERR_CONFLICT; /* the id is taken (a send again after a lost answer looked first) */
+        } else {
+            log_fail("create", pc, r);
+            ret = ERR_STORE;
+        }
     }
     PQclear(r);
     conn_give(s, pc);
     free(b.p);
+    return ret;
+}
+
+/* What a commit wrote, for commit_landed(). */
+typedef struct commit_arg {
+    const char *id, *meta;
+    int64_t expect;
+    const store_play *first; /* its first play, or NULL */
+} commit_arg;
+
+/* landed() of a commit, by the game's version and log: its first play is
+ * logged under version expect + 1 (a play number is taken once per game),
+ * or, for a commit without plays, the game is at expect + 1 with its meta;
+ * not there while the game is still at `expect`; another writer's when the
+ * game moved on without it (ERR_CONFLICT). */
+static int commit_landed(pg_store *s, pg_conn *pc, const void *arg)
+{
+    const commit_arg *a = arg;
+    char nb[24];
+    fmt_i64(nb, sizeof nb, a->first ? a->first->n : INT64_MIN);
+    char seat[16];
+    snprintf(seat, sizeof seat, "%d", a->first ? a->first->seat : -1);
+    const char *v[5] = {a->id, nb, a->meta, seat, a->first ? a->first->play : NULL};
+    PGresult *r = send_q(s, pc, Q_LANDED, v, NULL, NULL, 0, NULL);
+    int ret = ERR_STORE;
+    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQnfields(r) != 4) {
+        ret = ERR_STORE;
+    } else if (PQntuples(r) == 0) {
+        ret = ERR_NOT_FOUND;
+    } else {
+        int64_t version = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+        int meta_same = *PQgetvalue(r, 0, 1) == 't';
+        int logged = !PQgetisnull(r, 0, 2) &&
+                     strtoll(PQgetvalue(r, 0, 2), NULL, 10) == a->expect + 1 &&
+                     *PQgetvalue(r, 0, 3) == 't';
+        if (version == a->expect)
+            ret = 0;
+        else if (a->first)
+            ret = logged ? 1 : ERR_CONFLICT; /* its play number went to another write */
+        else /* no play to tell by: the meta, when nothing came after */
+            ret = version == a->expect + 1 && meta_same ? 1 : ERR_OUTCOME_UNKNOWN;
+    }
+    PQclear(r);
     return ret;
 }
 
@@ -608,26 +938,30 @@ static int pg_commit(store *base, const char *id, int64_t expect, const char *me
     lens[3] = snap ? (int)snap_len : 0;
     fmts[3] = 1;
     plays_params(&b, off, len, v, lens, fmts, 4);
-    PGresult *r = run(pc, Q_COMMIT, v, lens, fmts, 0, NULL);
-    int ret = ERR_STORE;
-    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
-        if (strcmp(PQgetvalue(r, 0, 0), "1") == 0) {
-            ret = 0;
-        } else { /* nothing written: the version moved, or no such game */
-            const char *e[1] = {id};
-            PGresult *q = run(pc, Q_EXISTS, e, NULL, NULL, 0, NULL);
-            if (PQresultStatus(q) == PGRES_TUPLES_OK)
-                ret = PQntuples(q) ? ERR_CONFLICT : ERR_NOT_FOUND;
-            else
-                log_fail("commit", pc, q);
-            PQclear(q);
+    commit_arg arg = {.id = id, .meta = meta, .expect = expect, .first = k ? &plays[0] : NULL};
+    PGresult *r = NULL;
+    int ret = write_q(s, &pc, Q_COMMIT, v, lens, fmts, commit_landed, &arg, &r);
+    if (ret == WQ_ANSWER) {
+        ret = ERR_STORE;
+        if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
+            if (strcmp(PQgetvalue(r, 0, 0), "1") == 0) {
+                ret = 0;
+            } else { /* nothing written: the version moved, or no such game */
+                const char *e[1] = {id};
+                PGresult *x = run(s, &pc, Q_EXISTS, e, NULL, NULL, 0);
+                if (PQresultStatus(x) == PGRES_TUPLES_OK)
+                    ret = PQntuples(x) ? ERR_CONFLICT : ERR_NOT_FOUND;
+                else
+                    log_fail("commit", pc, x);
+                PQclear(x);
+            }
+        } else if (is_unique_violation(r) || is_sqlstate(r, "40001") || is_sqlstate(r, "40P01")) {
+            /* a play number already taken, a serialization failure or a deadlock
+             * (under a stricter default isolation): another writer won */
+            ret = ERR_CONFLICT;
+        } else {
+            log_fail("commit", pc, r);
         }
-    } else if (is_unique_violation(r) || is_sqlstate(r, "40001") || is_sqlstate(r, "40P01")) {
-        /* a play number already taken, a serialization failure or a deadlock
-         * (under a stricter default isolation): another writer won */
-        ret = ERR_CONFLICT;
-    } else {
-        log_fail("commit", pc, r);
     }
     PQclear(r);
     conn_give(s, pc);
@@ -648,7 +982,7 @@ static int pg_snap_put(store *base, const char *id, int64_t version, const unsig
     fmt_i64(vb, sizeof vb, version);
     const char *v[3] = {id, vb, (const char *)snap};
     int lens[3] = {0, 0, snap ? (int)snap_len : 0}, fmts[3] = {0, 0, 1};
-    PGresult *r = run(pc, Q_SNAP, v, lens, fmts, 0, NULL);
+    PGresult *r = run(s, &pc, Q_SNAP, v, lens, fmts, 0); /* conditional: may run twice */
     int ret = ERR_STORE;
     if (PQresultStatus(r) == PGRES_COMMAND_OK)
         ret = 0; /* 0 rows: the game moved on (or is gone); nothing to do */
@@ -672,7 +1006,7 @@ static int pg_plays(store *base, const char *id, long after, long limit, int wit
     fmt_i64(ab, sizeof ab, after);
     fmt_i64(lb, sizeof lb, limit);
     const char *v[4] = {id, ab, with_notes ? "t" : "f", limit > 0 ? lb : NULL}; /* LIMIT NULL: all */
-    PGresult *r = run(pc, Q_PLAYS, v, NULL, NULL, 0, NULL);
+    PGresult *r = run(s, &pc, Q_PLAYS, v, NULL, NULL, 0);
     int ret = ERR_STORE;
     if (PQresultStatus(r) != PGRES_TUPLES_OK || PQnfields(r) != 9) {
         log_fail("plays", pc, r);
@@ -707,6 +1041,9 @@ done:
     return ret;
 }
 
+/* A delete run again after a lost answer finds the game gone when the
+ * first run had deleted it: ERR_NOT_FOUND, which is what the caller then
+ * sees (the game is gone either way). */
 static int pg_del(store *base, const char *id)
 {
     pg_store *s = (pg_store *)base;
@@ -714,7 +1051,7 @@ static int pg_del(store *base, const char *id)
     if (!pc)
         return ERR_STORE;
     const char *v[1] = {id};
-    PGresult *r = run(pc, Q_DEL, v, NULL, NULL, 0, NULL); /* plays: ON DELETE CASCADE */
+    PGresult *r = run(s, &pc, Q_DEL, v, NULL, NULL, 0); /* plays: ON DELETE CASCADE */
     int ret = ERR_STORE;
     if (PQresultStatus(r) == PGRES_COMMAND_OK)
         ret = strcmp(PQcmdTuples(r), "0") == 0 ? ERR_NOT_FOUND : 0;
@@ -731,11 +1068,28 @@ static int pg_ping(store *base)
     pg_conn *pc = conn_take(s);
     if (!pc)
         return ERR_STORE;
-    PGresult *r = run(pc, Q_PING, NULL, NULL, NULL, 0, NULL);
+    PGresult *r = run(s, &pc, Q_PING, NULL, NULL, NULL, 0);
     int ret = PQresultStatus(r) == PGRES_TUPLES_OK ? 0 : ERR_STORE;
     PQclear(r);
     conn_give(s, pc);
     return ret;
+}
+
+static size_t pg_metrics(store *base, char *buf, size_t n)
+{
+    pg_store *s = (pg_store *)base;
+    static const char *const found[4] = {"landed", "absent", "other", "unknown"};
+    size_t k = (size_t)snprintf(
+        buf, n,
+        "# HELP croupier_store_answers_lost_total Writes whose answer from PostgreSQL was lost"
+        " (a restart, a killed backend, no answer in time), by what the server then found:"
+        " landed (answered as done), absent (sent again), other (the game moved on or is"
+        " gone), unknown (answered 503 outcome-unknown).\n"
+        "# TYPE croupier_store_answers_lost_total counter\n");
+    for (int i = 0; i < 4 && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "croupier_store_answers_lost_total{found=\"%s\"} %lu\n",
+                              found[i], __atomic_load_n(&s->lost_found[i], __ATOMIC_RELAXED));
+    return k < n ? k : n ? n - 1 : 0;
 }
 
 static void pg_close(store *base)
@@ -760,6 +1114,7 @@ static const store_vtable VT = {
     .plays = pg_plays,
     .del = pg_del,
     .ping = pg_ping,
+    .metrics = pg_metrics,
     .close = pg_close,
 };
 
@@ -907,6 +1262,27 @@ out:
     return rc;
 }
 
+/* How long to wait for an answer: the statement timeout the sessions will
+ * have (the URL's, the role's or the database's, else PG_STATEMENT_MS)
+ * and PG_DEADLINE_MS more. -1 with a message when it cannot be read. */
+static int deadline_of(PGconn *c, char *err, size_t errlen)
+{
+    PGresult *r = PQexec(c, "SELECT extract(epoch FROM"
+                            " current_setting('statement_timeout')::interval) * 1000");
+    long long ms = -1;
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+        ms = (long long)strtod(PQgetvalue(r, 0, 0), NULL);
+    else
+        set_err(err, errlen, "reading statement_timeout", c, r);
+    PQclear(r);
+    if (ms < 0)
+        return -1;
+    if (ms == 0)
+        ms = PG_STATEMENT_MS;
+    ms += PG_DEADLINE_MS;
+    return ms > INT32_MAX ? INT32_MAX : (int)ms;
+}
+
 int store_pg_open(store **out, const char *url, char *err, size_t errlen)
 {
     *out = NULL;
@@ -926,7 +1302,9 @@ int store_pg_open(store **out, const char *url, char *err, size_t errlen)
         pg_close(&s->base);
         return ERR_STORE;
     }
-    if (!(pc->pg = pg_connect(url, err, errlen)) || schema_setup(pc->pg, err, errlen) != 0) {
+    if (!(pc->pg = pg_connect(url, err, errlen)) || schema_setup(pc->pg, err, errlen) != 0 ||
+        (s->deadline_ms = deadline_of(pc->pg, err, errlen)) < 0 ||
+        PQsetnonblocking(pc->pg, 1) != 0) {
         conn_drop(pc);
         pg_close(&s->base);
         return ERR_STORE;

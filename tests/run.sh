@@ -104,6 +104,11 @@ else
     [ -n "${PG_STOP:-}" ] && $PG_STOP >/dev/null 2>&1
 fi
 
+# PostgreSQL stopped under the server: frozen (SIGSTOP), restarted -m
+# immediate under write load (tests/pg: each test runs a cluster of its own).
+echo "PostgreSQL stopped, frozen and restarted under a running server"
+run_node "postgres [frozen, restarted]" tests/pg CROUPIER_BIN=build/croupier
+
 # Crowds (release build only; each bounded in count and time, 127.0.0.1 only,
 # one after the other so that they do not skew each other's latencies): 256
 # hostile connections against croupier serve's default budget, /healthz p99

@@ -30,7 +30,8 @@
     X(MEDIA_TYPE,    "unsupported-media-type",415, "Unsupported media type")    \
     X(ILLEGAL,       "illegal-play",      422, "Illegal play")                  \
     X(INTERNAL,      "internal",          500, "Internal error")                \
-    X(STORE,         "store-unavailable", 503, "Store unavailable")
+    X(STORE,         "store-unavailable", 503, "Store unavailable")             \
+    X(OUTCOME_UNKNOWN,"outcome-unknown",  503, "Outcome unknown")
 
 enum err_code {
 #define X(name, slug, status, title) ERR_##name##_IDX,

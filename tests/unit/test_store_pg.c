@@ -12,12 +12,14 @@
  * Covered: schema 2 on an empty database; create / get / origin_get;
  * commit (ok, stale, unknown, a failed commit changes nothing); plays
  * paging and notes; snap_put; delete (plays cascade); threads racing
- * commits; reset-and-retry of killed connections; the in-place migration
+ * commits; reset-and-retry of killed connections; a commit whose answer
+ * is lost on a frozen backend (ERR_OUTCOME_UNKNOWN); the in-place migration
  * of a schema-1 database (and its rollback when a step fails), reopening,
  * refusal of a newer or unknown schema; servers opening at once.
  */
 #include <libpq-fe.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -683,6 +685,88 @@ static void test_reconnect(void **state)
     store_close(s);
 }
 
+/* --- a write whose answer is lost ----------------------------------------- */
+
+typedef struct committer {
+    store *s;
+    int rc;
+} committer;
+
+static void *commit_one(void *arg)
+{
+    committer *c = arg;
+    store_play p[1] = {mkplay(1, 0, STORE_PERSON, NULL, "[1]", "{}", NULL)};
+    c->rc = store_commit(c->s, "g", 0, "{\"v\":1}", (const unsigned char *)"s", 1, p, 1);
+    return NULL;
+}
+
+/* The pid of the store's backend running a commit, waiting for it (0: none). */
+static int commit_backend(PGconn *c)
+{
+    for (int i = 0; i < 500; i++) {
+        long long pid = sqlnum(c, "SELECT coalesce(max(pid), 0) FROM pg_stat_activity"
+                                  " WHERE application_name = 'croupier-unit' AND state = 'active'"
+                                  " AND query LIKE 'WITH u AS (UPDATE games%'");
+        if (pid)
+            return (int)pid;
+        usleep(10000);
+    }
+    return 0;
+}
+
+/* The backend that got a commit freezes (SIGSTOP) in the middle of it: no
+ * answer comes, and the store cannot end that session (a stopped process
+ * does not act on its SIGTERM) nor so tell whether it will commit: the
+ * commit is ERR_OUTCOME_UNKNOWN, not a failure. Woken, the session acts on
+ * the SIGTERM the store sent and its write never lands. */
+static void test_lost_answer(void **state)
+{
+    (void)state;
+    need_pg();
+    reset_schema();
+    store *s = open_ok();
+    store_row row = mkrow("g", "hanabi", 0, "{}", "{}", NULL, 0);
+    assert_int_equal(store_create(s, &row, NULL, 0), 0);
+    PGconn *c = raw();
+    sql(c, "CREATE FUNCTION " SCHEMA ".slow() RETURNS trigger LANGUAGE plpgsql"
+           " AS $$BEGIN PERFORM pg_sleep(1); RETURN NEW; END$$");
+    sql(c, "CREATE TRIGGER slow BEFORE INSERT ON " SCHEMA ".plays"
+           " FOR EACH ROW EXECUTE FUNCTION " SCHEMA ".slow()");
+    committer w = {.s = s};
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, commit_one, &w), 0);
+    int pid = commit_backend(c);
+    assert_true(pid > 0);
+    int stopped = kill(pid, SIGSTOP) == 0;
+    pthread_join(t, NULL);
+    if (!stopped) { /* the server runs as another user */
+        PQfinish(c);
+        store_close(s);
+        print_message("cannot signal the server's processes: skipped\n");
+        skip();
+    }
+    kill(pid, SIGCONT);
+    assert_int_equal(w.rc, ERR_OUTCOME_UNKNOWN);
+    char m[2048];
+    s->vt->metrics(s, m, sizeof m);
+    assert_non_null(strstr(m, "croupier_store_answers_lost_total{found=\"unknown\"} 1\n"));
+    for (int i = 0; i < 500; i++) { /* it acts on the store's SIGTERM */
+        char q[160];
+        snprintf(q, sizeof q, "SELECT count(*) FROM pg_stat_activity WHERE pid = %d", pid);
+        if (sqlnum(c, q) == 0)
+            break;
+        usleep(10000);
+    }
+    assert_get(s, "g", 0, "{}", NULL, 0, -1); /* its write never landed */
+    assert_int_equal(count_plays(s, "g", 1), 0);
+    sql(c, "DROP TRIGGER slow ON " SCHEMA ".plays");
+    commit_one(&w);
+    assert_int_equal(w.rc, 0);
+    assert_int_equal(count_plays(s, "g", 1), 1);
+    PQfinish(c);
+    store_close(s);
+}
+
 static void test_open_errors(void **state)
 {
     (void)state;
@@ -924,6 +1008,7 @@ int main(void)
         cmocka_unit_test(test_delete),
         cmocka_unit_test(test_race),
         cmocka_unit_test(test_reconnect),
+        cmocka_unit_test(test_lost_answer),
         cmocka_unit_test(test_open_errors),
         cmocka_unit_test(test_migrate_v1),
         cmocka_unit_test(test_migrate_failure_rolls_back),

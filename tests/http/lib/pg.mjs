@@ -13,7 +13,7 @@
 //   url=$(node tests/http/lib/pg.mjs start DIR)   # prints the postgres:// URL
 //   node tests/http/lib/pg.mjs stop DIR
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -84,6 +84,7 @@ export function startCluster(dir) {
   const bin = pgBin();
   if (!bin) return null;
   dir ??= mkdtempSync(path.join(tmpdir(), 'croupier-pg-'));
+  mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'port'), String(20000 + Math.floor(Math.random() * 20000)));
   chmodSync(dir, 0o755);
   if (asRoot) execFileSync('chown', ['postgres', dir]);

@@ -178,7 +178,8 @@ async function startCivet({ extraArgs = [], env = {}, store, adminToken = random
  * returned. opts: json (a value sent as application/json), body (raw string
  * or Buffer), contentType, token, headers, template (the path template, when
  * it cannot be inferred), check (false to skip the contract check; never used
- * by the tests for a real response).
+ * by the tests for a real response), timeout (ms: the request is aborted
+ * with an error after that).
  * Returns {status, headers, text, json (parsed when the body is JSON), res}.
  */
 export async function request(base, method, p, opts = {}) {
@@ -192,7 +193,8 @@ export async function request(base, method, p, opts = {}) {
     if (opts.contentType) headers['content-type'] = opts.contentType;
   }
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  const res = await fetch(base + p, { method, headers, body, redirect: 'manual' });
+  const signal = opts.timeout ? AbortSignal.timeout(opts.timeout) : undefined;
+  const res = await fetch(base + p, { method, headers, body, redirect: 'manual', signal });
   const text = await res.text();
   assertMatches(method, opts.template || p, res, text);
   let json;
