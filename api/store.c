@@ -47,3 +47,10 @@ void store_plays_free(store_play *p, int k)
     }
     free(p);
 }
+
+void store_idem_free(store_idem *k)
+{
+    free(k->answer);
+    k->answer = NULL;
+    k->answer_len = 0;
+}

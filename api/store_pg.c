@@ -1,7 +1,7 @@
 /* store_pg.c: the PostgreSQL store (libpq), for several servers on several
- * machines sharing one database. Schema version 2 (store.h): games (with
+ * machines sharing one database. Schema version 3 (store.h): games (with
  * the origin and a snapshot cache), plays (the append-only log, cascading
- * from games) and schema_version.
+ * from games), idempotency (the keys' rows) and schema_version.
  *
  * Every write is ONE statement, hence one transaction of its own, and one
  * round trip whatever the number of plays:
@@ -16,21 +16,18 @@
  * any isolation level (READ COMMITTED re-checks it after waiting for a
  * concurrent writer of the row); the plays are appended only from the row
  * the UPDATE returned, and any error (a play number already taken, ...)
- * undoes the whole statement. So a failed commit changes nothing.
+ * undoes the whole statement. So a failed commit changes nothing. A write
+ * that stores its answer under an idempotency key adds the answer to the
+ * statement, and runs in BEGIN ... COMMIT, committed only when the game's
+ * row and the answer were both written (another request may have answered
+ * the key first): three round trips.
  *
- * Connections: a small pool; each pooled connection carries its prepared
- * statements (PQprepare'd once per server session: on the first use of the
- * connection, again after a reset). Binary parameters for bytea and for the
- * play arrays; binary results for get() (bytea and bigints).
- *
- * A broken connection (server restart, killed backend, idle timeout in
- * between) is reset once and the statement run again. That is safe for
- * every statement here: reads are reads; snap_put is a conditional,
- * idempotent UPDATE; a commit that had in fact committed before the break
- * fails its compare-and-swap on the rerun and reports ERR_CONFLICT (never a
- * doubled play); a create that had committed finds its own row (same id,
- * version, meta: the meta holds fresh token hashes) and reports success; a
- * delete that had committed reports ERR_NOT_FOUND.
+ * Connections: a small pool of nonblocking connections; each carries its
+ * prepared statements (prepared once per server session, on its first
+ * use). Binary parameters for bytea and for the play arrays; binary results
+ * where they save a decoding. Every answer is waited for with a deadline
+ * (a database that stops answering), and a write whose answer is lost is
+ * settled before anything else is said or done (write_q, below).
  */
 #include "store.h"
 
@@ -70,16 +67,56 @@ enum {
 };
 
 _Static_assert(STORE_NOTE == 3, "the SQL below spells STORE_NOTE as 3");
-_Static_assert(STORE_SCHEMA_VERSION == 2, "this file creates and migrates to schema 2");
+_Static_assert(STORE_SCHEMA_VERSION == 3, "this file creates and migrates to schema 3");
 
 /* --- statements ------------------------------------------------------------ */
 
-enum { Q_GET, Q_ORIGIN, Q_EXISTS, Q_CREATE, Q_SAME, Q_COMMIT, Q_LANDED, Q_OVER, Q_SNAP, Q_PLAYS,
-       Q_DEL, Q_PING, Q__COUNT };
+enum { Q_GET, Q_ORIGIN, Q_EXISTS, Q_CREATE, Q_CREATE_K, Q_SAME, Q_COMMIT, Q_COMMIT_K, Q_LANDED,
+       Q_OVER, Q_SNAP, Q_PLAYS, Q_DEL, Q_PING, Q_IDEM_CLAIM, Q_IDEM_GET, Q_IDEM_TAKE,
+       Q_IDEM_RELEASE, Q_IDEM_PURGE, Q__COUNT };
 
 #define PLAY_COLS "game_id, n, version, seat, kind, bot, play, record, explanation, at_ms"
 #define NOW_MS "(extract(epoch FROM now()) * 1000)::bigint"
-#define MAXP 14
+#define MAXP 18
+
+/* Pieces of the writes. A new game and its first plays ($1-$13); a commit's
+ * compare-and-swap and its plays ($1-$11); an answer stored under its key
+ * (from its first parameter: id, fingerprint, owner, the sealed answer and
+ * how many seconds it is kept) when the write wrote its row, unless another
+ * request stored one first. */
+#define CREATE_GAME                                                                    \
+    "WITH g AS (INSERT INTO games (id, game, version, meta, origin, snap, snap_version)" \
+    " VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $6 IS NULL THEN -1 ELSE $3 END)"        \
+    " RETURNING id, version)"
+#define CREATE_PLAYS                                                                   \
+    " SELECT g.id, p.n, g.version, p.seat, p.kind, p.bot, p.play, p.record,"           \
+    " p.explanation, " NOW_MS " FROM g, unnest($7, $8, $9, $10, $11, $12, $13)"         \
+    " AS p(n, seat, kind, bot, play, record, explanation)"
+#define CREATE_TYPES                                                                   \
+    OID_TEXT, OID_TEXT, OID_INT8, OID_TEXT, OID_TEXT, OID_BYTEA, OID_INT8_ARRAY,        \
+        OID_INT4_ARRAY, OID_INT4_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY, \
+        OID_TEXT_ARRAY
+#define COMMIT_CTES                                                                    \
+    "WITH u AS (UPDATE games SET version = version + 1, meta = $3, snap = $4,"         \
+    " snap_version = CASE WHEN $4 IS NULL THEN -1 ELSE version + 1 END,"               \
+    " updated_at = now() WHERE id = $1 AND version = $2 RETURNING version),"           \
+    " i AS (INSERT INTO plays (" PLAY_COLS ")"                                          \
+    " SELECT $1, p.n, u.version, p.seat, p.kind, p.bot, p.play, p.record,"             \
+    " p.explanation, " NOW_MS " FROM u, unnest($5, $6, $7, $8, $9, $10, $11)"           \
+    " AS p(n, seat, kind, bot, play, record, explanation))"
+#define COMMIT_TYPES                                                                   \
+    OID_TEXT, OID_INT8, OID_TEXT, OID_BYTEA, OID_INT8_ARRAY, OID_INT4_ARRAY,            \
+        OID_INT4_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY
+#define ANSWER_PUT(id, fp, owner, answer, keep, from)                                  \
+    "INSERT INTO idempotency (id, fingerprint, owner, state, answer, expires_at)"      \
+    " SELECT " id ", " fp ", " owner ", 1, " answer ", now() + make_interval(secs => " keep \
+    ") FROM " from " ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, state = 1," \
+    " answer = excluded.answer, expires_at = excluded.expires_at"                      \
+    " WHERE idempotency.state = 0 RETURNING 1"
+#define ANSWER_TYPES OID_TEXT, OID_TEXT, OID_TEXT, OID_BYTEA, OID_INT8
+
+/* A key's row as idem_row() reads it (binary results). */
+#define IDEM_COLS "i.fingerprint, i.owner, i.state, i.expires_at > now(), i.answer"
 
 static const struct {
     const char *name;
@@ -92,37 +129,25 @@ static const struct {
                1, {OID_TEXT}},
     [Q_ORIGIN] = {"croupier_origin", "SELECT origin FROM games WHERE id = $1", 1, {OID_TEXT}},
     [Q_EXISTS] = {"croupier_exists", "SELECT 1 FROM games WHERE id = $1", 1, {OID_TEXT}},
-    [Q_CREATE] = {"croupier_create",
-                  "WITH g AS (INSERT INTO games (id, game, version, meta, origin, snap, snap_version)"
-                  " VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $6 IS NULL THEN -1 ELSE $3 END)"
-                  " RETURNING id, version)"
-                  " INSERT INTO plays (" PLAY_COLS ")"
-                  " SELECT g.id, p.n, g.version, p.seat, p.kind, p.bot, p.play, p.record,"
-                  " p.explanation, " NOW_MS
-                  " FROM g, unnest($7, $8, $9, $10, $11, $12, $13)"
-                  " AS p(n, seat, kind, bot, play, record, explanation)",
-                  13,
-                  {OID_TEXT, OID_TEXT, OID_INT8, OID_TEXT, OID_TEXT, OID_BYTEA, OID_INT8_ARRAY,
-                   OID_INT4_ARRAY, OID_INT4_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY,
-                   OID_TEXT_ARRAY}},
+    [Q_CREATE] = {"croupier_create", CREATE_GAME " INSERT INTO plays (" PLAY_COLS ")" CREATE_PLAYS,
+                  13, {CREATE_TYPES}},
+    /* a create with its answer: the second count is 0 when another request
+     * stored an answer for the key first (then the caller rolls back) */
+    [Q_CREATE_K] = {"croupier_create_k",
+                    CREATE_GAME ", p AS (INSERT INTO plays (" PLAY_COLS ")" CREATE_PLAYS "),"
+                    " k AS (" ANSWER_PUT("$14", "$15", "$16", "$17", "$18", "g") ")"
+                    " SELECT (SELECT count(*) FROM g), (SELECT count(*) FROM k)",
+                    18, {CREATE_TYPES, ANSWER_TYPES}},
     /* after a create's answer was lost: is the row the one it wrote? */
     [Q_SAME] = {"croupier_same",
                 "SELECT 1 FROM games WHERE id = $1 AND version = $2 AND meta = $3",
                 3, {OID_TEXT, OID_INT8, OID_TEXT}},
-    [Q_COMMIT] = {"croupier_commit",
-                  "WITH u AS (UPDATE games SET version = version + 1, meta = $3, snap = $4,"
-                  " snap_version = CASE WHEN $4 IS NULL THEN -1 ELSE version + 1 END,"
-                  " updated_at = now() WHERE id = $1 AND version = $2 RETURNING version),"
-                  " i AS (INSERT INTO plays (" PLAY_COLS ")"
-                  " SELECT $1, p.n, u.version, p.seat, p.kind, p.bot, p.play, p.record,"
-                  " p.explanation, " NOW_MS
-                  " FROM u, unnest($5, $6, $7, $8, $9, $10, $11)"
-                  " AS p(n, seat, kind, bot, play, record, explanation))"
-                  " SELECT count(*) FROM u",
-                  11,
-                  {OID_TEXT, OID_INT8, OID_TEXT, OID_BYTEA, OID_INT8_ARRAY, OID_INT4_ARRAY,
-                   OID_INT4_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY,
-                   OID_TEXT_ARRAY}},
+    [Q_COMMIT] = {"croupier_commit", COMMIT_CTES " SELECT count(*) FROM u", 11, {COMMIT_TYPES}},
+    /* a commit with its answer (counts as Q_CREATE_K's) */
+    [Q_COMMIT_K] = {"croupier_commit_k",
+                    COMMIT_CTES ", k AS (" ANSWER_PUT("$12", "$13", "$14", "$15", "$16", "u") ")"
+                    " SELECT (SELECT count(*) FROM u), (SELECT count(*) FROM k)",
+                    16, {COMMIT_TYPES, ANSWER_TYPES}},
     /* after a commit's answer was lost: the game's version, and whether the
      * play numbered $2 is the commit's (logged under which version) */
     [Q_LANDED] = {"croupier_landed",
@@ -150,6 +175,32 @@ static const struct {
                  4, {OID_TEXT, OID_INT8, OID_BOOL, OID_INT8}},
     [Q_DEL] = {"croupier_del", "DELETE FROM games WHERE id = $1", 1, {OID_TEXT}},
     [Q_PING] = {"croupier_ping", "SELECT 1 FROM games LIMIT 1", 0, {0}},
+    /* idempotency keys: a new pending row, or an expired one made new; then
+     * the row as it is (when the claim did not take it) */
+    [Q_IDEM_CLAIM] = {"croupier_idem_claim",
+                      "WITH c AS (INSERT INTO idempotency (id, fingerprint, owner, state, answer,"
+                      " expires_at) VALUES ($1, $2, $3, 0, NULL, now() + make_interval(secs => $4))"
+                      " ON CONFLICT (id) DO UPDATE SET fingerprint = excluded.fingerprint,"
+                      " owner = excluded.owner, state = 0, answer = NULL,"
+                      " expires_at = excluded.expires_at WHERE idempotency.expires_at <= now()"
+                      " RETURNING 1)"
+                      " SELECT (SELECT count(*) FROM c), " IDEM_COLS
+                      " FROM (SELECT 1) one LEFT JOIN idempotency i ON i.id = $1",
+                      4, {OID_TEXT, OID_TEXT, OID_TEXT, OID_INT8}},
+    [Q_IDEM_GET] = {"croupier_idem_get",
+                    "SELECT 0::bigint, " IDEM_COLS " FROM idempotency i WHERE i.id = $1", 1,
+                    {OID_TEXT}},
+    [Q_IDEM_TAKE] = {"croupier_idem_take",
+                     "UPDATE idempotency SET owner = $3, expires_at = now() + make_interval(secs => $4)"
+                     " WHERE id = $1 AND owner = $2 AND state = 0",
+                     4, {OID_TEXT, OID_TEXT, OID_TEXT, OID_INT8}},
+    [Q_IDEM_RELEASE] = {"croupier_idem_release",
+                        "DELETE FROM idempotency WHERE id = $1 AND owner = $2 AND state = 0", 2,
+                        {OID_TEXT, OID_TEXT}},
+    [Q_IDEM_PURGE] = {"croupier_idem_purge",
+                      "DELETE FROM idempotency WHERE id IN (SELECT id FROM idempotency"
+                      " WHERE expires_at <= now() LIMIT 10000)",
+                      0, {0}},
 };
 
 /* --- connections and the pool ---------------------------------------------- */
@@ -679,6 +730,57 @@ typedef int (*landed_fn)(pg_store *s, pg_conn *pc, const void *arg);
 
 enum { WQ_ANSWER = 1, PG_END_WAIT_MS = 1500 };
 
+/* A write: prepared statement q and its parameters; `tx`: it stores an
+ * answer (Q_CREATE_K, Q_COMMIT_K) and runs in a transaction of its own,
+ * committed only when its counts say it wrote and stored (both 1). */
+typedef struct wparams {
+    int q, tx;
+    const char *const *vals;
+    const int *lens, *fmts;
+} wparams;
+
+/* Simple-protocol `sql` on pc: 0, or -1 (*lost as await()). */
+static int send_sql(pg_store *s, pg_conn *pc, const char *sql, int *lost)
+{
+    *lost = SENT_NOT;
+    PGresult *r = PQsendQuery(pc->pg, sql) ? await(pc, s->deadline_ms, lost) : NULL;
+    int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+    PQclear(r);
+    if (!ok && !pc->broken)
+        pc->broken = 1; /* a transaction in an unknown state: never reused */
+    return ok ? 0 : -1;
+}
+
+/* Both counts of a keyed write's answer are 1. */
+static int wrote_and_stored(const PGresult *r)
+{
+    return PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && PQnfields(r) == 2 &&
+           strcmp(PQgetvalue(r, 0, 0), "1") == 0 && strcmp(PQgetvalue(r, 0, 1), "1") == 0;
+}
+
+/* Send write w on pc: its answer, or NULL with *lost (SENT_LOST only when
+ * a COMMIT may have landed: before it, a transaction cannot commit). */
+static PGresult *send_write(pg_store *s, pg_conn *pc, const wparams *w, int *lost)
+{
+    if (!w->tx)
+        return send_q(s, pc, w->q, w->vals, w->lens, w->fmts, 0, lost);
+    *lost = SENT_NOT;
+    int l;
+    if (send_sql(s, pc, "BEGIN", &l))
+        return NULL;
+    PGresult *r = send_q(s, pc, w->q, w->vals, w->lens, w->fmts, 0, &l);
+    if (!r) {
+        pc->broken = 1;
+        return NULL;
+    }
+    int commit = wrote_and_stored(r);
+    if (send_sql(s, pc, commit ? "COMMIT" : "ROLLBACK", &l) == 0 || !commit)
+        return r; /* a ROLLBACK without answer: nothing was committed either way */
+    PQclear(r);
+    *lost = l;
+    return NULL;
+}
+
 /* 1 the session `who` is over, 0 it still runs (frozen: not ended in
  * time), ERR_STORE no answer. */
 static int session_over(pg_store *s, pg_conn *pc, const pg_session *who)
@@ -697,15 +799,15 @@ static int session_over(pg_store *s, pg_conn *pc, const pg_session *who)
 
 /* WQ_ANSWER with *r the answer to interpret (*pcp the connection it came
  * on), or 0 (the write landed), or an ERR_ code. */
-static int write_q(pg_store *s, pg_conn **pcp, int q, const char *const *vals, const int *lens,
-                   const int *fmts, landed_fn landed, const void *arg, PGresult **r)
+static int write_q(pg_store *s, pg_conn **pcp, const wparams *w, landed_fn landed,
+                   const void *arg, PGresult **r)
 {
     pg_conn *pc = *pcp;
     long long end = -1; /* set at the first lost answer or failed send */
     int ret;
     for (;;) {
         int lost = SENT_NOT;
-        if (pc && (*r = send_q(s, pc, q, vals, lens, fmts, 0, &lost))) {
+        if (pc && (*r = send_write(s, pc, w, &lost))) {
             ret = WQ_ANSWER;
             break;
         }
@@ -841,29 +943,66 @@ static int create_landed(pg_store *s, pg_conn *pc, const void *arg)
     return ret;
 }
 
-static int pg_create(store *base, const store_row *row, const store_play *plays, int k)
+/* landed() of a keyed write, by its key's row: stored by this write (its
+ * owner): landed; stored by another request with the key: ERR_IDEM_BUSY
+ * (the caller answers what that one stored); not stored: not landed. */
+static int answer_landed(pg_store *s, pg_conn *pc, const void *arg);
+
+/* The answer's parameters at v[first..first+4] (binary answer, text rest). */
+static void answer_params(const store_answer *a, const char **v, int *lens, int *fmts, int first,
+                          char keep[16])
+{
+    snprintf(keep, 16, "%d", a->keep_s);
+    v[first] = a->id;
+    v[first + 1] = a->fingerprint;
+    v[first + 2] = a->owner;
+    v[first + 3] = (const char *)a->answer;
+    lens[first + 3] = (int)a->answer_len;
+    fmts[first + 3] = 1;
+    v[first + 4] = keep;
+}
+
+/* A keyed write's counts (Q_CREATE_K, Q_COMMIT_K): 1 wrote and stored, 0
+ * wrote nothing, ERR_IDEM_BUSY the key was answered by another request. */
+static int keyed_counts(const PGresult *r)
+{
+    if (wrote_and_stored(r))
+        return 1;
+    return strcmp(PQgetvalue(r, 0, 0), "1") == 0 ? ERR_IDEM_BUSY : 0;
+}
+
+static int pg_create(store *base, const store_row *row, const store_play *plays, int k,
+                     const store_answer *a)
 {
     pg_store *s = (pg_store *)base;
     if (!row || !row->meta || !row->origin || k < 0 || (k > 0 && !plays) ||
-        (row->snap && row->snap_len > (size_t)PG_LEN_MAX))
+        (row->snap && row->snap_len > (size_t)PG_LEN_MAX) ||
+        (a && a->answer_len > (size_t)PG_LEN_MAX))
         return ERR_STORE;
     bbuf b = {0};
     size_t off[PA__COUNT], len[PA__COUNT];
     pg_conn *pc = encode_and_take(s, plays, k, &b, off, len);
     if (!pc)
         return ERR_STORE;
-    char vb[24];
+    char vb[24], keep[16];
     fmt_i64(vb, sizeof vb, row->version);
     const char *v[MAXP] = {row->id, row->game, vb, row->meta, row->origin, (const char *)row->snap};
     int lens[MAXP] = {0}, fmts[MAXP] = {0};
     lens[5] = row->snap ? (int)row->snap_len : 0;
     fmts[5] = 1;
     plays_params(&b, off, len, v, lens, fmts, 6);
+    if (a)
+        answer_params(a, v, lens, fmts, 13, keep);
+    wparams w = {.q = a ? Q_CREATE_K : Q_CREATE, .tx = a != NULL, .vals = v, .lens = lens,
+                 .fmts = fmts};
     PGresult *r = NULL;
-    int ret = write_q(s, &pc, Q_CREATE, v, lens, fmts, create_landed, row, &r);
+    int ret = a ? write_q(s, &pc, &w, answer_landed, a, &r)
+                : write_q(s, &pc, &w, create_landed, row, &r);
     if (ret == WQ_ANSWER) {
         if (PQresultStatus(r) == PGRES_COMMAND_OK) {
             ret = 0;
+        } else if (PQresultStatus(r) == PGRES_TUPLES_OK && a) {
+            ret = keyed_counts(r) == 1 ? 0 : ERR_IDEM_BUSY;
         } else if (is_unique_violation(r)) {
             ret = ERR_CONFLICT; /* the id is taken (a send again after a lost answer looked first) */
         } else {
@@ -921,46 +1060,57 @@ static int commit_landed(pg_store *s, pg_conn *pc, const void *arg)
 }
 
 static int pg_commit(store *base, const char *id, int64_t expect, const char *meta,
-                     const unsigned char *snap, size_t snap_len, const store_play *plays, int k)
+                     const unsigned char *snap, size_t snap_len, const store_play *plays, int k,
+                     const store_answer *a)
 {
     pg_store *s = (pg_store *)base;
-    if (!id || !meta || k < 0 || (k > 0 && !plays) || (snap && snap_len > (size_t)PG_LEN_MAX))
+    if (!id || !meta || k < 0 || (k > 0 && !plays) || (snap && snap_len > (size_t)PG_LEN_MAX) ||
+        (a && a->answer_len > (size_t)PG_LEN_MAX))
         return ERR_STORE;
     bbuf b = {0};
     size_t off[PA__COUNT], len[PA__COUNT];
     pg_conn *pc = encode_and_take(s, plays, k, &b, off, len);
     if (!pc)
         return ERR_STORE;
-    char eb[24];
+    char eb[24], keep[16];
     fmt_i64(eb, sizeof eb, expect);
     const char *v[MAXP] = {id, eb, meta, (const char *)snap};
     int lens[MAXP] = {0}, fmts[MAXP] = {0};
     lens[3] = snap ? (int)snap_len : 0;
     fmts[3] = 1;
     plays_params(&b, off, len, v, lens, fmts, 4);
+    if (a)
+        answer_params(a, v, lens, fmts, 11, keep);
     commit_arg arg = {.id = id, .meta = meta, .expect = expect, .first = k ? &plays[0] : NULL};
+    wparams w = {.q = a ? Q_COMMIT_K : Q_COMMIT, .tx = a != NULL, .vals = v, .lens = lens,
+                 .fmts = fmts};
     PGresult *r = NULL;
-    int ret = write_q(s, &pc, Q_COMMIT, v, lens, fmts, commit_landed, &arg, &r);
+    int ret = a ? write_q(s, &pc, &w, answer_landed, a, &r)
+                : write_q(s, &pc, &w, commit_landed, &arg, &r);
     if (ret == WQ_ANSWER) {
         ret = ERR_STORE;
+        int wrote = -1; /* 1 it wrote, 0 nothing (version moved or no game) */
         if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
-            if (strcmp(PQgetvalue(r, 0, 0), "1") == 0) {
-                ret = 0;
-            } else { /* nothing written: the version moved, or no such game */
-                const char *e[1] = {id};
-                PGresult *x = run(s, &pc, Q_EXISTS, e, NULL, NULL, 0);
-                if (PQresultStatus(x) == PGRES_TUPLES_OK)
-                    ret = PQntuples(x) ? ERR_CONFLICT : ERR_NOT_FOUND;
-                else
-                    log_fail("commit", pc, x);
-                PQclear(x);
-            }
+            wrote = a ? keyed_counts(r) : strcmp(PQgetvalue(r, 0, 0), "1") == 0;
+            if (wrote == ERR_IDEM_BUSY)
+                ret = ERR_IDEM_BUSY;
         } else if (is_unique_violation(r) || is_sqlstate(r, "40001") || is_sqlstate(r, "40P01")) {
             /* a play number already taken, a serialization failure or a deadlock
              * (under a stricter default isolation): another writer won */
             ret = ERR_CONFLICT;
         } else {
             log_fail("commit", pc, r);
+        }
+        if (wrote == 1) {
+            ret = 0;
+        } else if (wrote == 0) { /* nothing written: the version moved, or no such game */
+            const char *e[1] = {id};
+            PGresult *x = run(s, &pc, Q_EXISTS, e, NULL, NULL, 0);
+            if (PQresultStatus(x) == PGRES_TUPLES_OK)
+                ret = PQntuples(x) ? ERR_CONFLICT : ERR_NOT_FOUND;
+            else
+                log_fail("commit", pc, x);
+            PQclear(x);
         }
     }
     PQclear(r);
@@ -1075,6 +1225,163 @@ static int pg_ping(store *base)
     return ret;
 }
 
+/* --- idempotency keys ----------------------------------------------------- */
+
+/* A text or bytea value of a binary result, copied into out (n bytes). */
+static void bin_text(const PGresult *r, int row, int col, char *out, size_t n)
+{
+    snprintf(out, n, "%.*s", PQgetisnull(r, row, col) ? 0 : PQgetlength(r, row, col),
+             PQgetvalue(r, row, col));
+}
+
+/* Columns 1.. of Q_IDEM_CLAIM / Q_IDEM_GET (IDEM_COLS, binary) into *k.
+ * 0, ERR_NOT_FOUND (NULLs: no row), ERR_STORE (no memory). */
+static int idem_row(const PGresult *r, store_idem *k)
+{
+    if (PQgetisnull(r, 0, 1))
+        return ERR_NOT_FOUND;
+    bin_text(r, 0, 1, k->fingerprint, sizeof k->fingerprint);
+    bin_text(r, 0, 2, k->owner, sizeof k->owner);
+    const unsigned char *st = (const unsigned char *)PQgetvalue(r, 0, 3);
+    k->done = PQgetlength(r, 0, 3) == 2 && (st[0] << 8 | st[1]) == 1;
+    k->live = PQgetlength(r, 0, 4) == 1 && *PQgetvalue(r, 0, 4) == 1;
+    store_idem_free(k);
+    char *answer = NULL;
+    if (dup_val(r, 0, 5, &answer))
+        return ERR_STORE;
+    k->answer = (unsigned char *)answer;
+    k->answer_len = answer ? (size_t)PQgetlength(r, 0, 5) : 0;
+    return 0;
+}
+
+static int pg_idem_claim(store *base, store_idem *k, int lease_s)
+{
+    pg_store *s = (pg_store *)base;
+    pg_conn *pc = conn_take(s);
+    if (!pc)
+        return ERR_STORE;
+    char ls[16];
+    snprintf(ls, sizeof ls, "%d", lease_s);
+    const char *v[4] = {k->id, k->fingerprint, k->owner, ls};
+    int ret = ERR_STORE;
+    /* a row that came in between this statement's snapshot and its insert
+     * shows in neither: ask again */
+    for (int tries = 0; tries < 3 && ret == ERR_STORE; tries++) {
+        PGresult *r = run(s, &pc, Q_IDEM_CLAIM, v, NULL, NULL, 1);
+        int64_t claimed = 0;
+        if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1 ||
+            bin_i64(r, 0, 0, &claimed)) {
+            log_fail("idempotency claim", pc, r);
+            PQclear(r);
+            break;
+        }
+        if (claimed == 1)
+            ret = 0;
+        else if (idem_row(r, k) == 0)
+            ret = ERR_IDEM_BUSY;
+        PQclear(r);
+    }
+    conn_give(s, pc);
+    return ret;
+}
+
+/* A conditional write of a key's row (take, release): 0 when a row
+ * changed, else `none`. */
+static int idem_write(pg_store *s, int q, const char *const *v, int none)
+{
+    pg_conn *pc = conn_take(s);
+    if (!pc)
+        return ERR_STORE;
+    PGresult *r = run(s, &pc, q, v, NULL, NULL, 0); /* conditional: may run twice */
+    int ret = ERR_STORE;
+    if (PQresultStatus(r) == PGRES_COMMAND_OK)
+        ret = strcmp(PQcmdTuples(r), "0") == 0 ? none : 0;
+    else
+        log_fail("idempotency", pc, r);
+    PQclear(r);
+    conn_give(s, pc);
+    return ret;
+}
+
+static int pg_idem_take(store *base, const char *id, const char *from, const char *to,
+                        int lease_s)
+{
+    char ls[16];
+    snprintf(ls, sizeof ls, "%d", lease_s);
+    const char *v[4] = {id, from, to, ls};
+    return idem_write((pg_store *)base, Q_IDEM_TAKE, v, ERR_IDEM_BUSY);
+}
+
+static int pg_idem_release(store *base, const char *id, const char *owner)
+{
+    const char *v[2] = {id, owner};
+    return idem_write((pg_store *)base, Q_IDEM_RELEASE, v, 0);
+}
+
+/* The key's row, read on pc (no second try). */
+static int idem_get_on(pg_store *s, pg_conn *pc, store_idem *k)
+{
+    const char *v[1] = {k->id};
+    PGresult *r = send_q(s, pc, Q_IDEM_GET, v, NULL, NULL, 1, NULL);
+    int ret = ERR_STORE;
+    if (PQresultStatus(r) != PGRES_TUPLES_OK)
+        log_fail("idempotency get", pc, r);
+    else
+        ret = PQntuples(r) == 0 ? ERR_NOT_FOUND : idem_row(r, k);
+    PQclear(r);
+    return ret;
+}
+
+static int pg_idem_get(store *base, store_idem *k)
+{
+    pg_store *s = (pg_store *)base;
+    pg_conn *pc = conn_take(s);
+    if (!pc)
+        return ERR_STORE;
+    int ret = idem_get_on(s, pc, k);
+    if (ret == ERR_STORE && pc->broken && !pc->late) { /* once more on a new connection */
+        conn_drop(pc);
+        if (!(pc = conn_take(s)))
+            return ERR_STORE;
+        ret = idem_get_on(s, pc, k);
+    }
+    conn_give(s, pc);
+    return ret;
+}
+
+static int answer_landed(pg_store *s, pg_conn *pc, const void *arg)
+{
+    const store_answer *a = arg;
+    store_idem k = {0};
+    snprintf(k.id, sizeof k.id, "%s", a->id);
+    int ret = idem_get_on(s, pc, &k);
+    store_idem_free(&k);
+    if (ret == ERR_NOT_FOUND)
+        return 0;
+    if (ret)
+        return ERR_STORE;
+    if (!k.done)
+        return 0;
+    return strcmp(k.owner, a->owner) == 0 ? 1 : ERR_IDEM_BUSY;
+}
+
+static int pg_idem_purge(store *base)
+{
+    pg_store *s = (pg_store *)base;
+    pg_conn *pc = conn_take(s);
+    if (!pc)
+        return ERR_STORE;
+    PGresult *r = run(s, &pc, Q_IDEM_PURGE, NULL, NULL, NULL, 0);
+    int ret = ERR_STORE;
+    if (PQresultStatus(r) == PGRES_COMMAND_OK)
+        ret = (int)strtol(PQcmdTuples(r), NULL, 10);
+    else
+        log_fail("idempotency purge", pc, r);
+    PQclear(r);
+    conn_give(s, pc);
+    return ret;
+}
+
 static size_t pg_metrics(store *base, char *buf, size_t n)
 {
     pg_store *s = (pg_store *)base;
@@ -1114,6 +1421,11 @@ static const store_vtable VT = {
     .plays = pg_plays,
     .del = pg_del,
     .ping = pg_ping,
+    .idem_claim = pg_idem_claim,
+    .idem_take = pg_idem_take,
+    .idem_release = pg_idem_release,
+    .idem_get = pg_idem_get,
+    .idem_purge = pg_idem_purge,
     .metrics = pg_metrics,
     .close = pg_close,
 };
@@ -1129,7 +1441,13 @@ static const store_vtable VT = {
     " kind integer NOT NULL, bot text, play text, record text, explanation text,"      \
     " at_ms bigint NOT NULL, PRIMARY KEY (game_id, n))"
 
-static const char *const CREATE_V2[] = {
+#define DDL_IDEMPOTENCY                                                                 \
+    "CREATE TABLE idempotency (id text PRIMARY KEY, fingerprint text NOT NULL,"        \
+    " owner text NOT NULL, state smallint NOT NULL, answer bytea,"                     \
+    " expires_at timestamptz NOT NULL)"
+#define DDL_IDEMPOTENCY_INDEX "CREATE INDEX idempotency_expires ON idempotency (expires_at)"
+
+static const char *const CREATE_V3[] = {
     DDL_SCHEMA_VERSION,
     "CREATE TABLE games (id text PRIMARY KEY, game text NOT NULL, version bigint NOT NULL,"
     " meta text NOT NULL, origin text NOT NULL, snap bytea,"
@@ -1137,7 +1455,17 @@ static const char *const CREATE_V2[] = {
     " created_at timestamptz NOT NULL DEFAULT now(),"
     " updated_at timestamptz NOT NULL DEFAULT now())",
     DDL_PLAYS,
-    "INSERT INTO schema_version (version, note) VALUES (2, 'origin + play log + snapshot cache')",
+    DDL_IDEMPOTENCY,
+    DDL_IDEMPOTENCY_INDEX,
+    "INSERT INTO schema_version (version, note)"
+    " VALUES (3, 'origin + play log + snapshot cache + idempotency keys')",
+};
+
+/* Schema 2 -> 3: the idempotency keys' table. */
+static const char *const MIGRATE_V2[] = {
+    DDL_IDEMPOTENCY,
+    DDL_IDEMPOTENCY_INDEX,
+    "INSERT INTO schema_version (version, note) VALUES (3, 'migrated: idempotency keys')",
 };
 
 /* Schema 1 -> 2, inside the open's transaction. The state a game had
@@ -1180,6 +1508,16 @@ static int exec_ok(PGconn *c, const char *sql, const char *what, char *err, size
         set_err(err, errlen, what, c, r);
     PQclear(r);
     return ok ? 0 : -1;
+}
+
+/* Run the n statements of sql[] on c, stopping at the first failure. */
+static int exec_all(PGconn *c, const char *const *sql, size_t n, const char *what, char *err,
+                    size_t errlen)
+{
+    int rc = 0;
+    for (size_t i = 0; !rc && i < n; i++)
+        rc = exec_ok(c, sql[i], what, err, errlen);
+    return rc;
 }
 
 static int migrate_v1(PGconn *c, int has_notes, char *err, size_t errlen)
@@ -1234,6 +1572,9 @@ static int schema_setup(PGconn *c, char *err, size_t errlen)
         long long v = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
         if (v == STORE_SCHEMA_VERSION)
             rc = 0;
+        else if (v == 2) /* the previous release */
+            rc = exec_all(c, MIGRATE_V2, sizeof MIGRATE_V2 / sizeof MIGRATE_V2[0],
+                          "migrating schema 2 to 3", err, errlen);
         else if (v > STORE_SCHEMA_VERSION)
             snprintf(err, errlen,
                      "postgres: the database has schema %lld, newer than this build (%d)", v,
@@ -1243,11 +1584,13 @@ static int schema_setup(PGconn *c, char *err, size_t errlen)
                      "postgres: schema_version records %lld, which this build (%d) cannot open", v,
                      STORE_SCHEMA_VERSION);
     } else if (!has_games) {
-        rc = 0;
-        for (size_t i = 0; !rc && i < sizeof CREATE_V2 / sizeof CREATE_V2[0]; i++)
-            rc = exec_ok(c, CREATE_V2[i], "creating schema 2", err, errlen);
+        rc = exec_all(c, CREATE_V3, sizeof CREATE_V3 / sizeof CREATE_V3[0], "creating schema 3",
+                      err, errlen);
     } else if (has_state) {
         rc = migrate_v1(c, has_notes, err, errlen);
+        if (!rc)
+            rc = exec_all(c, MIGRATE_V2, sizeof MIGRATE_V2 / sizeof MIGRATE_V2[0],
+                          "migrating schema 2 to 3", err, errlen);
     } else {
         snprintf(err, errlen,
                  "postgres: a games table with neither games.state (schema 1) nor a "
