@@ -12,7 +12,8 @@
 // From a shell (tests/run.sh, tests/fixtures/make-store.sh):
 //   url=$(node tests/http/lib/pg.mjs start DIR)   # prints the postgres:// URL
 //   node tests/http/lib/pg.mjs stop DIR
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,13 +30,23 @@ export function pgBin() {
 
 const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
+/** A server binary's command line, run as the cluster's owner. */
+const argvOf = (bin, tool, args) => (asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args]]
+  : [path.join(bin, tool), args]);
+
 /** Run a server binary as the cluster's owner; throws with its output. */
 function run(bin, tool, args) {
-  const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args]]
-    : [path.join(bin, tool), args];
+  const [cmd, argv] = argvOf(bin, tool, args);
   const r = spawnSync(cmd, argv, { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${tool} ${args.join(' ')}: exit ${r.status}: ${r.stdout}${r.stderr}`);
   return r.stdout;
+}
+
+/** The same, without blocking the caller's event loop (its requests go on). */
+async function runAsync(bin, tool, args) {
+  const [cmd, argv] = argvOf(bin, tool, args);
+  const { stdout } = await promisify(execFile)(cmd, argv, { encoding: 'utf8' });
+  return stdout;
 }
 
 function portOf(dir) {
@@ -55,6 +66,11 @@ function handle(bin, dir) {
     urlOf: (db) => `postgres://croupier@/${db}?host=${dir}&port=${port}`,
     /** pg_ctl restart -m MODE (fast, immediate): back when it accepts connections. */
     restart: (mode = 'fast') => { ctl('-m', mode, 'stop'); ctl(...startArgs, 'start'); },
+    /** The same, as a promise: the caller's event loop (its clients) runs meanwhile. */
+    restartAsync: async (mode = 'fast') => {
+      await runAsync(bin, 'pg_ctl', ['-D', data, '-m', mode, 'stop']);
+      await runAsync(bin, 'pg_ctl', ['-D', data, ...startArgs, 'start']);
+    },
     stop: (mode = 'fast') => { try { ctl('-m', mode, 'stop'); } catch { /* already stopped */ } },
     start: () => ctl(...startArgs, 'start'),
     /** The postmaster and every process it started (the backends). */
