@@ -152,9 +152,10 @@ char *sse_frames(const json_t *events, long *last, size_t *len)
  * comment line every SSE_BEAT_S keeps proxies from closing it, and tells us
  * when the client is gone). A client (EventSource) reconnects with
  * Last-Event-ID and loses nothing. A write to the game committed by this
- * process wakes the stream at once (notify.h); otherwise the store is polled
- * every SSE_POLL_MIN_MS after an event, backing off to SSE_POLL_MAX_MS while
- * nothing happens (writes by other processes). */
+ * process, or on PostgreSQL by another (LISTEN/NOTIFY, store.h listen()),
+ * wakes the stream at once (notify.h); the store is polled too, every
+ * SSE_POLL_MIN_MS after an event, backing off to SSE_POLL_MAX_MS while
+ * nothing happens (writes by other processes on a SQLite file). */
 enum {
     SSE_MAX_S = 600,
     SSE_BEAT_S = 15,

@@ -147,6 +147,11 @@ typedef struct store_vtable {
     int (*idem_get)(store *s, store_idem *k);
     /* Delete expired rows: how many, or ERR_STORE. */
     int (*idem_purge)(store *s);
+    /* Hear of other processes' writes: changed(id, arg) on a thread of the
+     * store's for each game they wrote, changed(NULL, arg) when anything may
+     * have changed unheard (the listening connection was made again). 0, or
+     * ERR_STORE (NULL: the store cannot; SQLite's readers poll instead). */
+    int (*listen)(store *s, void (*changed)(const char *id, void *arg), void *arg);
     /* The store's own Prometheus lines into buf (n bytes, NUL-terminated):
      * their length. NULL when it has none. */
     size_t (*metrics)(store *s, char *buf, size_t n);

@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,6 +50,11 @@ enum { PG_POOL_MAX = 32 };
 /* libpq parameter lengths are ints (32 bits here); <limits.h> is shadowed by
  * api/limits.h under -Iapi, hence stdint's INT32_MAX. */
 #define PG_LEN_MAX INT32_MAX
+
+/* The channel of the games' changes (LISTEN/NOTIFY; per database), and
+ * the length of a process's name in its payloads. */
+#define PG_CHANNEL "croupier"
+enum { PG_INSTANCE_LEN = 16 };
 
 /* Serializes schema creation/migration between servers opening the same
  * database at once (pg_advisory_xact_lock; per database). 'CROUPIER'. */
@@ -142,12 +148,18 @@ static const struct {
     [Q_SAME] = {"croupier_same",
                 "SELECT 1 FROM games WHERE id = $1 AND version = $2 AND meta = $3",
                 3, {OID_TEXT, OID_INT8, OID_TEXT}},
-    [Q_COMMIT] = {"croupier_commit", COMMIT_CTES " SELECT count(*) FROM u", 11, {COMMIT_TYPES}},
+    /* the game's change is announced (NOTIFY, sent when it commits) to the
+     * listening processes: $12 (a commit) or $17 (with an answer) is the
+     * payload "<process> <game id>" */
+    [Q_COMMIT] = {"croupier_commit",
+                  COMMIT_CTES " SELECT count(*), count(pg_notify('" PG_CHANNEL "', $12)) FROM u",
+                  12, {COMMIT_TYPES, OID_TEXT}},
     /* a commit with its answer (counts as Q_CREATE_K's) */
     [Q_COMMIT_K] = {"croupier_commit_k",
                     COMMIT_CTES ", k AS (" ANSWER_PUT("$12", "$13", "$14", "$15", "$16", "u") ")"
-                    " SELECT (SELECT count(*) FROM u), (SELECT count(*) FROM k)",
-                    16, {COMMIT_TYPES, ANSWER_TYPES}},
+                    " SELECT (SELECT count(*) FROM u), (SELECT count(*) FROM k),"
+                    " (SELECT count(pg_notify('" PG_CHANNEL "', $17)) FROM u)",
+                    17, {COMMIT_TYPES, ANSWER_TYPES, OID_TEXT}},
     /* after a commit's answer was lost: the game's version, and whether the
      * play numbered $2 is the commit's (logged under which version) */
     [Q_LANDED] = {"croupier_landed",
@@ -249,6 +261,15 @@ typedef struct pg_store {
     int deadline_ms; /* the statement timeout of the first pooled session + the margin */
     /* writes whose answer was lost, by what write_q then found (metrics) */
     unsigned long lost_found[4];
+    /* the listener (listen(), below) */
+    char instance[PG_INSTANCE_LEN + 1]; /* this process, in its NOTIFY payloads */
+    void (*changed)(const char *id, void *arg);
+    void *changed_arg;
+    pthread_t listener;
+    int listening;   /* the thread runs (joined on close) */
+    int stop;        /* close: it ends (atomic) */
+    int live;        /* its connection listens now (atomic; metrics) */
+    unsigned long heard, connects; /* notifications passed on, connections made (atomic) */
 } pg_store;
 
 enum { FOUND_LANDED, FOUND_ABSENT, FOUND_OTHER, FOUND_UNKNOWN };
@@ -754,7 +775,7 @@ static int send_sql(pg_store *s, pg_conn *pc, const char *sql, int *lost)
 /* Both counts of a keyed write's answer are 1. */
 static int wrote_and_stored(const PGresult *r)
 {
-    return PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && PQnfields(r) == 2 &&
+    return PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && PQnfields(r) >= 2 &&
            strcmp(PQgetvalue(r, 0, 0), "1") == 0 && strcmp(PQgetvalue(r, 0, 1), "1") == 0;
 }
 
@@ -1081,6 +1102,9 @@ static int pg_commit(store *base, const char *id, int64_t expect, const char *me
     plays_params(&b, off, len, v, lens, fmts, 4);
     if (a)
         answer_params(a, v, lens, fmts, 11, keep);
+    char payload[PG_INSTANCE_LEN + 2 + 64];
+    snprintf(payload, sizeof payload, "%s %s", s->instance, id);
+    v[a ? 16 : 11] = payload;
     commit_arg arg = {.id = id, .meta = meta, .expect = expect, .first = k ? &plays[0] : NULL};
     wparams w = {.q = a ? Q_COMMIT_K : Q_COMMIT, .tx = a != NULL, .vals = v, .lens = lens,
                  .fmts = fmts};
@@ -1382,6 +1406,109 @@ static int pg_idem_purge(store *base)
     return ret;
 }
 
+/* --- live events across processes (LISTEN/NOTIFY) ------------------------
+ * Every commit announces its game on PG_CHANNEL (pg_notify in the commit's
+ * statement: sent when, and only if, it commits). One thread per process
+ * listens on a connection of its own and passes each game id that another
+ * process wrote to `changed` (api: notify.h, which wakes that game's event
+ * streams; they read the store again). Its own writes it skips (the
+ * payload names the process): they woke their streams already. Whenever
+ * the listening connection is (re)made, changed(NULL): everything may
+ * have moved while nobody listened. A broken connection is made again
+ * (after a second, then up to 8 s apart); the streams keep polling the
+ * store meanwhile, as they always do, only less often when nothing
+ * happens. */
+
+enum { LISTEN_POLL_MS = 500, LISTEN_RETRY_MAX_MS = 8000 };
+
+/* Sleep ms, or less when the store closes. */
+static void nap(pg_store *s, int ms)
+{
+    for (int t = 0; t < ms && !__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE); t += 50)
+        usleep(50 * 1000);
+}
+
+/* One listening connection until it breaks or the store closes. Nothing
+ * here blocks longer than the connection's timeout or LISTEN_POLL_MS (a
+ * frozen server must not hold the store's close). */
+static void listen_once(pg_store *s)
+{
+    PGconn *c = pg_connect(s->url, NULL, 0);
+    if (!c || PQsetnonblocking(c, 1) != 0 || !PQsendQuery(c, "LISTEN " PG_CHANNEL)) {
+        PQfinish(c);
+        return;
+    }
+    size_t self = strlen(s->instance);
+    int listening = 0;
+    while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
+        struct pollfd p = {.fd = PQsocket(c), .events = POLLIN | (PQflush(c) == 1 ? POLLOUT : 0)};
+        int n = poll(&p, 1, LISTEN_POLL_MS);
+        if (n < 0 && errno != EINTR)
+            break;
+        if (n > 0 && !PQconsumeInput(c))
+            break;
+        while (!PQisBusy(c)) { /* LISTEN's answer */
+            PGresult *r = PQgetResult(c);
+            if (!r)
+                break;
+            int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+            PQclear(r);
+            if (!ok)
+                goto done;
+            if (!listening) {
+                listening = 1;
+                __atomic_add_fetch(&s->connects, 1, __ATOMIC_RELAXED);
+                __atomic_store_n(&s->live, 1, __ATOMIC_RELEASE);
+                s->changed(NULL, s->changed_arg);
+            }
+        }
+        PGnotify *note;
+        while ((note = PQnotifies(c))) {
+            const char *pl = note->extra ? note->extra : "";
+            const char *id = strchr(pl, ' ');
+            if (id && !((size_t)(id - pl) == self && strncmp(pl, s->instance, self) == 0)) {
+                __atomic_add_fetch(&s->heard, 1, __ATOMIC_RELAXED);
+                s->changed(id + 1, s->changed_arg);
+            }
+            PQfreemem(note);
+        }
+        if (PQstatus(c) != CONNECTION_OK)
+            break;
+    }
+done:
+    __atomic_store_n(&s->live, 0, __ATOMIC_RELEASE);
+    PQfinish(c);
+}
+
+static void *listener(void *arg)
+{
+    pg_store *s = arg;
+    int wait = 1000;
+    while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
+        unsigned long before = __atomic_load_n(&s->connects, __ATOMIC_RELAXED);
+        listen_once(s);
+        if (__atomic_load_n(&s->connects, __ATOMIC_RELAXED) != before)
+            wait = 1000; /* it listened for a while: try again soon */
+        nap(s, wait);
+        if (wait < LISTEN_RETRY_MAX_MS)
+            wait *= 2;
+    }
+    return NULL;
+}
+
+static int pg_listen(store *base, void (*changed)(const char *id, void *arg), void *arg)
+{
+    pg_store *s = (pg_store *)base;
+    if (s->listening || !changed)
+        return ERR_STORE;
+    s->changed = changed;
+    s->changed_arg = arg;
+    if (pthread_create(&s->listener, NULL, listener, s) != 0)
+        return ERR_STORE;
+    s->listening = 1;
+    return 0;
+}
+
 static size_t pg_metrics(store *base, char *buf, size_t n)
 {
     pg_store *s = (pg_store *)base;
@@ -1396,6 +1523,22 @@ static size_t pg_metrics(store *base, char *buf, size_t n)
     for (int i = 0; i < 4 && k < n; i++)
         k += (size_t)snprintf(buf + k, n - k, "croupier_store_answers_lost_total{found=\"%s\"} %lu\n",
                               found[i], __atomic_load_n(&s->lost_found[i], __ATOMIC_RELAXED));
+    if (k < n)
+        k += (size_t)snprintf(
+            buf + k, n - k,
+            "# HELP croupier_store_listening 1 while this process listens for other processes'"
+            " writes (LISTEN/NOTIFY), else 0.\n"
+            "# TYPE croupier_store_listening gauge\n"
+            "croupier_store_listening %d\n"
+            "# HELP croupier_store_notifications_total Writes of other processes heard of.\n"
+            "# TYPE croupier_store_notifications_total counter\n"
+            "croupier_store_notifications_total %lu\n"
+            "# HELP croupier_store_listen_connects_total Listening connections made.\n"
+            "# TYPE croupier_store_listen_connects_total counter\n"
+            "croupier_store_listen_connects_total %lu\n",
+            __atomic_load_n(&s->live, __ATOMIC_ACQUIRE),
+            __atomic_load_n(&s->heard, __ATOMIC_RELAXED),
+            __atomic_load_n(&s->connects, __ATOMIC_RELAXED));
     return k < n ? k : n ? n - 1 : 0;
 }
 
@@ -1404,6 +1547,10 @@ static void pg_close(store *base)
     pg_store *s = (pg_store *)base;
     if (!s)
         return;
+    if (s->listening) {
+        __atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
+        pthread_join(s->listener, NULL);
+    }
     for (int i = 0; i < s->nidle; i++)
         conn_drop(s->idle[i]);
     pthread_mutex_destroy(&s->mu);
@@ -1426,6 +1573,7 @@ static const store_vtable VT = {
     .idem_release = pg_idem_release,
     .idem_get = pg_idem_get,
     .idem_purge = pg_idem_purge,
+    .listen = pg_listen,
     .metrics = pg_metrics,
     .close = pg_close,
 };
@@ -1638,6 +1786,11 @@ int store_pg_open(store **out, const char *url, char *err, size_t errlen)
     }
     s->base.vt = &VT;
     pthread_mutex_init(&s->mu, NULL);
+    unsigned char r[PG_INSTANCE_LEN / 2];
+    if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r)
+        memset(r, 0, sizeof r); /* the name only tells its own notifications apart */
+    for (size_t i = 0; i < sizeof r; i++)
+        snprintf(s->instance + 2 * i, 3, "%02x", r[i]);
     pg_conn *pc = calloc(1, sizeof *pc);
     if (!pc) {
         if (err && errlen)

@@ -16,6 +16,7 @@
 #include "front_fcgi.h"
 #include "game.h"
 #include "limits.h"
+#include "notify.h"
 #include "store.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -192,6 +193,14 @@ static int server_setup(int argc, char **argv, server_opts *o, api_config *cfg, 
     return -1;
 }
 
+/* Other processes' writes wake this one's event streams (PostgreSQL:
+ * LISTEN/NOTIFY; a SQLite store has none, its streams poll). */
+static void listen_to_store(store *st)
+{
+    if (st->vt->listen)
+        st->vt->listen(st, notify_store_changed, NULL);
+}
+
 /* The stream budget (limits.h): --max-streams, never more than half the
  * threads (streams hold one each; requests need the rest). */
 static void stream_budget(const server_opts *o, int fcgi)
@@ -236,6 +245,7 @@ static int cmd_serve(int argc, char **argv)
         return rc;
     char err[512];
     stream_budget(&o, 0);
+    listen_to_store(st);
     raise_nofile("serve", 2 * o.threads + 64); /* connections held + queued, files */
     if (front_civet_start(&fc, o.listen, (int)o.threads, o.access_log, err, sizeof err)) {
         fprintf(stderr, "croupier serve: %s\n", err);
@@ -271,10 +281,13 @@ static int cmd_fcgi(int argc, char **argv)
         return rc;
     char err[512];
     stream_budget(&o, 1);
-    if (front_fcgi_is_cgi())
+    if (front_fcgi_is_cgi()) {
         rc = front_fcgi_cgi(&cfg);
-    else if ((rc = front_fcgi_run(&cfg, o.listen, (int)o.threads, &stopping, err, sizeof err)))
-        fprintf(stderr, "croupier fcgi: %s\n", err);
+    } else {
+        listen_to_store(st);
+        if ((rc = front_fcgi_run(&cfg, o.listen, (int)o.threads, &stopping, err, sizeof err)))
+            fprintf(stderr, "croupier fcgi: %s\n", err);
+    }
     store_close(st);
     return rc ? 1 : 0;
 }

@@ -37,6 +37,11 @@
 #    req/s (wrk -t2 -c8) and a play's p50 latency, and the server's CPU per
 #    request for both (less moved by the machine's other load); ratio
 #    v500/v10 (of the time per request) against the target (<= 1.3).
+# 5. events: tests/bench/events.mjs (Node): a play through one server until
+#    its event on an SSE stream held on another server of the same store,
+#    PostgreSQL (LISTEN/NOTIFY, a throwaway cluster) against the target
+#    (p99 <= 100 ms), and one SQLite file shared by two processes (polling)
+#    for comparison; EVENTS_PLAYS=200 plays each.
 #
 # Knobs (environment): RUNS=5 engine runs; HTTP_RUNS=5 wrk runs per figure;
 # DURATION=5 seconds per wrk run; CONNS="32 256"; THREADS=server threads for
@@ -47,7 +52,7 @@
 # copy, LONG_PAIRS=3 games (seeds) per game type, LONG_POLICY=random|eager
 # (eager: plays that put cards down first, so hands end as in played games) (B);
 # HANABI_GAMES=10000 games per Hanabi table size and strategy (section
-# "hanabi strategies", issue 12); BENCH=all|engine|hanabi|http|store; BUILD=build (where make put croupier and
+# "hanabi strategies", issue 12); BENCH=all|engine|hanabi|http|store|events; BUILD=build (where make put croupier and
 # bench/*), CROUPIER_BIN=$BUILD/croupier (another build of the server).
 set -eu
 cd "$(dirname "$0")/.."
@@ -65,7 +70,8 @@ LONG_PAIRS=${LONG_PAIRS:-3}
 LONG_POLICY=${LONG_POLICY:-random}
 BUILD=${BUILD:-build}
 CROUPIER_BIN=${CROUPIER_BIN:-$BUILD/croupier}
-case $BENCH in all | engine | hanabi | http | store) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http or store" >&2; exit 2 ;; esac
+case $BENCH in all | engine | hanabi | http | store | events) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http, store or events" >&2; exit 2 ;; esac
+EVENTS_PLAYS=${EVENTS_PLAYS:-200}
 RSS_TARGET_KB=$((50 * 1024))
 
 tmp=$(mktemp -d)
@@ -181,6 +187,10 @@ conventions rainbow 5 -
 LIST
 fi
 [ "$BENCH" = engine ] || [ "$BENCH" = hanabi ] && exit 0
+if [ "$BENCH" = events ]; then
+    node tests/bench/events.mjs --bin "$CROUPIER_BIN" --plays "$EVENTS_PLAYS"
+    exit 0
+fi
 
 if ! command -v wrk >/dev/null 2>&1; then
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -601,3 +611,6 @@ echo "  machine after (B): $(load)"
 
 case $BENCH in all | http) bench_http ;; esac
 case $BENCH in all | store) bench_store ;; esac
+if [ "$BENCH" = all ]; then
+    node tests/bench/events.mjs --bin "$CROUPIER_BIN" --plays "$EVENTS_PLAYS"
+fi
