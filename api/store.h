@@ -133,6 +133,9 @@ typedef struct store_vtable {
     /* 0, ERR_NOT_FOUND, ERR_STORE (deletes the game's plays too) */
     int (*del)(store *s, const char *id);
     int (*ping)(store *s);
+    /* The newest schema version the database records (a newer release may
+     * have migrated it since this store opened it), or ERR_STORE. */
+    int (*schema)(store *s);
     /* Idempotency keys (api/idem.c). claim: hold key k->id for k->owner
      * (pending, lease_s seconds) when no live row has it: 0. Otherwise
      * ERR_IDEM_BUSY with *k filled from that row (fingerprint, owner, done,

@@ -78,7 +78,7 @@ _Static_assert(STORE_SCHEMA_VERSION == 3, "this file creates and migrates to sch
 /* --- statements ------------------------------------------------------------ */
 
 enum { Q_GET, Q_ORIGIN, Q_EXISTS, Q_CREATE, Q_CREATE_K, Q_SAME, Q_COMMIT, Q_COMMIT_K, Q_LANDED,
-       Q_OVER, Q_SNAP, Q_PLAYS, Q_DEL, Q_PING, Q_IDEM_CLAIM, Q_IDEM_GET, Q_IDEM_TAKE,
+       Q_OVER, Q_SNAP, Q_PLAYS, Q_DEL, Q_PING, Q_SCHEMA, Q_IDEM_CLAIM, Q_IDEM_GET, Q_IDEM_TAKE,
        Q_IDEM_RELEASE, Q_IDEM_PURGE, Q__COUNT };
 
 #define PLAY_COLS "game_id, n, version, seat, kind, bot, play, record, explanation, at_ms"
@@ -187,6 +187,7 @@ static const struct {
                  4, {OID_TEXT, OID_INT8, OID_BOOL, OID_INT8}},
     [Q_DEL] = {"croupier_del", "DELETE FROM games WHERE id = $1", 1, {OID_TEXT}},
     [Q_PING] = {"croupier_ping", "SELECT 1 FROM games LIMIT 1", 0, {0}},
+    [Q_SCHEMA] = {"croupier_schema", "SELECT max(version) FROM schema_version", 0, {0}},
     /* idempotency keys: a new pending row, or an expired one made new; then
      * the row as it is (when the claim did not take it) */
     [Q_IDEM_CLAIM] = {"croupier_idem_claim",
@@ -1542,6 +1543,21 @@ static size_t pg_metrics(store *base, char *buf, size_t n)
     return k < n ? k : n ? n - 1 : 0;
 }
 
+static int pg_schema(store *base)
+{
+    pg_store *s = (pg_store *)base;
+    pg_conn *pc = conn_take(s);
+    if (!pc)
+        return ERR_STORE;
+    PGresult *r = run(s, &pc, Q_SCHEMA, NULL, NULL, NULL, 0);
+    int ret = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1
+                  ? (int)strtol(PQgetvalue(r, 0, 0), NULL, 10)
+                  : ERR_STORE;
+    PQclear(r);
+    conn_give(s, pc);
+    return ret;
+}
+
 static void pg_close(store *base)
 {
     pg_store *s = (pg_store *)base;
@@ -1568,6 +1584,7 @@ static const store_vtable VT = {
     .plays = pg_plays,
     .del = pg_del,
     .ping = pg_ping,
+    .schema = pg_schema,
     .idem_claim = pg_idem_claim,
     .idem_take = pg_idem_take,
     .idem_release = pg_idem_release,

@@ -55,6 +55,7 @@ enum {
     Q_DEL_GAME,
     Q_DEL_PLAYS,
     Q_PING,
+    Q_SCHEMA,
     Q_IDEM_CLAIM,
     Q_IDEM_GET,
     Q_IDEM_TAKE,
@@ -87,6 +88,7 @@ static const char *const SQL[Q__COUNT] = {
     [Q_DEL_GAME] = "DELETE FROM games WHERE id = ?1",
     [Q_DEL_PLAYS] = "DELETE FROM plays WHERE game_id = ?1",
     [Q_PING] = "SELECT 1 FROM games LIMIT 1",
+    [Q_SCHEMA] = "SELECT max(version) FROM schema_version",
     /* a new pending row, or an expired one made new */
     [Q_IDEM_CLAIM] = "INSERT INTO idempotency (id, fingerprint, owner, state, answer, expires_at)"
                      " VALUES (?1, ?2, ?3, 0, NULL, ?4) ON CONFLICT (id) DO UPDATE SET"
@@ -1027,6 +1029,23 @@ static int sq_idem_purge(store *base)
     return write_one((sqlite_store *)base, Q_IDEM_PURGE, bind_idem, &a);
 }
 
+static int sq_schema(store *base)
+{
+    sqlite_store *s = (sqlite_store *)base;
+    conn *c = conn_take(s);
+    if (!c)
+        return ERR_STORE;
+    int ret = ERR_STORE;
+    sqlite3_stmt *st = q(c, Q_SCHEMA);
+    if (st) {
+        if (sqlite3_step(st) == SQLITE_ROW)
+            ret = sqlite3_column_int(st, 0);
+        q_done(st);
+    }
+    conn_give(s, c);
+    return ret;
+}
+
 static void sq_close(store *base)
 {
     sqlite_store *s = (sqlite_store *)base;
@@ -1061,6 +1080,7 @@ static const store_vtable VT = {
     .plays = sq_plays,
     .del = sq_del,
     .ping = sq_ping,
+    .schema = sq_schema,
     .idem_claim = sq_idem_claim,
     .idem_take = sq_idem_take,
     .idem_release = sq_idem_release,

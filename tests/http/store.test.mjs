@@ -4,7 +4,7 @@
 // CROUPIER_TEST_STORE names one (tests/run.sh starts a real cluster).
 import test, { after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -92,3 +92,27 @@ test('a write the store cannot take is a 503 store-unavailable with Retry-After,
     const r = await request(a.base, 'POST', `/games/${id}/plays`, { json: { play }, token });
     expectStatus(r, 200, 'the store is back: the same play goes through');
   });
+
+test('/healthz is a 503 naming the reason once a newer release migrated the store (the balancer takes the old process out)', async () => {
+  const a = await start();
+  expectStatus(await request(a.base, 'GET', '/healthz'), 200);
+  const sql = (q) => {
+    const [cmd, args] = /^postgres/.test(store)
+      ? ['psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', store, '-c', q]]
+      : ['sqlite3', ['-cmd', '.timeout 5000', store.replace(/^sqlite:/, ''), q]];
+    const r = spawnSync(cmd, args, { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+  };
+  sql("INSERT INTO schema_version (version, applied_at, note) VALUES (99, " +
+    `${/^postgres/.test(store) ? 'now()' : '0'}, 'a newer release')`);
+  try {
+    await new Promise((r) => setTimeout(r, 1100)); // /healthz keeps a good answer for a second
+    const r = await request(a.base, 'GET', '/healthz');
+    const p = expectProblem(r, 503, 'store-unavailable');
+    assert.match(p.detail, /schema 99, newer than this build/);
+    assert.match(r.headers.get('retry-after') ?? '', /^[0-9]+$/);
+  } finally {
+    sql('DELETE FROM schema_version WHERE version = 99');
+  }
+  expectStatus(await request(a.base, 'GET', '/healthz'), 200, 'the store is this build\'s again');
+});
