@@ -182,8 +182,24 @@ static inline int store_delete(store *s, const char *id) { return s->vt->del(s, 
 static inline int store_ping(store *s) { return s->vt->ping(s); }
 static inline void store_close(store *s) { s->vt->close(s); }
 
+/* What a backup copied. */
+typedef struct store_backup_info {
+    int schema;
+    long long games, plays;
+    int pages;
+} store_backup_info;
+
+/* A consistent copy of the live store at `url` into the new file `file`,
+ * while it serves (croupier backup). SQLite only: a PostgreSQL store is
+ * backed up with pg_dump (ERR_STORE, the message says so). 0 or ERR_STORE
+ * with a message. */
+int store_backup(const char *url, const char *file, store_backup_info *info, char *err,
+                 size_t errlen);
+
 /* store_sqlite.c */
 int store_sqlite_open(store **out, const char *path, char *err, size_t errlen);
+int store_sqlite_backup(const char *path, const char *file, store_backup_info *info, char *err,
+                        size_t errlen);
 /* store_pg.c: url is a libpq connection URI (postgres://user@host:port/db?...) */
 int store_pg_open(store **out, const char *url, char *err, size_t errlen);
 

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/err.h"
 
@@ -1303,4 +1304,104 @@ int store_sqlite_open(store **out, const char *path, char *err, size_t errlen)
     conn_give(s, c);
     *out = &s->base;
     return 0;
+}
+
+/* --- backup ----------------------------------------------------------------- */
+
+/* The copy: SQLite's online backup API in one step, so that it reads one
+ * consistent snapshot (the database file and its WAL together, as any
+ * reader does) while writers go on; then the copy is made a rollback
+ * journal database (a single file), checked, synced and renamed into
+ * place. A plain copy of the database file would miss whatever is still
+ * in the WAL (docs/operations.md). */
+int store_sqlite_backup(const char *path, const char *file, store_backup_info *info, char *err,
+                        size_t errlen)
+{
+    sqlite3 *src = NULL, *dst = NULL;
+    sqlite3_backup *b = NULL;
+    char tmp[4096];
+    int ret = ERR_STORE, made = 0;
+    memset(info, 0, sizeof *info);
+    if (access(file, F_OK) == 0) {
+        snprintf(err, errlen, "backup: %s exists (a backup goes into a new file)", file);
+        return ERR_STORE;
+    }
+    if (snprintf(tmp, sizeof tmp, "%s.partial", file) >= (int)sizeof tmp) {
+        snprintf(err, errlen, "backup: the file name is too long");
+        return ERR_STORE;
+    }
+    if (sqlite3_open_v2(path, &src, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "sqlite %s: %s", path, src ? sqlite3_errmsg(src) : "cannot open");
+        goto done;
+    }
+    sqlite3_busy_timeout(src, BUSY_MS);
+    sqlite3_int64 v = -1;
+    if (recorded_version(src, &v) <= 0) {
+        snprintf(err, errlen, "sqlite %s: not a croupier store (no schema_version)", path);
+        goto done;
+    }
+    unlink(tmp); /* what a backup that failed before left */
+    if (sqlite3_open_v2(tmp, &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "backup %s: %s", tmp, dst ? sqlite3_errmsg(dst) : "cannot create");
+        goto done;
+    }
+    made = 1;
+    if (!(b = sqlite3_backup_init(dst, "main", src, "main"))) {
+        snprintf(err, errlen, "backup: %s", sqlite3_errmsg(dst));
+        goto done;
+    }
+    int rc;
+    for (int tries = 0; (rc = sqlite3_backup_step(b, -1)) == SQLITE_BUSY || rc == SQLITE_LOCKED;
+         tries++) {
+        if (tries >= 100)
+            break;
+        sqlite3_sleep(100);
+    }
+    info->pages = sqlite3_backup_pagecount(b);
+    rc = sqlite3_backup_finish(b) == SQLITE_OK && rc == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+    b = NULL;
+    if (rc != SQLITE_OK) {
+        snprintf(err, errlen, "backup of %s: %s", path, sqlite3_errmsg(dst));
+        goto done;
+    }
+    sqlite3_int64 games = 0, plays = 0;
+    char *msg = NULL;
+    if (sqlite3_exec(dst, "PRAGMA journal_mode=DELETE", NULL, NULL, &msg) != SQLITE_OK ||
+        query_int(dst, "SELECT count(*) FROM games", NULL, &games) < 0 ||
+        query_int(dst, "SELECT count(*) FROM plays", NULL, &plays) < 0) {
+        snprintf(err, errlen, "backup %s: %s", tmp, msg ? msg : sqlite3_errmsg(dst));
+        sqlite3_free(msg);
+        goto done;
+    }
+    sqlite3_stmt *st = NULL;
+    int ok = sqlite3_prepare_v2(dst, "PRAGMA quick_check", -1, &st, NULL) == SQLITE_OK &&
+             sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) &&
+             strcmp((const char *)sqlite3_column_text(st, 0), "ok") == 0;
+    sqlite3_finalize(st);
+    if (!ok) {
+        snprintf(err, errlen, "backup %s: the copy fails its quick_check", tmp);
+        goto done;
+    }
+    if (sqlite3_close(dst) != SQLITE_OK) {
+        snprintf(err, errlen, "backup %s: cannot close", tmp);
+        goto done;
+    }
+    dst = NULL;
+    if (rename(tmp, file) != 0) {
+        snprintf(err, errlen, "backup: cannot rename %s to %s", tmp, file);
+        goto done;
+    }
+    made = 0;
+    info->schema = (int)v;
+    info->games = (long long)games;
+    info->plays = (long long)plays;
+    ret = 0;
+done:
+    if (b)
+        sqlite3_backup_finish(b);
+    sqlite3_close(dst);
+    sqlite3_close(src);
+    if (made)
+        unlink(tmp);
+    return ret;
 }

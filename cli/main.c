@@ -292,6 +292,48 @@ static int cmd_fcgi(int argc, char **argv)
     return rc ? 1 : 0;
 }
 
+/* croupier backup: a consistent copy of a live store (store.h). */
+static int cmd_backup(int argc, char **argv)
+{
+    static const char help[] =
+        "usage: croupier backup [--store URL] FILE\n"
+        "A consistent copy of the store into the new file FILE while servers run on it\n"
+        "(SQLite's online backup API: the database and its WAL as one snapshot; copying\n"
+        "croupier.db alone misses what is still in croupier.db-wal). Restore: stop the\n"
+        "servers, put FILE in the database's place (removing its -wal and -shm files),\n"
+        "start them (docs/operations.md).\n\n"
+        "  --store URL   sqlite:PATH (default sqlite:croupier.db, or env CROUPIER_STORE);\n"
+        "                a postgres:// store is backed up with pg_dump instead\n";
+    static const struct option opts[] = {
+        {"store", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    const char *env = getenv("CROUPIER_STORE");
+    const char *url = env && *env ? env : "sqlite:croupier.db";
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if (c == 's') {
+            url = optarg;
+        } else {
+            fputs(help, c == 'h' ? stdout : stderr);
+            return c == 'h' ? 0 : 2;
+        }
+    }
+    if (optind != argc - 1) {
+        fputs(help, stderr);
+        return 2;
+    }
+    const char *file = argv[optind];
+    store_backup_info info;
+    char err[512];
+    if (store_backup(url, file, &info, err, sizeof err)) {
+        fprintf(stderr, "croupier backup: %s\n", err);
+        return strncmp(url, "postgres", 8) == 0 ? 2 : 1;
+    }
+    printf("croupier backup: %s -> %s: schema %d, %lld games, %lld plays, %d pages\n", url, file,
+           info.schema, info.games, info.plays, info.pages);
+    return 0;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -303,6 +345,7 @@ static void usage(FILE *f)
         "  selfplay   let bots play many games and report how they fare\n"
         "  tournament rotate named strategies through the seats and rank them\n"
         "  games      list the games, variants and bots\n"
+        "  backup     a consistent copy of a live SQLite store\n"
         "  help       this text\n\n"
         "`croupier <command> --help` describes each command.\n");
 }
@@ -354,6 +397,8 @@ int main(int argc, char **argv)
         return cmd_tournament(argc - 1, argv + 1);
     if (strcmp(cmd, "games") == 0)
         return cmd_games(argc - 1, argv + 1);
+    if (strcmp(cmd, "backup") == 0)
+        return cmd_backup(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         usage(stdout);
         return 0;
