@@ -127,6 +127,10 @@ typedef struct events_snapshot {
 } events_snapshot;
 int api_events_load(const api_config *cfg, const http_req *req, const char *id,
                     long after, events_snapshot *out, game_err *e);
+/* The same for a poller that last saw the game at version `seen` (-1:
+ * never): when the game is still there, no event is built (an empty list). */
+int api_events_load_since(const api_config *cfg, const http_req *req, const char *id, long after,
+                          long long seen, events_snapshot *out, game_err *e);
 
 /* The body of an SSE response (res->stream.on): every event from
  * res->stream.after on, as it is stored, with a comment line every 15 s,

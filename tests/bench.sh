@@ -42,6 +42,10 @@
 #    PostgreSQL (LISTEN/NOTIFY, a throwaway cluster) against the target
 #    (p99 <= 100 ms), and one SQLite file shared by two processes (polling)
 #    for comparison; EVENTS_PLAYS=200 plays each.
+# 6. memory (BENCH=memory only, not part of all: it takes MEMORY_MINUTES=10):
+#    tests/bench/memory.mjs: a croupier serve under a mixed load (persons'
+#    plays, reads, bot games created, SSE streams, at once), its RSS every
+#    30 s, against the target (under 50 MB from the second minute on).
 #
 # Knobs (environment): RUNS=5 engine runs; HTTP_RUNS=5 wrk runs per figure;
 # DURATION=5 seconds per wrk run; CONNS="32 256"; THREADS=server threads for
@@ -52,7 +56,7 @@
 # copy, LONG_PAIRS=3 games (seeds) per game type, LONG_POLICY=random|eager
 # (eager: plays that put cards down first, so hands end as in played games) (B);
 # HANABI_GAMES=10000 games per Hanabi table size and strategy (section
-# "hanabi strategies", issue 12); BENCH=all|engine|hanabi|http|store|events; BUILD=build (where make put croupier and
+# "hanabi strategies", issue 12); BENCH=all|engine|hanabi|http|store|events|memory; BUILD=build (where make put croupier and
 # bench/*), CROUPIER_BIN=$BUILD/croupier (another build of the server).
 set -eu
 cd "$(dirname "$0")/.."
@@ -70,7 +74,7 @@ LONG_PAIRS=${LONG_PAIRS:-3}
 LONG_POLICY=${LONG_POLICY:-random}
 BUILD=${BUILD:-build}
 CROUPIER_BIN=${CROUPIER_BIN:-$BUILD/croupier}
-case $BENCH in all | engine | hanabi | http | store | events) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http, store or events" >&2; exit 2 ;; esac
+case $BENCH in all | engine | hanabi | http | store | events | memory) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http, store, events or memory" >&2; exit 2 ;; esac
 EVENTS_PLAYS=${EVENTS_PLAYS:-200}
 RSS_TARGET_KB=$((50 * 1024))
 
@@ -189,6 +193,10 @@ fi
 [ "$BENCH" = engine ] || [ "$BENCH" = hanabi ] && exit 0
 if [ "$BENCH" = events ]; then
     node tests/bench/events.mjs --bin "$CROUPIER_BIN" --plays "$EVENTS_PLAYS"
+    exit 0
+fi
+if [ "$BENCH" = memory ]; then
+    node tests/bench/memory.mjs --bin "$CROUPIER_BIN" --minutes "${MEMORY_MINUTES:-10}"
     exit 0
 fi
 
