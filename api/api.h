@@ -10,6 +10,7 @@
 
 #include "game.h"
 #include "http.h"
+#include "idem.h"
 #include "store.h"
 
 enum { ROUTE_MAX_PARAMS = 3 };
@@ -17,6 +18,7 @@ enum { ROUTE_MAX_PARAMS = 3 };
 typedef struct route_match {
     char params[ROUTE_MAX_PARAMS][96];
     int nparams;
+    idem_ticket *idem; /* a keyed route's Idempotency-Key (api/idem.h); else NULL */
 } route_match;
 
 typedef int (*handler_fn)(const api_config *cfg, const http_req *req,
@@ -31,7 +33,10 @@ typedef struct route {
     const char *pattern; /* "/games/{id}/plays": {x} matches one segment */
     enum body_kind body;
     handler_fn fn;
+    int keyed; /* ROUTE_KEYED: takes Idempotency-Key (api/idem.h) */
 } route;
+
+enum { ROUTE_KEYED = 1 };
 
 extern const route api_routes[]; /* routes.c; terminated by a NULL method */
 
@@ -94,10 +99,16 @@ int ctx_run_bots(const game_ops *ops, void *st, const json_t *meta,
 int ctx_log_rows(const json_t *applied, const json_t *whos, store_play **out, int *k);
 /* Commit: the new snapshot and the plays of `applied` (whos: as for
  * ctx_run_bots, entry i for record i; missing = a person) as version
- * row.version + 1, only if the stored game is still at row.version.
- * 0, ERR_CONFLICT, ERR_NOT_FOUND, ERR_STORE. On success row.version is the
- * new version. */
-int ctx_save(const api_config *cfg, game_ctx *c, const json_t *applied, const json_t *whos);
+ * row.version + 1, only if the stored game is still at row.version, and
+ * the answer `ok` stored with it under the request's Idempotency-Key (key
+ * NULL or off: none). 0, ERR_CONFLICT, ERR_NOT_FOUND, ERR_IDEM_BUSY,
+ * ERR_STORE, ERR_OUTCOME_UNKNOWN, ERR_INTERNAL. On success row.version is
+ * the new version. */
+int ctx_save(const api_config *cfg, game_ctx *c, const json_t *applied, const json_t *whos,
+             const idem_ticket *key, const http_res *ok);
+/* The problem of a write the store refused (ERR_STORE) or could not say
+ * it saved (ERR_OUTCOME_UNKNOWN), about `what` ("the play"); returns rc. */
+int ctx_store_fail(game_err *e, int rc, const char *what);
 /* Replay logged plays with n <= upto onto st (an origin). 0 or ERR_INTERNAL. */
 int ctx_replay(const game_ops *ops, void *st, const store_play *plays, int k, long upto,
                game_err *e);
@@ -139,6 +150,8 @@ int seats_invite(json_t *seats, char invites[][32], game_err *e);
 int rand_token(char *out, size_t outlen, size_t n_bytes);
 /* 64 random bits from getrandom(2): 0, or ERR_INTERNAL (never a fallback). */
 int rand_u64(uint64_t *out);
+/* n random bytes, likewise. */
+int rand_bytes(void *buf, size_t n);
 /* Lowercase hex SHA-256 of s into out[65]. */
 void sha256_hex(const char *s, char out[65]);
 /* Constant-time string equality. */

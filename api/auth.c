@@ -61,6 +61,11 @@ int rand_u64(uint64_t *out)
     return fill_random(out, sizeof *out) ? ERR_INTERNAL : 0;
 }
 
+int rand_bytes(void *buf, size_t n)
+{
+    return fill_random(buf, n) ? ERR_INTERNAL : 0;
+}
+
 /* SHA256() looks the algorithm up on every call (OpenSSL 3: a fetch by
  * name, most of its cost for a 22-byte token): fetched once here. */
 static EVP_MD *sha256_md;

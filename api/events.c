@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "json_arena.h"
 #include "json_out.h"
 #include "notify.h"
 #include "limits.h"
@@ -39,8 +40,8 @@ static json_t *history_events(const api_config *cfg, const char *id, const game_
     return out;
 }
 
-int api_events_load(const api_config *cfg, const http_req *req, const char *id,
-                    long after, events_snapshot *out, game_err *e)
+int api_events_load_since(const api_config *cfg, const http_req *req, const char *id, long after,
+                          long long seen, events_snapshot *out, game_err *e)
 {
     game_ctx c;
     memset(out, 0, sizeof *out);
@@ -55,10 +56,19 @@ int api_events_load(const api_config *cfg, const http_req *req, const char *id,
     out->over = gs.over;
     out->to_move = gs.over ? -1 : gs.to_move;
     out->version = c.row.version;
-    out->events = c.ops->events ? c.ops->events(c.st, c.reader, after)
-                                : history_events(cfg, c.row.id, c.ops, c.st, c.reader, after);
+    if (seen >= 0 && c.row.version == seen) /* no write since: no event either */
+        out->events = json_array();
+    else
+        out->events = c.ops->events ? c.ops->events(c.st, c.reader, after)
+                                    : history_events(cfg, c.row.id, c.ops, c.st, c.reader, after);
     ctx_free(&c);
     return out->events ? 0 : err_set(e, ERR_INTERNAL, NULL, "no events");
+}
+
+int api_events_load(const api_config *cfg, const http_req *req, const char *id,
+                    long after, events_snapshot *out, game_err *e)
+{
+    return api_events_load_since(cfg, req, id, after, -1, out, e);
 }
 
 static int wants_sse(const http_req *req)
@@ -152,9 +162,10 @@ char *sse_frames(const json_t *events, long *last, size_t *len)
  * comment line every SSE_BEAT_S keeps proxies from closing it, and tells us
  * when the client is gone). A client (EventSource) reconnects with
  * Last-Event-ID and loses nothing. A write to the game committed by this
- * process wakes the stream at once (notify.h); otherwise the store is polled
- * every SSE_POLL_MIN_MS after an event, backing off to SSE_POLL_MAX_MS while
- * nothing happens (writes by other processes). */
+ * process, or on PostgreSQL by another (LISTEN/NOTIFY, store.h listen()),
+ * wakes the stream at once (notify.h); the store is polled too, every
+ * SSE_POLL_MIN_MS after an event, backing off to SSE_POLL_MAX_MS while
+ * nothing happens (writes by other processes on a SQLite file). */
 enum {
     SSE_MAX_S = 600,
     SSE_BEAT_S = 15,
@@ -170,15 +181,30 @@ void api_stream_events(const api_config *cfg, const http_req *req, const http_re
     time_t start = time(NULL), beat = start, last = start;
     int interval = SSE_POLL_MIN_MS;
     long idle_ms = -1; /* known at the first load, from the reader */
-    long long version = -1; /* the game's version at the last load */
     /* the reconnection delay an EventSource waits after we end the stream */
     if (write(ctx, "retry: 2000\n\n", 13) != 0)
         return;
+    long long version = -1; /* the game's version at the last load */
     for (;;) {
         events_snapshot snap;
         game_err e = {0};
         unsigned long seen = notify_seen(res->stream.game_id); /* before the load */
-        if (api_events_load(cfg, req, res->stream.game_id, after, &snap, &e)) {
+        /* a load's JSON values in the thread's blocks (json_arena.h), freed
+         * at once after: a stream polls for as long as it lives, and its
+         * values made one by one left the heap in shreds */
+        json_arena_begin();
+        int rc = api_events_load_since(cfg, req, res->stream.game_id, after, version, &snap, &e);
+        size_t len = 0;
+        char *frames = NULL;
+        long long was = version;
+        if (!rc) {
+            version = snap.version;
+            if (json_array_size(snap.events))
+                frames = sse_frames(snap.events, &after, &len);
+            json_arena_release(snap.events);
+        }
+        json_arena_end();
+        if (rc) {
             char msg[96];
             int n = snprintf(msg, sizeof msg, "event: error\ndata: {\"status\":%d}\n\n",
                              err_status(e.code));
@@ -187,18 +213,14 @@ void api_stream_events(const api_config *cfg, const http_req *req, const http_re
         }
         if (idle_ms < 0)
             idle_ms = streams_idle_ms(snap.seat);
-        size_t len = 0;
-        char *frames = json_array_size(snap.events) ? sse_frames(snap.events, &after, &len) : NULL;
-        json_decref(snap.events);
-        if (!frames && version >= 0 && snap.version != version) {
+        if (!frames && was >= 0 && version != was) {
             /* the game changed with no event (a seat claimed, api/h_seats.c):
              * a frame without an id, so that readers fetch it again */
             char v[80];
-            int k = snprintf(v, sizeof v, "event: version\ndata: {\"version\":%lld}\n\n", snap.version);
+            int k = snprintf(v, sizeof v, "event: version\ndata: {\"version\":%lld}\n\n", version);
             frames = strdup(v);
             len = frames ? (size_t)k : 0;
         }
-        version = snap.version;
         int gone = frames ? write(ctx, frames, len) != 0 : write(ctx, NULL, 0) != 0;
         free(frames);
         if (gone || snap.over || __atomic_load_n(stopping, __ATOMIC_ACQUIRE))

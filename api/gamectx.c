@@ -363,12 +363,14 @@ int ctx_log_rows(const json_t *applied, const json_t *whos, store_play **out, in
     return 0;
 }
 
-int ctx_save(const api_config *cfg, game_ctx *c, const json_t *applied, const json_t *whos)
+int ctx_save(const api_config *cfg, game_ctx *c, const json_t *applied, const json_t *whos,
+             const idem_ticket *key, const http_res *ok)
 {
     unsigned char *snap = NULL;
     size_t len = 0;
     store_play *plays = NULL;
     int k = 0;
+    store_answer a = {0};
     /* the text it was read from, unless a handler changed it */
     char *meta = c->meta_changed ? json_out(c->meta, NULL) : c->row.meta;
     int rc = meta ? snap_pack(c->ops, c->row.id, c->row.version + 1, c->st, &snap, &len)
@@ -376,7 +378,11 @@ int ctx_save(const api_config *cfg, game_ctx *c, const json_t *applied, const js
     if (!rc)
         rc = ctx_log_rows(applied, whos, &plays, &k);
     if (!rc)
-        rc = store_commit(cfg->store, c->row.id, c->row.version, meta, snap, len, plays, k);
+        rc = idem_answer(key, ok, &a);
+    if (!rc)
+        rc = cfg->store->vt->commit(cfg->store, c->row.id, c->row.version, meta, snap, len, plays,
+                                    k, a.id ? &a : NULL);
+    idem_answer_free(&a);
     store_plays_free(plays, k);
     free(snap);
     if (meta != c->row.meta)
@@ -386,6 +392,17 @@ int ctx_save(const api_config *cfg, game_ctx *c, const json_t *applied, const js
         notify_game(c->row.id); /* its event streams wake now (notify.h) */
     }
     return rc;
+}
+
+int ctx_store_fail(game_err *e, int rc, const char *what)
+{
+    if (rc == ERR_OUTCOME_UNKNOWN)
+        return err_set(e, rc, NULL,
+                       "the store did not say whether %s was saved (its answer was lost): send the "
+                       "request again with the same Idempotency-Key to learn what happened, or "
+                       "read the game before you send it again without one",
+                       what);
+    return err_set(e, rc, NULL, "the store could not save %s", what);
 }
 
 json_t *ctx_public_seats(const json_t *meta)

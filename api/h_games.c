@@ -25,7 +25,7 @@ static json_t *game_doc(const game_ctx *c)
 
 /* --- POST /games ---------------------------------------------------------- */
 
-static int store_new_game(const api_config *cfg, const http_req *req,
+static int store_new_game(const api_config *cfg, const http_req *req, idem_ticket *key,
                           const game_ops *ops, const char *variant, json_t *seed,
                           int show_seed, const char *spectators, const char *host,
                           void *st, json_t *seats, char tokens[][32], json_t *warnings,
@@ -106,7 +106,6 @@ static int parse_players(const game_ops *ops, const json_t *players,
 int h_games_create(const api_config *cfg, const http_req *req,
                    const route_match *m, json_t *body, http_res *res)
 {
-    (void)m;
     game_err e = {0};
     static const char *const allowed[] = {"game", "variant", "seed", "players", "options", "host", NULL};
     static const char *const host_allowed[] = {"name", NULL};
@@ -189,7 +188,7 @@ int h_games_create(const api_config *cfg, const http_req *req,
                         game_options, &e)))
         goto done;
     json_t *seedj = json_integer(seed);
-    rc = store_new_game(cfg, req, ops, variant, seedj, seed_given, spectators, host, st,
+    rc = store_new_game(cfg, req, m->idem, ops, variant, seedj, seed_given, spectators, host, st,
                         seats, tokens, NULL, NULL, res, &e);
     json_decref(seedj);
 done:
@@ -230,14 +229,30 @@ static int add_notes(const json_t *notes, store_play **rows, int *k)
     return 0;
 }
 
+/* The answer of a write, `ok` (built before the write, so that it is
+ * stored with it under the request's Idempotency-Key), into res when the
+ * write `rc` succeeded; or the answer another request with the key stored
+ * first. Returns 0 when res holds the answer, else the write's error. */
+static int answered(const api_config *cfg, const http_req *req, idem_ticket *key, int rc,
+                    http_res *ok, http_res *res)
+{
+    if (rc == 0) {
+        *res = *ok;
+        memset(ok, 0, sizeof *ok);
+    }
+    http_res_free(ok);
+    return idem_settled(cfg, req, key, rc, res);
+}
+
 /* Store a new game (state `st` as its origin, seats meta with token
  * hashes, the tokens in clear), let bots move, and reply 201 as POST /games
- * does. The reply shows `seed` only when `show_seed` (the client gave it).
+ * does, the reply stored under the request's Idempotency-Key (`key`, may be
+ * NULL). The reply shows `seed` only when `show_seed` (the client gave it).
  * `spectators` is NULL or the option's value; `host` NULL or the name of
  * who invites the people (api/h_seats.c). `warnings` (borrowed, may be
  * NULL) is added to the reply; `notes` (borrowed, may be NULL) are the
  * explanations of an imported history. */
-static int store_new_game(const api_config *cfg, const http_req *req,
+static int store_new_game(const api_config *cfg, const http_req *req, idem_ticket *key,
                           const game_ops *ops, const char *variant, json_t *seed,
                           int show_seed, const char *spectators, const char *host,
                           void *st, json_t *seats, char tokens[][32], json_t *warnings,
@@ -254,6 +269,7 @@ static int store_new_game(const api_config *cfg, const http_req *req,
     size_t snap_len = 0;
     store_play *rows = NULL;
     int nrows = 0;
+    http_res ok = {0};
     /* every person's seat an invite, and the host a token to issue new ones */
     char invites[GAME_MAX_SEATS][32] = {{0}}, host_token[32];
     json_t *hostj = json_object();
@@ -273,6 +289,17 @@ static int store_new_game(const api_config *cfg, const http_req *req,
         rc = err_set(e, ERR_INTERNAL, NULL, "could not encode the game");
         goto done;
     }
+    int you = -1, humans = 0;
+    size_t i;
+    json_t *s;
+    json_array_foreach(json_object_get(meta, "seats"), i, s) {
+        if (!json_object_get(s, "bot")) {
+            you = (int)i;
+            humans++;
+        }
+    }
+    if (humans != 1)
+        you = -1;
     do { /* 128-bit ids: a collision is astronomically unlikely; retry anyway */
         if (rand_token(row.id, sizeof row.id, 16)) {
             rc = err_set(e, ERR_INTERNAL, NULL, "no randomness");
@@ -285,45 +312,48 @@ static int store_new_game(const api_config *cfg, const http_req *req,
         }
         row.snap = snap;
         row.snap_len = snap_len;
-        rc = store_create(cfg->store, &row, rows, nrows);
+        json_t *pub = ctx_public_seats(meta);
+        json_array_foreach(pub, i, s)
+            if (!json_object_get(s, "bot")) {
+                json_object_set_new(s, "token", json_string(tokens[i]));
+                json_object_set_new(s, "invite", json_string(invites[i]));
+            }
+        json_t *out = json_pack("{s:s,s:s,s:s,s:O,s:i,s:o,s:o,s:O,s:o}", "id", row.id,
+                                "game", ops->name, "variant", variant, "seed",
+                                show_seed ? seed : json_null(),
+                                "version", 1, "seats", pub, "you",
+                                you >= 0 ? json_integer(you) : json_null(), "applied",
+                                applied, "state",
+                                ops->view(st, you >= 0                      ? you
+                                              : ctx_spectators_all(meta) ? SEAT_OBSERVER
+                                                                         : SEAT_SPECTATOR));
+        if (out && warnings)
+            json_object_set(out, "warnings", warnings);
+        if (out && humans)
+            json_object_set_new(out, "host_token", json_string(host_token));
+        http_res_free(&ok);
+        memset(&ok, 0, sizeof ok);
+        http_res_header(&ok, "Location", "/games/%s", row.id);
+        http_res_json(&ok, 201, out);
+        store_answer a;
+        if ((rc = idem_answer(key, &ok, &a))) {
+            err_set(e, rc, NULL, "out of memory");
+            goto done;
+        }
+        rc = cfg->store->vt->create(cfg->store, &row, rows, nrows, a.id ? &a : NULL);
+        idem_answer_free(&a);
     } while (rc == ERR_CONFLICT);
-    if (rc) {
-        err_set(e, rc, NULL, "the store could not save the game");
+    int created = rc == 0;
+    if ((rc = answered(cfg, req, key, rc, &ok, res))) {
+        ctx_store_fail(e, rc, "the game");
         goto done;
     }
-    int you = -1, humans = 0;
-    size_t i;
-    json_t *pub = ctx_public_seats(meta), *s;
-    json_array_foreach(pub, i, s) {
-        if (!json_object_get(s, "bot")) {
-            json_object_set_new(s, "token", json_string(tokens[i]));
-            json_object_set_new(s, "invite", json_string(invites[i]));
-            you = (int)i;
-            humans++;
-        }
-    }
-    if (humans != 1)
-        you = -1;
-    json_t *out = json_pack("{s:s,s:s,s:s,s:O,s:i,s:o,s:o,s:O,s:o}", "id", row.id,
-                            "game", ops->name, "variant", variant, "seed",
-                            show_seed ? seed : json_null(),
-                            "version", 1, "seats", pub, "you",
-                            you >= 0 ? json_integer(you) : json_null(), "applied",
-                            applied, "state",
-                            ops->view(st, you >= 0                      ? you
-                                          : ctx_spectators_all(meta) ? SEAT_OBSERVER
-                                                                     : SEAT_SPECTATOR));
-    if (out && warnings)
-        json_object_set(out, "warnings", warnings);
-    if (out && humans)
-        json_object_set_new(out, "host_token", json_string(host_token));
-    metrics_game_created();
-    http_res_header(res, "Location", "/games/%s", row.id);
-    http_res_json(res, 201, out);
-    rc = 0;
+    if (created)
+        metrics_game_created();
 done:
     if (rc)
         http_res_problem(res, req, rc, e, NULL);
+    http_res_free(&ok);
     json_decref(meta);
     json_decref(applied);
     json_decref(whos);
@@ -354,8 +384,8 @@ static json_t *export_players(const json_t *seats)
     return players;
 }
 
-static int import_json(const api_config *cfg, const http_req *req, json_t *body,
-                       http_res *res, game_err *e)
+static int import_json(const api_config *cfg, const http_req *req, idem_ticket *key,
+                       json_t *body, http_res *res, game_err *e)
 {
     static const char *const allowed[] = {"format", "id", "game", "variant", "seed",
                                           "version", "spectators", "seats", "state",
@@ -435,7 +465,7 @@ static int import_json(const api_config *cfg, const http_req *req, json_t *body,
         if (sp && (!spectators || (strcmp(spectators, "all") && strcmp(spectators, "public"))))
             rc = err_set(e, ERR_BAD_MEMBER, "/spectators", "expected \"public\" or \"all\"");
         else
-            rc = store_new_game(cfg, req, ops, variant, seed ? seed : json_null(), 1,
+            rc = store_new_game(cfg, req, key, ops, variant, seed ? seed : json_null(), 1,
                                 spectators, NULL, st, seats, tokens, NULL, notes, res, e);
     }
     json_decref(seats);
@@ -444,8 +474,8 @@ static int import_json(const api_config *cfg, const http_req *req, json_t *body,
     return rc;
 }
 
-static int import_text(const api_config *cfg, const http_req *req, http_res *res,
-                       game_err *e)
+static int import_text(const api_config *cfg, const http_req *req, idem_ticket *key,
+                       http_res *res, game_err *e)
 {
     char gq[40];
     const char *only = http_req_query(req, "game", gq, sizeof gq);
@@ -472,7 +502,7 @@ static int import_text(const api_config *cfg, const http_req *req, http_res *res
             const char *variant = json_string_value(json_object_get(blob, "variant"));
             if (!variant || !game_has_variant(ops, variant))
                 variant = ops->variants[0];
-            rc = store_new_game(cfg, req, ops, variant, json_null(), 1, NULL, NULL, st, seats,
+            rc = store_new_game(cfg, req, key, ops, variant, json_null(), 1, NULL, NULL, st, seats,
                                 tokens, warnings ? warnings : json_array(), NULL, res, e);
             json_decref(blob);
         }
@@ -490,9 +520,9 @@ static int import_text(const api_config *cfg, const http_req *req, http_res *res
 int h_import(const api_config *cfg, const http_req *req, const route_match *m,
              json_t *body, http_res *res)
 {
-    (void)m;
     game_err e = {0};
-    int rc = body ? import_json(cfg, req, body, res, &e) : import_text(cfg, req, res, &e);
+    int rc = body ? import_json(cfg, req, m->idem, body, res, &e)
+                  : import_text(cfg, req, m->idem, res, &e);
     if (rc && !res->status)
         http_res_problem(res, req, rc, &e, NULL);
     return rc;
@@ -691,16 +721,17 @@ int h_resign(const api_config *cfg, const http_req *req, const route_match *m,
     c.meta_changed = 1;
     if ((rc = ctx_run_bots(c.ops, c.st, c.meta, applied, whos, &e)))
         goto done;
-    if ((rc = ctx_save(cfg, &c, applied, whos))) {
-        err_set(&e, rc, NULL, rc == ERR_CONFLICT ? "the game changed meanwhile; retry"
-                                                  : "the store could not save the game");
-        goto done;
-    }
-    etag(res, c.row.version);
-    http_res_json(res, 200,
-                  json_pack("{s:I,s:i,s:s,s:O,s:o}", "version", (json_int_t)c.row.version,
+    http_res ok = {0};
+    etag(&ok, c.row.version + 1);
+    http_res_json(&ok, 200,
+                  json_pack("{s:I,s:i,s:s,s:O,s:o}", "version", (json_int_t)c.row.version + 1,
                             "resigned", c.seat, "bot", bot, "applied", applied, "state",
                             c.ops->view(c.st, c.seat)));
+    rc = answered(cfg, req, m->idem, ctx_save(cfg, &c, applied, whos, m->idem, &ok), &ok, res);
+    if (rc == ERR_CONFLICT)
+        err_set(&e, rc, NULL, "the game changed meanwhile; retry");
+    else if (rc)
+        ctx_store_fail(&e, rc, "the resignation");
 done:
     if (rc)
         http_res_fail(res, req, &e);
@@ -763,24 +794,23 @@ int h_plays_post(const api_config *cfg, const http_req *req,
     json_array_append_new(whos, json_pack("{s:i}", "kind", STORE_PERSON));
     if ((rc = ctx_run_bots(c.ops, c.st, c.meta, applied, whos, &e)))
         goto done;
-    rc = ctx_save(cfg, &c, applied, whos);
+    http_res ok = {0};
+    etag(&ok, c.row.version + 1);
+    http_res_json(&ok, 200,
+                  json_pack("{s:I,s:O,s:o}", "version", (json_int_t)c.row.version + 1,
+                            "applied", applied, "state", c.ops->view(c.st, c.seat)));
+    int64_t was = c.row.version;
+    rc = answered(cfg, req, m->idem, ctx_save(cfg, &c, applied, whos, m->idem, &ok), &ok, res);
     if (rc == ERR_CONFLICT) {
         err_set(&e, rc, NULL, "the game changed while this play was being applied; reload and retry");
-        http_res_problem(res, req, rc, &e,
-                         json_pack("{s:I}", "version", (json_int_t)c.row.version + 1));
+        http_res_problem(res, req, rc, &e, json_pack("{s:I}", "version", (json_int_t)was + 1));
         ctx_free(&c);
         json_decref(applied);
         json_decref(whos);
         return rc;
     }
-    if (rc) {
-        err_set(&e, rc, NULL, "the store could not save the play");
-        goto done;
-    }
-    etag(res, c.row.version);
-    http_res_json(res, 200,
-                  json_pack("{s:I,s:O,s:o}", "version", (json_int_t)c.row.version,
-                            "applied", applied, "state", c.ops->view(c.st, c.seat)));
+    if (rc)
+        ctx_store_fail(&e, rc, "the play");
 done:
     if (rc)
         http_res_fail(res, req, &e);

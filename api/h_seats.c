@@ -148,7 +148,7 @@ static int save_meta(const api_config *cfg, game_ctx *c, const char *what, const
 {
     json_t *none = json_array();
     c->meta_changed = 1;
-    int rc = ctx_save(cfg, c, none, NULL);
+    int rc = ctx_save(cfg, c, none, NULL, NULL, NULL);
     json_decref(none);
     if (rc && rc != ERR_CONFLICT) {
         game_err e = {0};

@@ -14,9 +14,10 @@
 #include "api.h"
 #include "yaml_json.h"
 
-/* The store answered a ping at this time (ms, CLOCK_MONOTONIC): /healthz asks
- * it again at most once a second, so a load balancer polling hard measures
- * the server, not a store round trip per probe. A failed ping is never kept. */
+/* The store answered at this time (ms, CLOCK_MONOTONIC) with a schema this
+ * build reads: /healthz asks it again at most once a second, so a load
+ * balancer polling hard measures the server, not a store round trip per
+ * probe. A failure is never kept. */
 static _Atomic long long g_store_ok_ms = -1000000;
 
 static long long mono_ms(void)
@@ -26,20 +27,27 @@ static long long mono_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* 503 when the store does not answer, or records a schema newer than this
+ * build's (a newer release migrated it: this process is the old one, and
+ * a balancer should take it out; README, upgrading). */
 int h_healthz(const api_config *cfg, const http_req *req, const route_match *m,
               json_t *body, http_res *res)
 {
     (void)m;
     (void)body;
     long long now = mono_ms();
-    if (now - g_store_ok_ms < 1000) {
-        /* fresh */
-    } else if (store_ping(cfg->store)) {
+    if (now - g_store_ok_ms >= 1000) {
         game_err e = {0};
-        err_set(&e, ERR_STORE, NULL, "the %s store does not answer",
-                cfg->store->vt->kind);
-        return http_res_problem(res, req, ERR_STORE, &e, NULL);
-    } else {
+        int v = cfg->store->vt->schema(cfg->store);
+        if (v < 0)
+            err_set(&e, ERR_STORE, NULL, "the %s store does not answer", cfg->store->vt->kind);
+        else if (v > STORE_SCHEMA_VERSION)
+            err_set(&e, ERR_STORE, NULL,
+                    "the %s store has schema %d, newer than this build's (%d): a newer release "
+                    "migrated it; stop this process and run the new release (README, upgrading)",
+                    cfg->store->vt->kind, v, (int)STORE_SCHEMA_VERSION);
+        if (e.code)
+            return http_res_problem(res, req, ERR_STORE, &e, NULL);
         g_store_ok_ms = now;
     }
     /* {"status":"ok","store":"<kind>"}: a constant answer, written as
@@ -59,15 +67,22 @@ int h_healthz(const api_config *cfg, const http_req *req, const route_match *m,
 int h_metrics(const api_config *cfg, const http_req *req, const route_match *m,
               json_t *body, http_res *res)
 {
-    (void)cfg;
     (void)req;
     (void)m;
     (void)body;
-    size_t len = 0;
+    size_t len = 0, more = 0;
     char *text = metrics_render(&len);
+    char store_lines[2048];
+    if (text && cfg->store->vt->metrics) /* the store's own counters after the server's */
+        more = cfg->store->vt->metrics(cfg->store, store_lines, sizeof store_lines);
+    char *all = more ? realloc(text, len + more) : text;
+    if (all && more) {
+        memcpy(all + len, store_lines, more);
+        len += more;
+    }
     int rc = http_res_raw(res, 200, "text/plain; version=0.0.4; charset=utf-8",
-                          text ? text : "", text ? len : 0);
-    free(text);
+                          all ? all : "", all ? len : 0);
+    free(all ? all : text);
     return rc;
 }
 

@@ -243,6 +243,11 @@ int http_res_problem(http_res *res, const http_req *req, int code,
     if (p && extra)
         json_object_update(p, extra);
     json_decref(extra);
+    int retry = status == 503;
+    for (int i = 0; retry && i < res->nheaders; i++)
+        retry = strcasecmp(res->headers[i].name, "Retry-After") != 0;
+    if (retry) /* the store does not answer: it may in a moment */
+        http_res_header(res, "Retry-After", "%d", (int)HTTP_RETRY_AFTER_S);
     return json_body(res, status, "application/problem+json", p);
 }
 

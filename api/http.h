@@ -20,7 +20,10 @@
 
 struct store;
 
-enum { HTTP_MAX_HEADERS = 16 };
+enum {
+    HTTP_MAX_HEADERS = 16,
+    HTTP_RETRY_AFTER_S = 2, /* the Retry-After of a 503 of the store */
+};
 
 typedef struct http_header {
     const char *name;
@@ -119,7 +122,8 @@ int http_res_json(http_res *res, int status, json_t *json);
 int http_res_raw(http_res *res, int status, const char *content_type,
                  const char *body, size_t len);
 /* RFC 9457 problem+json from a code and details; e may be NULL. `extra`
- * members (stolen, may be NULL) are merged in. */
+ * members (stolen, may be NULL) are merged in. Every 503 carries
+ * Retry-After (HTTP_RETRY_AFTER_S unless the caller set one). */
 int http_res_problem(http_res *res, const http_req *req, int code,
                      const game_err *e, json_t *extra);
 
@@ -134,6 +138,10 @@ typedef struct events_snapshot {
 } events_snapshot;
 int api_events_load(const api_config *cfg, const http_req *req, const char *id,
                     long after, events_snapshot *out, game_err *e);
+/* The same for a poller that last saw the game at version `seen` (-1:
+ * never): when the game is still there, no event is built (an empty list). */
+int api_events_load_since(const api_config *cfg, const http_req *req, const char *id, long after,
+                          long long seen, events_snapshot *out, game_err *e);
 
 /* The body of an SSE response (res->stream.on): every event from
  * res->stream.after on, as it is stored, with a comment line every 15 s,

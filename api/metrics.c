@@ -1,5 +1,6 @@
 /* metrics.c: Prometheus counters. The only mutable process-wide state in
  * api/, and it holds no game data: atomic counters, rendered on demand. */
+#include <malloc.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,14 @@ char *metrics_render(size_t *len)
         "play log (no usable snapshot: missing, stale, damaged or of another build).\n");
     OUT("# TYPE croupier_games_rebuilt_total counter\n");
     OUT("croupier_games_rebuilt_total %llu\n", (unsigned long long)atomic_load(&games_rebuilt));
+    /* where the memory is (glibc's heap: memory in use, freed but kept in
+     * the arenas, and mapped on its own), to tell a leak from a cache */
+    struct mallinfo2 mi = mallinfo2();
+    OUT("# HELP croupier_heap_bytes The C heap (glibc mallinfo2): in use, free but kept, mapped.\n");
+    OUT("# TYPE croupier_heap_bytes gauge\n");
+    OUT("croupier_heap_bytes{kind=\"in_use\"} %zu\n", mi.uordblks + mi.hblkhd);
+    OUT("croupier_heap_bytes{kind=\"free\"} %zu\n", mi.fordblks);
+    OUT("croupier_heap_bytes{kind=\"mapped\"} %zu\n", mi.hblkhd);
 #undef OUT
     *len = k < cap ? k : cap - 1;
     return buf;

@@ -95,6 +95,22 @@ int notify_wait(const char *id, unsigned long seen, int ms)
     return wait_on(of(id), seen, ms);
 }
 
+void notify_all(void)
+{
+    pthread_once(&once, setup);
+    for (int i = 0; i <= NOTIFY_BUCKETS; i++)
+        bump(&B[i]);
+}
+
+void notify_store_changed(const char *id, void *arg)
+{
+    (void)arg;
+    if (id)
+        notify_game(id);
+    else
+        notify_all();
+}
+
 unsigned long notify_total(void)
 {
     pthread_once(&once, setup);

@@ -1,12 +1,14 @@
-/* notify.h: "a game changed" inside this process, so event streams wake at
- * once instead of at their next poll.
+/* notify.h: "a game changed", so event streams wake at once instead of at
+ * their next poll.
  *
  * Games hash into NOTIFY_BUCKETS buckets, each a generation counter with its
  * own condition variable: a committed write bumps its game's bucket and
- * wakes the streams waiting on it (a few, not every stream). Streams keep
- * polling the store as before (their fallback): a write made by another
- * process (a second FastCGI process, another server on the same
- * PostgreSQL) is seen at the next poll, within a second.
+ * wakes the streams waiting on it (a few, not every stream). A write made
+ * by another process reaches here through the store when it can tell
+ * (PostgreSQL: LISTEN/NOTIFY, store.h listen(), passed to
+ * notify_store_changed()); streams keep polling the store as before (their
+ * fallback), so a write of another process on a SQLite file is seen at the
+ * next poll, within a second.
  */
 #ifndef CROUPIER_NOTIFY_H
 #define CROUPIER_NOTIFY_H
@@ -15,6 +17,10 @@ enum { NOTIFY_BUCKETS = 64 };
 
 /* A write to game `id` was committed. */
 void notify_game(const char *id);
+/* Anything may have changed: every stream looks again. */
+void notify_all(void);
+/* store.h listen()'s callback: notify_game(id), or notify_all() for NULL. */
+void notify_store_changed(const char *id, void *arg);
 /* The generation of id's bucket now: read it before loading the game. */
 unsigned long notify_seen(const char *id);
 /* Wait until id's bucket moves past `seen` (1) or `ms` pass (0). */

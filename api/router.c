@@ -2,10 +2,12 @@
  *
  * Checks that apply to all routes happen here once: no token in the URL
  * (400), route and method (404, 405 + Allow), the CORS preflight, body size
- * (413), media type (415), JSON syntax and nesting depth (400). Then the
- * handler runs with the parsed body. Paths that match no API route are
- * served from www/ (GET only). Every response leaves with the browser-facing
- * headers (CSP, X-Frame-Options, Referrer-Policy, CORS when allowed).
+ * (413), media type (415), JSON syntax and nesting depth (400), and for
+ * the routes that create or change games the Idempotency-Key (api/idem.h:
+ * a replay, 409, 422). Then the handler runs with the parsed body. Paths
+ * that match no API route are served from www/ (GET only). Every response
+ * leaves with the browser-facing headers (CSP, X-Frame-Options,
+ * Referrer-Policy, CORS when allowed).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -28,9 +30,9 @@ static const char CSP_PAGE[] =
     "form-action 'self'; frame-ancestors 'none'";
 static const char CSP_API[] = "default-src 'none'; frame-ancestors 'none'";
 /* What a cross-origin page may send and read (with --cors). */
-static const char CORS_ALLOW_HEADERS[] =
-    "Authorization, Content-Type, If-Match, If-None-Match, X-Croupier-Import, Last-Event-ID";
-static const char CORS_EXPOSE_HEADERS[] = "ETag, Location";
+static const char CORS_ALLOW_HEADERS[] = "Authorization, Content-Type, If-Match, If-None-Match, "
+                                         "Idempotency-Key, X-Croupier-Import, Last-Event-ID";
+static const char CORS_EXPOSE_HEADERS[] = "ETag, Location, Idempotent-Replayed, Retry-After";
 
 /* Match "/games/{id}/plays" against a path; fill params. */
 static int match(const char *pat, const char *path, route_match *m)
@@ -351,7 +353,15 @@ static void dispatch(const api_config *cfg, const http_req *req, http_res *res)
             return;
         }
     }
+    idem_ticket key;
+    if (hit->keyed && idem_begin(cfg, req, &key, res)) { /* answered: a replay, 409, 422 */
+        json_arena_release(body);
+        return;
+    }
+    m.idem = hit->keyed ? &key : NULL;
     hit->fn(cfg, req, &m, body, res);
+    if (hit->keyed)
+        idem_end(cfg, &key, res);
     json_arena_release(body); /* the walk that frees it, only when it must */
 }
 

@@ -1,6 +1,6 @@
 /* store.h: where games live between requests.
  *
- * A game is its origin and its plays (schema version 2, docs/store.md):
+ * A game is its origin and its plays (schema version 3, docs/store.md):
  *
  *   games    one row per game: id, game type, version, the api's metadata
  *            (seats, token hashes: JSON text), the origin (the engine's JSON
@@ -18,6 +18,11 @@
  *            that appended it. Rows of kind STORE_NOTE carry only an
  *            explanation of a play inside the origin (imported or migrated
  *            history); they are never replayed.
+ *   idempotency  one row per Idempotency-Key (api/idem.c): a hash naming
+ *            the key in its scope, the request's fingerprint, the request
+ *            that holds it, and once a write stored it (in the write's own
+ *            transaction) the sealed answer; rows expire (expires_at) and
+ *            are purged.
  *
  * Every write is one transaction: the compare-and-swap on version, the new
  * snapshot and the appended plays commit together or not at all, so two
@@ -25,10 +30,11 @@
  * conflict, never a lost or doubled play.
  *
  * Implementations: store_sqlite.c (embedded default) and store_pg.c. Both
- * create schema version 2 on an empty database, migrate a database of the
- * previous release (schema 1: games(id, game, version, meta, state, ...) and
- * notes(game_id, n, text)) in place on open, and record every schema version
- * they applied in a table schema_version(version, applied_at, note).
+ * create schema version 3 on an empty database, migrate a database of the
+ * previous release (schema 2: no idempotency table) or of the one before
+ * (schema 1: games(id, game, version, meta, state, ...) and notes(game_id,
+ * n, text)) in place on open, and record every schema version they applied
+ * in a table schema_version(version, applied_at, note).
  *
  * Ownership: strings and buffers in rows returned by the store are malloc'd;
  * free with store_row_free() / store_plays_free(). Inputs are borrowed.
@@ -39,7 +45,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { STORE_SCHEMA_VERSION = 2 };
+enum { STORE_SCHEMA_VERSION = 3 };
 
 typedef struct store_row {
     char id[64];
@@ -67,6 +73,28 @@ typedef struct store_play {
     int64_t at_ms;     /* unix time in ms when it was appended */
 } store_play;
 
+/* An idempotency key's row. */
+typedef struct store_idem {
+    char id[65];          /* hex SHA-256 naming the key in its scope */
+    char fingerprint[65]; /* hex SHA-256 of the request */
+    char owner[48];       /* the request holding it, or that stored its answer */
+    int done;             /* 1: the answer is stored */
+    int live;             /* not expired (a pending row: its lease still runs) */
+    unsigned char *answer; /* done: the sealed answer (malloc'd, store_idem_free) */
+    size_t answer_len;
+} store_idem;
+
+/* The answer a write stores with it under its idempotency key (borrowed):
+ * the key's row becomes done, owned by `owner`, kept keep_s seconds. The
+ * write fails with ERR_IDEM_BUSY, changing nothing, when another request
+ * stored an answer for the key first. */
+typedef struct store_answer {
+    const char *id, *fingerprint, *owner;
+    const unsigned char *answer;
+    size_t answer_len;
+    int keep_s;
+} store_answer;
+
 typedef struct store store;
 
 typedef struct store_vtable {
@@ -77,15 +105,22 @@ typedef struct store_vtable {
     /* *origin = the games row's origin (malloc'd). 0, ERR_NOT_FOUND, ERR_STORE */
     int (*origin_get)(store *s, const char *id, char **origin);
     /* Create a game (row->version, meta, origin, snap/snap_len of
-     * row->version) with its first k plays, in one transaction.
-     * 0, ERR_CONFLICT (id exists), ERR_STORE */
-    int (*create)(store *s, const store_row *row, const store_play *plays, int k);
+     * row->version) with its first k plays, and the answer `a` (may be
+     * NULL), in one transaction.
+     * 0, ERR_CONFLICT (id exists), ERR_IDEM_BUSY, ERR_STORE,
+     * ERR_OUTCOME_UNKNOWN (PostgreSQL: the answer was lost, and whether it
+     * committed could not be learnt) */
+    int (*create)(store *s, const store_row *row, const store_play *plays, int k,
+                  const store_answer *a);
     /* In one transaction: only if the row still has version `expect`, set
      * version = expect + 1, meta, the snapshot (of expect + 1) and append
-     * the k plays (their .version is ignored: expect + 1 is stored).
-     * 0, ERR_CONFLICT (version moved), ERR_NOT_FOUND, ERR_STORE. */
+     * the k plays (their .version is ignored: expect + 1 is stored), and
+     * the answer `a` (may be NULL).
+     * 0, ERR_CONFLICT (version moved), ERR_NOT_FOUND, ERR_IDEM_BUSY,
+     * ERR_STORE, ERR_OUTCOME_UNKNOWN (as create). */
     int (*commit)(store *s, const char *id, int64_t expect, const char *meta,
-                  const unsigned char *snap, size_t snap_len, const store_play *plays, int k);
+                  const unsigned char *snap, size_t snap_len, const store_play *plays, int k,
+                  const store_answer *a);
     /* Cache fill after a rebuild: set the snapshot of `version` only if the
      * row is still at `version` (otherwise nothing, and 0). 0 or ERR_STORE. */
     int (*snap_put)(store *s, const char *id, int64_t version, const unsigned char *snap,
@@ -98,6 +133,31 @@ typedef struct store_vtable {
     /* 0, ERR_NOT_FOUND, ERR_STORE (deletes the game's plays too) */
     int (*del)(store *s, const char *id);
     int (*ping)(store *s);
+    /* The newest schema version the database records (a newer release may
+     * have migrated it since this store opened it), or ERR_STORE. */
+    int (*schema)(store *s);
+    /* Idempotency keys (api/idem.c). claim: hold key k->id for k->owner
+     * (pending, lease_s seconds) when no live row has it: 0. Otherwise
+     * ERR_IDEM_BUSY with *k filled from that row (fingerprint, owner, done,
+     * live, answer). ERR_STORE. */
+    int (*idem_claim)(store *s, store_idem *k, int lease_s);
+    /* The pending row of `from` becomes `to`'s (its request is gone):
+     * 0, ERR_IDEM_BUSY (the row changed meanwhile), ERR_STORE. */
+    int (*idem_take)(store *s, const char *id, const char *from, const char *to, int lease_s);
+    /* Drop the pending row of `owner` (its request wrote nothing): 0 or ERR_STORE. */
+    int (*idem_release)(store *s, const char *id, const char *owner);
+    /* The row k->id into *k: 0, ERR_NOT_FOUND, ERR_STORE. */
+    int (*idem_get)(store *s, store_idem *k);
+    /* Delete expired rows: how many, or ERR_STORE. */
+    int (*idem_purge)(store *s);
+    /* Hear of other processes' writes: changed(id, arg) on a thread of the
+     * store's for each game they wrote, changed(NULL, arg) when anything may
+     * have changed unheard (the listening connection was made again). 0, or
+     * ERR_STORE (NULL: the store cannot; SQLite's readers poll instead). */
+    int (*listen)(store *s, void (*changed)(const char *id, void *arg), void *arg);
+    /* The store's own Prometheus lines into buf (n bytes, NUL-terminated):
+     * their length. NULL when it has none. */
+    size_t (*metrics)(store *s, char *buf, size_t n);
     void (*close)(store *s);
 } store_vtable;
 
@@ -110,19 +170,36 @@ struct store {
 int store_open(store **out, const char *url, char *err, size_t errlen);
 void store_row_free(store_row *row);
 void store_plays_free(store_play *p, int k);
+void store_idem_free(store_idem *k);
 
 static inline int store_get(store *s, const char *id, store_row *out) { return s->vt->get(s, id, out); }
 static inline int store_origin_get(store *s, const char *id, char **o) { return s->vt->origin_get(s, id, o); }
-static inline int store_create(store *s, const store_row *r, const store_play *p, int k) { return s->vt->create(s, r, p, k); }
-static inline int store_commit(store *s, const char *id, int64_t expect, const char *meta, const unsigned char *snap, size_t snap_len, const store_play *p, int k) { return s->vt->commit(s, id, expect, meta, snap, snap_len, p, k); }
+static inline int store_create(store *s, const store_row *r, const store_play *p, int k) { return s->vt->create(s, r, p, k, NULL); }
+static inline int store_commit(store *s, const char *id, int64_t expect, const char *meta, const unsigned char *snap, size_t snap_len, const store_play *p, int k) { return s->vt->commit(s, id, expect, meta, snap, snap_len, p, k, NULL); }
 static inline int store_snap_put(store *s, const char *id, int64_t v, const unsigned char *snap, size_t n) { return s->vt->snap_put(s, id, v, snap, n); }
 static inline int store_plays(store *s, const char *id, long after, long limit, int with_notes, store_play **out, int *k) { return s->vt->plays(s, id, after, limit, with_notes, out, k); }
 static inline int store_delete(store *s, const char *id) { return s->vt->del(s, id); }
 static inline int store_ping(store *s) { return s->vt->ping(s); }
 static inline void store_close(store *s) { s->vt->close(s); }
 
+/* What a backup copied. */
+typedef struct store_backup_info {
+    int schema;
+    long long games, plays;
+    int pages;
+} store_backup_info;
+
+/* A consistent copy of the live store at `url` into the new file `file`,
+ * while it serves (croupier backup). SQLite only: a PostgreSQL store is
+ * backed up with pg_dump (ERR_STORE, the message says so). 0 or ERR_STORE
+ * with a message. */
+int store_backup(const char *url, const char *file, store_backup_info *info, char *err,
+                 size_t errlen);
+
 /* store_sqlite.c */
 int store_sqlite_open(store **out, const char *path, char *err, size_t errlen);
+int store_sqlite_backup(const char *path, const char *file, store_backup_info *info, char *err,
+                        size_t errlen);
 /* store_pg.c: url is a libpq connection URI (postgres://user@host:port/db?...) */
 int store_pg_open(store **out, const char *url, char *err, size_t errlen);
 

@@ -1,7 +1,7 @@
 /* store_pg.c: the PostgreSQL store (libpq), for several servers on several
- * machines sharing one database. Schema version 2 (store.h): games (with
+ * machines sharing one database. Schema version 3 (store.h): games (with
  * the origin and a snapshot cache), plays (the append-only log, cascading
- * from games) and schema_version.
+ * from games), idempotency (the keys' rows) and schema_version.
  *
  * Every write is ONE statement, hence one transaction of its own, and one
  * round trip whatever the number of plays:
@@ -16,30 +16,32 @@
  * any isolation level (READ COMMITTED re-checks it after waiting for a
  * concurrent writer of the row); the plays are appended only from the row
  * the UPDATE returned, and any error (a play number already taken, ...)
- * undoes the whole statement. So a failed commit changes nothing.
+ * undoes the whole statement. So a failed commit changes nothing. A write
+ * that stores its answer under an idempotency key adds the answer to the
+ * statement, and runs in BEGIN ... COMMIT, committed only when the game's
+ * row and the answer were both written (another request may have answered
+ * the key first): three round trips.
  *
- * Connections: a small pool; each pooled connection carries its prepared
- * statements (PQprepare'd once per server session: on the first use of the
- * connection, again after a reset). Binary parameters for bytea and for the
- * play arrays; binary results for get() (bytea and bigints).
- *
- * A broken connection (server restart, killed backend, idle timeout in
- * between) is reset once and the statement run again. That is safe for
- * every statement here: reads are reads; snap_put is a conditional,
- * idempotent UPDATE; a commit that had in fact committed before the break
- * fails its compare-and-swap on the rerun and reports ERR_CONFLICT (never a
- * doubled play); a create that had committed finds its own row (same id,
- * version, meta: the meta holds fresh token hashes) and reports success; a
- * delete that had committed reports ERR_NOT_FOUND.
+ * Connections: a small pool of nonblocking connections; each carries its
+ * prepared statements (prepared once per server session, on its first
+ * use). Binary parameters for bytea and for the play arrays; binary results
+ * where they save a decoding. Every answer is waited for with a deadline
+ * (a database that stops answering), and a write whose answer is lost is
+ * settled before anything else is said or done (write_q, below).
  */
 #include "store.h"
 
+#include <errno.h>
 #include <libpq-fe.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "core/err.h"
 
@@ -48,6 +50,11 @@ enum { PG_POOL_MAX = 32 };
 /* libpq parameter lengths are ints (32 bits here); <limits.h> is shadowed by
  * api/limits.h under -Iapi, hence stdint's INT32_MAX. */
 #define PG_LEN_MAX INT32_MAX
+
+/* The channel of the games' changes (LISTEN/NOTIFY; per database), and
+ * the length of a process's name in its payloads. */
+#define PG_CHANNEL "croupier"
+enum { PG_INSTANCE_LEN = 16 };
 
 /* Serializes schema creation/migration between servers opening the same
  * database at once (pg_advisory_xact_lock; per database). 'CROUPIER'. */
@@ -66,16 +73,56 @@ enum {
 };
 
 _Static_assert(STORE_NOTE == 3, "the SQL below spells STORE_NOTE as 3");
-_Static_assert(STORE_SCHEMA_VERSION == 2, "this file creates and migrates to schema 2");
+_Static_assert(STORE_SCHEMA_VERSION == 3, "this file creates and migrates to schema 3");
 
 /* --- statements ------------------------------------------------------------ */
 
-enum { Q_GET, Q_ORIGIN, Q_EXISTS, Q_CREATE, Q_SAME, Q_COMMIT, Q_SNAP, Q_PLAYS, Q_DEL, Q_PING,
-       Q__COUNT };
+enum { Q_GET, Q_ORIGIN, Q_EXISTS, Q_CREATE, Q_CREATE_K, Q_SAME, Q_COMMIT, Q_COMMIT_K, Q_LANDED,
+       Q_OVER, Q_SNAP, Q_PLAYS, Q_DEL, Q_PING, Q_SCHEMA, Q_IDEM_CLAIM, Q_IDEM_GET, Q_IDEM_TAKE,
+       Q_IDEM_RELEASE, Q_IDEM_PURGE, Q__COUNT };
 
 #define PLAY_COLS "game_id, n, version, seat, kind, bot, play, record, explanation, at_ms"
 #define NOW_MS "(extract(epoch FROM now()) * 1000)::bigint"
-#define MAXP 14
+#define MAXP 18
+
+/* Pieces of the writes. A new game and its first plays ($1-$13); a commit's
+ * compare-and-swap and its plays ($1-$11); an answer stored under its key
+ * (from its first parameter: id, fingerprint, owner, the sealed answer and
+ * how many seconds it is kept) when the write wrote its row, unless another
+ * request stored one first. */
+#define CREATE_GAME                                                                    \
+    "WITH g AS (INSERT INTO games (id, game, version, meta, origin, snap, snap_version)" \
+    " VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $6 IS NULL THEN -1 ELSE $3 END)"        \
+    " RETURNING id, version)"
+#define CREATE_PLAYS                                                                   \
+    " SELECT g.id, p.n, g.version, p.seat, p.kind, p.bot, p.play, p.record,"           \
+    " p.explanation, " NOW_MS " FROM g, unnest($7, $8, $9, $10, $11, $12, $13)"         \
+    " AS p(n, seat, kind, bot, play, record, explanation)"
+#define CREATE_TYPES                                                                   \
+    OID_TEXT, OID_TEXT, OID_INT8, OID_TEXT, OID_TEXT, OID_BYTEA, OID_INT8_ARRAY,        \
+        OID_INT4_ARRAY, OID_INT4_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY, \
+        OID_TEXT_ARRAY
+#define COMMIT_CTES                                                                    \
+    "WITH u AS (UPDATE games SET version = version + 1, meta = $3, snap = $4,"         \
+    " snap_version = CASE WHEN $4 IS NULL THEN -1 ELSE version + 1 END,"               \
+    " updated_at = now() WHERE id = $1 AND version = $2 RETURNING version),"           \
+    " i AS (INSERT INTO plays (" PLAY_COLS ")"                                          \
+    " SELECT $1, p.n, u.version, p.seat, p.kind, p.bot, p.play, p.record,"             \
+    " p.explanation, " NOW_MS " FROM u, unnest($5, $6, $7, $8, $9, $10, $11)"           \
+    " AS p(n, seat, kind, bot, play, record, explanation))"
+#define COMMIT_TYPES                                                                   \
+    OID_TEXT, OID_INT8, OID_TEXT, OID_BYTEA, OID_INT8_ARRAY, OID_INT4_ARRAY,            \
+        OID_INT4_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY
+#define ANSWER_PUT(id, fp, owner, answer, keep, from)                                  \
+    "INSERT INTO idempotency (id, fingerprint, owner, state, answer, expires_at)"      \
+    " SELECT " id ", " fp ", " owner ", 1, " answer ", now() + make_interval(secs => " keep \
+    ") FROM " from " ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, state = 1," \
+    " answer = excluded.answer, expires_at = excluded.expires_at"                      \
+    " WHERE idempotency.state = 0 RETURNING 1"
+#define ANSWER_TYPES OID_TEXT, OID_TEXT, OID_TEXT, OID_BYTEA, OID_INT8
+
+/* A key's row as idem_row() reads it (binary results). */
+#define IDEM_COLS "i.fingerprint, i.owner, i.state, i.expires_at > now(), i.answer"
 
 static const struct {
     const char *name;
@@ -88,37 +135,48 @@ static const struct {
                1, {OID_TEXT}},
     [Q_ORIGIN] = {"croupier_origin", "SELECT origin FROM games WHERE id = $1", 1, {OID_TEXT}},
     [Q_EXISTS] = {"croupier_exists", "SELECT 1 FROM games WHERE id = $1", 1, {OID_TEXT}},
-    [Q_CREATE] = {"croupier_create",
-                  "WITH g AS (INSERT INTO games (id, game, version, meta, origin, snap, snap_version)"
-                  " VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $6 IS NULL THEN -1 ELSE $3 END)"
-                  " RETURNING id, version)"
-                  " INSERT INTO plays (" PLAY_COLS ")"
-                  " SELECT g.id, p.n, g.version, p.seat, p.kind, p.bot, p.play, p.record,"
-                  " p.explanation, " NOW_MS
-                  " FROM g, unnest($7, $8, $9, $10, $11, $12, $13)"
-                  " AS p(n, seat, kind, bot, play, record, explanation)",
-                  13,
-                  {OID_TEXT, OID_TEXT, OID_INT8, OID_TEXT, OID_TEXT, OID_BYTEA, OID_INT8_ARRAY,
-                   OID_INT4_ARRAY, OID_INT4_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY,
-                   OID_TEXT_ARRAY}},
-    /* after a create rerun on a reset connection: is the row the one we wrote? */
+    [Q_CREATE] = {"croupier_create", CREATE_GAME " INSERT INTO plays (" PLAY_COLS ")" CREATE_PLAYS,
+                  13, {CREATE_TYPES}},
+    /* a create with its answer: the second count is 0 when another request
+     * stored an answer for the key first (then the caller rolls back) */
+    [Q_CREATE_K] = {"croupier_create_k",
+                    CREATE_GAME ", p AS (INSERT INTO plays (" PLAY_COLS ")" CREATE_PLAYS "),"
+                    " k AS (" ANSWER_PUT("$14", "$15", "$16", "$17", "$18", "g") ")"
+                    " SELECT (SELECT count(*) FROM g), (SELECT count(*) FROM k)",
+                    18, {CREATE_TYPES, ANSWER_TYPES}},
+    /* after a create's answer was lost: is the row the one it wrote? */
     [Q_SAME] = {"croupier_same",
                 "SELECT 1 FROM games WHERE id = $1 AND version = $2 AND meta = $3",
                 3, {OID_TEXT, OID_INT8, OID_TEXT}},
+    /* the game's change is announced (NOTIFY, sent when it commits) to the
+     * listening processes: $12 (a commit) or $17 (with an answer) is the
+     * payload "<process> <game id>" */
     [Q_COMMIT] = {"croupier_commit",
-                  "WITH u AS (UPDATE games SET version = version + 1, meta = $3, snap = $4,"
-                  " snap_version = CASE WHEN $4 IS NULL THEN -1 ELSE version + 1 END,"
-                  " updated_at = now() WHERE id = $1 AND version = $2 RETURNING version),"
-                  " i AS (INSERT INTO plays (" PLAY_COLS ")"
-                  " SELECT $1, p.n, u.version, p.seat, p.kind, p.bot, p.play, p.record,"
-                  " p.explanation, " NOW_MS
-                  " FROM u, unnest($5, $6, $7, $8, $9, $10, $11)"
-                  " AS p(n, seat, kind, bot, play, record, explanation))"
-                  " SELECT count(*) FROM u",
-                  11,
-                  {OID_TEXT, OID_INT8, OID_TEXT, OID_BYTEA, OID_INT8_ARRAY, OID_INT4_ARRAY,
-                   OID_INT4_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY,
-                   OID_TEXT_ARRAY}},
+                  COMMIT_CTES " SELECT count(*), count(pg_notify('" PG_CHANNEL "', $12)) FROM u",
+                  12, {COMMIT_TYPES, OID_TEXT}},
+    /* a commit with its answer (counts as Q_CREATE_K's) */
+    [Q_COMMIT_K] = {"croupier_commit_k",
+                    COMMIT_CTES ", k AS (" ANSWER_PUT("$12", "$13", "$14", "$15", "$16", "u") ")"
+                    " SELECT (SELECT count(*) FROM u), (SELECT count(*) FROM k),"
+                    " (SELECT count(pg_notify('" PG_CHANNEL "', $17)) FROM u)",
+                    17, {COMMIT_TYPES, ANSWER_TYPES, OID_TEXT}},
+    /* after a commit's answer was lost: the game's version, and whether the
+     * play numbered $2 is the commit's (logged under which version) */
+    [Q_LANDED] = {"croupier_landed",
+                  "SELECT g.version, g.meta = $3, p.version,"
+                  " p.seat = $4 AND p.play IS NOT DISTINCT FROM $5"
+                  " FROM games g LEFT JOIN plays p ON p.game_id = g.id AND p.n = $2"
+                  " WHERE g.id = $1",
+                  5, {OID_TEXT, OID_INT8, OID_TEXT, OID_INT4, OID_TEXT}},
+    /* is the session $1 (pid), started at $2 on a server started at $3,
+     * over? If it still runs, end it, waiting $4 ms at most: true when it
+     * is over (whatever it was doing has committed or never will) */
+    [Q_OVER] = {"croupier_over",
+                "SELECT CASE WHEN extract(epoch FROM pg_postmaster_start_time())::text <> $3"
+                " OR NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1"
+                " AND extract(epoch FROM backend_start)::text = $2)"
+                " THEN true ELSE pg_terminate_backend($1, $4) END",
+                4, {OID_INT4, OID_TEXT, OID_TEXT, OID_INT8}},
     [Q_SNAP] = {"croupier_snap_put",
                 "UPDATE games SET snap = $3, snap_version = CASE WHEN $3 IS NULL THEN -1 ELSE $2 END"
                 " WHERE id = $1 AND version = $2",
@@ -129,13 +187,70 @@ static const struct {
                  4, {OID_TEXT, OID_INT8, OID_BOOL, OID_INT8}},
     [Q_DEL] = {"croupier_del", "DELETE FROM games WHERE id = $1", 1, {OID_TEXT}},
     [Q_PING] = {"croupier_ping", "SELECT 1 FROM games LIMIT 1", 0, {0}},
+    [Q_SCHEMA] = {"croupier_schema", "SELECT max(version) FROM schema_version", 0, {0}},
+    /* idempotency keys: a new pending row, or an expired one made new; then
+     * the row as it is (when the claim did not take it) */
+    [Q_IDEM_CLAIM] = {"croupier_idem_claim",
+                      "WITH c AS (INSERT INTO idempotency (id, fingerprint, owner, state, answer,"
+                      " expires_at) VALUES ($1, $2, $3, 0, NULL, now() + make_interval(secs => $4))"
+                      " ON CONFLICT (id) DO UPDATE SET fingerprint = excluded.fingerprint,"
+                      " owner = excluded.owner, state = 0, answer = NULL,"
+                      " expires_at = excluded.expires_at WHERE idempotency.expires_at <= now()"
+                      " RETURNING 1)"
+                      " SELECT (SELECT count(*) FROM c), " IDEM_COLS
+                      " FROM (SELECT 1) one LEFT JOIN idempotency i ON i.id = $1",
+                      4, {OID_TEXT, OID_TEXT, OID_TEXT, OID_INT8}},
+    [Q_IDEM_GET] = {"croupier_idem_get",
+                    "SELECT 0::bigint, " IDEM_COLS " FROM idempotency i WHERE i.id = $1", 1,
+                    {OID_TEXT}},
+    [Q_IDEM_TAKE] = {"croupier_idem_take",
+                     "UPDATE idempotency SET owner = $3, expires_at = now() + make_interval(secs => $4)"
+                     " WHERE id = $1 AND owner = $2 AND state = 0",
+                     4, {OID_TEXT, OID_TEXT, OID_TEXT, OID_INT8}},
+    [Q_IDEM_RELEASE] = {"croupier_idem_release",
+                        "DELETE FROM idempotency WHERE id = $1 AND owner = $2 AND state = 0", 2,
+                        {OID_TEXT, OID_TEXT}},
+    [Q_IDEM_PURGE] = {"croupier_idem_purge",
+                      "DELETE FROM idempotency WHERE id IN (SELECT id FROM idempotency"
+                      " WHERE expires_at <= now() LIMIT 10000)",
+                      0, {0}},
 };
 
 /* --- connections and the pool ---------------------------------------------- */
 
+/* How long the store waits for PostgreSQL (README, docs/operations.md). A
+ * database that refuses is seen at once; one that stops answering (a
+ * frozen host, a lost network) would hold a request for the kernel's TCP
+ * timeouts, so: connecting gives up after PG_CONNECT_S; a statement is
+ * cancelled by the server after PG_STATEMENT_MS (unless the URL, the role
+ * or the database sets statement_timeout), and the store gives up on its
+ * answer PG_DEADLINE_MS later than that, dropping the connection; TCP
+ * keepalives find a dead peer of an idle connection within about 20 s. A
+ * write whose answer was lost is settled by reading the store again within
+ * PG_RESOLVE_MS (resolve_*, below). URL parameters override every default
+ * here but the deadline's margin. */
+enum {
+    PG_CONNECT_S = 3,
+    PG_STATEMENT_MS = 3000,
+    PG_IDLE_TX_MS = 10000, /* idle_in_transaction_session_timeout */
+    PG_DEADLINE_MS = 1000, /* past the statement timeout */
+    PG_RESOLVE_MS = 4000,
+};
+
+/* Which server session a connection is: its backend's pid and start, and
+ * the server's start (epoch seconds as text), to tell, after its answer
+ * was lost, whether that backend may still be working on it. */
+typedef struct pg_session {
+    int pid;
+    char backend_start[40], server_start[40];
+} pg_session;
+
 typedef struct pg_conn {
     PGconn *pg;
     int prepared; /* Q[] prepared in the current server session */
+    int broken;   /* an answer was given up on: never reused */
+    int late;     /* ... because none came in time (the server does not answer) */
+    pg_session who;
 } pg_conn;
 
 typedef struct pg_store {
@@ -144,7 +259,21 @@ typedef struct pg_store {
     pthread_mutex_t mu;
     pg_conn *idle[PG_POOL_MAX];
     int nidle;
+    int deadline_ms; /* the statement timeout of the first pooled session + the margin */
+    /* writes whose answer was lost, by what write_q then found (metrics) */
+    unsigned long lost_found[4];
+    /* the listener (listen(), below) */
+    char instance[PG_INSTANCE_LEN + 1]; /* this process, in its NOTIFY payloads */
+    void (*changed)(const char *id, void *arg);
+    void *changed_arg;
+    pthread_t listener;
+    int listening;   /* the thread runs (joined on close) */
+    int stop;        /* close: it ends (atomic) */
+    int live;        /* its connection listens now (atomic; metrics) */
+    unsigned long heard, connects; /* notifications passed on, connections made (atomic) */
 } pg_store;
+
+enum { FOUND_LANDED, FOUND_ABSENT, FOUND_OTHER, FOUND_UNKNOWN };
 
 /* NOTICEs (and below) are noise; WARNINGs go to stderr. */
 static void notice_rx(void *arg, const PGresult *r)
@@ -167,7 +296,7 @@ static void set_err(char *err, size_t errlen, const char *what, PGconn *c, const
     if (!m || !*m)
         m = c ? PQerrorMessage(c) : "";
     if (!m || !*m)
-        m = "out of memory";
+        m = "no answer in time";
     int n = (int)strlen(m);
     while (n > 0 && (m[n - 1] == '\n' || m[n - 1] == ' '))
         n--;
@@ -182,9 +311,17 @@ static void log_fail(const char *op, pg_conn *pc, const PGresult *r)
     fprintf(stderr, "%s\n", m);
 }
 
+/* Connect: the store's defaults first, then the URL (expanded), whose
+ * parameters override them (libpq keeps the last value of a keyword). */
 static PGconn *pg_connect(const char *url, char *err, size_t errlen)
 {
-    PGconn *c = PQconnectdb(url);
+    char connect_s[16];
+    snprintf(connect_s, sizeof connect_s, "%d", (int)PG_CONNECT_S);
+    const char *const keys[] = {"connect_timeout", "keepalives", "keepalives_idle",
+                                "keepalives_interval", "keepalives_count", "tcp_user_timeout",
+                                "dbname", NULL};
+    const char *const vals[] = {connect_s, "1", "10", "3", "3", "15000", url, NULL};
+    PGconn *c = PQconnectdbParams(keys, vals, 1);
     if (!c) {
         if (err && errlen)
             snprintf(err, errlen, "postgres: out of memory");
@@ -207,56 +344,171 @@ static void conn_drop(pg_conn *pc)
     free(pc);
 }
 
-/* Prepare every statement of Q[] in this session. 0 or -1. */
-static int prepare_all(pg_conn *pc)
+static long long mono_ms(void)
 {
-    for (int i = 0; i < Q__COUNT; i++) {
-        PGresult *r = PQprepare(pc->pg, Q[i].name, Q[i].sql, Q[i].n, Q[i].types);
-        int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-        if (!ok && PQstatus(pc->pg) == CONNECTION_OK)
-            log_fail("prepare", pc, r); /* a bug in Q[] or a schema that is not ours */
-        PQclear(r);
-        if (!ok)
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Wait for the socket of c to be ready for `events` until `end` (ms,
+ * mono_ms). 1 ready, 0 time is up, -1 error. */
+static int sock_wait(PGconn *c, short events, long long end)
+{
+    struct pollfd p = {.fd = PQsocket(c), .events = events};
+    if (p.fd < 0)
+        return -1;
+    for (;;) {
+        long long left = end - mono_ms();
+        if (left <= 0)
+            return 0;
+        int n = poll(&p, 1, left > INT32_MAX ? INT32_MAX : (int)left);
+        if (n > 0)
+            return 1;
+        if (n == 0)
+            return 0;
+        if (errno != EINTR)
             return -1;
     }
+}
+
+/* What became of a statement sent with sent(). */
+enum { SENT_NOT = 0, SENT_LOST = 1 };
+
+/* The answer to what was just queued on pc (PQsend*), within ms: the last
+ * result (an error result when there was one), or NULL, then *lost says
+ * whether the whole request had reached the server (SENT_LOST: it may have
+ * run) or not (SENT_NOT). A connection given up on is marked broken (the
+ * server may still be working on it). */
+static PGresult *await(pg_conn *pc, int ms, int *lost)
+{
+    PGconn *c = pc->pg;
+    long long end = mono_ms() + ms;
+    *lost = SENT_NOT;
+    int f, w = 1;
+    while ((f = PQflush(c)) == 1) /* nonblocking: the rest of the request */
+        if ((w = sock_wait(c, POLLOUT | POLLIN, end)) <= 0 || !PQconsumeInput(c))
+            goto gone;
+    if (f < 0)
+        goto gone;
+    *lost = SENT_LOST;
+    PGresult *res = NULL;
+    for (;;) {
+        while (PQisBusy(c))
+            if ((w = sock_wait(c, POLLIN, end)) <= 0 || !PQconsumeInput(c)) {
+                PQclear(res);
+                goto gone;
+            }
+        PGresult *r = PQgetResult(c);
+        if (!r)
+            break;
+        if (res && PQresultStatus(res) == PGRES_FATAL_ERROR) { /* the error is the answer */
+            PQclear(r);
+            continue;
+        }
+        PQclear(res);
+        res = r;
+    }
+    if (PQstatus(c) == CONNECTION_OK)
+        *lost = SENT_NOT; /* an answer came */
+    else if (!res || PQresultStatus(res) == PGRES_FATAL_ERROR)
+        goto broke; /* the answer is the connection's end */
+    return res;
+broke:
+    PQclear(res);
+gone:
+    pc->broken = 1;
+    pc->late = w == 0;
+    return NULL;
+}
+
+/* A simple-protocol statement on pc within ms. */
+static PGresult *exec_sql(pg_conn *pc, const char *sql, int ms)
+{
+    int lost;
+    return PQsendQuery(pc->pg, sql) ? await(pc, ms, &lost) : NULL;
+}
+
+/* Set the session's timeouts where nothing else set them, note which
+ * session it is, and prepare every statement of Q[] in it. 0 or -1. */
+static int prepare_all(pg_conn *pc, int ms)
+{
+    char set[512];
+    snprintf(set, sizeof set,
+             "SELECT set_config('statement_timeout', '%d', false)"
+             " WHERE current_setting('statement_timeout') = '0';"
+             "SELECT set_config('idle_in_transaction_session_timeout', '%d', false)"
+             " WHERE current_setting('idle_in_transaction_session_timeout') = '0';"
+             "SELECT extract(epoch FROM backend_start)::text,"
+             " extract(epoch FROM pg_postmaster_start_time())::text"
+             " FROM pg_stat_activity WHERE pid = pg_backend_pid()",
+             (int)PG_STATEMENT_MS, (int)PG_IDLE_TX_MS);
+    PGresult *r = exec_sql(pc, set, ms);
+    int ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && PQnfields(r) == 2;
+    if (ok) {
+        pc->who.pid = PQbackendPID(pc->pg);
+        snprintf(pc->who.backend_start, sizeof pc->who.backend_start, "%s", PQgetvalue(r, 0, 0));
+        snprintf(pc->who.server_start, sizeof pc->who.server_start, "%s", PQgetvalue(r, 0, 1));
+    }
+    PQclear(r);
+    for (int i = 0; ok && i < Q__COUNT; i++) {
+        int lost;
+        r = PQsendPrepare(pc->pg, Q[i].name, Q[i].sql, Q[i].n, Q[i].types) ? await(pc, ms, &lost)
+                                                                            : NULL;
+        ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        if (!ok && !pc->broken && PQstatus(pc->pg) == CONNECTION_OK)
+            log_fail("prepare", pc, r); /* a bug in Q[] or a schema that is not ours */
+        PQclear(r);
+    }
+    if (!ok)
+        return -1;
     pc->prepared = 1;
     return 0;
 }
 
-/* Reconnect (a new server session: nothing prepared) and prepare. 0 or -1. */
-static int revive(pg_conn *pc)
+/* A new connection to the store's database, nonblocking. */
+static pg_conn *conn_new(pg_store *s)
 {
-    pc->prepared = 0;
-    PQreset(pc->pg);
-    if (PQstatus(pc->pg) != CONNECTION_OK)
-        return -1;
-    return prepare_all(pc);
+    pg_conn *pc = calloc(1, sizeof *pc);
+    if (pc && !(pc->pg = pg_connect(s->url, NULL, 0))) {
+        free(pc);
+        return NULL;
+    }
+    if (pc && PQsetnonblocking(pc->pg, 1) != 0) {
+        conn_drop(pc);
+        return NULL;
+    }
+    return pc;
+}
+
+/* An idle connection has nothing to read: when its socket is readable,
+ * the server ended the session (a restart, a terminated backend: a FATAL
+ * message, then the end). 1 when it is dead. */
+static int idle_dead(pg_conn *pc)
+{
+    struct pollfd p = {.fd = PQsocket(pc->pg), .events = POLLIN};
+    if (p.fd < 0)
+        return 1;
+    if (poll(&p, 1, 0) <= 0)
+        return 0;
+    return !PQconsumeInput(pc->pg) || PQstatus(pc->pg) != CONNECTION_OK;
 }
 
 /* A connection ready to run Q[], or NULL (the database is unreachable). */
 static pg_conn *conn_take(pg_store *s)
 {
     pg_conn *pc = NULL;
-    pthread_mutex_lock(&s->mu);
-    if (s->nidle > 0)
-        pc = s->idle[--s->nidle];
-    pthread_mutex_unlock(&s->mu);
-    if (!pc) {
-        pc = calloc(1, sizeof *pc);
-        if (!pc)
-            return NULL;
-        if (!(pc->pg = pg_connect(s->url, NULL, 0))) {
-            free(pc);
-            return NULL;
-        }
+    for (;;) {
+        pthread_mutex_lock(&s->mu);
+        pc = s->nidle > 0 ? s->idle[--s->nidle] : NULL;
+        pthread_mutex_unlock(&s->mu);
+        if (!pc || !idle_dead(pc))
+            break;
+        conn_drop(pc); /* its server session ended while it sat in the pool */
     }
-    if (pc->prepared)
-        return pc;
-    /* first use (or a reset): prepare, once more on a fresh session if the
-     * connection turned out dead */
-    if (PQstatus(pc->pg) == CONNECTION_OK && prepare_all(pc) == 0)
-        return pc;
-    if (PQstatus(pc->pg) != CONNECTION_OK && revive(pc) == 0)
+    if (!pc && !(pc = conn_new(s)))
+        return NULL;
+    if (pc->prepared || prepare_all(pc, s->deadline_ms) == 0)
         return pc;
     conn_drop(pc);
     return NULL;
@@ -267,7 +519,8 @@ static void conn_give(pg_store *s, pg_conn *pc)
     if (!pc)
         return;
     /* never pool a broken connection or one left inside a transaction */
-    if (PQstatus(pc->pg) != CONNECTION_OK || PQtransactionStatus(pc->pg) != PQTRANS_IDLE) {
+    if (pc->broken || PQstatus(pc->pg) != CONNECTION_OK ||
+        PQtransactionStatus(pc->pg) != PQTRANS_IDLE) {
         conn_drop(pc);
         return;
     }
@@ -280,23 +533,38 @@ static void conn_give(pg_store *s, pg_conn *pc)
     conn_drop(pc);
 }
 
-/* Run prepared statement q; on a broken connection reset, re-prepare and run
- * it once more (*rerun = 1). The result may be NULL (PQresultStatus(NULL) is
- * PGRES_FATAL_ERROR, PQclear(NULL) is fine). */
-static PGresult *run(pg_conn *pc, int q, const char *const *vals, const int *lens,
-                     const int *fmts, int binary_result, int *rerun)
+/* Send prepared statement q on *pcp and wait for its answer (the store's
+ * deadline). NULL when none came: *lost (may be NULL) says whether the
+ * request may have run (SENT_LOST). The result may be an error result;
+ * PQresultStatus(NULL) is PGRES_FATAL_ERROR and PQclear(NULL) is fine. */
+static PGresult *send_q(pg_store *s, pg_conn *pc, int q, const char *const *vals, const int *lens,
+                        const int *fmts, int binary_result, int *lost)
 {
-    if (rerun)
-        *rerun = 0;
-    PGresult *r = PQexecPrepared(pc->pg, Q[q].name, Q[q].n, vals, lens, fmts, binary_result);
-    if (PQstatus(pc->pg) == CONNECTION_OK)
+    int l = SENT_NOT;
+    PGresult *r = PQsendQueryPrepared(pc->pg, Q[q].name, Q[q].n, vals, lens, fmts, binary_result)
+                      ? await(pc, s->deadline_ms, &l)
+                      : NULL;
+    if (!r && l == SENT_NOT && PQstatus(pc->pg) != CONNECTION_OK)
+        pc->broken = 1;
+    if (lost)
+        *lost = r ? SENT_NOT : l;
+    return r;
+}
+
+/* A statement that may run twice (reads, snap_put's conditional UPDATE):
+ * on a connection found broken (a server restart, a killed backend) it
+ * runs once more on a new one (*pcp replaced); not after a timeout (a
+ * server that does not answer would only make the caller wait twice). */
+static PGresult *run(pg_store *s, pg_conn **pcp, int q, const char *const *vals, const int *lens,
+                     const int *fmts, int binary_result)
+{
+    PGresult *r = send_q(s, *pcp, q, vals, lens, fmts, binary_result, NULL);
+    if (r || !(*pcp)->broken || (*pcp)->late)
         return r;
-    PQclear(r);
-    if (revive(pc) != 0)
+    conn_drop(*pcp);
+    if (!(*pcp = conn_take(s)))
         return NULL;
-    if (rerun)
-        *rerun = 1;
-    return PQexecPrepared(pc->pg, Q[q].name, Q[q].n, vals, lens, fmts, binary_result);
+    return send_q(s, *pcp, q, vals, lens, fmts, binary_result, NULL);
 }
 
 static int is_sqlstate(const PGresult *r, const char *code)
@@ -466,6 +734,150 @@ static int dup_val(const PGresult *r, int row, int col, char **out)
 
 static void fmt_i64(char *buf, size_t n, int64_t v) { snprintf(buf, n, "%lld", (long long)v); }
 
+/* --- writes whose answer was lost ------------------------------------------ */
+
+/* The answer to a write may be lost after the request reached the server
+ * (a restart, a killed backend, a frozen host): it may or may not have
+ * committed, and the backend that got it may even be working on it still
+ * (a frozen process resumes and commits). Such a write is never reported
+ * as failed nor sent again blindly: write_q() takes a new connection,
+ * makes sure the session that got the write is over (the server was
+ * restarted, the backend is gone, or it is ended now: Q_OVER), then reads
+ * the store to find out (landed(): 1 it is there, 0 it is not, or a final
+ * ERR_ answer; ERR_STORE when the check itself got no answer), sends it
+ * again only when it is not there, and gives up after PG_RESOLVE_MS with
+ * ERR_OUTCOME_UNKNOWN when the store could not tell (a client retries
+ * with the same Idempotency-Key, or reads the game). */
+typedef int (*landed_fn)(pg_store *s, pg_conn *pc, const void *arg);
+
+enum { WQ_ANSWER = 1, PG_END_WAIT_MS = 1500 };
+
+/* A write: prepared statement q and its parameters; `tx`: it stores an
+ * answer (Q_CREATE_K, Q_COMMIT_K) and runs in a transaction of its own,
+ * committed only when its counts say it wrote and stored (both 1). */
+typedef struct wparams {
+    int q, tx;
+    const char *const *vals;
+    const int *lens, *fmts;
+} wparams;
+
+/* Simple-protocol `sql` on pc: 0, or -1 (*lost as await()). */
+static int send_sql(pg_store *s, pg_conn *pc, const char *sql, int *lost)
+{
+    *lost = SENT_NOT;
+    PGresult *r = PQsendQuery(pc->pg, sql) ? await(pc, s->deadline_ms, lost) : NULL;
+    int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+    PQclear(r);
+    if (!ok && !pc->broken)
+        pc->broken = 1; /* a transaction in an unknown state: never reused */
+    return ok ? 0 : -1;
+}
+
+/* Both counts of a keyed write's answer are 1. */
+static int wrote_and_stored(const PGresult *r)
+{
+    return PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && PQnfields(r) >= 2 &&
+           strcmp(PQgetvalue(r, 0, 0), "1") == 0 && strcmp(PQgetvalue(r, 0, 1), "1") == 0;
+}
+
+/* Send write w on pc: its answer, or NULL with *lost (SENT_LOST only when
+ * a COMMIT may have landed: before it, a transaction cannot commit). */
+static PGresult *send_write(pg_store *s, pg_conn *pc, const wparams *w, int *lost)
+{
+    if (!w->tx)
+        return send_q(s, pc, w->q, w->vals, w->lens, w->fmts, 0, lost);
+    *lost = SENT_NOT;
+    int l;
+    if (send_sql(s, pc, "BEGIN", &l))
+        return NULL;
+    PGresult *r = send_q(s, pc, w->q, w->vals, w->lens, w->fmts, 0, &l);
+    if (!r) {
+        pc->broken = 1;
+        return NULL;
+    }
+    int commit = wrote_and_stored(r);
+    if (send_sql(s, pc, commit ? "COMMIT" : "ROLLBACK", &l) == 0 || !commit)
+        return r; /* a ROLLBACK without answer: nothing was committed either way */
+    PQclear(r);
+    *lost = l;
+    return NULL;
+}
+
+/* 1 the session `who` is over, 0 it still runs (frozen: not ended in
+ * time), ERR_STORE no answer. */
+static int session_over(pg_store *s, pg_conn *pc, const pg_session *who)
+{
+    char pid[16], wait[16];
+    snprintf(pid, sizeof pid, "%d", who->pid);
+    snprintf(wait, sizeof wait, "%d", (int)PG_END_WAIT_MS);
+    const char *v[4] = {pid, who->backend_start, who->server_start, wait};
+    PGresult *r = send_q(s, pc, Q_OVER, v, NULL, NULL, 0, NULL);
+    int ret = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1
+                  ? *PQgetvalue(r, 0, 0) == 't'
+                  : ERR_STORE;
+    PQclear(r);
+    return ret;
+}
+
+/* WQ_ANSWER with *r the answer to interpret (*pcp the connection it came
+ * on), or 0 (the write landed), or an ERR_ code. */
+static int write_q(pg_store *s, pg_conn **pcp, const wparams *w, landed_fn landed,
+                   const void *arg, PGresult **r)
+{
+    pg_conn *pc = *pcp;
+    long long end = -1; /* set at the first lost answer or failed send */
+    int ret;
+    for (;;) {
+        int lost = SENT_NOT;
+        if (pc && (*r = send_write(s, pc, w, &lost))) {
+            ret = WQ_ANSWER;
+            break;
+        }
+        if (end < 0)
+            end = mono_ms() + PG_RESOLVE_MS;
+        pg_session who = pc ? pc->who : (pg_session){0};
+        while (lost == SENT_LOST) { /* it may commit: look before anything else */
+            conn_drop(pc);
+            pc = conn_take(s);
+            int l = pc ? session_over(s, pc, &who) : ERR_STORE;
+            if (l == 1)
+                l = landed(s, pc, arg);
+            else if (l == 0)
+                l = ERR_STORE; /* still running: ask again */
+            if (l != ERR_STORE) {
+                int found = l == 1 ? FOUND_LANDED : l == 0 ? FOUND_ABSENT
+                            : l == ERR_OUTCOME_UNKNOWN ? FOUND_UNKNOWN : FOUND_OTHER;
+                __atomic_add_fetch(&s->lost_found[found], 1, __ATOMIC_RELAXED);
+                if (l != 0) {
+                    ret = l == 1 ? 0 : l;
+                    goto done;
+                }
+                lost = SENT_NOT; /* not there and never will be: send it again */
+            } else if (mono_ms() >= end) {
+                __atomic_add_fetch(&s->lost_found[FOUND_UNKNOWN], 1, __ATOMIC_RELAXED);
+                ret = ERR_OUTCOME_UNKNOWN;
+                goto done;
+            } else {
+                usleep(200 * 1000);
+            }
+        }
+        if (pc && pc->broken) {
+            conn_drop(pc);
+            pc = NULL;
+        }
+        if (!pc && !(pc = conn_take(s))) { /* nothing was sent: a plain failure */
+            if (mono_ms() >= end) {
+                ret = ERR_STORE;
+                goto done;
+            }
+            usleep(200 * 1000);
+        }
+    }
+done:
+    *pcp = pc;
+    return ret;
+}
+
 /* --- operations ------------------------------------------------------------ */
 
 static int pg_get(store *base, const char *id, store_row *out)
@@ -477,7 +889,7 @@ static int pg_get(store *base, const char *id, store_row *out)
     if (!pc)
         return ERR_STORE;
     const char *v[1] = {id};
-    PGresult *r = run(pc, Q_GET, v, NULL, NULL, 1, NULL);
+    PGresult *r = run(s, &pc, Q_GET, v, NULL, NULL, 1);
     int ret = ERR_STORE;
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
         log_fail("get", pc, r);
@@ -512,7 +924,7 @@ static int pg_origin_get(store *base, const char *id, char **origin)
     if (!pc)
         return ERR_STORE;
     const char *v[1] = {id};
-    PGresult *r = run(pc, Q_ORIGIN, v, NULL, NULL, 0, NULL);
+    PGresult *r = run(s, &pc, Q_ORIGIN, v, NULL, NULL, 0);
     int ret = ERR_STORE;
     if (PQresultStatus(r) != PGRES_TUPLES_OK)
         log_fail("origin", pc, r);
@@ -522,18 +934,6 @@ static int pg_origin_get(store *base, const char *id, char **origin)
         ret = 0;
     PQclear(r);
     conn_give(s, pc);
-    return ret;
-}
-
-/* Does the games row hold exactly (id, version, meta)? 1, 0, -1 error. */
-static int row_is(pg_conn *pc, const char *id, int64_t version, const char *meta)
-{
-    char vb[24];
-    fmt_i64(vb, sizeof vb, version);
-    const char *v[3] = {id, vb, meta};
-    PGresult *r = run(pc, Q_SAME, v, NULL, NULL, 0, NULL);
-    int ret = PQresultStatus(r) == PGRES_TUPLES_OK ? PQntuples(r) > 0 : -1;
-    PQclear(r);
     return ret;
 }
 
@@ -550,39 +950,87 @@ static pg_conn *encode_and_take(pg_store *s, const store_play *plays, int k, bbu
     return pc;
 }
 
-static int pg_create(store *base, const store_row *row, const store_play *plays, int k)
+/* landed() of a create: does the games row hold exactly (id, version,
+ * meta)? The meta holds the new seats' token hashes: no other request
+ * writes the same. */
+static int create_landed(pg_store *s, pg_conn *pc, const void *arg)
+{
+    const store_row *row = arg;
+    char vb[24];
+    fmt_i64(vb, sizeof vb, row->version);
+    const char *v[3] = {row->id, vb, row->meta};
+    PGresult *r = send_q(s, pc, Q_SAME, v, NULL, NULL, 0, NULL);
+    int ret = PQresultStatus(r) == PGRES_TUPLES_OK ? PQntuples(r) > 0 : ERR_STORE;
+    PQclear(r);
+    return ret;
+}
+
+/* landed() of a keyed write, by its key's row: stored by this write (its
+ * owner): landed; stored by another request with the key: ERR_IDEM_BUSY
+ * (the caller answers what that one stored); not stored: not landed. */
+static int answer_landed(pg_store *s, pg_conn *pc, const void *arg);
+
+/* The answer's parameters at v[first..first+4] (binary answer, text rest). */
+static void answer_params(const store_answer *a, const char **v, int *lens, int *fmts, int first,
+                          char keep[16])
+{
+    snprintf(keep, 16, "%d", a->keep_s);
+    v[first] = a->id;
+    v[first + 1] = a->fingerprint;
+    v[first + 2] = a->owner;
+    v[first + 3] = (const char *)a->answer;
+    lens[first + 3] = (int)a->answer_len;
+    fmts[first + 3] = 1;
+    v[first + 4] = keep;
+}
+
+/* A keyed write's counts (Q_CREATE_K, Q_COMMIT_K): 1 wrote and stored, 0
+ * wrote nothing, ERR_IDEM_BUSY the key was answered by another request. */
+static int keyed_counts(const PGresult *r)
+{
+    if (wrote_and_stored(r))
+        return 1;
+    return strcmp(PQgetvalue(r, 0, 0), "1") == 0 ? ERR_IDEM_BUSY : 0;
+}
+
+static int pg_create(store *base, const store_row *row, const store_play *plays, int k,
+                     const store_answer *a)
 {
     pg_store *s = (pg_store *)base;
     if (!row || !row->meta || !row->origin || k < 0 || (k > 0 && !plays) ||
-        (row->snap && row->snap_len > (size_t)PG_LEN_MAX))
+        (row->snap && row->snap_len > (size_t)PG_LEN_MAX) ||
+        (a && a->answer_len > (size_t)PG_LEN_MAX))
         return ERR_STORE;
     bbuf b = {0};
     size_t off[PA__COUNT], len[PA__COUNT];
     pg_conn *pc = encode_and_take(s, plays, k, &b, off, len);
     if (!pc)
         return ERR_STORE;
-    char vb[24];
+    char vb[24], keep[16];
     fmt_i64(vb, sizeof vb, row->version);
     const char *v[MAXP] = {row->id, row->game, vb, row->meta, row->origin, (const char *)row->snap};
     int lens[MAXP] = {0}, fmts[MAXP] = {0};
     lens[5] = row->snap ? (int)row->snap_len : 0;
     fmts[5] = 1;
     plays_params(&b, off, len, v, lens, fmts, 6);
-    int rerun = 0;
-    PGresult *r = run(pc, Q_CREATE, v, lens, fmts, 0, &rerun);
-    int ret = ERR_STORE;
-    if (PQresultStatus(r) == PGRES_COMMAND_OK) {
-        ret = 0;
-    } else if (is_unique_violation(r)) {
-        const char *table = PQresultErrorField(r, PG_DIAG_TABLE_NAME);
-        ret = ERR_CONFLICT;
-        /* a rerun after a broken connection may meet the row its first run
-         * wrote: then it is a success */
-        if (rerun && table && strcmp(table, "games") == 0 &&
-            row_is(pc, row->id, row->version, row->meta) == 1)
+    if (a)
+        answer_params(a, v, lens, fmts, 13, keep);
+    wparams w = {.q = a ? Q_CREATE_K : Q_CREATE, .tx = a != NULL, .vals = v, .lens = lens,
+                 .fmts = fmts};
+    PGresult *r = NULL;
+    int ret = a ? write_q(s, &pc, &w, answer_landed, a, &r)
+                : write_q(s, &pc, &w, create_landed, row, &r);
+    if (ret == WQ_ANSWER) {
+        if (PQresultStatus(r) == PGRES_COMMAND_OK) {
             ret = 0;
-    } else {
-        log_fail("create", pc, r);
+        } else if (PQresultStatus(r) == PGRES_TUPLES_OK && a) {
+            ret = keyed_counts(r) == 1 ? 0 : ERR_IDEM_BUSY;
+        } else if (is_unique_violation(r)) {
+            ret = ERR_CONFLICT; /* the id is taken (a send again after a lost answer looked first) */
+        } else {
+            log_fail("create", pc, r);
+            ret = ERR_STORE;
+        }
     }
     PQclear(r);
     conn_give(s, pc);
@@ -590,44 +1038,105 @@ static int pg_create(store *base, const store_row *row, const store_play *plays,
     return ret;
 }
 
+/* What a commit wrote, for commit_landed(). */
+typedef struct commit_arg {
+    const char *id, *meta;
+    int64_t expect;
+    const store_play *first; /* its first play, or NULL */
+} commit_arg;
+
+/* landed() of a commit, by the game's version and log: its first play is
+ * logged under version expect + 1 (a play number is taken once per game),
+ * or, for a commit without plays, the game is at expect + 1 with its meta;
+ * not there while the game is still at `expect`; another writer's when the
+ * game moved on without it (ERR_CONFLICT). */
+static int commit_landed(pg_store *s, pg_conn *pc, const void *arg)
+{
+    const commit_arg *a = arg;
+    char nb[24];
+    fmt_i64(nb, sizeof nb, a->first ? a->first->n : INT64_MIN);
+    char seat[16];
+    snprintf(seat, sizeof seat, "%d", a->first ? a->first->seat : -1);
+    const char *v[5] = {a->id, nb, a->meta, seat, a->first ? a->first->play : NULL};
+    PGresult *r = send_q(s, pc, Q_LANDED, v, NULL, NULL, 0, NULL);
+    int ret = ERR_STORE;
+    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQnfields(r) != 4) {
+        ret = ERR_STORE;
+    } else if (PQntuples(r) == 0) {
+        ret = ERR_NOT_FOUND;
+    } else {
+        int64_t version = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+        int meta_same = *PQgetvalue(r, 0, 1) == 't';
+        int logged = !PQgetisnull(r, 0, 2) &&
+                     strtoll(PQgetvalue(r, 0, 2), NULL, 10) == a->expect + 1 &&
+                     *PQgetvalue(r, 0, 3) == 't';
+        if (version == a->expect)
+            ret = 0;
+        else if (a->first)
+            ret = logged ? 1 : ERR_CONFLICT; /* its play number went to another write */
+        else /* no play to tell by: the meta, when nothing came after */
+            ret = version == a->expect + 1 && meta_same ? 1 : ERR_OUTCOME_UNKNOWN;
+    }
+    PQclear(r);
+    return ret;
+}
+
 static int pg_commit(store *base, const char *id, int64_t expect, const char *meta,
-                     const unsigned char *snap, size_t snap_len, const store_play *plays, int k)
+                     const unsigned char *snap, size_t snap_len, const store_play *plays, int k,
+                     const store_answer *a)
 {
     pg_store *s = (pg_store *)base;
-    if (!id || !meta || k < 0 || (k > 0 && !plays) || (snap && snap_len > (size_t)PG_LEN_MAX))
+    if (!id || !meta || k < 0 || (k > 0 && !plays) || (snap && snap_len > (size_t)PG_LEN_MAX) ||
+        (a && a->answer_len > (size_t)PG_LEN_MAX))
         return ERR_STORE;
     bbuf b = {0};
     size_t off[PA__COUNT], len[PA__COUNT];
     pg_conn *pc = encode_and_take(s, plays, k, &b, off, len);
     if (!pc)
         return ERR_STORE;
-    char eb[24];
+    char eb[24], keep[16];
     fmt_i64(eb, sizeof eb, expect);
     const char *v[MAXP] = {id, eb, meta, (const char *)snap};
     int lens[MAXP] = {0}, fmts[MAXP] = {0};
     lens[3] = snap ? (int)snap_len : 0;
     fmts[3] = 1;
     plays_params(&b, off, len, v, lens, fmts, 4);
-    PGresult *r = run(pc, Q_COMMIT, v, lens, fmts, 0, NULL);
-    int ret = ERR_STORE;
-    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
-        if (strcmp(PQgetvalue(r, 0, 0), "1") == 0) {
-            ret = 0;
-        } else { /* nothing written: the version moved, or no such game */
-            const char *e[1] = {id};
-            PGresult *q = run(pc, Q_EXISTS, e, NULL, NULL, 0, NULL);
-            if (PQresultStatus(q) == PGRES_TUPLES_OK)
-                ret = PQntuples(q) ? ERR_CONFLICT : ERR_NOT_FOUND;
-            else
-                log_fail("commit", pc, q);
-            PQclear(q);
+    if (a)
+        answer_params(a, v, lens, fmts, 11, keep);
+    char payload[PG_INSTANCE_LEN + 2 + 64];
+    snprintf(payload, sizeof payload, "%s %s", s->instance, id);
+    v[a ? 16 : 11] = payload;
+    commit_arg arg = {.id = id, .meta = meta, .expect = expect, .first = k ? &plays[0] : NULL};
+    wparams w = {.q = a ? Q_COMMIT_K : Q_COMMIT, .tx = a != NULL, .vals = v, .lens = lens,
+                 .fmts = fmts};
+    PGresult *r = NULL;
+    int ret = a ? write_q(s, &pc, &w, answer_landed, a, &r)
+                : write_q(s, &pc, &w, commit_landed, &arg, &r);
+    if (ret == WQ_ANSWER) {
+        ret = ERR_STORE;
+        int wrote = -1; /* 1 it wrote, 0 nothing (version moved or no game) */
+        if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
+            wrote = a ? keyed_counts(r) : strcmp(PQgetvalue(r, 0, 0), "1") == 0;
+            if (wrote == ERR_IDEM_BUSY)
+                ret = ERR_IDEM_BUSY;
+        } else if (is_unique_violation(r) || is_sqlstate(r, "40001") || is_sqlstate(r, "40P01")) {
+            /* a play number already taken, a serialization failure or a deadlock
+             * (under a stricter default isolation): another writer won */
+            ret = ERR_CONFLICT;
+        } else {
+            log_fail("commit", pc, r);
         }
-    } else if (is_unique_violation(r) || is_sqlstate(r, "40001") || is_sqlstate(r, "40P01")) {
-        /* a play number already taken, a serialization failure or a deadlock
-         * (under a stricter default isolation): another writer won */
-        ret = ERR_CONFLICT;
-    } else {
-        log_fail("commit", pc, r);
+        if (wrote == 1) {
+            ret = 0;
+        } else if (wrote == 0) { /* nothing written: the version moved, or no such game */
+            const char *e[1] = {id};
+            PGresult *x = run(s, &pc, Q_EXISTS, e, NULL, NULL, 0);
+            if (PQresultStatus(x) == PGRES_TUPLES_OK)
+                ret = PQntuples(x) ? ERR_CONFLICT : ERR_NOT_FOUND;
+            else
+                log_fail("commit", pc, x);
+            PQclear(x);
+        }
     }
     PQclear(r);
     conn_give(s, pc);
@@ -648,7 +1157,7 @@ static int pg_snap_put(store *base, const char *id, int64_t version, const unsig
     fmt_i64(vb, sizeof vb, version);
     const char *v[3] = {id, vb, (const char *)snap};
     int lens[3] = {0, 0, snap ? (int)snap_len : 0}, fmts[3] = {0, 0, 1};
-    PGresult *r = run(pc, Q_SNAP, v, lens, fmts, 0, NULL);
+    PGresult *r = run(s, &pc, Q_SNAP, v, lens, fmts, 0); /* conditional: may run twice */
     int ret = ERR_STORE;
     if (PQresultStatus(r) == PGRES_COMMAND_OK)
         ret = 0; /* 0 rows: the game moved on (or is gone); nothing to do */
@@ -672,7 +1181,7 @@ static int pg_plays(store *base, const char *id, long after, long limit, int wit
     fmt_i64(ab, sizeof ab, after);
     fmt_i64(lb, sizeof lb, limit);
     const char *v[4] = {id, ab, with_notes ? "t" : "f", limit > 0 ? lb : NULL}; /* LIMIT NULL: all */
-    PGresult *r = run(pc, Q_PLAYS, v, NULL, NULL, 0, NULL);
+    PGresult *r = run(s, &pc, Q_PLAYS, v, NULL, NULL, 0);
     int ret = ERR_STORE;
     if (PQresultStatus(r) != PGRES_TUPLES_OK || PQnfields(r) != 9) {
         log_fail("plays", pc, r);
@@ -707,6 +1216,9 @@ done:
     return ret;
 }
 
+/* A delete run again after a lost answer finds the game gone when the
+ * first run had deleted it: ERR_NOT_FOUND, which is what the caller then
+ * sees (the game is gone either way). */
 static int pg_del(store *base, const char *id)
 {
     pg_store *s = (pg_store *)base;
@@ -714,7 +1226,7 @@ static int pg_del(store *base, const char *id)
     if (!pc)
         return ERR_STORE;
     const char *v[1] = {id};
-    PGresult *r = run(pc, Q_DEL, v, NULL, NULL, 0, NULL); /* plays: ON DELETE CASCADE */
+    PGresult *r = run(s, &pc, Q_DEL, v, NULL, NULL, 0); /* plays: ON DELETE CASCADE */
     int ret = ERR_STORE;
     if (PQresultStatus(r) == PGRES_COMMAND_OK)
         ret = strcmp(PQcmdTuples(r), "0") == 0 ? ERR_NOT_FOUND : 0;
@@ -731,8 +1243,316 @@ static int pg_ping(store *base)
     pg_conn *pc = conn_take(s);
     if (!pc)
         return ERR_STORE;
-    PGresult *r = run(pc, Q_PING, NULL, NULL, NULL, 0, NULL);
+    PGresult *r = run(s, &pc, Q_PING, NULL, NULL, NULL, 0);
     int ret = PQresultStatus(r) == PGRES_TUPLES_OK ? 0 : ERR_STORE;
+    PQclear(r);
+    conn_give(s, pc);
+    return ret;
+}
+
+/* --- idempotency keys ----------------------------------------------------- */
+
+/* A text or bytea value of a binary result, copied into out (n bytes). */
+static void bin_text(const PGresult *r, int row, int col, char *out, size_t n)
+{
+    snprintf(out, n, "%.*s", PQgetisnull(r, row, col) ? 0 : PQgetlength(r, row, col),
+             PQgetvalue(r, row, col));
+}
+
+/* Columns 1.. of Q_IDEM_CLAIM / Q_IDEM_GET (IDEM_COLS, binary) into *k.
+ * 0, ERR_NOT_FOUND (NULLs: no row), ERR_STORE (no memory). */
+static int idem_row(const PGresult *r, store_idem *k)
+{
+    if (PQgetisnull(r, 0, 1))
+        return ERR_NOT_FOUND;
+    bin_text(r, 0, 1, k->fingerprint, sizeof k->fingerprint);
+    bin_text(r, 0, 2, k->owner, sizeof k->owner);
+    const unsigned char *st = (const unsigned char *)PQgetvalue(r, 0, 3);
+    k->done = PQgetlength(r, 0, 3) == 2 && (st[0] << 8 | st[1]) == 1;
+    k->live = PQgetlength(r, 0, 4) == 1 && *PQgetvalue(r, 0, 4) == 1;
+    store_idem_free(k);
+    char *answer = NULL;
+    if (dup_val(r, 0, 5, &answer))
+        return ERR_STORE;
+    k->answer = (unsigned char *)answer;
+    k->answer_len = answer ? (size_t)PQgetlength(r, 0, 5) : 0;
+    return 0;
+}
+
+static int pg_idem_claim(store *base, store_idem *k, int lease_s)
+{
+    pg_store *s = (pg_store *)base;
+    pg_conn *pc = conn_take(s);
+    if (!pc)
+        return ERR_STORE;
+    char ls[16];
+    snprintf(ls, sizeof ls, "%d", lease_s);
+    const char *v[4] = {k->id, k->fingerprint, k->owner, ls};
+    int ret = ERR_STORE;
+    /* a row that came in between this statement's snapshot and its insert
+     * shows in neither: ask again */
+    for (int tries = 0; tries < 3 && ret == ERR_STORE; tries++) {
+        PGresult *r = run(s, &pc, Q_IDEM_CLAIM, v, NULL, NULL, 1);
+        int64_t claimed = 0;
+        if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1 ||
+            bin_i64(r, 0, 0, &claimed)) {
+            log_fail("idempotency claim", pc, r);
+            PQclear(r);
+            break;
+        }
+        if (claimed == 1)
+            ret = 0;
+        else if (idem_row(r, k) == 0)
+            ret = ERR_IDEM_BUSY;
+        PQclear(r);
+    }
+    conn_give(s, pc);
+    return ret;
+}
+
+/* A conditional write of a key's row (take, release): 0 when a row
+ * changed, else `none`. */
+static int idem_write(pg_store *s, int q, const char *const *v, int none)
+{
+    pg_conn *pc = conn_take(s);
+    if (!pc)
+        return ERR_STORE;
+    PGresult *r = run(s, &pc, q, v, NULL, NULL, 0); /* conditional: may run twice */
+    int ret = ERR_STORE;
+    if (PQresultStatus(r) == PGRES_COMMAND_OK)
+        ret = strcmp(PQcmdTuples(r), "0") == 0 ? none : 0;
+    else
+        log_fail("idempotency", pc, r);
+    PQclear(r);
+    conn_give(s, pc);
+    return ret;
+}
+
+static int pg_idem_take(store *base, const char *id, const char *from, const char *to,
+                        int lease_s)
+{
+    char ls[16];
+    snprintf(ls, sizeof ls, "%d", lease_s);
+    const char *v[4] = {id, from, to, ls};
+    return idem_write((pg_store *)base, Q_IDEM_TAKE, v, ERR_IDEM_BUSY);
+}
+
+static int pg_idem_release(store *base, const char *id, const char *owner)
+{
+    const char *v[2] = {id, owner};
+    return idem_write((pg_store *)base, Q_IDEM_RELEASE, v, 0);
+}
+
+/* The key's row, read on pc (no second try). */
+static int idem_get_on(pg_store *s, pg_conn *pc, store_idem *k)
+{
+    const char *v[1] = {k->id};
+    PGresult *r = send_q(s, pc, Q_IDEM_GET, v, NULL, NULL, 1, NULL);
+    int ret = ERR_STORE;
+    if (PQresultStatus(r) != PGRES_TUPLES_OK)
+        log_fail("idempotency get", pc, r);
+    else
+        ret = PQntuples(r) == 0 ? ERR_NOT_FOUND : idem_row(r, k);
+    PQclear(r);
+    return ret;
+}
+
+static int pg_idem_get(store *base, store_idem *k)
+{
+    pg_store *s = (pg_store *)base;
+    pg_conn *pc = conn_take(s);
+    if (!pc)
+        return ERR_STORE;
+    int ret = idem_get_on(s, pc, k);
+    if (ret == ERR_STORE && pc->broken && !pc->late) { /* once more on a new connection */
+        conn_drop(pc);
+        if (!(pc = conn_take(s)))
+            return ERR_STORE;
+        ret = idem_get_on(s, pc, k);
+    }
+    conn_give(s, pc);
+    return ret;
+}
+
+static int answer_landed(pg_store *s, pg_conn *pc, const void *arg)
+{
+    const store_answer *a = arg;
+    store_idem k = {0};
+    snprintf(k.id, sizeof k.id, "%s", a->id);
+    int ret = idem_get_on(s, pc, &k);
+    store_idem_free(&k);
+    if (ret == ERR_NOT_FOUND)
+        return 0;
+    if (ret)
+        return ERR_STORE;
+    if (!k.done)
+        return 0;
+    return strcmp(k.owner, a->owner) == 0 ? 1 : ERR_IDEM_BUSY;
+}
+
+static int pg_idem_purge(store *base)
+{
+    pg_store *s = (pg_store *)base;
+    pg_conn *pc = conn_take(s);
+    if (!pc)
+        return ERR_STORE;
+    PGresult *r = run(s, &pc, Q_IDEM_PURGE, NULL, NULL, NULL, 0);
+    int ret = ERR_STORE;
+    if (PQresultStatus(r) == PGRES_COMMAND_OK)
+        ret = (int)strtol(PQcmdTuples(r), NULL, 10);
+    else
+        log_fail("idempotency purge", pc, r);
+    PQclear(r);
+    conn_give(s, pc);
+    return ret;
+}
+
+/* --- live events across processes (LISTEN/NOTIFY) ------------------------
+ * Every commit announces its game on PG_CHANNEL (pg_notify in the commit's
+ * statement: sent when, and only if, it commits). One thread per process
+ * listens on a connection of its own and passes each game id that another
+ * process wrote to `changed` (api: notify.h, which wakes that game's event
+ * streams; they read the store again). Its own writes it skips (the
+ * payload names the process): they woke their streams already. Whenever
+ * the listening connection is (re)made, changed(NULL): everything may
+ * have moved while nobody listened. A broken connection is made again
+ * (after a second, then up to 8 s apart); the streams keep polling the
+ * store meanwhile, as they always do, only less often when nothing
+ * happens. */
+
+enum { LISTEN_POLL_MS = 500, LISTEN_RETRY_MAX_MS = 8000 };
+
+/* Sleep ms, or less when the store closes. */
+static void nap(pg_store *s, int ms)
+{
+    for (int t = 0; t < ms && !__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE); t += 50)
+        usleep(50 * 1000);
+}
+
+/* One listening connection until it breaks or the store closes. Nothing
+ * here blocks longer than the connection's timeout or LISTEN_POLL_MS (a
+ * frozen server must not hold the store's close). */
+static void listen_once(pg_store *s)
+{
+    PGconn *c = pg_connect(s->url, NULL, 0);
+    if (!c || PQsetnonblocking(c, 1) != 0 || !PQsendQuery(c, "LISTEN " PG_CHANNEL)) {
+        PQfinish(c);
+        return;
+    }
+    size_t self = strlen(s->instance);
+    int listening = 0;
+    while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
+        struct pollfd p = {.fd = PQsocket(c), .events = POLLIN | (PQflush(c) == 1 ? POLLOUT : 0)};
+        int n = poll(&p, 1, LISTEN_POLL_MS);
+        if (n < 0 && errno != EINTR)
+            break;
+        if (n > 0 && !PQconsumeInput(c))
+            break;
+        while (!PQisBusy(c)) { /* LISTEN's answer */
+            PGresult *r = PQgetResult(c);
+            if (!r)
+                break;
+            int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+            PQclear(r);
+            if (!ok)
+                goto done;
+            if (!listening) {
+                listening = 1;
+                __atomic_add_fetch(&s->connects, 1, __ATOMIC_RELAXED);
+                __atomic_store_n(&s->live, 1, __ATOMIC_RELEASE);
+                s->changed(NULL, s->changed_arg);
+            }
+        }
+        PGnotify *note;
+        while ((note = PQnotifies(c))) {
+            const char *pl = note->extra ? note->extra : "";
+            const char *id = strchr(pl, ' ');
+            if (id && !((size_t)(id - pl) == self && strncmp(pl, s->instance, self) == 0)) {
+                __atomic_add_fetch(&s->heard, 1, __ATOMIC_RELAXED);
+                s->changed(id + 1, s->changed_arg);
+            }
+            PQfreemem(note);
+        }
+        if (PQstatus(c) != CONNECTION_OK)
+            break;
+    }
+done:
+    __atomic_store_n(&s->live, 0, __ATOMIC_RELEASE);
+    PQfinish(c);
+}
+
+static void *listener(void *arg)
+{
+    pg_store *s = arg;
+    int wait = 1000;
+    while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
+        unsigned long before = __atomic_load_n(&s->connects, __ATOMIC_RELAXED);
+        listen_once(s);
+        if (__atomic_load_n(&s->connects, __ATOMIC_RELAXED) != before)
+            wait = 1000; /* it listened for a while: try again soon */
+        nap(s, wait);
+        if (wait < LISTEN_RETRY_MAX_MS)
+            wait *= 2;
+    }
+    return NULL;
+}
+
+static int pg_listen(store *base, void (*changed)(const char *id, void *arg), void *arg)
+{
+    pg_store *s = (pg_store *)base;
+    if (s->listening || !changed)
+        return ERR_STORE;
+    s->changed = changed;
+    s->changed_arg = arg;
+    if (pthread_create(&s->listener, NULL, listener, s) != 0)
+        return ERR_STORE;
+    s->listening = 1;
+    return 0;
+}
+
+static size_t pg_metrics(store *base, char *buf, size_t n)
+{
+    pg_store *s = (pg_store *)base;
+    static const char *const found[4] = {"landed", "absent", "other", "unknown"};
+    size_t k = (size_t)snprintf(
+        buf, n,
+        "# HELP croupier_store_answers_lost_total Writes whose answer from PostgreSQL was lost"
+        " (a restart, a killed backend, no answer in time), by what the server then found:"
+        " landed (answered as done), absent (sent again), other (the game moved on or is"
+        " gone), unknown (answered 503 outcome-unknown).\n"
+        "# TYPE croupier_store_answers_lost_total counter\n");
+    for (int i = 0; i < 4 && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "croupier_store_answers_lost_total{found=\"%s\"} %lu\n",
+                              found[i], __atomic_load_n(&s->lost_found[i], __ATOMIC_RELAXED));
+    if (k < n)
+        k += (size_t)snprintf(
+            buf + k, n - k,
+            "# HELP croupier_store_listening 1 while this process listens for other processes'"
+            " writes (LISTEN/NOTIFY), else 0.\n"
+            "# TYPE croupier_store_listening gauge\n"
+            "croupier_store_listening %d\n"
+            "# HELP croupier_store_notifications_total Writes of other processes heard of.\n"
+            "# TYPE croupier_store_notifications_total counter\n"
+            "croupier_store_notifications_total %lu\n"
+            "# HELP croupier_store_listen_connects_total Listening connections made.\n"
+            "# TYPE croupier_store_listen_connects_total counter\n"
+            "croupier_store_listen_connects_total %lu\n",
+            __atomic_load_n(&s->live, __ATOMIC_ACQUIRE),
+            __atomic_load_n(&s->heard, __ATOMIC_RELAXED),
+            __atomic_load_n(&s->connects, __ATOMIC_RELAXED));
+    return k < n ? k : n ? n - 1 : 0;
+}
+
+static int pg_schema(store *base)
+{
+    pg_store *s = (pg_store *)base;
+    pg_conn *pc = conn_take(s);
+    if (!pc)
+        return ERR_STORE;
+    PGresult *r = run(s, &pc, Q_SCHEMA, NULL, NULL, NULL, 0);
+    int ret = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1
+                  ? (int)strtol(PQgetvalue(r, 0, 0), NULL, 10)
+                  : ERR_STORE;
     PQclear(r);
     conn_give(s, pc);
     return ret;
@@ -743,6 +1563,10 @@ static void pg_close(store *base)
     pg_store *s = (pg_store *)base;
     if (!s)
         return;
+    if (s->listening) {
+        __atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
+        pthread_join(s->listener, NULL);
+    }
     for (int i = 0; i < s->nidle; i++)
         conn_drop(s->idle[i]);
     pthread_mutex_destroy(&s->mu);
@@ -760,6 +1584,14 @@ static const store_vtable VT = {
     .plays = pg_plays,
     .del = pg_del,
     .ping = pg_ping,
+    .schema = pg_schema,
+    .idem_claim = pg_idem_claim,
+    .idem_take = pg_idem_take,
+    .idem_release = pg_idem_release,
+    .idem_get = pg_idem_get,
+    .idem_purge = pg_idem_purge,
+    .listen = pg_listen,
+    .metrics = pg_metrics,
     .close = pg_close,
 };
 
@@ -774,7 +1606,13 @@ static const store_vtable VT = {
     " kind integer NOT NULL, bot text, play text, record text, explanation text,"      \
     " at_ms bigint NOT NULL, PRIMARY KEY (game_id, n))"
 
-static const char *const CREATE_V2[] = {
+#define DDL_IDEMPOTENCY                                                                 \
+    "CREATE TABLE idempotency (id text PRIMARY KEY, fingerprint text NOT NULL,"        \
+    " owner text NOT NULL, state smallint NOT NULL, answer bytea,"                     \
+    " expires_at timestamptz NOT NULL)"
+#define DDL_IDEMPOTENCY_INDEX "CREATE INDEX idempotency_expires ON idempotency (expires_at)"
+
+static const char *const CREATE_V3[] = {
     DDL_SCHEMA_VERSION,
     "CREATE TABLE games (id text PRIMARY KEY, game text NOT NULL, version bigint NOT NULL,"
     " meta text NOT NULL, origin text NOT NULL, snap bytea,"
@@ -782,7 +1620,17 @@ static const char *const CREATE_V2[] = {
     " created_at timestamptz NOT NULL DEFAULT now(),"
     " updated_at timestamptz NOT NULL DEFAULT now())",
     DDL_PLAYS,
-    "INSERT INTO schema_version (version, note) VALUES (2, 'origin + play log + snapshot cache')",
+    DDL_IDEMPOTENCY,
+    DDL_IDEMPOTENCY_INDEX,
+    "INSERT INTO schema_version (version, note)"
+    " VALUES (3, 'origin + play log + snapshot cache + idempotency keys')",
+};
+
+/* Schema 2 -> 3: the idempotency keys' table. */
+static const char *const MIGRATE_V2[] = {
+    DDL_IDEMPOTENCY,
+    DDL_IDEMPOTENCY_INDEX,
+    "INSERT INTO schema_version (version, note) VALUES (3, 'migrated: idempotency keys')",
 };
 
 /* Schema 1 -> 2, inside the open's transaction. The state a game had
@@ -825,6 +1673,16 @@ static int exec_ok(PGconn *c, const char *sql, const char *what, char *err, size
         set_err(err, errlen, what, c, r);
     PQclear(r);
     return ok ? 0 : -1;
+}
+
+/* Run the n statements of sql[] on c, stopping at the first failure. */
+static int exec_all(PGconn *c, const char *const *sql, size_t n, const char *what, char *err,
+                    size_t errlen)
+{
+    int rc = 0;
+    for (size_t i = 0; !rc && i < n; i++)
+        rc = exec_ok(c, sql[i], what, err, errlen);
+    return rc;
 }
 
 static int migrate_v1(PGconn *c, int has_notes, char *err, size_t errlen)
@@ -879,6 +1737,9 @@ static int schema_setup(PGconn *c, char *err, size_t errlen)
         long long v = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
         if (v == STORE_SCHEMA_VERSION)
             rc = 0;
+        else if (v == 2) /* the previous release */
+            rc = exec_all(c, MIGRATE_V2, sizeof MIGRATE_V2 / sizeof MIGRATE_V2[0],
+                          "migrating schema 2 to 3", err, errlen);
         else if (v > STORE_SCHEMA_VERSION)
             snprintf(err, errlen,
                      "postgres: the database has schema %lld, newer than this build (%d)", v,
@@ -888,11 +1749,13 @@ static int schema_setup(PGconn *c, char *err, size_t errlen)
                      "postgres: schema_version records %lld, which this build (%d) cannot open", v,
                      STORE_SCHEMA_VERSION);
     } else if (!has_games) {
-        rc = 0;
-        for (size_t i = 0; !rc && i < sizeof CREATE_V2 / sizeof CREATE_V2[0]; i++)
-            rc = exec_ok(c, CREATE_V2[i], "creating schema 2", err, errlen);
+        rc = exec_all(c, CREATE_V3, sizeof CREATE_V3 / sizeof CREATE_V3[0], "creating schema 3",
+                      err, errlen);
     } else if (has_state) {
         rc = migrate_v1(c, has_notes, err, errlen);
+        if (!rc)
+            rc = exec_all(c, MIGRATE_V2, sizeof MIGRATE_V2 / sizeof MIGRATE_V2[0],
+                          "migrating schema 2 to 3", err, errlen);
     } else {
         snprintf(err, errlen,
                  "postgres: a games table with neither games.state (schema 1) nor a "
@@ -907,6 +1770,27 @@ out:
     return rc;
 }
 
+/* How long to wait for an answer: the statement timeout the sessions will
+ * have (the URL's, the role's or the database's, else PG_STATEMENT_MS)
+ * and PG_DEADLINE_MS more. -1 with a message when it cannot be read. */
+static int deadline_of(PGconn *c, char *err, size_t errlen)
+{
+    PGresult *r = PQexec(c, "SELECT extract(epoch FROM"
+                            " current_setting('statement_timeout')::interval) * 1000");
+    long long ms = -1;
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+        ms = (long long)strtod(PQgetvalue(r, 0, 0), NULL);
+    else
+        set_err(err, errlen, "reading statement_timeout", c, r);
+    PQclear(r);
+    if (ms < 0)
+        return -1;
+    if (ms == 0)
+        ms = PG_STATEMENT_MS;
+    ms += PG_DEADLINE_MS;
+    return ms > INT32_MAX ? INT32_MAX : (int)ms;
+}
+
 int store_pg_open(store **out, const char *url, char *err, size_t errlen)
 {
     *out = NULL;
@@ -919,6 +1803,11 @@ int store_pg_open(store **out, const char *url, char *err, size_t errlen)
     }
     s->base.vt = &VT;
     pthread_mutex_init(&s->mu, NULL);
+    unsigned char r[PG_INSTANCE_LEN / 2];
+    if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r)
+        memset(r, 0, sizeof r); /* the name only tells its own notifications apart */
+    for (size_t i = 0; i < sizeof r; i++)
+        snprintf(s->instance + 2 * i, 3, "%02x", r[i]);
     pg_conn *pc = calloc(1, sizeof *pc);
     if (!pc) {
         if (err && errlen)
@@ -926,7 +1815,9 @@ int store_pg_open(store **out, const char *url, char *err, size_t errlen)
         pg_close(&s->base);
         return ERR_STORE;
     }
-    if (!(pc->pg = pg_connect(url, err, errlen)) || schema_setup(pc->pg, err, errlen) != 0) {
+    if (!(pc->pg = pg_connect(url, err, errlen)) || schema_setup(pc->pg, err, errlen) != 0 ||
+        (s->deadline_ms = deadline_of(pc->pg, err, errlen)) < 0 ||
+        PQsetnonblocking(pc->pg, 1) != 0) {
         conn_drop(pc);
         pg_close(&s->base);
         return ERR_STORE;

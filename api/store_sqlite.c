@@ -1,8 +1,9 @@
 /* store_sqlite.c: the embedded default store (one SQLite file, WAL).
  *
- * Schema version 2 (store.h): games (one row per game: origin, snapshot
+ * Schema version 3 (store.h): games (one row per game: origin, snapshot
  * cache), plays (the append-only log, WITHOUT ROWID, keyed by game and play
- * number) and schema_version. A database of the previous release (schema 1:
+ * number), idempotency (the keys' rows) and schema_version. A database of
+ * the previous release (schema 2) or of the one before (schema 1:
  * games.state + notes) is migrated in place on open, in one transaction.
  *
  * A small pool of connections, one per concurrent request at most, so that
@@ -27,10 +28,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/err.h"
 
-enum { POOL_MAX = 32, BUSY_MS = 5000, OPEN_WAIT_TRIES = 12 /* x BUSY_MS on open */ };
+enum { POOL_MAX = 32, BUSY_MS = 5000, OPEN_WAIT_TRIES = 12 /* x BUSY_MS on open */,
+       CACHE_KB = 512 };
 
 /* The checkpointer (below): a checkpoint when the WAL holds CKPT_FRAMES
  * pages (about 64 MB), or when it holds any and no commit came for
@@ -57,6 +60,13 @@ enum {
     Q_DEL_GAME,
     Q_DEL_PLAYS,
     Q_PING,
+    Q_SCHEMA,
+    Q_IDEM_CLAIM,
+    Q_IDEM_GET,
+    Q_IDEM_TAKE,
+    Q_IDEM_RELEASE,
+    Q_IDEM_DONE,
+    Q_IDEM_PURGE,
     Q__COUNT
 };
 
@@ -83,6 +93,24 @@ static const char *const SQL[Q__COUNT] = {
     [Q_DEL_GAME] = "DELETE FROM games WHERE id = ?1",
     [Q_DEL_PLAYS] = "DELETE FROM plays WHERE game_id = ?1",
     [Q_PING] = "SELECT 1 FROM games LIMIT 1",
+    [Q_SCHEMA] = "SELECT max(version) FROM schema_version",
+    /* a new pending row, or an expired one made new */
+    [Q_IDEM_CLAIM] = "INSERT INTO idempotency (id, fingerprint, owner, state, answer, expires_at)"
+                     " VALUES (?1, ?2, ?3, 0, NULL, ?4) ON CONFLICT (id) DO UPDATE SET"
+                     " fingerprint = excluded.fingerprint, owner = excluded.owner, state = 0,"
+                     " answer = NULL, expires_at = excluded.expires_at"
+                     " WHERE idempotency.expires_at <= ?5",
+    [Q_IDEM_GET] = "SELECT fingerprint, owner, state, expires_at > ?2, answer FROM idempotency"
+                   " WHERE id = ?1",
+    [Q_IDEM_TAKE] = "UPDATE idempotency SET owner = ?3, expires_at = ?4"
+                    " WHERE id = ?1 AND owner = ?2 AND state = 0",
+    [Q_IDEM_RELEASE] = "DELETE FROM idempotency WHERE id = ?1 AND owner = ?2 AND state = 0",
+    /* inside a write: the answer, unless another request stored one first */
+    [Q_IDEM_DONE] = "INSERT INTO idempotency (id, fingerprint, owner, state, answer, expires_at)"
+                    " VALUES (?1, ?2, ?3, 1, ?4, ?5) ON CONFLICT (id) DO UPDATE SET"
+                    " owner = excluded.owner, state = 1, answer = excluded.answer,"
+                    " expires_at = excluded.expires_at WHERE idempotency.state = 0",
+    [Q_IDEM_PURGE] = "DELETE FROM idempotency WHERE expires_at <= ?1",
 };
 
 _Static_assert(STORE_NOTE == 3, "Q_PLAYS_NO_NOTES spells STORE_NOTE as 3");
@@ -145,6 +173,19 @@ static const char *const PLAYS_DDL =
     " explanation TEXT,"
     " at_ms INTEGER NOT NULL,"
     " PRIMARY KEY (game_id, n)) WITHOUT ROWID;";
+
+/* Schema 3: an idempotency key's row (store.h: store_idem). `expires_at`
+ * (unix seconds): the end of a pending row's lease, or of an answered
+ * row's keeping; past it the row counts as absent and is purged. */
+static const char *const IDEM_DDL =
+    "CREATE TABLE idempotency ("
+    " id TEXT PRIMARY KEY,"
+    " fingerprint TEXT NOT NULL,"
+    " owner TEXT NOT NULL,"
+    " state INTEGER NOT NULL,"
+    " answer BLOB,"
+    " expires_at INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE INDEX idempotency_expires ON idempotency (expires_at);";
 
 /* Schema 1 -> 2, run inside the open's transaction (the schema_version rows
  * are inserted after, with the time). Notes of games that no longer exist
@@ -231,12 +272,17 @@ static conn *conn_new(sqlite_store *s, char *err, size_t errlen)
      * load (the WAL grows past CKPT_FRAMES while a checkpoint runs), so the
      * limit is above the most the back-pressure lets the WAL hold (twice
      * CKPT_FRAMES pages, 132 MB): under load the file is written over in
-     * place, and the checkpointer truncates it once the store is idle. */
-    if (rc != SQLITE_OK ||
-        sqlite3_exec(c->db,
-                     "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
-                     "PRAGMA journal_size_limit=150994944;",
-                     NULL, NULL, &msg) != SQLITE_OK) {
+     * place, and the checkpointer truncates it once the store is idle.
+     * cache_size: each pooled connection keeps at most CACHE_KB of pages
+     * (SQLite's default is 2 MB, 64 MB over the pool): a connection's cache
+     * starts over whenever another one has written (WAL), so a larger one
+     * would mostly hold pages no longer good. */
+    char pragmas[192];
+    snprintf(pragmas, sizeof pragmas,
+             "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
+             "PRAGMA journal_size_limit=150994944; PRAGMA cache_size=-%d;",
+             (int)CACHE_KB);
+    if (rc != SQLITE_OK || sqlite3_exec(c->db, pragmas, NULL, NULL, &msg) != SQLITE_OK) {
         if (err)
             snprintf(err, errlen, "sqlite %s: %s", path, msg ? msg : "pragma failed");
         sqlite3_free(msg);
@@ -619,12 +665,34 @@ static int sq_origin_get(store *base, const char *id, char **origin)
     return ret;
 }
 
-/* The end of a write transaction: the plays appended as `version`, then
- * COMMIT; any failure rolls the whole transaction back. */
+/* Inside a write: store its answer under its key. 0, ERR_IDEM_BUSY
+ * (another request stored one first), ERR_STORE. */
+static int answer_put(conn *c, const store_answer *a)
+{
+    sqlite3_stmt *st = q(c, Q_IDEM_DONE);
+    if (!st)
+        return ERR_STORE;
+    sqlite3_bind_text(st, 1, a->id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, a->fingerprint, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, a->owner, -1, SQLITE_STATIC);
+    bind_blob(st, 4, a->answer, a->answer_len);
+    sqlite3_bind_int64(st, 5, (sqlite3_int64)time(NULL) + a->keep_s);
+    int rc = sqlite3_step(st);
+    q_done(st);
+    if (rc != SQLITE_DONE)
+        return ERR_STORE;
+    return sqlite3_changes(c->db) == 1 ? 0 : ERR_IDEM_BUSY;
+}
+
+/* The end of a write transaction: the plays appended as `version`, the
+ * answer `a` (may be NULL), then COMMIT; any failure rolls the whole
+ * transaction back. */
 static int append_and_commit(conn *c, const char *id, int64_t version, const store_play *plays,
-                             int k)
+                             int k, const store_answer *a)
 {
     int ret = insert_plays(c, id, version, plays, k);
+    if (!ret && a)
+        ret = answer_put(c, a);
     if (!ret && q_exec(c, Q_COMMIT) != SQLITE_OK)
         ret = ERR_STORE;
     if (ret)
@@ -632,7 +700,8 @@ static int append_and_commit(conn *c, const char *id, int64_t version, const sto
     return ret;
 }
 
-static int sq_create(store *base, const store_row *row, const store_play *plays, int k)
+static int sq_create(store *base, const store_row *row, const store_play *plays, int k,
+                     const store_answer *a)
 {
     sqlite_store *s = (sqlite_store *)base;
     if (!row || !row->meta || !row->origin || k < 0 || (k > 0 && !plays))
@@ -661,7 +730,7 @@ static int sq_create(store *base, const store_row *row, const store_play *plays,
         ret = dup ? ERR_CONFLICT : ERR_STORE;
         goto fail;
     }
-    ret = append_and_commit(c, row->id, row->version, plays, k);
+    ret = append_and_commit(c, row->id, row->version, plays, k, a);
     goto done;
 fail:
     rollback(c);
@@ -671,7 +740,8 @@ done:
 }
 
 static int sq_commit(store *base, const char *id, int64_t expect, const char *meta,
-                     const unsigned char *snap, size_t snap_len, const store_play *plays, int k)
+                     const unsigned char *snap, size_t snap_len, const store_play *plays, int k,
+                     const store_answer *a)
 {
     sqlite_store *s = (sqlite_store *)base;
     if (!id || !meta || k < 0 || (k > 0 && !plays))
@@ -700,7 +770,7 @@ static int sq_commit(store *base, const char *id, int64_t expect, const char *me
         ret = e > 0 ? ERR_CONFLICT : e == 0 ? ERR_NOT_FOUND : ERR_STORE;
         goto fail;
     }
-    ret = append_and_commit(c, id, expect + 1, plays, k);
+    ret = append_and_commit(c, id, expect + 1, plays, k, a);
     goto done;
 fail:
     rollback(c);
@@ -845,6 +915,196 @@ static int sq_ping(store *base)
     return ret;
 }
 
+/* --- idempotency keys ------------------------------------------------------- */
+
+/* The row k->id into *k (its fingerprint, owner, state, whether it is
+ * live, its answer). 0, ERR_NOT_FOUND, ERR_STORE. */
+static int idem_read(conn *c, store_idem *k)
+{
+    sqlite3_stmt *st = q(c, Q_IDEM_GET);
+    if (!st)
+        return ERR_STORE;
+    sqlite3_bind_text(st, 1, k->id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)time(NULL));
+    int rc = sqlite3_step(st), ret = rc == SQLITE_DONE ? ERR_NOT_FOUND : ERR_STORE;
+    if (rc == SQLITE_ROW) {
+        const unsigned char *fp = sqlite3_column_text(st, 0), *ow = sqlite3_column_text(st, 1);
+        snprintf(k->fingerprint, sizeof k->fingerprint, "%s", fp ? (const char *)fp : "");
+        snprintf(k->owner, sizeof k->owner, "%s", ow ? (const char *)ow : "");
+        k->done = sqlite3_column_int(st, 2) == 1;
+        k->live = sqlite3_column_int(st, 3) == 1;
+        store_idem_free(k);
+        const void *b = sqlite3_column_blob(st, 4);
+        int n = sqlite3_column_bytes(st, 4);
+        ret = 0;
+        if (b && n > 0) {
+            if ((k->answer = malloc((size_t)n))) {
+                memcpy(k->answer, b, (size_t)n);
+                k->answer_len = (size_t)n;
+            } else {
+                ret = ERR_STORE;
+            }
+        }
+    }
+    q_done(st);
+    return ret;
+}
+
+static int sq_idem_claim(store *base, store_idem *k, int lease_s)
+{
+    sqlite_store *s = (sqlite_store *)base;
+    conn *c = conn_take(s);
+    if (!c)
+        return ERR_STORE;
+    int ret = ERR_STORE;
+    if (begin_write(s, c))
+        goto done;
+    sqlite3_stmt *st = q(c, Q_IDEM_CLAIM);
+    if (!st)
+        goto fail;
+    sqlite3_int64 now = (sqlite3_int64)time(NULL);
+    sqlite3_bind_text(st, 1, k->id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, k->fingerprint, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, k->owner, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 4, now + lease_s);
+    sqlite3_bind_int64(st, 5, now);
+    int rc = sqlite3_step(st);
+    q_done(st);
+    if (rc != SQLITE_DONE)
+        goto fail;
+    if (sqlite3_changes(c->db) == 1)
+        ret = 0;
+    else if ((ret = idem_read(c, k)) == 0) /* in the same transaction: it is there */
+        ret = ERR_IDEM_BUSY;
+    if (q_exec(c, Q_COMMIT) == SQLITE_OK)
+        goto done;
+    ret = ERR_STORE;
+fail:
+    rollback(c);
+done:
+    conn_give(s, c);
+    return ret;
+}
+
+/* Statement `which` in a write transaction of its own, its parameters
+ * bound by bind(st, arg): the rows it changed, or ERR_STORE. */
+static int write_one(sqlite_store *s, int which, void (*bind)(sqlite3_stmt *, const void *),
+                     const void *arg)
+{
+    conn *c = conn_take(s);
+    if (!c)
+        return ERR_STORE;
+    int ret = ERR_STORE;
+    if (begin_write(s, c))
+        goto done;
+    sqlite3_stmt *st = q(c, which);
+    if (!st)
+        goto fail;
+    bind(st, arg);
+    int rc = sqlite3_step(st);
+    q_done(st);
+    int changed = sqlite3_changes(c->db);
+    if (rc != SQLITE_DONE || q_exec(c, Q_COMMIT) != SQLITE_OK)
+        goto fail;
+    ret = changed;
+    goto done;
+fail:
+    rollback(c);
+done:
+    conn_give(s, c);
+    return ret;
+}
+
+/* The parameters of Q_IDEM_TAKE / Q_IDEM_RELEASE / Q_IDEM_PURGE. */
+typedef struct idem_args {
+    const char *id, *owner, *to;
+    int lease_s;
+} idem_args;
+
+static void bind_idem(sqlite3_stmt *st, const void *arg)
+{
+    const idem_args *a = arg;
+    sqlite3_int64 now = (sqlite3_int64)time(NULL);
+    if (!a->id) { /* purge */
+        sqlite3_bind_int64(st, 1, now);
+        return;
+    }
+    sqlite3_bind_text(st, 1, a->id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, a->owner, -1, SQLITE_STATIC);
+    if (a->to) {
+        sqlite3_bind_text(st, 3, a->to, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 4, now + a->lease_s);
+    }
+}
+
+static int sq_idem_take(store *base, const char *id, const char *from, const char *to,
+                        int lease_s)
+{
+    idem_args a = {id, from, to, lease_s};
+    int n = write_one((sqlite_store *)base, Q_IDEM_TAKE, bind_idem, &a);
+    return n < 0 ? n : n ? 0 : ERR_IDEM_BUSY;
+}
+
+static int sq_idem_release(store *base, const char *id, const char *owner)
+{
+    idem_args a = {id, owner, NULL, 0};
+    int n = write_one((sqlite_store *)base, Q_IDEM_RELEASE, bind_idem, &a);
+    return n < 0 ? n : 0;
+}
+
+static int sq_idem_get(store *base, store_idem *k)
+{
+    sqlite_store *s = (sqlite_store *)base;
+    conn *c = conn_take(s);
+    if (!c)
+        return ERR_STORE;
+    int ret = idem_read(c, k);
+    conn_give(s, c);
+    return ret;
+}
+
+static int sq_idem_purge(store *base)
+{
+    idem_args a = {0};
+    return write_one((sqlite_store *)base, Q_IDEM_PURGE, bind_idem, &a);
+}
+
+static int sq_schema(store *base)
+{
+    sqlite_store *s = (sqlite_store *)base;
+    conn *c = conn_take(s);
+    if (!c)
+        return ERR_STORE;
+    int ret = ERR_STORE;
+    sqlite3_stmt *st = q(c, Q_SCHEMA);
+    if (st) {
+        if (sqlite3_step(st) == SQLITE_ROW)
+            ret = sqlite3_column_int(st, 0);
+        q_done(st);
+    }
+    conn_give(s, c);
+    return ret;
+}
+
+static size_t sq_metrics(store *base, char *buf, size_t n)
+{
+    sqlite_store *s = (sqlite_store *)base;
+    pthread_mutex_lock(&s->mu);
+    int idle = s->nidle;
+    pthread_mutex_unlock(&s->mu);
+    int k = snprintf(buf, n,
+                     "# HELP croupier_sqlite_memory_bytes Memory SQLite holds (page caches,"
+                     " statements), and its highest.\n"
+                     "# TYPE croupier_sqlite_memory_bytes gauge\n"
+                     "croupier_sqlite_memory_bytes %lld\n"
+                     "croupier_sqlite_memory_bytes{kind=\"highest\"} %lld\n"
+                     "# HELP croupier_sqlite_connections_idle Pooled connections not in use.\n"
+                     "# TYPE croupier_sqlite_connections_idle gauge\n"
+                     "croupier_sqlite_connections_idle %d\n",
+                     (long long)sqlite3_memory_used(), (long long)sqlite3_memory_highwater(0), idle);
+    return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n ? n - 1 : 0;
+}
+
 static void sq_close(store *base)
 {
     sqlite_store *s = (sqlite_store *)base;
@@ -879,6 +1139,13 @@ static const store_vtable VT = {
     .plays = sq_plays,
     .del = sq_del,
     .ping = sq_ping,
+    .schema = sq_schema,
+    .metrics = sq_metrics,
+    .idem_claim = sq_idem_claim,
+    .idem_take = sq_idem_take,
+    .idem_release = sq_idem_release,
+    .idem_get = sq_idem_get,
+    .idem_purge = sq_idem_purge,
     .close = sq_close,
 };
 
@@ -952,30 +1219,48 @@ static int check_recorded(sqlite3_int64 v, const char *path, char *err, size_t e
     return ERR_STORE;
 }
 
+/* Schema 2 -> 3: the idempotency keys' table. */
+static int migrate_2_3(sqlite3 *db, const char *path, long long now, char *err, size_t errlen)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "INSERT INTO schema_version (version, applied_at, note)"
+             " VALUES (3, %lld, 'migrated: idempotency keys')",
+             now);
+    return exec_msg(db, IDEM_DDL, path, "migrating schema 2 to 3", err, errlen) ||
+                   exec_msg(db, sql, path, "migrating schema 2 to 3", err, errlen)
+               ? ERR_STORE
+               : 0;
+}
+
 /* Inside BEGIN IMMEDIATE: whatever the database is now, bring it to
- * schema 2 (or refuse). */
+ * schema 3 (or refuse). */
 static int schema_upgrade_locked(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
     sqlite3_int64 v = -1;
+    char sql[512];
+    long long now = (long long)time(NULL);
     int r = recorded_version(db, &v);
     if (r < 0)
         goto sqlerr;
-    if (r > 0)
-        return check_recorded(v, path, err, errlen); /* someone else got here first */
-    char sql[512];
-    long long now = (long long)time(NULL);
+    if (r > 0) { /* the previous release's schema 2, or someone else got here first */
+        if (v == 2)
+            return migrate_2_3(db, path, now, err, errlen);
+        return check_recorded(v, path, err, errlen);
+    }
     int games = has_table(db, "games");
     if (games < 0)
         goto sqlerr;
     if (!games) { /* a new database */
-        if (exec_msg(db, SCHEMA_V2, path, "creating schema 2", err, errlen) ||
-            exec_msg(db, PLAYS_DDL, path, "creating schema 2", err, errlen))
+        if (exec_msg(db, SCHEMA_V2, path, "creating schema 3", err, errlen) ||
+            exec_msg(db, PLAYS_DDL, path, "creating schema 3", err, errlen) ||
+            exec_msg(db, IDEM_DDL, path, "creating schema 3", err, errlen))
             return ERR_STORE;
         snprintf(sql, sizeof sql,
                  "INSERT INTO schema_version (version, applied_at, note)"
-                 " VALUES (2, %lld, 'origin + play log + snapshot cache')",
+                 " VALUES (3, %lld, 'origin + play log + snapshot cache + idempotency keys')",
                  now);
-        return exec_msg(db, sql, path, "creating schema 2", err, errlen);
+        return exec_msg(db, sql, path, "creating schema 3", err, errlen);
     }
     sqlite3_int64 one;
     int state = query_int(db, "SELECT 1 FROM pragma_table_info('games') WHERE name = 'state'",
@@ -989,7 +1274,7 @@ static int schema_upgrade_locked(sqlite3 *db, const char *path, char *err, size_
                  path);
         return ERR_STORE;
     }
-    /* Schema 1, the previous release. */
+    /* Schema 1, the release before the previous one. */
     int notes = has_table(db, "notes");
     if (notes < 0)
         goto sqlerr;
@@ -1009,7 +1294,9 @@ static int schema_upgrade_locked(sqlite3 *db, const char *path, char *err, size_
              " (1, %lld, 'found: the previous release (games.state + notes)'),"
              " (2, %lld, 'migrated: origin + play log + snapshot cache')",
              now, now);
-    return exec_msg(db, sql, path, "migrating schema 1 to 2", err, errlen);
+    if (exec_msg(db, sql, path, "migrating schema 1 to 2", err, errlen))
+        return ERR_STORE;
+    return migrate_2_3(db, path, now, err, errlen);
 sqlerr:
     snprintf(err, errlen, "sqlite %s: reading the schema: %s", path, sqlite3_errmsg(db));
     return ERR_STORE;
@@ -1017,10 +1304,10 @@ sqlerr:
 
 static int schema_ensure(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
-    /* Fast path: already at schema 2 (every open but the first). */
+    /* Fast path: already at schema 3 (every open but the first). */
     sqlite3_int64 v = -1;
     int r = recorded_version(db, &v);
-    if (r > 0)
+    if (r > 0 && v != 2)
         return check_recorded(v, path, err, errlen);
     /* Create or migrate under the write lock; another process may be doing
      * the same right now, so the state is read again inside. A migration of
@@ -1076,4 +1363,104 @@ int store_sqlite_open(store **out, const char *path, char *err, size_t errlen)
     conn_give(s, c);
     *out = &s->base;
     return 0;
+}
+
+/* --- backup ----------------------------------------------------------------- */
+
+/* The copy: SQLite's online backup API in one step, so that it reads one
+ * consistent snapshot (the database file and its WAL together, as any
+ * reader does) while writers go on; then the copy is made a rollback
+ * journal database (a single file), checked, synced and renamed into
+ * place. A plain copy of the database file would miss whatever is still
+ * in the WAL (docs/operations.md). */
+int store_sqlite_backup(const char *path, const char *file, store_backup_info *info, char *err,
+                        size_t errlen)
+{
+    sqlite3 *src = NULL, *dst = NULL;
+    sqlite3_backup *b = NULL;
+    char tmp[4096];
+    int ret = ERR_STORE, made = 0;
+    memset(info, 0, sizeof *info);
+    if (access(file, F_OK) == 0) {
+        snprintf(err, errlen, "backup: %s exists (a backup goes into a new file)", file);
+        return ERR_STORE;
+    }
+    if (snprintf(tmp, sizeof tmp, "%s.partial", file) >= (int)sizeof tmp) {
+        snprintf(err, errlen, "backup: the file name is too long");
+        return ERR_STORE;
+    }
+    if (sqlite3_open_v2(path, &src, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "sqlite %s: %s", path, src ? sqlite3_errmsg(src) : "cannot open");
+        goto done;
+    }
+    sqlite3_busy_timeout(src, BUSY_MS);
+    sqlite3_int64 v = -1;
+    if (recorded_version(src, &v) <= 0) {
+        snprintf(err, errlen, "sqlite %s: not a croupier store (no schema_version)", path);
+        goto done;
+    }
+    unlink(tmp); /* what a backup that failed before left */
+    if (sqlite3_open_v2(tmp, &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "backup %s: %s", tmp, dst ? sqlite3_errmsg(dst) : "cannot create");
+        goto done;
+    }
+    made = 1;
+    if (!(b = sqlite3_backup_init(dst, "main", src, "main"))) {
+        snprintf(err, errlen, "backup: %s", sqlite3_errmsg(dst));
+        goto done;
+    }
+    int rc;
+    for (int tries = 0; (rc = sqlite3_backup_step(b, -1)) == SQLITE_BUSY || rc == SQLITE_LOCKED;
+         tries++) {
+        if (tries >= 100)
+            break;
+        sqlite3_sleep(100);
+    }
+    info->pages = sqlite3_backup_pagecount(b);
+    rc = sqlite3_backup_finish(b) == SQLITE_OK && rc == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+    b = NULL;
+    if (rc != SQLITE_OK) {
+        snprintf(err, errlen, "backup of %s: %s", path, sqlite3_errmsg(dst));
+        goto done;
+    }
+    sqlite3_int64 games = 0, plays = 0;
+    char *msg = NULL;
+    if (sqlite3_exec(dst, "PRAGMA journal_mode=DELETE", NULL, NULL, &msg) != SQLITE_OK ||
+        query_int(dst, "SELECT count(*) FROM games", NULL, &games) < 0 ||
+        query_int(dst, "SELECT count(*) FROM plays", NULL, &plays) < 0) {
+        snprintf(err, errlen, "backup %s: %s", tmp, msg ? msg : sqlite3_errmsg(dst));
+        sqlite3_free(msg);
+        goto done;
+    }
+    sqlite3_stmt *st = NULL;
+    int ok = sqlite3_prepare_v2(dst, "PRAGMA quick_check", -1, &st, NULL) == SQLITE_OK &&
+             sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) &&
+             strcmp((const char *)sqlite3_column_text(st, 0), "ok") == 0;
+    sqlite3_finalize(st);
+    if (!ok) {
+        snprintf(err, errlen, "backup %s: the copy fails its quick_check", tmp);
+        goto done;
+    }
+    if (sqlite3_close(dst) != SQLITE_OK) {
+        snprintf(err, errlen, "backup %s: cannot close", tmp);
+        goto done;
+    }
+    dst = NULL;
+    if (rename(tmp, file) != 0) {
+        snprintf(err, errlen, "backup: cannot rename %s to %s", tmp, file);
+        goto done;
+    }
+    made = 0;
+    info->schema = (int)v;
+    info->games = (long long)games;
+    info->plays = (long long)plays;
+    ret = 0;
+done:
+    if (b)
+        sqlite3_backup_finish(b);
+    sqlite3_close(dst);
+    sqlite3_close(src);
+    if (made)
+        unlink(tmp);
+    return ret;
 }

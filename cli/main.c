@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "front_fcgi.h"
 #include "game.h"
 #include "limits.h"
+#include "notify.h"
 #include "store.h"
 #include "yaml_json.h"
 
@@ -269,6 +271,43 @@ static int server_setup(int argc, char **argv, server_opts *o, api_config *cfg, 
     return -1;
 }
 
+/* The heap keeper. glibc keeps the memory freed in its arenas: a free
+ * gives back only the top of an arena, and only malloc_trim() the pages
+ * of free chunks in the middle. Under a long mixed load (plays, reads,
+ * bot games, event streams at once) the arenas' free space grew to as
+ * much as the memory in use, and the server's RSS with it (README,
+ * memory); the front end trims only when the server goes idle. So every
+ * HEAP_CHECK_S seconds, when more than HEAP_FREE_MAX bytes lie free in
+ * the arenas, malloc_trim(0) gives their pages back (a few ms, each arena
+ * locked in turn). */
+enum { HEAP_CHECK_S = 10, HEAP_FREE_MAX = 8 << 20 };
+
+static void *heap_keeper(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        sleep(HEAP_CHECK_S);
+        if (mallinfo2().fordblks > HEAP_FREE_MAX)
+            malloc_trim(0);
+    }
+    return NULL;
+}
+
+static void keep_heap(void)
+{
+    pthread_t t;
+    if (pthread_create(&t, NULL, heap_keeper, NULL) == 0)
+        pthread_detach(t);
+}
+
+/* Other processes' writes wake this one's event streams (PostgreSQL:
+ * LISTEN/NOTIFY; a SQLite store has none, its streams poll). */
+static void listen_to_store(store *st)
+{
+    if (st->vt->listen)
+        st->vt->listen(st, notify_store_changed, NULL);
+}
+
 /* The stream budget (limits.h): --max-streams, never more than half the
  * threads (streams hold one each; requests need the rest). */
 static void stream_budget(const server_opts *o, int fcgi)
@@ -313,6 +352,8 @@ static int cmd_serve(int argc, char **argv)
         return rc;
     char err[512];
     stream_budget(&o, 0);
+    listen_to_store(st);
+    keep_heap();
     raise_nofile("serve", 2 * o.threads + 64); /* connections held + queued, files */
     if (front_civet_start(&fc, o.listen, (int)o.threads, o.log_fd, err, sizeof err)) {
         fprintf(stderr, "croupier serve: %s\n", err);
@@ -348,12 +389,58 @@ static int cmd_fcgi(int argc, char **argv)
         return rc;
     char err[512];
     stream_budget(&o, 1);
-    if (front_fcgi_is_cgi())
+    if (front_fcgi_is_cgi()) {
         rc = front_fcgi_cgi(&cfg);
-    else if ((rc = front_fcgi_run(&cfg, o.listen, (int)o.threads, &stopping, err, sizeof err)))
-        fprintf(stderr, "croupier fcgi: %s\n", err);
+    } else {
+        listen_to_store(st);
+        keep_heap();
+        if ((rc = front_fcgi_run(&cfg, o.listen, (int)o.threads, &stopping, err, sizeof err)))
+            fprintf(stderr, "croupier fcgi: %s\n", err);
+    }
     store_close(st);
     return rc ? 1 : 0;
+}
+
+/* croupier backup: a consistent copy of a live store (store.h). */
+static int cmd_backup(int argc, char **argv)
+{
+    static const char help[] =
+        "usage: croupier backup [--store URL] FILE\n"
+        "A consistent copy of the store into the new file FILE while servers run on it\n"
+        "(SQLite's online backup API: the database and its WAL as one snapshot; copying\n"
+        "croupier.db alone misses what is still in croupier.db-wal). Restore: stop the\n"
+        "servers, put FILE in the database's place (removing its -wal and -shm files),\n"
+        "start them (docs/operations.md).\n\n"
+        "  --store URL   sqlite:PATH (default sqlite:croupier.db, or env CROUPIER_STORE);\n"
+        "                a postgres:// store is backed up with pg_dump instead\n";
+    static const struct option opts[] = {
+        {"store", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    const char *env = getenv("CROUPIER_STORE");
+    const char *url = env && *env ? env : "sqlite:croupier.db";
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if (c == 's') {
+            url = optarg;
+        } else {
+            fputs(help, c == 'h' ? stdout : stderr);
+            return c == 'h' ? 0 : 2;
+        }
+    }
+    if (optind != argc - 1) {
+        fputs(help, stderr);
+        return 2;
+    }
+    const char *file = argv[optind];
+    store_backup_info info;
+    char err[512];
+    if (store_backup(url, file, &info, err, sizeof err)) {
+        fprintf(stderr, "croupier backup: %s\n", err);
+        return strncmp(url, "postgres", 8) == 0 ? 2 : 1;
+    }
+    printf("croupier backup: %s -> %s: schema %d, %lld games, %lld plays, %d pages\n", url, file,
+           info.schema, info.games, info.plays, info.pages);
+    return 0;
 }
 
 static void usage(FILE *f)
@@ -368,6 +455,7 @@ static void usage(FILE *f)
         "  tournament rotate named strategies through the seats and rank them\n"
         "  cases      generated cases of an autograder function (docs/autograder.md)\n"
         "  games      list the games, variants and bots\n"
+        "  backup     a consistent copy of a live SQLite store\n"
         "  help       this text\n\n"
         "`croupier <command> --help` describes each command.\n");
 }
@@ -391,6 +479,30 @@ static int cmd_games(int argc, char **argv)
     return 0;
 }
 
+/* Worker threads and their malloc caches. glibc gives every thread a cache
+ * of chunks it freed (tcache: up to 7 of each size up to about 1 KB), which
+ * stays that thread's, counts as memory in use, and no trim gives back.
+ * civetweb's workers take connections in turn, so over a long load each of
+ * the 512 comes to hold one: under tests/bench/memory.mjs's mixed load the
+ * heap in use grew from 17 to 37 MB in ten minutes, RSS to 70 MB; without
+ * the caches it stayed near 16 MB, at no cost measurable in the store loop
+ * (a request's JSON values come from its thread's blocks, json_arena.h,
+ * not from malloc). The caches are set at start only (GLIBC_TUNABLES): the
+ * server runs itself again with them off, unless GLIBC_TUNABLES already
+ * says how many (README, memory). */
+static void no_thread_caches(char **argv)
+{
+    const char *t = getenv("GLIBC_TUNABLES");
+    char v[1024];
+    if ((t && strstr(t, "glibc.malloc.tcache_count")) ||
+        snprintf(v, sizeof v, "%s%sglibc.malloc.tcache_count=0", t ? t : "",
+                 t && *t ? ":" : "") >= (int)sizeof v)
+        return;
+    if (setenv("GLIBC_TUNABLES", v, 1) == 0)
+        execv("/proc/self/exe", argv);
+    /* still here: the server goes on with the caches */
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -398,16 +510,20 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
+    if (strcmp(cmd, "serve") == 0 || (strcmp(cmd, "fcgi") == 0 && !front_fcgi_is_cgi()))
+        no_thread_caches(argv);
     if (strcmp(cmd, "serve") == 0 || strcmp(cmd, "fcgi") == 0) {
         json_arena_install(); /* a request's JSON values in blocks (api/json_arena.h) */
         /* glibc gives a thread that finds the malloc arenas busy a new one,
          * up to 8 per CPU, and each keeps the memory freed in it until it
          * is trimmed: after bursts of bot games (0.3-1 MB of heap each) the
-         * server held 44 MB instead of 33-35 MB with 2-4 arenas (docs/deployment.md,
-         * memory). Two per CPU, unless MALLOC_ARENA_MAX says otherwise. */
+         * server held 44 MB instead of 33-35 MB with 2-4 arenas; under ten
+         * minutes of mixed load, 52 MB with 4 arenas, 35-40 with 2, and no
+         * fewer requests served (docs/deployment.md, memory). One per CPU, unless
+         * MALLOC_ARENA_MAX says otherwise. */
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         if (!getenv("MALLOC_ARENA_MAX"))
-            mallopt(M_ARENA_MAX, cpus > 1 ? (int)(2 * cpus) : 2);
+            mallopt(M_ARENA_MAX, cpus > 1 ? (int)cpus : 1);
     }
     if (strcmp(cmd, "serve") == 0)
         return cmd_serve(argc - 1, argv + 1);
@@ -421,6 +537,8 @@ int main(int argc, char **argv)
         return cmd_games(argc - 1, argv + 1);
     if (strcmp(cmd, "cases") == 0)
         return cmd_cases(argc - 1, argv + 1);
+    if (strcmp(cmd, "backup") == 0)
+        return cmd_backup(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         usage(stdout);
         return 0;

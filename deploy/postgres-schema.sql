@@ -1,21 +1,65 @@
--- PostgreSQL schema of the Croupier store (created by the server itself on
--- start when missing; here for DBAs who create it ahead).
--- One row per game: the api's metadata and the engine's state as JSON text,
--- and a version that every write compare-and-swaps.
-CREATE TABLE IF NOT EXISTS games (
-    id         text PRIMARY KEY,
-    game       text NOT NULL,
-    version    bigint NOT NULL,
-    meta       text NOT NULL,
-    state      text NOT NULL,
-    created_at timestamptz NOT NULL DEFAULT now(),
-    updated_at timestamptz NOT NULL DEFAULT now()
+-- PostgreSQL schema of the Croupier store, schema version 3 (docs/store.md).
+-- The server creates it itself on an empty database, and migrates the
+-- schemas of earlier releases in place; this file is for DBAs who create it
+-- ahead (then the server finds version 3 and changes nothing). It is what
+-- the server creates, statement for statement: tests/pg/schema.test.mjs
+-- compares the two (pg_dump --schema-only).
+--
+--   psql -v ON_ERROR_STOP=1 -d 'postgres://croupier@db/croupier' -f postgres-schema.sql
+BEGIN;
+
+-- Every schema version applied to this database.
+CREATE TABLE schema_version (
+    version    integer PRIMARY KEY,
+    applied_at timestamptz NOT NULL DEFAULT now(),
+    note       text NOT NULL
 );
 
--- The one-line explanations of bot plays (annotations shown in the history).
-CREATE TABLE IF NOT EXISTS notes (
-    game_id text NOT NULL,
-    n       bigint NOT NULL,
-    text    text NOT NULL,
+-- One row per game: the api's metadata (seats, token hashes), the origin
+-- the play log starts from (the engine's JSON), a snapshot of the current
+-- state (a cache: bytes of this build, of `snap_version`), and the version
+-- that every write compare-and-swaps.
+CREATE TABLE games (
+    id           text PRIMARY KEY,
+    game         text NOT NULL,
+    version      bigint NOT NULL,
+    meta         text NOT NULL,
+    origin       text NOT NULL,
+    snap         bytea,
+    snap_version bigint NOT NULL DEFAULT -1,
+    created_at   timestamptz NOT NULL DEFAULT now(),
+    updated_at   timestamptz NOT NULL DEFAULT now()
+);
+
+-- The append-only log: one row per play (kind 0 a person, 1 a bot, 2 a
+-- forced pass, 3 a note of a play inside the origin), in history order.
+CREATE TABLE plays (
+    game_id     text NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    n           bigint NOT NULL,
+    version     bigint NOT NULL,
+    seat        integer NOT NULL,
+    kind        integer NOT NULL,
+    bot         text,
+    play        text,
+    record      text,
+    explanation text,
+    at_ms       bigint NOT NULL,
     PRIMARY KEY (game_id, n)
 );
+
+-- Idempotency keys: one row per key in its scope (a hash), the request's
+-- fingerprint, the request holding it, its state (0 pending, 1 answered),
+-- the sealed answer, and when the row expires (a lease, or 24 hours).
+CREATE TABLE idempotency (
+    id          text PRIMARY KEY,
+    fingerprint text NOT NULL,
+    owner       text NOT NULL,
+    state       smallint NOT NULL,
+    answer      bytea,
+    expires_at  timestamptz NOT NULL
+);
+CREATE INDEX idempotency_expires ON idempotency (expires_at);
+
+INSERT INTO schema_version (version, note)
+    VALUES (3, 'origin + play log + snapshot cache + idempotency keys');
+COMMIT;

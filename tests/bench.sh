@@ -43,6 +43,15 @@
 #    req/s (wrk -t2 -c8) and a play's p50 latency, and the server's CPU per
 #    request for both (less moved by the machine's other load); ratio
 #    v500/v10 (of the time per request) against the target (<= 1.3).
+# 5. events: tests/bench/events.mjs (Node): a play through one server until
+#    its event on an SSE stream held on another server of the same store,
+#    PostgreSQL (LISTEN/NOTIFY, a throwaway cluster) against the target
+#    (p99 <= 100 ms), and one SQLite file shared by two processes (polling)
+#    for comparison; EVENTS_PLAYS=200 plays each.
+# 6. memory (BENCH=memory only, not part of all: it takes MEMORY_MINUTES=10):
+#    tests/bench/memory.mjs: a croupier serve under a mixed load (persons'
+#    plays, reads, bot games created, SSE streams, at once), its RSS every
+#    30 s, against the target (under 50 MB from the second minute on).
 #
 # Knobs (environment): RUNS=5 engine runs; HTTP_RUNS=5 wrk runs per figure;
 # DURATION=5 seconds per wrk run; CONNS="32 256"; THREADS=server threads for
@@ -57,7 +66,7 @@
 # ROUTES_LATE=200, ROUTES_WINDOW=20 plays (section "routes", issue 33:
 # tests/bench/routes.mjs); STALL_SECONDS=10 per run, STALL_AGE=120 seconds of
 # the loop before the "aged" runs, SLOW_MS=10 (section "stall", issue 33);
-# BENCH=all|engine|hanabi|http|routes|store|stall; BUILD=build (where make put croupier and
+# BENCH=all|engine|hanabi|http|routes|store|stall|events|memory; BUILD=build (where make put croupier and
 # bench/*), CROUPIER_BIN=$BUILD/croupier (another build of the server);
 # BENCH_DOC=FILE (make bench: docs/benchmarks.md) also writes each part the
 # run printed into FILE, between that part's markers (tests/docblock.mjs),
@@ -243,6 +252,14 @@ conventions rainbow 5 -
 LIST
 fi
 [ "$BENCH" = engine ] || [ "$BENCH" = hanabi ] && exit 0
+if [ "$BENCH" = events ]; then
+    node tests/bench/events.mjs --bin "$CROUPIER_BIN" --plays "$EVENTS_PLAYS"
+    exit 0
+fi
+if [ "$BENCH" = memory ]; then
+    node tests/bench/memory.mjs --bin "$CROUPIER_BIN" --minutes "${MEMORY_MINUTES:-10}"
+    exit 0
+fi
 
 if ! command -v wrk >/dev/null 2>&1; then
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo

@@ -106,22 +106,11 @@ run_node "http" tests/http CROUPIER_BIN="$B"/croupier
 run_node "http [asan+ubsan server]" tests/http CROUPIER_BIN="$B"/asan/croupier
 
 # A real PostgreSQL: a throwaway cluster in a temp dir, on its own port and
-# socket, run by the postgres user when we are root (initdb refuses root).
+# socket (tests/http/lib/pg.mjs: run by the postgres user when we are root).
 start_pg() {
-    local bin
-    bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
-    [ -x "$bin/initdb" ] || return 1
     PGTMP=$(mktemp -d /tmp/croupier-pg.XXXXXX)
-    chmod 755 "$PGTMP"
-    local as=""
-    if [ "$(id -u)" = 0 ]; then chown postgres "$PGTMP"; as="runuser -u postgres --"; fi
-    PGPORT_T=$((20000 + RANDOM % 20000))
-    $as "$bin/initdb" -D "$PGTMP/data" -U croupier --auth=trust >"$PGTMP/initdb.log" 2>&1 || return 1
-    $as "$bin/pg_ctl" -D "$PGTMP/data" -l "$PGTMP/pg.log" -w -t 30 \
-        -o "-p $PGPORT_T -k $PGTMP -c listen_addresses=''" start >/dev/null 2>&1 || return 1
-    $as "$bin/createdb" -h "$PGTMP" -p "$PGPORT_T" -U croupier croupier || return 1
-    PG_STOP="$as $bin/pg_ctl -D $PGTMP/data -m fast stop"
-    PGURL="postgres://croupier@/croupier?host=$PGTMP&port=$PGPORT_T"
+    PGURL=$(node tests/http/lib/pg.mjs start "$PGTMP") || return 1
+    PG_STOP="node tests/http/lib/pg.mjs stop $PGTMP"
 }
 echo "HTTP tests through nginx + croupier fcgi (the same handlers over FastCGI)"
 if [ -x /usr/sbin/nginx ]; then
@@ -166,6 +155,11 @@ else
     echo "  could not start PostgreSQL: run 'make deps'"; tally "http [postgres store]" 0 1 1
     [ -n "${PG_STOP:-}" ] && $PG_STOP >/dev/null 2>&1
 fi
+
+# PostgreSQL stopped under the server: frozen (SIGSTOP), restarted -m
+# immediate under write load (tests/pg: each test runs a cluster of its own).
+echo "PostgreSQL stopped, frozen and restarted under a running server"
+run_node "postgres [frozen, restarted]" tests/pg CROUPIER_BIN=build/croupier
 
 # Crowds (release build only; each bounded in count and time, 127.0.0.1 only,
 # one after the other so that they do not skew each other's latencies): 256

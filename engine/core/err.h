@@ -17,6 +17,7 @@
     X(BAD_JSON,      "malformed-json",    400, "Malformed JSON")                \
     X(BAD_MEMBER,    "invalid-member",    400, "Invalid member")                \
     X(BAD_QUERY,     "invalid-parameter", 400, "Invalid query parameter")       \
+    X(BAD_HEADER,    "invalid-header",    400, "Invalid header")                \
     X(UNAUTHORIZED,  "unauthorized",      401, "Missing or invalid token")      \
     X(FORBIDDEN,     "forbidden",         403, "Not allowed")                   \
     X(NOT_FOUND,     "not-found",         404, "Not found")                     \
@@ -26,12 +27,15 @@
     X(GAME_OVER,     "game-over",         409, "Game over")                     \
     X(CONFLICT,      "conflict",          409, "Concurrent update")             \
     X(SEAT_TAKEN,    "seat-taken",        409, "Seat taken")                    \
+    X(IDEM_BUSY,     "idempotency-key-in-flight",409, "Request in progress")   \
     X(STALE,         "precondition-failed",412, "Stale version")                \
     X(TOO_LARGE,     "payload-too-large", 413, "Payload too large")             \
     X(MEDIA_TYPE,    "unsupported-media-type",415, "Unsupported media type")    \
     X(ILLEGAL,       "illegal-play",      422, "Illegal play")                  \
+    X(IDEM_REUSED,   "idempotency-key-reused",422, "Idempotency key reused")    \
     X(INTERNAL,      "internal",          500, "Internal error")                \
-    X(STORE,         "store-unavailable", 503, "Store unavailable")
+    X(STORE,         "store-unavailable", 503, "Store unavailable")             \
+    X(OUTCOME_UNKNOWN,"outcome-unknown",  503, "Outcome unknown")
 
 enum err_code {
 #define X(name, slug, status, title) ERR_##name##_IDX,

@@ -17,7 +17,7 @@ test('croupier without a command prints usage and exits 2', () => {
 });
 
 test('every command has --help', () => {
-  for (const cmd of ['serve', 'selfplay', 'games']) {
+  for (const cmd of ['serve', 'selfplay', 'games', 'backup']) {
     const r = run(cmd, '--help');
     assert.equal(r.status, 0, `${cmd} --help exit code`);
     assert.match(r.stdout, new RegExp(`usage: croupier ${cmd}`));

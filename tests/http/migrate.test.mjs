@@ -1,15 +1,19 @@
-// A store of the previous release (schema 1: games.state and the notes table,
-// release 497a75b) is migrated in place by the current server on its first
-// start (schema 2: origin + plays + snapshot, schema_version 1 and 2), and
-// every game in it answers exactly what the old server answered: its view to
-// the admin, to each seat and to a spectator, its history with the bots'
-// explanations, its events, legal plays and export; ?at=N replays it from
-// the position it was migrated in. Then every game in progress is played on
-// to its end.
+// A store of an earlier release is migrated in place by the current server
+// on its first start (schema 3: origin + plays + snapshot + idempotency
+// keys), and every game in it answers exactly what the old server
+// answered: its view to the admin, to each seat and to a spectator, its
+// history with the bots' explanations, its events, legal plays and export.
+// Then every game in progress is played on to its end. Two earlier
+// releases:
+//   - the previous one, 6dacb9a (schema 2: no idempotency table): gains
+//     the table and schema_version 3;
+//   - the one before, 497a75b (schema 1: games.state and the notes table):
+//     becomes schema 2 then 3 (schema_version 1, 2 and 3); ?at=N replays a
+//     game from the position it was migrated in.
 //
-// The fixtures (tests/fixtures/store-v1/, made by that release itself with
-// tests/fixtures/store-v1/make.sh): croupier-v1.db + expected.json (SQLite),
-// croupier-v1-pg.sql + expected-pg.json (PostgreSQL, checked in the
+// The fixtures (tests/fixtures/store-vN/, made by that release itself with
+// tests/fixtures/make-store.sh N): croupier-vN.db + expected.json (SQLite),
+// croupier-vN-pg.sql + expected-pg.json (PostgreSQL, checked in the
 // PostgreSQL pass of tests/run.sh, when CROUPIER_TEST_STORE is a postgres://
 // URL: the dump is loaded into a database of its own on that server).
 import test, { after } from 'node:test';
@@ -22,13 +26,13 @@ import { randomBytes } from 'node:crypto';
 import { ROOT } from './lib/contract.mjs';
 import { startServer, request, expectStatus } from './lib/server.mjs';
 
-const FIX = path.join(ROOT, 'tests', 'fixtures', 'store-v1');
+const FIXTURES = path.join(ROOT, 'tests', 'fixtures');
 const MAGIC_HEX = Buffer.from('CROUPIER-SNAP').toString('hex').toUpperCase();
 const STORE = process.env.CROUPIER_TEST_STORE || '';
 const PG_URL = /^postgres(ql)?:\/\//.test(STORE) ? STORE : '';
 
 const hasTool = (cmd) => spawnSync(cmd, ['--version'], { stdio: 'ignore' }).status === 0;
-const load = (name) => JSON.parse(readFileSync(path.join(FIX, name), 'utf8'));
+const load = (v, name) => JSON.parse(readFileSync(path.join(FIXTURES, `store-v${v}`, name), 'utf8'));
 
 const dir = mkdtempSync(path.join(tmpdir(), 'croupier-migrate-'));
 const cleanups = [];
@@ -104,9 +108,12 @@ async function checkAnswers(base, fx, when) {
     const ex = await request(base, 'GET', `/games/${g.id}/export?format=json`, { token: fx.admin_token });
     expectStatus(ex, 200, `${when}, ${g.label}: export`);
     const { explanations, ...old } = ex.json;
-    for (const k of Object.keys(old)) if (!(k in g.export)) delete old[k];
-    assert.deepEqual(old, g.export, `${when}, ${g.label}: the admin's export, every member the old server gave`);
-    if (explanations !== undefined) {
+    const { explanations: oldExplanations, ...want } = g.export;
+    for (const k of Object.keys(old)) if (!(k in want)) delete old[k];
+    assert.deepEqual(old, want, `${when}, ${g.label}: the admin's export, every member the old server gave`);
+    if (oldExplanations !== undefined) {
+      assert.deepEqual(explanations, oldExplanations, `${when}, ${g.label}: the export's explanations as the old server gave them`);
+    } else if (explanations !== undefined) {
       const want = Object.fromEntries(g.reads.admin.plays.plays.filter((p) => p.explanation).map((p) => [String(p.n), p.explanation]));
       assert.deepEqual(explanations, want, `${when}, ${g.label}: the export's explanations are the history's`);
     }
@@ -140,15 +147,15 @@ async function checkAtOrigin(base, fx, played) {
   }
 }
 
-/** The schema after the migration, through `rows(sql)`. */
-function checkSchema(rows, fx, tables) {
-  assert.deepEqual(rows('SELECT version FROM schema_version ORDER BY version').map((r) => Number(r.version)), [1, 2],
-    'schema_version holds versions 1 (the old layout) and 2 (this one)');
+/** The schema after the migration, through `rows(sql)`; `from` the fixture's schema. */
+function checkSchema(rows, fx, tables, from) {
+  assert.deepEqual(rows('SELECT version FROM schema_version ORDER BY version').map((r) => Number(r.version)),
+    from === 1 ? [1, 2, 3] : [2, 3], 'schema_version holds every version the store had, and 3 (this one)');
   assert.ok(!tables().includes('notes'), `the notes table is gone: ${tables()}`);
-  for (const t of ['games', 'plays', 'schema_version']) assert.ok(tables().includes(t), `table ${t}: ${tables()}`);
+  for (const t of ['games', 'plays', 'schema_version', 'idempotency']) assert.ok(tables().includes(t), `table ${t}: ${tables()}`);
   const notes = fx.games.reduce((k, g) => k + g.reads.admin.plays.plays.filter((p) => p.explanation).length, 0);
   const kind3 = Number(rows('SELECT count(*) AS k FROM plays WHERE kind = 3 AND explanation IS NOT NULL')[0].k);
-  assert.equal(kind3, notes, 'every note of the old store is a plays row of kind 3');
+  if (from === 1) assert.equal(kind3, notes, 'every note of the old store is a plays row of kind 3');
   const ids = rows('SELECT id FROM games WHERE origin IS NULL').map((r) => r.id);
   assert.deepEqual(ids, [], 'every game has its origin');
 }
@@ -206,51 +213,57 @@ async function stopOk(s) {
 }
 
 /** The whole check on one store: migrate, compare, restart, compare, play on. */
-async function migrateAndPlay(store, fx, rows, hex, tables) {
+async function migrateAndPlay(store, fx, rows, hex, tables, from) {
   let s = await startServer({ store, adminToken: fx.admin_token });
   let stopped = false;
   cleanups.push(async () => { if (!stopped) await s.stop(); });
   await checkAnswers(s.base, fx, 'after the migration');
-  checkSchema(rows, fx, tables);
+  checkSchema(rows, fx, tables, from);
   checkSnapshots(rows, hex, fx);
   await stopOk(s);
-  // A second start finds schema 2: nothing migrates again, nothing changes.
+  // A second start finds schema 3: nothing migrates again, nothing changes.
   s = await startServer({ store, adminToken: fx.admin_token });
   await checkAnswers(s.base, fx, 'after a restart');
-  checkSchema(rows, fx, tables);
-  await checkAtOrigin(s.base, fx, false);
+  checkSchema(rows, fx, tables, from);
+  if (from === 1) await checkAtOrigin(s.base, fx, false);
   await playOn(s.base, fx);
-  await checkAtOrigin(s.base, fx, true);
+  if (from === 1) await checkAtOrigin(s.base, fx, true);
   stopped = true;
   await stopOk(s);
 }
 
-test('SQLite: a store of release 497a75b migrates in place and every game answers as before, then plays on',
-  { skip: !hasTool('sqlite3') && 'the sqlite3 command-line tool is missing (apt-get install sqlite3)', timeout: 600_000 },
-  async () => {
-    const fx = load('expected.json');
-    const file = path.join(dir, 'v1.db');
-    copyFileSync(path.join(FIX, 'croupier-v1.db'), file);
-    const rows = (sql) => sqliteRows(file, sql);
-    assert.deepEqual(rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map((r) => r.name),
-      ['games', 'notes'], 'the fixture is a schema-1 store');
-    const tables = () => rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map((r) => r.name);
-    await migrateAndPlay(`sqlite:${file}`, fx, rows, 'hex(substr(snap, 1, 13))', tables);
-  });
+const FROM = [
+  { v: 1, release: '497a75b', tables: ['games', 'notes'] },
+  { v: 2, release: '6dacb9a', tables: ['games', 'plays', 'schema_version'] },
+];
 
-if (PG_URL) {
-  test('PostgreSQL: a dump of release 497a75b migrates in place and every game answers as before, then plays on',
-    { skip: !hasTool('psql') && 'the psql command-line tool is missing (apt-get install postgresql-client)', timeout: 600_000 },
+for (const { v, release, tables: before } of FROM) {
+  test(`SQLite: a store of release ${release} (schema ${v}) migrates in place and every game answers as before, then plays on`,
+    { skip: !hasTool('sqlite3') && 'the sqlite3 command-line tool is missing (apt-get install sqlite3)', timeout: 600_000 },
     async () => {
-      const fx = load('expected-pg.json');
-      const name = `croupier_migrate_${randomBytes(6).toString('hex')}`;
-      run('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', PG_URL, '-c', `CREATE DATABASE ${name}`], 'create database');
-      cleanups.push(() => run('psql', ['-X', '-q', '-d', PG_URL, '-c', `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`], 'drop database'));
-      const url = pgWithDb(PG_URL, name);
-      run('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', url, '-f', path.join(FIX, 'croupier-v1-pg.sql')], 'load the dump');
-      const rows = (sql) => pgRows(url, sql);
-      const tables = () => rows("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename").map((r) => r.tablename);
-      assert.deepEqual(tables(), ['games', 'notes'], 'the fixture is a schema-1 store');
-      await migrateAndPlay(url, fx, rows, "upper(encode(substring(snap FROM 1 FOR 13), 'hex'))", tables);
+      const fx = load(v, 'expected.json');
+      const file = path.join(dir, `v${v}.db`);
+      copyFileSync(path.join(FIXTURES, `store-v${v}`, `croupier-v${v}.db`), file);
+      const rows = (sql) => sqliteRows(file, sql);
+      const tables = () => rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map((r) => r.name);
+      assert.deepEqual(tables(), before, `the fixture is a schema-${v} store`);
+      await migrateAndPlay(`sqlite:${file}`, fx, rows, 'hex(substr(snap, 1, 13))', tables, v);
     });
+
+  if (PG_URL) {
+    test(`PostgreSQL: a dump of release ${release} (schema ${v}) migrates in place and every game answers as before, then plays on`,
+      { skip: !hasTool('psql') && 'the psql command-line tool is missing (apt-get install postgresql-client)', timeout: 600_000 },
+      async () => {
+        const fx = load(v, 'expected-pg.json');
+        const name = `croupier_migrate_${randomBytes(6).toString('hex')}`;
+        run('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', PG_URL, '-c', `CREATE DATABASE ${name}`], 'create database');
+        cleanups.push(() => run('psql', ['-X', '-q', '-d', PG_URL, '-c', `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`], 'drop database'));
+        const url = pgWithDb(PG_URL, name);
+        run('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', url, '-f', path.join(FIXTURES, `store-v${v}`, `croupier-v${v}-pg.sql`)], 'load the dump');
+        const rows = (sql) => pgRows(url, sql);
+        const tables = () => rows("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename").map((r) => r.tablename);
+        assert.deepEqual(tables(), before, `the fixture is a schema-${v} store`);
+        await migrateAndPlay(url, fx, rows, "upper(encode(substring(snap FROM 1 FOR 13), 'hex'))", tables, v);
+      });
+  }
 }

@@ -9,15 +9,22 @@
  * other tests; the store's connections carry application_name
  * croupier-unit, which the reconnection test uses to kill them.
  *
- * Covered: schema 2 on an empty database; create / get / origin_get;
+ * Covered: schema 3 on an empty database; create / get / origin_get;
  * commit (ok, stale, unknown, a failed commit changes nothing); plays
  * paging and notes; snap_put; delete (plays cascade); threads racing
- * commits; reset-and-retry of killed connections; the in-place migration
- * of a schema-1 database (and its rollback when a step fails), reopening,
- * refusal of a newer or unknown schema; servers opening at once.
+ * commits; reset-and-retry of killed connections; a commit whose answer
+ * is lost on a frozen backend (ERR_OUTCOME_UNKNOWN), and writes whose answer
+ * is lost after they committed (a proxy drops it: settled as landed); the in-place migration
+ * of a schema-2 and of a schema-1 database (and its rollback when a step
+ * fails), reopening, refusal of a newer or unknown schema; servers opening
+ * at once; the idempotency keys (store_cases.h).
  */
 #include <libpq-fe.h>
 #include <pthread.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +39,7 @@
 
 #include "core/err.h"
 #include "store.h"
+#include "store_cases.h"
 
 #define SCHEMA "croupier_unit"
 
@@ -228,21 +236,27 @@ static const char *PLAYS_COLS =
     " version bigint NO -";
 static const char *SV_COLS =
     "applied_at timestamp with time zone NO now(), note text NO -, version integer NO -";
+static const char *IDEM_COLS =
+    "answer bytea YES -, expires_at timestamp with time zone NO -, fingerprint text NO -,"
+    " id text NO -, owner text NO -, state smallint NO -";
 
-static void assert_schema2(PGconn *c)
+static void assert_schema3(PGconn *c)
 {
     sql_eq(c, COLS_SQL("games"), GAMES_COLS);
     sql_eq(c, COLS_SQL("plays"), PLAYS_COLS);
     sql_eq(c, COLS_SQL("schema_version"), SV_COLS);
+    sql_eq(c, COLS_SQL("idempotency"), IDEM_COLS);
     sql_eq(c, "SELECT to_regclass('notes') IS NULL", "t");
-    /* keys: games(id), plays(game_id, n) cascading from games, schema_version(version) */
+    sql_eq(c, "SELECT to_regclass('idempotency_expires') IS NOT NULL", "t");
+    /* keys: games(id), plays(game_id, n) cascading from games,
+     * idempotency(id), schema_version(version) */
     sql_eq(c,
            "SELECT string_agg(conrelid::regclass::text || ':' || contype::text || ':' ||"
            " pg_get_constraintdef(oid), '; ' ORDER BY conrelid::regclass::text, contype)"
            " FROM pg_constraint WHERE connamespace = '" SCHEMA "'::regnamespace",
-           "games:p:PRIMARY KEY (id); plays:f:FOREIGN KEY (game_id) REFERENCES games(id) ON "
-           "DELETE CASCADE; plays:p:PRIMARY KEY (game_id, n); schema_version:p:PRIMARY KEY "
-           "(version)");
+           "games:p:PRIMARY KEY (id); idempotency:p:PRIMARY KEY (id); plays:f:FOREIGN KEY "
+           "(game_id) REFERENCES games(id) ON DELETE CASCADE; plays:p:PRIMARY KEY (game_id, n); "
+           "schema_version:p:PRIMARY KEY (version)");
 }
 
 /* Schema 1 exactly as the previous release's store_pg.c created it. */
@@ -261,6 +275,26 @@ static const char *SCHEMA1 =
     " text text NOT NULL,"
     " PRIMARY KEY (game_id, n))";
 
+/* Schema 2 exactly as the previous release's store_pg.c created it, with
+ * a game at version 7 (snapshot of 7) and two plays. */
+static const char *SCHEMA2 =
+    "CREATE TABLE schema_version (version integer PRIMARY KEY,"
+    " applied_at timestamptz NOT NULL DEFAULT now(), note text NOT NULL);"
+    "CREATE TABLE games (id text PRIMARY KEY, game text NOT NULL, version bigint NOT NULL,"
+    " meta text NOT NULL, origin text NOT NULL, snap bytea,"
+    " snap_version bigint NOT NULL DEFAULT -1,"
+    " created_at timestamptz NOT NULL DEFAULT now(),"
+    " updated_at timestamptz NOT NULL DEFAULT now());"
+    "CREATE TABLE plays (game_id text NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+    " n bigint NOT NULL, version bigint NOT NULL, seat integer NOT NULL,"
+    " kind integer NOT NULL, bot text, play text, record text, explanation text,"
+    " at_ms bigint NOT NULL, PRIMARY KEY (game_id, n));"
+    "INSERT INTO schema_version (version, note) VALUES (2, 'origin + play log + snapshot cache');"
+    "INSERT INTO games (id, game, version, meta, origin, snap, snap_version)"
+    " VALUES ('g2', 'hanabi', 7, '{}', '{}', 'snap7', 7);"
+    "INSERT INTO plays VALUES ('g2', 1, 3, 0, 0, NULL, '[1]', '{}', NULL, 1),"
+    " ('g2', 2, 7, 1, 1, 'rules', '[2]', '{}', 'why', 2)";
+
 static const char *SV_ROWS_SQL =
     "SELECT string_agg(version || ':' || note, ' | ' ORDER BY version) FROM schema_version";
 
@@ -273,8 +307,8 @@ static void test_fresh_create_get(void **state)
     reset_schema();
     store *s = open_ok();
     PGconn *c = raw();
-    assert_schema2(c);
-    sql_eq(c, SV_ROWS_SQL, "2:origin + play log + snapshot cache");
+    assert_schema3(c);
+    sql_eq(c, SV_ROWS_SQL, "3:origin + play log + snapshot cache + idempotency keys");
 
     static const unsigned char snap[] = {0, 1, 2, 0xff, 0, 'x', 0x80, 0};
     store_row row = mkrow("g1", "hanabi", 3, "{\"m\":1}", "{\"o\":1}", snap, sizeof snap);
@@ -683,6 +717,257 @@ static void test_reconnect(void **state)
     store_close(s);
 }
 
+/* --- a write whose answer is lost ----------------------------------------- */
+
+typedef struct committer {
+    store *s;
+    int rc;
+} committer;
+
+static void *commit_one(void *arg)
+{
+    committer *c = arg;
+    store_play p[1] = {mkplay(1, 0, STORE_PERSON, NULL, "[1]", "{}", NULL)};
+    c->rc = store_commit(c->s, "g", 0, "{\"v\":1}", (const unsigned char *)"s", 1, p, 1);
+    return NULL;
+}
+
+/* The pid of the store's backend running a commit, waiting for it (0: none). */
+static int commit_backend(PGconn *c)
+{
+    for (int i = 0; i < 500; i++) {
+        long long pid = sqlnum(c, "SELECT coalesce(max(pid), 0) FROM pg_stat_activity"
+                                  " WHERE application_name = 'croupier-unit' AND state = 'active'"
+                                  " AND query LIKE 'WITH u AS (UPDATE games%'");
+        if (pid)
+            return (int)pid;
+        usleep(10000);
+    }
+    return 0;
+}
+
+/* The backend that got a commit freezes (SIGSTOP) in the middle of it: no
+ * answer comes, and the store cannot end that session (a stopped process
+ * does not act on its SIGTERM) nor so tell whether it will commit: the
+ * commit is ERR_OUTCOME_UNKNOWN, not a failure. Woken, the session acts on
+ * the SIGTERM the store sent and its write never lands. */
+static void test_lost_answer(void **state)
+{
+    (void)state;
+    need_pg();
+    reset_schema();
+    store *s = open_ok();
+    store_row row = mkrow("g", "hanabi", 0, "{}", "{}", NULL, 0);
+    assert_int_equal(store_create(s, &row, NULL, 0), 0);
+    PGconn *c = raw();
+    sql(c, "CREATE FUNCTION " SCHEMA ".slow() RETURNS trigger LANGUAGE plpgsql"
+           " AS $$BEGIN PERFORM pg_sleep(1); RETURN NEW; END$$");
+    sql(c, "CREATE TRIGGER slow BEFORE INSERT ON " SCHEMA ".plays"
+           " FOR EACH ROW EXECUTE FUNCTION " SCHEMA ".slow()");
+    committer w = {.s = s};
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, commit_one, &w), 0);
+    int pid = commit_backend(c);
+    assert_true(pid > 0);
+    int stopped = kill(pid, SIGSTOP) == 0;
+    pthread_join(t, NULL);
+    if (!stopped) { /* the server runs as another user */
+        PQfinish(c);
+        store_close(s);
+        print_message("cannot signal the server's processes: skipped\n");
+        skip();
+    }
+    kill(pid, SIGCONT);
+    assert_int_equal(w.rc, ERR_OUTCOME_UNKNOWN);
+    char m[2048];
+    s->vt->metrics(s, m, sizeof m);
+    assert_non_null(strstr(m, "croupier_store_answers_lost_total{found=\"unknown\"} 1\n"));
+    for (int i = 0; i < 500; i++) { /* it acts on the store's SIGTERM */
+        char q[160];
+        snprintf(q, sizeof q, "SELECT count(*) FROM pg_stat_activity WHERE pid = %d", pid);
+        if (sqlnum(c, q) == 0)
+            break;
+        usleep(10000);
+    }
+    assert_get(s, "g", 0, "{}", NULL, 0, -1); /* its write never landed */
+    assert_int_equal(count_plays(s, "g", 1), 0);
+    sql(c, "DROP TRIGGER slow ON " SCHEMA ".plays");
+    commit_one(&w);
+    assert_int_equal(w.rc, 0);
+    assert_int_equal(count_plays(s, "g", 1), 1);
+    PQfinish(c);
+    store_close(s);
+}
+
+/* A proxy between the store and the server (a unix socket in a directory
+ * of its own, named as libpq looks for it), for answers that are lost
+ * after the server committed: once armed, the next bytes the server sends
+ * on any connection are dropped and that connection is closed both ways,
+ * as a network that fails just then would. */
+typedef struct proxy {
+    char dir[40], real[100], path[100]; /* sun_path holds 108 */
+    int lfd, port, stop;
+    int armed; /* atomic: the answer to drop, counted from 1 (0: none) */
+    pthread_t acceptor;
+} proxy;
+
+typedef struct pipe_pair {
+    proxy *px;
+    int down, up; /* the store's side, the server's side */
+} pipe_pair;
+
+static void *pump(void *arg)
+{
+    pipe_pair *pp = arg;
+    char buf[65536];
+    for (;;) {
+        struct pollfd p[2] = {{.fd = pp->down, .events = POLLIN}, {.fd = pp->up, .events = POLLIN}};
+        if (poll(p, 2, 200) < 0 || __atomic_load_n(&pp->px->stop, __ATOMIC_RELAXED))
+            break;
+        if (p[0].revents) {
+            ssize_t n = read(pp->down, buf, sizeof buf);
+            if (n <= 0 || write(pp->up, buf, (size_t)n) != n)
+                break;
+        }
+        if (p[1].revents) {
+            ssize_t n = read(pp->up, buf, sizeof buf);
+            int left = __atomic_load_n(&pp->px->armed, __ATOMIC_SEQ_CST);
+            while (n > 0 && left > 0 &&
+                   !__atomic_compare_exchange_n(&pp->px->armed, &left, left - 1, 0,
+                                                __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+                ;
+            if (n > 0 && left == 1)
+                break; /* the answer is lost */
+            if (n <= 0 || write(pp->down, buf, (size_t)n) != n)
+                break;
+        }
+    }
+    close(pp->down);
+    close(pp->up);
+    free(pp);
+    return NULL;
+}
+
+static void *accept_loop(void *arg)
+{
+    proxy *px = arg;
+    for (;;) {
+        int c = accept(px->lfd, NULL, NULL);
+        if (c < 0)
+            break;
+        struct sockaddr_un a = {.sun_family = AF_UNIX};
+        snprintf(a.sun_path, sizeof a.sun_path, "%s", px->real);
+        int u = socket(AF_UNIX, SOCK_STREAM, 0);
+        if (u < 0 || connect(u, (struct sockaddr *)&a, sizeof a) != 0) {
+            close(c);
+            if (u >= 0)
+                close(u);
+            continue;
+        }
+        pipe_pair *pp = malloc(sizeof *pp);
+        pthread_t t;
+        *pp = (pipe_pair){px, c, u};
+        pthread_create(&t, NULL, pump, pp);
+        pthread_detach(t);
+    }
+    return NULL;
+}
+
+/* A proxy to the cluster of URL (a unix socket: host=DIR&port=PORT), and
+ * the URL that goes through it into `url`. 0, or -1 (not a socket URL). */
+static int proxy_start(proxy *px, char *url, size_t n)
+{
+    const char *h = strstr(URL, "host="), *pt = strstr(URL, "port=");
+    if (!h || !pt || h[5] != '/')
+        return -1;
+    memset(px, 0, sizeof *px);
+    px->port = atoi(pt + 5);
+    int hl = (int)strcspn(h + 5, "&");
+    if (hl > 80)
+        return -1;
+    snprintf(px->real, sizeof px->real, "%.*s/.s.PGSQL.%d", hl, h + 5, px->port);
+    snprintf(px->dir, sizeof px->dir, "/tmp/croupier-proxy-XXXXXX");
+    if (!mkdtemp(px->dir))
+        return -1;
+    snprintf(px->path, sizeof px->path, "%s/.s.PGSQL.%d", px->dir, px->port);
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    snprintf(a.sun_path, sizeof a.sun_path, "%s", px->path);
+    px->lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (px->lfd < 0 || bind(px->lfd, (struct sockaddr *)&a, sizeof a) || listen(px->lfd, 16))
+        return -1;
+    pthread_create(&px->acceptor, NULL, accept_loop, px);
+    /* the test's URL with the proxy's directory as its host */
+    snprintf(url, n, "%.*shost=%s%s", (int)(h - URL), URL, px->dir, h + 5 + strcspn(h + 5, "&"));
+    return 0;
+}
+
+static void proxy_stop(proxy *px)
+{
+    __atomic_store_n(&px->stop, 1, __ATOMIC_RELAXED);
+    shutdown(px->lfd, SHUT_RDWR);
+    close(px->lfd);
+    pthread_join(px->acceptor, NULL);
+    unlink(px->path);
+    rmdir(px->dir);
+}
+
+/* The answer to a write is lost after the server committed it: the store
+ * learns that it landed (by the game's version and log, or by the key's
+ * row) and reports success, not a failure, and nothing is written twice. */
+static void test_answer_lost_after_commit(void **state)
+{
+    (void)state;
+    need_pg();
+    proxy px;
+    char url[2048];
+    if (proxy_start(&px, url, sizeof url)) {
+        print_message("not a unix-socket URL: skipped\n");
+        skip();
+    }
+    reset_schema();
+    store *s = NULL;
+    char err[512] = "";
+    assert_int_equal(store_open(&s, url, err, sizeof err), 0);
+    store_row row = mkrow("g", "hanabi", 0, "{}", "{}", NULL, 0);
+    assert_int_equal(store_create(s, &row, NULL, 0), 0);
+
+    /* a commit without a key: settled by the game's version and log */
+    __atomic_store_n(&px.armed, 1, __ATOMIC_SEQ_CST);
+    store_play p[1] = {mkplay(1, 0, STORE_PERSON, NULL, "[1]", "{}", NULL)};
+    assert_int_equal(store_commit(s, "g", 0, "{\"v\":1}", (const unsigned char *)"s", 1, p, 1), 0);
+    assert_int_equal(__atomic_load_n(&px.armed, __ATOMIC_SEQ_CST), 0); /* an answer was lost */
+    assert_get(s, "g", 1, "{\"v\":1}", "s", 1, 1);
+    assert_int_equal(count_plays(s, "g", 1), 1);
+
+    /* a keyed commit (BEGIN, the write, COMMIT: the third answer is
+     * COMMIT's): settled by its key's row */
+    store_idem k = {0};
+    snprintf(k.id, sizeof k.id, "key");
+    snprintf(k.fingerprint, sizeof k.fingerprint, "fp");
+    snprintf(k.owner, sizeof k.owner, "me:1");
+    assert_int_equal(s->vt->idem_claim(s, &k, 30), 0);
+    store_answer a = {.id = "key", .fingerprint = "fp", .owner = "me:1",
+                      .answer = (const unsigned char *)"A", .answer_len = 1, .keep_s = 60};
+    __atomic_store_n(&px.armed, 3, __ATOMIC_SEQ_CST);
+    p[0] = mkplay(2, 0, STORE_PERSON, NULL, "[2]", "{}", NULL);
+    assert_int_equal(s->vt->commit(s, "g", 1, "{\"v\":2}", NULL, 0, p, 1, &a), 0);
+    assert_int_equal(__atomic_load_n(&px.armed, __ATOMIC_SEQ_CST), 0);
+    assert_get(s, "g", 2, "{\"v\":2}", NULL, 0, -1);
+    assert_int_equal(count_plays(s, "g", 1), 2);
+    /* a create: settled by its row */
+    __atomic_store_n(&px.armed, 1, __ATOMIC_SEQ_CST);
+    store_row g2 = mkrow("g2", "hanabi", 1, "{\"t\":1}", "{}", NULL, 0);
+    assert_int_equal(store_create(s, &g2, p, 1), 0);
+    assert_int_equal(__atomic_load_n(&px.armed, __ATOMIC_SEQ_CST), 0);
+    assert_int_equal(count_plays(s, "g2", 1), 1);
+
+    char m[2048];
+    s->vt->metrics(s, m, sizeof m);
+    assert_non_null(strstr(m, "croupier_store_answers_lost_total{found=\"landed\"} 3\n"));
+    store_close(s);
+    proxy_stop(&px);
+}
+
 static void test_open_errors(void **state)
 {
     (void)state;
@@ -718,10 +1003,10 @@ static void test_migrate_v1(void **state)
     sql(c, "UPDATE games SET created_at = '2020-01-02T03:04:05Z' WHERE id = 'g1'");
 
     store *s = open_ok();
-    assert_schema2(c);
+    assert_schema3(c);
     sql_eq(c, SV_ROWS_SQL,
            "1:found: the previous release (games.state + notes) | "
-           "2:migrated: origin + play log + snapshot cache");
+           "2:migrated: origin + play log + snapshot cache | 3:migrated: idempotency keys");
     sql_eq(c, "SELECT created_at = '2020-01-02T03:04:05Z' FROM games WHERE id = 'g1'", "t");
 
     assert_get(s, "g1", 5, "{\"seats\":[1]}", NULL, 0, -1);
@@ -769,19 +1054,19 @@ static void test_migrate_v1(void **state)
     s = open_ok();
     sql_eq(c, SV_ROWS_SQL,
            "1:found: the previous release (games.state + notes) | "
-           "2:migrated: origin + play log + snapshot cache");
+           "2:migrated: origin + play log + snapshot cache | 3:migrated: idempotency keys");
     assert_get(s, "g1", 6, "{\"seats\":[1]}", "s6", 2, 6);
     assert_int_equal(count_plays(s, "g1", 1), 3);
     store_close(s);
 
     /* a newer schema: refused */
-    sql(c, "INSERT INTO schema_version (version, note) VALUES (3, 'from the future')");
+    sql(c, "INSERT INTO schema_version (version, note) VALUES (4, 'from the future')");
     s = (store *)&s;
     char err[512] = "";
     assert_int_equal(store_open(&s, URL, err, sizeof err), ERR_STORE);
     assert_null(s);
-    assert_non_null(strstr(err, "the database has schema 3, newer than this build (2)"));
-    sql_eq(c, "SELECT count(*) FROM schema_version", "3");
+    assert_non_null(strstr(err, "the database has schema 4, newer than this build (3)"));
+    sql_eq(c, "SELECT count(*) FROM schema_version", "4");
     PQfinish(c);
 }
 
@@ -812,7 +1097,7 @@ static void test_migrate_failure_rolls_back(void **state)
     /* once the stray table is gone the migration goes through */
     sql(c, "DROP TABLE plays");
     s = open_ok();
-    assert_schema2(c);
+    assert_schema3(c);
     assert_int_equal(count_plays(s, "g1", 1), 2);
     store_close(s);
     PQfinish(c);
@@ -897,15 +1182,60 @@ static void test_concurrent_open(void **state)
 
     reset_schema();
     open_at_once();
-    assert_schema2(c);
-    sql_eq(c, SV_ROWS_SQL, "2:origin + play log + snapshot cache");
+    assert_schema3(c);
+    sql_eq(c, SV_ROWS_SQL, "3:origin + play log + snapshot cache + idempotency keys");
 
     reset_schema();
     make_schema1(c);
     open_at_once();
-    assert_schema2(c);
-    sql_eq(c, "SELECT count(*) FROM schema_version", "2");
+    assert_schema3(c);
+    sql_eq(c, "SELECT count(*) FROM schema_version", "3");
     sql_eq(c, "SELECT count(*) FROM plays", "2");
+
+    reset_schema();
+    sql(c, SCHEMA2);
+    open_at_once();
+    assert_schema3(c);
+    sql_eq(c, SV_ROWS_SQL, "2:origin + play log + snapshot cache | 3:migrated: idempotency keys");
+    PQfinish(c);
+}
+
+/* The previous release's schema 2 gains the idempotency table and row 3
+ * in place; its games are untouched and take writes. */
+static void test_migrate_v2(void **state)
+{
+    (void)state;
+    need_pg();
+    reset_schema();
+    PGconn *c = raw();
+    sql(c, SCHEMA2);
+    store *s = open_ok();
+    assert_schema3(c);
+    sql_eq(c, SV_ROWS_SQL, "2:origin + play log + snapshot cache | 3:migrated: idempotency keys");
+    assert_get(s, "g2", 7, "{}", "snap7", 5, 7);
+    assert_int_equal(count_plays(s, "g2", 1), 2);
+    store_play p[1] = {mkplay(3, 0, STORE_PERSON, NULL, "[3]", "{}", NULL)};
+    assert_int_equal(store_commit(s, "g2", 7, "{}", NULL, 0, p, 1), 0);
+    assert_int_equal(count_plays(s, "g2", 1), 3);
+    store_close(s);
+    PQfinish(c);
+}
+
+static void db_sql(void *ctx, const char *q) { sql(ctx, q); }
+static long long db_num(void *ctx, const char *q) { return sqlnum(ctx, q); }
+
+static void test_idempotency(void **state)
+{
+    (void)state;
+    need_pg();
+    reset_schema();
+    store *s = open_ok();
+    PGconn *c = raw();
+    store_db db = {db_sql, db_num, c,
+                   "UPDATE idempotency SET expires_at = now() - interval '1 second'"
+                   " WHERE id IN ('k2', 'k3')"};
+    store_idempotency_cases(s, &db);
+    store_close(s);
     PQfinish(c);
 }
 
@@ -924,11 +1254,15 @@ int main(void)
         cmocka_unit_test(test_delete),
         cmocka_unit_test(test_race),
         cmocka_unit_test(test_reconnect),
+        cmocka_unit_test(test_lost_answer),
+        cmocka_unit_test(test_answer_lost_after_commit),
         cmocka_unit_test(test_open_errors),
         cmocka_unit_test(test_migrate_v1),
         cmocka_unit_test(test_migrate_failure_rolls_back),
         cmocka_unit_test(test_unknown_schema_refused),
         cmocka_unit_test(test_concurrent_open),
+        cmocka_unit_test(test_migrate_v2),
+        cmocka_unit_test(test_idempotency),
     };
     int failed = cmocka_run_group_tests_name("store_pg", tests, NULL, NULL);
     if (URL[0] && !failed) { /* leave the shared database as we found it */

@@ -1,15 +1,16 @@
 /* test_store_sqlite.c: the SQLite store (api/store_sqlite.c) on real files.
  *
- * Each test works in a fresh temporary directory: schema 2 on an empty
+ * Each test works in a fresh temporary directory: schema 3 on an empty
  * file, create/get/origin_get, the compare-and-swap of commit (one winner,
  * clean conflicts, nothing written by a failed commit), the play log and its
  * paging, the snapshot cache, delete, threads (and two store handles, as two
  * processes would have) racing on one game, opening one file from several
- * threads at once, and the in-place migration of a schema-1 database of the
- * previous release (built here with its own DDL), including a migration that
- * fails and must leave the file as it was, and a newer schema refused; the
- * checkpointer (the WAL bounded under a stream of commits, the rest copied
- * once they stop).
+ * threads at once, and the in-place migration of a schema-2 database of the
+ * previous release and of a schema-1 database of the one before (built here
+ * with their own DDL), including a migration that fails and must leave the
+ * file as it was, and a newer schema refused; the checkpointer (the WAL
+ * bounded under a stream of commits, the rest copied once they stop); the
+ * idempotency keys (store_cases.h).
  */
 #include <pthread.h>
 #include <sqlite3.h>
@@ -28,6 +29,7 @@
 
 #include "core/err.h"
 #include "store.h"
+#include "store_cases.h"
 
 /* --- fixture: a temporary directory and a database path in it ----------------- */
 
@@ -169,11 +171,11 @@ static void test_fresh_schema(void **state)
     store_close(s);
     char buf[256];
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM schema_version"), 1);
-    assert_int_equal(raw_int(f->path, "SELECT version FROM schema_version"), 2);
+    assert_int_equal(raw_int(f->path, "SELECT version FROM schema_version"), 3);
     long long at = raw_int(f->path, "SELECT applied_at FROM schema_version");
     assert_true(at > 1600000000 && at <= (long long)time(NULL));
     assert_string_equal(raw_text(f->path, "SELECT note FROM schema_version", buf, sizeof buf),
-                        "origin + play log + snapshot cache");
+                        "origin + play log + snapshot cache + idempotency keys");
     assert_string_equal(raw_text(f->path, "PRAGMA journal_mode", buf, sizeof buf), "wal");
     /* The column names other programs rely on, in order. */
     assert_string_equal(
@@ -184,6 +186,10 @@ static void test_fresh_schema(void **state)
         raw_text(f->path, "SELECT group_concat(name, ',') FROM pragma_table_info('plays')", buf,
                  sizeof buf),
         "game_id,n,version,seat,kind,bot,play,record,explanation,at_ms");
+    assert_string_equal(
+        raw_text(f->path, "SELECT group_concat(name, ',') FROM pragma_table_info('idempotency')",
+                 buf, sizeof buf),
+        "id,fingerprint,owner,state,answer,expires_at");
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_master WHERE name = 'plays'"
                                       " AND sql LIKE '%WITHOUT ROWID%'"),
                      1);
@@ -633,6 +639,25 @@ static const char *const SCHEMA_1 =
     " text TEXT NOT NULL,"
     " PRIMARY KEY (game_id, n))";
 
+/* The previous release's schema 2 (its store_sqlite.c's DDL, verbatim),
+ * with a game at version 7 (snapshot of 7) and two plays. */
+static const char *const SCHEMA_2 =
+    "PRAGMA journal_mode=WAL;"
+    "CREATE TABLE schema_version ( version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL,"
+    " note TEXT NOT NULL);"
+    "CREATE TABLE games ( id TEXT PRIMARY KEY, game TEXT NOT NULL, version INTEGER NOT NULL,"
+    " meta TEXT NOT NULL, origin TEXT NOT NULL, snap BLOB,"
+    " snap_version INTEGER NOT NULL DEFAULT -1, created_at INTEGER NOT NULL,"
+    " updated_at INTEGER NOT NULL);"
+    "CREATE TABLE plays ( game_id TEXT NOT NULL, n INTEGER NOT NULL, version INTEGER NOT NULL,"
+    " seat INTEGER NOT NULL, kind INTEGER NOT NULL, bot TEXT, play TEXT, record TEXT,"
+    " explanation TEXT, at_ms INTEGER NOT NULL, PRIMARY KEY (game_id, n)) WITHOUT ROWID;"
+    "INSERT INTO schema_version VALUES (2, 1700000000, 'origin + play log + snapshot cache');"
+    "INSERT INTO games VALUES ('g2', 'hanabi', 7, '{\"seats\":[]}', '{}', 'snap7', 7,"
+    " 1700000000, 1700000000);"
+    "INSERT INTO plays VALUES ('g2', 1, 3, 0, 0, NULL, '[1]', '{}', NULL, 1),"
+    " ('g2', 2, 7, 1, 1, 'rules', '[2]', '{}', 'why', 2);";
+
 static void make_schema1(const char *path, const char *extra_sql)
 {
     sqlite3 *db = raw_open(path);
@@ -712,7 +737,7 @@ static void check_migrated(const char *path)
     assert_int_equal(raw_int(path, "SELECT count(*) FROM plays"), 3);
     assert_int_equal(raw_int(path, "SELECT count(*) FROM plays WHERE game_id = 'gone'"), 0);
 
-    /* notes gone, games.state renamed, schema_version 1 and 2. */
+    /* notes gone, games.state renamed, schema_version 1, 2 and 3. */
     assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'notes'"), 0);
     assert_int_equal(
         raw_int(path, "SELECT count(*) FROM pragma_table_info('games') WHERE name = 'state'"), 0);
@@ -727,7 +752,7 @@ static void check_migrated(const char *path)
                        " (SELECT * FROM schema_version ORDER BY version)",
                  buf, sizeof buf),
         "1:found: the previous release (games.state + notes)|"
-        "2:migrated: origin + play log + snapshot cache");
+        "2:migrated: origin + play log + snapshot cache|3:migrated: idempotency keys");
     long long at = raw_int(path, "SELECT min(applied_at) FROM schema_version");
     assert_true(at > 1600000000 && at <= (long long)time(NULL));
 
@@ -843,10 +868,10 @@ static void test_migrate_schema1(void **state)
     fx *f = *state;
     make_schema1(f->path, NULL);
     check_migrated(f->path);
-    /* Opening again is a no-op: still two schema_version rows, same data. */
+    /* Opening again is a no-op: still three schema_version rows, same data. */
     store *s = open_ok(f->path);
     store_close(s);
-    assert_int_equal(raw_int(f->path, "SELECT count(*) FROM schema_version"), 2);
+    assert_int_equal(raw_int(f->path, "SELECT count(*) FROM schema_version"), 3);
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM games"), 4);
     assert_int_equal(raw_int(f->path, "SELECT version FROM games WHERE id = 'a1'"), 4);
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM plays"), 5);
@@ -862,7 +887,7 @@ static void test_migrate_empty_schema1(void **state)
     store *s = open_ok(f->path);
     create_game(s, "g", 1, "{}", NULL, NULL, 0, 0);
     store_close(s);
-    assert_int_equal(raw_int(f->path, "SELECT max(version) FROM schema_version"), 2);
+    assert_int_equal(raw_int(f->path, "SELECT max(version) FROM schema_version"), 3);
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_master WHERE name = 'notes'"),
                      0);
 }
@@ -902,13 +927,13 @@ static void test_newer_schema_refused(void **state)
     sqlite3 *db = raw_open(f->path);
     raw_exec(db, "CREATE TABLE schema_version (version INTEGER PRIMARY KEY,"
                  " applied_at INTEGER NOT NULL, note TEXT NOT NULL);"
-                 "INSERT INTO schema_version VALUES (2, 1, 'x'), (3, 2, 'from the future');");
+                 "INSERT INTO schema_version VALUES (3, 1, 'x'), (4, 2, 'from the future');");
     sqlite3_close(db);
     store *s = NULL;
     char err[512] = "";
     assert_int_equal(store_sqlite_open(&s, f->path, err, sizeof err), ERR_STORE);
     assert_null(s);
-    assert_non_null(strstr(err, "the database has schema 3, newer than this build (2)"));
+    assert_non_null(strstr(err, "the database has schema 4, newer than this build (3)"));
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM schema_version"), 2);
 
     /* Unknown shapes are refused too, and nothing is created. */
@@ -981,7 +1006,7 @@ static void test_concurrent_open_empty(void **state)
     fx *f = *state;
     open_concurrently(f->path);
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM schema_version"), 1);
-    assert_int_equal(raw_int(f->path, "SELECT version FROM schema_version"), 2);
+    assert_int_equal(raw_int(f->path, "SELECT version FROM schema_version"), 3);
 }
 
 static void test_concurrent_open_schema1(void **state)
@@ -989,8 +1014,62 @@ static void test_concurrent_open_schema1(void **state)
     fx *f = *state;
     make_schema1(f->path, NULL);
     open_concurrently(f->path);
-    assert_int_equal(raw_int(f->path, "SELECT count(*) FROM schema_version"), 2);
+    assert_int_equal(raw_int(f->path, "SELECT count(*) FROM schema_version"), 3);
     check_migrated(f->path);
+}
+
+/* A database of the previous release (schema 2: no idempotency table)
+ * gains the table and schema_version row 3, in place; its games are
+ * untouched; several openers at once migrate it once. */
+static void test_migrate_schema2(void **state)
+{
+    fx *f = *state;
+    sqlite3 *db = raw_open(f->path);
+    raw_exec(db, SCHEMA_2);
+    sqlite3_close(db);
+    open_concurrently(f->path);
+    char buf[256];
+    assert_string_equal(
+        raw_text(f->path, "SELECT group_concat(version || ':' || note, '|') FROM"
+                          " (SELECT * FROM schema_version ORDER BY version)",
+                 buf, sizeof buf),
+        "2:origin + play log + snapshot cache|3:migrated: idempotency keys");
+    assert_string_equal(
+        raw_text(f->path, "SELECT group_concat(name, ',') FROM pragma_table_info('idempotency')",
+                 buf, sizeof buf),
+        "id,fingerprint,owner,state,answer,expires_at");
+    store *s = open_ok(f->path);
+    store_row r;
+    assert_int_equal(store_get(s, "g2", &r), 0);
+    assert_int_equal(r.version, 7);
+    assert_int_equal(r.snap_version, 7);
+    assert_memory_equal(r.snap, "snap7", 5);
+    store_row_free(&r);
+    store_play p[1] = {P(3, 0, STORE_PERSON, NULL, "[3]", "{}", NULL)};
+    assert_int_equal(store_commit(s, "g2", 7, "{}", NULL, 0, p, 1), 0);
+    assert_int_equal(raw_int(f->path, "SELECT count(*) FROM plays WHERE game_id = 'g2'"), 3);
+    store_close(s);
+}
+
+/* --- idempotency keys ----------------------------------------------------------- */
+
+static void db_sql(void *ctx, const char *sql)
+{
+    sqlite3 *db = raw_open(ctx);
+    raw_exec(db, sql);
+    sqlite3_close(db);
+}
+
+static long long db_num(void *ctx, const char *sql) { return raw_int(ctx, sql); }
+
+static void test_idempotency(void **state)
+{
+    fx *f = *state;
+    store *s = open_ok(f->path);
+    store_db db = {db_sql, db_num, f->path,
+                   "UPDATE idempotency SET expires_at = 1 WHERE id IN ('k2', 'k3')"};
+    store_idempotency_cases(s, &db);
+    store_close(s);
 }
 
 int main(void)
@@ -1010,6 +1089,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_newer_schema_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_open_empty, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_open_schema1, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_migrate_schema2, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_idempotency, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -186,8 +186,9 @@ async function startCivet({ extraArgs = [], env = {}, store, adminToken = random
  * One HTTP request; the response is checked against the contract before it is
  * returned. opts: json (a value sent as application/json), body (raw string
  * or Buffer), contentType, token, headers, template (the path template, when
- * it cannot be inferred), check (false to skip the contract check; never used
- * by the tests for a real response).
+ * it cannot be inferred), check (false to skip the contract check: the bench's
+ * load drivers only; never the tests), timeout (ms: the request is aborted
+ * with an error after that).
  * Returns {status, headers, text, json (parsed when the body is JSON), res}.
  */
 export async function request(base, method, p, opts = {}) {
@@ -201,9 +202,10 @@ export async function request(base, method, p, opts = {}) {
     if (opts.contentType) headers['content-type'] = opts.contentType;
   }
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  const res = await fetch(base + p, { method, headers, body, redirect: 'manual' });
+  const signal = opts.timeout ? AbortSignal.timeout(opts.timeout) : undefined;
+  const res = await fetch(base + p, { method, headers, body, redirect: 'manual', signal });
   const text = await res.text();
-  assertMatches(method, opts.template || p, res, text);
+  if (opts.check !== false) assertMatches(method, opts.template || p, res, text);
   let json;
   const ct = res.headers.get('content-type') || '';
   if (/^application\/(json|[^;]*\+json)/i.test(ct) && text !== '') json = JSON.parse(text);

@@ -1,0 +1,59 @@
+// sse.mjs: follow a Server-Sent Events stream and note when each event
+// arrived (tests/pg/notify.test.mjs, tests/bench/events.mjs).
+//
+//   const s = follow(`${base}/games/${id}/events`);
+//   await s.ready;                       // the stream answered 200
+//   const t = await s.arrival(n);        // performance.now() when event n came
+//   s.close();
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+
+export function follow(url, headers = {}) {
+  const at = new Map(); // event id -> arrival time
+  const waiting = new Map(); // event id -> [resolve]
+  let req;
+  const ready = new Promise((resolve, reject) => {
+    req = http.get(url, { headers: { accept: 'text/event-stream', ...headers } }, (res) => {
+      if (res.statusCode !== 200) { reject(new Error(`SSE ${url}: status ${res.statusCode}`)); res.resume(); return; }
+      resolve();
+      let buf = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => {
+        const now = performance.now();
+        buf += chunk;
+        let i;
+        while ((i = buf.indexOf('\n\n')) >= 0) {
+          const frame = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          const m = /^id: (\d+)$/m.exec(frame);
+          if (!m) continue;
+          const id = Number(m[1]);
+          at.set(id, now);
+          for (const r of waiting.get(id) ?? []) r(now);
+          waiting.delete(id);
+        }
+      });
+    });
+    req.on('error', (e) => { if (e.code !== 'ECONNRESET') reject(e); });
+  });
+  return {
+    ready,
+    /** When event `id` arrived (waits for it; rejects after `ms`). */
+    arrival(id, ms = 30_000) {
+      if (at.has(id)) return Promise.resolve(at.get(id));
+      return new Promise((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`event ${id} did not come within ${ms} ms`)), ms);
+        const list = waiting.get(id) ?? [];
+        list.push((v) => { clearTimeout(t); resolve(v); });
+        waiting.set(id, list);
+      });
+    },
+    close() { req.destroy(); },
+  };
+}
+
+/** The p-th percentile (0-100) of numbers, nearest rank. */
+export function percentile(xs, p) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] : NaN;
+}

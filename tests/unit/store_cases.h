@@ -1,0 +1,131 @@
+/* store_cases.h: checks every store must pass, run by test_store_sqlite.c
+ * and test_store_pg.c on their own stores (header-only; each test file is
+ * its own program). The store is given empty; `db` runs SQL on its
+ * database behind its back (sql: a statement; num: a count), through the
+ * test's own raw connection. */
+#ifndef CROUPIER_STORE_CASES_H
+#define CROUPIER_STORE_CASES_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/err.h"
+#include "store.h"
+
+typedef struct store_db {
+    void (*sql)(void *ctx, const char *sql);
+    long long (*num)(void *ctx, const char *sql);
+    void *ctx;
+    const char *expire_sql; /* sets expires_at of keys k2, k3 in the past */
+} store_db;
+
+static inline store_idem sc_key(const char *id, const char *fp, const char *owner)
+{
+    store_idem k = {0};
+    snprintf(k.id, sizeof k.id, "%s", id);
+    snprintf(k.fingerprint, sizeof k.fingerprint, "%s", fp);
+    snprintf(k.owner, sizeof k.owner, "%s", owner);
+    return k;
+}
+
+static inline store_play sc_play(long n)
+{
+    static char text[8][16];
+    snprintf(text[n & 7], sizeof text[0], "[%ld]", n);
+    store_play p = {.n = n, .kind = STORE_PERSON, .play = text[n & 7], .record = "{}"};
+    return p;
+}
+
+/* Idempotency keys: claim / get / take / release / purge, and writes that
+ * store their answer in their own transaction: once, whoever comes
+ * second; a write that loses its compare-and-swap stores nothing. */
+static inline void store_idempotency_cases(store *s, const store_db *db)
+{
+    store_row row = {.version = 1, .meta = "{}", .origin = "{}"};
+    snprintf(row.id, sizeof row.id, "g");
+    snprintf(row.game, sizeof row.game, "hanabi");
+    assert_int_equal(store_create(s, &row, NULL, 0), 0);
+
+    store_idem k = sc_key("k1", "fp1", "a:1");
+    assert_int_equal(s->vt->idem_claim(s, &k, 30), 0); /* new: held by a:1 */
+    store_idem other = sc_key("k1", "fp2", "b:1");
+    assert_int_equal(s->vt->idem_claim(s, &other, 30), ERR_IDEM_BUSY); /* held */
+    assert_string_equal(other.fingerprint, "fp1");
+    assert_string_equal(other.owner, "a:1");
+    assert_false(other.done);
+    assert_true(other.live);
+    assert_null(other.answer);
+    /* taken over only from its holder; released only by its holder */
+    assert_int_equal(s->vt->idem_take(s, "k1", "x:9", "b:1", 30), ERR_IDEM_BUSY);
+    assert_int_equal(s->vt->idem_take(s, "k1", "a:1", "b:1", 30), 0);
+    assert_int_equal(s->vt->idem_release(s, "k1", "a:1"), 0);
+    store_idem got = sc_key("k1", "", "");
+    assert_int_equal(s->vt->idem_get(s, &got), 0);
+    assert_string_equal(got.owner, "b:1");
+    assert_int_equal(s->vt->idem_release(s, "k1", "b:1"), 0);
+    assert_int_equal(s->vt->idem_get(s, &got), ERR_NOT_FOUND);
+
+    /* a commit with its answer: the row is answered, owned by the writer */
+    k = sc_key("k2", "fp", "a:2");
+    assert_int_equal(s->vt->idem_claim(s, &k, 30), 0);
+    static const unsigned char answer[] = {0, 1, 2, 0xff, 0};
+    store_answer a = {.id = "k2", .fingerprint = "fp", .owner = "a:2", .answer = answer,
+                      .answer_len = sizeof answer, .keep_s = 3600};
+    store_play p[1] = {sc_play(1)};
+    assert_int_equal(s->vt->commit(s, "g", 1, "{}", NULL, 0, p, 1, &a), 0);
+    got = sc_key("k2", "", "");
+    assert_int_equal(s->vt->idem_get(s, &got), 0);
+    assert_true(got.done);
+    assert_true(got.live);
+    assert_string_equal(got.owner, "a:2");
+    assert_int_equal(got.answer_len, sizeof answer);
+    assert_memory_equal(got.answer, answer, sizeof answer);
+    store_idem_free(&got);
+    /* a second write with the key changes nothing: the first answer stays */
+    store_answer b = a;
+    b.owner = "b:2";
+    p[0] = sc_play(2);
+    assert_int_equal(s->vt->commit(s, "g", 2, "{}", NULL, 0, p, 1, &b), ERR_IDEM_BUSY);
+    assert_int_equal(db->num(db->ctx, "SELECT version FROM games WHERE id = 'g'"), 2);
+    assert_int_equal(db->num(db->ctx, "SELECT count(*) FROM plays WHERE game_id = 'g'"), 1);
+    /* a keyed commit that loses its compare-and-swap stores nothing */
+    store_answer d = {.id = "k4", .fingerprint = "fp", .owner = "a:4", .answer = answer,
+                      .answer_len = 1, .keep_s = 3600};
+    assert_int_equal(s->vt->commit(s, "g", 1, "{}", NULL, 0, p, 1, &d), ERR_CONFLICT);
+    got = sc_key("k4", "", "");
+    assert_int_equal(s->vt->idem_get(s, &got), ERR_NOT_FOUND);
+    /* a claim of an answered key gets the answer; it is not released */
+    k = sc_key("k2", "fp", "c:2");
+    assert_int_equal(s->vt->idem_claim(s, &k, 30), ERR_IDEM_BUSY);
+    assert_true(k.done);
+    assert_int_equal(k.answer_len, sizeof answer);
+    store_idem_free(&k);
+    assert_int_equal(s->vt->idem_release(s, "k2", "a:2"), 0);
+    got = sc_key("k2", "", "");
+    assert_int_equal(s->vt->idem_get(s, &got), 0);
+    store_idem_free(&got);
+
+    /* a create with its answer; the key again: nothing created */
+    snprintf(row.id, sizeof row.id, "new1");
+    store_answer c = {.id = "k3", .fingerprint = "fp", .owner = "a:3", .answer = answer,
+                      .answer_len = 2, .keep_s = 3600};
+    assert_int_equal(s->vt->create(s, &row, NULL, 0, &c), 0);
+    snprintf(row.id, sizeof row.id, "new2");
+    c.owner = "b:3";
+    assert_int_equal(s->vt->create(s, &row, NULL, 0, &c), ERR_IDEM_BUSY);
+    assert_int_equal(db->num(db->ctx, "SELECT count(*) FROM games WHERE id LIKE 'new%'"), 1);
+
+    /* expiry: a row past its time counts as absent (a claim makes it new)
+     * and is purged */
+    db->sql(db->ctx, db->expire_sql);
+    k = sc_key("k2", "fp9", "d:2");
+    assert_int_equal(s->vt->idem_claim(s, &k, 30), 0);
+    assert_int_equal(s->vt->idem_purge(s), 1); /* k3; k2 is live again */
+    assert_int_equal(db->num(db->ctx, "SELECT count(*) FROM idempotency"), 1);
+}
+
+#endif
