@@ -41,9 +41,6 @@ SERVER_OBJ_A := $(call obj,$(BA),$(API_SRC) $(CLI_SRC)) $(KIT_OBJ_A)
 UNIT_BIN     := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 UNIT_BIN_A   := $(patsubst tests/unit/%.c,$(BA)/tests/%,$(UNIT_SRC))
 
-DEB_PKGS := libcivetweb-dev libjansson-dev libsqlite3-dev libssl-dev libcmocka-dev \
-            pkg-config curl chromium
-
 # The layout id of stored snapshots (api/snapshot.c): the engine's state
 # structs are defined by engine/'s headers and laid out by the compiler, so a
 # change to either makes older snapshots mismatch (they are rebuilt from the

@@ -1,8 +1,9 @@
 /* api.h: internals shared by the router and the handlers (not the front ends).
  *
  * A handler gets the parsed JSON body (borrowed; NULL for bodiless routes)
- * and the path parameters, and fills the response with exactly one
- * http_res_json() or http_res_problem(). Handlers know no rules: every game
+ * and the path parameters, and fills the response once: http_res_json(),
+ * http_res_problem(), or http_res_raw() for a body that is not built JSON
+ * (a 204, a 304, an export, /metrics). Handlers know no rules: every game
  * question goes through the game_ops row of engine/game.h.
  */
 #ifndef CROUPIER_API_H
@@ -109,9 +110,6 @@ int ctx_save(const api_config *cfg, game_ctx *c, const json_t *applied, const js
 /* The problem of a write the store refused (ERR_STORE) or could not say
  * it saved (ERR_OUTCOME_UNKNOWN), about `what` ("the play"); returns rc. */
 int ctx_store_fail(game_err *e, int rc, const char *what);
-/* Replay logged plays with n <= upto onto st (an origin). 0 or ERR_INTERNAL. */
-int ctx_replay(const game_ops *ops, void *st, const store_play *plays, int k, long upto,
-               game_err *e);
 /* The state of game `id` from its origin and its plays with n <= upto
  * (LONG_MAX: all). *origin_last (may be NULL) = the number of the last play
  * inside the origin (-1: none); *log_last (may be NULL, needs origin_last) =

@@ -33,7 +33,8 @@ int front_civet_fd(void);
  * a socket known to be still open (its connection_close not yet run). */
 void front_civet_cut(int fd);
 /* Wait for a turn to run a request that may run bots (at most 4 per CPU at
- * once; see front_civet.c): 0, or -1 after 10 s (answer 503). Every 0 is
+ * once, at least 8; see front_civet.c): 0; -1 after 10 s (answer 503); -2
+ * when the client went away while it waited (answer nothing). Every 0 is
  * followed by one front_civet_leave(). */
 int front_civet_enter(void);
 void front_civet_leave(void);

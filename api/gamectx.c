@@ -118,8 +118,9 @@ static int same_play(const json_t *rec, const char *play)
     return same;
 }
 
-int ctx_replay(const game_ops *ops, void *st, const store_play *plays, int k, long upto,
-               game_err *e)
+/* Replay logged plays with n <= upto onto st (an origin). 0 or ERR_INTERNAL. */
+static int ctx_replay(const game_ops *ops, void *st, const store_play *plays, int k, long upto,
+                      game_err *e)
 {
     void *copy = malloc(ops->state_size);
     if (!copy)

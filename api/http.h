@@ -1,6 +1,6 @@
 /* http.h: the transport-neutral request and response every handler sees.
  *
- * A front end (civetweb today, FastCGI/CGI later) fills an http_req, calls
+ * A front end (front_civet.c, front_fcgi.c) fills an http_req, calls
  * api_handle(), and writes the http_res back. Handlers are rows of one route
  * table (api/routes.c); method (405), body size (413), media type (415) and
  * JSON parsing (400) are checked once, in the router, before a handler runs.

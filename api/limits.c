@@ -92,14 +92,6 @@ long streams_idle_ms(int seat)
     return seat >= 0 ? 10 * ms : ms;
 }
 
-int streams_open(void)
-{
-    pthread_mutex_lock(&S.mu);
-    int n = S.open;
-    pthread_mutex_unlock(&S.mu);
-    return n;
-}
-
 static const struct {
     int status;
     const char *slug, *title;

@@ -38,8 +38,6 @@ long streams_idle_ms(int seat);
 int streams_acquire(const char *client);
 /* Give back a slot taken by streams_acquire() for the same client. */
 void streams_release(const char *client);
-/* Streams open now (all clients). */
-int streams_open(void);
 
 /* Fill res with the problem for a transport-level refusal of HTTP `status`
  * (400, 408, 413, 431, 500, 503, 505, ...). `detail` a sentence; `instance`

@@ -11,8 +11,6 @@
 #define CROUPIER_LAYOUT "unknown-layout"
 #endif
 
-const char *snap_layout(void) { return CROUPIER_LAYOUT; }
-
 /* The header without its checksum:
  * "CROUPIER-SNAP/2 layout game id version size " (then the compressed length). */
 static int header(char *h, size_t n, const game_ops *ops, const char *id, int64_t version)

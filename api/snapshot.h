@@ -30,10 +30,6 @@
 
 #define SNAP_MAGIC "CROUPIER-SNAP/2 "
 
-/* The layout id of this build (Makefile: a hash of engine/'s headers and the
- * compiler version). */
-const char *snap_layout(void);
-
 /* *out malloc'd, *len bytes. 0 or ERR_INTERNAL (out of memory). */
 int snap_pack(const game_ops *ops, const char *id, int64_t version, const void *st,
               unsigned char **out, size_t *len);

@@ -372,7 +372,7 @@ static int sock_wait(PGconn *c, short events, long long end)
     }
 }
 
-/* What became of a statement sent with sent(). */
+/* What became of a statement sent with send_q() (its *lost). */
 enum { SENT_NOT = 0, SENT_LOST = 1 };
 
 /* The answer to what was just queued on pc (PQsend*), within ms: the last

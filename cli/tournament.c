@@ -4,10 +4,11 @@
  * Wilson intervals, average scores, Bradley-Terry ratings on the Elo scale).
  *
  * Schedule (docs/tournaments.md): the lineup L[0..P-1] (--bots, repeated to
- * fill P seats) is played in blocks of P games. Game g is rotation
- * r = g mod P of block b = g div P: lineup entry j sits at seat (j + r) mod P,
- * and every game of block b is dealt from seed S + b, so each deal is played
- * once from every seat. Games run on --jobs threads (worker w plays games
+ * fill P seats) is played in blocks of R games, R = P rotations (R = 1 when
+ * one strategy fills every seat: its rotations would be one same game).
+ * Game g is rotation r = g mod R of block b = g div R: lineup entry j sits
+ * at seat (j + r) mod P, and every game of block b is dealt from seed S + b,
+ * so each deal is played once from every seat (once in all when R = 1). Games run on --jobs threads (worker w plays games
  * w, w + J, w + 2J, ...), each into its own slot of a results array that is
  * then summed in game order: the output does not depend on --jobs.
  *
@@ -56,7 +57,8 @@ static void usage(FILE *f)
         "                      --bots names more)\n"
         "  --games N           games (default 100), rounded up to whole blocks of P:\n"
         "                      block b plays the lineup rotated to each of the P\n"
-        "                      positions, every rotation dealt from seed S + b\n"
+        "                      positions, every rotation dealt from seed S + b (one\n"
+        "                      strategy in every seat: blocks of 1, each deal once)\n"
         "  --seed S            base seed (default 1)\n"
         "  --jobs J            worker threads (default: the online CPUs); the results\n"
         "                      do not depend on J\n"

@@ -113,7 +113,7 @@ typedef struct game_ops {
     const char *const *variants;   /* NULL-terminated; [0] is the default */
     int min_players, max_players;
     int default_players;           /* the seed's table size (0: min_players) */
-    const char *const *bots;       /* NULL-terminated strategy names; [0] the strongest */
+    const char *const *bots;       /* NULL-terminated strategy names; [0] the default: /hint, resigned seats */
     size_t state_size;
     int cooperative;               /* 1: all seats win or lose together (score, no winner) */
     const game_fn *fns;            /* autograder functions, may be NULL */
@@ -133,7 +133,8 @@ typedef struct game_ops {
      * the pointer of the first bad member. */
     int (*decode)(void *st, const json_t *blob, game_err *e);
     json_t *(*encode)(const void *st);
-    /* What `seat` may see (SEAT_SPECTATOR, SEAT_ADMIN or a seat). New ref. */
+    /* What `seat` may see (a seat, SEAT_SPECTATOR, SEAT_OBSERVER or
+     * SEAT_ADMIN, see above). New ref. */
     json_t *(*view)(const void *st, int seat);
     void (*status)(const void *st, game_status *out);
 
@@ -160,7 +161,8 @@ typedef struct game_ops {
     int (*bot)(void *st, const char *strategy, json_t **record,
                char *explanation, size_t explanation_len, game_err *e);
     /* Help mode: {"play": <play>, "explanation": "...", ...} for `seat`,
-     * computed by the strongest strategy from what that seat may see.
+     * computed by bots[0] (not always the strongest: Hanabi's `info` plays
+     * only beside itself) from what that seat may see.
      * ERR_NOT_YOUR_TURN / ERR_GAME_OVER when there is nothing to advise. */
     int (*hint)(const void *st, int seat, json_t **out, game_err *e);
     /* The play history as `seat` may see it: a JSON array. New ref. */
