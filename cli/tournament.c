@@ -408,17 +408,6 @@ static void print_remote(const json_t *rep)
     }
 }
 
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* Stable JSON number: rounded so the text does not vary with the last bit. */
 static json_t *num(double v, int places)
 {
@@ -431,7 +420,7 @@ static json_t *num(double v, int places)
 /* What the command line asked for. */
 typedef struct args {
     const char *game, *variant, *bots, *options, *fallback;
-    long games, players, jobs, timeout_ms;
+    long long games, players, jobs, timeout_ms;
     unsigned long long seed;
     int quiet, json;
 } args;
@@ -457,7 +446,7 @@ static int parse_args(int argc, char **argv, args *a)
         case 'b': a->bots = optarg; break;
         case 'o': a->options = optarg; break;
         case 'p':
-            if (parse_long(optarg, 1, 1000, &a->players)) {
+            if (cli_number(optarg, 1, 1000, &a->players)) {
                 fprintf(stderr,
                         "croupier tournament: --players takes a number of seats, not '%s'\n",
                         optarg);
@@ -465,7 +454,7 @@ static int parse_args(int argc, char **argv, args *a)
             }
             break;
         case 'n':
-            if (parse_long(optarg, 1, MAX_GAMES, &a->games)) {
+            if (cli_number(optarg, 1, MAX_GAMES, &a->games)) {
                 fprintf(stderr, "croupier tournament: --games takes 1..%d, not '%s'\n", MAX_GAMES,
                         optarg);
                 return 2;
@@ -482,14 +471,14 @@ static int parse_args(int argc, char **argv, args *a)
             break;
         }
         case 'j':
-            if (parse_long(optarg, 1, MAX_JOBS, &a->jobs)) {
+            if (cli_number(optarg, 1, MAX_JOBS, &a->jobs)) {
                 fprintf(stderr, "croupier tournament: --jobs takes 1..%d, not '%s'\n", MAX_JOBS,
                         optarg);
                 return 2;
             }
             break;
         case 'T':
-            if (parse_long(optarg, 1, 600000, &a->timeout_ms)) {
+            if (cli_number(optarg, 1, 600000, &a->timeout_ms)) {
                 fprintf(stderr,
                         "croupier tournament: --remote-timeout takes 1..600000 ms, not '%s'\n",
                         optarg);
@@ -589,7 +578,7 @@ static int set_lineup(ctx *c, const args *a)
         named[nnamed++] = tok;
     }
     int usual = ops->default_players ? ops->default_players : ops->min_players;
-    long players = a->players ? a->players : nnamed > usual ? nnamed : usual;
+    long players = a->players ? (long)a->players : nnamed > usual ? nnamed : usual;
     if (players < ops->min_players || players > ops->max_players || players > GAME_MAX_SEATS) {
         fprintf(stderr, "croupier tournament: %s takes %d-%d players, not %ld\n", ops->name,
                 ops->min_players, ops->max_players, players);
@@ -957,9 +946,10 @@ int cmd_tournament(int argc, char **argv)
     }
     cx.options = options;
     /* whole blocks: every rotation of every deal */
-    run_info ri = {.a = &a, .asked = a.games, .blocks = (a.games + cx.rot - 1) / cx.rot};
+    run_info ri = {.a = &a, .asked = (long)a.games,
+                   .blocks = (long)((a.games + cx.rot - 1) / cx.rot)};
     cx.games = ri.blocks * cx.rot;
-    long jobs = a.jobs;
+    long jobs = (long)a.jobs;
     if (!jobs) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         jobs = n < 1 ? 1 : n > MAX_JOBS ? MAX_JOBS : n;
