@@ -205,7 +205,8 @@ typedef struct game_ops {
     /* Mark a copy of a past position of a finished game so that its views
      * show what a finished game shows (every card to every reader) while
      * saying where the game stood then (GET /games/{id}?at=N). The mark is
-     * never encoded. Required. */
+     * never encoded. Required, though it sits among the optional hooks:
+     * api/ calls it without a NULL check. */
     void (*reveal)(void *st);
     /* Shuffle, among their places, the cards `reader` (a seat,
      * SEAT_SPECTATOR or SEAT_OBSERVER) may not see, from `salt`: a position
