@@ -9,10 +9,10 @@
  *  - request line + headers: CONN_HEADER_MS after the worker took the
  *    connection; an idle keep-alive connection (and the headers of its next
  *    request): CONN_KEEPALIVE_MS after the last response;
- *  - a body: CONN_BODY_MS (plus CONN_BODY_MS_PER_64K for large ones) once the
- *    headers are in: a body that is late is a 408, one that ends short of
- *    its Content-Length (or a broken chunked one) a 400, and neither reaches
- *    a handler;
+ *  - a body: CONN_BODY_MS (plus CONN_BODY_MS_PER_64K for large ones) once
+ *    the headers are in: a body that is late is a 408, one that ends short
+ *    of its Content-Length (or a broken chunked one) a 400, and neither
+ *    reaches a handler;
  *  - streams (SSE here, WebSockets in front_ws.c) are counted against the
  *    stream budget of limits.c (503 + Retry-After beyond it) and end when
  *    idle (events.c, front_ws.c).
@@ -84,8 +84,9 @@ static void *on_init_thread(const struct mg_context *ctx, int type)
 static int on_init_connection(const struct mg_connection *conn, void **data)
 {
     *data = NULL;
-    front_conn_self()->fd = front_conn_socket(conn, NULL);
-    front_conn_self()->served = 0;
+    front_conn_worker *w = front_conn_self();
+    w->fd = front_conn_socket(conn, NULL);
+    w->served = 0;
     front_conn_arm(CONN_HEADER_MS);
     return 0;
 }
@@ -203,13 +204,14 @@ static int refuse(struct mg_connection *conn, int status, const char *path, cons
 
 static int on_begin_request(struct mg_connection *conn)
 {
+    front_conn_worker *w = front_conn_self();
     front_conn_disarm(); /* the headers are in */
-    front_conn_self()->begun = 1;
+    w->begun = 1;
     const struct mg_request_info *ri = mg_get_request_info(conn);
-    if (front_conn_self()->fd < 0) /* the first connection: learn where civetweb keeps sockets */
-        front_conn_self()->fd = front_conn_socket(conn, ri);
+    if (w->fd < 0) /* the first connection: learn where civetweb keeps sockets */
+        w->fd = front_conn_socket(conn, ri);
     if (ri && ri->remote_port == __atomic_load_n(&g_probe_port, __ATOMIC_RELAXED) &&
-        front_conn_self()->fd >= 0 && strcmp(ri->local_uri ? ri->local_uri : "", "/.croupier-probe") == 0) {
+        w->fd >= 0 && strcmp(ri->local_uri ? ri->local_uri : "", "/.croupier-probe") == 0) {
         learn_chunk_state(conn);
         static const char done[] = "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n";
         mg_disable_connection_keep_alive(conn);
@@ -320,17 +322,18 @@ static int refuse(struct mg_connection *conn, int status, const char *path, cons
  * connection's first request, or left bytes unread in a later one. */
 static int header_overflow(void)
 {
-    if (front_conn_self()->fd < 0)
+    const front_conn_worker *w = front_conn_self();
+    if (w->fd < 0)
         return 0;
     int inq = 0;
-    if (ioctl(front_conn_self()->fd, FIONREAD, &inq) != 0)
+    if (ioctl(w->fd, FIONREAD, &inq) != 0)
         inq = 0;
-    if (front_conn_self()->served > 0)
+    if (w->served > 0)
         return inq > 0;
     struct tcp_info ti;
     socklen_t n = sizeof ti;
     memset(&ti, 0, sizeof ti);
-    if (getsockopt(front_conn_self()->fd, IPPROTO_TCP, TCP_INFO, &ti, &n) != 0 ||
+    if (getsockopt(w->fd, IPPROTO_TCP, TCP_INFO, &ti, &n) != 0 ||
         n < offsetof(struct tcp_info, tcpi_bytes_received) + sizeof ti.tcpi_bytes_received)
         return inq > 0;
     return ti.tcpi_bytes_received - (uint64_t)inq >= MAX_REQUEST;
@@ -389,11 +392,12 @@ static int on_http_error(struct mg_connection *conn, int status, const char *msg
 static void answer_unrouted(struct mg_connection *conn)
 {
     const struct mg_request_info *ri = mg_get_request_info(conn);
-    if (front_conn_self()->begun || front_conn_self()->fd < 0 || !ri || !ri->request_method || !ri->request_uri || ri->local_uri ||
-        front_conn_client_gone())
+    front_conn_worker *w = front_conn_self();
+    if (w->begun || w->fd < 0 || !ri || !ri->request_method || !ri->request_uri ||
+        ri->local_uri || front_conn_client_gone())
         return;
     const char *uri = ri->request_uri;
-    front_conn_self()->begun = 1;
+    w->begun = 1;
     if (strcmp(uri, "*") == 0) {
         http_res res;
         memset(&res, 0, sizeof res);

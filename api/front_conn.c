@@ -208,7 +208,8 @@ typedef struct slot {
     int fd;
     int64_t deadline; /* ms, 0 = disarmed */
     int fired;
-    int idle; /* armed for keep-alive: a request that has begun to arrive gets CONN_HEADER_MS more */
+    int idle; /* armed for keep-alive: a request that has begun to arrive gets
+                 CONN_HEADER_MS more */
 } slot;
 
 static struct {

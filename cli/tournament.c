@@ -8,9 +8,10 @@
  * one strategy fills every seat: its rotations would be one same game).
  * Game g is rotation r = g mod R of block b = g div R: lineup entry j sits
  * at seat (j + r) mod P, and every game of block b is dealt from seed S + b,
- * so each deal is played once from every seat (once in all when R = 1). Games run on --jobs threads (worker w plays games
- * w, w + J, w + 2J, ...), each into its own slot of a results array that is
- * then summed in game order: the output does not depend on --jobs.
+ * so each deal is played once from every seat (once in all when R = 1).
+ * Games run on --jobs threads (worker w plays games w, w + J, w + 2J, ...),
+ * each into its own slot of a results array that is then summed in game
+ * order: the output does not depend on --jobs.
  *
  * Remote players (cli/remote.c): a lineup entry that is an http:// URL is
  * asked for each of its decisions by a POST of the seat's function
