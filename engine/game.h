@@ -40,6 +40,8 @@ typedef struct game_status {
     int over;           /* 1 when finished */
     int nseats;
     int winner;         /* winning seat, -1 when none (yet, or ever) */
+    unsigned winners;   /* a tie that names several winners: bit p for seat
+                           p (0 otherwise: winner alone says who won) */
     const char *result; /* static string: "playing", "won", "abandoned", "turn-limit", ... */
     int turns;          /* turns completed (all seats together) */
     int rounds;         /* hands/rounds completed, for games played in hands (else 0) */
