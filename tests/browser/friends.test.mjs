@@ -97,10 +97,14 @@ const acknowledged = (mover) => mover.waitForResponse((r) => r.request().method(
  *  its connection then ('live': the event stream runs, and the page polls
  *  only while its stream is down). Returns [{delay (ms), connection}]. */
 async function othersSee(pages, before, ack) {
-  const seen = await Promise.all(pages.map((p, i) => p.waitForFunction(async (k) => {
+  // (A synchronous predicate: waitForFunction takes a promise for a truthy
+  // answer.) The heading's indicator says how the page follows the game; the
+  // stream ends with the game, and the summary then shows.
+  const seen = await Promise.all(pages.map((p, i) => p.waitForFunction((k) => {
     if (document.querySelectorAll('[data-testid="log"] > li').length <= k) return false;
-    const { app } = await import('/core/state.js');
-    return app.connection || (app.status && app.status.over ? 'over' : false); // the stream ends with the game
+    const kind = /\bconnection-(\w+)/.exec(document.getElementById('connection').className);
+    if (kind) return kind[1];
+    return !document.getElementById('summary').hidden && 'over';
   }, before[i], { polling: 10 }).then(async (h) => ({ at: Date.now(), connection: await h.jsonValue() }))));
   const t = await ack;
   return seen.map((x) => ({ delay: Math.max(0, x.at - t), connection: x.connection }));
@@ -220,7 +224,7 @@ test('invite a friend from the lobby; the two play Hanabi to the end, live, and 
     }
   }
   for (const q of [ada.page, bob.page, spy.page]) {
-    await q.waitForFunction(async () => (await import('/core/state.js')).app.status.over);
+    await q.waitForFunction(() => !document.getElementById('summary').hidden);
   }
   const end = await publicView(id);
   assert.equal(end.state.over, true, `the game ended after ${moves} moves`);
@@ -275,7 +279,7 @@ test('me + a friend + two bots play Comp10001-Bo to the end through their pages'
   const end = await publicView(id);
   assert.equal(end.state.over, true, `the game ended after ${plays} plays by people`);
   for (const q of [ada.page, bob.page, spy.page]) {
-    await q.waitForFunction(async () => (await import('/core/state.js')).app.status.over);
+    await q.waitForFunction(() => !document.getElementById('summary').hidden);
   }
   // The spectator: no hand, and every card face on its board is in the public view.
   assert.equal(await spy.page.locator('[data-testid^="hand-card-"]').count(), 0, 'a spectator has no hand');
