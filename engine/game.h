@@ -137,6 +137,8 @@ typedef struct game_ops {
     json_t *(*encode)(const void *st);
     /* What `seat` may see (SEAT_SPECTATOR, SEAT_ADMIN or a seat). New ref. */
     json_t *(*view)(const void *st, int seat);
+    /* Where the game stands: public facts only (api/ sends it to every
+     * reader beside each view as "status"). */
     void (*status)(const void *st, game_status *out);
 
     /* Plays of `seat` now, as a JSON array (empty when not its turn). */
