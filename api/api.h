@@ -130,6 +130,9 @@ int query_long(const http_req *req, const char *name, long lo, long hi, long *ou
  * Link: rel="next" on res when more remain. New ref. */
 json_t *page(json_t *list, long after, long limit, const char *after_member,
              const http_req *req, http_res *res);
+/* Where the game in `st` stands, in the words every game shares (the
+ * "status" member beside a view: docs/api.md), from ops->status. New ref. */
+json_t *ctx_status_json(const game_ops *ops, const void *st);
 /* Seats as the public sees them (no token or invite hashes; "invite_open"
  * when the seat has an invite nobody claimed yet). New ref. */
 json_t *ctx_public_seats(const json_t *meta);

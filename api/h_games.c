@@ -15,12 +15,12 @@
 static json_t *game_doc(const game_ctx *c)
 {
     json_t *you = c->seat >= 0 ? json_integer(c->seat) : json_null();
-    return json_pack("{s:s,s:O,s:O,s:I,s:o,s:o,s:o}", "id", c->row.id, "game",
+    return json_pack("{s:s,s:O,s:O,s:I,s:o,s:o,s:o,s:o}", "id", c->row.id, "game",
                      json_object_get(c->meta, "game"), "variant",
                      json_object_get(c->meta, "variant"), "version",
                      (json_int_t)c->row.version, "seats",
                      ctx_public_seats(c->meta), "you", you, "state",
-                     c->ops->view(c->st, c->reader));
+                     c->ops->view(c->st, c->reader), "status", ctx_status_json(c->ops, c->st));
 }
 
 /* --- POST /games ---------------------------------------------------------- */
@@ -327,6 +327,8 @@ static int store_new_game(const api_config *cfg, const http_req *req, idem_ticke
                                 ops->view(st, you >= 0                      ? you
                                               : ctx_spectators_all(meta) ? SEAT_OBSERVER
                                                                          : SEAT_SPECTATOR));
+        if (out)
+            json_object_set_new(out, "status", ctx_status_json(ops, st));
         if (out && warnings)
             json_object_set(out, "warnings", warnings);
         if (out && humans)
@@ -618,6 +620,7 @@ static int game_at(const api_config *cfg, const http_req *req, game_ctx *c, long
     json_t *doc = game_doc(c);
     json_object_set_new(doc, "at", json_integer(at));
     json_object_set_new(doc, "state", c->ops->view(st, c->reader));
+    json_object_set_new(doc, "status", ctx_status_json(c->ops, st));
     http_res_json(res, 200, doc);
     free(st);
     return 0;
@@ -724,9 +727,9 @@ int h_resign(const api_config *cfg, const http_req *req, const route_match *m,
     http_res ok = {0};
     etag(&ok, c.row.version + 1);
     http_res_json(&ok, 200,
-                  json_pack("{s:I,s:i,s:s,s:O,s:o}", "version", (json_int_t)c.row.version + 1,
+                  json_pack("{s:I,s:i,s:s,s:O,s:o,s:o}", "version", (json_int_t)c.row.version + 1,
                             "resigned", c.seat, "bot", bot, "applied", applied, "state",
-                            c.ops->view(c.st, c.seat)));
+                            c.ops->view(c.st, c.seat), "status", ctx_status_json(c.ops, c.st)));
     rc = answered(cfg, req, m->idem, ctx_save(cfg, &c, applied, whos, m->idem, &ok), &ok, res);
     if (rc == ERR_CONFLICT)
         err_set(&e, rc, NULL, "the game changed meanwhile; retry");
@@ -797,8 +800,9 @@ int h_plays_post(const api_config *cfg, const http_req *req,
     http_res ok = {0};
     etag(&ok, c.row.version + 1);
     http_res_json(&ok, 200,
-                  json_pack("{s:I,s:O,s:o}", "version", (json_int_t)c.row.version + 1,
-                            "applied", applied, "state", c.ops->view(c.st, c.seat)));
+                  json_pack("{s:I,s:O,s:o,s:o}", "version", (json_int_t)c.row.version + 1,
+                            "applied", applied, "state", c.ops->view(c.st, c.seat), "status",
+                            ctx_status_json(c.ops, c.st)));
     int64_t was = c.row.version;
     rc = answered(cfg, req, m->idem, ctx_save(cfg, &c, applied, whos, m->idem, &ok), &ok, res);
     if (rc == ERR_CONFLICT) {
