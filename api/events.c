@@ -118,8 +118,9 @@ int h_events(const api_config *cfg, const http_req *req, const route_match *m,
     return http_res_json(res, 200, page(snap.events, after, limit, "n", req, res));
 }
 
-/* One SSE frame per event: "id: n\nevent: name\ndata: {json}\n\n". */
-char *sse_frames(const json_t *events, long *last, size_t *len)
+/* One SSE frame per event: "id: n\nevent: name\ndata: {json}\n\n"
+ * (malloc'd, its length in *len); *last = the highest "n" seen. */
+static char *sse_frames(const json_t *events, long *last, size_t *len)
 {
     size_t cap = 256, k = 0;
     char *out = malloc(cap);
