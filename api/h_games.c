@@ -837,17 +837,18 @@ done:
     return res->status;
 }
 
-/* GET handlers that only read: load, authenticate, answer. */
+/* GET handlers that only read: load, authenticate, answer. 0 with c
+ * loaded, or ctx_load's error with its problem in res (c freed). */
 static int load_or_fail(const api_config *cfg, const http_req *req,
                         const route_match *m, game_ctx *c, http_res *res)
 {
     game_err e = {0};
-    if (ctx_load(cfg, req, m->params[0], c, &e)) {
+    int rc = ctx_load(cfg, req, m->params[0], c, &e);
+    if (rc) {
         ctx_free(c);
         http_res_fail(res, req, &e);
-        return -1;
     }
-    return 0;
+    return rc;
 }
 
 json_t *page(json_t *list, long after, long limit, const char *after_member,
