@@ -1,9 +1,12 @@
 /* api.h: internals shared by the router and the handlers (not the front ends).
  *
  * A handler gets the parsed JSON body (borrowed; NULL for bodiless routes)
- * and the path parameters, and fills the response with exactly one
- * http_res_json() or http_res_problem(). Handlers know no rules: every game
- * question goes through the game_ops row of engine/game.h.
+ * and the path parameters, fills the response once (http_res_json(),
+ * http_res_raw() for bytes or a 304, http_res_problem()/http_res_fail(), or
+ * a stream's 200) and returns res->status from its one exit, `done:`; the
+ * router answers 500 in place of a handler that returns anything else.
+ * Handlers know no rules: every game question goes through the game_ops row
+ * of engine/game.h.
  */
 #ifndef CROUPIER_API_H
 #define CROUPIER_API_H
@@ -21,6 +24,7 @@ typedef struct route_match {
     idem_ticket *idem; /* a keyed route's Idempotency-Key (api/idem.h); else NULL */
 } route_match;
 
+/* Returns the status it answered (res->status). */
 typedef int (*handler_fn)(const api_config *cfg, const http_req *req,
                           const route_match *m, json_t *body, http_res *res);
 
