@@ -1,10 +1,12 @@
 /* api.h: internals shared by the router and the handlers (not the front ends).
  *
  * A handler gets the parsed JSON body (borrowed; NULL for bodiless routes)
- * and the path parameters, and fills the response once: http_res_json(),
- * http_res_problem(), or http_res_raw() for a body that is not built JSON
- * (a 204, a 304, an export, /metrics). Handlers know no rules: every game
- * question goes through the game_ops row of engine/game.h.
+ * and the path parameters, fills the response once (http_res_json(),
+ * http_res_raw() for bytes or a 304, http_res_problem()/http_res_fail(), or
+ * a stream's 200) and returns res->status from its one exit, `done:`; the
+ * router answers 500 in place of a handler that returns anything else.
+ * Handlers know no rules: every game question goes through the game_ops row
+ * of engine/game.h.
  */
 #ifndef CROUPIER_API_H
 #define CROUPIER_API_H
@@ -22,6 +24,7 @@ typedef struct route_match {
     idem_ticket *idem; /* a keyed route's Idempotency-Key (api/idem.h); else NULL */
 } route_match;
 
+/* Returns the status it answered (res->status). */
 typedef int (*handler_fn)(const api_config *cfg, const http_req *req,
                           const route_match *m, json_t *body, http_res *res);
 
@@ -128,6 +131,9 @@ int query_long(const http_req *req, const char *name, long lo, long hi, long *ou
  * Link: rel="next" on res when more remain. New ref. */
 json_t *page(json_t *list, long after, long limit, const char *after_member,
              const http_req *req, http_res *res);
+/* Where the game in `st` stands, in the words every game shares (the
+ * "status" member beside a view: docs/api.md), from ops->status. New ref. */
+json_t *ctx_status_json(const game_ops *ops, const void *st);
 /* Seats as the public sees them (no token or invite hashes; "invite_open"
  * when the seat has an invite nobody claimed yet). New ref. */
 json_t *ctx_public_seats(const json_t *meta);

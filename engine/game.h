@@ -40,6 +40,8 @@ typedef struct game_status {
     int over;           /* 1 when finished */
     int nseats;
     int winner;         /* winning seat, -1 when none (yet, or ever) */
+    unsigned winners;   /* a tie that names several winners: bit p for seat
+                           p (0 otherwise: winner alone says who won) */
     const char *result; /* static string: "playing", "won", "abandoned", "turn-limit", ... */
     int turns;          /* turns completed (all seats together) */
     int rounds;         /* hands/rounds completed, for games played in hands (else 0) */
@@ -136,6 +138,8 @@ typedef struct game_ops {
     /* What `seat` may see (a seat, SEAT_SPECTATOR, SEAT_OBSERVER or
      * SEAT_ADMIN, see above). New ref. */
     json_t *(*view)(const void *st, int seat);
+    /* Where the game stands: public facts only (api/ sends it to every
+     * reader beside each view as "status"). */
     void (*status)(const void *st, game_status *out);
 
     /* Plays of `seat` now, as a JSON array (empty when not its turn). */

@@ -195,6 +195,10 @@ void pz_do(pz_state *st, const pz_play *p, pz_effect *fx);
 int pz_state_judge(const pz_state *st, const pz_play *p, char *why, size_t whylen,
                    const char **rule);
 const char *pz_result_name(int result);
+/* The seats with the game's winning total (bit p for seat p; a tie sets
+ * several): the lowest points among those who completed every phase, or
+ * among everyone when nobody did. */
+unsigned pz_winners(const pz_state *st);
 const char *pz_end_name(int reason);
 /* Which plays of the current hand's log form the turn of entry i, etc. */
 
