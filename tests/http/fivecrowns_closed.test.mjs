@@ -22,13 +22,14 @@ import { useServer, expectStatus } from './lib/server.mjs';
 
 const srv = useServer();
 
-const CODE = /(?<![A-Za-z0-9])([3-9XJQK][SCDHT]|J[123])(?![A-Za-z0-9])/g;
+const CODE = /(?<![A-Za-z0-9_-])([3-9XJQK][SCDHT]|J[123])(?![A-Za-z0-9_-])/g; // not inside base64url ids
 const NAME = /\b(?:([3-9]|10|jack|queen|king) of (spades|clubs|diamonds|hearts|tridents)|(joker))\b/gi;
 const RANK = { 10: 'X', jack: 'J', queen: 'Q', king: 'K' };
 const SUIT = { spades: 'S', clubs: 'C', diamonds: 'D', hearts: 'H', tridents: 'T' };
 const JOKERS = ['J1', 'J2', 'J3'];
-// members that hold no card: ids, names, tokens
-const SKIP = new Set(['id', 'name', 'token', 'bot']);
+// members that hold no card: ids, names, tokens and invites (random
+// base64url text, which may hold "_JH-" as a game id once did)
+const SKIP = new Set(['id', 'name', 'token', 'bot', 'invite', 'host_token', 'invited_by']);
 
 /** Every card a JSON document names: codes in any string, names in sentences. */
 function cardsNamed(doc, out = [], key = '') {
