@@ -425,20 +425,7 @@ json_t *ctx_public_seats(const json_t *meta)
 int reject_unknown(const json_t *obj, const char *const *allowed,
                    const char *base, game_err *e)
 {
-    const char *k;
-    json_t *v;
-    json_object_foreach((json_t *)obj, k, v) {
-        int ok = 0;
-        for (const char *const *a = allowed; *a; a++)
-            if (strcmp(*a, k) == 0)
-                ok = 1;
-        if (!ok) {
-            char p[160];
-            jx_ptr_key(p, sizeof p, base, k);
-            return err_set(e, ERR_BAD_MEMBER, p, "unknown member '%s'", k);
-        }
-    }
-    return 0;
+    return jx_known(obj, base, allowed, e);
 }
 
 void ctx_explain(const api_config *cfg, const char *id, json_t *records)

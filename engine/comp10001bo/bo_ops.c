@@ -101,17 +101,10 @@ static int init(void *vst, const char *variant, int nplayers, uint64_t seed,
     if (nplayers != BO_NP)
         return err_set(e, ERR_BAD_MEMBER, "/players", "Comp10001-Bo is played by exactly 4 players, not %d",
                        nplayers);
-    if (options && !json_is_null(options)) {
-        if (jx_object(options, "/options", e))
-            return ERR_BAD_MEMBER;
-        const char *k;
-        json_t *x;
-        json_object_foreach((json_t *)options, k, x) {
-            char p[160];
-            jx_ptr_key(p, sizeof p, "/options", k);
-            return err_set(e, ERR_BAD_MEMBER, p, "unknown option (Comp10001-Bo has none)");
-        }
-    }
+    static const char *const OPTIONS[] = {NULL};
+    if (options && !json_is_null(options) &&
+        (jx_object(options, "/options", e) || jx_known(options, "/options", OPTIONS, e)))
+        return ERR_BAD_MEMBER;
     bo_deal_variant(vst, seed, variant && strcmp(variant, "bonus") == 0);
     return 0;
 }

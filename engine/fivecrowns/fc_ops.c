@@ -103,28 +103,16 @@ static int init(void *vst, const char *variant, int nplayers, uint64_t seed, con
     if (options && !json_is_null(options)) {
         if (jx_object(options, "/options", e))
             return ERR_BAD_MEMBER;
-        const char *k;
-        json_t *x;
-        json_object_foreach((json_t *)options, k, x) {
-            char p[160];
-            jx_ptr_key(p, sizeof p, "/options", k);
-            if (strcmp(k, "open") == 0) {
-                if (jx_bool(x, p, &open, e))
-                    return ERR_BAD_MEMBER;
-            } else if (strcmp(k, "call") == 0) {
-                const char *s;
-                if (jx_string(x, p, &s, e))
-                    return ERR_BAD_MEMBER;
-                if (strcmp(s, "heads") == 0)
-                    call = 0;
-                else if (strcmp(s, "tails") == 0)
-                    call = 1;
-                else
-                    return err_set(e, ERR_BAD_MEMBER, p, "expected \"heads\" or \"tails\"");
-            } else {
-                return err_set(e, ERR_BAD_MEMBER, p, "unknown option (Five Crowns has \"open\" and \"call\")");
-            }
-        }
+        static const char *const OPTIONS[] = {"open", "call", NULL};
+        const json_t *o = json_object_get(options, "open"), *c = json_object_get(options, "call");
+        const char *s;
+        if (jx_known(options, "/options", OPTIONS, e) || (o && jx_bool(o, "/options/open", &open, e)) ||
+            (c && jx_string(c, "/options/call", &s, e)))
+            return ERR_BAD_MEMBER;
+        if (c && strcmp(s, "heads") != 0 && strcmp(s, "tails") != 0)
+            return err_set(e, ERR_BAD_MEMBER, "/options/call", "expected \"heads\" or \"tails\"");
+        if (c)
+            call = strcmp(s, "tails") == 0;
     }
     fc_new_game(vst, nplayers, seed, open, call);
     return 0;

@@ -90,19 +90,15 @@ static int init(void *vst, const char *variant, int nplayers, uint64_t seed, con
     if (options && !json_is_null(options)) {
         if (jx_object(options, "/options", e))
             return ERR_BAD_MEMBER;
-        const char *k;
-        json_t *x;
-        json_object_foreach((json_t *)options, k, x) {
-            char p[160];
-            jx_ptr_key(p, sizeof p, "/options", k);
-            if (strcmp(k, "hands") == 0) {
-                long long h;
-                if (jx_int(x, p, 1, PZ_MAXHANDS, &h, e))
-                    return ERR_BAD_MEMBER;
-                hands = (int)h;
-                continue;
-            }
-            return err_set(e, ERR_BAD_MEMBER, p, "unknown option (Phazed has \"hands\")");
+        static const char *const OPTIONS[] = {"hands", NULL};
+        const json_t *x = json_object_get(options, "hands");
+        long long h;
+        if (jx_known(options, "/options", OPTIONS, e))
+            return ERR_BAD_MEMBER;
+        if (x) {
+            if (jx_int(x, "/options/hands", 1, PZ_MAXHANDS, &h, e))
+                return ERR_BAD_MEMBER;
+            hands = (int)h;
         }
     }
     pz_new(vst, v, nplayers, hands, seed);
