@@ -141,7 +141,7 @@ int ctx_replay(const game_ops *ops, void *st, const store_play *plays, int k, lo
             char expl[320];
             game_err be = {0};
             int ok = p->kind == STORE_BOT
-                         ? p->bot && ops->bot(st, p->bot, &rec, expl, sizeof expl, &be) == 0
+                         ? p->bot && game_bot_play(ops, st, p->bot, &rec, expl, sizeof expl, &be) == 0
                          : ops->autoplay(st, &rec) == 1;
             ok = ok && same_play(rec, p->play);
             json_decref(rec);
@@ -323,7 +323,7 @@ int ctx_run_bots(const game_ops *ops, void *st, const json_t *meta,
         if (!bot)
             return 0;
         char expl[320];
-        int rc = ops->bot(st, bot, &rec, expl, sizeof expl, e);
+        int rc = game_bot_play(ops, st, bot, &rec, expl, sizeof expl, e);
         if (rc)
             return rc;
         json_array_append_new(applied, rec);

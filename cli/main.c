@@ -472,8 +472,8 @@ static int cmd_games(int argc, char **argv)
         for (const char *const *v = (*g)->variants; *v; v++)
             printf(" %s", *v);
         printf("\n  bots:");
-        for (const char *const *b = (*g)->bots; *b; b++)
-            printf(" %s", *b);
+        for (const game_bot *b = (*g)->bots; b->name; b++)
+            printf(" %s", b->name);
         printf("\n");
     }
     return 0;

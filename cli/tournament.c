@@ -200,7 +200,7 @@ static int remote_move(ctx *c, void *st, long g, int seat, game_err *e)
         snprintf(in->reason, sizeof in->reason, "%.199s", why);
     }
     char expl[320];
-    return ops->bot(st, c->fallback, NULL, expl, sizeof expl, e);
+    return game_bot_play(ops, st, c->fallback, NULL, expl, sizeof expl, e);
 }
 
 static void play_one(ctx *c, void *st, long g, char *err, size_t errlen)
@@ -239,7 +239,7 @@ static void play_one(ctx *c, void *st, long g, char *err, size_t errlen)
                          g, (unsigned long long)seed, c->fallback, gs.to_move, e.detail);
                 return;
             }
-        } else if (ops->bot(st, bot, NULL, expl, sizeof expl, &e)) {
+        } else if (game_bot_play(ops, st, bot, NULL, expl, sizeof expl, &e)) {
             r->failed = 1;
             snprintf(err, errlen, "game %ld (seed %llu): bot %s at seat %d failed: %s",
                      g, (unsigned long long)seed, bot, gs.to_move, e.detail);
@@ -513,16 +513,16 @@ int cmd_tournament(int argc, char **argv)
     if (!bots_arg) {
         fprintf(stderr, "croupier tournament: --bots is required: the strategies to play, "
                         "e.g. --bots %s,%s\n",
-                ops->bots[0], ops->bots[1] ? ops->bots[1] : ops->bots[0]);
+                ops->bots[0].name, ops->bots[1].name ? ops->bots[1].name : ops->bots[0].name);
         return 2;
     }
     if (!fallback)
-        fallback = ops->bots[0];
+        fallback = ops->bots[0].name;
     if (!game_has_bot(ops, fallback)) {
         fprintf(stderr, "croupier tournament: %s has no bot '%s' for --fallback (bots:", ops->name,
                 fallback);
-        for (const char *const *b = ops->bots; *b; b++)
-            fprintf(stderr, " %s", *b);
+        for (const game_bot *b = ops->bots; b->name; b++)
+            fprintf(stderr, " %s", b->name);
         fprintf(stderr, ")\n");
         return 2;
     }
@@ -547,8 +547,8 @@ int cmd_tournament(int argc, char **argv)
             nremote++;
         } else if (!*tok || !game_has_bot(ops, tok)) {
             fprintf(stderr, "croupier tournament: %s has no bot '%s' (bots:", ops->name, tok);
-            for (const char *const *b = ops->bots; *b; b++)
-                fprintf(stderr, " %s", *b);
+            for (const game_bot *b = ops->bots; b->name; b++)
+                fprintf(stderr, " %s", b->name);
             fprintf(stderr, "; or a remote player's http:// URL)\n");
             return 2;
         }
@@ -585,17 +585,15 @@ int cmd_tournament(int argc, char **argv)
         same &= strcmp(cx.lineup[j], cx.lineup[0]) == 0 && cx.url[j] == cx.url[0];
     cx.rot = same ? 1 : (int)players;
     /* the seating of every rotation must be one the game accepts */
-    if (ops->seating) {
-        for (int r = 0; r < players; r++) {
-            const char *seat[GAME_MAX_SEATS];
-            for (int s = 0; s < players; s++) /* a remote seat as its fallback */
-                seat[s] = cx.url[lineup_entry(&cx, r, s)] ? fallback : seat_bot(&cx, r, s);
-            game_err e = {0};
-            if (ops->seating(seat, (int)players, &e)) {
-                fprintf(stderr, "croupier tournament: %s refuses this seating: %s\n", ops->name,
-                        e.detail);
-                return 2;
-            }
+    for (int r = 0; r < players; r++) {
+        const char *seat[GAME_MAX_SEATS];
+        for (int s = 0; s < players; s++) /* a remote seat as its fallback */
+            seat[s] = cx.url[lineup_entry(&cx, r, s)] ? fallback : seat_bot(&cx, r, s);
+        game_err e = {0};
+        if (game_seating(ops, seat, (int)players, &e)) {
+            fprintf(stderr, "croupier tournament: %s refuses this seating: %s\n", ops->name,
+                    e.detail);
+            return 2;
         }
     }
     json_t *options = NULL;

@@ -243,7 +243,6 @@ void bo_plan_bonus(const bo_obs *o, bo_play *out, char *why, size_t whylen);
 /* Uniform over the possible plays. */
 void bo_random(const bo_obs *o, rng *r, bo_play *out, char *why, size_t whylen);
 
-extern const char *const bo_bots[];
 
 /* --- autograder functions (bo_fns.c) -------------------------------------- */
 enum { BO_NFNS = 5 };

@@ -241,54 +241,52 @@ static int autoplay(void *vst, json_t **record)
     return 1;
 }
 
-static int bot(void *vst, const char *strategy, json_t **record, char *explanation,
-               size_t explanation_len, game_err *e)
+/* The strategies: each chooses from what the seat may see (a bo_obs). */
+static void planner(const void *st, int seat, rng *r, void *p, char *why, size_t n)
+{
+    bo_obs o;
+    (void)r;
+    bo_observe(st, seat, &o);
+    bo_plan(&o, p, why, n);
+}
+
+static void standard(const void *st, int seat, rng *r, void *p, char *why, size_t n)
+{
+    bo_obs o;
+    (void)r;
+    bo_observe(st, seat, &o);
+    bo_plan_n(&o, 1000, p, why, n);
+}
+
+static void random_play(const void *st, int seat, rng *r, void *p, char *why, size_t n)
+{
+    bo_obs o;
+    bo_observe(st, seat, &o);
+    bo_random(&o, r, p, why, n);
+}
+
+static const game_bot BOTS[] = {
+    {"planner", planner, NULL},
+    {"standard", standard, NULL},
+    {"random", random_play, NULL},
+    {NULL, NULL, NULL},
+};
+_Static_assert(sizeof(bo_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer");
+
+static rng bot_rng(const void *st) { return ((const bo_state *)st)->brng; }
+
+static int bot_apply(void *vst, const void *p, const rng *r, const char *why, json_t **record)
 {
     bo_state *st = vst;
-    if (record)
-        *record = NULL;
-    if (st->result != BO_PLAYING)
-        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", bo_result_name(st->result));
-    bo_obs o;
-    bo_play p;
-    char why[320];
-    rng r = st->brng;
-    bo_observe(st, st->cur, &o);
-    if (strategy && strcmp(strategy, "planner") == 0)
-        bo_plan(&o, &p, why, sizeof why);
-    else if (strategy && strcmp(strategy, "standard") == 0)
-        bo_plan_n(&o, 1000, &p, why, sizeof why);
-    else if (strategy && strcmp(strategy, "random") == 0)
-        bo_random(&o, &r, &p, why, sizeof why);
-    else
-        return err_set(e, ERR_BAD_MEMBER, "", "unknown strategy \"%.32s\"", strategy ? strategy : "");
-    int verdict = bo_judge(&o, &p, NULL, 0, NULL);
+    int verdict = bo_state_judge(st, p, NULL, 0, NULL);
     if (!verdict)
-        return err_set(e, ERR_INTERNAL, "", "strategy %s chose an invalid play", strategy);
-    st->brng = r;
-    commit(st, &p, verdict, record, why);
-    if (explanation && explanation_len)
-        snprintf(explanation, explanation_len, "%s", why);
+        return -1;
+    st->brng = *r;
+    commit(st, p, verdict, record, why);
     return 0;
 }
 
-static int hint(const void *vst, int seat, json_t **out, game_err *e)
-{
-    const bo_state *st = vst;
-    *out = NULL;
-    if (st->result != BO_PLAYING)
-        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", bo_result_name(st->result));
-    if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
-    bo_obs o;
-    bo_play p;
-    char why[320];
-    bo_observe(st, seat, &o);
-    bo_plan(&o, &p, why, sizeof why);
-    *out = json_pack("{s:o,s:s,s:s}", "play", bo_play_json(&p), "explanation", why,
-                     "strategy", "planner");
-    return 0;
-}
+static json_t *play_json(const void *p) { return bo_play_json(p); }
 
 static void reveal(void *st) { ((bo_state *)st)->revealed = 1; }
 
@@ -300,7 +298,7 @@ const game_ops comp10001bo_ops = {
     .variants = VARIANTS,
     .min_players = BO_NP,
     .max_players = BO_NP,
-    .bots = bo_bots,
+    .bots = BOTS,
     .state_size = sizeof(bo_state),
     .fns = bo_fns,
     .nfns = BO_NFNS,
@@ -316,8 +314,9 @@ const game_ops comp10001bo_ops = {
     .check = check,
     .apply = apply,
     .autoplay = autoplay,
-    .bot = bot,
-    .hint = hint,
+    .bot_rng = bot_rng,
+    .bot_apply = bot_apply,
+    .play_json = play_json,
     .history = history,
     .reveal = reveal,
     .redeal = redeal,

@@ -211,7 +211,6 @@ void fc_observe(const fc_state *st, int seat, fc_obs *o);
 void fc_strategy(const fc_obs *o, int hint, fc_advice *a);
 void fc_greedy(const fc_obs *o, fc_play *p, char *why, size_t n);
 void fc_random(const fc_obs *o, rng *r, fc_play *p, char *why, size_t n);
-extern const char *const fc_bots[];
 
 /* --- JSON (fc_codec.c) -------------------------------------------------------- */
 json_t *fc_card_json(int c);

@@ -201,53 +201,66 @@ static int autoplay(void *st, json_t **record)
     return 0;
 }
 
-static int bot(void *vst, const char *strategy, json_t **record, char *explanation, size_t explanation_len,
-               game_err *e)
+/* The strategies: each chooses from what the seat may see (an fc_obs). */
+static void strategy(const void *st, int seat, rng *r, void *p, char *why, size_t n)
+{
+    fc_obs o;
+    fc_advice adv;
+    (void)r;
+    fc_observe(st, seat, &o);
+    fc_strategy(&o, 0, &adv);
+    *(fc_play *)p = adv.play;
+    snprintf(why, n, "%s", adv.why);
+}
+
+static void greedy(const void *st, int seat, rng *r, void *p, char *why, size_t n)
+{
+    fc_obs o;
+    (void)r;
+    fc_observe(st, seat, &o);
+    fc_greedy(&o, p, why, n);
+}
+
+static void random_play(const void *st, int seat, rng *r, void *p, char *why, size_t n)
+{
+    fc_obs o;
+    fc_observe(st, seat, &o);
+    fc_random(&o, r, p, why, n);
+}
+
+static const game_bot BOTS[] = {
+    {"strategy", strategy, NULL},
+    {"greedy", greedy, NULL},
+    {"random", random_play, NULL},
+    {NULL, NULL, NULL},
+};
+_Static_assert(sizeof(fc_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer");
+
+static rng bot_rng(const void *st) { return ((const fc_state *)st)->brng; }
+
+static int bot_apply(void *vst, const void *p, const rng *r, const char *why, json_t **record)
 {
     fc_state *st = vst;
-    if (record)
-        *record = NULL;
-    if (st->phase == FC_PH_OVER)
-        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", fc_result_name(st->result));
-    fc_obs o;
-    fc_play p;
-    fc_advice adv;
-    char why[400];
-    rng r = st->brng;
-    fc_observe(st, st->cur, &o);
-    if (strategy && strcmp(strategy, "strategy") == 0) {
-        fc_strategy(&o, 0, &adv);
-        p = adv.play;
-        snprintf(why, sizeof why, "%s", adv.why);
-    } else if (strategy && strcmp(strategy, "greedy") == 0) {
-        fc_greedy(&o, &p, why, sizeof why);
-    } else if (strategy && strcmp(strategy, "random") == 0) {
-        fc_random(&o, &r, &p, why, sizeof why);
-    } else {
-        return err_set(e, ERR_BAD_MEMBER, "", "unknown strategy \"%.32s\"", strategy ? strategy : "");
-    }
-    if (!fc_judge(st, &p, NULL, 0, NULL))
-        return err_set(e, ERR_INTERNAL, "", "strategy %s chose an illegal play", strategy);
-    st->brng = r;
-    fc_do(st, &p);
+    if (!fc_judge(st, p, NULL, 0, NULL))
+        return -1;
+    st->brng = *r;
+    fc_do(st, p);
     if (record)
         *record = fc_record(st, st->nhist - 1, SEAT_SPECTATOR, why);
-    if (explanation && explanation_len)
-        snprintf(explanation, explanation_len, "%s", why);
     return 0;
 }
 
+static json_t *play_json(const void *p) { return fc_play_json(p); }
+
+/* Help mode says more than the strategy's play: the draw, the discard, the
+ * arrangement and whether to go out, each with its reason (game_hint has
+ * checked the game is on and `seat` is to move). */
 static int hint(const void *vst, int seat, json_t **out, game_err *e)
 {
-    const fc_state *st = vst;
-    *out = NULL;
-    if (st->phase == FC_PH_OVER)
-        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", fc_result_name(st->result));
-    if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
     fc_obs o;
     fc_advice adv;
-    fc_observe(st, seat, &o);
+    (void)e;
+    fc_observe(vst, seat, &o);
     fc_strategy(&o, 1, &adv);
     json_t *h = json_pack("{s:o,s:s,s:s}", "play", fc_play_json(&adv.play), "explanation", adv.why, "strategy",
                           "strategy");
@@ -309,7 +322,7 @@ const game_ops fivecrowns_ops = {
     .variants = VARIANTS,
     .min_players = FC_MINP,
     .max_players = FC_MAXP,
-    .bots = fc_bots,
+    .bots = BOTS,
     .state_size = sizeof(fc_state),
     .cooperative = 0,
     .fns = NULL,
@@ -324,7 +337,9 @@ const game_ops fivecrowns_ops = {
     .check = check,
     .apply = apply,
     .autoplay = autoplay,
-    .bot = bot,
+    .bot_rng = bot_rng,
+    .bot_apply = bot_apply,
+    .play_json = play_json,
     .hint = hint,
     .history = history,
     .events = NULL,

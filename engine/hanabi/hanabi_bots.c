@@ -29,8 +29,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const hn_bots[] = {"conventions", "info", "rules", "random", NULL};
-
 int hn_obs_legal(const hn_obs *o, hn_play *out)
 {
     int n = 0, s = o->seat;

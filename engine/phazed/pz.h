@@ -242,7 +242,6 @@ void pz_obs_history(const pz_state *st, pz_obs *o);
 void pz_random(const pz_obs *o, rng *r, pz_play *out, char *why, size_t whylen);
 /* Phase plays the hand can make now, best first; returns the count. */
 int pz_find_phases(const pz_obs *o, pz_play *out, int max);
-extern const char *const pz_bots[];
 /* shared by pz_bots.c and pz_plan.c: closeness of a hand to phase ph
  * (0..1000); 1 when card fits some set or run on the table now; the
  * opponent closest to finishing; any valid play when a strategy found none. */

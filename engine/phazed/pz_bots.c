@@ -22,8 +22,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const pz_bots[] = {"planner", "greedy", "random", NULL};
-
 enum { MAXCAND = 64 };
 
 typedef struct cand {

@@ -212,54 +212,52 @@ static int autoplay(void *vst, json_t **record)
     return 0;
 }
 
-static int bot(void *vst, const char *strategy, json_t **record, char *explanation, size_t explanation_len,
-               game_err *e)
+/* The strategies: each chooses from what the seat may see (a pz_obs). */
+static void planner(const void *st, int seat, rng *r, void *p, char *why, size_t n)
+{
+    pz_obs o;
+    (void)r;
+    pz_observe(st, seat, &o);
+    pz_obs_history(st, &o);
+    pz_plan(&o, p, why, n);
+}
+
+static void greedy(const void *st, int seat, rng *r, void *p, char *why, size_t n)
+{
+    pz_obs o;
+    (void)r;
+    pz_observe(st, seat, &o);
+    pz_greedy(&o, p, why, n);
+}
+
+static void random_play(const void *st, int seat, rng *r, void *p, char *why, size_t n)
+{
+    pz_obs o;
+    pz_observe(st, seat, &o);
+    pz_random(&o, r, p, why, n);
+}
+
+static const game_bot BOTS[] = {
+    {"planner", planner, NULL},
+    {"greedy", greedy, NULL},
+    {"random", random_play, NULL},
+    {NULL, NULL, NULL},
+};
+_Static_assert(sizeof(pz_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer");
+
+static rng bot_rng(const void *st) { return ((const pz_state *)st)->brng; }
+
+static int bot_apply(void *vst, const void *p, const rng *r, const char *why, json_t **record)
 {
     pz_state *st = vst;
-    if (record)
-        *record = NULL;
-    if (st->result != PZ_PLAYING)
-        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", pz_result_name(st->result));
-    pz_obs o;
-    pz_play p;
-    char why[320];
-    rng r = st->brng;
-    pz_observe(st, st->cur, &o);
-    if (strategy && strcmp(strategy, "planner") == 0) {
-        pz_obs_history(st, &o);
-        pz_plan(&o, &p, why, sizeof why);
-    } else if (strategy && strcmp(strategy, "greedy") == 0)
-        pz_greedy(&o, &p, why, sizeof why);
-    else if (strategy && strcmp(strategy, "random") == 0)
-        pz_random(&o, &r, &p, why, sizeof why);
-    else
-        return err_set(e, ERR_BAD_MEMBER, "", "unknown strategy \"%.32s\"", strategy ? strategy : "");
-    if (!pz_judge(&o, &p, NULL, 0, NULL))
-        return err_set(e, ERR_INTERNAL, "", "strategy %s chose an invalid play", strategy);
-    st->brng = r;
-    commit(st, &p, record, why);
-    if (explanation && explanation_len)
-        snprintf(explanation, explanation_len, "%s", why);
+    if (!pz_state_judge(st, p, NULL, 0, NULL))
+        return -1;
+    st->brng = *r;
+    commit(st, p, record, why);
     return 0;
 }
 
-static int hint(const void *vst, int seat, json_t **out, game_err *e)
-{
-    const pz_state *st = vst;
-    *out = NULL;
-    if (st->result != PZ_PLAYING)
-        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", pz_result_name(st->result));
-    if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
-    pz_obs o;
-    pz_play p;
-    char why[320];
-    pz_observe(st, seat, &o);
-    pz_obs_history(st, &o);
-    pz_plan(&o, &p, why, sizeof why);
-    *out = json_pack("{s:o,s:s,s:s}", "play", pz_play_json(&p), "explanation", why, "strategy", "planner");
-    return 0;
-}
+static json_t *play_json(const void *p) { return pz_play_json(p); }
 
 static void reveal(void *st) { ((pz_state *)st)->revealed = 1; }
 
@@ -272,7 +270,7 @@ const game_ops phazed_ops = {
     .min_players = PZ_MINP,
     .default_players = 4, /* the seed plays with 4; 2-4 allowed */
     .max_players = PZ_MAXP,
-    .bots = pz_bots,
+    .bots = BOTS,
     .state_size = sizeof(pz_state),
     .cooperative = 0,
     .fns = pz_fns,
@@ -289,8 +287,9 @@ const game_ops phazed_ops = {
     .check = check,
     .apply = apply,
     .autoplay = autoplay,
-    .bot = bot,
-    .hint = hint,
+    .bot_rng = bot_rng,
+    .bot_apply = bot_apply,
+    .play_json = play_json,
     .history = history,
     .events = events,
     .reveal = reveal,

@@ -164,7 +164,7 @@ static void play_game(bo_state *st, uint64_t seed, const char *const bots[4])
             return;
         if (OPS->autoplay(st, NULL))
             continue;
-        assert_int_equal(OPS->bot(st, bots[s.to_move], NULL, why, sizeof why, &e), 0);
+        assert_int_equal(game_bot_play(OPS, st, bots[s.to_move], NULL, why, sizeof why, &e), 0);
     }
     fail_msg("game did not end");
 }
@@ -632,9 +632,9 @@ static void test_win(void **unused)
     assert_int_equal(s.to_move, -1);
     assert_true(s.score[2] == 8.0);
     assert_int_equal(apply_text(&st, 2, "(0, '5S', (1, (2, 0)))", NULL, &e), ERR_GAME_OVER);
-    assert_int_equal(OPS->bot(&st, "planner", NULL, NULL, 0, &e), ERR_GAME_OVER);
+    assert_int_equal(game_bot_play(OPS, &st, "planner", NULL, NULL, 0, &e), ERR_GAME_OVER);
     json_t *h;
-    assert_int_equal(OPS->hint(&st, 2, &h, &e), ERR_GAME_OVER);
+    assert_int_equal(game_hint(OPS, &st, 2, &h, &e), ERR_GAME_OVER);
     json_t *l = OPS->legal(&st, 2);
     assert_int_equal(json_array_size(l), 0);
     json_decref(l);
@@ -833,7 +833,7 @@ static void test_roundtrip(void **unused)
     roundtrip(&st);
     for (int i = 0; i < 3000 && st.result == BO_PLAYING; i++) {
         if (!OPS->autoplay(&st, NULL))
-            assert_int_equal(OPS->bot(&st, i % 3 ? "random" : "planner", NULL, why, sizeof why, &e), 0);
+            assert_int_equal(game_bot_play(OPS, &st, i % 3 ? "random" : "planner", NULL, why, sizeof why, &e), 0);
         if (i % 7 == 0)
             roundtrip(&st);
     }
@@ -843,15 +843,15 @@ static void test_roundtrip(void **unused)
     assert_int_equal(OPS->init(&a, "standard", 4, 11, NULL, &e), 0);
     for (int i = 0; i < 30; i++)
         if (!OPS->autoplay(&a, NULL))
-            OPS->bot(&a, "random", NULL, why, sizeof why, &e);
+            game_bot_play(OPS, &a, "random", NULL, why, sizeof why, &e);
     json_t *j = OPS->encode(&a);
     assert_int_equal(OPS->decode(&b, j, &e), 0);
     json_decref(j);
     for (int i = 0; i < 60; i++) {
         if (!OPS->autoplay(&a, NULL))
-            OPS->bot(&a, "random", NULL, why, sizeof why, &e);
+            game_bot_play(OPS, &a, "random", NULL, why, sizeof why, &e);
         if (!OPS->autoplay(&b, NULL))
-            OPS->bot(&b, "random", NULL, why, sizeof why, &e);
+            game_bot_play(OPS, &b, "random", NULL, why, sizeof why, &e);
     }
     json_t *ja = OPS->encode(&a), *jb = OPS->encode(&b);
     assert_true(json_equal(ja, jb));
@@ -880,7 +880,7 @@ static void test_roundtrip_all_states_of_many_games(void **unused)
             if (!OPS->autoplay(&st, NULL)) {
                 game_status gs;
                 OPS->status(&st, &gs);
-                assert_int_equal(OPS->bot(&st, bots[gs.to_move], NULL, why, sizeof why, &e), 0);
+                assert_int_equal(game_bot_play(OPS, &st, bots[gs.to_move], NULL, why, sizeof why, &e), 0);
             }
             if (g < 12)
                 roundtrip(&st);
@@ -943,7 +943,7 @@ static void test_decode_hostile(void **unused)
     assert_int_equal(OPS->init(&st, "standard", 4, 8, NULL, &e), 0);
     for (int i = 0; i < 40; i++)
         if (!OPS->autoplay(&st, NULL))
-            OPS->bot(&st, "random", NULL, why, sizeof why, &e);
+            game_bot_play(OPS, &st, "random", NULL, why, sizeof why, &e);
     json_t *good = OPS->encode(&st);
     /* make sure the paths below exist */
     assert_true(json_array_size(json_object_get(good, "draw")) > 2);
@@ -1021,7 +1021,7 @@ static void test_views_hide_cards(void **unused)
         assert_int_equal(OPS->init(&st, NULL, 4, seed, NULL, &e), 0);
         for (int i = 0; i < (int)(seed * 3) && st.result == BO_PLAYING; i++)
             if (!OPS->autoplay(&st, NULL))
-                OPS->bot(&st, "random", NULL, why, sizeof why, &e);
+                game_bot_play(OPS, &st, "random", NULL, why, sizeof why, &e);
         if (st.result != BO_PLAYING)
             continue; /* a finished game shows everything (below) */
         for (int seat = SEAT_OBSERVER; seat < 4; seat++) {
@@ -1076,7 +1076,7 @@ static void test_views_hide_cards(void **unused)
     assert_int_equal(OPS->init(&st, NULL, 4, 3, NULL, &e), 0);
     while (st.result == BO_PLAYING)
         if (!OPS->autoplay(&st, NULL))
-            assert_int_equal(OPS->bot(&st, "planner", NULL, why, sizeof why, &e), 0);
+            assert_int_equal(game_bot_play(OPS, &st, "planner", NULL, why, sizeof why, &e), 0);
     for (int seat = SEAT_OBSERVER; seat < 4; seat++) {
         json_t *v = OPS->view(&st, seat);
         assert_int_equal(json_array_size(json_object_get(v, "hands")), 4);
@@ -1167,7 +1167,7 @@ static void test_legal_agrees_with_check(void **unused)
             }
             json_decref(l);
             if (!OPS->autoplay(&st, NULL))
-                assert_int_equal(OPS->bot(&st, "random", NULL, why, sizeof why, &e), 0);
+                assert_int_equal(game_bot_play(OPS, &st, "random", NULL, why, sizeof why, &e), 0);
         }
     }
 }
@@ -1180,8 +1180,8 @@ static void test_bots_and_hint(void **unused)
     game_err e;
     char why[320];
     assert_int_equal(OPS->init(&st, NULL, 4, 21, NULL, &e), 0);
-    assert_string_equal(OPS->bots[0], "planner");
-    assert_int_equal(OPS->bot(&st, "nobody", NULL, why, sizeof why, &e), ERR_BAD_MEMBER);
+    assert_string_equal(OPS->bots[0].name, "planner");
+    assert_int_equal(game_bot_play(OPS, &st, "nobody", NULL, why, sizeof why, &e), ERR_BAD_MEMBER);
     for (int step = 0; step < 200 && st.result == BO_PLAYING; step++) {
         json_t *rec = NULL;
         if (OPS->autoplay(&st, &rec)) {
@@ -1191,18 +1191,18 @@ static void test_bots_and_hint(void **unused)
         }
         json_t *h;
         memcpy(before, &st, sizeof st);
-        assert_int_equal(OPS->hint(&st, st.cur, &h, &e), 0);
+        assert_int_equal(game_hint(OPS, &st, st.cur, &h, &e), 0);
         assert_memory_equal(before, &st, sizeof st);
         json_decref(h);
-        assert_int_equal(OPS->hint(&st, (st.cur + 1) % 4, &h, &e) == ERR_NOT_YOUR_TURN, 1);
-        assert_int_equal(OPS->hint(&st, st.cur, &h, &e), 0);
+        assert_int_equal(game_hint(OPS, &st, (st.cur + 1) % 4, &h, &e) == ERR_NOT_YOUR_TURN, 1);
+        assert_int_equal(game_hint(OPS, &st, st.cur, &h, &e), 0);
         assert_string_equal(json_string_value(json_object_get(h, "strategy")), "planner");
         game_verdict v;
         assert_int_equal(OPS->check(&st, st.cur, json_object_get(h, "play"), &v, &e), 0);
         assert_true(v.valid);
         json_decref(h);
         int n = st.nhist;
-        assert_int_equal(OPS->bot(&st, step % 2 ? "planner" : "random", &rec, why, sizeof why, &e), 0);
+        assert_int_equal(game_bot_play(OPS, &st, step % 2 ? "planner" : "random", &rec, why, sizeof why, &e), 0);
         assert_int_equal(json_integer_value(json_object_get(rec, "n")), n);
         assert_string_equal(json_string_value(json_object_get(rec, "explanation")), why);
         assert_true(strncmp(why, "plays ", 6) == 0);
@@ -1282,7 +1282,7 @@ static void test_play_fn_over_real_games(void **unused)
             /* the game moves on with the planner (or the forced pass) */
             int n = st.nhist;
             if (!OPS->autoplay(&st, NULL))
-                assert_int_equal(OPS->bot(&st, seed % 2 ? "planner" : "random", NULL, why, sizeof why, &e), 0);
+                assert_int_equal(game_bot_play(OPS, &st, seed % 2 ? "planner" : "random", NULL, why, sizeof why, &e), 0);
             for (int i = n; i < st.nhist; i++)
                 json_array_append_new(hist, json_pack("[i,o]", st.hist[i].seat, bo_play_json(&st.hist[i].play)));
         }

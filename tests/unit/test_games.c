@@ -240,7 +240,7 @@ static char *play_one(const setup *su, const char *bot, uint64_t seed, int deep)
         /* the bot's move must be one check() calls valid for the mover */
         memcpy(before, st, ops->state_size);
         char why[400];
-        if (ops->bot(st, bot, &rec, why, sizeof why, &e) != 0)
+        if (game_bot_play(ops, st, bot, &rec, why, sizeof why, &e) != 0)
             fail_msg("%s: bot %s failed: %s", ops->name, bot, e.detail);
         json_t *play = json_object_get(rec, "play");
         if (play) {
@@ -271,22 +271,20 @@ static void test_every_game(void **unused)
         setup su[24];
         int n = setups_of(*g, su, 24);
         for (int i = 0; i < n; i++)
-            for (const char *const *b = (*g)->bots; *b; b++) {
-                if ((*g)->seating) { /* a strategy some tables refuse (Hanabi's info) */
-                    const char *all[GAME_MAX_SEATS];
-                    for (int s = 0; s < su[i].players; s++)
-                        all[s] = *b;
-                    game_err e = {0};
-                    if ((*g)->seating(all, su[i].players, &e))
-                        continue;
-                }
+            for (const game_bot *b = (*g)->bots; b->name; b++) {
+                const char *all[GAME_MAX_SEATS];
+                game_err e = {0};
+                for (int s = 0; s < su[i].players; s++)
+                    all[s] = b->name;
+                if (game_seating(*g, all, su[i].players, &e))
+                    continue; /* a strategy some tables refuse (Hanabi's info) */
                 for (uint64_t seed = 1; seed <= GAMES_PER_SETUP; seed++) {
                     /* the deep checks on one game of the first bot, the bots' own on all */
                     clock_t t0 = clock();
-                    char *a = play_one(&su[i], *b, seed, b == (*g)->bots && seed == 1);
+                    char *a = play_one(&su[i], b->name, seed, b == (*g)->bots && seed == 1);
                     if (getenv("TEST_GAMES_TIMES"))
                         fprintf(stderr, "%s %s %dp %s seed %llu: %.2f s\n", (*g)->name, su[i].variant,
-                                su[i].players, *b, (unsigned long long)seed,
+                                su[i].players, b->name, (unsigned long long)seed,
                                 (double)(clock() - t0) / CLOCKS_PER_SEC);
                     free(a);
                     checked++;
@@ -303,12 +301,62 @@ static void test_determinism(void **unused)
         setup su[24];
         setups_of(*g, su, 24);
         for (uint64_t seed = 7; seed <= 8; seed++) {
-            char *a = play_one(&su[0], (*g)->bots[0], seed, 0);
-            char *b = play_one(&su[0], (*g)->bots[0], seed, 0);
+            char *a = play_one(&su[0], (*g)->bots[0].name, seed, 0);
+            char *b = play_one(&su[0], (*g)->bots[0].name, seed, 0);
             assert_string_equal(a, b);
             free(a);
             free(b);
         }
+    }
+}
+
+/* The strategies are rows played by engine/bots.c: "default" is bots[0]
+ * in every game; an unknown name and a finished game are refused without a
+ * change; help mode advises bots[0]'s play, one check() calls valid, to the
+ * seat to move only. */
+static void test_bots(void **unused)
+{
+    (void)unused;
+    for (const game_ops *const *g = game_registry; *g; g++) {
+        const game_ops *ops = *g;
+        setup su[24];
+        setups_of(ops, su, 24);
+        assert_ptr_equal(game_find_bot(ops, "default"), &ops->bots[0]);
+        assert_null(game_find_bot(ops, "nobody"));
+        char *a = play_one(&su[0], "default", 3, 0), *b = play_one(&su[0], ops->bots[0].name, 3, 0);
+        assert_string_equal(a, b);
+        free(a);
+        free(b);
+
+        void *st = calloc(1, ops->state_size), *before = calloc(1, ops->state_size);
+        game_err e = {0};
+        game_status gs;
+        json_t *h = NULL, *rec = NULL;
+        assert_int_equal(ops->init(st, su[0].variant, su[0].players, 5, NULL, &e), 0);
+        ops->status(st, &gs);
+        memcpy(before, st, ops->state_size);
+        assert_int_equal(game_bot_play(ops, st, "nobody", &rec, NULL, 0, &e), ERR_BAD_MEMBER);
+        assert_null(rec);
+        assert_memory_equal(st, before, ops->state_size);
+        assert_int_equal(game_hint(ops, st, (gs.to_move + 1) % gs.nseats, &h, &e), ERR_NOT_YOUR_TURN);
+        assert_int_equal(game_hint(ops, st, gs.to_move, &h, &e), 0);
+        assert_memory_equal(st, before, ops->state_size);
+        assert_string_equal(json_string_value(json_object_get(h, "strategy")), ops->bots[0].name);
+        game_verdict v;
+        assert_int_equal(ops->check(st, gs.to_move, json_object_get(h, "play"), &v, &e), 0);
+        assert_true(v.valid);
+        json_decref(h);
+        while (gs.over == 0) { /* to the end, by the default strategy */
+            if (!ops->autoplay(st, NULL))
+                assert_int_equal(game_bot_play(ops, st, "default", NULL, NULL, 0, &e), 0);
+            ops->status(st, &gs);
+        }
+        memcpy(before, st, ops->state_size);
+        assert_int_equal(game_bot_play(ops, st, ops->bots[0].name, NULL, NULL, 0, &e), ERR_GAME_OVER);
+        assert_int_equal(game_hint(ops, st, 0, &h, &e), ERR_GAME_OVER);
+        assert_memory_equal(st, before, ops->state_size);
+        free(st);
+        free(before);
     }
 }
 
@@ -317,6 +365,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_game),
         cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_bots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -183,7 +183,7 @@ static void play_game(pz_state *st, const char *variant, uint64_t seed, const ch
         if (s->over)
             return;
         assert_int_equal(OPS->autoplay(st, NULL), 0);
-        if (OPS->bot(st, bots[s->to_move], NULL, why, sizeof why, &e))
+        if (game_bot_play(OPS, st, bots[s->to_move], NULL, why, sizeof why, &e))
             fail_msg("bot %s: %s", bots[s->to_move], e.detail);
         assert_true(why[0] != 0 && strchr(why, '\n') == NULL);
     }
@@ -828,7 +828,7 @@ static void test_game_end(void **unused)
     assert_int_equal(OPS->init(&st, NULL, 4, 3, o, &e), 0);
     json_decref(o);
     for (int guard = 0; guard < 5000 && st.result == PZ_PLAYING; guard++)
-        assert_int_equal(OPS->bot(&st, "planner", NULL, NULL, 0, &e), 0);
+        assert_int_equal(game_bot_play(OPS, &st, "planner", NULL, NULL, 0, &e), 0);
     assert_int_equal(st.hands_done, 1);
     assert_true(st.result != PZ_PLAYING);
 }
@@ -1061,7 +1061,7 @@ static void test_views_hide_cards(void **unused)
                         free(a);
                     }
                 }
-            assert_int_equal(OPS->bot(&st, g % 3 ? "random" : "planner", NULL, why, sizeof why, &e), 0);
+            assert_int_equal(game_bot_play(OPS, &st, g % 3 ? "random" : "planner", NULL, why, sizeof why, &e), 0);
         }
     }
     /* the admin sees it all; a deck draw is "XX" to the others, the card to its drawer */
@@ -1122,7 +1122,7 @@ static void test_events_and_records(void **unused)
     int n = 0;
     while (st.result == PZ_PLAYING) {
         json_t *rec;
-        assert_int_equal(OPS->bot(&st, "planner", &rec, why, sizeof why, &e), 0);
+        assert_int_equal(game_bot_play(OPS, &st, "planner", &rec, why, sizeof why, &e), 0);
         assert_string_equal(json_string_value(json_object_get(rec, "explanation")), why);
         assert_int_equal(json_integer_value(json_object_get(rec, "n")), ++n);
         json_decref(rec);
@@ -1152,7 +1152,7 @@ static void test_record_n_is_history_n(void **unused)
         json_t *recs = json_array();
         while (st.result == PZ_PLAYING) {
             json_t *rec;
-            assert_int_equal(OPS->bot(&st, "random", &rec, why, sizeof why, &e), 0);
+            assert_int_equal(game_bot_play(OPS, &st, "random", &rec, why, sizeof why, &e), 0);
             skips += json_object_get(rec, "skipped") != NULL;
             json_array_append_new(recs, rec);
         }
@@ -1217,7 +1217,7 @@ static void test_roundtrip_all_states(void **unused)
         json_decref(o);
         roundtrip(&st, 1);
         while (st.result == PZ_PLAYING) {
-            assert_int_equal(OPS->bot(&st, seed % 4 < 2 ? "random" : "planner", NULL, why, sizeof why, &e), 0);
+            assert_int_equal(game_bot_play(OPS, &st, seed % 4 < 2 ? "random" : "planner", NULL, why, sizeof why, &e), 0);
             roundtrip(&st, states % 8 == 0);
             states++;
         }
@@ -1238,7 +1238,7 @@ static void test_roundtrip_whole_games(void **unused)
     for (uint64_t seed = 1; seed <= 12; seed++) {
         assert_int_equal(OPS->init(&st, seed % 2 ? "bonus" : "standard", 2 + (int)(seed % 3), seed, NULL, &e), 0);
         while (st.result == PZ_PLAYING) {
-            assert_int_equal(OPS->bot(&st, "planner", NULL, why, sizeof why, &e), 0);
+            assert_int_equal(game_bot_play(OPS, &st, "planner", NULL, why, sizeof why, &e), 0);
             int done = 0;
             for (int q = 0; q < st.np; q++)
                 done |= pz_all_done(st.variant, st.status[q]);
@@ -1300,7 +1300,7 @@ static void test_decode_hostile(void **unused)
     assert_int_equal(OPS->init(&st, NULL, 4, 8, NULL, &e), 0);
     /* until a phase is on the table */
     for (int i = 0; i < 3000 && !(st.t.phase[0] || st.t.phase[1] || st.t.phase[2] || st.t.phase[3]); i++)
-        assert_int_equal(OPS->bot(&st, "planner", NULL, why, sizeof why, &e), 0);
+        assert_int_equal(game_bot_play(OPS, &st, "planner", NULL, why, sizeof why, &e), 0);
     int p = 0;
     while (!st.t.phase[p])
         p++;
@@ -1454,7 +1454,7 @@ static void test_legal_agrees_with_check(void **unused)
             legal = OPS->legal(&st, (seat + 1) % 4);
             assert_int_equal(json_array_size(legal), 0);
             json_decref(legal);
-            assert_int_equal(OPS->bot(&st, seed % 3 ? "random" : "planner", NULL, why, sizeof why, &e), 0);
+            assert_int_equal(game_bot_play(OPS, &st, seed % 3 ? "random" : "planner", NULL, why, sizeof why, &e), 0);
         }
     }
     assert_true(checked > 500);
@@ -1508,7 +1508,7 @@ static void test_play_fn_over_real_games(void **unused)
             json_decref(vr);
             json_decref(r);
             json_decref(args);
-            assert_int_equal(OPS->bot(&st, seed % 3 ? "planner" : "random", NULL, why, sizeof why, &e), 0);
+            assert_int_equal(game_bot_play(OPS, &st, seed % 3 ? "planner" : "random", NULL, why, sizeof why, &e), 0);
         }
     }
     assert_true(decisions > 5000);
@@ -1553,15 +1553,15 @@ static void test_bots_and_hint(void **unused)
     }
     assert_int_equal(OPS->init(&st, NULL, 4, 1, NULL, &e), 0);
     json_t *h;
-    assert_int_equal(OPS->hint(&st, 0, &h, &e), 0);
+    assert_int_equal(game_hint(OPS, &st, 0, &h, &e), 0);
     assert_string_equal(json_string_value(json_object_get(h, "strategy")), "planner");
     assert_non_null(json_object_get(h, "explanation"));
     game_verdict v;
     assert_int_equal(OPS->check(&st, 0, json_object_get(h, "play"), &v, &e), 0);
     assert_true(v.valid);
     json_decref(h);
-    assert_int_equal(OPS->hint(&st, 1, &h, &e), ERR_NOT_YOUR_TURN);
-    assert_int_equal(OPS->bot(&st, "nosuch", NULL, NULL, 0, &e), ERR_BAD_MEMBER);
+    assert_int_equal(game_hint(OPS, &st, 1, &h, &e), ERR_NOT_YOUR_TURN);
+    assert_int_equal(game_bot_play(OPS, &st, "nosuch", NULL, NULL, 0, &e), ERR_BAD_MEMBER);
 }
 
 static void test_planner_beats_random(void **unused)
