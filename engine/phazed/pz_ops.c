@@ -10,6 +10,7 @@
 #include "core/jsonx.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const VARIANTS[] = {"standard", "bonus", NULL};
@@ -135,11 +136,14 @@ static json_t *legal(const void *vst, int seat)
     if (st->result != PZ_PLAYING || seat != st->cur)
         return a;
     pz_obs o;
-    pz_play all[PZ_MAXLEGAL];
+    pz_play *all = malloc(PZ_LEGAL_LIST * sizeof *all); /* 300 KB: not on a worker's stack */
+    if (!all)
+        return a;
     pz_observe(st, seat, &o);
-    int n = pz_gen(&o, all, PZ_MAXLEGAL);
+    int n = pz_gen(&o, all, PZ_LEGAL_LIST);
     for (int i = 0; i < n; i++)
         json_array_append_new(a, pz_play_json(&all[i]));
+    free(all);
     return a;
 }
 

@@ -1592,13 +1592,125 @@ static void test_rules_json(void **unused)
     free(s);
     assert_int_equal(OPS->nfns, 5);
     assert_int_equal(OPS->cooperative, 0);
-    assert_string_equal(OPS->bots[0], "planner");
+    assert_string_equal(OPS->bots[0].name, "planner");
+}
+
+/* --- every phase play -------------------------------------------------------- */
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Cards as "AS,5D,5H" (sorted names): one set of cards, whatever its order. */
+static void canon_group(char **names, int n, char *out, size_t len)
+{
+    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    out[0] = 0;
+    for (int i = 0; i < n; i++)
+        snprintf(out + strlen(out), len - strlen(out), "%s%s", i ? "," : "", names[i]);
+}
+
+static char *canon_pair(const char *a, const char *b)
+{
+    char *out = malloc(128);
+    snprintf(out, 128, "%s|%s", strcmp(a, b) <= 0 ? a : b, strcmp(a, b) <= 0 ? b : a);
+    return out;
+}
+
+/* A set of three as the rules say it: at least two naturals (non-Aces),
+ * all of one value, the rest Aces (wild). */
+static int set_of_3(const uint8_t *c)
+{
+    int nat = 0, rank = 0;
+    for (int i = 0; i < 3; i++) {
+        if (pz_rank(c[i]) == 14)
+            continue;
+        if (nat++ && pz_rank(c[i]) != rank)
+            return 0;
+        rank = pz_rank(c[i]);
+    }
+    return nat >= 2;
+}
+
+/* GET /legal lists every phase play of a hand that holds many (the bots'
+ * finder, which it once used, stops at 16): the same sets of cards, each
+ * once, as pairs of disjoint 3-card subsets of the hand that are sets. */
+static void test_legal_every_phase(void **unused)
+{
+    (void)unused;
+    pz_state st;
+    blank(&st, 0, 0);
+    give(&st, 0, "5S 5H 5D 5C 9S 9H 9D 9C AS AH KD");
+    st.mid = 1;
+    json_t *legal = OPS->legal(&st, 0);
+    char *listed[400], *want[4000];
+    int nl = 0, nw = 0;
+    size_t i;
+    json_t *play;
+    json_array_foreach(legal, i, play) {
+        if (json_integer_value(json_array_get(play, 0)) != 3)
+            continue;
+        json_t *groups = json_array_get(json_array_get(play, 1), 1);
+        char g[2][64];
+        assert_int_equal(json_array_size(groups), 2);
+        for (int k = 0; k < 2; k++) {
+            json_t *grp = json_array_get(groups, (size_t)k);
+            char *names[3];
+            assert_int_equal(json_array_size(grp), 3);
+            for (int j = 0; j < 3; j++)
+                names[j] = (char *)json_string_value(json_array_get(grp, (size_t)j));
+            canon_group(names, 3, g[k], sizeof g[k]);
+        }
+        assert_true(nl < 400);
+        listed[nl++] = canon_pair(g[0], g[1]);
+    }
+    json_decref(legal);
+    const uint8_t *h = st.hand[0];
+    int n = st.nhand[0];
+    for (int a = 0; a < (1 << n); a++) {
+        if (__builtin_popcount((unsigned)a) != 3)
+            continue;
+        for (int b = a + 1; b < (1 << n); b++) {
+            if (__builtin_popcount((unsigned)b) != 3 || (a & b))
+                continue;
+            uint8_t c[2][3];
+            char *names[2][3], g[2][64];
+            for (int k = 0, m[2] = {0, 0}; k < n; k++)
+                for (int x = 0; x < 2; x++)
+                    if ((x ? b : a) & (1 << k)) {
+                        c[x][m[x]] = h[k];
+                        names[x][m[x]++] = (char *)pz_card_name(h[k]);
+                    }
+            if (!set_of_3(c[0]) || !set_of_3(c[1]))
+                continue;
+            canon_group(names[0], 3, g[0], sizeof g[0]);
+            canon_group(names[1], 3, g[1], sizeof g[1]);
+            char *pair = canon_pair(g[0], g[1]);
+            int seen = 0;
+            for (int k = 0; k < nw && !seen; k++)
+                seen = strcmp(want[k], pair) == 0;
+            if (seen || nw >= 4000)
+                free(pair);
+            else
+                want[nw++] = pair;
+        }
+    }
+    qsort(listed, (size_t)nl, sizeof *listed, cmp_str);
+    qsort(want, (size_t)nw, sizeof *want, cmp_str);
+    if (nl != nw)
+        fail_msg("legal lists %d phase plays, the hand holds %d", nl, nw);
+    for (int k = 0; k < nl; k++)
+        assert_string_equal(listed[k], want[k]);
+    assert_true(nw > 16); /* a hand with many */
+    for (int k = 0; k < nl; k++)
+        free(listed[k]);
+    for (int k = 0; k < nw; k++)
+        free(want[k]);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ref_group_type),
+        cmocka_unit_test(test_legal_every_phase),
         cmocka_unit_test(test_ref_phase_type),
         cmocka_unit_test(test_ref_is_valid_play),
         cmocka_unit_test(test_ref_score),
