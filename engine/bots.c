@@ -6,12 +6,14 @@
  * row by name ("default" is bots[0] in every game), refusing a finished
  * game, drawing chance from the state's bot RNG and keeping it only when
  * the play is made, help mode's answer, a seating some strategy cannot
- * play -- lives here once rather than in each game.
+ * play -- lives here once rather than in each game. So does game_check, the
+ * debug builds' check of a game's invariants after a play.
  */
 #include "game.h"
 
 #include <stdalign.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A game's own play value, whatever its type. */
@@ -50,6 +52,7 @@ int game_bot_play(const game_ops *ops, void *st, const char *strategy, json_t **
     b->choose(st, gs.to_move, &r, play.bytes, why, sizeof why);
     if (ops->bot_apply(st, play.bytes, &r, why, record))
         return err_set(e, ERR_INTERNAL, "", "strategy %s chose an illegal play", b->name);
+    GAME_CHECK(ops, st);
     if (explanation && explanation_len)
         snprintf(explanation, explanation_len, "%s", why);
     return 0;
@@ -84,3 +87,14 @@ int game_seating(const game_ops *ops, const char *const *bots, int n, game_err *
     }
     return 0;
 }
+
+#ifdef CROUPIER_CHECKS
+void game_check(const game_ops *ops, const void *st)
+{
+    game_err e = {0};
+    if (!ops->invariants || ops->invariants(st, &e) == 0)
+        return;
+    fprintf(stderr, "%s: invariant broken: %s\n", ops->name, e.detail); /* debug builds only */
+    abort();
+}
+#endif

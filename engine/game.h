@@ -231,6 +231,11 @@ typedef struct game_ops {
      * game, that a reader's view does not change with what it may not see.
      * Optional (NULL: not checked). */
     void (*redeal)(void *st, int reader, uint64_t salt);
+    /* The game's invariants (every card as often as its decks hold it,
+     * every count within its array): 0, or ERR_INTERNAL with the broken one
+     * in e->detail. Debug builds run it after every play made (GAME_CHECK);
+     * decode() runs it on what it read. Optional. */
+    int (*invariants)(const void *st, game_err *e);
     /* The arguments the course's play function would receive for `seat`
      * now (remote players, docs/tournaments.md): a new JSON array, in the
      * order of (*fn)->params, from what that seat may see only; *fn is the
@@ -265,6 +270,18 @@ int game_hint(const game_ops *ops, const void *st, int seat, json_t **out, game_
 /* Refuse a seating one of its strategies cannot play (their seats_ok); 0
  * when every seated strategy accepts it. */
 int game_seating(const game_ops *ops, const char *const *bots, int n, game_err *e);
+
+/* Debug builds (-DCROUPIER_CHECKS, which the ASan build sets) check the
+ * game's invariants after every play made -- each game's apply() and
+ * autoplay(), and game_bot_play() -- and abort naming the broken one, as
+ * SQLite asserts its own in debug builds; release builds compile the check
+ * away. */
+#ifdef CROUPIER_CHECKS
+void game_check(const game_ops *ops, const void *st);
+#define GAME_CHECK(ops, st) game_check(ops, st)
+#else
+#define GAME_CHECK(ops, st) ((void)0)
+#endif
 
 /* engine/cases.c: the autograder kit's cases (docs/autograder.md). */
 enum { GAME_CASES_MAX = 5000 };

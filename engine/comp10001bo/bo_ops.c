@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+extern const game_ops comp10001bo_ops; /* at the end; GAME_CHECK names it */
+
 static const char *const VARIANTS[] = {"standard", "bonus", NULL};
 
 static json_t *rules(void)
@@ -211,6 +213,7 @@ static int apply(void *vst, int seat, const json_t *play, json_t **record, game_
     if (!v.valid)
         return err_rule(e, v.rule, "%s", v.reason);
     commit(st, &p, bo_state_judge(st, &p, NULL, 0, NULL), record, NULL);
+    GAME_CHECK(&comp10001bo_ops, st);
     return 0;
 }
 
@@ -238,6 +241,7 @@ static int autoplay(void *vst, json_t **record)
     bo_play pass = {.type = BO_NO_PLAY};
     no_play_reason(st, why, sizeof why);
     commit(st, &pass, 3, record, why);
+    GAME_CHECK(&comp10001bo_ops, st);
     return 1;
 }
 
@@ -290,6 +294,8 @@ static json_t *play_json(const void *p) { return bo_play_json(p); }
 
 static void reveal(void *st) { ((bo_state *)st)->revealed = 1; }
 
+static int invariants(const void *st, game_err *e) { return bo_invariants(st, e); }
+
 static void redeal(void *st, int reader, uint64_t salt) { bo_redeal(st, reader, salt); }
 
 const game_ops comp10001bo_ops = {
@@ -321,4 +327,5 @@ const game_ops comp10001bo_ops = {
     .reveal = reveal,
     .redeal = redeal,
     .fn_args = bo_fn_args,
+    .invariants = invariants,
 };

@@ -393,3 +393,28 @@ void fc_conceal(fc_state *st, int seat, uint64_t salt)
         }
     }
 }
+
+int fc_invariants(const fc_state *st, game_err *e)
+{
+    if (st->np < FC_MINP || st->np > FC_MAXP || st->cur >= st->np || st->nhist > FC_MAXHIST)
+        return err_set(e, ERR_INTERNAL, "", "a count is beyond its capacity");
+    if (fc_check_capacity(st, e)) {
+        e->code = ERR_INTERNAL;
+        return ERR_INTERNAL;
+    }
+    if (st->imported) /* a text save may hold extra cards (fc_text.c warns) */
+        return 0;
+    int count[256] = {0};
+    for (int p = 0; p < st->np; p++)
+        for (int i = 0; i < st->nhand[p]; i++)
+            count[st->hand[p][i]]++;
+    for (int i = 0; i < st->ndraw; i++)
+        count[st->draw[i]]++;
+    for (int i = 0; i < st->ndisc; i++)
+        count[st->disc[i]]++;
+    for (int c = 0; c < 256; c++)
+        if (count[c] != (c >= 1 && c <= FC_NTYPES ? 2 : 0))
+            return err_set(e, ERR_INTERNAL, "", "card code %d appears %d times; the decks hold it twice", c,
+                           count[c]);
+    return 0;
+}

@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <string.h>
 
+extern const game_ops fivecrowns_ops; /* at the end; GAME_CHECK names it */
+
 static const char *const VARIANTS[] = {"standard", NULL};
 static const char *const FORMATS[] = {"fivecrowns-text", NULL};
 
@@ -190,6 +192,7 @@ static int apply(void *vst, int seat, const json_t *play, json_t **record, game_
     fc_do(st, &p);
     if (record)
         *record = fc_record(st, st->nhist - 1, seat, NULL);
+    GAME_CHECK(&fivecrowns_ops, st);
     return 0;
 }
 
@@ -314,6 +317,8 @@ static void conceal(void *st, int seat, uint64_t salt) { fc_conceal(st, seat, sa
 
 static void reveal(void *st) { ((fc_state *)st)->revealed = 1; }
 
+static int invariants(const void *st, game_err *e) { return fc_invariants(st, e); }
+
 static void redeal(void *st, int reader, uint64_t salt) { fc_redeal(st, reader, salt); }
 
 const game_ops fivecrowns_ops = {
@@ -349,4 +354,5 @@ const game_ops fivecrowns_ops = {
     .conceal = conceal,
     .reveal = reveal,
     .redeal = redeal,
+    .invariants = invariants,
 };

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+extern const game_ops hanabi_ops; /* at the end; GAME_CHECK names it */
+
 static const char *const VARIANTS[] = {"standard", "rainbow", NULL};
 static const char *const EXPORTS[] = {"hanablive", NULL};
 
@@ -185,6 +187,7 @@ static int apply(void *vst, int seat, const json_t *play, json_t **record, game_
     hn_do(st, &p);
     if (record) /* as the actor sees it: their own draw stays hidden */
         *record = hn_record(st, st->nhist - 1, seat, NULL);
+    GAME_CHECK(&hanabi_ops, st);
     return 0;
 }
 
@@ -284,6 +287,8 @@ static int export_as(const void *st, const char *format, char **out, size_t *len
 
 static void reveal(void *st) { ((hanabi_state *)st)->revealed = 1; }
 
+static int invariants(const void *st, game_err *e) { return hn_invariants(st, e); }
+
 static void redeal(void *st, int reader, uint64_t salt) { hn_redeal(st, reader, salt); }
 
 const game_ops hanabi_ops = {
@@ -316,4 +321,5 @@ const game_ops hanabi_ops = {
     .export_as = export_as,
     .reveal = reveal,
     .redeal = redeal,
+    .invariants = invariants,
 };

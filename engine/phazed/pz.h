@@ -229,6 +229,9 @@ json_t *pz_turn_history(const pz_state *st, int seat);
 json_t *pz_history(const pz_state *st, int seat);
 json_t *pz_encode(const pz_state *st);
 int pz_decode(pz_state *st, const json_t *blob, game_err *e);
+/* Every card as often as the decks hold it, every count within its array:
+ * 0, or ERR_INTERNAL saying what is broken (ops->invariants; decode). */
+int pz_invariants(const pz_state *st, game_err *e);
 json_t *pz_view(const pz_state *st, int seat);
 /* ops->redeal: the hands `reader` may not see and the deck, shuffled among
  * their places (game.h). */

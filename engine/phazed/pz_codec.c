@@ -744,20 +744,38 @@ static int decode_body(pz_state *st, const json_t *j, game_err *e)
         }
     }
 
+    if (pz_invariants(st, e)) {
+        e->code = ERR_BAD_MEMBER;
+        return ERR_BAD_MEMBER;
+    }
+    return 0;
+}
+
+int pz_invariants(const pz_state *st, game_err *e)
+{
+    int ok = st->np >= PZ_MINP && st->np <= PZ_MAXP && st->cur < st->np && st->ndeck <= PZ_NCARDS &&
+             st->ndisc <= PZ_NCARDS && st->nlog <= PZ_MAXLOG && st->nph <= PZ_MAXHANDS * PZ_MAXP;
+    for (int q = 0; q < st->np && ok; q++) {
+        ok &= st->nhand[q] <= PZ_HMAX && st->t.ng[q] <= 2;
+        for (int g = 0; g < 2; g++)
+            ok &= st->t.g[q][g].n <= PZ_GMAX;
+    }
+    if (!ok)
+        return err_set(e, ERR_INTERNAL, "", "a count is beyond its capacity");
     /* conservation: two of each card (and four jokers in the bonus game) */
-    int count[PZ_JOKER + 1] = {0};
+    int count[256] = {0};
     for (int i = 0; i < st->ndeck; i++) count[st->deck[i]]++;
     for (int i = 0; i < st->ndisc; i++) count[st->disc[i]]++;
-    for (int q = 0; q < np; q++) {
+    for (int q = 0; q < st->np; q++) {
         for (int i = 0; i < st->nhand[q]; i++) count[st->hand[q][i]]++;
         for (int g = 0; g < st->t.ng[q]; g++)
             for (int i = 0; i < st->t.g[q][g].n; i++) count[st->t.g[q][g].c[i]]++;
     }
-    for (int c = 1; c <= PZ_JOKER; c++) {
-        int want = c == PZ_JOKER ? (v ? 4 : 0) : 2;
+    for (int c = 0; c < 256; c++) {
+        int want = c == PZ_JOKER ? (st->variant ? 4 : 0) : c >= 1 && c < PZ_JOKER ? 2 : 0;
         if (count[c] != want)
-            return err_set(e, ERR_BAD_MEMBER, "", "card %s appears %d times in the state; the decks hold %d",
-                           pz_card_name(c), count[c], want);
+            return err_set(e, ERR_INTERNAL, "", "card %s appears %d times in the state; the decks hold %d",
+                           c >= 1 && c <= PZ_JOKER ? pz_card_name(c) : "?", count[c], want);
     }
     return 0;
 }

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern const game_ops phazed_ops; /* at the end; GAME_CHECK names it */
+
 static const char *const VARIANTS[] = {"standard", "bonus", NULL};
 
 static json_t *rules(void)
@@ -204,6 +206,7 @@ static int apply(void *vst, int seat, const json_t *play, json_t **record, game_
     if (!v.valid)
         return err_rule(e, v.rule, "%s", v.reason);
     commit(st, &p, record, NULL);
+    GAME_CHECK(&phazed_ops, st);
     return 0;
 }
 
@@ -265,6 +268,8 @@ static json_t *play_json(const void *p) { return pz_play_json(p); }
 
 static void reveal(void *st) { ((pz_state *)st)->revealed = 1; }
 
+static int invariants(const void *st, game_err *e) { return pz_invariants(st, e); }
+
 static void redeal(void *st, int reader, uint64_t salt) { pz_redeal(st, reader, salt); }
 
 const game_ops phazed_ops = {
@@ -299,4 +304,5 @@ const game_ops phazed_ops = {
     .reveal = reveal,
     .redeal = redeal,
     .fn_args = pz_fn_args,
+    .invariants = invariants,
 };

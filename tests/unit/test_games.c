@@ -13,6 +13,9 @@
  *    and applies; the seat not to move has none;
  *  - bots: every move a bot makes is one check() called valid just before,
  *    made for the seat to move;
+ *  - invariants: every position keeps the game's ops->invariants (every
+ *    card as often as its decks hold it, counts within their arrays), and
+ *    a state of garbage bytes breaks them;
  *  - readers: view, history and events of every seat, the spectator, the
  *    observer and the admin are JSON for every state, and a seat's view is
  *    the same however the cards it may not see are dealt (ops->redeal, when
@@ -223,6 +226,9 @@ static char *play_one(const setup *su, const char *bot, uint64_t seed, int deep)
         assert_true(moves < MAX_MOVES);
         game_status gs;
         ops->status(st, &gs);
+        if (ops->invariants && ops->invariants(st, &e) != 0) /* every position, in every build */
+            fail_msg("%s %s %dp seed %llu move %d: invariant broken: %s", ops->name, su->variant,
+                     su->players, (unsigned long long)seed, moves, e.detail);
         if (deep && (moves < DEEP_ALL || moves % DEEP_EVERY == 0 || gs.over)) {
             round_trip(ops, st, scratch);
             readers(ops, st, gs.nseats);
@@ -360,12 +366,31 @@ static void test_bots(void **unused)
     }
 }
 
+/* ops->invariants can fail: a state of 0xFF bytes (every count beyond its
+ * array) is refused; and every game has them (the ASan build runs them
+ * after every play, GAME_CHECK). */
+static void test_invariants_refuse(void **unused)
+{
+    (void)unused;
+    for (const game_ops *const *g = game_registry; *g; g++) {
+        const game_ops *ops = *g;
+        assert_non_null(ops->invariants);
+        void *st = malloc(ops->state_size);
+        game_err e = {0};
+        memset(st, 0xFF, ops->state_size);
+        assert_int_equal(ops->invariants(st, &e), ERR_INTERNAL);
+        assert_true(e.detail[0] != 0);
+        free(st);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_game),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_bots),
+        cmocka_unit_test(test_invariants_refuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
