@@ -1319,6 +1319,23 @@ static void test_decode_hostile(void **unused)
     expect_decode_bad(good, "/winner", json_integer(1), "/winner");
     expect_decode_bad(good, "/current", json_integer(4), "/current");
     expect_decode_bad(good, "/picked_up", json_integer(1), "/picked_up");
+    /* every scalar member (the decoder's field table): out of its range, of
+     * another type, or missing, each refused by name */
+    static const struct { const char *name; long long below, above; } SCALARS[] = {
+        {"players", 1, 5},         {"max_hands", 0, 21},    {"dealer", -1, 4},        {"current", -1, 4},
+        {"turns_hand", -1, 201},   {"turns_total", -1, 4001}, {"hand_log", -1, 100000},
+        {"picked_up", -1, -1},     {"deck_out", -1, -1},
+    };
+    for (size_t i = 0; i < sizeof SCALARS / sizeof SCALARS[0]; i++) {
+        snprintf(path, sizeof path, "/%s", SCALARS[i].name);
+        expect_decode_bad(good, path, json_integer(SCALARS[i].below), path);
+        if (SCALARS[i].above >= 0)
+            expect_decode_bad(good, path, json_integer(SCALARS[i].above), path);
+        expect_decode_bad(good, path, json_string("1"), path);
+        expect_decode_bad(good, path, NULL, path);
+    }
+    assert_true(st.turns_hand > 0);
+    expect_decode_bad(good, "/turns_total", json_integer(st.turns_hand - 1), "/turns_total"); /* below turns_hand */
     expect_decode_bad(good, "/skip/0", json_true(), "/skip/0");
     expect_decode_bad(good, "/phase_status/0", json_integer(8), "/phase_status/0");
     expect_decode_bad(good, "/phase_status/0", json_integer(7), "/phase_status/0"); /* finished in an earlier hand */
