@@ -208,9 +208,11 @@ int h_rules_game(const api_config *cfg, const http_req *req,
     if (own) {
         json_object_update_missing(own, doc); /* the game's own text wins, */
         json_object_set(own, "players", json_object_get(doc, "players")); /* not for the table size */
+        json_decref(doc);
+        doc = own;
     }
-    json_decref(doc);
-    return http_res_json(res, 200, own ? own : catalogue_entry(ops));
+    json_object_set_new(doc, "bots", game_bots_json(ops)); /* the rows, each with what it does */
+    return http_res_json(res, 200, doc);
 }
 
 /* GET /docs/rules/{game}.md: the game's rules page, <--docs>/rules/<game>.md,

@@ -78,6 +78,14 @@ int game_hint(const game_ops *ops, const void *st, int seat, json_t **out, game_
     return 0;
 }
 
+json_t *game_bots_json(const game_ops *ops)
+{
+    json_t *a = json_array();
+    for (const game_bot *b = ops->bots; b->name; b++)
+        json_array_append_new(a, json_pack("{s:s,s:s}", "name", b->name, "description", b->about));
+    return a;
+}
+
 int game_seating(const game_ops *ops, const char *const *bots, int n, game_err *e)
 {
     for (int i = 0; i < n; i++) {

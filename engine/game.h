@@ -110,7 +110,8 @@ typedef struct game_suite {
 /* One strategy of a game: a row of ops->bots (engine/bots.c plays them). */
 enum { GAME_PLAY_MAX = 256 }; /* bytes of a game's own play value, at most */
 typedef struct game_bot {
-    const char *name; /* "planner": the name of {"bot": ...}; NULL ends the table */
+    const char *name;  /* "planner": the name of {"bot": ...}; NULL ends the table */
+    const char *about; /* what it does, a sentence or two (GET /rules/<game>) */
     /* Choose the play of `seat`, the seat to move, from what that seat may
      * see: write the game's own play value into *play and one line of
      * reason into why. Chance comes from r only (a copy of the state's bot
@@ -267,6 +268,9 @@ int game_bot_play(const game_ops *ops, void *st, const char *strategy, json_t **
  * for `seat`, from what that seat may see (or ops->hint's answer).
  * ERR_NOT_YOUR_TURN / ERR_GAME_OVER when there is nothing to advise. */
 int game_hint(const game_ops *ops, const void *st, int seat, json_t **out, game_err *e);
+/* The strategies as GET /rules/<game> lists them: [{"name",
+ * "description"}...], bots[0] first. New ref. */
+json_t *game_bots_json(const game_ops *ops);
 /* Refuse a seating one of its strategies cannot play (their seats_ok); 0
  * when every seated strategy accepts it. */
 int game_seating(const game_ops *ops, const char *const *bots, int n, game_err *e);

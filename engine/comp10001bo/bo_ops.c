@@ -66,20 +66,6 @@ static json_t *rules(void)
         "each player holds one embargo card, used at most once: [4, null, [2, target]] embargoes another player whose stockpile holds 3 cards or fewer and who is not embargoed now (turn-ending)",
         "an embargoed player may only play from the stockpile until they clear the embargo with [5, null, destination] (any build or discard pile; turn-ending; the card leaves play)",
         "embargo plays count as possible plays: a player may not claim no play while one exists; a cleared player may be embargoed again by another player's unused card"));
-    json_object_set_new(r, "bots", json_pack("[{s:s,s:s},{s:s,s:s},{s:s,s:s}]",
-        "name", "planner", "description",
-        "plans the whole turn (up to five plays) for stockpile progress, then weighs the table it leaves: "
-        "how close its own stockpile top is to a pile with the cards it holds, and which build or discard "
-        "piles the other players' stockpile tops could go on, now or through one more card, and how many "
-        "kinds of card the table takes at once; it ends the turn with the discard that feeds them least. "
-        "In the bonus game it also keeps jokers for stockpile "
-        "progress, embargoes the opponent closest to winning and clears its own embargo as soon as its "
-        "stockpile cannot move",
-        "name", "standard", "description",
-        "the earlier planner (the baseline): searches this turn's play sequences for stockpile progress and "
-        "only keeps the build piles from the other players' stockpile tops; in the bonus game it plays "
-        "legally but uses jokers like any card and embargo plays only when nothing else ends the turn",
-        "name", "random", "description", "a uniformly random possible play"));
     json_t *fns = json_array();
     for (int i = 0; i < BO_NFNS; i++) {
         char path[96];
@@ -270,10 +256,24 @@ static void random_play(const void *st, int seat, rng *r, void *p, char *why, si
 }
 
 static const game_bot BOTS[] = {
-    {"planner", planner, NULL},
-    {"standard", standard, NULL},
-    {"random", random_play, NULL},
-    {NULL, NULL, NULL},
+    {"planner",
+     "plans the whole turn (up to five plays) for stockpile progress, then weighs the table it leaves: "
+     "how close its own stockpile top is to a pile with the cards it holds, and which build or discard "
+     "piles the other players' stockpile tops could go on, now or through one more card, and how many "
+     "kinds of card the table takes at once; it ends the turn with the discard that feeds them least. "
+     "In the bonus game it also keeps jokers for stockpile "
+     "progress, embargoes the opponent closest to winning and clears its own embargo as soon as its "
+     "stockpile cannot move",
+     planner, NULL},
+    {"standard",
+     "the earlier planner (the baseline): searches this turn's play sequences for stockpile progress and "
+     "only keeps the build piles from the other players' stockpile tops; in the bonus game it plays "
+     "legally but uses jokers like any card and embargo plays only when nothing else ends the turn",
+     standard, NULL},
+    {"random",
+     "a uniformly random possible play",
+     random_play, NULL},
+    {NULL, NULL, NULL, NULL},
 };
 _Static_assert(sizeof(bo_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer");
 

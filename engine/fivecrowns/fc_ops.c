@@ -70,18 +70,6 @@ static json_t *rules(void)
         "a round in which nobody goes out within 40 turns per player is called off: hands are laid out and scored, "
         "and the player after its starter starts the next round",
         "the lowest total after 11 rounds wins (equal lowest totals: a tie)"));
-    json_object_set_new(r, "bots", json_pack(
-        "[{s:s,s:s},{s:s,s:s},{s:s,s:s}]",
-        "name", "strategy", "description",
-        "takes the discard top when it is wild or lets it go out, else weighs it against a blind draw by a model "
-        "learnt from rollouts of played games (its chance to win the game); keeps jokers and wilds; "
-        "drops the card whose loss leaves the best hand by a count learnt from played games (points now, outside "
-        "runs and books, and if one or two more wilds came; loose cards and pairs; the turn of the round; ranks and "
-        "runs the next player took from the discard pile), looking one blind draw ahead over the cards it has not "
-        "seen; goes out as soon as it can; on its last "
-        "turn takes the discard top only if it beats an average blind draw, then minimises its points",
-        "name", "greedy", "description", "minimises the points in its hand right now at every step",
-        "name", "random", "description", "a uniformly random legal play"));
     json_object_set_new(r, "save", json_pack(
         "{s:s,s:s}",
         "format", "fivecrowns-text: the seed's C++/Java text format (Round:, Computer:/Human: Score: Hand:, Draw "
@@ -232,10 +220,22 @@ static void random_play(const void *st, int seat, rng *r, void *p, char *why, si
 }
 
 static const game_bot BOTS[] = {
-    {"strategy", strategy, NULL},
-    {"greedy", greedy, NULL},
-    {"random", random_play, NULL},
-    {NULL, NULL, NULL},
+    {"strategy",
+     "takes the discard top when it is wild or lets it go out, else weighs it against a blind draw by a model "
+     "learnt from rollouts of played games (its chance to win the game); keeps jokers and wilds; "
+     "drops the card whose loss leaves the best hand by a count learnt from played games (points now, outside "
+     "runs and books, and if one or two more wilds came; loose cards and pairs; the turn of the round; ranks and "
+     "runs the next player took from the discard pile), looking one blind draw ahead over the cards it has not "
+     "seen; goes out as soon as it can; on its last "
+     "turn takes the discard top only if it beats an average blind draw, then minimises its points",
+     strategy, NULL},
+    {"greedy",
+     "minimises the points in its hand right now at every step",
+     greedy, NULL},
+    {"random",
+     "a uniformly random legal play",
+     random_play, NULL},
+    {NULL, NULL, NULL, NULL},
 };
 _Static_assert(sizeof(fc_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer");
 

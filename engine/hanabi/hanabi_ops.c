@@ -81,18 +81,6 @@ static json_t *rules(void)
         "come, and scores a game lost to the 3rd error 0. The export holds the actions hanab.live replays; when that is "
         "not the whole game or its score, a member \"croupier\" says so: {note, end, hanablive_end, actions, "
         "exported_actions, dropped_actions, score, hanablive_score}"));
-    json_object_set_new(r, "bots", json_pack("[{s:s,s:s},{s:s,s:s},{s:s,s:s},{s:s,s:s}]",
-        "name", "conventions", "description",
-        "the strategy people can learn (see conventions): play clues on the newest touched card that could be "
-        "playable, number-clue saves of the next player's chop, discards from the chop; used whenever a person sits "
-        "at the table (a resigned seat) and for hints",
-        "name", "info", "description",
-        "a hat-guessing information strategy: every hint is a code telling each other player what to do; only for "
-        "tables where every seat plays info (refused beside people or other strategies)",
-        "name", "rules", "description",
-        "plays cards the hints prove playable, hints partners so their playable cards become provable, saves last "
-        "copies, discards the oldest untouched card",
-        "name", "random", "description", "a uniformly random legal play"));
     json_object_set_new(r, "conventions", hn_conv_rules());
     return r;
 }
@@ -249,11 +237,23 @@ static int info_seats_ok(const char *const *bots, int n, game_err *e)
 }
 
 static const game_bot BOTS[] = {
-    {"conventions", conventions, NULL}, /* people's partner, and help mode's */
-    {"info", info, info_seats_ok},
-    {"rules", rules_bot, NULL},
-    {"random", random_play, NULL},
-    {NULL, NULL, NULL},
+    {"conventions",
+     "the strategy people can learn (see conventions): play clues on the newest touched card that could be "
+     "playable, number-clue saves of the next player's chop, discards from the chop; used whenever a person sits "
+     "at the table (a resigned seat) and for hints",
+     conventions, NULL}, /* people's partner, and help mode's */
+    {"info",
+     "a hat-guessing information strategy: every hint is a code telling each other player what to do; only for "
+     "tables where every seat plays info (refused beside people or other strategies)",
+     info, info_seats_ok},
+    {"rules",
+     "plays cards the hints prove playable, hints partners so their playable cards become provable, saves last "
+     "copies, discards the oldest untouched card",
+     rules_bot, NULL},
+    {"random",
+     "a uniformly random legal play",
+     random_play, NULL},
+    {NULL, NULL, NULL, NULL},
 };
 _Static_assert(sizeof(hn_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer");
 

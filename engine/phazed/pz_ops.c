@@ -58,12 +58,6 @@ static json_t *rules(void)
         "legal plays list every pick-up, discard, Skip and single placement (for sets and accumulations only at the end index: any index is accepted) and at most 16 phase plays found by the phase finder: a phase can be formed in very many ways, every valid one is accepted",
         "option \"hands\": 1-20, the number of hands after which the game ends (default 20)",
         "history: the current hand's turn_history (own deck draws shown, others \"XX\"); events: every play of the game plus hand_over and game_over"));
-    json_object_set_new(r, "bots", json_pack("[{s:s,s:s},{s:s,s:s},{s:s,s:s}]",
-        "name", "planner", "description",
-        "takes the discard only when it helps its phase more than the average deck card, keeps the cards with the most outs, plays the phase that leaves the fewest cards (bonus: the hardest phase first), sheds the costliest cards, never discards what the next player can place or has been collecting; bonus: Skips the opponent closest to finishing",
-        "name", "greedy", "description",
-        "the planner before issue 14: keeps the cards closest to its phase, plays it at once, sheds every card it can place (costliest first), discards the costliest useless card; bonus: Skips the opponent closest to finishing",
-        "name", "random", "description", "a uniformly random kind of legal play, then a uniformly random play of that kind"));
     json_t *fns = json_array();
     for (int i = 0; i < PZ_NFNS; i++) {
         char path[96];
@@ -245,10 +239,16 @@ static void random_play(const void *st, int seat, rng *r, void *p, char *why, si
 }
 
 static const game_bot BOTS[] = {
-    {"planner", planner, NULL},
-    {"greedy", greedy, NULL},
-    {"random", random_play, NULL},
-    {NULL, NULL, NULL},
+    {"planner",
+     "takes the discard only when it helps its phase more than the average deck card, keeps the cards with the most outs, plays the phase that leaves the fewest cards (bonus: the hardest phase first), sheds the costliest cards, never discards what the next player can place or has been collecting; bonus: Skips the opponent closest to finishing",
+     planner, NULL},
+    {"greedy",
+     "the planner before issue 14: keeps the cards closest to its phase, plays it at once, sheds every card it can place (costliest first), discards the costliest useless card; bonus: Skips the opponent closest to finishing",
+     greedy, NULL},
+    {"random",
+     "a uniformly random kind of legal play, then a uniformly random play of that kind",
+     random_play, NULL},
+    {NULL, NULL, NULL, NULL},
 };
 _Static_assert(sizeof(pz_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer");
 

@@ -31,6 +31,9 @@ test('every autograder function a game lists has its path in openapi.yaml', asyn
   for (const g of r.json.games) {
     const rules = await srv.get(`/rules/${g.game}`);
     expectStatus(rules, 200);
+    // the bots of the game's page are the registry's rows, in order, each saying what it does
+    assert.deepEqual(rules.json.bots.map((b) => b.name), g.bots, `${g.game}: the same bots as GET /rules`);
+    for (const b of rules.json.bots) assert.ok(b.description.length > 10, `${g.game} ${b.name} has a description`);
     for (const f of rules.json.functions || []) {
       assert.ok(doc.paths[f.path]?.post, `POST ${f.path} (${f.signature}) is described`);
       n++;

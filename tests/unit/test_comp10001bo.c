@@ -1354,7 +1354,8 @@ static void test_rules_json(void **unused)
     json_t *r = OPS->rules();
     assert_string_equal(json_string_value(json_object_get(r, "title")), "Comp10001-Bo");
     assert_int_equal(json_array_size(json_object_get(r, "functions")), 5);
-    assert_int_equal(json_array_size(json_object_get(r, "bots")), 3);
+    assert_string_equal(OPS->bots[2].name, "random"); /* three strategies */
+    assert_null(OPS->bots[3].name);
     assert_non_null(json_object_get(r, "notation"));
     assert_non_null(json_object_get(json_object_get(r, "plays"), "examples"));
     json_t *f = json_array_get(json_object_get(r, "functions"), 3);

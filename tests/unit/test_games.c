@@ -328,6 +328,8 @@ static void test_bots(void **unused)
         setup su[24];
         setups_of(ops, su, 24);
         assert_ptr_equal(game_find_bot(ops, "default"), &ops->bots[0]);
+        for (const game_bot *b = ops->bots; b->name; b++) /* GET /rules/<game> says what each does */
+            assert_true(b->about && strlen(b->about) > 10 && b->choose);
         assert_null(game_find_bot(ops, "nobody"));
         char *a = play_one(&su[0], "default", 3, 0), *b = play_one(&su[0], ops->bots[0].name, 3, 0);
         assert_string_equal(a, b);
