@@ -55,7 +55,7 @@ static json_t *rules(void)
         "the hand ends when a player has no cards left, when the player who drew the deck's last card discards, or after 50 turns each (skipped turns count); penalties: 2-10 face value, J/Q/K 11/12/13, Ace 25, Joker 15",
         "the game ends after the hand in which a player completes all 7 phases (winner: lowest points among those who did) or after 20 hands (lowest points); equal lowest points: result \"tied\", no single winner",
         "bonus: phases in any order, each once, declared by the phase id of the play; Jokers (4, 108 cards) are played only as Skip [6, target] (another player misses their next turn; no effect if already skipped), never placed, never taken from the discard pile",
-        "legal plays list every pick-up, discard, Skip and single placement (for sets and accumulations only at the end index: any index is accepted) and at most 16 phase plays found by the phase finder: a phase can be formed in very many ways, every valid one is accepted",
+        "legal plays list every pick-up, discard, Skip and single placement (for sets and accumulations only at the end index: any index is accepted), then every phase play the hand holds, each set of cards once (set and accumulation cards in card order, two groups of one kind in one order: other orders are accepted too), at most 4096 plays in all",
         "option \"hands\": 1-20, the number of hands after which the game ends (default 20)",
         "history: the current hand's turn_history (own deck draws shown, others \"XX\"); events: every play of the game plus hand_over and game_over"));
     json_t *fns = json_array();
