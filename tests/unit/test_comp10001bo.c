@@ -429,18 +429,6 @@ static void test_deal(void **unused)
     json_decref(o);
 }
 
-static void test_determinism(void **unused)
-{
-    (void)unused;
-    static bo_state a, b, c;
-    const char *mixed[4] = {"planner", "random", "planner", "random"};
-    play_game(&a, 99, mixed);
-    play_game(&b, 99, mixed);
-    assert_memory_equal(&a, &b, sizeof a);
-    play_game(&c, 100, mixed);
-    assert_true(memcmp(&a.hist, &c.hist, sizeof a.hist) != 0);
-}
-
 static void test_build_start_and_complete(void **unused)
 {
     (void)unused;
@@ -1401,7 +1389,6 @@ int main(void)
         cmocka_unit_test(test_fn_bad_arguments),
         cmocka_unit_test(test_fn_table),
         cmocka_unit_test(test_deal),
-        cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_build_start_and_complete),
         cmocka_unit_test(test_build_completion_reshuffles),
         cmocka_unit_test(test_discard_rules_in_game),

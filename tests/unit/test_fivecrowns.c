@@ -1007,20 +1007,6 @@ static void test_roundtrip_every_state(void **u)
     free(st);
 }
 
-static void test_determinism(void **u)
-{
-    (void)u;
-    fc_state *a = new_state(), *b = new_state();
-    const char *bots[] = {"random", "strategy"};
-    play_game(a, 2, 31337, bots, NULL, NULL);
-    play_game(b, 2, 31337, bots, NULL, NULL);
-    assert_memory_equal(a, b, sizeof *a);
-    play_game(b, 2, 31338, bots, NULL, NULL);
-    assert_true(memcmp(a, b, sizeof *a) != 0);
-    free(a);
-    free(b);
-}
-
 static void test_hostile_decode(void **u)
 {
     (void)u;
@@ -2080,7 +2066,6 @@ int main(void)
         cmocka_unit_test(test_bots_always_legal),
         cmocka_unit_test(test_strategy_beats_random_and_greedy),
         cmocka_unit_test(test_roundtrip_every_state),
-        cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_hostile_decode),
         cmocka_unit_test(test_views),
         cmocka_unit_test(test_closed_bot_records_hide_blind_draws),

@@ -1379,24 +1379,6 @@ static void test_decode_hostile(void **unused)
 
 /* --- determinism, bots ----------------------------------------------------------- */
 
-static void test_determinism(void **unused)
-{
-    (void)unused;
-    static hanabi_state a, b;
-    for (int g = 0; g < 10; g++) {
-        play_game(&a, "rainbow", 3, 123 + g, "random", "seed");
-        play_game(&b, "rainbow", 3, 123 + g, "random", "seed");
-        assert_memory_equal(&a, &b, sizeof a);
-        play_game(&a, "standard", 4, 5 + g, "rules", "standard");
-        play_game(&b, "standard", 4, 5 + g, "rules", "standard");
-        assert_memory_equal(&a, &b, sizeof a);
-    }
-    game_err e;
-    OPS->init(&a, "standard", 2, 1, NULL, &e);
-    OPS->init(&b, "standard", 2, 2, NULL, &e);
-    assert_memory_not_equal(a.deck, b.deck, 50);
-}
-
 static void test_bots_always_legal(void **unused)
 {
     (void)unused;
@@ -1552,7 +1534,6 @@ int main(void)
         cmocka_unit_test(test_export_hanablive_end),
         cmocka_unit_test(test_roundtrip_all_states),
         cmocka_unit_test(test_decode_hostile),
-        cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_bots_always_legal),
         cmocka_unit_test(test_hint_ignores_own_cards),
         cmocka_unit_test(test_rules_beats_random),

@@ -1375,25 +1375,6 @@ static void test_decode_hostile(void **unused)
     json_decref(good);
 }
 
-static void test_determinism(void **unused)
-{
-    (void)unused;
-    static pz_state a, b;
-    game_status s;
-    play_game(&a, "bonus", 77, MIXED, NULL, &s);
-    play_game(&b, "bonus", 77, MIXED, NULL, &s);
-    char *x = dump(OPS->encode(&a)), *y = dump(OPS->encode(&b));
-    assert_string_equal(x, y);
-    free(x);
-    free(y);
-    play_game(&b, "bonus", 78, MIXED, NULL, &s);
-    x = dump(OPS->encode(&a));
-    y = dump(OPS->encode(&b));
-    assert_string_not_equal(x, y);
-    free(x);
-    free(y);
-}
-
 /* Every legal play checks valid and applies; every valid single play found
  * by brute force (pick-ups, discards, Skips, placements at every index) is
  * listed (sets and accumulations at their end index); an illegal play
@@ -1751,7 +1732,6 @@ int main(void)
         cmocka_unit_test(test_roundtrip_all_states),
         cmocka_unit_test(test_roundtrip_whole_games),
         cmocka_unit_test(test_decode_hostile),
-        cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_legal_agrees_with_check),
         cmocka_unit_test(test_play_fn_over_real_games),
         cmocka_unit_test(test_play_fn_extreme_arguments),
