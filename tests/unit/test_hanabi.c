@@ -348,10 +348,16 @@ static void test_play_rules(void **unused)
     assert_int_equal(st.fire[0], 5);
     assert_int_equal(st.hints, 7);
     assert_int_equal(hn_score(&st), 6);
-    /* at 8 tokens the bonus is lost (capped) */
-    rig(&st, 0, 2, 0, 0, "R5 R2 R3 R4 R1 Y2 Y1 B1 G1 W1");
-    st.fire[0] = 4; /* as if R1-R4 were played */
-    ok(&st, 0, "{\"type\":\"play\",\"card\":0}");
+    /* at 8 tokens the bonus is lost (capped): R1-R4 played, the partner
+     * playing a 1 each turn, no token spent */
+    rig(&st, 0, 2, 0, 0, "R1 R2 R3 R4 R5 Y1 B1 G1 W1 Y2");
+    for (int i = 0; i < 4; i++) {
+        ok(&st, 0, "{\"type\":\"play\",\"card\":0}"); /* R1..R4 */
+        ok(&st, 1, "{\"type\":\"play\",\"card\":0}"); /* Y1, B1, G1, W1 */
+    }
+    assert_int_equal(st.fire[0], 4);
+    assert_int_equal(st.hints, 8);
+    ok(&st, 0, "{\"type\":\"play\",\"card\":0}"); /* R5 */
     assert_int_equal(st.fire[0], 5);
     assert_int_equal(st.hints, 8);
 }
@@ -393,8 +399,7 @@ static void test_all_fives_end(void **unused)
     static hanabi_state st;
     for (int v = 0; v < 2; v++) {
         rig(&st, v, 2, 0, 0, v ? "R5 Y5 B5 G5 W5 M5 R1 R1 Y1 Y1" : "R5 Y5 B5 G5 W5 R1 R1 Y1 Y1 B1");
-        for (int k = 0; k < st.nsuits; k++)
-            st.fire[k] = 4; /* as if the 1-4s were played */
+        rig_fireworks(&st, 4);
         int turns = 0;
         while (!st.over) {
             if (st.cur == 0 || st.hand[1][0] == C("M5"))
