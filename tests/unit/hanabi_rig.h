@@ -36,7 +36,7 @@ static void rig(hanabi_state *st, int variant, int np, int endrule, int first, c
 /* As if the 1 to `upto` of every suit had been played: those cards taken
  * from the undrawn deck, counted as drawn, and on the fireworks (the state
  * keeps the game's invariants: every card drawn is in one place). */
-static void rig_fireworks(hanabi_state *st, int upto)
+static inline void rig_fireworks(hanabi_state *st, int upto) /* inline: not every includer uses it */
 {
     for (int s = 0; s < st->nsuits; s++)
         for (int r = 1; r <= upto; r++) {
