@@ -1,9 +1,12 @@
 /* api.h: internals shared by the router and the handlers (not the front ends).
  *
  * A handler gets the parsed JSON body (borrowed; NULL for bodiless routes)
- * and the path parameters, and fills the response with exactly one
- * http_res_json() or http_res_problem(). Handlers know no rules: every game
- * question goes through the game_ops row of engine/game.h.
+ * and the path parameters, fills the response once (http_res_json(),
+ * http_res_raw() for bytes or a 304, http_res_problem()/http_res_fail(), or
+ * a stream's 200) and returns res->status from its one exit, `done:`; the
+ * router answers 500 in place of a handler that returns anything else.
+ * Handlers know no rules: every game question goes through the game_ops row
+ * of engine/game.h.
  */
 #ifndef CROUPIER_API_H
 #define CROUPIER_API_H
@@ -21,6 +24,7 @@ typedef struct route_match {
     idem_ticket *idem; /* a keyed route's Idempotency-Key (api/idem.h); else NULL */
 } route_match;
 
+/* Returns the status it answered (res->status). */
 typedef int (*handler_fn)(const api_config *cfg, const http_req *req,
                           const route_match *m, json_t *body, http_res *res);
 
@@ -109,9 +113,6 @@ int ctx_save(const api_config *cfg, game_ctx *c, const json_t *applied, const js
 /* The problem of a write the store refused (ERR_STORE) or could not say
  * it saved (ERR_OUTCOME_UNKNOWN), about `what` ("the play"); returns rc. */
 int ctx_store_fail(game_err *e, int rc, const char *what);
-/* Replay logged plays with n <= upto onto st (an origin). 0 or ERR_INTERNAL. */
-int ctx_replay(const game_ops *ops, void *st, const store_play *plays, int k, long upto,
-               game_err *e);
 /* The state of game `id` from its origin and its plays with n <= upto
  * (LONG_MAX: all). *origin_last (may be NULL) = the number of the last play
  * inside the origin (-1: none); *log_last (may be NULL, needs origin_last) =
@@ -130,6 +131,9 @@ int query_long(const http_req *req, const char *name, long lo, long hi, long *ou
  * Link: rel="next" on res when more remain. New ref. */
 json_t *page(json_t *list, long after, long limit, const char *after_member,
              const http_req *req, http_res *res);
+/* Where the game in `st` stands, in the words every game shares (the
+ * "status" member beside a view: docs/api.md), from ops->status. New ref. */
+json_t *ctx_status_json(const game_ops *ops, const void *st);
 /* Seats as the public sees them (no token or invite hashes; "invite_open"
  * when the seat has an invite nobody claimed yet). New ref. */
 json_t *ctx_public_seats(const json_t *meta);

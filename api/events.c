@@ -92,18 +92,21 @@ int h_events(const api_config *cfg, const http_req *req, const route_match *m,
         after = strtol(a, &end, 10);
         if (!*a || *end || after < 0 || after > 100000000) {
             err_set(&e, ERR_BAD_QUERY, NULL, "after must be a whole number of events (got '%s')", a);
-            return http_res_problem(res, req, ERR_BAD_QUERY, &e,
-                                    json_pack("{s:s}", "parameter", "after"));
+            http_res_problem(res, req, ERR_BAD_QUERY, &e,
+                             json_pack("{s:s}", "parameter", "after"));
+            goto done;
         }
     }
     long limit = 0;
     int given;
     if (query_long(req, "limit", 1, 1000, &limit, &given, res))
-        return ERR_BAD_QUERY;
+        goto done;
     events_snapshot snap;
     int rc = api_events_load(cfg, req, m->params[0], after, &snap, &e);
-    if (rc)
-        return http_res_problem(res, req, rc, &e, NULL);
+    if (rc) {
+        http_res_problem(res, req, rc, &e, NULL);
+        goto done;
+    }
     if (wants_sse(req)) {
         /* the front end streams: these first events and every later one */
         json_decref(snap.events);
@@ -112,14 +115,17 @@ int h_events(const api_config *cfg, const http_req *req, const route_match *m,
         res->stream.on = 1;
         snprintf(res->stream.game_id, sizeof res->stream.game_id, "%s", m->params[0]);
         res->stream.after = after;
-        return 0;
+        goto done;
     }
     http_res_header(res, "ETag", "\"%lld\"", snap.version);
-    return http_res_json(res, 200, page(snap.events, after, limit, "n", req, res));
+    http_res_json(res, 200, page(snap.events, after, limit, "n", req, res));
+done:
+    return res->status;
 }
 
-/* One SSE frame per event: "id: n\nevent: name\ndata: {json}\n\n". */
-char *sse_frames(const json_t *events, long *last, size_t *len)
+/* One SSE frame per event: "id: n\nevent: name\ndata: {json}\n\n"
+ * (malloc'd, its length in *len); *last = the highest "n" seen. */
+static char *sse_frames(const json_t *events, long *last, size_t *len)
 {
     size_t cap = 256, k = 0;
     char *out = malloc(cap);

@@ -6,24 +6,25 @@
  * workers is the number of connections served at once, and every way a
  * client can hold a connection has a bound:
  *
- *  - request line + headers: HEADER_MS after the worker took the
+ *  - request line + headers: CONN_HEADER_MS after the worker took the
  *    connection; an idle keep-alive connection (and the headers of its next
- *    request): KEEPALIVE_MS after the last response;
- *  - a body: BODY_MS (plus BODY_MS_PER_64K for large ones) once the
- *    headers are in: a body that is late is a 408, one that ends short of
- *    its Content-Length (or a broken chunked one) a 400, and neither reaches
- *    a handler;
+ *    request): CONN_KEEPALIVE_MS after the last response;
+ *  - a body: CONN_BODY_MS (plus CONN_BODY_MS_PER_64K for large ones) once
+ *    the headers are in: a body that is late is a 408, one that ends short
+ *    of its Content-Length (or a broken chunked one) a 400, and neither
+ *    reaches a handler;
  *  - streams (SSE here, WebSockets in front_ws.c) are counted against the
  *    stream budget of limits.c (503 + Retry-After beyond it) and end when
  *    idle (events.c, front_ws.c).
  *
  * civetweb bounds a header read only by time since its start and a body
  * read only by the gap between two bytes, so a client dribbling a byte at
- * a time could hold a worker for ever. A deadline thread enforces our
- * bounds: at a deadline it shuts the read side of the socket down, which
- * ends civetweb's (or our) read at once, and the request is answered 408.
- * civetweb 1.15 does not tell us a connection's socket; conn_fd() finds it
- * (see there).
+ * a time could hold a worker for ever. front_conn.c's deadline thread
+ * enforces our bounds: at a deadline it shuts the read side of the socket
+ * down, which ends civetweb's (or our) read at once, and the request is
+ * answered 408. It also finds each connection's socket (civetweb 1.15 does
+ * not tell it), gives turns to run a handler and writes responses: what
+ * this file and front_ws.c share.
  *
  * A request runs api_handle() on the worker that accepted it, with no
  * hand-off: the engine and api/ fit its stack (Debian builds civetweb with
@@ -31,8 +32,8 @@
  * own frames take 29 KB before ours, the deepest request seen in the HTTP
  * suites reached 70 KB, 78 KB under ASan; tests/unit/test_stack.c runs every
  * game's bots and the request path on 64 KiB). Requests that may run bots,
- * and those that need a store connection, take turns (see "how many
- * requests run at once"). The response goes out in ONE write (status
+ * and those that need a store connection, take turns (front_conn.c, "how
+ * many requests run at once"). The response goes out in ONE write (status
  * line, headers and body in one buffer: with
  * tcp_nodelay this avoids the ~40 ms Nagle/delayed-ACK stall of a separate
  * header write). Errors that civetweb answers itself (an unreadable request
@@ -41,6 +42,7 @@
  * callback.
  */
 #include "front_civet.h"
+#include "front_conn.h"
 #include "front_ws.h"
 #include "limits.h"
 
@@ -48,9 +50,7 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <linux/tcp.h> /* struct tcp_info with tcpi_bytes_received */
-#include <malloc.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -61,442 +61,33 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/time.h>
-#include <time.h>
 #include <unistd.h>
 
 enum {
-    HEADER_MS = 5000,        /* request line + headers */
-    KEEPALIVE_MS = 5000,     /* idle between two requests of a connection */
-    BODY_MS = 10000,         /* a body, from the end of its headers */
-    BODY_MS_PER_64K = 1000,  /* ... plus this per 64 KiB of Content-Length */
     IO_MS = 10000,           /* civetweb's own bound on one read or write */
     MAX_REQUEST = 16384,     /* request line + headers (civetweb's buffer) */
-    BUSY_WAIT_MS = 10000,    /* a request waits this long for a turn, then 503 */
-    TRIM_IDLE_MS = 300,      /* idle this long after work: free memory goes back */
     TRIM_AFTER_US = 300,     /* a request this long ran bots: check its stack */
 };
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int64_t now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-/* ---- this worker's connection ------------------------------------------------ */
-
-/* A worker serves one connection at a time, from init_connection to
- * connection_close, so per-thread is per-connection. */
-static __thread struct {
-    int slot;    /* this worker's deadline slot; -1 none (not a worker) */
-    int fd;      /* the connection's socket; -1 unknown */
-    int served;  /* requests answered on this connection */
-    int begun;   /* the request read last reached us (begin_request or an
-                    error), and was not yet ended: see answer_unrouted() */
-    char *lo;    /* the lowest address of this worker's stack */
-    char *probe; /* STACK_PROBE below its top (see stack_trim) */
-} T = {-1, -1, 0, 0, NULL, NULL};
-
-/* A worker's stack (100 KB in Debian's build) keeps, resident, every page
- * the deepest request it ever ran touched: a game request goes some 70 KB
- * deep (civetweb's own frames take 29 KB before ours), /healthz 36 KB. With
- * hundreds of workers that would add up, so after a request that went
- * deeper than STACK_PROBE (48 KiB) the pages below the current frame are given
- * back (they read as zeros when touched again). mincore() tells whether
- * any page below the probe is resident; it is asked after requests that ran
- * for more than TRIM_AFTER_US (the deep ones run bots: milliseconds; the
- * shallow ones take tens of microseconds). When a connection closes, all
- * of the stack below civetweb's own frames is given back. */
-enum { STACK_PROBE = 48 << 10 };
-
-static void stack_note(void)
-{
-    pthread_attr_t a;
-    void *lo;
-    size_t size;
-    if (pthread_getattr_np(pthread_self(), &a) != 0)
-        return;
-    if (pthread_attr_getstack(&a, &lo, &size) == 0 && size > 2 * STACK_PROBE) {
-        T.lo = lo;
-        T.probe = (char *)lo + size - STACK_PROBE;
-    }
-    pthread_attr_destroy(&a);
-}
-
-/* Give back the stack below the current frame: after a deep request if
- * `always` is 0, whatever it holds if 1 (a connection closes). */
-__attribute__((noinline)) static void stack_trim(int always)
-{
-    if (!T.probe)
-        return;
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t lo = ((uintptr_t)T.lo + page - 1) & ~(page - 1);
-    uintptr_t probe = (uintptr_t)T.probe & ~(page - 1);
-    unsigned char vec[64];
-    size_t n = (probe - lo) / page, deep = always;
-    if (!deep && (probe <= lo || n > sizeof vec || mincore((void *)lo, probe - lo, vec) != 0))
-        return;
-    for (size_t i = 0; i < n && !deep; i++)
-        deep = vec[i] & 1;
-    if (!deep)
-        return; /* nothing resident below the probe: the usual case */
-    char here;
-    uintptr_t hi = ((uintptr_t)&here - 4096) & ~(page - 1);
-    if (hi > lo)
-        madvise((void *)lo, hi - lo, MADV_DONTNEED);
-}
-
-/* 1 when fd is the TCP connection civetweb describes in ri: same peer
- * address and port, same local port. A 4-tuple names one connection. */
-static int is_conn_socket(int fd, const struct mg_request_info *ri)
-{
-    struct sockaddr_storage a;
-    socklen_t n = sizeof a;
-    unsigned char want[16];
-    int port;
-    if (getpeername(fd, (struct sockaddr *)&a, &n) != 0)
-        return 0;
-    if (a.ss_family == AF_INET) {
-        const struct sockaddr_in *s = (const struct sockaddr_in *)&a;
-        port = ntohs(s->sin_port);
-        if (inet_pton(AF_INET, ri->remote_addr, want) == 1 &&
-            memcmp(want, &s->sin_addr, 4) != 0)
-            return 0;
-    } else if (a.ss_family == AF_INET6) {
-        const struct sockaddr_in6 *s = (const struct sockaddr_in6 *)&a;
-        port = ntohs(s->sin6_port);
-        if (inet_pton(AF_INET6, ri->remote_addr, want) == 1 &&
-            memcmp(want, &s->sin6_addr, 16) != 0)
-            return 0;
-    } else {
-        return 0;
-    }
-    if (port != ri->remote_port)
-        return 0;
-    n = sizeof a;
-    if (getsockname(fd, (struct sockaddr *)&a, &n) != 0)
-        return 0;
-    port = a.ss_family == AF_INET6 ? ntohs(((const struct sockaddr_in6 *)&a)->sin6_port)
-                                   : ntohs(((const struct sockaddr_in *)&a)->sin_port);
-    return port == ri->server_port;
-}
-
-static int g_fd_lookup = 1; /* cleared when the layout below is not civetweb's */
-static long g_ri_off = -1, g_fd_off = -1; /* learnt from the first request */
-
-/* The socket of `conn`. civetweb 1.15 has no call for it, but its
- * struct mg_connection holds it: struct socket client (the descriptor, then
- * the local and remote addresses) follows, a few pointers later, the
- * request_info and response_info whose address and size the public header
- * gives. On the first request we look at each int-aligned word of that
- * stretch and take the one that is a socket of this very connection
- * (is_conn_socket: a check by the kernel, so a stray word cannot be taken
- * for it), and remember where it was; later connections are looked up there
- * (and checked the same way) as soon as they are accepted, before a byte of
- * their request is read (mg_get_request_info() answers only once a request
- * is read: ri is NULL then and the learnt offset of request_info is used).
- * If no word matches, the layout is not the one we know: we say so once and
- * run without our deadlines (headers and bodies then bounded by civetweb's
- * own timeouts, WebSockets by its pings). */
-static int conn_fd(const struct mg_connection *conn, const struct mg_request_info *ri)
-{
-    if (!__atomic_load_n(&g_fd_lookup, __ATOMIC_RELAXED))
-        return -1;
-    const char *base = (const char *)conn;
-    long ri_off = __atomic_load_n(&g_ri_off, __ATOMIC_RELAXED);
-    long fd_off = __atomic_load_n(&g_fd_off, __ATOMIC_RELAXED);
-    if (!ri) {
-        if (ri_off < 0)
-            return -1;
-        ri = (const struct mg_request_info *)(base + ri_off);
-    }
-    int fd;
-    if (fd_off >= 0) {
-        memcpy(&fd, base + fd_off, sizeof fd);
-        if (fd > 2 && is_conn_socket(fd, ri))
-            return fd;
-    }
-    const char *p = (const char *)ri + sizeof(struct mg_request_info) +
-                    sizeof(struct mg_response_info);
-    for (size_t off = 0; off <= 96; off += sizeof(int)) {
-        memcpy(&fd, p + off, sizeof fd);
-        if (fd > 2 && fd < (1 << 24) && is_conn_socket(fd, ri)) {
-            __atomic_store_n(&g_ri_off, (long)((const char *)ri - base), __ATOMIC_RELAXED);
-            __atomic_store_n(&g_fd_off, (long)(p + off - base), __ATOMIC_RELAXED);
-            return fd;
-        }
-    }
-    if (__atomic_exchange_n(&g_fd_lookup, 0, __ATOMIC_RELAXED))
-        fprintf(stderr, "croupier: cannot find civetweb's connection sockets (not civetweb "
-                        "1.15's layout): header, body and WebSocket deadlines fall back to "
-                        "civetweb's own timeouts\n");
-    return -1;
-}
-
-/* ---- deadlines ------------------------------------------------------------------ */
-
-/* One per worker, with its own lock: a worker arms and disarms its slot
- * without meeting the others, only the deadline thread's pass over it. */
-typedef struct slot {
-    pthread_mutex_t mu;
-    int fd;
-    int64_t deadline; /* ms, 0 = disarmed */
-    int fired;
-    int idle; /* armed for keep-alive: a request that has begun to arrive gets HEADER_MS more */
-} slot;
-
-static struct {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    slot *slots;
-    int nslots, next, running;
-    pthread_t th;
-} D = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
-
-static void arm(int ms)
-{
-    if (T.slot < 0 || T.fd < 0)
-        return;
-    slot *s = &D.slots[T.slot];
-    pthread_mutex_lock(&s->mu);
-    s->fd = T.fd;
-    __atomic_store_n(&s->deadline, now_ms() + ms, __ATOMIC_RELAXED);
-    s->fired = 0;
-    s->idle = ms == KEEPALIVE_MS;
-    pthread_mutex_unlock(&s->mu);
-}
-
-/* Disarm; 1 when the deadline had passed (the read side was shut). */
-static int disarm(void)
-{
-    if (T.slot < 0)
-        return 0;
-    slot *s = &D.slots[T.slot];
-    pthread_mutex_lock(&s->mu);
-    int fired = s->fired;
-    s->fd = -1;
-    __atomic_store_n(&s->deadline, 0, __ATOMIC_RELAXED);
-    s->fired = 0;
-    pthread_mutex_unlock(&s->mu);
-    return fired;
-}
-
-static int fired_now(void)
-{
-    if (T.slot < 0)
-        return 0;
-    slot *s = &D.slots[T.slot];
-    pthread_mutex_lock(&s->mu);
-    int fired = s->fired;
-    pthread_mutex_unlock(&s->mu);
-    return fired;
-}
-
-static void trim_when_idle(int64_t now);
-
-/* Slots are disarmed (under their lock) before their socket is closed
- * (connection_close), so a shutdown() here never reaches a reused fd. */
-static void *deadlines(void *arg)
-{
-    (void)arg;
-    pthread_mutex_lock(&D.mu);
-    while (D.running) {
-        pthread_mutex_unlock(&D.mu);
-        int64_t now = now_ms();
-        for (int i = 0; i < D.nslots; i++) {
-            slot *s = &D.slots[i];
-            if (!__atomic_load_n(&s->deadline, __ATOMIC_RELAXED))
-                continue; /* a glance first: most slots are disarmed */
-            pthread_mutex_lock(&s->mu);
-            if (s->deadline && !s->fired && now >= s->deadline && s->fd >= 0) {
-                char c;
-                /* the next request came before the idle time ran out, but no
-                 * worker has read it yet (a busy machine): let it in */
-                if (s->idle && recv(s->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 1) {
-                    s->idle = 0;
-                    __atomic_store_n(&s->deadline, now + HEADER_MS, __ATOMIC_RELAXED);
-                } else {
-                    shutdown(s->fd, SHUT_RD);
-                    s->fired = 1;
-                }
-            }
-            pthread_mutex_unlock(&s->mu);
-        }
-        trim_when_idle(now);
-        pthread_mutex_lock(&D.mu);
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 100 * 1000000L;
-        if (ts.tv_nsec >= 1000000000L) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&D.cv, &D.mu, &ts);
-    }
-    pthread_mutex_unlock(&D.mu);
-    return NULL;
-}
-
-int front_civet_fd(void) { return T.fd; }
-
-void front_civet_cut(int fd)
-{
-    if (fd >= 0)
-        shutdown(fd, SHUT_RDWR);
-}
-
-/* 1 when this worker's client has closed its connection (or it broke). */
-static int client_gone(void)
-{
-    struct pollfd p = {.fd = T.fd, .events = POLLIN | POLLRDHUP};
-    return T.fd >= 0 && poll(&p, 1, 0) == 1 &&
-           (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL));
-}
-
-/* ---- how many requests run at once ------------------------------------------------ */
-
-/* Workers hold connections; only so many of them run a handler at a time,
- * the others wait their turn on their own thread (no hand-off). Requests
- * that may run bots (POST /games..., /play/..., a hint) take 0.3-1 MB of
- * heap and milliseconds of CPU each: at most 4 per CPU (at least 8) run at
- * once, as hundreds at once would take hundreds of MB for no more
- * throughput. The other requests of a game (views, events, /healthz) take a
- * store connection: at most STORE_TURNS at once, the store's pool (more
- * would be opened and closed per request). The stateless ones (/validate,
- * /rules, the page, /metrics) never wait. A request that cannot start
- * within BUSY_WAIT_MS is answered 503; one whose client has gone away
- * while it waited is dropped unanswered and unapplied (it never started).
- * When the server goes idle after work, malloc_trim() gives the freed heap
- * back. */
-enum { GATE_NONE = -1, GATE_STORE = 0, GATE_BOTS = 1, STORE_TURNS = 32 };
-
-static struct {
-    pthread_mutex_t mu;
-    pthread_cond_t cv[2];
-    int limit[2], running[2], waiting[2], dirty, busy; /* running..busy: atomics */
-    int64_t last_done;
-} B = {.mu = PTHREAD_MUTEX_INITIALIZER,
-       .cv = {PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER}};
-
-/* Which turns a request needs (see above). */
-static int gate_of(const char *method, const char *path)
-{
-    if (strncmp(path, "/validate", 9) == 0 && (path[9] == 0 || path[9] == '/'))
-        return GATE_NONE;
-    if (strcmp(method, "POST") == 0 || strcmp(method, "DELETE") == 0)
-        return GATE_BOTS;
-    size_t n = strlen(path);
-    if (n >= 5 && strcmp(path + n - 5, "/hint") == 0)
-        return GATE_BOTS;
-    if (strncmp(path, "/games", 6) == 0 || strcmp(path, "/healthz") == 0)
-        return GATE_STORE;
-    return GATE_NONE;
-}
-
-/* A turn without a lock when one is free (the usual case). */
-static int take_turn(int g)
-{
-    int r = __atomic_load_n(&B.running[g], __ATOMIC_RELAXED);
-    while (r < B.limit[g])
-        if (__atomic_compare_exchange_n(&B.running[g], &r, r + 1, 0, __ATOMIC_ACQUIRE,
-                                        __ATOMIC_RELAXED))
-            return 1;
-    return 0;
-}
-
-static void leave(int g);
-
-/* 0: run; -1: no turn in time (503); -2: waited, and the client is gone. */
-static int enter(int g)
-{
-    if (g == GATE_NONE)
-        return 0;
-    int rc = 0;
-    if (!take_turn(g)) {
-        struct timespec until;
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_sec += BUSY_WAIT_MS / 1000;
-        pthread_mutex_lock(&B.mu);
-        /* counted as waiting before looking again: a leave() after this
-         * look sees us and signals (it takes B.mu, which we hold until we
-         * wait) */
-        __atomic_add_fetch(&B.waiting[g], 1, __ATOMIC_SEQ_CST);
-        while (!take_turn(g) && rc == 0)
-            rc = pthread_cond_clockwait(&B.cv[g], &B.mu, CLOCK_MONOTONIC, &until);
-        __atomic_sub_fetch(&B.waiting[g], 1, __ATOMIC_SEQ_CST);
-        if (rc) /* timed out: one last look */
-            rc = take_turn(g) ? 0 : -1;
-        pthread_mutex_unlock(&B.mu);
-        if (rc)
-            return -1;
-        __atomic_add_fetch(&B.busy, 1, __ATOMIC_RELAXED);
-        if (client_gone()) {
-            leave(g);
-            return -2;
-        }
-        return 0;
-    }
-    __atomic_add_fetch(&B.busy, 1, __ATOMIC_RELAXED);
-    return 0;
-}
-
-static void leave(int g)
-{
-    if (g == GATE_NONE)
-        return;
-    __atomic_store_n(&B.last_done, now_ms(), __ATOMIC_RELAXED);
-    __atomic_store_n(&B.dirty, 1, __ATOMIC_RELAXED);
-    __atomic_sub_fetch(&B.busy, 1, __ATOMIC_RELAXED);
-    __atomic_sub_fetch(&B.running[g], 1, __ATOMIC_SEQ_CST);
-    if (__atomic_load_n(&B.waiting[g], __ATOMIC_SEQ_CST)) {
-        pthread_mutex_lock(&B.mu);
-        pthread_cond_signal(&B.cv[g]);
-        pthread_mutex_unlock(&B.mu);
-    }
-}
-
-int front_civet_enter(void) { return enter(GATE_BOTS); }
-void front_civet_leave(void) { leave(GATE_BOTS); }
-
-/* From the deadline thread: give the heap back once the work is over. */
-static void trim_when_idle(int64_t now)
-{
-    if (__atomic_load_n(&B.dirty, __ATOMIC_RELAXED) && !__atomic_load_n(&B.busy, __ATOMIC_RELAXED) &&
-        now - __atomic_load_n(&B.last_done, __ATOMIC_RELAXED) >= TRIM_IDLE_MS) {
-        __atomic_store_n(&B.dirty, 0, __ATOMIC_RELAXED);
-        malloc_trim(0);
-    }
-}
 
 /* ---- civetweb callbacks -------------------------------------------------------- */
 
 static void *on_init_thread(const struct mg_context *ctx, int type)
 {
     (void)ctx;
-    if (type == 1) { /* a worker */
-        int i = __atomic_fetch_add(&D.next, 1, __ATOMIC_RELAXED);
-        T.slot = i < D.nslots ? i : -1;
-        stack_note();
-    }
+    if (type == 1) /* a worker */
+        front_conn_worker_start();
     return NULL;
 }
 
 static int on_init_connection(const struct mg_connection *conn, void **data)
 {
     *data = NULL;
-    T.fd = conn_fd(conn, NULL);
-    T.served = 0;
-    arm(HEADER_MS);
+    front_conn_worker *w = front_conn_self();
+    w->fd = front_conn_socket(conn, NULL);
+    w->served = 0;
+    front_conn_arm(CONN_HEADER_MS);
     return 0;
 }
 
@@ -507,7 +98,7 @@ static int g_probe_port; /* the local port of learn_layout()'s connection */
  * line after it, 4 complete). It tells a body that ended properly from one
  * whose end never came (civetweb's own read timeout ended it) or that
  * carries a trailer section: mg_read() answers 0 for all three. Learnt
- * from learn_layout()'s chunked request as conn_fd() learns the socket:
+ * from learn_layout()'s chunked request as front_conn_socket() learns the socket:
  * the one word of the CHUNK_SPAN bytes from the socket's on that read 1
  * before its body was read and 4 after. In Debian 12's build it lies 88
  * bytes after the socket, and the struct goes on for 216 (2,512 bytes in
@@ -530,7 +121,7 @@ static int chunk_state(const struct mg_connection *conn)
 
 static void learn_chunk_state(struct mg_connection *conn)
 {
-    long fd_off = __atomic_load_n(&g_fd_off, __ATOMIC_RELAXED);
+    long fd_off = front_conn_socket_offset();
     const char *base = (const char *)conn;
     long ones[CHUNK_SPAN / sizeof(int)];
     int n = 0, v;
@@ -613,13 +204,14 @@ static int refuse(struct mg_connection *conn, int status, const char *path, cons
 
 static int on_begin_request(struct mg_connection *conn)
 {
-    disarm(); /* the headers are in */
-    T.begun = 1;
+    front_conn_worker *w = front_conn_self();
+    front_conn_disarm(); /* the headers are in */
+    w->begun = 1;
     const struct mg_request_info *ri = mg_get_request_info(conn);
-    if (T.fd < 0) /* the first connection: learn where civetweb keeps sockets */
-        T.fd = conn_fd(conn, ri);
+    if (w->fd < 0) /* the first connection: learn where civetweb keeps sockets */
+        w->fd = front_conn_socket(conn, ri);
     if (ri && ri->remote_port == __atomic_load_n(&g_probe_port, __ATOMIC_RELAXED) &&
-        T.fd >= 0 && strcmp(ri->local_uri ? ri->local_uri : "", "/.croupier-probe") == 0) {
+        w->fd >= 0 && strcmp(ri->local_uri ? ri->local_uri : "", "/.croupier-probe") == 0) {
         learn_chunk_state(conn);
         static const char done[] = "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n";
         mg_disable_connection_keep_alive(conn);
@@ -636,11 +228,11 @@ static void on_end_request(const struct mg_connection *conn, int status)
 {
     (void)conn;
     (void)status;
-    T.begun = 0;
+    front_conn_self()->begun = 0;
 }
 
 /* At start, one request of our own over loopback, so that the socket
- * layout (conn_fd) is learnt before any client's headers are read. */
+ * layout (front_conn_socket) is learnt before any client's headers are read. */
 static void learn_layout(int port, int ipv6)
 {
     int fd = socket(ipv6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
@@ -688,90 +280,10 @@ static void answer_unrouted(struct mg_connection *conn);
 static void on_connection_close(const struct mg_connection *conn)
 {
     answer_unrouted((struct mg_connection *)conn);
-    disarm();
+    front_conn_disarm();
     front_ws_closed(conn);
-    T.fd = -1;
-    stack_trim(1); /* the worker waits for its next connection with a small stack */
-}
-
-/* Appends to a response head being built (bounded by cap). */
-typedef struct outbuf {
-    char *p;
-    size_t n, cap;
-} outbuf;
-
-static void put(outbuf *o, const char *s, size_t len)
-{
-    if (o->n + len > o->cap)
-        len = o->cap > o->n ? o->cap - o->n : 0;
-    memcpy(o->p + o->n, s, len);
-    o->n += len;
-}
-
-static void puts_(outbuf *o, const char *s) { put(o, s, strlen(s)); }
-
-static void putnum(outbuf *o, unsigned long long v)
-{
-    char d[24];
-    size_t i = sizeof d;
-    do {
-        d[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    put(o, d + i, sizeof d - i);
-}
-
-void front_civet_write(struct mg_connection *conn, const http_res *res, int head_only,
-                       int close)
-{
-    /* the head is at most 1 KiB of ours plus the handler's headers */
-    size_t head = 1024 + (size_t)res->nheaders * (sizeof res->headers[0].name +
-                                                  sizeof res->headers[0].value + 4);
-    size_t body = (!head_only && res->body_len && res->status != 204 && res->status != 304)
-                      ? res->body_len : 0;
-    char local[8192];
-    outbuf o = {local, 0, head + body};
-    if (o.cap > sizeof local && !(o.p = malloc(o.cap)))
-        return;
-    puts_(&o, "HTTP/1.1 ");
-    putnum(&o, (unsigned)res->status);
-    put(&o, " ", 1);
-    const char *why = http_reason(res->status); /* civetweb's: "Unproccessable entity" */
-    puts_(&o, *why ? why : mg_get_response_code_text(conn, res->status));
-    put(&o, "\r\n", 2);
-    if (res->content_type[0]) {
-        puts_(&o, "Content-Type: ");
-        puts_(&o, res->content_type);
-        put(&o, "\r\n", 2);
-    }
-    for (int i = 0; i < res->nheaders; i++) {
-        puts_(&o, res->headers[i].name);
-        put(&o, ": ", 2);
-        puts_(&o, res->headers[i].value);
-        put(&o, "\r\n", 2);
-    }
-    if (res->status != 204 && res->status != 304) {
-        puts_(&o, "Content-Length: ");
-        putnum(&o, res->body_len);
-        put(&o, "\r\n", 2);
-    }
-    /* Keep-Alive tells clients (undici, curl) when we stop waiting, so they do
-     * not send on a connection just as we close it */
-    if (close) {
-        puts_(&o, "Connection: close\r\n");
-    } else {
-        puts_(&o, "Keep-Alive: timeout=");
-        putnum(&o, KEEPALIVE_MS / 1000);
-        put(&o, "\r\n", 2);
-    }
-    puts_(&o, "X-Content-Type-Options: nosniff\r\n\r\n");
-    if (body)
-        put(&o, res->body, body);
-    if (close) /* and civetweb must not read on (e.g. a body we refused) */
-        mg_disable_connection_keep_alive(conn);
-    mg_write(conn, o.p, o.n); /* one write: headers and body together */
-    if (o.p != local)
-        free(o.p);
+    front_conn_self()->fd = -1;
+    front_conn_trim_stack(1); /* the worker waits for its next connection with a small stack */
 }
 
 static const api_config *g_cfg; /* the server's, for refusals made here */
@@ -782,7 +294,7 @@ static void send_refusal(struct mg_connection *conn, http_res *res, const char *
 {
     http_req r = {.method = "GET", .path = path};
     http_res_browser(g_cfg, &r, res);
-    front_civet_write(conn, res, 0, 1);
+    front_conn_write(conn, res, 0, 1);
 }
 
 /* A refusal made here, not by a handler: problem+json, connection closed. */
@@ -810,17 +322,18 @@ static int refuse(struct mg_connection *conn, int status, const char *path, cons
  * connection's first request, or left bytes unread in a later one. */
 static int header_overflow(void)
 {
-    if (T.fd < 0)
+    const front_conn_worker *w = front_conn_self();
+    if (w->fd < 0)
         return 0;
     int inq = 0;
-    if (ioctl(T.fd, FIONREAD, &inq) != 0)
+    if (ioctl(w->fd, FIONREAD, &inq) != 0)
         inq = 0;
-    if (T.served > 0)
+    if (w->served > 0)
         return inq > 0;
     struct tcp_info ti;
     socklen_t n = sizeof ti;
     memset(&ti, 0, sizeof ti);
-    if (getsockopt(T.fd, IPPROTO_TCP, TCP_INFO, &ti, &n) != 0 ||
+    if (getsockopt(w->fd, IPPROTO_TCP, TCP_INFO, &ti, &n) != 0 ||
         n < offsetof(struct tcp_info, tcpi_bytes_received) + sizeof ti.tcpi_bytes_received)
         return inq > 0;
     return ti.tcpi_bytes_received - (uint64_t)inq >= MAX_REQUEST;
@@ -834,12 +347,12 @@ static int on_http_error(struct mg_connection *conn, int status, const char *msg
     const char *path = ri && ri->local_uri ? ri->local_uri : "/";
     const char *detail = msg;
     char buf[400];
-    if (status == 400 && fired_now()) {
+    if (status == 400 && front_conn_fired()) {
         status = 408;
         snprintf(buf, sizeof buf,
                  "the request line and headers must arrive within %d s (%d s after the "
                  "previous response on a kept-alive connection)",
-                 HEADER_MS / 1000, KEEPALIVE_MS / 1000);
+                 CONN_HEADER_MS / 1000, CONN_KEEPALIVE_MS / 1000);
         detail = buf;
     } else if (status == 400 && msg && strcmp(msg, "Malformed message") == 0 &&
                header_overflow()) {
@@ -865,7 +378,7 @@ static int on_http_error(struct mg_connection *conn, int status, const char *msg
                  msg && *msg ? msg : "");
         detail = buf;
     }
-    T.begun = 1; /* answered */
+    front_conn_self()->begun = 1; /* answered */
     refuse(conn, status, path, "%s", detail);
     return 0; /* handled */
 }
@@ -879,11 +392,12 @@ static int on_http_error(struct mg_connection *conn, int status, const char *msg
 static void answer_unrouted(struct mg_connection *conn)
 {
     const struct mg_request_info *ri = mg_get_request_info(conn);
-    if (T.begun || T.fd < 0 || !ri || !ri->request_method || !ri->request_uri || ri->local_uri ||
-        client_gone())
+    front_conn_worker *w = front_conn_self();
+    if (w->begun || w->fd < 0 || !ri || !ri->request_method || !ri->request_uri ||
+        ri->local_uri || front_conn_client_gone())
         return;
     const char *uri = ri->request_uri;
-    T.begun = 1;
+    w->begun = 1;
     if (strcmp(uri, "*") == 0) {
         http_res res;
         memset(&res, 0, sizeof res);
@@ -965,7 +479,7 @@ static int read_body(struct mg_connection *conn, long long clen, int chunked, si
     char *buf = malloc(cap ? cap : 1);
     if (!buf)
         return 500;
-    arm(BODY_MS + (int)((chunked ? 0 : clen) / 65536) * BODY_MS_PER_64K);
+    front_conn_arm(CONN_BODY_MS + (int)((chunked ? 0 : clen) / 65536) * CONN_BODY_MS_PER_64K);
     int got = 0;
     while (n < want_total) {
         if (n == cap) {
@@ -973,7 +487,7 @@ static int read_body(struct mg_connection *conn, long long clen, int chunked, si
             char *nb = realloc(buf, ncap);
             if (!nb) {
                 free(buf);
-                disarm();
+                front_conn_disarm();
                 return 500;
             }
             buf = nb;
@@ -984,11 +498,11 @@ static int read_body(struct mg_connection *conn, long long clen, int chunked, si
             break;
         n += (size_t)got;
     }
-    int late = disarm();
+    int late = front_conn_disarm();
     if (late) {
         free(buf);
         snprintf(why, whylen, "the body must arrive within %d s (plus %d s per 64 KiB)",
-                 BODY_MS / 1000, BODY_MS_PER_64K / 1000);
+                 CONN_BODY_MS / 1000, CONN_BODY_MS_PER_64K / 1000);
         return 408;
     }
     if (chunked && n > limit) {
@@ -1021,7 +535,7 @@ static int read_body(struct mg_connection *conn, long long clen, int chunked, si
 static int chunk_writer(void *ctx, const char *data, size_t len)
 {
     if (len == 0) /* is the client still there? (events.c) */
-        return client_gone() ? -1 : 0;
+        return front_conn_client_gone() ? -1 : 0;
     return mg_send_chunk(ctx, data, (unsigned)len) > 0 ? 0 : -1;
 }
 
@@ -1122,7 +636,7 @@ static int on_request(struct mg_connection *conn, void *data)
     req.body_len = blen;
     req.body_too_large = too_large;
 
-    int gate = gate_of(ri->request_method, path), turn = enter(gate);
+    int gate = front_conn_gate(ri->request_method, path), turn = front_conn_enter(gate);
     if (turn == -2) { /* the client left while the request waited */
         free(body);
         mg_disable_connection_keep_alive(conn);
@@ -1138,10 +652,10 @@ static int on_request(struct mg_connection *conn, void *data)
         return 503;
     }
     http_res res;
-    int64_t t0 = now_us();
+    int64_t t0 = front_conn_now_us();
     api_handle(&fc->cfg, &req, &res);
-    int deep = now_us() - t0 > TRIM_AFTER_US; /* bots ran: the stack went deep */
-    leave(gate);
+    int deep = front_conn_now_us() - t0 > TRIM_AFTER_US; /* bots ran: the stack went deep */
+    front_conn_leave(gate);
     free(body);
     if (res.stream.on) {
         if (streams_acquire(ri->remote_addr)) {
@@ -1154,17 +668,17 @@ static int on_request(struct mg_connection *conn, void *data)
         stream_events(conn, fc, &req, &res);
         streams_release(ri->remote_addr);
         http_res_free(&res);
-        arm(KEEPALIVE_MS);
+        front_conn_arm(CONN_KEEPALIVE_MS);
         return 200;
     }
-    front_civet_write(conn, &res, is_head, unread);
-    T.served++;
+    front_conn_write(conn, &res, is_head, unread);
+    front_conn_self()->served++;
     int status = res.status;
     http_res_free(&res);
     if (deep)
-        stack_trim(0);
+        front_conn_trim_stack(0);
     if (!unread)
-        arm(KEEPALIVE_MS); /* until the next request's headers are in */
+        front_conn_arm(CONN_KEEPALIVE_MS); /* until the next request's headers are in */
     return status;
 }
 
@@ -1185,7 +699,7 @@ int front_civet_start(front_civet *fc, const char *listen, int threads,
 {
     char nthreads[16], keepalive_ms[16], io_ms[16], queue[16];
     snprintf(nthreads, sizeof nthreads, "%d", threads);
-    snprintf(keepalive_ms, sizeof keepalive_ms, "%d", (int)KEEPALIVE_MS);
+    snprintf(keepalive_ms, sizeof keepalive_ms, "%d", (int)CONN_KEEPALIVE_MS);
     snprintf(io_ms, sizeof io_ms, "%d", (int)IO_MS);
     snprintf(queue, sizeof queue, "%d", threads < 64 ? 64 : threads);
     char max_request[16];
@@ -1227,27 +741,8 @@ int front_civet_start(front_civet *fc, const char *listen, int threads,
 
     g_cfg = &fc->cfg;
     g_log_fd = access_log;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    B.limit[GATE_BOTS] = cpus > 2 ? (int)(4 * cpus) : 8;
-    B.limit[GATE_STORE] = STORE_TURNS;
-    D.slots = calloc((size_t)threads, sizeof *D.slots);
-    if (!D.slots) {
-        snprintf(err, errlen, "out of memory");
+    if (front_conn_start(threads, err, errlen))
         return -1;
-    }
-    for (int i = 0; i < threads; i++) {
-        pthread_mutex_init(&D.slots[i].mu, NULL);
-        D.slots[i].fd = -1;
-    }
-    D.nslots = threads;
-    D.next = 0;
-    D.running = 1;
-    if (pthread_create(&D.th, NULL, deadlines, NULL)) {
-        free(D.slots);
-        D.slots = NULL;
-        snprintf(err, errlen, "cannot start the deadline thread");
-        return -1;
-    }
 
     struct mg_callbacks cb;
     memset(&cb, 0, sizeof cb);
@@ -1295,14 +790,7 @@ int front_civet_start(front_civet *fc, const char *listen, int threads,
         learn_layout(ports[0].port, ports[0].protocol == 2);
     return 0;
 fail:
-    pthread_mutex_lock(&D.mu);
-    D.running = 0;
-    pthread_cond_signal(&D.cv);
-    pthread_mutex_unlock(&D.mu);
-    pthread_join(D.th, NULL);
-    free(D.slots);
-    D.slots = NULL;
-    D.nslots = 0;
+    front_conn_stop();
     return -1;
 }
 
@@ -1335,13 +823,6 @@ void front_civet_stop(front_civet *fc)
             pthread_join(t, NULL);
         fc->ctx = NULL;
         mg_exit_library();
-        pthread_mutex_lock(&D.mu);
-        D.running = 0;
-        pthread_cond_signal(&D.cv);
-        pthread_mutex_unlock(&D.mu);
-        pthread_join(D.th, NULL);
-        free(D.slots);
-        D.slots = NULL;
-        D.nslots = 0;
+        front_conn_stop();
     }
 }

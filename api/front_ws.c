@@ -58,7 +58,7 @@
 
 #include "api.h"
 #include "core/jsonx.h"
-#include "front_civet.h"
+#include "front_conn.h"
 #include "limits.h"
 #include "json_arena.h"
 
@@ -95,7 +95,7 @@ typedef struct ws_conn {
     long after;
     long long prompted; /* version at which "turn" was last sent; -1 none */
     char client[64];    /* the address its stream slot is counted under */
-    int fd;             /* its socket (front_civet_fd), -1 unknown */
+    int fd;             /* its socket (front_conn_fd), -1 unknown */
     int seat;           /* the reader at connect: a seat >= 0, or not */
     int closing;        /* idle: closed by the poller */
     int64_t last;       /* ms: last event pushed or message received */
@@ -223,7 +223,7 @@ static void close_with(ws_conn *wc, uint16_t code, const char *reason)
                                           strlen(reason)) == 0)
         wslay_event_send(wc->ws);
     pthread_mutex_unlock(&wc->wmu);
-    front_civet_cut(wc->fd);
+    front_conn_cut(wc->fd);
     wc->closing = 1;
 }
 
@@ -322,7 +322,7 @@ static int upgrade_refused(const struct mg_connection *conn, ws_conn *wc, http_r
     const struct mg_request_info *ri = mg_get_request_info(conn);
     http_req r = {.method = "GET", .path = ri && ri->local_uri ? ri->local_uri : "/"};
     http_res_browser(W.cfg, &r, res);
-    front_civet_write((struct mg_connection *)conn, res, 0, 1);
+    front_conn_write((struct mg_connection *)conn, res, 0, 1);
     http_res_free(res);
     conn_free(wc);
     return 1;
@@ -392,7 +392,7 @@ static int on_connect(const struct mg_connection *conn, void *cb)
         return upgrade_refused(conn, wc, &res);
     }
     json_decref(snap.events);
-    if (front_civet_fd() < 0) { /* frames are read from the socket itself */
+    if (front_conn_fd() < 0) { /* frames are read from the socket itself */
         http_res res;
         transport_problem(&res, 503, "WebSocket is unavailable on this server (civetweb's "
                                      "layout is not the one known): poll GET /games/{id}/events",
@@ -411,7 +411,7 @@ static int on_connect(const struct mg_connection *conn, void *cb)
                           ri->local_uri);
         return upgrade_refused(conn, wc, &res);
     }
-    wc->fd = front_civet_fd();
+    wc->fd = front_conn_fd();
     wc->seat = snap.seat;
     mg_set_user_connection_data(conn, wc);
     return 0;
@@ -492,13 +492,13 @@ static void handle_message(ws_conn *wc, const char *data, size_t len)
     req.body = text;
     req.body_len = text ? strlen(text) : 0;
     http_res res;
-    if (front_civet_enter()) { /* on this connection's worker, as any request */
+    if (front_conn_enter(CONN_GATE_BOTS)) { /* on this connection's worker, as any request */
         free(text);
         refuse(wc, "the server is busy: try again");
         return;
     }
     api_handle(W.cfg, &req, &res);
-    front_civet_leave();
+    front_conn_leave(CONN_GATE_BOTS);
     free(text);
     pthread_mutex_lock(&W.mu);
     if (res.status != 200) {
@@ -799,7 +799,7 @@ void front_ws_stop(void)
     pthread_mutex_lock(&W.mu);
     __atomic_store_n(&W.running, 0, __ATOMIC_RELEASE);
     for (ws_conn *wc = W.list; wc; wc = wc->next)
-        front_civet_cut(wc->fd); /* its worker's serve() returns */
+        front_conn_cut(wc->fd); /* its worker's serve() returns */
     pthread_cond_signal(&W.cv);
     pthread_mutex_unlock(&W.mu);
     pthread_join(W.poller, NULL);

@@ -118,8 +118,9 @@ static int same_play(const json_t *rec, const char *play)
     return same;
 }
 
-int ctx_replay(const game_ops *ops, void *st, const store_play *plays, int k, long upto,
-               game_err *e)
+/* Replay logged plays with n <= upto onto st (an origin). 0 or ERR_INTERNAL. */
+static int ctx_replay(const game_ops *ops, void *st, const store_play *plays, int k, long upto,
+                      game_err *e)
 {
     void *copy = malloc(ops->state_size);
     if (!copy)
@@ -403,6 +404,34 @@ int ctx_store_fail(game_err *e, int rc, const char *what)
                        "read the game before you send it again without one",
                        what);
     return err_set(e, rc, NULL, "the store could not save %s", what);
+}
+
+/* A score as JSON: a whole number as an integer (3, not 3.0). */
+static json_t *score_json(double x)
+{
+    json_int_t i = (json_int_t)x;
+    return (double)i == x ? json_integer(i) : json_real(x);
+}
+
+json_t *ctx_status_json(const game_ops *ops, const void *st)
+{
+    game_status gs;
+    ops->status(st, &gs);
+    json_t *scores = json_array(), *winners = json_array();
+    for (int p = 0; p < gs.nseats && p < GAME_MAX_SEATS; p++) {
+        json_array_append_new(scores, score_json(gs.score[p]));
+        if (gs.over && (p == gs.winner || (gs.winners >> p & 1u)))
+            json_array_append_new(winners, json_integer(p));
+    }
+    json_t *s = json_pack("{s:o,s:b,s:s,s:o,s:o,s:b,s:b,s:i,s:i,s:i}", "current",
+                          gs.over || gs.to_move < 0 ? json_null() : json_integer(gs.to_move),
+                          "over", gs.over, "result", gs.result ? gs.result : "", "winners",
+                          winners, "scores", scores, "lower_is_better", gs.lower_is_better,
+                          "cooperative", ops->cooperative, "rounds", gs.rounds, "turns",
+                          gs.turns, "plays", gs.plays);
+    if (s && ops->cooperative)
+        json_object_set_new(s, "max_score", json_integer(gs.max_score));
+    return s;
 }
 
 json_t *ctx_public_seats(const json_t *meta)

@@ -15,12 +15,12 @@
 static json_t *game_doc(const game_ctx *c)
 {
     json_t *you = c->seat >= 0 ? json_integer(c->seat) : json_null();
-    return json_pack("{s:s,s:O,s:O,s:I,s:o,s:o,s:o}", "id", c->row.id, "game",
+    return json_pack("{s:s,s:O,s:O,s:I,s:o,s:o,s:o,s:o}", "id", c->row.id, "game",
                      json_object_get(c->meta, "game"), "variant",
                      json_object_get(c->meta, "variant"), "version",
                      (json_int_t)c->row.version, "seats",
                      ctx_public_seats(c->meta), "you", you, "state",
-                     c->ops->view(c->st, c->reader));
+                     c->ops->view(c->st, c->reader), "status", ctx_status_json(c->ops, c->st));
 }
 
 /* --- POST /games ---------------------------------------------------------- */
@@ -109,36 +109,50 @@ int h_games_create(const api_config *cfg, const http_req *req,
     game_err e = {0};
     static const char *const allowed[] = {"game", "variant", "seed", "players", "options", "host", NULL};
     static const char *const host_allowed[] = {"name", NULL};
-    if (jx_object(body, "", &e) || reject_unknown(body, allowed, "", &e))
-        return http_res_fail(res, req, &e);
+    json_t *game_options = NULL, *seats = NULL;
+    void *st = NULL;
+    int rc = 0;
+    if (jx_object(body, "", &e) || reject_unknown(body, allowed, "", &e)) {
+        http_res_fail(res, req, &e);
+        goto done;
+    }
     /* who invites the people at the table (api/h_seats.c): named to anyone
      * who opens an invite that was already used */
     const json_t *hostj = json_object_get(body, "host");
     const char *host = NULL;
     if (hostj && (jx_object(hostj, "/host", &e) || reject_unknown(hostj, host_allowed, "/host", &e) ||
                   (json_object_get(hostj, "name") &&
-                   jx_string(json_object_get(hostj, "name"), "/host/name", &host, &e))))
-        return http_res_fail(res, req, &e);
+                   jx_string(json_object_get(hostj, "name"), "/host/name", &host, &e)))) {
+        http_res_fail(res, req, &e);
+        goto done;
+    }
     if (host && (strlen(host) < 1 || strlen(host) > 64)) {
         err_set(&e, ERR_BAD_MEMBER, "/host/name", "a name has 1 to 64 characters");
-        return http_res_fail(res, req, &e);
+        http_res_fail(res, req, &e);
+        goto done;
     }
     const char *gname, *variant;
-    if (jx_string(json_object_get(body, "game"), "/game", &gname, &e))
-        return http_res_fail(res, req, &e);
+    if (jx_string(json_object_get(body, "game"), "/game", &gname, &e)) {
+        http_res_fail(res, req, &e);
+        goto done;
+    }
     const game_ops *ops = game_find(gname);
     if (!ops) {
         err_set(&e, ERR_NOT_FOUND, NULL, "unknown game type '%s' (see GET /rules)", gname);
-        return http_res_fail(res, req, &e);
+        http_res_fail(res, req, &e);
+        goto done;
     }
     variant = ops->variants[0];
     if (json_object_get(body, "variant")) {
-        if (jx_string(json_object_get(body, "variant"), "/variant", &variant, &e))
-            return http_res_fail(res, req, &e);
+        if (jx_string(json_object_get(body, "variant"), "/variant", &variant, &e)) {
+            http_res_fail(res, req, &e);
+            goto done;
+        }
         if (!game_has_variant(ops, variant)) {
             err_set(&e, ERR_BAD_MEMBER, "/variant", "unknown variant '%s' of %s",
                     variant, ops->name);
-            return http_res_fail(res, req, &e);
+            http_res_fail(res, req, &e);
+            goto done;
         }
     }
     /* A seed the client chose is echoed; one the server drew is the secret
@@ -148,19 +162,24 @@ int h_games_create(const api_config *cfg, const http_req *req,
     int seed_given = json_object_get(body, "seed") != NULL;
     if (seed_given) {
         if (jx_int(json_object_get(body, "seed"), "/seed", 0,
-                   (1LL << 53) - 1, &seed, &e))
-            return http_res_fail(res, req, &e);
+                   (1LL << 53) - 1, &seed, &e)) {
+            http_res_fail(res, req, &e);
+            goto done;
+        }
     } else {
         uint64_t r;
         if (rand_u64(&r)) {
             err_set(&e, ERR_INTERNAL, NULL, "no randomness for the seed");
-            return http_res_fail(res, req, &e);
+            http_res_fail(res, req, &e);
+            goto done;
         }
         seed = (long long)(r & ((1ULL << 53) - 1));
     }
     const json_t *options = json_object_get(body, "options");
-    if (options && jx_object(options, "/options", &e))
-        return http_res_fail(res, req, &e);
+    if (options && jx_object(options, "/options", &e)) {
+        http_res_fail(res, req, &e);
+        goto done;
+    }
     /* "spectators" is the service's option, every other one the game's */
     const char *spectators = NULL;
     const json_t *sp = json_object_get(options, "spectators");
@@ -168,15 +187,16 @@ int h_games_create(const api_config *cfg, const http_req *req,
                (strcmp(spectators, "all") != 0 && strcmp(spectators, "public") != 0 &&
                 err_set(&e, ERR_BAD_MEMBER, "/options/spectators",
                         "expected \"public\" (the default: spectators see what every seat "
-                        "sees) or \"all\" (they see every hand, as on hanab.live)"))))
-        return http_res_fail(res, req, &e);
-    json_t *game_options = options ? json_deep_copy(options) : NULL;
+                        "sees) or \"all\" (they see every hand, as on hanab.live)")))) {
+        http_res_fail(res, req, &e);
+        goto done;
+    }
+    game_options = options ? json_deep_copy(options) : NULL;
     json_object_del(game_options, "spectators");
 
-    void *st = calloc(1, ops->state_size);
-    json_t *seats = json_array();
+    st = calloc(1, ops->state_size);
+    seats = json_array();
     char tokens[GAME_MAX_SEATS][32] = {{0}};
-    int rc;
     if (!st || !seats) {
         rc = err_set(&e, ERR_INTERNAL, NULL, "out of memory");
         goto done;
@@ -197,7 +217,7 @@ done:
     json_decref(game_options);
     json_decref(seats);
     free(st);
-    return rc;
+    return res->status;
 }
 
 /* The explanations of an imported game's history ({"<n>": "text"}) as
@@ -327,6 +347,8 @@ static int store_new_game(const api_config *cfg, const http_req *req, idem_ticke
                                 ops->view(st, you >= 0                      ? you
                                               : ctx_spectators_all(meta) ? SEAT_OBSERVER
                                                                          : SEAT_SPECTATOR));
+        if (out)
+            json_object_set_new(out, "status", ctx_status_json(ops, st));
         if (out && warnings)
             json_object_set(out, "warnings", warnings);
         if (out && humans)
@@ -525,7 +547,7 @@ int h_import(const api_config *cfg, const http_req *req, const route_match *m,
                   : import_text(cfg, req, m->idem, res, &e);
     if (rc && !res->status)
         http_res_problem(res, req, rc, &e, NULL);
-    return rc;
+    return res->status;
 }
 
 /* --- one game ------------------------------------------------------------- */
@@ -618,6 +640,7 @@ static int game_at(const api_config *cfg, const http_req *req, game_ctx *c, long
     json_t *doc = game_doc(c);
     json_object_set_new(doc, "at", json_integer(at));
     json_object_set_new(doc, "state", c->ops->view(st, c->reader));
+    json_object_set_new(doc, "status", ctx_status_json(c->ops, st));
     http_res_json(res, 200, doc);
     free(st);
     return 0;
@@ -632,15 +655,16 @@ int h_game_get(const api_config *cfg, const http_req *req,
     long at = -1;
     int has_at;
     if (query_long(req, "at", -1, 100000000, &at, &has_at, res))
-        return ERR_BAD_QUERY;
+        goto done;
     if (ctx_load(cfg, req, m->params[0], &c, &e)) {
         ctx_free(&c);
-        return http_res_fail(res, req, &e);
+        http_res_fail(res, req, &e);
+        goto done;
     }
     if (has_at) {
-        int rc = game_at(cfg, req, &c, at, res);
+        game_at(cfg, req, &c, at, res);
         ctx_free(&c);
-        return rc;
+        goto done;
     }
     const char *inm = http_req_header(req, "If-None-Match");
     etag(res, c.row.version);
@@ -650,7 +674,8 @@ int h_game_get(const api_config *cfg, const http_req *req,
         http_res_json(res, 200, game_doc(&c));
     }
     ctx_free(&c);
-    return 0;
+done:
+    return res->status;
 }
 
 /* Seats played by a person (not a bot). */
@@ -684,9 +709,13 @@ int h_game_delete(const api_config *cfg, const http_req *req,
     if (!rc && (rc = store_delete(cfg->store, c.row.id)))
         err_set(&e, rc, NULL, "the game could not be deleted");
     ctx_free(&c);
-    if (rc)
-        return http_res_fail(res, req, &e);
-    return http_res_raw(res, 204, NULL, NULL, 0);
+    if (rc) {
+        http_res_fail(res, req, &e);
+        goto done;
+    }
+    http_res_raw(res, 204, NULL, NULL, 0);
+done:
+    return res->status;
 }
 
 /* POST /games/{id}/resign: the caller's seat is played by the game's
@@ -724,9 +753,9 @@ int h_resign(const api_config *cfg, const http_req *req, const route_match *m,
     http_res ok = {0};
     etag(&ok, c.row.version + 1);
     http_res_json(&ok, 200,
-                  json_pack("{s:I,s:i,s:s,s:O,s:o}", "version", (json_int_t)c.row.version + 1,
+                  json_pack("{s:I,s:i,s:s,s:O,s:o,s:o}", "version", (json_int_t)c.row.version + 1,
                             "resigned", c.seat, "bot", bot, "applied", applied, "state",
-                            c.ops->view(c.st, c.seat)));
+                            c.ops->view(c.st, c.seat), "status", ctx_status_json(c.ops, c.st)));
     rc = answered(cfg, req, m->idem, ctx_save(cfg, &c, applied, whos, m->idem, &ok), &ok, res);
     if (rc == ERR_CONFLICT)
         err_set(&e, rc, NULL, "the game changed meanwhile; retry");
@@ -738,7 +767,7 @@ done:
     ctx_free(&c);
     json_decref(applied);
     json_decref(whos);
-    return rc;
+    return res->status;
 }
 
 int h_plays_post(const api_config *cfg, const http_req *req,
@@ -765,10 +794,7 @@ int h_plays_post(const api_config *cfg, const http_req *req,
                 im, (long long)c.row.version);
         http_res_problem(res, req, ERR_STALE, &e,
                          json_pack("{s:I}", "version", (json_int_t)c.row.version));
-        ctx_free(&c);
-        json_decref(applied);
-        json_decref(whos);
-        return ERR_STALE;
+        goto done;
     }
     if ((rc = jx_object(body, "", &e)) || (rc = reject_unknown(body, allowed, "", &e)))
         goto done;
@@ -783,10 +809,7 @@ int h_plays_post(const api_config *cfg, const http_req *req,
     if (rc == ERR_ILLEGAL) {
         http_res_problem(res, req, rc, &e,
                          json_pack("{s:o}", "legal", c.ops->legal(c.st, c.seat)));
-        ctx_free(&c);
-        json_decref(applied);
-        json_decref(whos);
-        return rc;
+        goto done;
     }
     if (rc)
         goto done;
@@ -797,40 +820,39 @@ int h_plays_post(const api_config *cfg, const http_req *req,
     http_res ok = {0};
     etag(&ok, c.row.version + 1);
     http_res_json(&ok, 200,
-                  json_pack("{s:I,s:O,s:o}", "version", (json_int_t)c.row.version + 1,
-                            "applied", applied, "state", c.ops->view(c.st, c.seat)));
+                  json_pack("{s:I,s:O,s:o,s:o}", "version", (json_int_t)c.row.version + 1,
+                            "applied", applied, "state", c.ops->view(c.st, c.seat), "status",
+                            ctx_status_json(c.ops, c.st)));
     int64_t was = c.row.version;
     rc = answered(cfg, req, m->idem, ctx_save(cfg, &c, applied, whos, m->idem, &ok), &ok, res);
     if (rc == ERR_CONFLICT) {
         err_set(&e, rc, NULL, "the game changed while this play was being applied; reload and retry");
         http_res_problem(res, req, rc, &e, json_pack("{s:I}", "version", (json_int_t)was + 1));
-        ctx_free(&c);
-        json_decref(applied);
-        json_decref(whos);
-        return rc;
+        goto done;
     }
     if (rc)
         ctx_store_fail(&e, rc, "the play");
 done:
-    if (rc)
+    if (rc && !res->status) /* not answered with its own members above */
         http_res_fail(res, req, &e);
     ctx_free(&c);
     json_decref(applied);
     json_decref(whos);
-    return rc;
+    return res->status;
 }
 
-/* GET handlers that only read: load, authenticate, answer. */
+/* GET handlers that only read: load, authenticate, answer. 0 with c
+ * loaded, or ctx_load's error with its problem in res (c freed). */
 static int load_or_fail(const api_config *cfg, const http_req *req,
                         const route_match *m, game_ctx *c, http_res *res)
 {
     game_err e = {0};
-    if (ctx_load(cfg, req, m->params[0], c, &e)) {
+    int rc = ctx_load(cfg, req, m->params[0], c, &e);
+    if (rc) {
         ctx_free(c);
         http_res_fail(res, req, &e);
-        return -1;
     }
-    return 0;
+    return rc;
 }
 
 json_t *page(json_t *list, long after, long limit, const char *after_member,
@@ -868,16 +890,17 @@ int h_plays_get(const api_config *cfg, const http_req *req,
     int given;
     if (query_long(req, "after", -1, 100000000, &after, &given, res) ||
         query_long(req, "limit", 1, 1000, &limit, &given, res))
-        return ERR_BAD_QUERY;
+        goto done;
     if (load_or_fail(cfg, req, m, &c, res))
-        return -1;
+        goto done;
     etag(res, c.row.version);
     json_t *plays = page(c.ops->history(c.st, c.reader), after, limit, "n", req, res);
     ctx_explain(cfg, c.row.id, plays);
     http_res_json(res, 200, json_pack("{s:I,s:o}", "version", (json_int_t)c.row.version,
                                       "plays", plays));
     ctx_free(&c);
-    return 0;
+done:
+    return res->status;
 }
 
 /* The seat a question is about: the caller's, or for the admin the seat to move. */
@@ -896,14 +919,15 @@ int h_legal(const api_config *cfg, const http_req *req, const route_match *m,
     (void)body;
     game_ctx c;
     if (load_or_fail(cfg, req, m, &c, res))
-        return -1;
+        goto done;
     int seat = subject_seat(&c);
     etag(res, c.row.version);
     http_res_json(res, 200,
                   json_pack("{s:o,s:o}", "seat", seat >= 0 ? json_integer(seat) : json_null(),
                             "plays", seat >= 0 ? c.ops->legal(c.st, seat) : json_array()));
     ctx_free(&c);
-    return 0;
+done:
+    return res->status;
 }
 
 int h_hint(const api_config *cfg, const http_req *req, const route_match *m,
@@ -913,7 +937,7 @@ int h_hint(const api_config *cfg, const http_req *req, const route_match *m,
     game_err e = {0};
     game_ctx c;
     if (load_or_fail(cfg, req, m, &c, res))
-        return -1;
+        goto done;
     int rc, seat = subject_seat(&c);
     json_t *out = NULL;
     if (c.seat == SEAT_SPECTATOR)
@@ -930,7 +954,8 @@ int h_hint(const api_config *cfg, const http_req *req, const route_match *m,
         http_res_json(res, 200, out);
     }
     ctx_free(&c);
-    return rc;
+done:
+    return res->status;
 }
 
 static int has_format(const game_ops *ops, const char *f)
@@ -970,7 +995,7 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
     if (!f)
         f = "json";
     if (load_or_fail(cfg, req, m, &c, res))
-        return -1;
+        goto done;
     int rc = 0;
     if (strcmp(f, "json") != 0 && !has_format(c.ops, f)) {
         char known[160] = "json";
@@ -980,7 +1005,7 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
                      c.ops->name, known, f);
         http_res_problem(res, req, rc, &e, json_pack("{s:s}", "parameter", "format"));
         ctx_free(&c);
-        return rc;
+        goto done;
     }
     game_status gs;
     c.ops->status(c.st, &gs);
@@ -998,7 +1023,7 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
                      "or to anyone once the game is over");
         http_res_fail(res, req, &e);
         ctx_free(&c);
-        return rc;
+        goto done;
     }
     if (conceal) {
         uint64_t salt;
@@ -1008,7 +1033,7 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
             rc = err_set(&e, ERR_INTERNAL, NULL, "no randomness to conceal the export with");
             http_res_fail(res, req, &e);
             ctx_free(&c);
-            return rc;
+            goto done;
         }
         memcpy(copy, c.st, c.ops->state_size);
         c.ops->conceal(copy, c.seat, salt);
@@ -1051,5 +1076,6 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
         http_res_header(res, "Croupier-Export", "concealed");
     free(copy);
     ctx_free(&c);
-    return rc;
+done:
+    return res->status;
 }

@@ -242,13 +242,18 @@ int h_seat_claim(const api_config *cfg, const http_req *req, const route_match *
     static const char *const allowed[] = {"invite", NULL};
     const char *invite = NULL;
     if (jx_object(body, "", &e) || reject_unknown(body, allowed, "", &e) ||
-        jx_string(json_object_get(body, "invite"), "/invite", &invite, &e))
-        return http_res_fail(res, req, &e);
+        jx_string(json_object_get(body, "invite"), "/invite", &invite, &e)) {
+        http_res_fail(res, req, &e);
+        goto done;
+    }
     if (strlen(invite) < 16 || strlen(invite) > 64) {
         err_set(&e, ERR_BAD_MEMBER, "/invite", "an invite is the secret of an invite link (16 to 64 characters)");
-        return http_res_fail(res, req, &e);
+        http_res_fail(res, req, &e);
+        goto done;
     }
-    return with_retries(cfg, req, m, body, res, claim_once);
+    with_retries(cfg, req, m, body, res, claim_once);
+done:
+    return res->status;
 }
 
 static int invite_once(const api_config *cfg, const http_req *req, const route_match *m,
@@ -304,7 +309,11 @@ int h_seat_invite(const api_config *cfg, const http_req *req, const route_match 
     int replace = 0;
     if (jx_object(body, "", &e) || reject_unknown(body, allowed, "", &e) ||
         (json_object_get(body, "replace") &&
-         jx_bool(json_object_get(body, "replace"), "/replace", &replace, &e)))
-        return http_res_fail(res, req, &e);
-    return with_retries(cfg, req, m, body, res, invite_once);
+         jx_bool(json_object_get(body, "replace"), "/replace", &replace, &e))) {
+        http_res_fail(res, req, &e);
+        goto done;
+    }
+    with_retries(cfg, req, m, body, res, invite_once);
+done:
+    return res->status;
 }

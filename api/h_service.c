@@ -46,8 +46,10 @@ int h_healthz(const api_config *cfg, const http_req *req, const route_match *m,
                     "the %s store has schema %d, newer than this build's (%d): a newer release "
                     "migrated it; stop this process and run the new release (README, upgrading)",
                     cfg->store->vt->kind, v, (int)STORE_SCHEMA_VERSION);
-        if (e.code)
-            return http_res_problem(res, req, ERR_STORE, &e, NULL);
+        if (e.code) {
+            http_res_problem(res, req, ERR_STORE, &e, NULL);
+            goto done;
+        }
         g_store_ok_ms = now;
     }
     /* {"status":"ok","store":"<kind>"}: a constant answer, written as
@@ -61,7 +63,9 @@ int h_healthz(const api_config *cfg, const http_req *req, const route_match *m,
     n += k;
     memcpy(text + n, "\"}", 2);
     n += 2;
-    return http_res_raw(res, 200, "application/json; charset=utf-8", text, n);
+    http_res_raw(res, 200, "application/json; charset=utf-8", text, n);
+done:
+    return res->status;
 }
 
 int h_metrics(const api_config *cfg, const http_req *req, const route_match *m,
@@ -80,10 +84,10 @@ int h_metrics(const api_config *cfg, const http_req *req, const route_match *m,
         memcpy(all + len, store_lines, more);
         len += more;
     }
-    int rc = http_res_raw(res, 200, "text/plain; version=0.0.4; charset=utf-8",
-                          all ? all : "", all ? len : 0);
+    http_res_raw(res, 200, "text/plain; version=0.0.4; charset=utf-8", all ? all : "",
+                 all ? len : 0);
     free(all ? all : text);
-    return rc;
+    return res->status;
 }
 
 /* Read a whole small file (malloc'd). NULL if missing or over max bytes. */
@@ -113,11 +117,13 @@ int h_openapi(const api_config *cfg, const http_req *req, const route_match *m,
     if (!text) {
         game_err e = {0};
         err_set(&e, ERR_NOT_FOUND, NULL, "the OpenAPI document is not installed");
-        return http_res_problem(res, req, ERR_NOT_FOUND, &e, NULL);
+        http_res_problem(res, req, ERR_NOT_FOUND, &e, NULL);
+        goto done;
     }
-    int rc = http_res_raw(res, 200, "application/yaml; charset=utf-8", text, len);
+    http_res_raw(res, 200, "application/yaml; charset=utf-8", text, len);
     free(text);
-    return rc;
+done:
+    return res->status;
 }
 
 int h_openapi_json(const api_config *cfg, const http_req *req,
@@ -130,11 +136,13 @@ int h_openapi_json(const api_config *cfg, const http_req *req,
     if (!text) {
         game_err e = {0};
         err_set(&e, ERR_NOT_FOUND, NULL, "the OpenAPI document is not installed");
-        return http_res_problem(res, req, ERR_NOT_FOUND, &e, NULL);
+        http_res_problem(res, req, ERR_NOT_FOUND, &e, NULL);
+        goto done;
     }
-    int rc = http_res_raw(res, 200, "application/json; charset=utf-8", text, len);
+    http_res_raw(res, 200, "application/json; charset=utf-8", text, len);
     free(text);
-    return rc;
+done:
+    return res->status;
 }
 
 static json_t *catalogue_entry(const game_ops *ops)
@@ -188,7 +196,8 @@ int h_rules(const api_config *cfg, const http_req *req, const route_match *m,
     json_t *games = json_array();
     for (const game_ops *const *g = game_registry; *g; g++)
         json_array_append_new(games, catalogue_entry(*g));
-    return http_res_json(res, 200, json_pack("{s:o}", "games", games));
+    http_res_json(res, 200, json_pack("{s:o}", "games", games));
+    return res->status;
 }
 
 int h_rules_game(const api_config *cfg, const http_req *req,
@@ -201,7 +210,8 @@ int h_rules_game(const api_config *cfg, const http_req *req,
         game_err e = {0};
         err_set(&e, ERR_NOT_FOUND, NULL, "unknown game type '%s' (see GET /rules)",
                 m->params[0]);
-        return http_res_problem(res, req, ERR_NOT_FOUND, &e, NULL);
+        http_res_problem(res, req, ERR_NOT_FOUND, &e, NULL);
+        goto done;
     }
     json_t *doc = catalogue_entry(ops);
     json_t *own = ops->rules();
@@ -212,7 +222,9 @@ int h_rules_game(const api_config *cfg, const http_req *req,
         doc = own;
     }
     json_object_set_new(doc, "bots", game_bots_json(ops)); /* the rows, each with what it does */
-    return http_res_json(res, 200, doc);
+    http_res_json(res, 200, doc);
+done:
+    return res->status;
 }
 
 /* GET /docs/rules/{game}.md: the game's rules page, <--docs>/rules/<game>.md,
@@ -231,7 +243,8 @@ int h_rules_page(const api_config *cfg, const http_req *req, const route_match *
     if (!ops) {
         err_set(&e, ERR_NOT_FOUND, NULL, "no rules page '%s': the pages are <game>.md "
                 "for the games of GET /rules", page);
-        return http_res_problem(res, req, ERR_NOT_FOUND, &e, NULL);
+        http_res_problem(res, req, ERR_NOT_FOUND, &e, NULL);
+        goto done;
     }
     char path[1024];
     size_t len = 0;
@@ -242,10 +255,12 @@ int h_rules_page(const api_config *cfg, const http_req *req, const route_match *
     if (!text) {
         err_set(&e, ERR_NOT_FOUND, NULL, "the rules page of %s is not installed on this "
                 "server (--docs DIR serves DIR/rules/%s.md)", ops->name, ops->name);
-        return http_res_problem(res, req, ERR_NOT_FOUND, &e, NULL);
+        http_res_problem(res, req, ERR_NOT_FOUND, &e, NULL);
+        goto done;
     }
-    int rc = http_res_raw(res, 200, "text/markdown; charset=utf-8", text, len);
+    http_res_raw(res, 200, "text/markdown; charset=utf-8", text, len);
     http_res_header(res, "Cache-Control", "no-cache");
     free(text);
-    return rc;
+done:
+    return res->status;
 }

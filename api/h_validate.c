@@ -27,43 +27,56 @@ int h_validate(const api_config *cfg, const http_req *req, const route_match *m,
     static const char *const allowed[] = {"game", "variant", "state", "play", "seat", NULL};
     const char *gname, *variant = NULL;
     if (jx_object(body, "", &e) || reject_unknown(body, allowed, "", &e) ||
-        jx_string(json_object_get(body, "game"), "/game", &gname, &e))
-        return http_res_fail(res, req, &e);
+        jx_string(json_object_get(body, "game"), "/game", &gname, &e)) {
+        http_res_fail(res, req, &e);
+        goto done;
+    }
     const game_ops *ops = game_find(gname);
-    if (!ops)
-        return unknown_game(res, req, gname);
+    if (!ops) {
+        unknown_game(res, req, gname);
+        goto done;
+    }
     if (json_object_get(body, "variant")) {
-        if (jx_string(json_object_get(body, "variant"), "/variant", &variant, &e))
-            return http_res_fail(res, req, &e);
+        if (jx_string(json_object_get(body, "variant"), "/variant", &variant, &e)) {
+            http_res_fail(res, req, &e);
+            goto done;
+        }
         if (!game_has_variant(ops, variant)) {
             err_set(&e, ERR_BAD_MEMBER, "/variant", "unknown variant '%s' of %s", variant, ops->name);
-            return http_res_fail(res, req, &e);
+            http_res_fail(res, req, &e);
+            goto done;
         }
     }
     const json_t *state = json_object_get(body, "state");
     const json_t *play = json_object_get(body, "play");
-    if (jx_object(state, "/state", &e))
-        return http_res_fail(res, req, &e);
+    if (jx_object(state, "/state", &e)) {
+        http_res_fail(res, req, &e);
+        goto done;
+    }
     if (!play) {
         err_set(&e, ERR_BAD_MEMBER, "/play", "required member 'play' is missing");
-        return http_res_fail(res, req, &e);
+        http_res_fail(res, req, &e);
+        goto done;
     }
     const char *sv = json_string_value(json_object_get(state, "variant"));
     if (variant && sv && strcmp(variant, sv) != 0) {
         err_set(&e, ERR_BAD_MEMBER, "/variant", "variant '%s' does not match the state's '%s'",
                 variant, sv);
-        return http_res_fail(res, req, &e);
+        http_res_fail(res, req, &e);
+        goto done;
     }
     void *st = calloc(1, ops->state_size);
     if (!st) {
         err_set(&e, ERR_INTERNAL, NULL, "out of memory");
-        return http_res_fail(res, req, &e);
+        http_res_fail(res, req, &e);
+        goto done;
     }
     int rc = ops->decode(st, state, &e);
     if (rc) {
         err_prefix(&e, "/state");
         free(st);
-        return http_res_fail(res, req, &e);
+        http_res_fail(res, req, &e);
+        goto done;
     }
     game_status gs;
     ops->status(st, &gs);
@@ -71,27 +84,32 @@ int h_validate(const api_config *cfg, const http_req *req, const route_match *m,
     if (json_object_get(body, "seat") &&
         (rc = jx_int(json_object_get(body, "seat"), "/seat", 0, gs.nseats - 1, &seat, &e))) {
         free(st);
-        return http_res_fail(res, req, &e);
+        http_res_fail(res, req, &e);
+        goto done;
     }
     game_verdict v = {0};
     rc = ops->check(st, (int)seat, play, &v, &e);
     free(st);
     if (rc == ERR_GAME_OVER || rc == ERR_NOT_YOUR_TURN) {
         /* a verdict, not a failure: the play is not valid in that state */
-        return http_res_json(res, 200, json_pack("{s:b,s:b,s:s,s:s}", "valid", 0,
-                                                 "turn_ending", 0, "reason", e.detail,
-                                                 "rule", err_slug(rc)));
+        http_res_json(res, 200, json_pack("{s:b,s:b,s:s,s:s}", "valid", 0,
+                                          "turn_ending", 0, "reason", e.detail,
+                                          "rule", err_slug(rc)));
+        goto done;
     }
     if (rc) {
         if (rc == ERR_BAD_MEMBER)
             err_prefix(&e, "/play");
-        return http_res_fail(res, req, &e);
+        http_res_fail(res, req, &e);
+        goto done;
     }
     json_t *out = json_pack("{s:b,s:b,s:s}", "valid", v.valid, "turn_ending",
                             v.turn_ending, "reason", v.reason);
     if (v.rule[0])
         json_object_set_new(out, "rule", json_string(v.rule));
-    return http_res_json(res, 200, out);
+    http_res_json(res, 200, out);
+done:
+    return res->status;
 }
 
 /* --- autograder functions -------------------------------------------------- */
@@ -214,21 +232,24 @@ int h_fn_validate(const api_config *cfg, const http_req *req,
                   const route_match *m, json_t *body, http_res *res)
 {
     (void)cfg;
-    return find_and_call(req, m->params[0], "validate", m->params[1], body, res);
+    find_and_call(req, m->params[0], "validate", m->params[1], body, res);
+    return res->status;
 }
 
 int h_fn_play(const api_config *cfg, const http_req *req, const route_match *m,
               json_t *body, http_res *res)
 {
     (void)cfg;
-    return find_and_call(req, m->params[0], "play", "", body, res);
+    find_and_call(req, m->params[0], "play", "", body, res);
+    return res->status;
 }
 
 int h_fn_play_named(const api_config *cfg, const http_req *req,
                     const route_match *m, json_t *body, http_res *res)
 {
     (void)cfg;
-    return find_and_call(req, m->params[0], "play", m->params[1], body, res);
+    find_and_call(req, m->params[0], "play", m->params[1], body, res);
+    return res->status;
 }
 
 /* --- the autograder kit ----------------------------------------------------- */
@@ -247,26 +268,33 @@ int h_cases(const api_config *cfg, const http_req *req, const route_match *m, js
     (void)cfg;
     (void)body;
     const game_ops *ops = game_find(m->params[0]);
-    if (!ops)
-        return unknown_game(res, req, m->params[0]);
+    if (!ops) {
+        unknown_game(res, req, m->params[0]);
+        goto done;
+    }
     long n = 100, seed = 1;
     int given;
     char vbuf[32], fbuf[16];
     if (query_long(req, "n", 1, GAME_CASES_MAX, &n, &given, res) ||
         query_long(req, "seed", 0, (1L << 53) - 1, &seed, &given, res))
-        return ERR_BAD_QUERY;
+        goto done;
     const char *variant = http_req_query(req, "variant", vbuf, sizeof vbuf);
     const char *format = http_req_query(req, "format", fbuf, sizeof fbuf);
-    if (variant && !game_has_variant(ops, variant))
-        return bad_parameter(res, req, "variant", "variant is one of the game's variants (GET /rules/{game})");
-    if (!kit_format_known(format))
-        return bad_parameter(res, req, "format", "format is jsonl, json or pytest");
+    if (variant && !game_has_variant(ops, variant)) {
+        bad_parameter(res, req, "variant", "variant is one of the game's variants (GET /rules/{game})");
+        goto done;
+    }
+    if (!kit_format_known(format)) {
+        bad_parameter(res, req, "format", "format is jsonl, json or pytest");
+        goto done;
+    }
     const game_suite *s = game_suite_find(ops, m->params[1], variant);
     if (!s) {
         game_err e = {0};
         err_set(&e, ERR_NOT_FOUND, NULL, "%s has no suite of '%s'%s%s (docs/autograder.md lists them)",
                 ops->name, m->params[1], variant ? " in variant " : "", variant ? variant : "");
-        return http_res_fail(res, req, &e);
+        http_res_fail(res, req, &e);
+        goto done;
     }
     char *text;
     size_t len;
@@ -278,9 +306,12 @@ int h_cases(const api_config *cfg, const http_req *req, const route_match *m, js
     int held = json_arena_hold();
     int rc = kit_render(ops, s, (uint64_t)seed, (int)n, format, 0, &text, &len, &media, &e);
     json_arena_resume(held);
-    if (rc)
-        return http_res_fail(res, req, &e);
+    if (rc) {
+        http_res_fail(res, req, &e);
+        goto done;
+    }
     rc = http_res_raw(res, 200, media, text, len);
     free(text);
-    return rc;
+done:
+    return res->status;
 }

@@ -122,29 +122,6 @@ void http_res_header(http_res *res, const char *name, const char *fmt, ...)
     va_end(ap);
 }
 
-size_t http_res_headers_len(const http_res *res)
-{
-    size_t n = 0;
-    for (int i = 0; i < res->nheaders; i++)
-        n += strlen(res->headers[i].name) + strlen(res->headers[i].value) + 4;
-    return n;
-}
-
-size_t http_res_headers_text(const http_res *res, char *buf, size_t n)
-{
-    size_t k = 0;
-    if (n)
-        buf[0] = 0;
-    for (int i = 0; i < res->nheaders; i++) {
-        size_t len = strlen(res->headers[i].name) + strlen(res->headers[i].value) + 4;
-        if (k + len >= n)
-            break;
-        k += (size_t)snprintf(buf + k, n - k, "%s: %s\r\n", res->headers[i].name,
-                              res->headers[i].value);
-    }
-    return k;
-}
-
 int http_res_raw(http_res *res, int status, const char *content_type,
                  const char *body, size_t len)
 {
@@ -173,11 +150,8 @@ static int json_body(http_res *res, int status, const char *ctype, json_t *json)
     size_t len = 0;
     char *text = json_out(json, &len); /* json_dumps's bytes, faster (json_out.h) */
     json_arena_release(json);
-    if (!text) {
-        static const char oom[] =
-            "{\"type\":\"/problems/internal\",\"title\":\"Internal error\",\"status\":500}";
-        return http_res_raw(res, 500, "application/problem+json", oom, sizeof oom - 1);
-    }
+    if (!text) /* out of memory: no body can be written, a bare 500 */
+        return http_res_raw(res, 500, NULL, NULL, 0);
     res->status = status;
     copy_text(res->content_type, sizeof res->content_type, ctype);
     res->body = text;

@@ -1,6 +1,6 @@
 /* http.h: the transport-neutral request and response every handler sees.
  *
- * A front end (civetweb today, FastCGI/CGI later) fills an http_req, calls
+ * A front end (front_civet.c, front_fcgi.c) fills an http_req, calls
  * api_handle(), and writes the http_res back. Handlers are rows of one route
  * table (api/routes.c); method (405), body size (413), media type (415) and
  * JSON parsing (400) are checked once, in the router, before a handler runs.
@@ -96,16 +96,10 @@ const char *http_req_query(const http_req *req, const char *name, char *buf,
 
 void http_res_header(http_res *res, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* The response's headers as "Name: value\r\n" lines: their length, and
- * the lines written into buf (NUL-terminated, whole lines only, never more
- * than n - 1 bytes; returns the bytes written). For front ends that write
- * their own head (event streams) and size their buffers. */
-size_t http_res_headers_len(const http_res *res);
 /* Both front ends: 1 (with the reason in `why`) when `got` bytes fall short
  * of the Content-Length `clen` (>= 0) the request announced, else 0. A short
  * body is refused (400), never applied. */
 int http_body_short(size_t got, long long clen, char *why, size_t whylen);
-size_t http_res_headers_text(const http_res *res, char *buf, size_t n);
 /* A log line with every secret-looking query value replaced by
  * "[redacted]": in every `?name=value&...` of `in` (the request line, a
  * Referer), a value whose name, percent-decoded, contains token, secret,
@@ -151,9 +145,6 @@ int api_events_load_since(const api_config *cfg, const http_req *req, const char
 void api_stream_events(const api_config *cfg, const http_req *req, const http_res *res,
                        int (*write)(void *ctx, const char *data, size_t len), void *ctx,
                        const int *stopping);
-
-/* SSE frames for a list of events (malloc'd); *last = highest "n" seen. */
-char *sse_frames(const json_t *events, long *last, size_t *len);
 
 /* Metrics (api/metrics.c): counters shared by all threads. */
 void metrics_record(int status, double seconds);

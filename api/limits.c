@@ -1,6 +1,5 @@
 /* limits.c: the stream budget and the transport-level problems (limits.h). */
 #include "limits.h"
-#include "json_arena.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -92,76 +91,44 @@ long streams_idle_ms(int seat)
     return seat >= 0 ? 10 * ms : ms;
 }
 
-int streams_open(void)
+/* The ERR_TABLE row of a refusal a front end makes with HTTP `status`
+ * (its own, or civetweb's): 503 is too-many-streams (server-busy has
+ * transport_busy); a status the table has no front-end row for is a
+ * malformed request (4xx) or internal (5xx). */
+static int code_of(int status)
 {
-    pthread_mutex_lock(&S.mu);
-    int n = S.open;
-    pthread_mutex_unlock(&S.mu);
-    return n;
+    switch (status) {
+    case 408: return ERR_TIMEOUT;
+    case 411: return ERR_LENGTH_REQUIRED;
+    case 413: return ERR_TOO_LARGE;
+    case 431: return ERR_HEADERS_TOO_LARGE;
+    case 503: return ERR_TOO_MANY_STREAMS;
+    case 505: return ERR_HTTP_VERSION;
+    default: return status >= 500 ? ERR_INTERNAL : ERR_MALFORMED_REQUEST;
+    }
 }
 
-static const struct {
-    int status;
-    const char *slug, *title;
-} KINDS[] = {
-    {400, "malformed-request", "Malformed request"},
-    {408, "request-timeout", "Request timeout"},
-    {411, "length-required", "Length required"},
-    {413, "payload-too-large", "Payload too large"},
-    {431, "request-header-fields-too-large", "Request header fields too large"},
-    {500, "internal", "Internal error"},
-    {501, "not-implemented", "Not implemented"},
-    {503, "too-many-streams", "Too many streams"},
-    {505, "http-version-not-supported", "HTTP version not supported"},
-};
-
-/* Printable ASCII only (a path or detail may quote raw client bytes). */
-static void ascii(const char *s, char *out, size_t n)
-{
-    size_t k = 0;
-    for (; s && *s && k + 1 < n; s++)
-        out[k++] = (*s >= 0x20 && *s < 0x7f) ? *s : '?';
-    out[k] = 0;
-}
-
-static void problem(http_res *res, int status, const char *slug, const char *title,
-                    const char *detail, const char *instance)
+/* The problem of `code` through the one writer (http_res_problem), for a
+ * request the front end may not have read: instance "/" unless `instance`
+ * is a path. A 503 of the stream budget or of a busy server says to come
+ * back in STREAMS_RETRY_AFTER s. */
+static void problem(http_res *res, int code, const char *detail, const char *instance)
 {
     memset(res, 0, sizeof *res);
-    char type[96], dbuf[400], ibuf[256];
-    snprintf(type, sizeof type, "/problems/%s", slug);
-    ascii(detail && *detail ? detail : title, dbuf, sizeof dbuf);
-    ascii(instance && instance[0] == '/' ? instance : "/", ibuf, sizeof ibuf);
-    json_t *p = json_pack("{s:s,s:s,s:i,s:s,s:s}", "type", type, "title", title, "status",
-                          status, "detail", dbuf, "instance", ibuf);
-    char *text = p ? json_text(p, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
-    json_decref(p);
-    if (!text || http_res_raw(res, status, "application/problem+json", text, strlen(text)))
-        res->status = status;
-    free(text);
-    if (status == 503)
+    game_err e;
+    err_set(&e, code, NULL, "%s", detail ? detail : "");
+    if (err_status(code) == 503)
         http_res_header(res, "Retry-After", "%d", (int)STREAMS_RETRY_AFTER);
+    http_req r = {.method = "GET", .path = instance && instance[0] == '/' ? instance : "/"};
+    http_res_problem(res, &r, code, &e, NULL);
 }
 
 void transport_problem(http_res *res, int status, const char *detail, const char *instance)
 {
-    const char *slug = NULL, *title = NULL;
-    char sbuf[32], tbuf[32];
-    for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++)
-        if (KINDS[i].status == status) {
-            slug = KINDS[i].slug;
-            title = KINDS[i].title;
-        }
-    if (!slug) {
-        snprintf(sbuf, sizeof sbuf, "http-%d", status);
-        snprintf(tbuf, sizeof tbuf, "HTTP %d", status);
-        slug = sbuf;
-        title = tbuf;
-    }
-    problem(res, status, slug, title, detail, instance);
+    problem(res, code_of(status), detail, instance);
 }
 
 void transport_busy(http_res *res, const char *detail, const char *instance)
 {
-    problem(res, 503, "server-busy", "Server busy", detail, instance);
+    problem(res, ERR_BUSY, detail, instance);
 }

@@ -38,12 +38,13 @@ long streams_idle_ms(int seat);
 int streams_acquire(const char *client);
 /* Give back a slot taken by streams_acquire() for the same client. */
 void streams_release(const char *client);
-/* Streams open now (all clients). */
-int streams_open(void);
 
-/* Fill res with the problem for a transport-level refusal of HTTP `status`
- * (400, 408, 413, 431, 500, 503, 505, ...). `detail` a sentence; `instance`
- * the request path if known (else "/"). 503 gets Retry-After. */
+/* Fill res (uninitialised) with the problem for a transport-level refusal
+ * of HTTP `status`: 400 malformed-request, 408, 411, 413, 431, 503
+ * too-many-streams, 505, 500 (rows of ERR_TABLE, engine/core/err.h; any
+ * other 4xx is sent as 400 malformed-request, any other 5xx as 500).
+ * `detail` a sentence; `instance` the request path if known (else "/").
+ * 503 gets Retry-After. */
 void transport_problem(http_res *res, int status, const char *detail, const char *instance);
 /* 503 "server-busy" with Retry-After: no turn to run the request came. */
 void transport_busy(http_res *res, const char *detail, const char *instance);

@@ -4,7 +4,9 @@
  * (400), route and method (404, 405 + Allow), the CORS preflight, body size
  * (413), media type (415), JSON syntax and nesting depth (400), and for
  * the routes that create or change games the Idempotency-Key (api/idem.h:
- * a replay, 409, 422). Then the handler runs with the parsed body. Paths
+ * a replay, 409, 422). Then the handler runs with the parsed body and
+ * returns the status it answered; one that returns anything else gets a
+ * 500 in its place (and a line on stderr). Paths
  * that match no API route are served from www/ (GET only). Every response
  * leaves with the browser-facing headers (CSP, X-Frame-Options,
  * Referrer-Policy, CORS when allowed).
@@ -359,7 +361,17 @@ static void dispatch(const api_config *cfg, const http_req *req, http_res *res)
         return;
     }
     m.idem = hit->keyed ? &key : NULL;
-    hit->fn(cfg, req, &m, body, res);
+    int said = hit->fn(cfg, req, &m, body, res);
+    if (said < 100 || said != res->status) {
+        /* a handler returns the status it answered: anything else is a bug
+         * (an exit that answered nothing, or answered twice) */
+        fprintf(stderr, "croupier: %s %s: the handler returned %d but answered %d\n",
+                req->method, hit->pattern, said, res->status);
+        err_set(&e, ERR_INTERNAL, NULL, "the handler of %s %s did not answer", req->method,
+                hit->pattern);
+        memset(&res->stream, 0, sizeof res->stream);
+        http_res_problem(res, req, ERR_INTERNAL, &e, NULL);
+    }
     if (hit->keyed)
         idem_end(cfg, &key, res);
     json_arena_release(body); /* the walk that frees it, only when it must */

@@ -11,8 +11,6 @@
 #define CROUPIER_LAYOUT "unknown-layout"
 #endif
 
-const char *snap_layout(void) { return CROUPIER_LAYOUT; }
-
 /* The header without its checksum:
  * "CROUPIER-SNAP/2 layout game id version size " (then the compressed length). */
 static int header(char *h, size_t n, const game_ops *ops, const char *id, int64_t version)
@@ -63,23 +61,23 @@ int snap_unpack(const game_ops *ops, const char *id, int64_t version,
     char h[256];
     int k = header(h, sizeof h, ops, id, version);
     if (k < 0 || !buf || len < (size_t)k || memcmp(buf, h, (size_t)k) != 0)
-        return -1;
+        return ERR_INTERNAL;
     /* the compressed length, then the checksum over the header and those bytes */
     size_t zlen = 0, at = (size_t)k;
     while (at < len && at < (size_t)k + 10 && buf[at] >= '0' && buf[at] <= '9')
         zlen = zlen * 10 + (size_t)(buf[at++] - '0');
     if (at == (size_t)k || at >= len || buf[at] != ' ' || zlen > (size_t)INT32_MAX)
-        return -1;
+        return ERR_INTERNAL;
     size_t hlen = at + 1;
     if (len != hlen + 17 + zlen || buf[hlen + 16] != '\n')
-        return -1;
+        return ERR_INTERNAL;
     const unsigned char *z = buf + hlen + 17;
     char want[17];
     snprintf(want, sizeof want, "%016llx", (unsigned long long)sum((const char *)buf, hlen, z, zlen));
     if (memcmp(buf + hlen, want, 16) != 0)
-        return -1;
+        return ERR_INTERNAL;
     return LZ4_decompress_safe((const char *)z, st, (int)zlen, (int)ops->state_size) ==
                    (int)ops->state_size
                ? 0
-               : -1;
+               : ERR_INTERNAL;
 }

@@ -30,15 +30,12 @@
 
 #define SNAP_MAGIC "CROUPIER-SNAP/2 "
 
-/* The layout id of this build (Makefile: a hash of engine/'s headers and the
- * compiler version). */
-const char *snap_layout(void);
-
 /* *out malloc'd, *len bytes. 0 or ERR_INTERNAL (out of memory). */
 int snap_pack(const game_ops *ops, const char *id, int64_t version, const void *st,
               unsigned char **out, size_t *len);
-/* 0 with st filled, or -1 (st unspecified) when the snapshot is not one this
- * build wrote for game `id` at `version`. */
+/* 0 with st filled, or ERR_INTERNAL (st unspecified) when the snapshot is
+ * not one this build wrote for game `id` at `version` (the caller rebuilds
+ * the state from the log). */
 int snap_unpack(const game_ops *ops, const char *id, int64_t version,
                 const unsigned char *buf, size_t len, void *st);
 

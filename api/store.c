@@ -1,87 +1,54 @@
-/* store.c: pick a store implementation from its URL. */
+/* store.c: pick a store back end from its URL.
+ *
+ * The back ends are rows of one table, as SQLite's VFS are: each row
+ * (store_backend, store.h) names the URL schemes it serves and how it opens
+ * and backs up a store; store_open() and store_backup() walk the table and
+ * hand the URL to the first row whose scheme it starts with. A new back end
+ * is a file that defines its row and one line here. The back ends know
+ * nothing of this file (what they share is in store_rows.c).
+ */
 #include "store.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/err.h"
 
-/* The path of a sqlite: URL (sqlite:PATH or sqlite:///abs/path), or NULL. */
-static const char *sqlite_path(const char *url)
-{
-    if (strncmp(url, "sqlite:", 7) != 0)
-        return NULL;
-    const char *path = url + 7;
-    if (strncmp(path, "//", 2) == 0) /* sqlite:///abs/path */
-        path += 2;
-    return path;
-}
+static const store_backend *const BACKENDS[] = {&store_sqlite_backend, &store_pg_backend};
+enum { NBACKENDS = sizeof BACKENDS / sizeof BACKENDS[0] };
 
-static int is_pg(const char *url)
+/* The row whose scheme `url` starts with, or NULL (err says which forms
+ * there are). */
+static const store_backend *backend_of(const char *url, char *err, size_t errlen)
 {
-    return strncmp(url, "postgres://", 11) == 0 || strncmp(url, "postgresql://", 13) == 0;
+    for (int i = 0; i < NBACKENDS; i++)
+        for (const char *const *s = BACKENDS[i]->schemes; *s; s++)
+            if (strncmp(url, *s, strlen(*s)) == 0)
+                return BACKENDS[i];
+    int k = snprintf(err, errlen, "unsupported store URL '%s' (expected", url);
+    for (int i = 0; i < NBACKENDS && k >= 0 && (size_t)k < errlen; i++)
+        k += snprintf(err + k, errlen - (size_t)k, "%s %s", i ? " or" : "", BACKENDS[i]->usage);
+    if (k >= 0 && (size_t)k < errlen)
+        snprintf(err + k, errlen - (size_t)k, ")");
+    return NULL;
 }
 
 int store_open(store **out, const char *url, char *err, size_t errlen)
 {
     *out = NULL;
-    const char *path = sqlite_path(url);
-    if (path) {
-        if (!*path) {
-            snprintf(err, errlen, "sqlite store needs a path: sqlite:PATH");
-            return ERR_STORE;
-        }
-        return store_sqlite_open(out, path, err, errlen);
-    }
-    if (is_pg(url))
-        return store_pg_open(out, url, err, errlen);
-    snprintf(err, errlen,
-             "unsupported store URL '%s' (expected sqlite:PATH or postgres://...)", url);
-    return ERR_STORE;
+    const store_backend *b = backend_of(url, err, errlen);
+    return b ? b->open(out, url, err, errlen) : ERR_STORE;
 }
 
 int store_backup(const char *url, const char *file, store_backup_info *info, char *err,
                  size_t errlen)
 {
-    const char *path = sqlite_path(url);
-    if (path && *path)
-        return store_sqlite_backup(path, file, info, err, errlen);
-    if (is_pg(url))
-        snprintf(err, errlen,
-                 "a PostgreSQL store is backed up with PostgreSQL's own tool, which reads one "
-                 "consistent snapshot while the servers run: pg_dump --format=custom "
-                 "--file=FILE 'URL' (restore: pg_restore --dbname=URL FILE; "
-                 "docs/operations.md)");
-    else
-        snprintf(err, errlen, "unsupported store URL '%s' (expected sqlite:PATH)", url);
-    return ERR_STORE;
-}
-
-void store_row_free(store_row *row)
-{
-    free(row->meta);
-    free(row->origin);
-    free(row->snap);
-    row->meta = row->origin = NULL;
-    row->snap = NULL;
-    row->snap_len = 0;
-}
-
-void store_plays_free(store_play *p, int k)
-{
-    for (int i = 0; p && i < k; i++) {
-        free(p[i].bot);
-        free(p[i].play);
-        free(p[i].record);
-        free(p[i].explanation);
+    const store_backend *b = backend_of(url, err, errlen);
+    if (!b)
+        return ERR_STORE;
+    if (!b->backup) {
+        snprintf(err, errlen, "%s", b->no_backup);
+        return ERR_STORE;
     }
-    free(p);
-}
-
-void store_idem_free(store_idem *k)
-{
-    free(k->answer);
-    k->answer = NULL;
-    k->answer_len = 0;
+    return b->backup(url, file, info, err, errlen);
 }

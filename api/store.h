@@ -29,7 +29,8 @@
  * servers (or threads) racing on one game give one winner and one clean
  * conflict, never a lost or doubled play.
  *
- * Implementations: store_sqlite.c (embedded default) and store_pg.c. Both
+ * Implementations: store_sqlite.c (embedded default) and store_pg.c, rows
+ * of store.c's table of back ends (store_backend below). Both
  * create schema version 3 on an empty database, migrate a database of the
  * previous release (schema 2: no idempotency table) or of the one before
  * (schema 1: games(id, game, version, meta, state, ...) and notes(game_id,
@@ -37,7 +38,8 @@
  * in a table schema_version(version, applied_at, note).
  *
  * Ownership: strings and buffers in rows returned by the store are malloc'd;
- * free with store_row_free() / store_plays_free(). Inputs are borrowed.
+ * free with store_row_free() / store_plays_free() (store_rows.c). Inputs are
+ * borrowed.
  */
 #ifndef CROUPIER_STORE_H
 #define CROUPIER_STORE_H
@@ -196,11 +198,28 @@ typedef struct store_backup_info {
 int store_backup(const char *url, const char *file, store_backup_info *info, char *err,
                  size_t errlen);
 
-/* store_sqlite.c */
+/* A store back end: one row of store.c's table, as SQLite's VFS are. Each
+ * back end's file defines its row; store_open() and store_backup() hand a
+ * URL to the row whose scheme it starts with. */
+typedef struct store_backend {
+    const char *name;           /* "sqlite", "postgres" */
+    const char *schemes[3];     /* the URL prefixes it serves, NULL-ended */
+    const char *usage;          /* the URL form, for messages ("sqlite:PATH") */
+    /* Open the store at url (one of its schemes): as store_open. */
+    int (*open)(store **out, const char *url, char *err, size_t errlen);
+    /* As store_backup; NULL when the back end has no backup of its own ... */
+    int (*backup)(const char *url, const char *file, store_backup_info *info, char *err,
+                  size_t errlen);
+    const char *no_backup;      /* ... and then what to do instead */
+} store_backend;
+
+/* store_sqlite.c: sqlite:PATH or sqlite:///abs/path. */
+extern const store_backend store_sqlite_backend;
 int store_sqlite_open(store **out, const char *path, char *err, size_t errlen);
 int store_sqlite_backup(const char *path, const char *file, store_backup_info *info, char *err,
                         size_t errlen);
 /* store_pg.c: url is a libpq connection URI (postgres://user@host:port/db?...) */
+extern const store_backend store_pg_backend;
 int store_pg_open(store **out, const char *url, char *err, size_t errlen);
 
 #endif

@@ -372,7 +372,7 @@ static int sock_wait(PGconn *c, short events, long long end)
     }
 }
 
-/* What became of a statement sent with sent(). */
+/* What became of a statement sent with send_q() (its *lost). */
 enum { SENT_NOT = 0, SENT_LOST = 1 };
 
 /* The answer to what was just queued on pc (PQsend*), within ms: the last
@@ -1826,3 +1826,15 @@ int store_pg_open(store **out, const char *url, char *err, size_t errlen)
     *out = &s->base;
     return 0;
 }
+
+/* The back end's row (store.c): libpq takes the URL as it is. */
+const store_backend store_pg_backend = {
+    .name = "postgres",
+    .schemes = {"postgres://", "postgresql://", NULL},
+    .usage = "postgres://...",
+    .open = store_pg_open,
+    .no_backup = "a PostgreSQL store is backed up with PostgreSQL's own tool, which reads one "
+                 "consistent snapshot while the servers run: pg_dump --format=custom "
+                 "--file=FILE 'URL' (restore: pg_restore --dbname=URL FILE; "
+                 "docs/operations.md)",
+};

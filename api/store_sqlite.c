@@ -1464,3 +1464,39 @@ done:
         unlink(tmp);
     return ret;
 }
+
+/* --- the back end's row (store.c) --------------------------------------------- */
+
+/* The path of a sqlite: URL (sqlite:PATH or sqlite:///abs/path), or NULL with
+ * a message when it names none. */
+static const char *url_path(const char *url, char *err, size_t errlen)
+{
+    const char *path = url + strlen("sqlite:");
+    if (strncmp(path, "//", 2) == 0) /* sqlite:///abs/path */
+        path += 2;
+    if (!*path)
+        snprintf(err, errlen, "sqlite store needs a path: sqlite:PATH");
+    return *path ? path : NULL;
+}
+
+static int open_url(store **out, const char *url, char *err, size_t errlen)
+{
+    *out = NULL;
+    const char *path = url_path(url, err, errlen);
+    return path ? store_sqlite_open(out, path, err, errlen) : ERR_STORE;
+}
+
+static int backup_url(const char *url, const char *file, store_backup_info *info, char *err,
+                      size_t errlen)
+{
+    const char *path = url_path(url, err, errlen);
+    return path ? store_sqlite_backup(path, file, info, err, errlen) : ERR_STORE;
+}
+
+const store_backend store_sqlite_backend = {
+    .name = "sqlite",
+    .schemes = {"sqlite:", NULL},
+    .usage = "sqlite:PATH",
+    .open = open_url,
+    .backup = backup_url,
+};

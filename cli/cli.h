@@ -5,7 +5,7 @@
 int cmd_selfplay(int argc, char **argv);
 int cmd_tournament(int argc, char **argv);
 int cmd_cases(int argc, char **argv);
-/* A whole number lo..hi in s: 0, or -1 when it is not one. */
+/* args.c: a whole number lo..hi in s: 0, or -1 when it is not one. */
 int cli_number(const char *s, long long lo, long long hi, long long *out);
 
 /* remote.c: a remote player (docs/tournaments.md, "Remote players"). */

@@ -91,17 +91,6 @@ static void server_usage(FILE *f, const char *cmd)
         "game in full (off when unset). SIGTERM or SIGINT stop the server cleanly.\n");
 }
 
-int cli_number(const char *s, long long lo, long long hi, long long *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* 0 parsed, 1 help printed (exit 0), 2 usage error. */
 static int parse_server_opts(int argc, char **argv, server_opts *o)
 {

@@ -4,12 +4,14 @@
  * Wilson intervals, average scores, Bradley-Terry ratings on the Elo scale).
  *
  * Schedule (docs/tournaments.md): the lineup L[0..P-1] (--bots, repeated to
- * fill P seats) is played in blocks of P games. Game g is rotation
- * r = g mod P of block b = g div P: lineup entry j sits at seat (j + r) mod P,
- * and every game of block b is dealt from seed S + b, so each deal is played
- * once from every seat. Games run on --jobs threads (worker w plays games
- * w, w + J, w + 2J, ...), each into its own slot of a results array that is
- * then summed in game order: the output does not depend on --jobs.
+ * fill P seats) is played in blocks of R games, R = P rotations (R = 1 when
+ * one strategy fills every seat: its rotations would be one same game).
+ * Game g is rotation r = g mod R of block b = g div R: lineup entry j sits
+ * at seat (j + r) mod P, and every game of block b is dealt from seed S + b,
+ * so each deal is played once from every seat (once in all when R = 1).
+ * Games run on --jobs threads (worker w plays games w, w + J, w + 2J, ...),
+ * each into its own slot of a results array that is then summed in game
+ * order: the output does not depend on --jobs.
  *
  * Remote players (cli/remote.c): a lineup entry that is an http:// URL is
  * asked for each of its decisions by a POST of the seat's function
@@ -56,7 +58,8 @@ static void usage(FILE *f)
         "                      --bots names more)\n"
         "  --games N           games (default 100), rounded up to whole blocks of P:\n"
         "                      block b plays the lineup rotated to each of the P\n"
-        "                      positions, every rotation dealt from seed S + b\n"
+        "                      positions, every rotation dealt from seed S + b (one\n"
+        "                      strategy in every seat: blocks of 1, each deal once)\n"
         "  --seed S            base seed (default 1)\n"
         "  --jobs J            worker threads (default: the online CPUs); the results\n"
         "                      do not depend on J\n"
@@ -107,6 +110,9 @@ typedef struct ctx {
     int rot; /* rotations per deal: players, or 1 when every seat plays the same */
     const char *lineup[GAME_MAX_SEATS];
     remote_url *url[GAME_MAX_SEATS]; /* lineup entry j is remote: its URL, else NULL */
+    char names[1024];                /* --bots, split: lineup[] points into it */
+    remote_url urls[GAME_MAX_SEATS]; /* what url[] points to */
+    int nremote;                     /* remote entries named */
     const char *fallback;            /* the bot that replaces a remote answer */
     int timeout_ms;
     rstat *rs;                       /* games, when any player is remote */
@@ -403,17 +409,6 @@ static void print_remote(const json_t *rep)
     }
 }
 
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* Stable JSON number: rounded so the text does not vary with the last bit. */
 static json_t *num(double v, int places)
 {
@@ -421,13 +416,20 @@ static json_t *num(double v, int places)
     return json_real(round(v * m) / m);
 }
 
-int cmd_tournament(int argc, char **argv)
+/* ---- the command line ------------------------------------------------------ */
+
+/* What the command line asked for. */
+typedef struct args {
+    const char *game, *variant, *bots, *options, *fallback;
+    long long games, players, jobs, timeout_ms;
+    unsigned long long seed;
+    int quiet, json;
+} args;
+
+/* Parse argv into a: -1 to go on, else the exit status (help, usage error). */
+static int parse_args(int argc, char **argv, args *a)
 {
-    const char *gname = NULL, *variant = NULL, *bots_arg = NULL, *opts_arg = NULL;
-    const char *fallback = NULL;
-    long games = 100, players = 0, jobs = 0, timeout_ms = 1000;
-    unsigned long long seed = 1;
-    int quiet = 0, as_json = 0;
+    *a = (args){.games = 100, .timeout_ms = 1000, .seed = 1};
     static const struct option opts[] = {
         {"game", required_argument, 0, 'g'}, {"variant", required_argument, 0, 'v'},
         {"bots", required_argument, 0, 'b'}, {"players", required_argument, 0, 'p'},
@@ -440,12 +442,12 @@ int cmd_tournament(int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
-        case 'g': gname = optarg; break;
-        case 'v': variant = optarg; break;
-        case 'b': bots_arg = optarg; break;
-        case 'o': opts_arg = optarg; break;
+        case 'g': a->game = optarg; break;
+        case 'v': a->variant = optarg; break;
+        case 'b': a->bots = optarg; break;
+        case 'o': a->options = optarg; break;
         case 'p':
-            if (parse_long(optarg, 1, 1000, &players)) {
+            if (cli_number(optarg, 1, 1000, &a->players)) {
                 fprintf(stderr,
                         "croupier tournament: --players takes a number of seats, not '%s'\n",
                         optarg);
@@ -453,7 +455,7 @@ int cmd_tournament(int argc, char **argv)
             }
             break;
         case 'n':
-            if (parse_long(optarg, 1, MAX_GAMES, &games)) {
+            if (cli_number(optarg, 1, MAX_GAMES, &a->games)) {
                 fprintf(stderr, "croupier tournament: --games takes 1..%d, not '%s'\n", MAX_GAMES,
                         optarg);
                 return 2;
@@ -462,31 +464,31 @@ int cmd_tournament(int argc, char **argv)
         case 's': {
             char *end;
             errno = 0;
-            seed = strtoull(optarg, &end, 10);
-            if (errno || end == optarg || *end || optarg[0] == '-' || seed >= (1ULL << 53)) {
+            a->seed = strtoull(optarg, &end, 10);
+            if (errno || end == optarg || *end || optarg[0] == '-' || a->seed >= (1ULL << 53)) {
                 fprintf(stderr, "croupier tournament: --seed takes 0..2^53-1, not '%s'\n", optarg);
                 return 2;
             }
             break;
         }
         case 'j':
-            if (parse_long(optarg, 1, MAX_JOBS, &jobs)) {
+            if (cli_number(optarg, 1, MAX_JOBS, &a->jobs)) {
                 fprintf(stderr, "croupier tournament: --jobs takes 1..%d, not '%s'\n", MAX_JOBS,
                         optarg);
                 return 2;
             }
             break;
         case 'T':
-            if (parse_long(optarg, 1, 600000, &timeout_ms)) {
+            if (cli_number(optarg, 1, 600000, &a->timeout_ms)) {
                 fprintf(stderr,
                         "croupier tournament: --remote-timeout takes 1..600000 ms, not '%s'\n",
                         optarg);
                 return 2;
             }
             break;
-        case 'F': fallback = optarg; break;
-        case 'J': as_json = 1; break;
-        case 'q': quiet = 1; break;
+        case 'F': a->fallback = optarg; break;
+        case 'J': a->json = 1; break;
+        case 'q': a->quiet = 1; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -495,60 +497,77 @@ int cmd_tournament(int argc, char **argv)
         fprintf(stderr, "croupier tournament: unexpected argument '%s'\n", argv[optind]);
         return 2;
     }
-    const game_ops *ops = gname ? game_find(gname) : NULL;
+    return -1;
+}
+
+/* ---- the game and the lineup --------------------------------------------------- */
+
+static void list_bots(const game_ops *ops)
+{
+    for (const game_bot *b = ops->bots; b->name; b++)
+        fprintf(stderr, " %s", b->name);
+}
+
+/* The game, its variant and the fallback bot into c: 0, or 2 (said why). */
+static int set_game(ctx *c, const args *a)
+{
+    const game_ops *ops = a->game ? game_find(a->game) : NULL;
     if (!ops) {
-        if (gname)
+        if (a->game)
             fprintf(stderr, "croupier tournament: unknown game '%s' (see `croupier games`)\n",
-                    gname);
+                    a->game);
         else
             fprintf(stderr, "croupier tournament: --game is required (see `croupier games`)\n");
         return 2;
     }
-    if (!variant)
-        variant = ops->variants[0];
-    if (!game_has_variant(ops, variant)) {
-        fprintf(stderr, "croupier tournament: %s has no variant '%s'\n", ops->name, variant);
+    c->ops = ops;
+    c->variant = a->variant ? a->variant : ops->variants[0];
+    if (!game_has_variant(ops, c->variant)) {
+        fprintf(stderr, "croupier tournament: %s has no variant '%s'\n", ops->name, c->variant);
         return 2;
     }
-    if (!bots_arg) {
+    if (!a->bots) {
         fprintf(stderr, "croupier tournament: --bots is required: the strategies to play, "
                         "e.g. --bots %s,%s\n",
                 ops->bots[0].name, ops->bots[1].name ? ops->bots[1].name : ops->bots[0].name);
         return 2;
     }
-    if (!fallback)
-        fallback = ops->bots[0].name;
-    if (!game_has_bot(ops, fallback)) {
-        fprintf(stderr, "croupier tournament: %s has no bot '%s' for --fallback (bots:", ops->name,
-                fallback);
-        for (const game_bot *b = ops->bots; b->name; b++)
-            fprintf(stderr, " %s", b->name);
+    c->fallback = a->fallback ? a->fallback : ops->bots[0].name;
+    if (!game_has_bot(ops, c->fallback)) {
+        fprintf(stderr, "croupier tournament: %s has no bot '%s' for --fallback (bots:",
+                ops->name, c->fallback);
+        list_bots(ops);
         fprintf(stderr, ")\n");
         return 2;
     }
-    /* the lineup as named */
-    char buf[1024];
+    return 0;
+}
+
+/* The lineup of a->bots (split in c->names), repeated to fill the table,
+ * its rotations and their seatings into c: 0, or 2 (said why). */
+static int set_lineup(ctx *c, const args *a)
+{
+    const game_ops *ops = c->ops;
     const char *named[GAME_MAX_SEATS];
-    remote_url urls[GAME_MAX_SEATS], *named_url[GAME_MAX_SEATS] = {0};
-    int nnamed = 0, nremote = 0;
-    if (strlen(bots_arg) >= sizeof buf) {
+    remote_url *named_url[GAME_MAX_SEATS] = {0};
+    int nnamed = 0;
+    if (strlen(a->bots) >= sizeof c->names) {
         fprintf(stderr, "croupier tournament: --bots is too long\n");
         return 2;
     }
-    snprintf(buf, sizeof buf, "%s", bots_arg);
-    for (char *p = buf, *tok; (tok = strsep(&p, ","));) {
+    snprintf(c->names, sizeof c->names, "%s", a->bots);
+    for (char *p = c->names, *tok; (tok = strsep(&p, ","));) {
         if (strstr(tok, "://") && nnamed < GAME_MAX_SEATS) {
             char why[1200];
-            if (remote_url_parse(tok, &urls[nnamed], why, sizeof why)) {
+            if (remote_url_parse(tok, &c->urls[nnamed], why, sizeof why)) {
                 fprintf(stderr, "croupier tournament: --bots %s\n", why);
                 return 2;
             }
-            named_url[nnamed] = &urls[nnamed];
-            nremote++;
+            named_url[nnamed] = &c->urls[nnamed];
+            c->nremote++;
         } else if (!*tok || !game_has_bot(ops, tok)) {
             fprintf(stderr, "croupier tournament: %s has no bot '%s' (bots:", ops->name, tok);
-            for (const game_bot *b = ops->bots; b->name; b++)
-                fprintf(stderr, " %s", b->name);
+            list_bots(ops);
             fprintf(stderr, "; or a remote player's http:// URL)\n");
             return 2;
         }
@@ -560,8 +579,7 @@ int cmd_tournament(int argc, char **argv)
         named[nnamed++] = tok;
     }
     int usual = ops->default_players ? ops->default_players : ops->min_players;
-    if (!players)
-        players = nnamed > usual ? nnamed : usual;
+    long players = a->players ? (long)a->players : nnamed > usual ? nnamed : usual;
     if (players < ops->min_players || players > ops->max_players || players > GAME_MAX_SEATS) {
         fprintf(stderr, "croupier tournament: %s takes %d-%d players, not %ld\n", ops->name,
                 ops->min_players, ops->max_players, players);
@@ -572,23 +590,22 @@ int cmd_tournament(int argc, char **argv)
                 players);
         return 2;
     }
-    ctx cx = {.ops = ops, .variant = variant, .players = (int)players, .seed = seed,
-              .fallback = fallback, .timeout_ms = (int)timeout_ms};
+    c->players = (int)players;
     for (int i = 0; i < players; i++) {
-        cx.lineup[i] = named[i % nnamed];
-        cx.url[i] = named_url[i % nnamed];
+        c->lineup[i] = named[i % nnamed];
+        c->url[i] = named_url[i % nnamed];
     }
     /* the rotations of a deal; with one player in every seat they are one
      * same game, played once */
     int same = 1;
     for (int j = 1; j < players; j++)
-        same &= strcmp(cx.lineup[j], cx.lineup[0]) == 0 && cx.url[j] == cx.url[0];
-    cx.rot = same ? 1 : (int)players;
+        same &= strcmp(c->lineup[j], c->lineup[0]) == 0 && c->url[j] == c->url[0];
+    c->rot = same ? 1 : (int)players;
     /* the seating of every rotation must be one the game accepts */
     for (int r = 0; r < players; r++) {
         const char *seat[GAME_MAX_SEATS];
         for (int s = 0; s < players; s++) /* a remote seat as its fallback */
-            seat[s] = cx.url[lineup_entry(&cx, r, s)] ? fallback : seat_bot(&cx, r, s);
+            seat[s] = c->url[lineup_entry(c, r, s)] ? c->fallback : seat_bot(c, r, s);
         game_err e = {0};
         if (game_seating(ops, seat, (int)players, &e)) {
             fprintf(stderr, "croupier tournament: %s refuses this seating: %s\n", ops->name,
@@ -596,80 +613,41 @@ int cmd_tournament(int argc, char **argv)
             return 2;
         }
     }
-    json_t *options = NULL;
-    if (opts_arg) {
-        json_error_t je;
-        options = json_loads(opts_arg, JSON_REJECT_DUPLICATES, &je);
-        if (!json_is_object(options)) {
-            fprintf(stderr, "croupier tournament: --options must be a JSON object\n");
-            json_decref(options);
-            return 2;
-        }
-    }
-    cx.options = options;
-    /* whole blocks: every rotation of every deal */
-    long asked = games, blocks = (games + cx.rot - 1) / cx.rot;
-    games = blocks * cx.rot;
-    cx.games = games;
-    if (!jobs) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        jobs = n < 1 ? 1 : n > MAX_JOBS ? MAX_JOBS : n;
-    }
-    if (jobs > games)
-        jobs = games;
-    cx.jobs = (int)jobs;
+    return 0;
+}
 
-    int rc = 0;
-    json_t *remote = NULL;
-    void *probe = malloc(ops->state_size);
-    cx.res = calloc((size_t)games, sizeof *cx.res);
-    cx.score = calloc((size_t)games * (size_t)players, sizeof *cx.score);
+/* ---- playing the games --------------------------------------------------------- */
+
+/* Play every game on c->jobs threads, with a progress bar on a terminal
+ * unless quiet: 0, or 1 when a game failed (the first in game order is
+ * said). *secs: the wall time. */
+static int play_all(ctx *c, int quiet, double *secs)
+{
     pthread_t tid[MAX_JOBS];
     worker wk[MAX_JOBS];
     int started = 0;
-    if (nremote) {
-        cx.rs = calloc((size_t)games, sizeof *cx.rs);
-        mg_init_library(0);
-        signal(SIGPIPE, SIG_IGN); /* a player that hangs up is an error, not our end */
-    }
-    if (!probe || !cx.res || !cx.score || (nremote && !cx.rs)) {
-        fprintf(stderr, "croupier tournament: out of memory for %ld games\n", games);
-        rc = 1;
-        goto out;
-    }
-    { /* options and variant checked once, as a clear usage error */
-        game_err e = {0};
-        if (ops->init(probe, variant, (int)players, block_seed(seed, 0), options, &e)) {
-            fprintf(stderr, "croupier tournament: %s%s%s\n", e.pointer[0] ? e.pointer : "",
-                    e.pointer[0] ? ": " : "", e.detail);
-            rc = 2;
-            goto out;
-        }
-    }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (int w = 0; w < jobs; w++) {
-        wk[w] = (worker){.c = &cx, .index = w, .failed_game = -1};
+    for (int w = 0; w < c->jobs; w++) {
+        wk[w] = (worker){.c = c, .index = w, .failed_game = -1};
         if (pthread_create(&tid[w], NULL, work, &wk[w]) != 0)
             break;
         started++;
     }
-    if (started < jobs) {
-        /* fewer threads than asked: the rest of the games on this one */
-        for (int w = started; w < jobs; w++) {
-            wk[w] = (worker){.c = &cx, .index = w, .failed_game = -1};
-            work(&wk[w]);
-        }
+    /* fewer threads than asked: the rest of the games on this one */
+    for (int w = started; w < c->jobs; w++) {
+        wk[w] = (worker){.c = c, .index = w, .failed_game = -1};
+        work(&wk[w]);
     }
     int tty = !quiet && isatty(STDERR_FILENO);
     for (;;) {
-        long d = __atomic_load_n(&cx.done, __ATOMIC_RELAXED);
+        long d = __atomic_load_n(&c->done, __ATOMIC_RELAXED);
         if (tty) {
-            int width = 40, bar = (int)(d * width / games);
+            int width = 40, bar = (int)(d * width / c->games);
             fprintf(stderr, "\r[%.*s%*s] %ld/%ld games", bar,
-                    "########################################", width - bar, "", d, games);
+                    "########################################", width - bar, "", d, c->games);
         }
-        if (d >= games)
+        if (d >= c->games)
             break;
         usleep(100 * 1000);
     }
@@ -678,56 +656,66 @@ int cmd_tournament(int argc, char **argv)
     for (int w = 0; w < started; w++)
         pthread_join(tid[w], NULL);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-    { /* the first game that failed, whatever the worker */
-        const worker *first = NULL;
-        for (int w = 0; w < jobs; w++)
-            if (wk[w].failed_game >= 0 && (!first || wk[w].failed_game < first->failed_game))
-                first = &wk[w];
-        if (first) {
-            fprintf(stderr, "croupier tournament: %s\n", first->error);
-            rc = 1;
-            goto out;
-        }
-    }
+    *secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    const worker *first = NULL; /* the first game that failed, whatever the worker */
+    for (int w = 0; w < c->jobs; w++)
+        if (wk[w].failed_game >= 0 && (!first || wk[w].failed_game < first->failed_game))
+            first = &wk[w];
+    if (first)
+        fprintf(stderr, "croupier tournament: %s\n", first->error);
+    return first ? 1 : 0;
+}
 
-    /* ---- sum up in game order ------------------------------------------- */
-    /* the distinct strategies, in lineup order */
+/* ---- sum up in game order ------------------------------------------------------ */
+
+typedef struct summary {
+    /* the distinct strategies, in lineup order; entry_of[j]: lineup entry
+     * j's strategy, entries[k]: how many entries strategy k has */
     const char *strat[GAME_MAX_SEATS];
-    int nstrat = 0, entry_of[GAME_MAX_SEATS], entries[GAME_MAX_SEATS] = {0};
+    int nstrat, entry_of[GAME_MAX_SEATS], entries[GAME_MAX_SEATS];
+    long wins[GAME_MAX_SEATS], seats[GAME_MAX_SEATS];
+    long seat_count[GAME_MAX_SEATS][GAME_MAX_SEATS], seat_wins[GAME_MAX_SEATS][GAME_MAX_SEATS];
+    double score_sum[GAME_MAX_SEATS];
+    double turns_sum, rounds_sum;
+    long no_winner, perfect, nend;
+    struct tally { const char *name; long n; } ends[MAX_ENDINGS];
+    int lower_is_better, max_score;
+    double rating[GAME_MAX_SEATS];
+    /* win rate per seat, with its 95% interval */
+    double rate[GAME_MAX_SEATS], lo[GAME_MAX_SEATS], hi[GAME_MAX_SEATS];
+    double team_mean, team_se; /* cooperative games */
+} summary;
+
+static void sum_up(const ctx *c, summary *m)
+{
+    memset(m, 0, sizeof *m);
+    int players = c->players;
     for (int j = 0; j < players; j++) {
         int k = 0;
-        while (k < nstrat && strcmp(strat[k], cx.lineup[j]) != 0)
+        while (k < m->nstrat && strcmp(m->strat[k], c->lineup[j]) != 0)
             k++;
-        if (k == nstrat)
-            strat[nstrat++] = cx.lineup[j];
-        entry_of[j] = k;
-        entries[k]++;
+        if (k == m->nstrat)
+            m->strat[m->nstrat++] = c->lineup[j];
+        m->entry_of[j] = k;
+        m->entries[k]++;
     }
-    long wins[GAME_MAX_SEATS] = {0}, seats[GAME_MAX_SEATS] = {0};
-    long seat_count[GAME_MAX_SEATS][GAME_MAX_SEATS] = {{0}};
-    long seat_wins[GAME_MAX_SEATS][GAME_MAX_SEATS] = {{0}};
-    double score_sum[GAME_MAX_SEATS] = {0};
     double pw[GAME_MAX_SEATS] = {0}, pn[GAME_MAX_SEATS * GAME_MAX_SEATS] = {0};
-    double turns_sum = 0, rounds_sum = 0, team_sum = 0, team_sq = 0;
-    long no_winner = 0, perfect = 0, nend = 0;
-    struct tally { const char *name; long n; } ends[MAX_ENDINGS];
-    int lower_is_better = 0, max_score = 0;
-    for (long g = 0; g < games; g++) {
-        const result *r = &cx.res[g];
-        int r0 = (int)(g % cx.rot), sk[GAME_MAX_SEATS];
+    double team_sum = 0, team_sq = 0;
+    for (long g = 0; g < c->games; g++) {
+        const result *r = &c->res[g];
+        int r0 = (int)(g % c->rot), sk[GAME_MAX_SEATS];
         for (int s = 0; s < players; s++) {
-            int k = entry_of[((s - r0) % players + players) % players];
+            int k = m->entry_of[((s - r0) % players + players) % players];
             sk[s] = k;
-            seats[k]++;
-            seat_count[k][s]++;
-            score_sum[k] += cx.score[g * players + s];
+            m->seats[k]++;
+            m->seat_count[k][s]++;
+            m->score_sum[k] += c->score[g * players + s];
         }
         if (r->winner >= 0) {
-            wins[sk[r->winner]]++;
-            seat_wins[sk[r->winner]][r->winner]++;
+            m->wins[sk[r->winner]]++;
+            m->seat_wins[sk[r->winner]][r->winner]++;
         } else {
-            no_winner++;
+            m->no_winner++;
         }
         /* pairwise results between seats of different strategies */
         for (int a = 0; a < players; a++)
@@ -744,185 +732,273 @@ int cmd_tournament(int argc, char **argv)
                 } else {
                     continue; /* two losers: no result between them */
                 }
-                pn[ka * nstrat + kb] += 1;
-                pn[kb * nstrat + ka] += 1;
+                pn[ka * m->nstrat + kb] += 1;
+                pn[kb * m->nstrat + ka] += 1;
             }
         int e = 0;
-        while (e < nend && strcmp(ends[e].name, r->ending) != 0)
+        while (e < m->nend && strcmp(m->ends[e].name, r->ending) != 0)
             e++;
-        if (e == nend && nend < MAX_ENDINGS)
-            ends[nend++] = (struct tally){r->ending, 0};
+        if (e == m->nend && m->nend < MAX_ENDINGS)
+            m->ends[m->nend++] = (struct tally){r->ending, 0};
         if (e < MAX_ENDINGS)
-            ends[e].n++;
-        turns_sum += r->turns;
-        rounds_sum += r->rounds;
-        lower_is_better |= r->lower_is_better;
-        if (ops->cooperative) {
-            double t = cx.score[g * players];
+            m->ends[e].n++;
+        m->turns_sum += r->turns;
+        m->rounds_sum += r->rounds;
+        m->lower_is_better |= r->lower_is_better;
+        if (c->ops->cooperative) {
+            double t = c->score[g * players];
             team_sum += t;
             team_sq += t * t;
-            max_score = r->max_score > max_score ? r->max_score : max_score;
-            perfect += r->max_score > 0 && t >= r->max_score;
+            m->max_score = r->max_score > m->max_score ? r->max_score : m->max_score;
+            m->perfect += r->max_score > 0 && t >= r->max_score;
         }
     }
-    double rating[GAME_MAX_SEATS];
-    bradley_terry(nstrat, pw, pn, rating);
-    remote = remote_report(&cx, entry_of, strat, nstrat);
-    double team_mean = team_sum / (double)games;
-    double team_var = games > 1 ? (team_sq - team_sum * team_mean) / (double)(games - 1) : 0;
-    double team_se = sqrt(team_var > 0 ? team_var : 0) / sqrt((double)games);
+    bradley_terry(m->nstrat, pw, pn, m->rating);
+    double games = (double)c->games;
+    m->team_mean = team_sum / games;
+    double team_var = c->games > 1 ? (team_sq - team_sum * m->team_mean) / (games - 1) : 0;
+    m->team_se = sqrt(team_var > 0 ? team_var : 0) / sqrt(games);
     /* win rate per seat: the share q of games the strategy won (Wilson over
      * games), divided by its seats per game */
-    double rate[GAME_MAX_SEATS], lo[GAME_MAX_SEATS], hi[GAME_MAX_SEATS];
-    for (int k = 0; k < nstrat; k++) {
-        wilson((double)wins[k], (double)games, &lo[k], &hi[k]);
-        rate[k] = (double)wins[k] / (double)games / entries[k];
-        lo[k] /= entries[k];
-        hi[k] /= entries[k];
+    for (int k = 0; k < m->nstrat; k++) {
+        wilson((double)m->wins[k], games, &m->lo[k], &m->hi[k]);
+        m->rate[k] = (double)m->wins[k] / games / m->entries[k];
+        m->lo[k] /= m->entries[k];
+        m->hi[k] /= m->entries[k];
     }
+}
 
-    if (as_json) {
-        json_t *o = json_object(), *lineup = json_array(), *sa = json_array(), *en = json_object();
-        for (int j = 0; j < players; j++)
-            json_array_append_new(lineup, json_string(cx.lineup[j]));
-        for (int k = 0; k < nstrat; k++) {
-            json_t *so = json_object(), *sc = json_array(), *sw = json_array();
-            for (int s = 0; s < players; s++) {
-                json_array_append_new(sc, json_integer(seat_count[k][s]));
-                json_array_append_new(sw, json_integer(seat_wins[k][s]));
-            }
-            json_object_set_new(so, "name", json_string(strat[k]));
-            json_object_set_new(so, "entries", json_integer(entries[k]));
-            json_object_set_new(so, "games", json_integer(games));
-            json_object_set_new(so, "seats", json_integer(seats[k]));
-            json_object_set_new(so, "seat_counts", sc);
-            json_object_set_new(so, "avg_score", num(score_sum[k] / (double)seats[k], 4));
-            if (!ops->cooperative) {
-                json_object_set_new(so, "wins", json_integer(wins[k]));
-                json_object_set_new(so, "seat_wins", sw);
-                json_object_set_new(so, "win_rate", num(rate[k], 6));
-                json_object_set_new(so, "win_rate_95",
-                                    json_pack("[oo]", num(lo[k], 6), num(hi[k], 6)));
-                json_object_set_new(so, "rating", num(rating[k], 1));
-            } else {
-                json_decref(sw);
-            }
-            json_array_append_new(sa, so);
+/* ---- the report ---------------------------------------------------------------- */
+
+/* What the report says besides the summary. */
+typedef struct run_info {
+    const args *a;
+    long asked, blocks;
+    double secs;
+    const json_t *remote; /* remote_report(), or NULL */
+} run_info;
+
+static void report_json(const ctx *c, const summary *m, const run_info *ri)
+{
+    const game_ops *ops = c->ops;
+    int players = c->players;
+    json_t *o = json_object(), *lineup = json_array(), *sa = json_array(), *en = json_object();
+    for (int j = 0; j < players; j++)
+        json_array_append_new(lineup, json_string(c->lineup[j]));
+    for (int k = 0; k < m->nstrat; k++) {
+        json_t *so = json_object(), *sc = json_array(), *sw = json_array();
+        for (int s = 0; s < players; s++) {
+            json_array_append_new(sc, json_integer(m->seat_count[k][s]));
+            json_array_append_new(sw, json_integer(m->seat_wins[k][s]));
         }
-        for (int e = 0; e < nend; e++)
-            json_object_set_new(en, ends[e].name, json_integer(ends[e].n));
-        json_object_set_new(o, "game", json_string(ops->name));
-        json_object_set_new(o, "title", json_string(ops->title));
-        json_object_set_new(o, "variant", json_string(variant));
-        json_object_set_new(o, "options", options ? json_incref(options) : json_null());
-        json_object_set_new(o, "players", json_integer(players));
-        json_object_set_new(o, "lineup", lineup);
-        json_object_set_new(o, "games", json_integer(games));
-        json_object_set_new(o, "games_asked", json_integer(asked));
-        json_object_set_new(o, "blocks", json_integer(blocks));
-        json_object_set_new(o, "rotations", json_integer(cx.rot));
-        json_object_set_new(o, "seeds", json_pack("[II]", (json_int_t)seed,
-                                                  (json_int_t)block_seed(seed, blocks - 1)));
-        json_object_set_new(o, "cooperative", json_boolean(ops->cooperative));
-        json_object_set_new(o, "lower_is_better", json_boolean(lower_is_better));
-        json_object_set_new(o, "fair_share", num(1.0 / (double)players, 6));
-        json_object_set_new(o, "rating_method",
-                            ops->cooperative ? json_null()
-                                             : json_string("bradley-terry-mle-elo-scale"));
-        json_object_set_new(o, "strategies", sa);
-        if (ops->cooperative)
-            json_object_set_new(o, "team_score",
-                                json_pack("{s:o,s:o,s:i,s:I}", "mean", num(team_mean, 4),
-                                          "stderr", num(team_se, 4), "max", max_score, "perfect",
-                                          (json_int_t)perfect));
-        json_object_set_new(o, "endings", en);
-        json_object_set_new(o, "no_winner", json_integer(no_winner));
-        json_object_set_new(o, "avg_turns", num(turns_sum / (double)games, 3));
-        json_object_set_new(o, "avg_rounds", num(rounds_sum / (double)games, 3));
-        if (remote)
-            json_object_set_new(o, "remote", json_incref(remote));
-        json_object_set_new(o, "timing", json_pack("{s:o,s:i}", "seconds", num(secs, 3), "jobs",
-                                                   (int)jobs));
-        char *txt = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-        printf("%s\n", txt ? txt : "{}");
-        free(txt);
-        json_decref(o);
-        goto out;
+        json_object_set_new(so, "name", json_string(m->strat[k]));
+        json_object_set_new(so, "entries", json_integer(m->entries[k]));
+        json_object_set_new(so, "games", json_integer(c->games));
+        json_object_set_new(so, "seats", json_integer(m->seats[k]));
+        json_object_set_new(so, "seat_counts", sc);
+        json_object_set_new(so, "avg_score", num(m->score_sum[k] / (double)m->seats[k], 4));
+        if (!ops->cooperative) {
+            json_object_set_new(so, "wins", json_integer(m->wins[k]));
+            json_object_set_new(so, "seat_wins", sw);
+            json_object_set_new(so, "win_rate", num(m->rate[k], 6));
+            json_object_set_new(so, "win_rate_95",
+                                json_pack("[oo]", num(m->lo[k], 6), num(m->hi[k], 6)));
+            json_object_set_new(so, "rating", num(m->rating[k], 1));
+        } else {
+            json_decref(sw);
+        }
+        json_array_append_new(sa, so);
     }
+    for (int e = 0; e < m->nend; e++)
+        json_object_set_new(en, m->ends[e].name, json_integer(m->ends[e].n));
+    json_object_set_new(o, "game", json_string(ops->name));
+    json_object_set_new(o, "title", json_string(ops->title));
+    json_object_set_new(o, "variant", json_string(c->variant));
+    json_object_set_new(o, "options", c->options ? json_incref((json_t *)c->options) : json_null());
+    json_object_set_new(o, "players", json_integer(players));
+    json_object_set_new(o, "lineup", lineup);
+    json_object_set_new(o, "games", json_integer(c->games));
+    json_object_set_new(o, "games_asked", json_integer(ri->asked));
+    json_object_set_new(o, "blocks", json_integer(ri->blocks));
+    json_object_set_new(o, "rotations", json_integer(c->rot));
+    json_object_set_new(o, "seeds", json_pack("[II]", (json_int_t)c->seed,
+                                              (json_int_t)block_seed(c->seed, ri->blocks - 1)));
+    json_object_set_new(o, "cooperative", json_boolean(ops->cooperative));
+    json_object_set_new(o, "lower_is_better", json_boolean(m->lower_is_better));
+    json_object_set_new(o, "fair_share", num(1.0 / (double)players, 6));
+    json_object_set_new(o, "rating_method",
+                        ops->cooperative ? json_null()
+                                         : json_string("bradley-terry-mle-elo-scale"));
+    json_object_set_new(o, "strategies", sa);
+    if (ops->cooperative)
+        json_object_set_new(o, "team_score",
+                            json_pack("{s:o,s:o,s:i,s:I}", "mean", num(m->team_mean, 4), "stderr",
+                                      num(m->team_se, 4), "max", m->max_score, "perfect",
+                                      (json_int_t)m->perfect));
+    json_object_set_new(o, "endings", en);
+    json_object_set_new(o, "no_winner", json_integer(m->no_winner));
+    json_object_set_new(o, "avg_turns", num(m->turns_sum / (double)c->games, 3));
+    json_object_set_new(o, "avg_rounds", num(m->rounds_sum / (double)c->games, 3));
+    if (ri->remote)
+        json_object_set_new(o, "remote", json_incref((json_t *)ri->remote));
+    json_object_set_new(o, "timing", json_pack("{s:o,s:i}", "seconds", num(ri->secs, 3), "jobs",
+                                               c->jobs));
+    char *txt = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    printf("%s\n", txt ? txt : "{}");
+    free(txt);
+    json_decref(o);
+}
 
-    printf("%s (%s), %ld players, %ld games: %ld deals (seeds %llu..%llu) x %ld rotations\n",
-           ops->title, variant, players, games, blocks, seed,
-           (unsigned long long)block_seed(seed, blocks - 1), (long)cx.rot);
-    if (asked != games)
-        printf("(--games %ld rounded up to whole blocks of %ld)\n", asked, (long)cx.rot);
-    if (opts_arg)
-        printf("options: %s\n", opts_arg);
+static void report_text(const ctx *c, const summary *m, const run_info *ri)
+{
+    const game_ops *ops = c->ops;
+    int players = c->players;
+    long games = c->games;
+    printf("%s (%s), %d players, %ld games: %ld deals (seeds %llu..%llu) x %ld rotations\n",
+           ops->title, c->variant, players, games, ri->blocks, (unsigned long long)c->seed,
+           (unsigned long long)block_seed(c->seed, ri->blocks - 1), (long)c->rot);
+    if (ri->asked != games)
+        printf("(--games %ld rounded up to whole blocks of %ld)\n", ri->asked, (long)c->rot);
+    if (ri->a->options)
+        printf("options: %s\n", ri->a->options);
     printf("lineup:");
     for (int j = 0; j < players; j++)
-        printf("%s%s", j ? "," : " ", cx.lineup[j]);
-    if (cx.rot > 1)
-        printf(" (rotated: each entry sits at every seat in %ld games)\n\n", blocks);
+        printf("%s%s", j ? "," : " ", c->lineup[j]);
+    if (c->rot > 1)
+        printf(" (rotated: each entry sits at every seat in %ld games)\n\n", ri->blocks);
     else
         printf(" (one player in every seat: each deal is played once)\n\n");
     int nw = 14; /* the strategy column: as wide as a remote player's URL */
-    for (int k = 0; k < nstrat; k++)
-        nw = (int)strlen(strat[k]) > nw ? (int)strlen(strat[k]) : nw;
+    for (int k = 0; k < m->nstrat; k++)
+        nw = (int)strlen(m->strat[k]) > nw ? (int)strlen(m->strat[k]) : nw;
     if (ops->cooperative) {
         printf("cooperative: every seat shares the team score\n");
         printf("team score: %.3f ± %.3f (standard error) of %d; perfect games %ld (%.2f%%)\n\n",
-               team_mean, team_se, max_score, perfect, 100.0 * (double)perfect / (double)games);
+               m->team_mean, m->team_se, m->max_score, m->perfect,
+               100.0 * (double)m->perfect / (double)games);
         printf("%-*s  seats  games  seat counts    avg team score\n", nw, "strategy");
-        for (int k = 0; k < nstrat; k++) {
+        for (int k = 0; k < m->nstrat; k++) {
             char sc[96] = "";
             for (int s = 0; s < players; s++)
                 snprintf(sc + strlen(sc), sizeof sc - strlen(sc), "%s%ld", s ? "/" : "",
-                         seat_count[k][s]);
-            printf("%-*s %6ld %6ld  %-14s %8.3f\n", nw, strat[k], seats[k], games, sc,
-                   score_sum[k] / (double)seats[k]);
+                         m->seat_count[k][s]);
+            printf("%-*s %6ld %6ld  %-14s %8.3f\n", nw, m->strat[k], m->seats[k], games, sc,
+                   m->score_sum[k] / (double)m->seats[k]);
         }
     } else {
         printf("%-*s  seats  games    wins  win%%/seat  95%% interval    %s  rating\n", nw,
-               "strategy", lower_is_better ? "avg points" : " avg score");
-        for (int k = 0; k < nstrat; k++)
-            printf("%-*s %6ld %6ld  %6ld    %6.2f%%  [%5.2f-%5.2f%%]  %10.2f  %6.0f\n", nw, strat[k],
-                   seats[k], games, wins[k], 100 * rate[k], 100 * lo[k], 100 * hi[k],
-                   score_sum[k] / (double)seats[k], rating[k]);
+               "strategy", m->lower_is_better ? "avg points" : " avg score");
+        for (int k = 0; k < m->nstrat; k++)
+            printf("%-*s %6ld %6ld  %6ld    %6.2f%%  [%5.2f-%5.2f%%]  %10.2f  %6.0f\n", nw,
+                   m->strat[k], m->seats[k], games, m->wins[k], 100 * m->rate[k], 100 * m->lo[k],
+                   100 * m->hi[k], m->score_sum[k] / (double)m->seats[k], m->rating[k]);
         printf("\nfair share per seat: %.2f%%", 100.0 / (double)players);
-        if (lower_is_better)
+        if (m->lower_is_better)
             printf("; avg points are penalty points: lower is better");
         printf("\nratings: Bradley-Terry maximum likelihood on the Elo scale (mean 1500) from\n"
                "  pairwise results: a game's winner beats every other seat, a game without\n"
                "  a winner is a draw between all; one virtual draw per pair as a prior\n");
         printf("seat counts:");
-        for (int k = 0; k < nstrat; k++) {
-            printf(" %s ", strat[k]);
+        for (int k = 0; k < m->nstrat; k++) {
+            printf(" %s ", m->strat[k]);
             for (int s = 0; s < players; s++)
-                printf("%s%ld", s ? "/" : "", seat_count[k][s]);
+                printf("%s%ld", s ? "/" : "", m->seat_count[k][s]);
         }
         printf("\n");
     }
     printf("endings:");
-    for (int e = 0; e < nend; e++)
-        printf(" %s %ld (%.2f%%)", ends[e].name, ends[e].n,
-               100.0 * (double)ends[e].n / (double)games);
+    for (int e = 0; e < m->nend; e++)
+        printf(" %s %ld (%.2f%%)", m->ends[e].name, m->ends[e].n,
+               100.0 * (double)m->ends[e].n / (double)games);
     printf("\n");
     if (!ops->cooperative)
-        printf("no winner: %ld\n", no_winner);
-    printf("average turns per game: %.1f\n", turns_sum / (double)games);
-    if (rounds_sum > 0)
-        printf("average hands/rounds per game: %.2f\n", rounds_sum / (double)games);
-    if (remote)
-        print_remote(remote);
-    printf("time: %.2f s (%.0f games/s, %ld threads)\n", secs,
-           (double)games / (secs > 0 ? secs : 1e-9), jobs);
+        printf("no winner: %ld\n", m->no_winner);
+    printf("average turns per game: %.1f\n", m->turns_sum / (double)games);
+    if (m->rounds_sum > 0)
+        printf("average hands/rounds per game: %.2f\n", m->rounds_sum / (double)games);
+    if (ri->remote)
+        print_remote(ri->remote);
+    printf("time: %.2f s (%.0f games/s, %d threads)\n", ri->secs,
+           (double)games / (ri->secs > 0 ? ri->secs : 1e-9), c->jobs);
+}
+
+/* ---- the command ------------------------------------------------------------------ */
+
+int cmd_tournament(int argc, char **argv)
+{
+    args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    ctx cx = {.seed = a.seed};
+    cx.timeout_ms = (int)a.timeout_ms;
+    if ((rc = set_game(&cx, &a)) || (rc = set_lineup(&cx, &a)))
+        return rc;
+    const game_ops *ops = cx.ops;
+    json_t *options = NULL;
+    if (a.options) {
+        json_error_t je;
+        options = json_loads(a.options, JSON_REJECT_DUPLICATES, &je);
+        if (!json_is_object(options)) {
+            fprintf(stderr, "croupier tournament: --options must be a JSON object\n");
+            json_decref(options);
+            return 2;
+        }
+    }
+    cx.options = options;
+    /* whole blocks: every rotation of every deal */
+    run_info ri = {.a = &a, .asked = (long)a.games,
+                   .blocks = (long)((a.games + cx.rot - 1) / cx.rot)};
+    cx.games = ri.blocks * cx.rot;
+    long jobs = (long)a.jobs;
+    if (!jobs) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        jobs = n < 1 ? 1 : n > MAX_JOBS ? MAX_JOBS : n;
+    }
+    cx.jobs = (int)(jobs > cx.games ? cx.games : jobs);
+
+    json_t *remote = NULL;
+    void *probe = malloc(ops->state_size);
+    summary *m = malloc(sizeof *m);
+    cx.res = calloc((size_t)cx.games, sizeof *cx.res);
+    cx.score = calloc((size_t)cx.games * (size_t)cx.players, sizeof *cx.score);
+    if (cx.nremote) {
+        cx.rs = calloc((size_t)cx.games, sizeof *cx.rs);
+        mg_init_library(0);
+        signal(SIGPIPE, SIG_IGN); /* a player that hangs up is an error, not our end */
+    }
+    if (!probe || !m || !cx.res || !cx.score || (cx.nremote && !cx.rs)) {
+        fprintf(stderr, "croupier tournament: out of memory for %ld games\n", cx.games);
+        rc = 1;
+        goto out;
+    }
+    { /* options and variant checked once, as a clear usage error */
+        game_err e = {0};
+        if (ops->init(probe, cx.variant, cx.players, block_seed(cx.seed, 0), options, &e)) {
+            fprintf(stderr, "croupier tournament: %s%s%s\n", e.pointer[0] ? e.pointer : "",
+                    e.pointer[0] ? ": " : "", e.detail);
+            rc = 2;
+            goto out;
+        }
+    }
+    if ((rc = play_all(&cx, a.quiet, &ri.secs)))
+        goto out;
+    sum_up(&cx, m);
+    remote = remote_report(&cx, m->entry_of, m->strat, m->nstrat);
+    ri.remote = remote;
+    if (a.json)
+        report_json(&cx, m, &ri);
+    else
+        report_text(&cx, m, &ri);
 out:
     json_decref(remote);
-    if (nremote)
+    if (cx.nremote)
         mg_exit_library();
     for (long g = 0; cx.rs && g < cx.games; g++)
         free(cx.rs[g].inc);
     free(cx.rs);
     free(probe);
+    free(m);
     free(cx.res);
     free(cx.score);
     json_decref(options);

@@ -40,6 +40,8 @@ typedef struct game_status {
     int over;           /* 1 when finished */
     int nseats;
     int winner;         /* winning seat, -1 when none (yet, or ever) */
+    unsigned winners;   /* a tie that names several winners: bit p for seat
+                           p (0 otherwise: winner alone says who won) */
     const char *result; /* static string: "playing", "won", "abandoned", "turn-limit", ... */
     int turns;          /* turns completed (all seats together) */
     int rounds;         /* hands/rounds completed, for games played in hands (else 0) */
@@ -152,8 +154,11 @@ typedef struct game_ops {
      * the pointer of the first bad member. */
     int (*decode)(void *st, const json_t *blob, game_err *e);
     json_t *(*encode)(const void *st);
-    /* What `seat` may see (SEAT_SPECTATOR, SEAT_ADMIN or a seat). New ref. */
+    /* What `seat` may see (a seat, SEAT_SPECTATOR, SEAT_OBSERVER or
+     * SEAT_ADMIN, see above). New ref. */
     json_t *(*view)(const void *st, int seat);
+    /* Where the game stands: public facts only (api/ sends it to every
+     * reader beside each view as "status"). */
     void (*status)(const void *st, game_status *out);
 
     /* Plays of `seat` now, as a JSON array (empty when not its turn). */
@@ -223,7 +228,8 @@ typedef struct game_ops {
     /* Mark a copy of a past position of a finished game so that its views
      * show what a finished game shows (every card to every reader) while
      * saying where the game stood then (GET /games/{id}?at=N). The mark is
-     * never encoded. Required. */
+     * never encoded. Required, though it sits among the optional hooks:
+     * api/ calls it without a NULL check. */
     void (*reveal)(void *st);
     /* Shuffle, among their places, the cards `reader` (a seat,
      * SEAT_SPECTATOR or SEAT_OBSERVER) may not see, from `salt`: a position

@@ -76,7 +76,7 @@ summary() {
 }
 
 if [ "$what" = all ]; then
-    echo "the repository stands on its own (no path outside it)"
+    echo "the repository stands on its own (no path outside it), its docs lead somewhere, no cycles"
     run_node "repository" tests/repo
 fi
 

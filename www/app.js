@@ -6,7 +6,9 @@
 // renderer object in tables/registry.js (keyed by game id), one module per
 // game table in tables/, that draws the view and maps
 // clicks to plays, and GENERIC draws any game it does not know (JSON state plus
-// the legal plays as buttons). The seat tokens live in localStorage (core/seats.js),
+// the legal plays as buttons). This module hands the tables to core/
+// (useTables): core/ names no game and never imports tables/, and reads
+// whose turn it is and who won from the server's generic "status" only. The seat tokens live in localStorage (core/seats.js),
 // the game id in the URL hash (#game=<id>), so a reload or a new tab resumes the
 // game; an invite link carries a seat's invite in the fragment only, which the
 // page removes from the address bar and claims once for the seat's own token
@@ -19,7 +21,9 @@
 // lobby.js, seats.js, invite.js, game.js, events.js, log.js, render.js,
 // cards.js, verdict.js, nearhand.js, replay.js, summary.js, help.js); tables/ holds one module per
 // table and registry.js, which maps a game id to its table. Adding a game's
-// table is one file in tables/ and one row in tables/registry.js.
+// table is one file in tables/ and one row in tables/registry.js. Imports go
+// one way, app.js -> tables/ -> core/, and form no cycle
+// (tests/repo/www_modules.test.mjs).
 
 import { byId } from './core/dom.js';
 import { askHint, loadGame, refreshFromServer, stopLive, syncLive } from './core/game.js';
@@ -29,7 +33,9 @@ import { getToken, refreshMyGames } from './core/seats.js';
 import { render, showSetup } from './core/render.js';
 import { setupHelp } from './core/help.js';
 import { setupReplay, syncReplay } from './core/replay.js';
-import { app } from './core/state.js';
+import { app, useTables } from './core/state.js';
+import { GENERIC } from './tables/generic.js';
+import { RENDERERS } from './tables/registry.js';
 
 // Start
 
@@ -38,6 +44,7 @@ function gameIdFromHash() {
 }
 
 async function start() {
+  useTables(RENDERERS, GENERIC);
   setupForm();
   setupHelp();
   setupReplay();

@@ -138,8 +138,6 @@ static inline int bo_deck_size(int variant) { return variant ? BO_NCARDS_BONUS :
 
 /* "2C" -> code; 0 when not a standard card (jokers: variant 1 only). */
 int bo_card_parse(const char *s, int variant);
-/* Two chars + NUL into out[3]. */
-void bo_card_str(int c, char out[3]);
 const char *bo_card_name(int c); /* "2C" (static table) */
 
 /* Jokers are handled wherever they appear (card or pile); without jokers
@@ -167,8 +165,6 @@ uint32_t bo_disc_top(const uint8_t *pile, int n);
 /* 1 when a decoded build pile could have been built: every prefix is a
  * legal, not completed pile. */
 int bo_build_pile_ok(const uint8_t *pile, int n, int *bad_index);
-/* The embargo plays possible for o->seat now (0 when !embargo_known). */
-int bo_embargo_target_ok(const bo_obs *o, int target);
 /* 0 invalid, 1 valid, 2 valid turn-ending, 3 no possible play (for a type 3
  * claim that holds). why/rule may be NULL; rule receives a static id. */
 int bo_judge(const bo_obs *o, const bo_play *p, char *why, size_t whylen,

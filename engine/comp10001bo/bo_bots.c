@@ -24,7 +24,7 @@
  * least. Card sets are 24-bit masks of (value, colour) readings, so an
  * evaluation costs a few dozen word operations; the search stops at
  * STRONG_BUDGET nodes (500 and 1000 play alike). The "standard" strategy
- * (bo_plan_n) is unchanged: it is the baseline of docs/comp10001bo-bots.md.
+ * (bo_plan_n) is unchanged: it is the baseline of docs/research/comp10001bo-bots.md.
  *
  * Bonus game. "planner" plays as bo_plan_bonus does, with eval_strong:
  * the same search, where a joker kept in the hand is worth JOKER_KEEP (so

@@ -41,11 +41,6 @@ const char *bo_card_name(int c)
     return (c >= 1 && c <= BO_JOKER) ? NAMES[c] : NAMES[0];
 }
 
-void bo_card_str(int c, char out[3])
-{
-    memcpy(out, bo_card_name(c), 3);
-}
-
 static int adjacent(int a, int b) { return a - b == 1 || b - a == 1; }
 
 static int adjacent_wrap(int a, int b)
@@ -183,7 +178,8 @@ static int completes(int card, const uint8_t *pile, int n_before)
     return bo_build_completes(card, pile, n_before);
 }
 
-int bo_embargo_target_ok(const bo_obs *o, int target)
+/* 1 when o->seat may embargo `target` now (0 when !embargo_known). */
+static int bo_embargo_target_ok(const bo_obs *o, int target)
 {
     int me = o->seat;
     return o->variant && o->embargo_known && o->holds_embargo[me] && o->embargoed_by[me] < 0 &&

@@ -4,6 +4,11 @@
  * code; this X-macro table yields the code, its name (used as the problem
  * type slug), its title and the HTTP status it maps to, so a new error is one
  * line. Details travel in a game_err filled by the failing function.
+ *
+ * Every problem type the server answers is a row here, the front ends' own
+ * refusals included (the last rows), and one writer sends them all
+ * (http_res_problem in api/http.c). docs/api.md lists the rows ("Problem
+ * types"); tests/repo/problems.test.mjs keeps that list and this table equal.
  */
 #ifndef CROUPIER_ERR_H
 #define CROUPIER_ERR_H
@@ -22,7 +27,6 @@
     X(FORBIDDEN,     "forbidden",         403, "Not allowed")                   \
     X(NOT_FOUND,     "not-found",         404, "Not found")                     \
     X(METHOD,        "method-not-allowed",405, "Method not allowed")            \
-    X(NOT_ACCEPTABLE,"not-acceptable",    406, "Not acceptable")                \
     X(NOT_YOUR_TURN, "not-your-turn",     409, "Not your turn")                 \
     X(GAME_OVER,     "game-over",         409, "Game over")                     \
     X(CONFLICT,      "conflict",          409, "Concurrent update")             \
@@ -35,7 +39,17 @@
     X(IDEM_REUSED,   "idempotency-key-reused",422, "Idempotency key reused")    \
     X(INTERNAL,      "internal",          500, "Internal error")                \
     X(STORE,         "store-unavailable", 503, "Store unavailable")             \
-    X(OUTCOME_UNKNOWN,"outcome-unknown",  503, "Outcome unknown")
+    X(OUTCOME_UNKNOWN,"outcome-unknown",  503, "Outcome unknown")              \
+    /* the front ends' own refusals, before or instead of a handler */          \
+    X(MALFORMED_REQUEST,"malformed-request",400, "Malformed request")          \
+    X(TIMEOUT,       "request-timeout",   408, "Request timeout")               \
+    X(LENGTH_REQUIRED,"length-required",  411, "Length required")               \
+    X(HEADERS_TOO_LARGE,"request-header-fields-too-large",431,                  \
+      "Request header fields too large")                                        \
+    X(TOO_MANY_STREAMS,"too-many-streams",503, "Too many streams")              \
+    X(BUSY,          "server-busy",       503, "Server busy")                   \
+    X(HTTP_VERSION,  "http-version-not-supported",505,                          \
+      "HTTP version not supported")
 
 enum err_code {
 #define X(name, slug, status, title) ERR_##name##_IDX,

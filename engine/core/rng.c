@@ -33,7 +33,9 @@ uint32_t rng_below(rng *r, uint32_t bound)
     return (uint32_t)(m >> 32);
 }
 
-void rng_shuffle_slots(rng *r, uint8_t *const *slots, size_t n)
+/* rng_shuffle_u8 over bytes scattered in a struct: the values at
+ * *slots[0..n) shuffled among those places (n <= 256). */
+static void rng_shuffle_slots(rng *r, uint8_t *const *slots, size_t n)
 {
     uint8_t v[256];
     if (n > sizeof v)

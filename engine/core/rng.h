@@ -21,11 +21,9 @@ uint32_t rng_next(rng *r);
 uint32_t rng_below(rng *r, uint32_t bound);
 /* Fisher-Yates shuffle of n bytes. */
 void rng_shuffle_u8(rng *r, uint8_t *a, size_t n);
-/* The same over bytes scattered in a struct: the values at *slots[0..n)
- * shuffled among those places (n <= 256). */
-void rng_shuffle_slots(rng *r, uint8_t *const *slots, size_t n);
-/* A set of such places, filled by rng_slots_add (the 257th and later are
- * not taken: no game holds that many cards). */
+/* Bytes scattered in a struct (the places of the cards a reader may not
+ * see), filled by rng_slots_add (the 257th and later are not taken: no game
+ * holds that many cards). */
 typedef struct rng_slots {
     uint8_t *at[256];
     size_t n;
@@ -35,7 +33,7 @@ static inline void rng_slots_add(rng_slots *s, uint8_t *a, size_t n)
     for (size_t i = 0; i < n && s->n < sizeof s->at / sizeof s->at[0]; i++)
         s->at[s->n++] = a + i;
 }
-/* Shuffle them, from salt (a stream of its own). */
+/* Shuffle their values among those places, from salt (a stream of its own). */
 void rng_slots_shuffle(rng_slots *s, uint64_t salt);
 
 #endif

@@ -124,8 +124,6 @@ int fc_card_parse(const char *s);
 const char *fc_card_str(int c);   /* "XH" */
 /* "7 of hearts", "10 of spades", "king of tridents", "joker" */
 void fc_card_name(int c, char *out, size_t n);
-const char *fc_rank_word(int rank, int plural); /* "7"/"7s", "king"/"kings" */
-const char *fc_suit_word(int suit);             /* "hearts" */
 
 /* --- the arranger (fc_cards.c) -------------------------------------------- */
 enum { FC_RUN, FC_BOOK };
@@ -169,7 +167,6 @@ void fc_conceal(fc_state *st, int seat, uint64_t salt);
 /* All legal plays of the seat to move (<= 2*FC_HANDMAX+2). */
 int fc_gen(const fc_state *st, fc_play *out);
 const char *fc_result_name(int result);
-int fc_hand_has(const uint8_t *h, int n, int c);
 void fc_hand_remove(uint8_t *h, int *n, int c);
 
 /* --- strategies (fc_bots.c) ------------------------------------------------ */
@@ -213,7 +210,6 @@ void fc_greedy(const fc_obs *o, fc_play *p, char *why, size_t n);
 void fc_random(const fc_obs *o, rng *r, fc_play *p, char *why, size_t n);
 
 /* --- JSON (fc_codec.c) -------------------------------------------------------- */
-json_t *fc_card_json(int c);
 json_t *fc_cards_json(const uint8_t *c, int n);       /* in the given order */
 json_t *fc_pile_json(const uint8_t *c, int n);        /* top first */
 json_t *fc_play_json(const fc_play *p);

@@ -551,7 +551,7 @@ static int in_left(const fc_arr *a, int card)
  * top, or a top that lets the hand go out, is always taken) by a linear model
  * of what the choice does to the chance of winning the game, on features of
  * the decision (draw_feats). Fitted by least squares (throw-away harness, see
- * docs/fivecrowns-bots.md) on 50,698 draw decisions of 2,500 games of
+ * docs/research/fivecrowns-bots.md) on 50,698 draw decisions of 2,500 games of
  * strategy against greedy (seeds 920000.., not used for measurement): at each
  * one the hidden draw pile was reshuffled four times, and on each pile the
  * rest of the round was played once after taking the top and once after

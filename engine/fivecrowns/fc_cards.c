@@ -68,7 +68,8 @@ const char *fc_card_str(int c)
     return "??";
 }
 
-const char *fc_rank_word(int rank, int plural)
+/* "7"/"7s", "king"/"kings" */
+static const char *fc_rank_word(int rank, int plural)
 {
     static const char *const ONE[] = {"3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king"};
     static const char *const MANY[] = {"3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "jacks", "queens", "kings"};
@@ -77,7 +78,8 @@ const char *fc_rank_word(int rank, int plural)
     return plural ? MANY[rank - 3] : ONE[rank - 3];
 }
 
-const char *fc_suit_word(int suit)
+/* "hearts" */
+static const char *fc_suit_word(int suit)
 {
     static const char *const S[] = {"spades", "clubs", "diamonds", "hearts", "tridents"};
     return suit >= 0 && suit < 5 ? S[suit] : "?";

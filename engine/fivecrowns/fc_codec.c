@@ -20,7 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-json_t *fc_card_json(int c) { return c ? json_string(fc_card_str(c)) : json_null(); }
+/* A card's JSON: its notation, or null for none. */
+static json_t *fc_card_json(int c) { return c ? json_string(fc_card_str(c)) : json_null(); }
 
 json_t *fc_cards_json(const uint8_t *c, int n)
 {

@@ -27,7 +27,8 @@
 static const uint64_t DEAL_STREAM = 0xFC0DEA1ULL;
 static const uint64_t BOT_STREAM = 0xFCB07ULL;
 
-int fc_hand_has(const uint8_t *h, int n, int c)
+/* 1 when card c is one of the n cards of h. */
+static int fc_hand_has(const uint8_t *h, int n, int c)
 {
     for (int i = 0; i < n; i++)
         if (h[i] == c)

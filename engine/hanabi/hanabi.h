@@ -199,7 +199,5 @@ void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, 
 json_t *hn_conv_rules(void);
 void hn_rules_bot(const hn_obs *o, hn_play *out, char *why, size_t whylen);
 void hn_random_bot(const hn_obs *o, rng *r, hn_play *out, char *why, size_t whylen);
-/* Every legal play of o->seat (its turn assumed), from the observation. */
-int hn_obs_legal(const hn_obs *o, hn_play *out);
 
 #endif

@@ -29,7 +29,8 @@
 #include <stdio.h>
 #include <string.h>
 
-int hn_obs_legal(const hn_obs *o, hn_play *out)
+/* Every legal play of o->seat (its turn assumed), from the observation. */
+static int hn_obs_legal(const hn_obs *o, hn_play *out)
 {
     int n = 0, s = o->seat;
     for (int i = 0; i < o->nhand[s]; i++)

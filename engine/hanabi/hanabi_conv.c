@@ -1,6 +1,6 @@
 /* hanabi_conv.c: `conventions`, the Hanabi strategy a person can learn: the
  * bot that sits at tables with people and answers /hint.
- * docs/hanabi-conventions.md teaches the conventions to a player;
+ * docs/research/hanabi-conventions.md teaches the conventions to a player;
  * hn_conv_rules() is the same set for GET /rules/hanabi.
  *
  * The conventions are SmartBot's (Quuxplusone/Hanabi, SmartBot.cc, by Arthur

@@ -1,5 +1,5 @@
 /* hanabi_info.c: `info`, the hat-guessing information strategy, for tables
- * where every seat plays it. docs/hanabi-info.md explains the method and
+ * where every seat plays it. docs/research/hanabi-info.md explains the method and
  * names its sources (Cox et al.'s information strategy as hanabi.rs
  * implements it); the code is ours.
  *

@@ -176,7 +176,6 @@ int pz_run_start(const uint8_t *c, int n);
 /* can `card` go into table group (p, g) at idx: 1 yes */
 int pz_fits(const pz_table *t, int p, int g, int card, int idx);
 int pz_required(const pz_obs *o, int phase);    /* 1 when phase may be played now */
-int pz_phase_done(int variant, const uint8_t *status, int p, int phase);
 int pz_all_done(int variant, int status);
 /* 0 invalid, 1 valid, 2 valid and turn-ending; why/rule may be NULL */
 int pz_judge(const pz_obs *o, const pz_play *p, char *why, size_t whylen, const char **rule);
@@ -201,6 +200,10 @@ void pz_do(pz_state *st, const pz_play *p, pz_effect *fx);
 int pz_state_judge(const pz_state *st, const pz_play *p, char *why, size_t whylen,
                    const char **rule);
 const char *pz_result_name(int result);
+/* The seats with the game's winning total (bit p for seat p; a tie sets
+ * several): the lowest points among those who completed every phase, or
+ * among everyone when nobody did. */
+unsigned pz_winners(const pz_state *st);
 const char *pz_end_name(int reason);
 /* Which plays of the current hand's log form the turn of entry i, etc. */
 

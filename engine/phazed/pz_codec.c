@@ -875,14 +875,9 @@ json_t *pz_view(const pz_state *st, int seat)
     json_object_set_new(o, "winner", st->winner >= 0 ? json_integer(st->winner) : json_null());
     if (over) {
         json_t *ws = json_array();
-        int done = 0, best = 1 << 30;
+        unsigned won = pz_winners(st);
         for (int p = 0; p < st->np; p++)
-            done |= pz_all_done(st->variant, st->status[p]);
-        for (int p = 0; p < st->np; p++)
-            if ((!done || pz_all_done(st->variant, st->status[p])) && st->score[p] < best)
-                best = st->score[p];
-        for (int p = 0; p < st->np; p++)
-            if ((!done || pz_all_done(st->variant, st->status[p])) && st->score[p] == best)
+            if (won >> p & 1u)
                 json_array_append_new(ws, json_integer(p));
         json_object_set_new(o, "winners", ws);
     }

@@ -129,6 +129,23 @@ static void remove_one(uint8_t *h, uint8_t *n, int card)
         }
 }
 
+unsigned pz_winners(const pz_state *st)
+{
+    /* the lowest points among those who completed every phase (or among
+     * everyone after the last hand) */
+    int done = 0, best = 1 << 30;
+    for (int p = 0; p < st->np; p++)
+        done |= pz_all_done(st->variant, st->status[p]);
+    for (int p = 0; p < st->np; p++)
+        if ((!done || pz_all_done(st->variant, st->status[p])) && st->score[p] < best)
+            best = st->score[p];
+    unsigned won = 0;
+    for (int p = 0; p < st->np; p++)
+        if ((!done || pz_all_done(st->variant, st->status[p])) && st->score[p] == best)
+            won |= 1u << p;
+    return won;
+}
+
 static void end_game_check(pz_state *st, pz_effect *fx)
 {
     int done = 0;
@@ -136,22 +153,10 @@ static void end_game_check(pz_state *st, pz_effect *fx)
         done |= pz_all_done(st->variant, st->status[p]);
     if (!done && st->hands_done < st->maxhands)
         return;
-    /* the winners: lowest points among those who completed every phase (or
-     * among everyone after the last hand) */
-    int best = 1 << 30, nbest = 0, who = -1;
-    for (int p = 0; p < st->np; p++) {
-        if (done && !pz_all_done(st->variant, st->status[p]))
-            continue;
-        if (st->score[p] < best) {
-            best = st->score[p];
-            nbest = 1;
-            who = p;
-        } else if (st->score[p] == best) {
-            nbest++;
-        }
-    }
-    st->result = nbest == 1 ? PZ_WON : PZ_TIED;
-    st->winner = (int8_t)(nbest == 1 ? who : -1);
+    unsigned won = pz_winners(st);
+    int alone = won && !(won & (won - 1));
+    st->result = alone ? PZ_WON : PZ_TIED;
+    st->winner = (int8_t)(alone ? __builtin_ctz(won) : -1);
     if (fx)
         fx->game_over = 1;
 }

@@ -116,6 +116,7 @@ static void status(const void *vst, game_status *out)
     out->to_move = out->over ? -1 : st->cur;
     out->nseats = st->np;
     out->winner = st->winner;
+    out->winners = out->over ? pz_winners(st) : 0;
     out->result = pz_result_name(st->result);
     out->turns = st->turns_total;
     out->rounds = st->hands_done;

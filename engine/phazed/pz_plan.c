@@ -1,4 +1,4 @@
-/* pz_plan.c: the "planner" strategy, greedy's successor (docs/phazed-bots.md).
+/* pz_plan.c: the "planner" strategy, greedy's successor (docs/research/phazed-bots.md).
  *
  * It chooses from a pz_obs (what its seat may see) plus o->took, the
  * discard pick-ups of this hand that turn_history shows (pz_obs_history;

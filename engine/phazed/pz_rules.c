@@ -422,11 +422,6 @@ int pz_fits(const pz_table *t, int p, int g, int card, int idx)
     }
 }
 
-int pz_phase_done(int variant, const uint8_t *status, int p, int phase)
-{
-    return variant ? (status[p] >> (phase - 1)) & 1 : status[p] >= phase;
-}
-
 int pz_all_done(int variant, int status)
 {
     return variant ? (status & PZ_ALLPHASES) == PZ_ALLPHASES : status >= PZ_NPHASES;

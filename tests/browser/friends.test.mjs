@@ -93,28 +93,37 @@ const acknowledged = (mover) => mover.waitForResponse((r) => r.request().method(
   .then(() => Date.now());
 
 /** After a play was clicked (acknowledged at `ack`, a promise of the time):
- *  each other page shows it (its log grows) within 1 s of the acknowledgement.
- *  Returns the delays (ms). */
+ *  each other page shows it (its log grows), and says how it heard of it:
+ *  its connection then ('live': the event stream runs, and the page polls
+ *  only while its stream is down). Returns [{delay (ms), connection}]. */
 async function othersSee(pages, before, ack) {
-  const seen = await Promise.all(pages.map((p, i) => p.waitForFunction((k) => document.querySelectorAll('[data-testid="log"] > li').length > k,
-    before[i], { timeout: 3000, polling: 10 }).then(() => Date.now())));
+  // (A synchronous predicate: waitForFunction takes a promise for a truthy
+  // answer.) The heading's indicator says how the page follows the game; the
+  // stream ends with the game, and the summary then shows.
+  const seen = await Promise.all(pages.map((p, i) => p.waitForFunction((k) => {
+    if (document.querySelectorAll('[data-testid="log"] > li').length <= k) return false;
+    const kind = /\bconnection-(\w+)/.exec(document.getElementById('connection').className);
+    if (kind) return kind[1];
+    return !document.getElementById('summary').hidden && 'over';
+  }, before[i], { polling: 10 }).then(async (h) => ({ at: Date.now(), connection: await h.jsonValue() }))));
   const t = await ack;
-  return seen.map((x) => Math.max(0, x - t));
+  return seen.map((x) => ({ delay: Math.max(0, x.at - t), connection: x.connection }));
 }
 
-function stats(d) {
-  const x = [...d].sort((a, b) => a - b);
+function stats(seen) {
+  const x = seen.map((s) => s.delay).sort((a, b) => a - b);
   return `${x.length} updates seen after median ${x[x.length >> 1]} ms, 95th percentile ${x[Math.floor(x.length * 0.95)]} ms, max ${x[x.length - 1]} ms`;
 }
 
-/** The other pages see each move without reloading, within 1 s: a play
- *  committed by the server wakes the game's event streams at once
- *  (api/notify.c), and the page then fetches the view and the history. The
- *  page's fallback poll is 15 s, so this is the stream at work. The figures
- *  are printed for the record. */
-function assertPrompt(delays) {
-  const x = [...delays].sort((a, b) => a - b);
-  assert.ok(x[x.length - 1] <= 1000, `every move is seen within 1 s (${stats(delays)})`);
+/** The other pages see each move without reloading, through the event
+ *  stream: a play committed by the server wakes the game's streams
+ *  (api/notify.c), and the page then fetches the view and the history; the
+ *  page polls only while its stream is down, so a page that saw the move
+ *  while 'live' heard of it from the stream. How fast is for the benchmarks
+ *  (BENCH=events); the delays are printed for the record only. */
+function assertByStream(seen) {
+  const other = seen.filter((s) => s.connection !== 'live' && s.connection !== 'over');
+  assert.deepEqual(other, [], `every move reached the other pages through the live stream (${stats(seen)})`);
 }
 
 function assertNoTokenInUrls() {
@@ -215,14 +224,14 @@ test('invite a friend from the lobby; the two play Hanabi to the end, live, and 
     }
   }
   for (const q of [ada.page, bob.page, spy.page]) {
-    await q.waitForFunction(async () => (await import('/core/state.js')).app.state.over, null, { timeout: 1000 });
+    await q.waitForFunction(() => !document.getElementById('summary').hidden);
   }
   const end = await publicView(id);
   assert.equal(end.state.over, true, `the game ended after ${moves} moves`);
   assert.ok(moves >= 40, `a whole game: ${moves} moves`);
   assert.deepEqual((await pageApp(spy.page)).state, end.state, 'the spectator ends on the public view');
   console.log(`hanabi: ${moves} moves; ${stats(delays)}`);
-  assertPrompt(delays);
+  assertByStream(delays);
   await bob.page.screenshot({ path: path.join(OUT, 'friends-hanabi-end-bob.png'), fullPage: true });
 });
 
@@ -270,7 +279,7 @@ test('me + a friend + two bots play Comp10001-Bo to the end through their pages'
   const end = await publicView(id);
   assert.equal(end.state.over, true, `the game ended after ${plays} plays by people`);
   for (const q of [ada.page, bob.page, spy.page]) {
-    await q.waitForFunction(async () => (await import('/core/state.js')).app.state.over, null, { timeout: 1000 });
+    await q.waitForFunction(() => !document.getElementById('summary').hidden);
   }
   // The spectator: no hand, and every card face on its board is in the public view.
   assert.equal(await spy.page.locator('[data-testid^="hand-card-"]').count(), 0, 'a spectator has no hand');
@@ -279,7 +288,7 @@ test('me + a friend + two bots play Comp10001-Bo to the end through their pages'
   const pubText = JSON.stringify(end.state);
   for (const c of shown) assert.ok(pubText.includes(`"${c}"`), `${c} is public`);
   console.log(`comp10001bo: ${plays} plays by people, ${end.state.result}; ${stats(delays)}`);
-  assertPrompt(delays);
+  assertByStream(delays);
   await ada.page.screenshot({ path: path.join(OUT, 'friends-bo-end-ada.png'), fullPage: true });
 });
 

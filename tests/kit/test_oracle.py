@@ -2,7 +2,7 @@
 phazed.py) against Croupier, on positions of real games.
 
 The kit's play functions play whole games as a remote player of
-`croupier tournament` (docs/tournament.md): every move must be legal. Each
+`croupier tournament` (docs/tournaments.md): every move must be legal. Each
 position they were asked about is kept, and in a sample of them the kit's
 validators and Croupier's (through clients/python/croupier.py) judge the
 same plays: every play the kit's enumeration makes there, Phazed's phases

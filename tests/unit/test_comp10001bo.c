@@ -1,7 +1,7 @@
 /* test_comp10001bo.c: unit tests of Comp10001-Bo (engine/comp10001bo).
  *
  * The autograder examples of seed 002 are pasted in their Python form and
- * translated to JSON by py2json(), then called through the game_fn rows of
+ * translated to JSON by tk_py() (testkit.h), then called through the game_fn rows of
  * the ops table, so what is tested is what /validate and /play serve. Game
  * flow tests build positions by taking cards out of the draw pile of a
  * dealt state (so the state still holds each card exactly twice).

@@ -2,7 +2,7 @@
  * embargo cards), engine/comp10001bo.
  *
  * The seed's worked joker examples (000, section 3) first, then one case
- * per clause of the bonus rulings (spec/rulings.md), the autograder
+ * per clause of the bonus rulings (docs/rules/comp10001bo.md), the autograder
  * functions in bonus mode, codec round trips and hostile blobs, views, and
  * the strategies (always legal; the bonus planner beats random and the
  * standard planner at the bonus game). Positions are built from a dealt

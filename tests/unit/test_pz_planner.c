@@ -302,7 +302,7 @@ static void test_bonus_pick_up_against_the_deck(void **unused)
 }
 
 /* One planner against three greedy bots, every seat in turn (deterministic:
- * 60 deals x 4 rotations). The full figure is in docs/phazed-bots.md. */
+ * 60 deals x 4 rotations). The full figure is in docs/research/phazed-bots.md. */
 static void test_planner_beats_greedy(void **unused)
 {
     (void)unused;

@@ -278,7 +278,9 @@ static void test_commit(void **state)
 
     store_play p1[2] = {P(2, 1, STORE_BOT, "random", "[1]", "{\"n\":2}", "x"),
                         P(3, 2, STORE_FORCED, NULL, "[2]", "{\"n\":3}", NULL)};
-    int64_t t0 = (int64_t)time(NULL) * 1000 - 1000;
+    /* at_ms is the wall clock in milliseconds: within an hour of now (not 0,
+     * not seconds), wide enough for a clock that steps under a loaded VM */
+    int64_t t0 = (int64_t)time(NULL) * 1000 - 3600 * 1000;
     assert_int_equal(store_commit(s, "g", 1, "{\"m\":2}", (const unsigned char *)"s2", 2, p1, 2),
                      0);
     store_row r;
@@ -296,7 +298,7 @@ static void test_commit(void **state)
     assert_int_equal(pl[0].version, 1);
     assert_int_equal(pl[1].version, 2); /* .version of the input is ignored */
     assert_int_equal(pl[2].version, 2);
-    assert_true(pl[1].at_ms >= t0 && pl[1].at_ms <= (int64_t)time(NULL) * 1000 + 1000);
+    assert_true(pl[1].at_ms >= t0 && pl[1].at_ms <= (int64_t)time(NULL) * 1000 + 3600 * 1000);
     store_plays_free(pl, k);
 
     /* Stale version: ERR_CONFLICT; unknown id: ERR_NOT_FOUND. Neither writes. */

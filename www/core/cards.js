@@ -4,13 +4,13 @@ import { h } from './dom.js';
 
 // Comp10001-Bo
 
-export const SUITS = {
+const SUITS = {
   S: { sym: '♠', name: 'spades', colour: 'black' },
   H: { sym: '♥', name: 'hearts', colour: 'red' },
   D: { sym: '♦', name: 'diamonds', colour: 'red' },
   C: { sym: '♣', name: 'clubs', colour: 'black' },
 };
-export const RANKS = {
+const RANKS = {
   A: ['A', 'ace'], 0: ['10', '10'], J: ['J', 'jack'], Q: ['Q', 'queen'], K: ['K', 'king'],
 };
 

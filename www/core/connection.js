@@ -50,7 +50,7 @@ function showNotice() {
 export function drawConnection() {
   const el = byId('connection');
   if (!el) return;
-  const following = app.id && app.state && !app.state.over && app.connection;
+  const following = app.id && app.status && !app.status.over && app.connection;
   let text = '';
   let kind = '';
   if (following) {

@@ -9,7 +9,7 @@ import { setVerdict, verdictText } from './verdict.js';
 import { render, showGame, showSetup } from './render.js';
 import { showInvites } from './invite.js';
 import { forgetSeat, getToken } from './seats.js';
-import { app, myTurn, renderer, say, sayError, seatName } from './state.js';
+import { app, myTurn, renderer, resultText, say, sayError } from './state.js';
 
 // Loading, resuming, following live
 
@@ -21,9 +21,10 @@ export function acceptGame(data) {
   if (Array.isArray(data.seats)) app.seats = data.seats.map((s) => ({ ...s, token: undefined }));
   if (data.you !== undefined) app.you = data.you;
   if (data.state !== undefined) app.state = data.state;
-  if (!app.game && app.state && app.state.game) app.game = app.state.game;
+  if (data.status !== undefined) app.status = data.status;
   app.selection = null;
   app.hint = null;
+  syncLive(); // follow the game's events while it runs, and only then
 }
 
 export async function loadGame(id, { quiet } = {}) {
@@ -60,7 +61,7 @@ export async function loadGame(id, { quiet } = {}) {
   return true;
 }
 
-export async function loadHistory() {
+async function loadHistory() {
   try {
     const { data } = await api('GET', `/games/${encodeURIComponent(app.id)}/plays`, { token: app.token });
     const r = renderer();
@@ -93,9 +94,10 @@ export function stopLive() {
 
 /** Follow the shown game's event stream while it runs: start the stream if
  *  none follows this game (with this token), stop it once the game is over.
- *  Called after every render; never more than one stream per tab. */
+ *  Called whenever a game document is taken in (acceptGame) and when the
+ *  page is shown again; never more than one stream per tab. */
 export function syncLive() {
-  const want = app.id && app.state && !app.state.over && !app.leaving;
+  const want = app.id && app.status && !app.status.over && !app.leaving;
   if (app.live && (!want || app.live.id !== app.id || app.live.token !== app.token)) stopLive();
   drawConnection();
   if (!want || app.live) return;
@@ -141,7 +143,7 @@ export async function refreshFromServer(id = app.id) {
       await refreshLegal();
       render();
       showInvites(); // a friend may have taken their seat
-      if (app.state && app.state.over) say(resultText(), 'info');
+      if (app.status && app.status.over) say(resultText(), 'info');
       else if (myTurn() && !wasMyTurn) say('Your turn.');
     }
   } catch {
@@ -173,7 +175,7 @@ export async function sendPlay(play) {
     await refreshLegal();
     const mine = (data.applied || []).filter((r) => r.seat === app.you).length;
     const others = (data.applied || []).length - mine;
-    if (app.state && app.state.over) say(resultText(), 'info');
+    if (app.status && app.status.over) say(resultText(), 'info');
     else if (others > 0 && myTurn()) say(`The bots played ${others} time${others === 1 ? '' : 's'}; your turn again.`);
     else byId('message').textContent = '';
   } catch (err) {
@@ -185,7 +187,15 @@ export async function sendPlay(play) {
   }
 }
 
-export async function handlePlayError(err) {
+/** Send `play`, remembering the place (a data-testid on the board) it was
+ *  aimed at: a refusal is shown there (core/verdict.js). */
+export function attempt(play, anchor) {
+  app.verdictAnchor = anchor || null;
+  app.verdict = null;
+  return sendPlay(play);
+}
+
+async function handlePlayError(err) {
   const st = err.status;
   if (st === 412) {
     await loadGame(app.id, { quiet: true });
@@ -222,22 +232,5 @@ export async function askHint() {
     render();
   } catch (err) {
     sayError(err, 'No hint available');
-  }
-}
-
-export function resultText() {
-  const s = app.state || {};
-  if (!s.over) return '';
-  const r = renderer();
-  if (r.resultText) return r.resultText(s);
-  switch (s.result) {
-    case 'won':
-      return s.winner === app.you ? 'Game over: you won!' : `Game over: ${seatName(s.winner)} won.`;
-    case 'abandoned':
-      return 'Game over: abandoned — the draw pile is empty and nobody can play. No winner.';
-    case 'turn-limit':
-      return 'Game over: every player has had 20 turns. No winner.';
-    default:
-      return `Game over${s.result ? `: ${s.result}` : ''}.`;
   }
 }

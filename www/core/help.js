@@ -9,7 +9,7 @@ import { app, sayError } from './state.js';
 const pending = {};
 
 /** GET /rules/{game}, once per game (app.rulesDocs is shared with the tables). */
-export function rulesDoc(game) {
+function rulesDoc(game) {
   const have = app.rulesDocs[game];
   if (have) return Promise.resolve(have);
   if (!pending[game]) {
@@ -52,7 +52,7 @@ function block(v, depth = 0) {
 }
 
 /** The dialog's content for one game's rules document. */
-export function rulesContent(doc) {
+function rulesContent(doc) {
   const players = doc.players ? `${doc.players.min === doc.players.max ? doc.players.min : `${doc.players.min} to ${doc.players.max}`} players` : '';
   const facts = [players, doc.cooperative ? 'cooperative: everyone wins or loses together' : '',
     Array.isArray(doc.variants) && doc.variants.length ? `variants: ${doc.variants.join(', ')}` : ''].filter(Boolean).join(' · ');
@@ -78,7 +78,7 @@ export function rulesContent(doc) {
 }
 
 /** Open the rules panel for a game (its id, as in GET /rules). */
-export async function showRules(game) {
+async function showRules(game) {
   if (!game) return;
   const dialog = byId('rules-dialog');
   const body = byId('rules-body');

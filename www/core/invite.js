@@ -17,7 +17,7 @@ import { getToken, hostToken, savedInvites, saveInvites, setToken } from './seat
 import { app, say } from './state.js';
 
 /** The fragment's parameters: {game, seat, invite, token} (absent ones undefined). */
-export function hashParams(hash = location.hash) {
+function hashParams(hash = location.hash) {
   const out = {};
   for (const part of hash.replace(/^#/, '').split('&')) {
     const eq = part.indexOf('=');
@@ -81,7 +81,7 @@ export async function claimInvite(id) {
   }
 }
 
-export function inviteLink(id, seat, inv) {
+function inviteLink(id, seat, inv) {
   const base = `${location.origin}${location.pathname}`;
   const secret = inv.invite ? `invite=${encodeURIComponent(inv.invite)}` : `token=${encodeURIComponent(inv.token)}`;
   return `${base}#game=${encodeURIComponent(id)}&seat=${seat}&${secret}`;
@@ -168,7 +168,7 @@ function inviteRow(inv) {
 export function showInvites(force = false) {
   let box = byId('invites');
   const list = app.id ? savedInvites(app.id) : [];
-  if (!list.length || (app.state && app.state.over)) {
+  if (!list.length || (app.status && app.status.over)) {
     if (box) box.hidden = true;
     return;
   }

@@ -8,8 +8,7 @@ import { nth } from './numbering.js';
 import { render, showGame, showSetup } from './render.js';
 import { showInvites } from './invite.js';
 import { hooks, refreshMyGames, saveInvites, setToken } from './seats.js';
-import { app, say, sayError } from './state.js';
-import { RENDERERS } from '../tables/registry.js';
+import { app, say, sayError, tableOf } from './state.js';
 
 // New-game form
 
@@ -36,11 +35,12 @@ export function setupForm() {
 }
 
 /** Leave the shown table for the lobby; the seat stays in "My games" to come back to. */
-export function leaveTable() {
+function leaveTable() {
   stopLive();
   app.id = null;
   app.token = null;
   app.state = null;
+  app.status = null;
   app.you = null;
   app.legal = [];
   app.log = new Map();
@@ -69,12 +69,12 @@ export async function loadCatalogue() {
   fillGameFields();
 }
 
-export function currentCatalogueGame() {
+function currentCatalogueGame() {
   return app.catalogue.find((g) => g.game === byId('ng-game').value);
 }
 
 /** The table sizes GET /rules allows for a game: {min, max}. */
-export function tableBounds(g) {
+function tableBounds(g) {
   const min = (g && g.players && g.players.min) || 2;
   const max = (g && g.players && g.players.max) || min;
   return { min, max };
@@ -88,7 +88,7 @@ function chosenPlayers(g) {
   return n >= min && n <= max ? n : null;
 }
 
-export function fillGameFields() {
+function fillGameFields() {
   const g = currentCatalogueGame();
   if (!g) return;
   const variants = Array.isArray(g.variants) && g.variants.length ? g.variants : ['standard'];
@@ -98,12 +98,12 @@ export function fillGameFields() {
   const players = byId('ng-players');
   players.min = min;
   players.max = max;
-  const dflt = (g.players && g.players.default) || (RENDERERS[g.game] && RENDERERS[g.game].defaultPlayers) || Math.min(max, Math.max(min, 4));
+  const dflt = (g.players && g.players.default) || tableOf(g.game).defaultPlayers || Math.min(max, Math.max(min, 4));
   if (app.formGame !== g.game || !players.value || +players.value < min || +players.value > max) players.value = max === min ? min : dflt;
   app.formGame = g.game;
   byId('ng-players-field').hidden = min === max;
   // Game-specific options (coin-toss call, open table, ...) come from the renderer.
-  const r = RENDERERS[g.game];
+  const r = tableOf(g.game);
   const opts = r && r.formOptions ? r.formOptions() : [];
   byId('ng-options').replaceChildren(...opts);
   byId('ng-options').hidden = opts.length === 0;
@@ -174,7 +174,7 @@ function syncSeats() {
   byId('ng-name-field').hidden = !sels.some((s) => s.value === ME || s.value === INVITE);
 }
 
-export function fillBotSeats() {
+function fillBotSeats() {
   const g = currentCatalogueGame();
   if (!g) return;
   const { all, withPeople } = botPools(g);
@@ -192,7 +192,7 @@ export function fillBotSeats() {
   syncSeats();
 }
 
-export async function createGame() {
+async function createGame() {
   const g = currentCatalogueGame();
   if (!g) return;
   const name = byId('ng-name').value.trim() || 'You';
@@ -223,7 +223,7 @@ export async function createGame() {
   const body = { game: g.game, variant: byId('ng-variant').value, players };
   if (inviting) body.host = { name };
   if (seedText) body.seed = Number(seedText);
-  const r = RENDERERS[g.game];
+  const r = tableOf(g.game);
   const options = { ...(r && r.readOptions ? r.readOptions() : null) };
   if (byId('ng-spectators').checked) options.spectators = 'all'; // the service's option, every game
   if (Object.keys(options).length) body.options = options;
@@ -243,7 +243,7 @@ export async function createGame() {
 }
 
 /** Take over a game just created (POST /games) or imported (POST /games/import). */
-export async function enterGame(data, game, variant, meSeat) {
+async function enterGame(data, game, variant, meSeat) {
   // The lobby says which seat is ours (null for none: we watch); an import
   // keeps the seat the server names, else the first seat with a token.
   const mine = meSeat !== undefined
@@ -280,7 +280,7 @@ export async function enterGame(data, game, variant, meSeat) {
 }
 
 /** "Resume from file": a Five Crowns save (text) or a JSON export, POSTed to /games/import. */
-export async function resumeFromFile(file) {
+async function resumeFromFile(file) {
   if (!file) return;
   let text;
   try {

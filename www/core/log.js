@@ -11,17 +11,16 @@ export function markTurnEnds(records) {
   return records.map((rec, i) => {
     if (rec.turn_ending !== undefined) return rec;
     const next = records[i + 1];
-    const s = app.state || {};
-    const ended = next ? next.seat !== rec.seat
-      : (s.over || s.current !== rec.seat || s.plays_this_turn === 0);
+    const s = app.status || {};
+    const ended = next ? next.seat !== rec.seat : (s.over || s.current !== rec.seat);
     return { ...rec, turn_ending: ended };
   });
 }
 
 /** The history (GET /plays) carries no bot explanations, only the replies to
  *  POST /plays do: keep the ones this tab has seen, so a reload still shows them. */
-export const EXPL_KEY = (id) => `croupier.explanations.${id}`;
-export function explanationCache() {
+const EXPL_KEY = (id) => `croupier.explanations.${id}`;
+function explanationCache() {
   try { return JSON.parse(sessionStorage.getItem(EXPL_KEY(app.id)) || '{}') || {}; } catch { return {}; }
 }
 
@@ -56,7 +55,7 @@ export function readable(text) {
   return playerWords(r.explainText ? r.explainText(text) : text);
 }
 
-export function logEntry(rec, n) {
+function logEntry(rec, n) {
   const r = renderer();
   const mine = rec.seat === app.you;
   const desc = r.describePlayNodes ? r.describePlayNodes(rec.play, rec.seat, rec) : [JSON.stringify(rec.play)];

@@ -10,7 +10,7 @@ import { askHint } from './game.js';
 import { app, myTurn, renderer, seatName } from './state.js';
 
 /** The last k plays of the log, short. */
-export function recentPlays(k = 3) {
+function recentPlays(k = 3) {
   const recs = [...app.log.values()].slice(-k);
   if (!recs.length) return null;
   const r = renderer();

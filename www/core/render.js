@@ -1,9 +1,8 @@
 // Drawing the table: the page chrome around the game's own renderer.
 
 import { byId } from './dom.js';
-import { resultText, syncLive } from './game.js';
-import { app, myTurn, renderer, seatName } from './state.js';
-import { syncReplayButton } from './replay.js';
+import { drawConnection } from './connection.js';
+import { app, myTurn, renderer, resultText, seatName } from './state.js';
 import { renderSummary } from './summary.js';
 
 // Rendering
@@ -55,19 +54,28 @@ export function render() {
   byId('extra-plays').replaceChildren(...extra);
   renderSummary();
   syncReplayButton();
-  syncLive();
+  drawConnection();
 }
 
-export function setText(el, text) {
+/** After a render of the live game: the Replay button works once a play exists. */
+function syncReplayButton() {
+  const b = byId('replay-button');
+  b.disabled = !(app.log && app.log.size > 0);
+  // A reload of the live game (showGame) must not uncover it under a replay.
+  if (app.replay) byId('game').hidden = true;
+}
+
+function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
 }
 
-export function statusText() {
-  const s = app.state;
+function statusText() {
+  const s = app.status;
+  if (!s) return '';
   if (s.over) return resultText();
   const r = renderer();
-  const core = myTurn() ? 'Your turn' : (s.current !== undefined && s.current !== null ? `${seatName(s.current)} to play` : 'Waiting');
-  const extra = r.statusExtra ? r.statusExtra(s) : '';
+  const core = myTurn() ? 'Your turn' : (s.current !== null ? `${seatName(s.current)} to play` : 'Waiting');
+  const extra = r.statusExtra ? r.statusExtra(app.state) : '';
   return extra ? `${core} · ${extra}` : core;
 }
 

@@ -10,11 +10,10 @@ import { byId, h } from './dom.js';
 import { refreshFromServer, refreshLegal } from './game.js';
 import { render } from './render.js';
 import { readable } from './log.js';
-import { app, renderer, sayError, seatName } from './state.js';
-import { finalHands } from './summary.js';
+import { app, renderer, resultText, sayError, seatName } from './state.js';
 
 /** The play number in the address (#...&at=N), or null. */
-export function atFromHash() {
+function atFromHash() {
   const m = /(?:^#|&)at=(-?\d{1,9})(?:&|$)/.exec(location.hash);
   return m ? Number(m[1]) : null;
 }
@@ -68,7 +67,7 @@ async function openReplay(at) {
   byId('replay-next').focus();
 }
 
-export function closeReplay() {
+function closeReplay() {
   if (!app.replay) return;
   app.replay = null;
   byId('replay').hidden = true;
@@ -151,7 +150,7 @@ function updateControls(pos) {
   byId('replay-prev').disabled = pos <= -1;
   byId('replay-next').disabled = pos >= n - 1;
   // A running game may have moved on: Last looks for new plays then.
-  byId('replay-last').disabled = pos >= n - 1 && !!(app.state && app.state.over);
+  byId('replay-last').disabled = pos >= n - 1 && !!(app.status && app.status.over);
   const slider = byId('replay-slider');
   slider.value = String(pos);
   slider.setAttribute('aria-valuetext', pos < 0 ? 'the deal' : `move ${pos + 1} of ${n}`);
@@ -174,33 +173,34 @@ function drawPosition(view, pos) {
   const rec = pos >= 0 ? rp.plays[pos] : null;
   // The tables read the global app (state, legal plays, selection): lend them
   // the past view for the length of one drawing. myTurn() is false in a replay.
-  const saved = { state: app.state, legal: app.legal, selection: app.selection, hint: app.hint, log: app.log };
+  const saved = { state: app.state, status: app.status, legal: app.legal, selection: app.selection, hint: app.hint, log: app.log };
   let board;
   let move;
   try {
     // The history up to this position, as the log the table reads.
     const log = new Map(rp.plays.slice(0, pos + 1).map((rec) => [rec.n, rec]));
-    Object.assign(app, { state: view.state, legal: [], selection: null, hint: null, log });
+    Object.assign(app, { state: view.state, status: view.status, legal: [], selection: null, hint: null, log });
     board = r.render(app);
     move = rec ? describe(r, rec) : null;
   } finally {
     Object.assign(app, saved);
   }
-  const status = view.state && view.state.over ? (r.resultText ? r.resultText(view.state) : 'Game over.')
-    : (view.state && view.state.current !== null && view.state.current !== undefined ? `${seatName(view.state.current)} to play next` : '');
+  const st = view.status || {};
+  const status = st.over ? resultText(view.state, st)
+    : (st.current !== null && st.current !== undefined ? `${seatName(st.current)} to play next` : '');
   const el = byId('replay-board');
   el.dataset.game = app.game;
   el.dataset.at = String(rp.at);
   el.replaceChildren(board);
-  byId('replay-status').textContent = [r.statusExtra && view.state && !view.state.over ? r.statusExtra(view.state) : '', status].filter(Boolean).join(' · ');
+  byId('replay-status').textContent = [r.statusExtra && view.state && !st.over ? r.statusExtra(view.state) : '', status].filter(Boolean).join(' · ');
   byId('replay-move').replaceChildren(...(rec
     ? [h('span', { class: 'log-who' }, seatName(rec.seat)), ' ', h('span', { 'data-testid': 'replay-move-text' }, move)]
     : ['The deal: no play yet.']));
   const why = byId('replay-explanation');
   why.textContent = rec && rec.explanation ? readable(rec.explanation) : (rec ? 'No explanation: a person made this play.' : '');
   why.classList.toggle('muted', !(rec && rec.explanation));
-  const atEnd = pos === rp.plays.length - 1 && view.state && view.state.over;
-  byId('replay-end').replaceChildren(...(atEnd && app.game === 'hanabi' ? [finalHands(view.state)].filter(Boolean) : []));
+  const atEnd = pos === rp.plays.length - 1 && st.over;
+  byId('replay-end').replaceChildren(...(atEnd && r.finalHands ? [r.finalHands(view.state)].filter(Boolean) : []));
   // The table's own tools for this position (Hanabi: hypotheticals).
   const tools = r.replayTools ? r.replayTools({ id: rp.id, at: rp.at, pos, plays: rp.plays, state: view.state }) : null;
   byId('replay-tools').replaceChildren(...(tools ? [tools] : []));
@@ -214,7 +214,7 @@ export function setupReplay() {
     const rp = app.replay;
     if (!rp) return;
     // A running game may have moved on: look for new plays first.
-    if (app.state && !app.state.over) {
+    if (app.status && !app.status.over) {
       try {
         const plays = await fetchPlays(rp.id, rp.token);
         if (app.replay === rp && plays.length > rp.plays.length) {
@@ -245,12 +245,4 @@ export function setupReplay() {
     if (byId('rules-dialog').open) return;
     if (ev.key === 'ArrowLeft') { ev.preventDefault(); step(-1); } else if (ev.key === 'ArrowRight') { ev.preventDefault(); step(1); } else if (ev.key === 'Home') { ev.preventDefault(); go(-1); } else if (ev.key === 'End') { ev.preventDefault(); byId('replay-last').click(); }
   });
-}
-
-/** After a render of the live game: the Replay button works once a play exists. */
-export function syncReplayButton() {
-  const b = byId('replay-button');
-  b.disabled = !(app.log && app.log.size > 0);
-  // A reload of the live game (showGame) must not uncover it under a replay.
-  if (app.replay) byId('game').hidden = true;
 }

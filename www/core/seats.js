@@ -6,8 +6,7 @@ import { api } from './api.js';
 import { byId, h } from './dom.js';
 import { app } from './state.js';
 
-// As state.js's TOKEN_KEY (not imported: this module is evaluated before
-// state.js in the import cycle state -> tables -> game -> seats).
+// Where a game's seat token is kept: localStorage["croupier.token.<id>"].
 const TOKEN_PREFIX = 'croupier.token.';
 const TOKEN_KEY = (id) => `${TOKEN_PREFIX}${id}`;
 /** When this browser took each seat (ms), for the list's order: {id: ms}. */
@@ -60,7 +59,7 @@ export function forgetSeat(id) {
 }
 
 /** The games this browser holds a seat in, most recent first: [{id, token}]. */
-export function heldSeats() {
+function heldSeats() {
   const seen = readJson(SEEN_KEY);
   const out = [];
   for (let i = 0; i < localStorage.length; i++) {
@@ -106,7 +105,7 @@ export function hostToken(id) {
 
 /** One line of the list from GET /games/{id} as that seat sees it. */
 function describe(data) {
-  const s = data.state || {};
+  const s = data.status || {};
   const seats = Array.isArray(data.seats) ? data.seats : [];
   const nameOf = (n) => {
     const x = seats.find((y) => y.seat === n);
@@ -122,7 +121,7 @@ function describe(data) {
   else turn = 'Waiting';
   return {
     title: (entry && entry.title) || data.game || 'Game',
-    variant: data.variant || s.variant || '',
+    variant: data.variant || '',
     players: seats.map((x) => (x.seat === data.you ? `${nameOf(x.seat)} (you)` : nameOf(x.seat))).join(', '),
     turn, yours,
   };

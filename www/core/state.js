@@ -1,9 +1,13 @@
-// Application state (one game at a time), seat names and the message bar.
+// Application state (one game at a time), the game tables app.js hands
+// over, seat names, where the game stands in words, and the message bar.
+//
+// core/ names no game and imports nothing from tables/: whose turn it is,
+// whether the game is over and who won come from the server's generic
+// "status" beside each view (docs/api.md), and a game's own words come from
+// its table's optional hooks (docs/web-tables.md).
 
 import { ApiError } from './api.js';
 import { byId } from './dom.js';
-import { GENERIC } from '../tables/generic.js';
-import { RENDERERS } from '../tables/registry.js';
 
 // Application state (one game at a time)
 
@@ -16,7 +20,8 @@ export const app = {
   version: null,
   seats: [],
   you: null,            // our seat, or null
-  state: null,          // the view
+  state: null,          // the view (the game's own shape: only its table reads it)
+  status: null,         // where the game stands: the server's "status" (current, over, winners, scores, ...)
   legal: [],            // our legal plays now
   selection: null,      // renderer-specific selected source key
   hint: null,           // {play, explanation, strategy}
@@ -32,10 +37,23 @@ export const app = {
   messageNet: false,    // the message bar holds news of a lost connection (cleared once back)
 };
 
-export const TOKEN_KEY = (id) => `croupier.token.${id}`;
+// The game tables, keyed by game id, and the one that draws any other game:
+// handed over by app.js (useTables) before anything is drawn.
+let tables = {};
+let otherTable = null;
+
+export function useTables(byGame, other) {
+  tables = byGame;
+  otherTable = other;
+}
+
+/** The table of game `game` (the fallback table for a game without one). */
+export function tableOf(game) {
+  return Object.hasOwn(tables, game) ? tables[game] : otherTable;
+}
 
 export function renderer() {
-  return RENDERERS[app.game] || GENERIC;
+  return tableOf(app.game);
 }
 
 /** A seat's name as the table shows it, without "(you)". */
@@ -74,14 +92,29 @@ export function whose(seat) {
 }
 
 export function myTurn() {
-  return app.you !== null && app.you !== undefined && app.state && !app.state.over &&
-    app.state.current === app.you && !app.replay; // a replay (core/replay.js) is read-only
+  const s = app.status;
+  return app.you !== null && app.you !== undefined && !!s && !s.over &&
+    s.current === app.you && !app.replay; // a replay (core/replay.js) is read-only
+}
+
+/** How a finished game ended, in words ('' while it runs): the table's own
+ *  words (its optional resultText(view, status) hook) or the status's. */
+export function resultText(view = app.state, status = app.status) {
+  if (!status || !status.over) return '';
+  const r = renderer();
+  const own = r && r.resultText ? r.resultText(view, status) : '';
+  if (own) return own;
+  const won = status.winners || [];
+  if (status.cooperative) return `Game over: team score ${status.scores[0]}${status.max_score ? ` of ${status.max_score}` : ''}.`;
+  if (won.length === 1) return won[0] === app.you ? 'Game over: you won!' : `Game over: ${seatName(won[0])} won.`;
+  if (won.length > 1) return `Game over: a tie between ${won.map(seatName).join(' and ')}.`;
+  return `Game over${status.result ? `: ${status.result}` : ''}. No winner.`;
 }
 
 // ---------------------------------------------------------------------------
 // Messages
 
-export let messageTimer = null;
+let messageTimer = null;
 export function say(text, kind = 'info') {
   const el = byId('message');
   clearTimeout(messageTimer);

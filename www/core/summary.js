@@ -1,37 +1,37 @@
-// Game over: the summary panel (result, winner, scores, a per-round table
-// where the game has rounds, what each Hanabi player held), "Play again"
-// with the same seats (the other people's new invite links are kept for
-// core/invite.js to show on the new game), and "Replay this game".
+// Game over: the summary panel (result, winners, scores from the server's
+// generic status, then what the game's table adds through its optional
+// hooks: extra score columns, a round-by-round table, what each player held),
+// "Play again" with the same seats (the other people's new invite links are
+// kept for core/invite.js to show on the new game), and "Replay this game".
+//
+// The hooks of a table (all optional; `view` is the game's own view):
+//   scoreLabel                 the heading of status.scores' column
+//   summaryColumns(view)       more columns: [[label, (seat) => value], ...]
+//   summaryRounds(view)        {unit: 'Round', rows: [{label, points[], note}]}
+//   finalHands(view)           a node: what each player held (also at a replay's end)
+//   dealOptions(view)          the options to deal the same game again with
 
 import { api } from './api.js';
 import { byId, h } from './dom.js';
-import { resultText } from './game.js';
-import { app, say, sayError, seatName } from './state.js';
+import { saveInvites, setToken } from './seats.js';
+import { app, renderer, resultText, say, sayError, seatName } from './state.js';
 
 // ---------------------------------------------------------------------------
 // Scores
 
 const seatsInOrder = () => app.seats.slice().sort((a, b) => a.seat - b.seat).map((s) => s.seat);
 
-/** Per player: [label, value] columns the view carries. */
-function scoreColumns(s) {
+/** Per player: [label, value] columns, the status's scores first. */
+function scoreColumns(view, status, r) {
   const cols = [];
-  if (Array.isArray(s.scores)) cols.push([app.game === 'fivecrowns' ? 'Points (lowest wins)' : 'Score', (p) => s.scores[p]]);
-  if (Array.isArray(s.phase_status)) cols.push(['Phases done', (p) => s.phase_status[p]]);
-  if (Array.isArray(s.stockpiles)) cols.push(['Stockpile left', (p) => (s.stockpiles[p] || {}).count]);
-  if (Array.isArray(s.hand_sizes) && !Array.isArray(s.scores)) cols.push(['Cards in hand', (p) => s.hand_sizes[p]]);
+  if (!status.cooperative && Array.isArray(status.scores)) {
+    cols.push([r.scoreLabel || (status.lower_is_better ? 'Points (lowest wins)' : 'Score'), (p) => status.scores[p]]);
+  }
+  if (r.summaryColumns) cols.push(...r.summaryColumns(view));
   return cols;
 }
 
-function winners(s) {
-  if (Array.isArray(s.winners)) return s.winners;
-  if (s.winner !== null && s.winner !== undefined) return [s.winner];
-  return [];
-}
-
-function scoreTable(s) {
-  const cols = scoreColumns(s);
-  const won = winners(s);
+function scoreTable(cols, won) {
   return h('div', { class: 'summary-scroll' }, h('table', { class: 'summary-table', 'data-testid': 'summary-scores' },
     h('caption', { class: 'visually-hidden' }, 'Scores per player'),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), cols.map(([label]) => h('th', { scope: 'col' }, label)))),
@@ -40,59 +40,21 @@ function scoreTable(s) {
       cols.map(([, f]) => h('td', {}, f(p) === undefined || f(p) === null ? '—' : String(f(p)))))))));
 }
 
-/** How a Phazed hand ended, in words: {reason, penalties} of the view's
- *  hands_played or a hand_over record. The player who went out scores 0,
- *  and only they can (every card left in a hand costs points). */
-export function handOverWords(r) {
-  if (r.reason === 'out') {
-    const zero = (r.penalties || []).map((p, i) => (p === 0 ? i : -1)).filter((i) => i >= 0);
-    return zero.length === 1 ? `${seatName(zero[0])} went out` : 'a player went out';
-  }
-  if (r.reason === 'deck-exhausted') return 'the deck ran out';
-  if (r.reason === 'turn-limit') return 'the turn limit was reached';
-  return 'it ended';
-}
-
-/** Five Crowns' rounds and Phazed's hands, from the view: [{label, points[], note}]. */
-function roundsOf(s) {
-  if (Array.isArray(s.rounds)) {
-    return s.rounds.map((r) => ({
-      label: `Round ${r.round}`, points: r.points || [],
-      note: r.went_out !== null && r.went_out !== undefined ? `${seatName(r.went_out)} went out`
-        : r.ended === 'called-off' ? 'called off (nobody went out)' : '',
-    }));
-  }
-  if (Array.isArray(s.hands_played)) {
-    return s.hands_played.map((r) => ({ label: `Hand ${r.hand}`, points: r.penalties || [], note: handOverWords(r) }));
-  }
-  return [];
-}
-
-function roundTable(s) {
-  const rounds = roundsOf(s);
-  if (!rounds.length) return null;
+/** The table's rounds (Five Crowns' rounds, Phazed's hands), when it has them. */
+function roundTable(view, r) {
+  const rounds = r.summaryRounds ? r.summaryRounds(view) : null;
+  if (!rounds || !rounds.rows.length) return null;
+  const unit = rounds.unit || 'Round';
   const seats = seatsInOrder();
-  return h('details', { class: 'summary-rounds', open: rounds.length <= 12 },
-    h('summary', {}, `${app.game === 'phazed' ? 'Hand' : 'Round'} by ${app.game === 'phazed' ? 'hand' : 'round'} (points added)`),
+  return h('details', { class: 'summary-rounds', open: rounds.rows.length <= 12 },
+    h('summary', {}, `${unit} by ${unit.toLowerCase()} (points added)`),
     h('div', { class: 'summary-scroll' },
       h('table', { class: 'summary-table', 'data-testid': 'summary-rounds' },
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), seats.map((p) => h('th', { scope: 'col' }, seatName(p))), h('th', { scope: 'col' }, ''))),
-        h('tbody', {}, rounds.map((r) => h('tr', {},
-          h('th', { scope: 'row' }, r.label),
-          seats.map((p) => h('td', {}, r.points[p] === undefined ? '—' : String(r.points[p]))),
-          h('td', { class: 'summary-note' }, r.note)))))));
-}
-
-/** What each player held at the end (Hanabi: every card, once the game is over). */
-export function finalHands(s) {
-  if (!Array.isArray(s.hands) || !s.hands.every(Array.isArray)) return null;
-  const cards = (hand) => hand.map((slot) => (slot && typeof slot === 'object' ? slot.card : slot));
-  if (!s.hands.some((hand) => cards(hand).some((c) => c && c !== '??'))) return null;
-  return h('div', { class: 'summary-hands', 'data-testid': 'final-hands' },
-    h('h4', {}, 'What each player held at the end'),
-    h('ul', {}, s.hands.map((hand, p) => h('li', { 'data-testid': `final-hand-${p}` },
-      h('span', { class: 'log-who' }, seatName(p)), ': ',
-      cards(hand).map((c, i) => [i ? ' ' : '', h('span', { class: `card-text final-card final-${String(c)[0]}` }, c || '??')])))));
+        h('tbody', {}, rounds.rows.map((row) => h('tr', {},
+          h('th', { scope: 'row' }, row.label),
+          seats.map((p) => h('td', {}, row.points[p] === undefined ? '—' : String(row.points[p]))),
+          h('td', { class: 'summary-note' }, row.note || '')))))));
 }
 
 // ---------------------------------------------------------------------------
@@ -100,25 +62,26 @@ export function finalHands(s) {
 
 export function renderSummary() {
   const el = byId('summary');
-  const s = app.state;
+  const s = app.status;
   if (!s || !s.over) { el.hidden = true; el.dataset.key = ''; return; }
   const key = `${app.id}@${app.version}`;
   if (el.dataset.key === key && !el.hidden) return;
   el.dataset.key = key;
-  const won = winners(s);
-  const entry = app.catalogue.find((g) => g.game === app.game);
-  const coop = entry ? entry.cooperative : app.game === 'hanabi';
-  const winnerText = coop
-    ? (s.max_score !== undefined ? `Team score ${s.score} of ${s.max_score}.` : '')
+  const r = renderer();
+  const view = app.state;
+  const won = s.winners || [];
+  const winnerText = s.cooperative
+    ? (s.max_score !== undefined ? `Team score ${s.scores[0]} of ${s.max_score}.` : '')
     : won.length ? `Winner: ${won.map(seatName).join(' and ')}.` : 'No winner.';
+  const cols = scoreColumns(view, s, r);
   // replaceChildren() would write a null as the text "null": leave them out.
   el.replaceChildren(...[
     h('h3', { id: 'summary-title', class: 'summary-title' }, 'Game over'),
     h('p', { class: 'summary-result', 'data-testid': 'summary-result' }, resultText()),
     winnerText ? h('p', { class: 'summary-winner', 'data-testid': 'summary-winner' }, winnerText) : null,
-    scoreColumns(s).length || won.length ? scoreTable(s) : null,
-    roundTable(s),
-    app.game === 'hanabi' ? finalHands(s) : null,
+    cols.length || won.length ? scoreTable(cols, won) : null,
+    roundTable(view, r),
+    r.finalHands ? r.finalHands(view) : null,
     h('div', { class: 'summary-actions' },
       h('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'summary-play-again', onclick: playAgain }, 'Play again'),
       h('button', {
@@ -129,20 +92,9 @@ export function renderSummary() {
   el.hidden = false;
 }
 
-/** The options a game was dealt with, as far as its view tells them. */
-function optionsOf(s) {
-  if (app.game === 'fivecrowns') {
-    const o = {};
-    if (typeof s.open === 'boolean') o.open = s.open;
-    if (s.toss && s.toss.call) o.call = s.toss.call;
-    return o;
-  }
-  return s.options && typeof s.options === 'object' && !Array.isArray(s.options) ? { ...s.options } : {};
-}
-
 /** Deal the same game again: same game, variant, options and seats (people by
  *  name with new tokens, bots with the same strategies). */
-export async function playAgain(ev) {
+async function playAgain(ev) {
   const button = ev && ev.currentTarget;
   if (button) button.disabled = true;
   const players = app.seats.slice().sort((a, b) => a.seat - b.seat)
@@ -151,13 +103,11 @@ export async function playAgain(ev) {
   const body = { game: app.game, variant: app.variant || 'standard', players };
   const me = app.seats.find((x) => x.seat === app.you);
   if (players.filter((p) => p.name).length > (me ? 1 : 0)) body.host = { name: (me && me.name) || localStorage.getItem('croupier.name') || 'Your host' };
-  const options = optionsOf(app.state || {});
+  const r = renderer();
+  const options = r.dealOptions && app.state ? r.dealOptions(app.state) : {};
   if (Object.keys(options).length) body.options = options;
   try {
     const { data } = await api('POST', '/games', { body });
-    // core/seats.js keeps this browser's tokens; imported here, not at the top:
-    // it reads state.js as it loads, and this module loads while state.js does.
-    const { saveInvites, setToken } = await import('./seats.js');
     const mine = (data.seats || []).find((x) => x.token && x.seat === app.you);
     if (mine) setToken(data.id, mine.token);
     // The other people's new seats: invite links, shown by core/invite.js on the new game.

@@ -4,19 +4,11 @@
 // the message bar (a live region); the next click or key clears it.
 
 import { h } from './dom.js';
-import { sendPlay } from './game.js';
 import { readable } from './log.js';
 import { app } from './state.js';
 
-/** Send `play`, remembering the place (a data-testid on the board) it was aimed at. */
-export function attempt(play, anchor) {
-  app.verdictAnchor = anchor || null;
-  app.verdict = null;
-  return sendPlay(play);
-}
-
 /** A rule reference in words: "bo.build.empty" -> "bo build empty". */
-export function ruleWords(rule) {
+function ruleWords(rule) {
   if (!rule) return '';
   return String(rule).replace(/[._]+/g, ' ').replace(/-/g, ' ').trim();
 }
@@ -33,7 +25,7 @@ export function verdictText(v) {
   return `Not allowed: ${v.detail}${v.rule ? ` (rule: ${ruleWords(v.rule)})` : ''}`;
 }
 
-export function clearVerdict() {
+function clearVerdict() {
   if (!app.verdict) return;
   app.verdict = null;
   for (const el of document.querySelectorAll('[data-testid="verdict"]')) el.remove();
@@ -66,7 +58,7 @@ export function placeVerdict(tree) {
 }
 
 // The next action (a click, or Enter/Space/Escape) clears the verdict (and
-// any place aimed at before) first; the action's own attempt() sets a new one.
+// any place aimed at before) first; the action's own attempt() (core/game.js) sets a new one.
 function onAction() {
   app.verdictAnchor = null;
   clearVerdict();

@@ -2,12 +2,12 @@
 
 import { boCard, cardFace, cardText, readableCodes } from '../core/cards.js';
 import { h } from '../core/dom.js';
-import { sendPlay } from '../core/game.js';
+import { attempt, sendPlay } from '../core/game.js';
 import { select } from '../core/render.js';
 import { myTurn, say, seatName, whose } from '../core/state.js';
 import { nth } from '../core/numbering.js';
 import { nearHand } from '../core/nearhand.js';
-import { attempt, placeVerdict } from '../core/verdict.js';
+import { placeVerdict } from '../core/verdict.js';
 
 export const BO = {
   title: 'Comp10001-Bo',
@@ -89,6 +89,21 @@ export const BO = {
   describePlay(play, seat) {
     const span = h('span', {}, BO.describePlayNodes(play, seat));
     return span.textContent;
+  },
+
+  // Game over (core/summary.js, core/state.js's resultText): the status's
+  // scores are the cards each player got off their stockpile.
+  scoreLabel: 'Stockpile cards played',
+  summaryColumns(s) {
+    const cols = [];
+    if (Array.isArray(s.stockpiles)) cols.push(['Stockpile left', (p) => (s.stockpiles[p] || {}).count]);
+    if (Array.isArray(s.hand_sizes)) cols.push(['Cards in hand', (p) => s.hand_sizes[p]]);
+    return cols;
+  },
+  resultText(s, status) {
+    if (status.result === 'abandoned') return 'Game over: abandoned — the draw pile is empty and nobody can play. No winner.';
+    if (status.result === 'turn-limit') return 'Game over: every player has had 20 turns. No winner.';
+    return ''; // won: core's words
   },
 
   statusExtra(s) {

@@ -1,26 +1,27 @@
 // The Five Crowns table.
 
 import { ApiError, api } from '../core/api.js';
+import { attempt } from '../core/game.js';
 import { byId, h } from '../core/dom.js';
 import { render } from '../core/render.js';
 import { app, myTurn, say, sayError, seatName } from '../core/state.js';
 import { nearHand } from '../core/nearhand.js';
 import { readable } from '../core/log.js';
-import { attempt, placeVerdict } from '../core/verdict.js';
+import { placeVerdict } from '../core/verdict.js';
 
 // Five Crowns: draw (draw pile or discard pile), then discard, maybe going out.
 
-export const FC_SUITS = {
+const FC_SUITS = {
   S: { sym: '♠', name: 'spades' },
   C: { sym: '♣', name: 'clubs' },
   D: { sym: '♦', name: 'diamonds' },
   H: { sym: '♥', name: 'hearts' },
   T: { sym: 'ψ', name: 'tridents' },
 };
-export const FC_RANKS = { X: ['10', '10'], J: ['J', 'jack'], Q: ['Q', 'queen'], K: ['K', 'king'] };
-export const FC_RANK_PLURAL = { 3: '3s', 4: '4s', 5: '5s', 6: '6s', 7: '7s', 8: '8s', 9: '9s', X: '10s', J: 'jacks', Q: 'queens', K: 'kings' };
+const FC_RANKS = { X: ['10', '10'], J: ['J', 'jack'], Q: ['Q', 'queen'], K: ['K', 'king'] };
+const FC_RANK_PLURAL = { 3: '3s', 4: '4s', 5: '5s', 6: '6s', 7: '7s', 8: '8s', 9: '9s', X: '10s', J: 'jacks', Q: 'queens', K: 'kings' };
 
-export function fcCard(card) {
+function fcCard(card) {
   const wild = app.state && app.state.wild_rank;
   if (typeof card !== 'string') return { rank: '?', sym: '', name: 'unknown card', suit: 'none', text: '?' };
   if (/^J[123]$/.test(card)) return { rank: '★', sym: '', name: 'joker', suit: 'joker', text: 'Joker', joker: true };
@@ -31,9 +32,9 @@ export function fcCard(card) {
   const suit = FC_SUITS[m[2]];
   return { rank, sym: suit.sym, name: `${rankName} of ${suit.name}`, suit: m[2], text: `${rank}${suit.sym}`, wild: r === wild };
 }
-export const fcName = (card) => { const c = fcCard(card); return c.wild ? `${c.name} (wild)` : c.name; };
+const fcName = (card) => { const c = fcCard(card); return c.wild ? `${c.name} (wild)` : c.name; };
 
-export function fcFace(card, extra = '') {
+function fcFace(card, extra = '') {
   const c = fcCard(card);
   const cls = `card fc-card fc-${c.suit}${c.wild ? ' fc-wild' : ''}${c.joker ? ' fc-joker' : ''} ${extra}`;
   return h('span', { class: cls, 'aria-hidden': 'true', dataset: { card } },
@@ -41,15 +42,15 @@ export function fcFace(card, extra = '') {
     c.joker ? h('span', { class: 'fc-joker-word' }, 'Joker') : h('span', { class: 'card-suit' }, c.sym),
     c.wild ? h('span', { class: 'fc-wild-mark' }, 'wild') : null);
 }
-export const fcBack = (extra = '') => h('span', { class: `card fc-back ${extra}`, 'aria-hidden': 'true' });
+const fcBack = (extra = '') => h('span', { class: `card fc-back ${extra}`, 'aria-hidden': 'true' });
 
-export function fcCardText(card) {
+function fcCardText(card) {
   const c = fcCard(card);
   return h('span', { class: `card-text fc-text fc-${c.suit}${c.wild || c.joker ? ' fc-text-wild' : ''}`, title: fcName(card) }, c.text);
 }
 
 /** Runs and books as small card groups. */
-export function fcArrangement(arr, testid) {
+function fcArrangement(arr, testid) {
   if (!arr) return null;
   const group = (kind, cards, i) => h('li', { class: `fc-group fc-${kind}`, 'data-testid': `${testid}-${kind}-${i}`, 'aria-label': `${kind === 'run' ? 'Run' : 'Book'}: ${cards.map(fcName).join(', ')}` },
     h('span', { class: 'fc-group-kind', 'aria-hidden': 'true' }, kind), h('span', { class: 'fc-mini-row', 'aria-hidden': 'true' }, cards.map((c) => fcFace(c, 'fc-mini'))));
@@ -65,7 +66,7 @@ export function fcArrangement(arr, testid) {
 /** Why the server would refuse to save this game as a Five Crowns text file
  *  (GET /export?format=fivecrowns-text, engine/fivecrowns/fc_text.c and
  *  api/h_games.c h_export), or null when it can. */
-export function fcSaveRefusal(a) {
+function fcSaveRefusal(a) {
   const s = a.state || {};
   if (a.you === null || a.you === undefined) return 'Only a player at this table can save it.';
   if (s.over) return 'The game is over: there is nothing left to save.';
@@ -78,7 +79,7 @@ export function fcSaveRefusal(a) {
 const FC_SUIT_ORDER = 'SCDHT';
 const FC_RANK_ORDER = '3456789XJQK';
 /** Sort key: suit, then rank; wild cards (this round's wild rank, jokers) last. */
-export function fcSortKey(card) {
+function fcSortKey(card) {
   const c = fcCard(card);
   if (c.joker) return 2000 + +card[1];
   const r = /^10/.test(card) ? 'X' : card[0];
@@ -89,7 +90,7 @@ export function fcSortKey(card) {
 /** The hand as groups of indices: the arranger's runs and books when the page
  *  has them (the help mode's /hint carries `arrangement`; the view does not),
  *  then the rest sorted by suit and rank, wild cards last. */
-export function fcHandGroups(hand, arr) {
+function fcHandGroups(hand, arr) {
   const left = hand.map((c, i) => i);
   const groups = [];
   if (arr) {
@@ -114,7 +115,7 @@ export function fcHandGroups(hand, arr) {
 /** The arranger's runs and books for our hand. The view carries none; the
  *  help mode's GET /hint does (`arrangement`): asked quietly once per version
  *  on our turn (its advice is shown only when the player presses Hint). */
-export function fcHandArrangement(a) {
+function fcHandArrangement(a) {
   if (a.hint && a.hint.arrangement) return a.hint.arrangement;
   const key = `${a.id}:${a.version}`;
   const c = a.fcArrangement;
@@ -129,7 +130,7 @@ export function fcHandArrangement(a) {
   return a.fcArrangement && a.fcArrangement.id === a.id ? a.fcArrangement.arr : null;
 }
 
-export async function fcSave() {
+async function fcSave() {
   try {
     const res = await fetch(`/games/${encodeURIComponent(app.id)}/export?format=fivecrowns-text`, {
       cache: 'no-store', headers: app.token ? { Authorization: `Bearer ${app.token}` } : {},
@@ -220,6 +221,26 @@ export const FC = {
       return `${s.winner === app.you ? 'Game over: you won' : `Game over: ${seatName(s.winner)} won`} with the lowest score (${totals}).`;
     }
     return `Game over: a tie (${totals}).`;
+  },
+
+  summaryRounds(s) {
+    if (!Array.isArray(s.rounds)) return null;
+    return {
+      unit: 'Round',
+      rows: s.rounds.map((r) => ({
+        label: `Round ${r.round}`, points: r.points || [],
+        note: r.went_out !== null && r.went_out !== undefined ? `${seatName(r.went_out)} went out`
+          : r.ended === 'called-off' ? 'called off (nobody went out)' : '',
+      })),
+    };
+  },
+
+  /** Play again with the table's options (open hands, the coin-toss call). */
+  dealOptions(s) {
+    const o = {};
+    if (typeof s.open === 'boolean') o.open = s.open;
+    if (s.toss && s.toss.call) o.call = s.toss.call;
+    return o;
   },
 
   render(a) {

@@ -16,7 +16,7 @@ export const HB_COLOURS = {
 export const HB_ORDER = ['R', 'Y', 'B', 'G', 'W', 'M'];
 /** The shape of each colour in the colour-blind setting (rainbow's letter,
  *  ✦, is a shape already). */
-export const HB_SHAPES = { R: '▲', Y: '★', B: '◆', G: '♣', W: '●', M: '' };
+const HB_SHAPES = { R: '▲', Y: '★', B: '◆', G: '♣', W: '●', M: '' };
 
 /** The colours of the table: rainbow only in the rainbow variant. */
 export function hbColours(s) {
@@ -44,7 +44,7 @@ export function hbPlay(play) {
   }
 }
 
-export const hbList = (xs, word = 'or') => xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} ${word} ${xs[xs.length - 1]}`;
+const hbList = (xs, word = 'or') => xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} ${word} ${xs[xs.length - 1]}`;
 
 /** What the hints say about a card, in words (for labels). */
 export function hbKnowledgeText(k) {
@@ -122,7 +122,7 @@ export function hbCardText(card) {
 }
 
 /** A small card of the discard pile: its number and its colour letter. */
-export function hbMini(card) {
+function hbMini(card) {
   const c = hbCard(card);
   return h('span', { class: `hb-mini hb-${c.colour}`, title: c.name, 'data-testid': 'hb-mini' },
     h('span', { class: 'hb-mini-num' }, c.number),
@@ -147,12 +147,12 @@ export function hbDiscardPile(s, colours) {
 
 const CB_KEY = 'croupier.hanabi.colourblind';
 
-export function hbColourBlind() {
+function hbColourBlind() {
   try { return localStorage.getItem(CB_KEY) === '1'; } catch { return false; }
 }
 
 /** Put the setting on the page (a class on <html>, read by hanabi.css). */
-export function hbApplyColourBlind(on = hbColourBlind()) {
+function hbApplyColourBlind(on = hbColourBlind()) {
   document.documentElement.classList.toggle('hb-cb', on);
 }
 

@@ -32,7 +32,7 @@ function seenByBoth(s, owner) {
 }
 
 /** The cards `slot` (a card of `owner`'s hand) may still be, to its owner. */
-export function hbMayBe(s, owner, slot) {
+function hbMayBe(s, owner, slot) {
   const seen = seenByBoth(s, owner);
   const pc = (slot.possible && slot.possible.colors) || [];
   const pn = (slot.possible && slot.possible.numbers) || [];

@@ -21,7 +21,7 @@ export function hbNotes(gameId) {
   }
 }
 
-export function hbSetNote(gameId, card, text) {
+function hbSetNote(gameId, card, text) {
   if (!gameId || !card) return;
   const notes = hbNotes(gameId);
   const t = String(text || '').trim().slice(0, MAX);

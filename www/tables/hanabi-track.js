@@ -12,7 +12,7 @@
 import { hbPlay } from './hanabi-cards.js';
 
 /** Cards in each hand at the deal: five with 2 or 3 players, four with 4 or 5. */
-export const hbHandSize = (players) => (players <= 3 ? 5 : 4);
+const hbHandSize = (players) => (players <= 3 ? 5 : 4);
 
 /** The records of a game's history in order of n (a Map or an array). */
 function inOrder(records) {
@@ -26,7 +26,7 @@ function inOrder(records) {
  * the hands after the last record, or null when the records do not add up to
  * the view (a gap in what this reader has): then no card is named.
  */
-export function hbTrack(state, records, visit) {
+function hbTrack(state, records, visit) {
   if (!state || !Array.isArray(state.hands)) return null;
   const players = state.players || state.hands.length;
   const size = hbHandSize(players);

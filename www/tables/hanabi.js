@@ -17,7 +17,8 @@
 import { api } from '../core/api.js';
 import { same } from '../core/cards.js';
 import { byId, h } from '../core/dom.js';
-import { attempt, placeVerdict } from '../core/verdict.js';
+import { attempt } from '../core/game.js';
+import { placeVerdict } from '../core/verdict.js';
 import { nearHand } from '../core/nearhand.js';
 import { render, select } from '../core/render.js';
 import { app, myTurn, say, seatName } from '../core/state.js';
@@ -30,8 +31,6 @@ import { hbCardIds, hbLatestClue } from './hanabi-track.js';
 import { hbEditNote, hbNoteLine, hbNotes } from './hanabi-notes.js';
 import { hbEmpathyButton, hbEmpathyOn, hbMayBeLine } from './hanabi-empathy.js';
 import { hbReplayTools } from './hanabi-hypo.js';
-
-export { hbPlay };
 
 /** The live table's context (a replayed position lends its view to app). */
 function liveContext(a) {
@@ -128,6 +127,24 @@ export const HB = {
     }
   },
 
+  /** What each player held at the end (every card, once the game is over):
+   *  the summary's and a replay's last position (core/summary.js). */
+  finalHands(s) {
+    if (!Array.isArray(s.hands) || !s.hands.every(Array.isArray)) return null;
+    const cards = (hand) => hand.map((slot) => (slot && typeof slot === 'object' ? slot.card : slot));
+    if (!s.hands.some((hand) => cards(hand).some((c) => c && c !== '??'))) return null;
+    return h('div', { class: 'summary-hands', 'data-testid': 'final-hands' },
+      h('h4', {}, 'What each player held at the end'),
+      h('ul', {}, s.hands.map((hand, p) => h('li', { 'data-testid': `final-hand-${p}` },
+        h('span', { class: 'log-who' }, seatName(p)), ': ',
+        cards(hand).map((c, i) => [i ? ' ' : '', h('span', { class: `card-text final-card final-${String(c)[0]}` }, c || '??')])))));
+  },
+
+  /** Play again with the game's options. */
+  dealOptions(s) {
+    return s.options && typeof s.options === 'object' && !Array.isArray(s.options) ? { ...s.options } : {};
+  },
+
   render(a) {
     const ctx = liveContext(a);
     return ctx.mode === 'live' ? placeVerdict(hbTable(ctx)) : hbTable(ctx);
@@ -176,7 +193,7 @@ function watchingNote(s) {
 }
 
 /** Draw a Hanabi table for `ctx` (see liveContext). */
-export function hbTable(ctx) {
+function hbTable(ctx) {
   const { s, you, playing, legal, sel, hint } = ctx;
   const has = (p) => legal.some((q) => same(q, p));
   const n = s.players || (s.hands || []).length;
@@ -335,7 +352,7 @@ function actionsFor(ctx, has, editNote, cardId) {
 
 // The conventions the bots play by (and read a person's clues by), as
 // GET /rules/hanabi states them: fetched once, shown folded under the table.
-export function conventionsHelp() {
+function conventionsHelp() {
   const doc = app.rulesDocs.hanabi;
   if (doc === undefined) {
     app.rulesDocs.hanabi = null; // asked once

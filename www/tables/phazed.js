@@ -2,20 +2,19 @@
 
 import { boCard, readableCodes, same } from '../core/cards.js';
 import { h } from '../core/dom.js';
-import { resultText, sendPlay } from '../core/game.js';
+import { attempt, sendPlay } from '../core/game.js';
 import { render } from '../core/render.js';
-import { app, myTurn, say, seatName } from '../core/state.js';
+import { app, myTurn, resultText, say, seatName } from '../core/state.js';
 import { nth } from '../core/numbering.js';
 import { nearHand } from '../core/nearhand.js';
-import { handOverWords } from '../core/summary.js';
-import { attempt, placeVerdict } from '../core/verdict.js';
+import { placeVerdict } from '../core/verdict.js';
 
 // Phazed: pick up (deck or discard), then maybe lay the phase for this hand,
 // place cards on groups on the table, and discard (bonus: play a Joker as Skip).
 // Plays are the reference tuples as arrays: [1,null] [2,card] [3,[type,groups]]
 // [4,[card,[player,group,index]]] [5,card] [6,target].
 
-export const PZ_PHASES = {
+const PZ_PHASES = {
   1: { name: 'two sets of three', groups: ['set of three', 'set of three'] },
   2: { name: 'seven of one suit', groups: ['seven of one suit'] },
   3: { name: 'two 34-accumulations', groups: ['34-accumulation', '34-accumulation'] },
@@ -24,30 +23,30 @@ export const PZ_PHASES = {
   6: { name: 'two one-colour 34-accumulations', groups: ['one-colour accumulation', 'one-colour accumulation'] },
   7: { name: 'a one-colour run of four and a set of four', groups: ['one-colour run of four', 'set of four'] },
 };
-export const PZ_VALUES = '234567890JQKA';
-export const PZ_SUITS = 'SHDC';
+const PZ_VALUES = '234567890JQKA';
+const PZ_SUITS = 'SHDC';
 
-export function pzCard(card) {
+function pzCard(card) {
   const c = boCard(card);
   return { ...c, wild: typeof card === 'string' && card[0] === 'A', joker: card === 'ZZ', name: card === 'ZZ' ? 'joker (Skip card)' : (card && card[0] === 'A' ? `${c.name} (wild)` : c.name) };
 }
-export function pzFace(card, extra = '') {
+function pzFace(card, extra = '') {
   const c = pzCard(card);
   return h('span', { class: `card card-${c.colour}${c.wild ? ' pz-wild' : ''}${c.joker ? ' pz-joker' : ''} ${extra}`, 'aria-hidden': 'true', dataset: { card } },
     h('span', { class: 'card-rank' }, c.joker ? 'Skip' : c.rank),
     h('span', { class: 'card-suit' }, c.joker ? '★' : c.sym),
     c.wild ? h('span', { class: 'pz-wild-mark' }, 'wild') : null);
 }
-export function pzText(card) {
+function pzText(card) {
   const c = pzCard(card);
   return h('span', { class: `card-text card-${c.colour}`, title: c.name }, c.joker ? 'Skip★' : c.text);
 }
-export const pzMiniRow = (cards) => h('span', { class: 'pz-mini-row', 'aria-hidden': 'true' }, (cards || []).map((c) => pzFace(c, 'pz-mini')));
-export const pzGroupsText = (groups) => (groups || []).map((g) => g.map((c) => pzCard(c).text).join(' ')).join(', then ');
-export const pzWho = (p, lower) => (p === app.you ? (lower ? 'you' : 'You') : seatName(p));
-export const pzWhose = (p) => (p === app.you ? 'your' : `${seatName(p)}'s`);
+const pzMiniRow = (cards) => h('span', { class: 'pz-mini-row', 'aria-hidden': 'true' }, (cards || []).map((c) => pzFace(c, 'pz-mini')));
+const pzGroupsText = (groups) => (groups || []).map((g) => g.map((c) => pzCard(c).text).join(' ')).join(', then ');
+const pzWho = (p, lower) => (p === app.you ? (lower ? 'you' : 'You') : seatName(p));
+const pzWhose = (p) => (p === app.you ? 'your' : `${seatName(p)}'s`);
 
-export function pzSortKey(card, by) {
+function pzSortKey(card, by) {
   if (card === 'ZZ') return 1000;
   const v = PZ_VALUES.indexOf(card[0]);
   const su = PZ_SUITS.indexOf(card[1]);
@@ -55,19 +54,19 @@ export function pzSortKey(card, by) {
 }
 
 /** Phase progress: standard counts phases done (0-7), bonus has 7 flags. */
-export function pzProgress(st) {
+function pzProgress(st) {
   if (Array.isArray(st)) return { done: st.filter(Boolean).length, flags: st };
   const n = +st || 0;
   return { done: n, flags: Array.from({ length: 7 }, (_, i) => i < n) };
 }
 
-export function pzAccText(acc) {
+function pzAccText(acc) {
   if (!acc) return '';
   return acc.complete ? `${acc.total} — complete; next ${acc.next}` : `${acc.total} of ${acc.next}, ${acc.next - acc.total} to go`;
 }
 
 /** The phase(s) a player still needs this hand, in words (shown on the board). */
-export function pzNeeds(s, seat, bonus) {
+function pzNeeds(s, seat, bonus) {
   const laid = ((s.table || [])[seat] || [null])[0];
   if (laid !== null && laid !== undefined) return { laid: true, text: `Laid phase ${laid} (${(PZ_PHASES[laid] || {}).name || ''}) this hand` };
   const pr = pzProgress((s.phase_status || [])[seat]);
@@ -80,7 +79,20 @@ export function pzNeeds(s, seat, bonus) {
   return { laid: false, text: `Needs phase ${next} this hand: ${PZ_PHASES[next].name}` };
 }
 
-export const PZ_START_KEY = (id) => `croupier.phazed.start.${id}`;
+const PZ_START_KEY = (id) => `croupier.phazed.start.${id}`;
+
+/** How a hand ended, in words: {reason, penalties} of the view's
+ *  hands_played or a hand_over record. The player who went out scores 0,
+ *  and only they can (every card left in a hand costs points). */
+function handOverWords(r) {
+  if (r.reason === 'out') {
+    const zero = (r.penalties || []).map((p, i) => (p === 0 ? i : -1)).filter((i) => i >= 0);
+    return zero.length === 1 ? `${seatName(zero[0])} went out` : 'a player went out';
+  }
+  if (r.reason === 'deck-exhausted') return 'the deck ran out';
+  if (r.reason === 'turn-limit') return 'the turn limit was reached';
+  return 'it ended';
+}
 
 export const PZ = {
   title: 'Phazed',
@@ -171,6 +183,15 @@ export const PZ = {
     if (!ws.length) return `Game over (${totals}).`;
     const names = ws.map((w) => (w === app.you ? 'you' : seatName(w)));
     return `Game over: ${names.join(' and ')} won${ws.length > 1 ? ' (tie)' : ''}. Penalty points: ${totals}.`;
+  },
+
+  summaryColumns(s) {
+    return Array.isArray(s.phase_status) ? [['Phases done', (p) => s.phase_status[p]]] : [];
+  },
+
+  summaryRounds(s) {
+    if (!Array.isArray(s.hands_played)) return null;
+    return { unit: 'Hand', rows: s.hands_played.map((r) => ({ label: `Hand ${r.hand}`, points: r.penalties || [], note: handOverWords(r) })) };
   },
 
   render(a) {

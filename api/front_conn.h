@@ -1,0 +1,85 @@
+/* front_conn.h: a civetweb worker's connection: its socket, its deadlines,
+ * its turn to run a handler, the response writer (see front_conn.c). Shared
+ * by front_civet.c and front_ws.c; every call is made on a civetweb worker
+ * thread unless it says otherwise. */
+#ifndef CROUPIER_FRONT_CONN_H
+#define CROUPIER_FRONT_CONN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "http.h"
+
+struct mg_connection;
+struct mg_request_info;
+
+enum {
+    CONN_HEADER_MS = 5000,       /* request line + headers */
+    CONN_KEEPALIVE_MS = 5000,    /* idle between two requests of a connection */
+    CONN_BODY_MS = 10000,        /* a body, from the end of its headers */
+    CONN_BODY_MS_PER_64K = 1000, /* ... plus this per 64 KiB of Content-Length */
+};
+
+/* This worker's connection (per-thread: a worker serves one at a time). */
+typedef struct front_conn_worker {
+    int slot;    /* this worker's deadline slot; -1 none (not a worker) */
+    int fd;      /* the connection's socket; -1 unknown */
+    int served;  /* requests answered on this connection */
+    int begun;   /* the request read last reached us (begin_request or an
+                    error), and was not yet ended (front_civet.c) */
+    char *lo;    /* the lowest address of this worker's stack */
+    char *probe; /* STACK_PROBE below its top (see front_conn_trim_stack) */
+} front_conn_worker;
+front_conn_worker *front_conn_self(void);
+
+/* The deadline thread, with a slot for each of `threads` workers: 0, or -1
+ * with a message. Stop it after civetweb stopped (mg_stop). */
+int front_conn_start(int threads, char *err, size_t errlen);
+void front_conn_stop(void);
+/* civetweb's init_thread of a worker: take a slot, note the stack. */
+void front_conn_worker_start(void);
+
+/* The socket of `conn` (ri: its request, or NULL before one is read), -1
+ * unknown; where it lies in civetweb's struct is learnt on the first
+ * request (front_conn_socket_offset(), -1 until then or if never). */
+int front_conn_socket(const struct mg_connection *conn, const struct mg_request_info *ri);
+long front_conn_socket_offset(void);
+/* This worker's socket, -1 unknown. */
+int front_conn_fd(void);
+/* End a connection from another thread (shut its socket down both ways):
+ * civetweb's reads and writes on it fail at once and it closes it. Only for
+ * a socket known to be still open (its connection_close not yet run). */
+void front_conn_cut(int fd);
+/* 1 when this worker's client has closed its connection (or it broke). */
+int front_conn_client_gone(void);
+
+/* Shut this connection's read side in `ms` unless disarmed first. */
+void front_conn_arm(int ms);
+/* Disarm; 1 when the deadline had passed (the read side was shut). */
+int front_conn_disarm(void);
+/* 1 when the armed deadline has passed. */
+int front_conn_fired(void);
+
+/* Give the stack below the current frame back: after a deep request
+ * (always 0: only when pages below the probe are resident), or all of it
+ * (1: the connection closes). */
+void front_conn_trim_stack(int always);
+int64_t front_conn_now_us(void); /* monotonic */
+
+/* Turns: requests that may run bots, requests that take a store
+ * connection, requests that never wait (front_conn.c). */
+enum { CONN_GATE_NONE = -1, CONN_GATE_STORE = 0, CONN_GATE_BOTS = 1 };
+/* Which turns a request needs. */
+int front_conn_gate(const char *method, const char *path);
+/* Wait for a turn of gate g: 0, run (then one front_conn_leave(g)); -1 no
+ * turn within 10 s (answer 503); -2 waited, and the client is gone (answer
+ * nothing). */
+int front_conn_enter(int g);
+void front_conn_leave(int g);
+
+/* Write a whole response (status line, headers, body) in one write;
+ * close: say Connection: close and stop civetweb reading on. */
+void front_conn_write(struct mg_connection *conn, const http_res *res, int head_only,
+                      int close);
+
+#endif
