@@ -221,8 +221,9 @@ int fc_decode(fc_state *st, const json_t *blob, game_err *e);
  * the history, the 16-bit counters); else ERR_BAD_MEMBER naming the member
  * (JSON pointer) that holds too much. Both importers call it. */
 int fc_check_capacity(const fc_state *st, game_err *e);
-/* fc_check_capacity, and in a game dealt here (not imported) every card
- * twice: 0, or an error saying what is broken (ops->invariants). */
+/* fc_check_capacity, and every card a card (a save may hold extra cards,
+ * so how many of each is not checked): 0, or ERR_INTERNAL saying what is
+ * broken (ops->invariants). */
 int fc_invariants(const fc_state *st, game_err *e);
 json_t *fc_view(const fc_state *st, int seat);
 /* ops->redeal: the hands, the discard pile under its top and the draw pile
