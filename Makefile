@@ -16,7 +16,7 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 OPT     ?= -O2 -g
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -Iengine -Iapi -I/usr/include/postgresql -MMD -MP
 LDLIBS  := -lcivetweb -lwslay -lfcgi -ljansson -lsqlite3 -lpq -lyaml -lcrypto -lxxhash -llz4 -lpthread -lm
-SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -DCROUPIER_CHECKS
 
 ENGINE_SRC := $(wildcard engine/core/*.c) $(wildcard engine/*.c) $(wildcard engine/*/*.c)
 ENGINE_SRC := $(filter-out engine/core/%_test.c,$(ENGINE_SRC))

@@ -164,7 +164,8 @@ int secure_eq(const char *a, const char *b);
 const char *req_token(const http_req *req, char *buf, size_t n);
 
 /* Strictness helper: 400 naming the first member of `obj` not in `allowed`
- * (NULL-terminated). Returns 0 when all are known. */
+ * (NULL-terminated). Returns 0 when all are known. The engine's jx_known
+ * (engine/core/jsonx.h), the one check games use too. */
 int reject_unknown(const json_t *obj, const char *const *allowed,
                    const char *base, game_err *e);
 

@@ -142,7 +142,7 @@ static int ctx_replay(const game_ops *ops, void *st, const store_play *plays, in
             char expl[320];
             game_err be = {0};
             int ok = p->kind == STORE_BOT
-                         ? p->bot && ops->bot(st, p->bot, &rec, expl, sizeof expl, &be) == 0
+                         ? p->bot && game_bot_play(ops, st, p->bot, &rec, expl, sizeof expl, &be) == 0
                          : ops->autoplay(st, &rec) == 1;
             ok = ok && same_play(rec, p->play);
             json_decref(rec);
@@ -324,7 +324,7 @@ int ctx_run_bots(const game_ops *ops, void *st, const json_t *meta,
         if (!bot)
             return 0;
         char expl[320];
-        int rc = ops->bot(st, bot, &rec, expl, sizeof expl, e);
+        int rc = game_bot_play(ops, st, bot, &rec, expl, sizeof expl, e);
         if (rc)
             return rc;
         json_array_append_new(applied, rec);
@@ -454,20 +454,7 @@ json_t *ctx_public_seats(const json_t *meta)
 int reject_unknown(const json_t *obj, const char *const *allowed,
                    const char *base, game_err *e)
 {
-    const char *k;
-    json_t *v;
-    json_object_foreach((json_t *)obj, k, v) {
-        int ok = 0;
-        for (const char *const *a = allowed; *a; a++)
-            if (strcmp(*a, k) == 0)
-                ok = 1;
-        if (!ok) {
-            char p[160];
-            jx_ptr_key(p, sizeof p, base, k);
-            return err_set(e, ERR_BAD_MEMBER, p, "unknown member '%s'", k);
-        }
-    }
-    return 0;
+    return jx_known(obj, base, allowed, e);
 }
 
 void ctx_explain(const api_config *cfg, const char *id, json_t *records)

@@ -87,12 +87,12 @@ static int parse_players(const game_ops *ops, const json_t *players,
         }
         json_array_append_new(seats, seat);
     }
-    if (ops->seating) {
+    { /* a seating each of its strategies can play */
         const char *bots[GAME_MAX_SEATS] = {0};
         size_t n = json_array_size(seats);
         for (i = 0; i < n && i < GAME_MAX_SEATS; i++)
             bots[i] = json_string_value(json_object_get(json_array_get(seats, i), "bot"));
-        int rc = ops->seating(bots, (int)n, e);
+        int rc = game_seating(ops, bots, (int)n, e);
         if (rc && strcmp(where, "/players") != 0 && strncmp(e->pointer, "/players", 8) == 0) {
             char ptr[160];
             snprintf(ptr, sizeof ptr, "%s%s", where, e->pointer + 8);
@@ -744,7 +744,7 @@ int h_resign(const api_config *cfg, const http_req *req, const route_match *m,
         rc = err_set(&e, ERR_GAME_OVER, NULL, "the game is over");
     if (rc)
         goto done;
-    const char *bot = c.ops->bots[0];
+    const char *bot = c.ops->bots[0].name;
     json_object_set_new(seat, "bot", json_string(bot));
     json_object_set_new(seat, "resigned", json_true());
     c.meta_changed = 1;
@@ -945,7 +945,7 @@ int h_hint(const api_config *cfg, const http_req *req, const route_match *m,
     else if (seat < 0)
         rc = err_set(&e, ERR_GAME_OVER, NULL, "the game is over");
     else
-        rc = c.ops->hint(c.st, seat, &out, &e);
+        rc = game_hint(c.ops, c.st, seat, &out, &e);
     if (rc) {
         http_res_fail(res, req, &e);
     } else {

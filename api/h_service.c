@@ -156,14 +156,14 @@ static json_t *catalogue_entry(const game_ops *ops)
     /* the bots a person may sit beside: those the game's own seating rule
      * accepts at a table of one person and that bot */
     json_t *with_people = json_array();
-    for (const char *const *b = ops->bots; *b; b++) {
-        json_array_append_new(bots, json_string(*b));
+    for (const game_bot *b = ops->bots; b->name; b++) {
+        json_array_append_new(bots, json_string(b->name));
         const char *seat[GAME_MAX_SEATS] = {0};
         for (int i = 1; i < ops->max_players && i < GAME_MAX_SEATS; i++)
-            seat[i] = *b;
+            seat[i] = b->name;
         game_err e = {0};
-        if (!ops->seating || ops->seating(seat, ops->max_players, &e) == 0)
-            json_array_append_new(with_people, json_string(*b));
+        if (game_seating(ops, seat, ops->max_players, &e) == 0)
+            json_array_append_new(with_people, json_string(b->name));
     }
     for (int i = 0; i < ops->nfns; i++) {
         const game_fn *f = &ops->fns[i];
@@ -218,9 +218,11 @@ int h_rules_game(const api_config *cfg, const http_req *req,
     if (own) {
         json_object_update_missing(own, doc); /* the game's own text wins, */
         json_object_set(own, "players", json_object_get(doc, "players")); /* not for the table size */
+        json_decref(doc);
+        doc = own;
     }
-    json_decref(doc);
-    http_res_json(res, 200, own ? own : catalogue_entry(ops));
+    json_object_set_new(doc, "bots", game_bots_json(ops)); /* the rows, each with what it does */
+    http_res_json(res, 200, doc);
 done:
     return res->status;
 }

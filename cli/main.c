@@ -449,20 +449,50 @@ static void usage(FILE *f)
         "`croupier <command> --help` describes each command.\n");
 }
 
+/* `croupier games --json`: the registry as data, for scripts
+ * (tests/tournaments.mjs takes its lineups from it). */
+static int games_json(void)
+{
+    json_t *out = json_array();
+    for (const game_ops *const *g = game_registry; *g; g++) {
+        json_t *variants = json_array(), *bots = json_array();
+        for (const char *const *v = (*g)->variants; *v; v++)
+            json_array_append_new(variants, json_string(*v));
+        for (const game_bot *b = (*g)->bots; b->name; b++)
+            json_array_append_new(bots, json_string(b->name));
+        json_array_append_new(out, json_pack("{s:s,s:s,s:o,s:{s:i,s:i,s:i},s:b,s:o}", "game", (*g)->name,
+                                             "title", (*g)->title, "variants", variants, "players", "min",
+                                             (*g)->min_players, "max", (*g)->max_players, "default",
+                                             (*g)->default_players ? (*g)->default_players : (*g)->min_players,
+                                             "cooperative", (*g)->cooperative, "bots", bots));
+    }
+    char *text = json_dumps(out, JSON_INDENT(1));
+    json_decref(out);
+    if (!text)
+        return 1;
+    puts(text);
+    free(text);
+    return 0;
+}
+
 static int cmd_games(int argc, char **argv)
 {
     if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        printf("usage: croupier games\nList the games with their variants, player counts and bots.\n");
+        printf("usage: croupier games [--json]\nList the games with their variants, player counts and bots\n"
+               "(--json: as a JSON array of {game, title, variants, players {min, max, default},\n"
+               "cooperative, bots}, bots[0] the default).\n");
         return 0;
     }
+    if (argc > 1 && strcmp(argv[1], "--json") == 0)
+        return games_json();
     for (const game_ops *const *g = game_registry; *g; g++) {
         printf("%-12s %s, %d-%d players\n  variants:", (*g)->name, (*g)->title,
                (*g)->min_players, (*g)->max_players);
         for (const char *const *v = (*g)->variants; *v; v++)
             printf(" %s", *v);
         printf("\n  bots:");
-        for (const char *const *b = (*g)->bots; *b; b++)
-            printf(" %s", *b);
+        for (const game_bot *b = (*g)->bots; b->name; b++)
+            printf(" %s", b->name);
         printf("\n");
     }
     return 0;

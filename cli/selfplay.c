@@ -91,7 +91,7 @@ int cmd_selfplay(int argc, char **argv)
     const char *bots[GAME_MAX_SEATS];
     char buf[512];
     int nbots = 0, ntok = 0;
-    snprintf(buf, sizeof buf, "%s", bots_arg ? bots_arg : ops->bots[0]);
+    snprintf(buf, sizeof buf, "%s", bots_arg ? bots_arg : ops->bots[0].name);
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
         if (!game_has_bot(ops, tok)) {
             fprintf(stderr, "croupier selfplay: %s has no bot '%s'\n", ops->name, tok);
@@ -154,7 +154,7 @@ int cmd_selfplay(int argc, char **argv)
             if (gs.over)
                 break;
             char expl[320];
-            if (ops->bot(st, bots[gs.to_move], NULL, expl, sizeof expl, &e)) {
+            if (game_bot_play(ops, st, bots[gs.to_move], NULL, expl, sizeof expl, &e)) {
                 fprintf(stderr, "croupier selfplay: game %ld (seed %llu): bot %s failed: %s\n",
                         g, (unsigned long long)game_seed(seed, g), bots[gs.to_move], e.detail);
                 rc = 1;

@@ -206,7 +206,7 @@ static int remote_move(ctx *c, void *st, long g, int seat, game_err *e)
         snprintf(in->reason, sizeof in->reason, "%.199s", why);
     }
     char expl[320];
-    return ops->bot(st, c->fallback, NULL, expl, sizeof expl, e);
+    return game_bot_play(ops, st, c->fallback, NULL, expl, sizeof expl, e);
 }
 
 static void play_one(ctx *c, void *st, long g, char *err, size_t errlen)
@@ -245,7 +245,7 @@ static void play_one(ctx *c, void *st, long g, char *err, size_t errlen)
                          g, (unsigned long long)seed, c->fallback, gs.to_move, e.detail);
                 return;
             }
-        } else if (ops->bot(st, bot, NULL, expl, sizeof expl, &e)) {
+        } else if (game_bot_play(ops, st, bot, NULL, expl, sizeof expl, &e)) {
             r->failed = 1;
             snprintf(err, errlen, "game %ld (seed %llu): bot %s at seat %d failed: %s",
                      g, (unsigned long long)seed, bot, gs.to_move, e.detail);
@@ -504,8 +504,8 @@ static int parse_args(int argc, char **argv, args *a)
 
 static void list_bots(const game_ops *ops)
 {
-    for (const char *const *b = ops->bots; *b; b++)
-        fprintf(stderr, " %s", *b);
+    for (const game_bot *b = ops->bots; b->name; b++)
+        fprintf(stderr, " %s", b->name);
 }
 
 /* The game, its variant and the fallback bot into c: 0, or 2 (said why). */
@@ -529,10 +529,10 @@ static int set_game(ctx *c, const args *a)
     if (!a->bots) {
         fprintf(stderr, "croupier tournament: --bots is required: the strategies to play, "
                         "e.g. --bots %s,%s\n",
-                ops->bots[0], ops->bots[1] ? ops->bots[1] : ops->bots[0]);
+                ops->bots[0].name, ops->bots[1].name ? ops->bots[1].name : ops->bots[0].name);
         return 2;
     }
-    c->fallback = a->fallback ? a->fallback : ops->bots[0];
+    c->fallback = a->fallback ? a->fallback : ops->bots[0].name;
     if (!game_has_bot(ops, c->fallback)) {
         fprintf(stderr, "croupier tournament: %s has no bot '%s' for --fallback (bots:",
                 ops->name, c->fallback);
@@ -602,12 +602,12 @@ static int set_lineup(ctx *c, const args *a)
         same &= strcmp(c->lineup[j], c->lineup[0]) == 0 && c->url[j] == c->url[0];
     c->rot = same ? 1 : (int)players;
     /* the seating of every rotation must be one the game accepts */
-    for (int r = 0; ops->seating && r < players; r++) {
+    for (int r = 0; r < players; r++) {
         const char *seat[GAME_MAX_SEATS];
         for (int s = 0; s < players; s++) /* a remote seat as its fallback */
             seat[s] = c->url[lineup_entry(c, r, s)] ? c->fallback : seat_bot(c, r, s);
         game_err e = {0};
-        if (ops->seating(seat, (int)players, &e)) {
+        if (game_seating(ops, seat, (int)players, &e)) {
             fprintf(stderr, "croupier tournament: %s refuses this seating: %s\n", ops->name,
                     e.detail);
             return 2;

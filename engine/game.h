@@ -109,13 +109,32 @@ typedef struct game_suite {
     json_t *(*judge)(const struct game_suite *s, json_t *const *args);
 } game_suite;
 
+/* One strategy of a game: a row of ops->bots (engine/bots.c plays them). */
+enum { GAME_PLAY_MAX = 256 }; /* bytes of a game's own play value, at most */
+typedef struct game_bot {
+    const char *name;  /* "planner": the name of {"bot": ...}; NULL ends the table */
+    const char *about; /* what it does, a sentence or two (GET /rules/<game>) */
+    /* Choose the play of `seat`, the seat to move, from what that seat may
+     * see: write the game's own play value into *play and one line of
+     * reason into why. Chance comes from r only (a copy of the state's bot
+     * RNG, kept when the play is made). Never changes the state. */
+    void (*choose)(const void *st, int seat, rng *r, void *play, char *why, size_t why_len);
+    /* Optional: refuse a seating this strategy cannot play in (bots[i]: the
+     * strategy of seat i, NULL for a person): ERR_BAD_MEMBER with the
+     * pointer "/players/<i>[/bot]". NULL: it plays in any seating. */
+    int (*seats_ok)(const char *const *bots, int n, game_err *e);
+} game_bot;
+
 typedef struct game_ops {
     const char *name;              /* "comp10001bo": the id used in URLs and bodies */
     const char *title;             /* "Comp10001-Bo" */
     const char *const *variants;   /* NULL-terminated; [0] is the default */
     int min_players, max_players;
     int default_players;           /* the seed's table size (0: min_players) */
-    const char *const *bots;       /* NULL-terminated strategy names; [0] the default: /hint, resigned seats */
+    /* The strategies, ended by a row whose name is NULL. bots[0] is the
+     * default: the one help mode (game_hint) and a resigned seat use, and
+     * the one the name "default" stands for in every game. */
+    const game_bot *bots;
     size_t state_size;
     int cooperative;               /* 1: all seats win or lose together (score, no winner) */
     const game_fn *fns;            /* autograder functions, may be NULL */
@@ -159,16 +178,15 @@ typedef struct game_ops {
      * recorded for them), apply that forced play and return 1 with its
      * record; else return 0 and change nothing. */
     int (*autoplay)(void *st, json_t **record);
-    /* The named strategy chooses and applies a play for the seat to move;
-     * `explanation` receives one line. record as for apply (may be NULL:
-     * selfplay passes NULL and the engine may skip building JSON). */
-    int (*bot)(void *st, const char *strategy, json_t **record,
-               char *explanation, size_t explanation_len, game_err *e);
-    /* Help mode: {"play": <play>, "explanation": "...", ...} for `seat`,
-     * computed by bots[0] (not always the strongest: Hanabi's `info` plays
-     * only beside itself) from what that seat may see.
-     * ERR_NOT_YOUR_TURN / ERR_GAME_OVER when there is nothing to advise. */
-    int (*hint)(const void *st, int seat, json_t **out, game_err *e);
+    /* The bots' side of a game, for engine/bots.c: the state's bot RNG (a
+     * copy); make a play a strategy chose (the game's own play value, as
+     * game_bot.choose wrote it), keeping r as the new bot RNG, with `why`
+     * in its record (record as for apply) -- returns 0, or -1 changing
+     * nothing when the play is not legal (a broken strategy); and a play
+     * value as the JSON of a play (new ref). */
+    rng (*bot_rng)(const void *st);
+    int (*bot_apply)(void *st, const void *play, const rng *r, const char *why, json_t **record);
+    json_t *(*play_json)(const void *play);
     /* The play history as `seat` may see it: a JSON array. New ref. */
     json_t *(*history)(const void *st, int seat);
 
@@ -202,10 +220,11 @@ typedef struct game_ops {
      * seat sees is unchanged. NULL when the game never lets a seat export
      * mid-game. */
     void (*conceal)(void *st, int seat, uint64_t salt);
-    /* Refuse a seating the game's strategies cannot play (bots[i]: the
-     * strategy of seat i, NULL for a person): ERR_BAD_MEMBER with the
-     * pointer "/players/<i>[/bot]". NULL: every seating is fine. */
-    int (*seating)(const char *const *bots, int n, game_err *e);
+    /* Help mode's answer, when the game says more than bots[0]'s play:
+     * game_hint() calls it for the seat to move of a game in progress, in
+     * place of its own {"play", "explanation", "strategy"}. New ref in
+     * *out. NULL: game_hint()'s answer. */
+    int (*hint)(const void *st, int seat, json_t **out, game_err *e);
     /* Mark a copy of a past position of a finished game so that its views
      * show what a finished game shows (every card to every reader) while
      * saying where the game stood then (GET /games/{id}?at=N). The mark is
@@ -219,6 +238,11 @@ typedef struct game_ops {
      * game, that a reader's view does not change with what it may not see.
      * Optional (NULL: not checked). */
     void (*redeal)(void *st, int reader, uint64_t salt);
+    /* The game's invariants (every card as often as its decks hold it,
+     * every count within its array): 0, or ERR_INTERNAL with the broken one
+     * in e->detail. Debug builds run it after every play made (GAME_CHECK);
+     * decode() runs it on what it read. Optional. */
+    int (*invariants)(const void *st, game_err *e);
     /* The arguments the course's play function would receive for `seat`
      * now (remote players, docs/tournaments.md): a new JSON array, in the
      * order of (*fn)->params, from what that seat may see only; *fn is the
@@ -233,8 +257,41 @@ extern const game_ops *const game_registry[]; /* NULL-terminated */
 const game_ops *game_find(const char *name);   /* NULL if unknown */
 /* 1 when `variant` is one of ops->variants. */
 int game_has_variant(const game_ops *ops, const char *variant);
-/* 1 when `strategy` is one of ops->bots. */
+/* 1 when `strategy` names one of ops->bots (or is "default"). */
 int game_has_bot(const game_ops *ops, const char *strategy);
+
+/* engine/bots.c: the strategies, the same for every game. */
+/* The row `strategy` names: one of ops->bots by name, or bots[0] for
+ * "default"; NULL when none. */
+const game_bot *game_find_bot(const game_ops *ops, const char *strategy);
+/* The named strategy chooses and makes a play for the seat to move;
+ * `explanation` (may be NULL) receives its one line. record as for apply
+ * (may be NULL: selfplay passes NULL). ERR_GAME_OVER, or ERR_BAD_MEMBER for
+ * an unknown strategy. */
+int game_bot_play(const game_ops *ops, void *st, const char *strategy, json_t **record,
+                  char *explanation, size_t explanation_len, game_err *e);
+/* Help mode: {"play": <play>, "explanation": "...", "strategy": <bots[0]>}
+ * for `seat`, from what that seat may see (or ops->hint's answer).
+ * ERR_NOT_YOUR_TURN / ERR_GAME_OVER when there is nothing to advise. */
+int game_hint(const game_ops *ops, const void *st, int seat, json_t **out, game_err *e);
+/* The strategies as GET /rules/<game> lists them: [{"name",
+ * "description"}...], bots[0] first. New ref. */
+json_t *game_bots_json(const game_ops *ops);
+/* Refuse a seating one of its strategies cannot play (their seats_ok); 0
+ * when every seated strategy accepts it. */
+int game_seating(const game_ops *ops, const char *const *bots, int n, game_err *e);
+
+/* Debug builds (-DCROUPIER_CHECKS, which the ASan build sets) check the
+ * game's invariants after every play made -- each game's apply() and
+ * autoplay(), and game_bot_play() -- and abort naming the broken one, as
+ * SQLite asserts its own in debug builds; release builds compile the check
+ * away. */
+#ifdef CROUPIER_CHECKS
+void game_check(const game_ops *ops, const void *st);
+#define GAME_CHECK(ops, st) game_check(ops, st)
+#else
+#define GAME_CHECK(ops, st) ((void)0)
+#endif
 
 /* engine/cases.c: the autograder kit's cases (docs/autograder.md). */
 enum { GAME_CASES_MAX = 5000 };

@@ -44,5 +44,5 @@ int game_has_variant(const game_ops *ops, const char *variant)
 
 int game_has_bot(const game_ops *ops, const char *strategy)
 {
-    return in_list(ops->bots, strategy);
+    return game_find_bot(ops, strategy) != NULL;
 }

@@ -7,13 +7,15 @@
 //
 //   node tests/tournaments.mjs [--bin build/croupier] [--scale 1] [--seed 1] [--write docs/tournaments.md]
 //
-// The lineups: for each competitive game and variant, every pair of its bots
-// (seats alternate A, B, A, B: each sits at every seat and plays every deal
-// equally, the tournament's rotation) and the lineups the issues set targets
-// for (one strategy against three of another); for Hanabi (cooperative),
-// every bot alone at tables of 2 to 5 (its team score). --scale multiplies
-// the games (0.1 for a quick look). Seeded: the same command gives the same
-// table on any machine with the same build.
+// The lineups come from the registry (`croupier games --json`): for each
+// competitive game and variant, at its usual table size, the default bot
+// (bots[0]) against the next one in every other seat (the lineups the issues
+// set targets for), then every pair of its bots (seats alternate A, B, A, B:
+// each sits at every seat and plays every deal equally, the tournament's
+// rotation); for a cooperative game, every bot alone at every table size
+// (its team score). --scale multiplies the games (0.1 for a quick look).
+// Seeded: the same command gives the same table on any machine with the
+// same build.
 import { spawnSync } from 'node:child_process';
 import { writeBlocks } from './docblock.mjs';
 
@@ -38,19 +40,9 @@ function run(args) {
 }
 
 function games() {
-  const r = spawnSync(opt.bin, ['games'], { encoding: 'utf8' });
+  const r = spawnSync(opt.bin, ['games', '--json'], { encoding: 'utf8' });
   if (r.status !== 0) { console.error(r.stderr); process.exit(1); }
-  const out = [];
-  let cur = null;
-  for (const line of r.stdout.split('\n')) {
-    let m = /^(\S+)\s+(.+?), (\d+)-(\d+) players/.exec(line);
-    if (m) { cur = { game: m[1], title: m[2], min: +m[3], max: +m[4] }; out.push(cur); continue; }
-    m = /^\s+variants: (.*)$/.exec(line);
-    if (m && cur) cur.variants = m[1].trim().split(/\s+/);
-    m = /^\s+bots: (.*)$/.exec(line);
-    if (m && cur) cur.bots = m[1].trim().split(/\s+/);
-  }
-  return out;
+  return JSON.parse(r.stdout);
 }
 
 const n = (k) => String(Math.max(1, Math.round(k * opt.scale)));
@@ -59,27 +51,26 @@ const t0 = Date.now();
 const lines = [];
 const say = (s = '') => lines.push(s);
 
-// Lineups with targets (issue 14): [game, variant, lineup, games]
-const TARGETS = {
-  comp10001bo: (v) => [['planner', 'standard', 'standard', 'standard']],
-  phazed: (v) => [['planner', 'greedy', 'greedy', 'greedy']],
-  fivecrowns: () => [['strategy', 'greedy']],
-};
-const GAMES = { comp10001bo: 4000, phazed: 2000, fivecrowns: 2000, hanabi: 1000 };
+// Games per lineup (a game not named: 2000, or 1000 per table size when
+// cooperative), and the options a table plays with where the game's default
+// is not the usual rule: precision and rules, not lineups.
+const GAMES = { comp10001bo: 4000 };
+const OPTIONS = { hanabi: { json: '{"end":"standard"}', says: 'end rule "standard"' } };
 
 for (const g of games()) {
-  if (g.game === 'hanabi') {
+  if (g.cooperative) {
+    const games = GAMES[g.game] || 1000, o = OPTIONS[g.game];
     for (const v of g.variants) {
-      say(`**${g.title}, ${v}** (cooperative: every seat the same bot, ${n(GAMES.hanabi)} games per table size, end rule "standard"; mean team score ± standard error, perfect games)`);
+      say(`**${g.title}, ${v}** (cooperative: every seat the same bot, ${n(games)} games per table size${o ? `, ${o.says}` : ''}; mean team score ± standard error, perfect games)`);
       say();
       const sizes = [];
-      for (let p = g.min; p <= g.max; p++) sizes.push(p);
+      for (let p = g.players.min; p <= g.players.max; p++) sizes.push(p);
       say(`| bot | ${sizes.map((p) => `${p} players`).join(' | ')} |`);
       say(`|---|${sizes.map(() => '---').join('|')}|`);
       for (const b of g.bots) {
         const cells = sizes.map((p) => {
-          const j = run(['--game', g.game, '--variant', v, '--bots', b, '--players', String(p), '--games', n(GAMES.hanabi),
-            '--options', '{"end":"standard"}']);
+          const j = run(['--game', g.game, '--variant', v, '--bots', b, '--players', String(p), '--games', n(games),
+            ...(o ? ['--options', o.json] : [])]);
           const t = j.team_score;
           return `${t.mean.toFixed(2)} ± ${t.stderr.toFixed(2)} (${pct(t.perfect / j.games)} perfect)`;
         });
@@ -89,7 +80,7 @@ for (const g of games()) {
     }
     continue;
   }
-  const players = g.game === 'fivecrowns' ? 2 : g.max;
+  const players = g.players.default;
   for (const v of g.variants) {
     say(`**${g.title}, ${v}** (${players} players; ${n(GAMES[g.game] || 2000)} games per lineup, seats rotated over shared deals; ` +
       `wins per seat (a strategy's wins over its seats), with the 95% interval: fair share ${pct(1 / players)} per seat)`);
@@ -97,7 +88,8 @@ for (const g of games()) {
     say('| lineup | ' + 'result |'.repeat(1));
     say('|---|---|');
     const lineups = [];
-    for (const t of (TARGETS[g.game] || (() => []))(v)) lineups.push(t);
+    if (g.bots.length > 1 && players > 2) /* the default against the next one in every other seat */
+      lineups.push([g.bots[0], ...Array(players - 1).fill(g.bots[1])]);
     for (let i = 0; i < g.bots.length; i++)
       for (let k = i + 1; k < g.bots.length; k++) {
         const a = g.bots[i], b = g.bots[k];

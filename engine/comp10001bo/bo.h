@@ -209,6 +209,9 @@ int bo_cards_parse(const json_t *j, const char *ptr, int variant, size_t max,
                    uint8_t *out, int *n, game_err *e);
 json_t *bo_encode(const bo_state *st);
 int bo_decode(bo_state *st, const json_t *blob, game_err *e);
+/* Every card as often as the decks hold it, every count within its array:
+ * 0, or ERR_INTERNAL saying what is broken (ops->invariants; decode). */
+int bo_invariants(const bo_state *st, game_err *e);
 json_t *bo_view(const bo_state *st, int seat);
 /* ops->redeal: the hands `reader` may not see, every stockpile below its top
  * and the draw pile, shuffled among their places (game.h). */
@@ -239,7 +242,6 @@ void bo_plan_bonus(const bo_obs *o, bo_play *out, char *why, size_t whylen);
 /* Uniform over the possible plays. */
 void bo_random(const bo_obs *o, rng *r, bo_play *out, char *why, size_t whylen);
 
-extern const char *const bo_bots[];
 
 /* --- autograder functions (bo_fns.c) -------------------------------------- */
 enum { BO_NFNS = 5 };

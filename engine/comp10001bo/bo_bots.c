@@ -42,8 +42,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const bo_bots[] = {"planner", "standard", "random", NULL};
-
 enum { NODE_BUDGET = 1000, LOW_WIDTH = 8 }; /* 100..10000 nodes play alike */
 enum { WIDTH_MAX = 24, STRONG_BUDGET = 500 };
 /* bonus tuning (800 seeded games each against 3 "standard" copies: joker

@@ -460,8 +460,29 @@ static int decode_body(bo_state *st, const json_t *j, game_err *e)
     if (st->nhist + BO_PLAYS * left - st->plays_this_turn > BO_MAXHIST)
         return err_set(e, ERR_BAD_MEMBER, "/history", "more plays than the turns played allow");
 
+    if (bo_invariants(st, e)) {
+        e->code = ERR_BAD_MEMBER;
+        return ERR_BAD_MEMBER;
+    }
+    if (var && decode_embargo(st, j, e))
+        return ERR_BAD_MEMBER;
+    return 0;
+}
+
+int bo_invariants(const bo_state *st, game_err *e)
+{
+    int ok = st->cur < BO_NP && st->ndraw <= BO_MAXCARDS && st->nhist <= BO_MAXHIST;
+    for (int q = 0; q < BO_NP; q++) {
+        ok &= st->nhand[q] <= BO_HAND && st->nstock[q] <= BO_STOCK;
+        for (int k = 0; k < BO_NDISC; k++)
+            ok &= st->b.ndisc[q][k] <= BO_PILE;
+    }
+    for (int k = 0; k < BO_NBUILD; k++)
+        ok &= st->b.nbuild[k] <= BO_PILE;
+    if (!ok)
+        return err_set(e, ERR_INTERNAL, "", "a count is beyond its capacity");
     /* conservation: two of each card, no more, no less */
-    int count[BO_JOKER + 1] = {0};
+    int count[256] = {0};
     for (int i = 0; i < st->ndraw; i++) count[st->draw[i]]++;
     for (int q = 0; q < BO_NP; q++) {
         for (int i = 0; i < st->nhand[q]; i++) count[st->hand[q][i]]++;
@@ -471,16 +492,12 @@ static int decode_body(bo_state *st, const json_t *j, game_err *e)
     }
     for (int k = 0; k < BO_NBUILD; k++)
         for (int i = 0; i < st->b.nbuild[k]; i++) count[st->b.build[k][i]]++;
-    for (int c = 1; c <= 52; c++)
-        if (count[c] != 2)
-            return err_set(e, ERR_BAD_MEMBER, "",
-                           "card %s appears %d times in the state; two decks hold exactly 2",
-                           bo_card_name(c), count[c]);
-    if (count[BO_JOKER] != (var ? BO_NJOKERS : 0))
-        return err_set(e, ERR_BAD_MEMBER, "", "ZZ appears %d times in the state; the bonus pack holds exactly 4",
-                       count[BO_JOKER]);
-    if (var && decode_embargo(st, j, e))
-        return ERR_BAD_MEMBER;
+    for (int c = 0; c < 256; c++) {
+        int want = c >= 1 && c <= 52 ? 2 : c == BO_JOKER && st->variant ? BO_NJOKERS : 0;
+        if (count[c] != want)
+            return err_set(e, ERR_INTERNAL, "", "card %s appears %d times in the state; the decks hold %d",
+                           c >= 1 && c <= BO_JOKER ? bo_card_name(c) : "?", count[c], want);
+    }
     return 0;
 }
 

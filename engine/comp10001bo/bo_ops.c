@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+extern const game_ops comp10001bo_ops; /* at the end; GAME_CHECK names it */
+
 static const char *const VARIANTS[] = {"standard", "bonus", NULL};
 
 static json_t *rules(void)
@@ -64,20 +66,6 @@ static json_t *rules(void)
         "each player holds one embargo card, used at most once: [4, null, [2, target]] embargoes another player whose stockpile holds 3 cards or fewer and who is not embargoed now (turn-ending)",
         "an embargoed player may only play from the stockpile until they clear the embargo with [5, null, destination] (any build or discard pile; turn-ending; the card leaves play)",
         "embargo plays count as possible plays: a player may not claim no play while one exists; a cleared player may be embargoed again by another player's unused card"));
-    json_object_set_new(r, "bots", json_pack("[{s:s,s:s},{s:s,s:s},{s:s,s:s}]",
-        "name", "planner", "description",
-        "plans the whole turn (up to five plays) for stockpile progress, then weighs the table it leaves: "
-        "how close its own stockpile top is to a pile with the cards it holds, and which build or discard "
-        "piles the other players' stockpile tops could go on, now or through one more card, and how many "
-        "kinds of card the table takes at once; it ends the turn with the discard that feeds them least. "
-        "In the bonus game it also keeps jokers for stockpile "
-        "progress, embargoes the opponent closest to winning and clears its own embargo as soon as its "
-        "stockpile cannot move",
-        "name", "standard", "description",
-        "the earlier planner (the baseline): searches this turn's play sequences for stockpile progress and "
-        "only keeps the build piles from the other players' stockpile tops; in the bonus game it plays "
-        "legally but uses jokers like any card and embargo plays only when nothing else ends the turn",
-        "name", "random", "description", "a uniformly random possible play"));
     json_t *fns = json_array();
     for (int i = 0; i < BO_NFNS; i++) {
         char path[96];
@@ -101,17 +89,10 @@ static int init(void *vst, const char *variant, int nplayers, uint64_t seed,
     if (nplayers != BO_NP)
         return err_set(e, ERR_BAD_MEMBER, "/players", "Comp10001-Bo is played by exactly 4 players, not %d",
                        nplayers);
-    if (options && !json_is_null(options)) {
-        if (jx_object(options, "/options", e))
-            return ERR_BAD_MEMBER;
-        const char *k;
-        json_t *x;
-        json_object_foreach((json_t *)options, k, x) {
-            char p[160];
-            jx_ptr_key(p, sizeof p, "/options", k);
-            return err_set(e, ERR_BAD_MEMBER, p, "unknown option (Comp10001-Bo has none)");
-        }
-    }
+    static const char *const OPTIONS[] = {NULL};
+    if (options && !json_is_null(options) &&
+        (jx_object(options, "/options", e) || jx_known(options, "/options", OPTIONS, e)))
+        return ERR_BAD_MEMBER;
     bo_deal_variant(vst, seed, variant && strcmp(variant, "bonus") == 0);
     return 0;
 }
@@ -218,6 +199,7 @@ static int apply(void *vst, int seat, const json_t *play, json_t **record, game_
     if (!v.valid)
         return err_rule(e, v.rule, "%s", v.reason);
     commit(st, &p, bo_state_judge(st, &p, NULL, 0, NULL), record, NULL);
+    GAME_CHECK(&comp10001bo_ops, st);
     return 0;
 }
 
@@ -245,59 +227,74 @@ static int autoplay(void *vst, json_t **record)
     bo_play pass = {.type = BO_NO_PLAY};
     no_play_reason(st, why, sizeof why);
     commit(st, &pass, 3, record, why);
+    GAME_CHECK(&comp10001bo_ops, st);
     return 1;
 }
 
-static int bot(void *vst, const char *strategy, json_t **record, char *explanation,
-               size_t explanation_len, game_err *e)
+/* The strategies: each chooses from what the seat may see (a bo_obs). */
+static void planner(const void *st, int seat, rng *r, void *p, char *why, size_t n)
+{
+    bo_obs o;
+    (void)r;
+    bo_observe(st, seat, &o);
+    bo_plan(&o, p, why, n);
+}
+
+static void standard(const void *st, int seat, rng *r, void *p, char *why, size_t n)
+{
+    bo_obs o;
+    (void)r;
+    bo_observe(st, seat, &o);
+    bo_plan_n(&o, 1000, p, why, n);
+}
+
+static void random_play(const void *st, int seat, rng *r, void *p, char *why, size_t n)
+{
+    bo_obs o;
+    bo_observe(st, seat, &o);
+    bo_random(&o, r, p, why, n);
+}
+
+static const game_bot BOTS[] = {
+    {"planner",
+     "plans the whole turn (up to five plays) for stockpile progress, then weighs the table it leaves: "
+     "how close its own stockpile top is to a pile with the cards it holds, and which build or discard "
+     "piles the other players' stockpile tops could go on, now or through one more card, and how many "
+     "kinds of card the table takes at once; it ends the turn with the discard that feeds them least. "
+     "In the bonus game it also keeps jokers for stockpile "
+     "progress, embargoes the opponent closest to winning and clears its own embargo as soon as its "
+     "stockpile cannot move",
+     planner, NULL},
+    {"standard",
+     "the earlier planner (the baseline): searches this turn's play sequences for stockpile progress and "
+     "only keeps the build piles from the other players' stockpile tops; in the bonus game it plays "
+     "legally but uses jokers like any card and embargo plays only when nothing else ends the turn",
+     standard, NULL},
+    {"random",
+     "a uniformly random possible play",
+     random_play, NULL},
+    {NULL, NULL, NULL, NULL},
+};
+_Static_assert(sizeof(bo_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer");
+
+static rng bot_rng(const void *st) { return ((const bo_state *)st)->brng; }
+
+static int bot_apply(void *vst, const void *p, const rng *r, const char *why, json_t **record)
 {
     bo_state *st = vst;
-    if (record)
-        *record = NULL;
-    if (st->result != BO_PLAYING)
-        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", bo_result_name(st->result));
-    bo_obs o;
-    bo_play p;
-    char why[320];
-    rng r = st->brng;
-    bo_observe(st, st->cur, &o);
-    if (strategy && strcmp(strategy, "planner") == 0)
-        bo_plan(&o, &p, why, sizeof why);
-    else if (strategy && strcmp(strategy, "standard") == 0)
-        bo_plan_n(&o, 1000, &p, why, sizeof why);
-    else if (strategy && strcmp(strategy, "random") == 0)
-        bo_random(&o, &r, &p, why, sizeof why);
-    else
-        return err_set(e, ERR_BAD_MEMBER, "", "unknown strategy \"%.32s\"", strategy ? strategy : "");
-    int verdict = bo_judge(&o, &p, NULL, 0, NULL);
+    int verdict = bo_state_judge(st, p, NULL, 0, NULL);
     if (!verdict)
-        return err_set(e, ERR_INTERNAL, "", "strategy %s chose an invalid play", strategy);
-    st->brng = r;
-    commit(st, &p, verdict, record, why);
-    if (explanation && explanation_len)
-        snprintf(explanation, explanation_len, "%s", why);
+        return -1;
+    st->brng = *r;
+    commit(st, p, verdict, record, why);
     return 0;
 }
 
-static int hint(const void *vst, int seat, json_t **out, game_err *e)
-{
-    const bo_state *st = vst;
-    *out = NULL;
-    if (st->result != BO_PLAYING)
-        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", bo_result_name(st->result));
-    if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
-    bo_obs o;
-    bo_play p;
-    char why[320];
-    bo_observe(st, seat, &o);
-    bo_plan(&o, &p, why, sizeof why);
-    *out = json_pack("{s:o,s:s,s:s}", "play", bo_play_json(&p), "explanation", why,
-                     "strategy", "planner");
-    return 0;
-}
+static json_t *play_json(const void *p) { return bo_play_json(p); }
 
 static void reveal(void *st) { ((bo_state *)st)->revealed = 1; }
+
+static int invariants(const void *st, game_err *e) { return bo_invariants(st, e); }
 
 static void redeal(void *st, int reader, uint64_t salt) { bo_redeal(st, reader, salt); }
 
@@ -307,7 +304,7 @@ const game_ops comp10001bo_ops = {
     .variants = VARIANTS,
     .min_players = BO_NP,
     .max_players = BO_NP,
-    .bots = bo_bots,
+    .bots = BOTS,
     .state_size = sizeof(bo_state),
     .fns = bo_fns,
     .nfns = BO_NFNS,
@@ -323,10 +320,12 @@ const game_ops comp10001bo_ops = {
     .check = check,
     .apply = apply,
     .autoplay = autoplay,
-    .bot = bot,
-    .hint = hint,
+    .bot_rng = bot_rng,
+    .bot_apply = bot_apply,
+    .play_json = play_json,
     .history = history,
     .reveal = reveal,
     .redeal = redeal,
     .fn_args = bo_fn_args,
+    .invariants = invariants,
 };

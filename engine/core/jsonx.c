@@ -206,7 +206,7 @@ json_t *jx_rng_encode(const rng *r)
     return json_pack("{s:s,s:s}", "state", s, "inc", i);
 }
 
-static int hex64(const char *s, uint64_t *out)
+int jx_hex64(const char *s, uint64_t *out)
 {
     uint64_t x = 0;
     size_t n = strlen(s);
@@ -224,6 +224,27 @@ static int hex64(const char *s, uint64_t *out)
     return 0;
 }
 
+int jx_known(const json_t *obj, const char *base, const char *const *known, game_err *e)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)obj, k, v) {
+        const char *const *a = known;
+        while (*a && strcmp(*a, k) != 0)
+            a++;
+        if (*a)
+            continue;
+        char p[160], list[160] = "";
+        size_t used = 0;
+        for (a = known; *a && used < sizeof list; a++)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", a == known ? "" : ", ", *a);
+        jx_ptr_key(p, sizeof p, base, k);
+        return err_set(e, ERR_BAD_MEMBER, p, "unknown member '%.64s' (%s%s)", k,
+                       *known ? "known: " : "there are none", list);
+    }
+    return 0;
+}
+
 int jx_rng_decode(const json_t *v, const char *ptr, rng *r, game_err *e)
 {
     char p[192];
@@ -233,12 +254,12 @@ int jx_rng_decode(const json_t *v, const char *ptr, rng *r, game_err *e)
     jx_ptr_key(p, sizeof p, ptr, "state");
     if (jx_string(jx_get(v, "state"), p, &s, e))
         return ERR_BAD_MEMBER;
-    if (hex64(s, &r->state))
+    if (jx_hex64(s, &r->state))
         return err_set(e, ERR_BAD_MEMBER, p, "expected up to 16 hex digits");
     jx_ptr_key(p, sizeof p, ptr, "inc");
     if (jx_string(jx_get(v, "inc"), p, &s, e))
         return ERR_BAD_MEMBER;
-    if (hex64(s, &r->inc) || !(r->inc & 1))
+    if (jx_hex64(s, &r->inc) || !(r->inc & 1))
         return err_set(e, ERR_BAD_MEMBER, p, "expected up to 16 hex digits, odd");
     return 0;
 }

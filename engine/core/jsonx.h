@@ -40,6 +40,13 @@ json_t *jx_u16_array(const uint16_t *v, int n);
  * *variant receives its index. */
 int jx_header(const json_t *j, const char *game, const char *const *variants, int *variant,
               game_err *e);
+/* Refuse the first member of the object `obj` whose name is not in `known`
+ * (NULL-terminated): ERR_BAD_MEMBER with the pointer "<base>/<name>" and a
+ * detail listing the known names. The one check of unknown members: game
+ * options, plays, stored states and api/'s request bodies all use it. */
+int jx_known(const json_t *obj, const char *base, const char *const *known, game_err *e);
+/* 1 to 16 hex digits (either case) -> *out; -1 when s is not that. */
+int jx_hex64(const char *s, uint64_t *out);
 /* RNG state as {"state":"<hex>","inc":"<hex>"}. */
 json_t *jx_rng_encode(const rng *r);
 int jx_rng_decode(const json_t *v, const char *ptr, rng *r, game_err *e);

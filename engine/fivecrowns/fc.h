@@ -208,7 +208,6 @@ void fc_observe(const fc_state *st, int seat, fc_obs *o);
 void fc_strategy(const fc_obs *o, int hint, fc_advice *a);
 void fc_greedy(const fc_obs *o, fc_play *p, char *why, size_t n);
 void fc_random(const fc_obs *o, rng *r, fc_play *p, char *why, size_t n);
-extern const char *const fc_bots[];
 
 /* --- JSON (fc_codec.c) -------------------------------------------------------- */
 json_t *fc_cards_json(const uint8_t *c, int n);       /* in the given order */
@@ -222,6 +221,10 @@ int fc_decode(fc_state *st, const json_t *blob, game_err *e);
  * the history, the 16-bit counters); else ERR_BAD_MEMBER naming the member
  * (JSON pointer) that holds too much. Both importers call it. */
 int fc_check_capacity(const fc_state *st, game_err *e);
+/* fc_check_capacity, and every card a card (a save may hold extra cards,
+ * so how many of each is not checked): 0, or ERR_INTERNAL saying what is
+ * broken (ops->invariants). */
+int fc_invariants(const fc_state *st, game_err *e);
 json_t *fc_view(const fc_state *st, int seat);
 /* ops->redeal: the hands, the discard pile under its top and the draw pile
  * as far as `reader` may not see them, shuffled among their places

@@ -55,8 +55,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const fc_bots[] = {"strategy", "greedy", "random", NULL};
-
 void fc_observe(const fc_state *st, int seat, fc_obs *o)
 {
     memset(o, 0, sizeof *o);

@@ -69,16 +69,9 @@ int fc_play_parse(const json_t *j, fc_play *out, game_err *e)
     memset(out, 0, sizeof *out);
     if (jx_object(j, "", e))
         return ERR_BAD_MEMBER;
-    const char *k;
-    json_t *x;
-    json_object_foreach((json_t *)j, k, x) {
-        if (strcmp(k, "draw") && strcmp(k, "discard") && strcmp(k, "go_out")) {
-            char p[160];
-            jx_ptr_key(p, sizeof p, "", k);
-            return err_set(e, ERR_BAD_MEMBER, p,
-                           "unknown member: a play is {\"draw\": \"draw\"|\"discard\"} or {\"discard\": card, \"go_out\"?: bool}");
-        }
-    }
+    static const char *const KEYS[] = {"draw", "discard", "go_out", NULL};
+    if (jx_known(j, "", KEYS, e))
+        return ERR_BAD_MEMBER;
     const json_t *d = json_object_get(j, "draw"), *c = json_object_get(j, "discard"),
                  *g = json_object_get(j, "go_out");
     if (d && c)

@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <string.h>
 
+extern const game_ops fivecrowns_ops; /* at the end; GAME_CHECK names it */
+
 static const char *const VARIANTS[] = {"standard", NULL};
 static const char *const FORMATS[] = {"fivecrowns-text", NULL};
 
@@ -68,18 +70,6 @@ static json_t *rules(void)
         "a round in which nobody goes out within 40 turns per player is called off: hands are laid out and scored, "
         "and the player after its starter starts the next round",
         "the lowest total after 11 rounds wins (equal lowest totals: a tie)"));
-    json_object_set_new(r, "bots", json_pack(
-        "[{s:s,s:s},{s:s,s:s},{s:s,s:s}]",
-        "name", "strategy", "description",
-        "takes the discard top when it is wild or lets it go out, else weighs it against a blind draw by a model "
-        "learnt from rollouts of played games (its chance to win the game); keeps jokers and wilds; "
-        "drops the card whose loss leaves the best hand by a count learnt from played games (points now, outside "
-        "runs and books, and if one or two more wilds came; loose cards and pairs; the turn of the round; ranks and "
-        "runs the next player took from the discard pile), looking one blind draw ahead over the cards it has not "
-        "seen; goes out as soon as it can; on its last "
-        "turn takes the discard top only if it beats an average blind draw, then minimises its points",
-        "name", "greedy", "description", "minimises the points in its hand right now at every step",
-        "name", "random", "description", "a uniformly random legal play"));
     json_object_set_new(r, "save", json_pack(
         "{s:s,s:s}",
         "format", "fivecrowns-text: the seed's C++/Java text format (Round:, Computer:/Human: Score: Hand:, Draw "
@@ -103,28 +93,16 @@ static int init(void *vst, const char *variant, int nplayers, uint64_t seed, con
     if (options && !json_is_null(options)) {
         if (jx_object(options, "/options", e))
             return ERR_BAD_MEMBER;
-        const char *k;
-        json_t *x;
-        json_object_foreach((json_t *)options, k, x) {
-            char p[160];
-            jx_ptr_key(p, sizeof p, "/options", k);
-            if (strcmp(k, "open") == 0) {
-                if (jx_bool(x, p, &open, e))
-                    return ERR_BAD_MEMBER;
-            } else if (strcmp(k, "call") == 0) {
-                const char *s;
-                if (jx_string(x, p, &s, e))
-                    return ERR_BAD_MEMBER;
-                if (strcmp(s, "heads") == 0)
-                    call = 0;
-                else if (strcmp(s, "tails") == 0)
-                    call = 1;
-                else
-                    return err_set(e, ERR_BAD_MEMBER, p, "expected \"heads\" or \"tails\"");
-            } else {
-                return err_set(e, ERR_BAD_MEMBER, p, "unknown option (Five Crowns has \"open\" and \"call\")");
-            }
-        }
+        static const char *const OPTIONS[] = {"open", "call", NULL};
+        const json_t *o = json_object_get(options, "open"), *c = json_object_get(options, "call");
+        const char *s;
+        if (jx_known(options, "/options", OPTIONS, e) || (o && jx_bool(o, "/options/open", &open, e)) ||
+            (c && jx_string(c, "/options/call", &s, e)))
+            return ERR_BAD_MEMBER;
+        if (c && strcmp(s, "heads") != 0 && strcmp(s, "tails") != 0)
+            return err_set(e, ERR_BAD_MEMBER, "/options/call", "expected \"heads\" or \"tails\"");
+        if (c)
+            call = strcmp(s, "tails") == 0;
     }
     fc_new_game(vst, nplayers, seed, open, call);
     return 0;
@@ -202,6 +180,7 @@ static int apply(void *vst, int seat, const json_t *play, json_t **record, game_
     fc_do(st, &p);
     if (record)
         *record = fc_record(st, st->nhist - 1, seat, NULL);
+    GAME_CHECK(&fivecrowns_ops, st);
     return 0;
 }
 
@@ -213,53 +192,78 @@ static int autoplay(void *st, json_t **record)
     return 0;
 }
 
-static int bot(void *vst, const char *strategy, json_t **record, char *explanation, size_t explanation_len,
-               game_err *e)
+/* The strategies: each chooses from what the seat may see (an fc_obs). */
+static void strategy(const void *st, int seat, rng *r, void *p, char *why, size_t n)
+{
+    fc_obs o;
+    fc_advice adv;
+    (void)r;
+    fc_observe(st, seat, &o);
+    fc_strategy(&o, 0, &adv);
+    *(fc_play *)p = adv.play;
+    snprintf(why, n, "%s", adv.why);
+}
+
+static void greedy(const void *st, int seat, rng *r, void *p, char *why, size_t n)
+{
+    fc_obs o;
+    (void)r;
+    fc_observe(st, seat, &o);
+    fc_greedy(&o, p, why, n);
+}
+
+static void random_play(const void *st, int seat, rng *r, void *p, char *why, size_t n)
+{
+    fc_obs o;
+    fc_observe(st, seat, &o);
+    fc_random(&o, r, p, why, n);
+}
+
+static const game_bot BOTS[] = {
+    {"strategy",
+     "takes the discard top when it is wild or lets it go out, else weighs it against a blind draw by a model "
+     "learnt from rollouts of played games (its chance to win the game); keeps jokers and wilds; "
+     "drops the card whose loss leaves the best hand by a count learnt from played games (points now, outside "
+     "runs and books, and if one or two more wilds came; loose cards and pairs; the turn of the round; ranks and "
+     "runs the next player took from the discard pile), looking one blind draw ahead over the cards it has not "
+     "seen; goes out as soon as it can; on its last "
+     "turn takes the discard top only if it beats an average blind draw, then minimises its points",
+     strategy, NULL},
+    {"greedy",
+     "minimises the points in its hand right now at every step",
+     greedy, NULL},
+    {"random",
+     "a uniformly random legal play",
+     random_play, NULL},
+    {NULL, NULL, NULL, NULL},
+};
+_Static_assert(sizeof(fc_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer");
+
+static rng bot_rng(const void *st) { return ((const fc_state *)st)->brng; }
+
+static int bot_apply(void *vst, const void *p, const rng *r, const char *why, json_t **record)
 {
     fc_state *st = vst;
-    if (record)
-        *record = NULL;
-    if (st->phase == FC_PH_OVER)
-        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", fc_result_name(st->result));
-    fc_obs o;
-    fc_play p;
-    fc_advice adv;
-    char why[400];
-    rng r = st->brng;
-    fc_observe(st, st->cur, &o);
-    if (strategy && strcmp(strategy, "strategy") == 0) {
-        fc_strategy(&o, 0, &adv);
-        p = adv.play;
-        snprintf(why, sizeof why, "%s", adv.why);
-    } else if (strategy && strcmp(strategy, "greedy") == 0) {
-        fc_greedy(&o, &p, why, sizeof why);
-    } else if (strategy && strcmp(strategy, "random") == 0) {
-        fc_random(&o, &r, &p, why, sizeof why);
-    } else {
-        return err_set(e, ERR_BAD_MEMBER, "", "unknown strategy \"%.32s\"", strategy ? strategy : "");
-    }
-    if (!fc_judge(st, &p, NULL, 0, NULL))
-        return err_set(e, ERR_INTERNAL, "", "strategy %s chose an illegal play", strategy);
-    st->brng = r;
-    fc_do(st, &p);
+    if (!fc_judge(st, p, NULL, 0, NULL))
+        return -1;
+    st->brng = *r;
+    fc_do(st, p);
     if (record)
         *record = fc_record(st, st->nhist - 1, SEAT_SPECTATOR, why);
-    if (explanation && explanation_len)
-        snprintf(explanation, explanation_len, "%s", why);
     return 0;
 }
 
+static json_t *play_json(const void *p) { return fc_play_json(p); }
+
+/* Help mode says more than the strategy's play: the draw, the discard, the
+ * arrangement and whether to go out, each with its reason (game_hint has
+ * checked the game is on and `seat` is to move). */
 static int hint(const void *vst, int seat, json_t **out, game_err *e)
 {
-    const fc_state *st = vst;
-    *out = NULL;
-    if (st->phase == FC_PH_OVER)
-        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", fc_result_name(st->result));
-    if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
     fc_obs o;
     fc_advice adv;
-    fc_observe(st, seat, &o);
+    (void)e;
+    fc_observe(vst, seat, &o);
     fc_strategy(&o, 1, &adv);
     json_t *h = json_pack("{s:o,s:s,s:s}", "play", fc_play_json(&adv.play), "explanation", adv.why, "strategy",
                           "strategy");
@@ -313,6 +317,8 @@ static void conceal(void *st, int seat, uint64_t salt) { fc_conceal(st, seat, sa
 
 static void reveal(void *st) { ((fc_state *)st)->revealed = 1; }
 
+static int invariants(const void *st, game_err *e) { return fc_invariants(st, e); }
+
 static void redeal(void *st, int reader, uint64_t salt) { fc_redeal(st, reader, salt); }
 
 const game_ops fivecrowns_ops = {
@@ -321,7 +327,7 @@ const game_ops fivecrowns_ops = {
     .variants = VARIANTS,
     .min_players = FC_MINP,
     .max_players = FC_MAXP,
-    .bots = fc_bots,
+    .bots = BOTS,
     .state_size = sizeof(fc_state),
     .cooperative = 0,
     .fns = NULL,
@@ -336,7 +342,9 @@ const game_ops fivecrowns_ops = {
     .check = check,
     .apply = apply,
     .autoplay = autoplay,
-    .bot = bot,
+    .bot_rng = bot_rng,
+    .bot_apply = bot_apply,
+    .play_json = play_json,
     .hint = hint,
     .history = history,
     .events = NULL,
@@ -346,4 +354,5 @@ const game_ops fivecrowns_ops = {
     .conceal = conceal,
     .reveal = reveal,
     .redeal = redeal,
+    .invariants = invariants,
 };

@@ -147,6 +147,9 @@ void hn_do(hanabi_state *st, const hn_play *p);
 /* Hand indexes of `target`'s cards a hint touches (bit mask). */
 int hn_touch(const hanabi_state *st, int target, int type, int value);
 int hn_score(const hanabi_state *st);
+/* Every card drawn in one place, every count within its array: 0, or
+ * ERR_INTERNAL saying what is broken (ops->invariants). */
+int hn_invariants(const hanabi_state *st, game_err *e);
 int hn_max_score(const hanabi_state *st);
 const char *hn_result_name(const hanabi_state *st);
 /* Every legal play of the seat to move. */
@@ -196,6 +199,5 @@ void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, 
 json_t *hn_conv_rules(void);
 void hn_rules_bot(const hn_obs *o, hn_play *out, char *why, size_t whylen);
 void hn_random_bot(const hn_obs *o, rng *r, hn_play *out, char *why, size_t whylen);
-extern const char *const hn_bots[];
 
 #endif

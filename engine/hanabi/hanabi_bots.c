@@ -29,8 +29,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const hn_bots[] = {"conventions", "info", "rules", "random", NULL};
-
 /* Every legal play of o->seat (its turn assumed), from the observation. */
 static int hn_obs_legal(const hn_obs *o, hn_play *out)
 {

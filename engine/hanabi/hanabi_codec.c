@@ -58,23 +58,6 @@ static int int_member(const json_t *j, const char *key, int *out, game_err *e)
     return 0;
 }
 
-static int only_members(const json_t *j, const char *const *allowed, game_err *e)
-{
-    const char *k;
-    json_t *x;
-    json_object_foreach((json_t *)j, k, x) {
-        int ok = 0;
-        for (const char *const *a = allowed; *a; a++)
-            ok |= strcmp(*a, k) == 0;
-        if (!ok) {
-            char p[160];
-            jx_ptr_key(p, sizeof p, "", k);
-            return err_set(e, ERR_BAD_MEMBER, p, "unknown member of a play");
-        }
-    }
-    return 0;
-}
-
 static int parse_ours(const json_t *j, hn_play *out, game_err *e)
 {
     static const char *const HINT_KEYS[] = {"type", "target", "color", "number", NULL};
@@ -83,7 +66,7 @@ static int parse_ours(const json_t *j, hn_play *out, game_err *e)
     if (jx_string(json_object_get(j, "type"), "/type", &t, e))
         return ERR_BAD_MEMBER;
     if (strcmp(t, "hint") == 0) {
-        if (only_members(j, HINT_KEYS, e) || int_member(j, "target", &out->target, e))
+        if (jx_known(j, "", HINT_KEYS, e) || int_member(j, "target", &out->target, e))
             return ERR_BAD_MEMBER;
         const json_t *c = json_object_get(j, "color"), *n = json_object_get(j, "number");
         if (c && n)
@@ -109,7 +92,7 @@ static int parse_ours(const json_t *j, hn_play *out, game_err *e)
     }
     if (strcmp(t, "play") != 0 && strcmp(t, "discard") != 0)
         return err_set(e, ERR_BAD_MEMBER, "/type", "expected \"hint\", \"play\" or \"discard\"");
-    if (only_members(j, CARD_KEYS, e) || int_member(j, "card", &out->target, e))
+    if (jx_known(j, "", CARD_KEYS, e) || int_member(j, "card", &out->target, e))
         return ERR_BAD_MEMBER;
     out->type = strcmp(t, "play") == 0 ? HN_PLAY : HN_DISCARD;
     return 0;
@@ -130,7 +113,7 @@ static int parse_seed(const json_t *j, hn_play *out, game_err *e)
 {
     static const char *const KEYS[] = {"actionType", "target", "color", "number", NULL};
     long long a, x;
-    if (only_members(j, KEYS, e) || jx_int(json_object_get(j, "actionType"), "/actionType", 0, 3, &a, e) ||
+    if (jx_known(j, "", KEYS, e) || jx_int(json_object_get(j, "actionType"), "/actionType", 0, 3, &a, e) ||
         int_member(j, "target", &out->target, e))
         return ERR_BAD_MEMBER;
     out->type = (int)a;
@@ -173,19 +156,17 @@ int hn_options(const json_t *options, int *endrule, game_err *e)
         return 0;
     if (jx_object(options, "/options", e))
         return ERR_BAD_MEMBER;
-    const char *k;
-    json_t *x;
-    json_object_foreach((json_t *)options, k, x) {
-        char p[160];
-        jx_ptr_key(p, sizeof p, "/options", k);
-        if (strcmp(k, "end") != 0)
-            return err_set(e, ERR_BAD_MEMBER, p, "unknown option (Hanabi has \"end\": \"seed\" | \"standard\")");
-        const char *s;
-        if (!json_is_string(x) ||
-            (strcmp(s = json_string_value(x), "seed") != 0 && strcmp(s, "standard") != 0))
-            return err_set(e, ERR_BAD_MEMBER, p, "expected \"seed\" or \"standard\"");
-        *endrule = strcmp(s, "standard") == 0 ? HN_RULE_STANDARD : HN_RULE_SEED;
-    }
+    static const char *const OPTIONS[] = {"end", NULL};
+    const json_t *x = json_object_get(options, "end");
+    const char *s;
+    if (jx_known(options, "/options", OPTIONS, e))
+        return ERR_BAD_MEMBER;
+    if (!x)
+        return 0;
+    if (!json_is_string(x) ||
+        (strcmp(s = json_string_value(x), "seed") != 0 && strcmp(s, "standard") != 0))
+        return err_set(e, ERR_BAD_MEMBER, "/options/end", "expected \"seed\" or \"standard\"");
+    *endrule = strcmp(s, "standard") == 0 ? HN_RULE_STANDARD : HN_RULE_SEED;
     return 0;
 }
 
@@ -232,24 +213,6 @@ json_t *hn_encode(const hanabi_state *st)
     return o;
 }
 
-static int hex64(const char *s, uint64_t *out)
-{
-    uint64_t x = 0;
-    size_t n = strlen(s);
-    if (n == 0 || n > 16)
-        return -1;
-    for (; *s; s++) {
-        int d;
-        if (*s >= '0' && *s <= '9') d = *s - '0';
-        else if (*s >= 'a' && *s <= 'f') d = *s - 'a' + 10;
-        else if (*s >= 'A' && *s <= 'F') d = *s - 'A' + 10;
-        else return -1;
-        x = (x << 4) | (uint64_t)d;
-    }
-    *out = x;
-    return 0;
-}
-
 static int decode_body(hanabi_state *st, const json_t *j, game_err *e)
 {
     static const char *const KEYS[] = {"game", "variant", "players", "options", "seed", "rng",
@@ -259,17 +222,8 @@ static int decode_body(hanabi_state *st, const json_t *j, game_err *e)
     char p[192], q[224];
     if (jx_object(j, "", e))
         return ERR_BAD_MEMBER;
-    const char *k;
-    json_t *v;
-    json_object_foreach((json_t *)j, k, v) {
-        int ok = 0;
-        for (const char *const *a = KEYS; *a; a++)
-            ok |= strcmp(*a, k) == 0;
-        if (!ok) {
-            jx_ptr_key(p, sizeof p, "", k);
-            return err_set(e, ERR_BAD_MEMBER, p, "unknown member of a Hanabi state");
-        }
-    }
+    if (jx_known(j, "", KEYS, e))
+        return ERR_BAD_MEMBER;
     static const char *const variants[] = {"standard", "rainbow", NULL};
     int variant;
     if (jx_header(j, "hanabi", variants, &variant, e))
@@ -284,7 +238,7 @@ static int decode_body(hanabi_state *st, const json_t *j, game_err *e)
         return ERR_BAD_MEMBER;
     if (jx_string(jx_get(j, "seed"), "/seed", &s, e))
         return ERR_BAD_MEMBER;
-    if (hex64(s, &st->seed))
+    if (jx_hex64(s, &st->seed))
         return err_set(e, ERR_BAD_MEMBER, "/seed", "expected up to 16 hex digits");
     if (jx_rng_decode(jx_get(j, "rng"), "/rng", &st->rng, e) ||
         jx_rng_decode(jx_get(j, "bot_rng"), "/bot_rng", &st->brng, e))

@@ -400,3 +400,44 @@ void hn_play_text(const hn_play *p, char *out, size_t n)
         snprintf(out, n, "plays card %d", p->target + 1);
     }
 }
+
+int hn_invariants(const hanabi_state *st, game_err *e)
+{
+    int ok = st->np >= HN_MINP && st->np <= HN_MAXP && st->handsize <= HN_MAXHAND &&
+             st->nsuits <= HN_MAXSUITS && st->ndeck <= HN_MAXDECK && st->next <= st->ndeck &&
+             st->ndisc <= st->ndeck && st->hints <= HN_MAXHINTS && st->errors <= HN_MAXERRORS &&
+             st->cur < st->np && st->nhist <= HN_MAXHIST;
+    for (int p = 0; p < st->np && ok; p++)
+        ok &= st->nhand[p] <= st->handsize;
+    for (int s = 0; s < st->nsuits && ok; s++)
+        ok &= st->fire[s] <= 5;
+    if (!ok)
+        return err_set(e, ERR_INTERNAL, "", "a count is beyond its capacity");
+    /* conservation: every card drawn is in one hand slot (the one its deck
+     * index names), on the discard pile or in the fireworks, once */
+    int drawn[256] = {0}, seen[256] = {0}, at[HN_MAXDECK] = {0};
+    for (int i = 0; i < st->next; i++)
+        drawn[st->deck[i]]++;
+    for (int p = 0; p < st->np; p++)
+        for (int i = 0; i < HN_MAXHAND; i++) {
+            int o = st->order[p][i];
+            if (i >= st->nhand[p]) {
+                if (st->hand[p][i])
+                    return err_set(e, ERR_INTERNAL, "", "player %d's empty slot %d holds a card", p + 1, i + 1);
+                continue;
+            }
+            if (o >= st->next || at[o]++ || st->deck[o] != st->hand[p][i])
+                return err_set(e, ERR_INTERNAL, "", "player %d's card %d is not the deck's card %d", p + 1, i + 1,
+                               o + 1);
+            seen[st->hand[p][i]]++;
+        }
+    for (int i = 0; i < st->ndisc; i++)
+        seen[st->disc[i]]++;
+    for (int s = 0; s < st->nsuits; s++)
+        for (int r = 1; r <= st->fire[s]; r++)
+            seen[hn_card(s, r)]++;
+    for (int c = 0; c < 256; c++)
+        if (seen[c] != drawn[c])
+            return err_set(e, ERR_INTERNAL, "", "card %d is drawn %d times and found %d times", c, drawn[c], seen[c]);
+    return 0;
+}

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+extern const game_ops hanabi_ops; /* at the end; GAME_CHECK names it */
+
 static const char *const VARIANTS[] = {"standard", "rainbow", NULL};
 static const char *const EXPORTS[] = {"hanablive", NULL};
 
@@ -79,18 +81,6 @@ static json_t *rules(void)
         "come, and scores a game lost to the 3rd error 0. The export holds the actions hanab.live replays; when that is "
         "not the whole game or its score, a member \"croupier\" says so: {note, end, hanablive_end, actions, "
         "exported_actions, dropped_actions, score, hanablive_score}"));
-    json_object_set_new(r, "bots", json_pack("[{s:s,s:s},{s:s,s:s},{s:s,s:s},{s:s,s:s}]",
-        "name", "conventions", "description",
-        "the strategy people can learn (see conventions): play clues on the newest touched card that could be "
-        "playable, number-clue saves of the next player's chop, discards from the chop; used whenever a person sits "
-        "at the table (a resigned seat) and for hints",
-        "name", "info", "description",
-        "a hat-guessing information strategy: every hint is a code telling each other player what to do; only for "
-        "tables where every seat plays info (refused beside people or other strategies)",
-        "name", "rules", "description",
-        "plays cards the hints prove playable, hints partners so their playable cards become provable, saves last "
-        "copies, discards the oldest untouched card",
-        "name", "random", "description", "a uniformly random legal play"));
     json_object_set_new(r, "conventions", hn_conv_rules());
     return r;
 }
@@ -185,6 +175,7 @@ static int apply(void *vst, int seat, const json_t *play, json_t **record, game_
     hn_do(st, &p);
     if (record) /* as the actor sees it: their own draw stays hidden */
         *record = hn_record(st, st->nhist - 1, seat, NULL);
+    GAME_CHECK(&hanabi_ops, st);
     return 0;
 }
 
@@ -196,71 +187,43 @@ static int autoplay(void *st, json_t **record)
     return 0;
 }
 
-static int bot(void *vst, const char *strategy, json_t **record, char *explanation,
-               size_t explanation_len, game_err *e)
+/* The strategies. "conventions" and "info" choose from the state as the
+ * seat may know it (hn_mask), "rules" and "random" from an hn_obs. */
+static void conventions(const void *st, int seat, rng *r, void *p, char *why, size_t n)
 {
-    hanabi_state *st = vst;
-    if (record)
-        *record = NULL;
-    if (st->over)
-        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", hn_result_name(st));
-    hn_obs o;
-    hn_play p;
-    char why[320];
-    rng r = st->brng;
-    hn_observe(st, st->cur, &o);
-    if (strategy && (strcmp(strategy, "info") == 0 || strcmp(strategy, "conventions") == 0)) {
-        hanabi_state m; /* 1.6 KB: what this seat may know */
-        hn_mask(st, st->cur, &m);
-        if (strategy[0] == 'i')
-            hn_info_bot(&m, st->cur, &p, why, sizeof why);
-        else
-            hn_conv_bot(&m, st->cur, &p, why, sizeof why);
-    } else if (strategy && strcmp(strategy, "rules") == 0)
-        hn_rules_bot(&o, &p, why, sizeof why);
-    else if (strategy && strcmp(strategy, "random") == 0)
-        hn_random_bot(&o, &r, &p, why, sizeof why);
-    else
-        return err_set(e, ERR_BAD_MEMBER, "", "unknown strategy \"%.32s\"", strategy ? strategy : "");
-    if (!hn_judge(st, &p, NULL, 0, NULL))
-        return err_set(e, ERR_INTERNAL, "", "strategy %s chose an illegal play", strategy);
-    st->brng = r;
-    hn_do(st, &p);
-    if (record) /* as every seat but the bot sees it (the draw shown): the reply
-                   carrying it goes to a human seat's player; a bot reads none */
-        *record = hn_record(st, st->nhist - 1, SEAT_OBSERVER, why);
-    if (explanation && explanation_len)
-        snprintf(explanation, explanation_len, "%s", why);
-    return 0;
+    hanabi_state m; /* 1.6 KB: what this seat may know */
+    (void)r;
+    hn_mask(st, seat, &m);
+    hn_conv_bot(&m, seat, p, why, n);
 }
 
-static int hint(const void *vst, int seat, json_t **out, game_err *e)
+static void info(const void *st, int seat, rng *r, void *p, char *why, size_t n)
 {
-    const hanabi_state *st = vst;
-    *out = NULL;
-    if (st->over)
-        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", hn_result_name(st));
-    if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
     hanabi_state m;
-    hn_play p;
-    char why[320];
+    (void)r;
     hn_mask(st, seat, &m);
-    hn_conv_bot(&m, seat, &p, why, sizeof why);
-    *out = json_pack("{s:o,s:s,s:s}", "play", hn_play_json(&p), "explanation", why, "strategy",
-                     "conventions");
-    return 0;
+    hn_info_bot(&m, seat, p, why, n);
+}
+
+static void rules_bot(const void *st, int seat, rng *r, void *p, char *why, size_t n)
+{
+    hn_obs o;
+    (void)r;
+    hn_observe(st, seat, &o);
+    hn_rules_bot(&o, p, why, n);
+}
+
+static void random_play(const void *st, int seat, rng *r, void *p, char *why, size_t n)
+{
+    hn_obs o;
+    hn_observe(st, seat, &o);
+    hn_random_bot(&o, r, p, why, n);
 }
 
 /* `info` only where every seat plays it: its hints are codes that only
  * another `info` player decodes. */
-static int seating(const char *const *bots, int n, game_err *e)
+static int info_seats_ok(const char *const *bots, int n, game_err *e)
 {
-    int info = 0;
-    for (int i = 0; i < n; i++)
-        info += bots[i] && strcmp(bots[i], "info") == 0;
-    if (!info || info == n)
-        return 0;
     for (int i = 0; i < n; i++)
         if (!bots[i] || strcmp(bots[i], "info") != 0) {
             char p[32];
@@ -272,6 +235,44 @@ static int seating(const char *const *bots, int n, game_err *e)
         }
     return 0;
 }
+
+static const game_bot BOTS[] = {
+    {"conventions",
+     "the strategy people can learn (see conventions): play clues on the newest touched card that could be "
+     "playable, number-clue saves of the next player's chop, discards from the chop; used whenever a person sits "
+     "at the table (a resigned seat) and for hints",
+     conventions, NULL}, /* people's partner, and help mode's */
+    {"info",
+     "a hat-guessing information strategy: every hint is a code telling each other player what to do; only for "
+     "tables where every seat plays info (refused beside people or other strategies)",
+     info, info_seats_ok},
+    {"rules",
+     "plays cards the hints prove playable, hints partners so their playable cards become provable, saves last "
+     "copies, discards the oldest untouched card",
+     rules_bot, NULL},
+    {"random",
+     "a uniformly random legal play",
+     random_play, NULL},
+    {NULL, NULL, NULL, NULL},
+};
+_Static_assert(sizeof(hn_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer");
+
+static rng bot_rng(const void *st) { return ((const hanabi_state *)st)->brng; }
+
+static int bot_apply(void *vst, const void *p, const rng *r, const char *why, json_t **record)
+{
+    hanabi_state *st = vst;
+    if (!hn_judge(st, p, NULL, 0, NULL))
+        return -1;
+    st->brng = *r;
+    hn_do(st, p);
+    if (record) /* as every seat but the bot sees it (the draw shown): the reply
+                   carrying it goes to a human seat's player; a bot reads none */
+        *record = hn_record(st, st->nhist - 1, SEAT_OBSERVER, why);
+    return 0;
+}
+
+static json_t *play_json(const void *p) { return hn_play_json(p); }
 
 static int export_as(const void *st, const char *format, char **out, size_t *len,
                      const char **media_type, game_err *e)
@@ -286,6 +287,8 @@ static int export_as(const void *st, const char *format, char **out, size_t *len
 
 static void reveal(void *st) { ((hanabi_state *)st)->revealed = 1; }
 
+static int invariants(const void *st, game_err *e) { return hn_invariants(st, e); }
+
 static void redeal(void *st, int reader, uint64_t salt) { hn_redeal(st, reader, salt); }
 
 const game_ops hanabi_ops = {
@@ -294,7 +297,7 @@ const game_ops hanabi_ops = {
     .variants = VARIANTS,
     .min_players = HN_MINP,
     .max_players = HN_MAXP,
-    .bots = hn_bots,
+    .bots = BOTS,
     .state_size = sizeof(hanabi_state),
     .cooperative = 1,
     .fns = NULL,
@@ -309,13 +312,14 @@ const game_ops hanabi_ops = {
     .check = check,
     .apply = apply,
     .autoplay = autoplay,
-    .bot = bot,
-    .hint = hint,
+    .bot_rng = bot_rng,
+    .bot_apply = bot_apply,
+    .play_json = play_json,
     .history = history,
     .events = events,
     .export_formats = EXPORTS,
     .export_as = export_as,
-    .seating = seating,
     .reveal = reveal,
     .redeal = redeal,
+    .invariants = invariants,
 };

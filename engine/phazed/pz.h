@@ -38,7 +38,8 @@ enum {
     /* a hand logs at most 200 turns of pick-up + discard, 4 phases and one
      * placement per card; skipped turns one entry each */
     PZ_MAXLOG = PZ_MAXHANDS * (PZ_MAXP * PZ_TURNS_EACH * 2 + PZ_MAXP + PZ_NCARDS + 8),
-    PZ_MAXLEGAL = 320,     /* > 11 cards x 8 groups x 2 ends + 11 + 16 + 4 */
+    PZ_MAXLEGAL = 320,     /* > 11 cards x 8 groups x 2 ends + 11 + 4, and phase plays */
+    PZ_LEGAL_LIST = 4096,  /* GET /legal: the phase plays a hand of the game holds, and more */
 };
 
 /* play types, as on the wire; 0 is a skipped turn in the log */
@@ -183,7 +184,11 @@ int pz_judge(const pz_obs *o, const pz_play *p, char *why, size_t whylen, const 
 const char *pz_situation(const pz_obs *o, int first, char *why, size_t whylen);
 /* The observation after a valid play (hand and table; no draws). */
 void pz_obs_do(pz_obs *o, const pz_play *p);
-/* Legal plays (capped: phase plays are the finder's, at most 16). */
+/* Every legal phase play of the seat (pz_rules.c says which are one), at
+ * most max. */
+int pz_phase_plays(const pz_obs *o, pz_play *out, int max);
+/* Legal plays, at most max: the pick-ups, placements, discards and Skips
+ * (PZ_MAXLEGAL holds them all), then the phase plays (pz_phase_plays). */
 int pz_gen(const pz_obs *o, pz_play *out, int max);
 void pz_play_text(const pz_play *p, char *out, size_t n);
 
@@ -227,6 +232,9 @@ json_t *pz_turn_history(const pz_state *st, int seat);
 json_t *pz_history(const pz_state *st, int seat);
 json_t *pz_encode(const pz_state *st);
 int pz_decode(pz_state *st, const json_t *blob, game_err *e);
+/* Every card as often as the decks hold it, every count within its array:
+ * 0, or ERR_INTERNAL saying what is broken (ops->invariants; decode). */
+int pz_invariants(const pz_state *st, game_err *e);
 json_t *pz_view(const pz_state *st, int seat);
 /* ops->redeal: the hands `reader` may not see and the deck, shuffled among
  * their places (game.h). */
@@ -245,7 +253,6 @@ void pz_obs_history(const pz_state *st, pz_obs *o);
 void pz_random(const pz_obs *o, rng *r, pz_play *out, char *why, size_t whylen);
 /* Phase plays the hand can make now, best first; returns the count. */
 int pz_find_phases(const pz_obs *o, pz_play *out, int max);
-extern const char *const pz_bots[];
 /* shared by pz_bots.c and pz_plan.c: closeness of a hand to phase ph
  * (0..1000); 1 when card fits some set or run on the table now; the
  * opponent closest to finishing; any valid play when a strategy found none. */

@@ -1,8 +1,9 @@
-/* pz_bots.c: the phase finder and the strategies. Both strategies choose
+/* pz_bots.c: the strategies and their phase finder. The strategies choose
  * from a pz_obs, i.e. only what the seat may see (the same information the
  * /play autograder function gets).
  *
- * Phase finder: for each phase the player may play now, builds candidate
+ * Phase finder (the bots' short list; the rules' pz_phase_plays lists every
+ * legal phase play): for each phase the player may play now, builds candidate
  * phases from the hand (sets by value / suit with Wilds filling, runs by
  * start value, accumulations by enumerating 34-subsets and pairing disjoint
  * ones), best first (most penalty points shed, naturals preferred to Wilds).
@@ -15,14 +16,12 @@
  * most points that it cannot use; in the bonus game a Joker is always played
  * as a Skip on the opponent closest to finishing.
  * "random": uniform over the play types available, then uniform over the
- * legal plays of that type (phase plays: the finder's candidates).
+ * legal plays of that type (pz_gen's: every phase play up to PZ_MAXLEGAL).
  */
 #include "pz.h"
 
 #include <stdio.h>
 #include <string.h>
-
-const char *const pz_bots[] = {"planner", "greedy", "random", NULL};
 
 enum { MAXCAND = 64 };
 

@@ -3,7 +3,8 @@
  * functions, the full state (stored blob / export), views, events and
  * records.
  *
- * decode trusts nothing: every member is type- and range-checked, table
+ * decode trusts nothing: every member is type- and range-checked (the
+ * scalar ones from one table, FIELDS: name, place in pz_state, bounds), table
  * groups must be what their phase makes them, accumulations complete
  * (except during the turn of the player to move), and every card must
  * appear exactly as often as the decks hold it. Views never show another
@@ -380,11 +381,67 @@ static int get_int(const json_t *o, const char *key, long long lo, long long hi,
     return jx_int(jx_get(o, key), p, lo, hi, out, e);
 }
 
-static int get_bool(const json_t *o, const char *key, int *out, game_err *e)
+/* The stored state's scalar members, in the order decode reads them: each
+ * an integer (or, hi 0, a boolean) member of pz_state, 1 or 2 bytes at off,
+ * from lo (or from the value of the member lo_of, an earlier row) to hi,
+ * where hi counts per player when per_player (hi * players + add). */
+typedef struct pz_field {
+    const char *name;
+    size_t off, size;
+    long lo, hi;
+    int per_player, add, lo_of;
+} pz_field;
+
+#define PZ_FIELD(name, member, lo, hi, per_player, add, lo_of)                                       \
+    {name, offsetof(pz_state, member), sizeof(((pz_state *)0)->member), lo, hi, per_player, add, lo_of}
+enum { F_NONE = -1, F_TURNS_HAND = 6 }; /* F_TURNS_HAND: the row of "turns_hand" */
+static const pz_field FIELDS[] = {
+    PZ_FIELD("players", np, PZ_MINP, PZ_MAXP, 0, 0, F_NONE), /* first: the bounds below need it */
+    PZ_FIELD("max_hands", maxhands, 1, PZ_MAXHANDS, 0, 0, F_NONE),
+    PZ_FIELD("dealer", dealer, 0, 1, 1, -1, F_NONE),
+    PZ_FIELD("current", cur, 0, 1, 1, -1, F_NONE),
+    PZ_FIELD("picked_up", mid, 0, 0, 0, 0, F_NONE),
+    PZ_FIELD("deck_out", deck_out, 0, 0, 0, 0, F_NONE),
+    PZ_FIELD("turns_hand", turns_hand, 0, PZ_TURNS_EACH, 1, 0, F_NONE),
+    PZ_FIELD("turns_total", turns_total, 0, PZ_TURNS_EACH * PZ_MAXHANDS, 1, 0, F_TURNS_HAND),
+    PZ_FIELD("hand_log", hand_log, 0, PZ_MAXLOG, 0, 0, F_NONE),
+};
+
+static long field_get(const pz_state *st, const pz_field *f)
 {
-    char p[64];
-    jx_ptr_key(p, sizeof p, "", key);
-    return jx_bool(jx_get(o, key), p, out, e);
+    const uint8_t *at = (const uint8_t *)st + f->off;
+    uint16_t w;
+    if (f->size == 1)
+        return *at;
+    memcpy(&w, at, sizeof w);
+    return w;
+}
+
+static void field_set(pz_state *st, const pz_field *f, long long x)
+{
+    uint8_t *at = (uint8_t *)st + f->off;
+    uint16_t w = (uint16_t)x;
+    if (f->size == 1)
+        *at = (uint8_t)x;
+    else
+        memcpy(at, &w, sizeof w);
+}
+
+static int read_fields(pz_state *st, const json_t *j, game_err *e)
+{
+    for (size_t i = 0; i < sizeof FIELDS / sizeof FIELDS[0]; i++) {
+        const pz_field *f = &FIELDS[i];
+        char p[64];
+        long long x;
+        int b;
+        jx_ptr_key(p, sizeof p, "", f->name);
+        long lo = f->lo_of == F_NONE ? f->lo : field_get(st, &FIELDS[f->lo_of]);
+        long hi = f->per_player ? f->hi * st->np + f->add : f->hi;
+        if (f->hi == 0 ? jx_bool(jx_get(j, f->name), p, &b, e) : jx_int(jx_get(j, f->name), p, lo, hi, &x, e))
+            return ERR_BAD_MEMBER;
+        field_set(st, f, f->hi == 0 ? b : x);
+    }
+    return 0;
 }
 
 /* phase_status in the variant's form (also used by the autograder functions) */
@@ -517,12 +574,9 @@ static int decode_body(pz_state *st, const json_t *j, game_err *e)
     if (jx_header(j, "phazed", variants, &v, e))
         return ERR_BAD_MEMBER;
     st->variant = (uint8_t)v;
-    if (get_int(j, "players", PZ_MINP, PZ_MAXP, &x, e))
+    if (read_fields(st, j, e))
         return ERR_BAD_MEMBER;
-    int np = st->np = (uint8_t)x;
-    if (get_int(j, "max_hands", 1, PZ_MAXHANDS, &x, e))
-        return ERR_BAD_MEMBER;
-    st->maxhands = (uint8_t)x;
+    int np = st->np, b;
     if (jx_rng_decode(jx_get(j, "rng"), "/rng", &st->rng, e) ||
         jx_rng_decode(jx_get(j, "bot_rng"), "/bot_rng", &st->brng, e))
         return ERR_BAD_MEMBER;
@@ -545,25 +599,6 @@ static int decode_body(pz_state *st, const json_t *j, game_err *e)
             return err_set(e, ERR_BAD_MEMBER, "/winner", "expected null: the game has no single winner");
         st->winner = -1;
     }
-    if (get_int(j, "dealer", 0, np - 1, &x, e))
-        return ERR_BAD_MEMBER;
-    st->dealer = (uint8_t)x;
-    if (get_int(j, "current", 0, np - 1, &x, e))
-        return ERR_BAD_MEMBER;
-    st->cur = (uint8_t)x;
-    int b;
-    if (get_bool(j, "picked_up", &b, e))
-        return ERR_BAD_MEMBER;
-    st->mid = (uint8_t)b;
-    if (get_bool(j, "deck_out", &b, e))
-        return ERR_BAD_MEMBER;
-    st->deck_out = (uint8_t)b;
-    if (get_int(j, "turns_hand", 0, PZ_TURNS_EACH * np, &x, e))
-        return ERR_BAD_MEMBER;
-    st->turns_hand = (uint16_t)x;
-    if (get_int(j, "turns_total", st->turns_hand, PZ_TURNS_EACH * np * PZ_MAXHANDS, &x, e))
-        return ERR_BAD_MEMBER;
-    st->turns_total = (uint16_t)x;
     const json_t *sk = jx_get(j, "skip");
     if (jx_array(sk, "/skip", (size_t)np, (size_t)np, e))
         return ERR_BAD_MEMBER;
@@ -683,9 +718,6 @@ static int decode_body(pz_state *st, const json_t *j, game_err *e)
             }
         }
     }
-    if (get_int(j, "hand_log", 0, PZ_MAXLOG, &x, e))
-        return ERR_BAD_MEMBER;
-    st->hand_log = (uint16_t)x;
     const json_t *log = jx_get(j, "log");
     if (jx_array(log, "/log", 0, PZ_MAXLOG, e))
         return ERR_BAD_MEMBER;
@@ -744,20 +776,38 @@ static int decode_body(pz_state *st, const json_t *j, game_err *e)
         }
     }
 
+    if (pz_invariants(st, e)) {
+        e->code = ERR_BAD_MEMBER;
+        return ERR_BAD_MEMBER;
+    }
+    return 0;
+}
+
+int pz_invariants(const pz_state *st, game_err *e)
+{
+    int ok = st->np >= PZ_MINP && st->np <= PZ_MAXP && st->cur < st->np && st->ndeck <= PZ_NCARDS &&
+             st->ndisc <= PZ_NCARDS && st->nlog <= PZ_MAXLOG && st->nph <= PZ_MAXHANDS * PZ_MAXP;
+    for (int q = 0; q < st->np && ok; q++) {
+        ok &= st->nhand[q] <= PZ_HMAX && st->t.ng[q] <= 2;
+        for (int g = 0; g < 2; g++)
+            ok &= st->t.g[q][g].n <= PZ_GMAX;
+    }
+    if (!ok)
+        return err_set(e, ERR_INTERNAL, "", "a count is beyond its capacity");
     /* conservation: two of each card (and four jokers in the bonus game) */
-    int count[PZ_JOKER + 1] = {0};
+    int count[256] = {0};
     for (int i = 0; i < st->ndeck; i++) count[st->deck[i]]++;
     for (int i = 0; i < st->ndisc; i++) count[st->disc[i]]++;
-    for (int q = 0; q < np; q++) {
+    for (int q = 0; q < st->np; q++) {
         for (int i = 0; i < st->nhand[q]; i++) count[st->hand[q][i]]++;
         for (int g = 0; g < st->t.ng[q]; g++)
             for (int i = 0; i < st->t.g[q][g].n; i++) count[st->t.g[q][g].c[i]]++;
     }
-    for (int c = 1; c <= PZ_JOKER; c++) {
-        int want = c == PZ_JOKER ? (v ? 4 : 0) : 2;
+    for (int c = 0; c < 256; c++) {
+        int want = c == PZ_JOKER ? (st->variant ? 4 : 0) : c >= 1 && c < PZ_JOKER ? 2 : 0;
         if (count[c] != want)
-            return err_set(e, ERR_BAD_MEMBER, "", "card %s appears %d times in the state; the decks hold %d",
-                           pz_card_name(c), count[c], want);
+            return err_set(e, ERR_INTERNAL, "", "card %s appears %d times in the state; the decks hold %d",
+                           c >= 1 && c <= PZ_JOKER ? pz_card_name(c) : "?", count[c], want);
     }
     return 0;
 }

@@ -335,7 +335,7 @@ json_t *pz_fn_judge(json_t *const *args, int variant)
     if (phase_ok)
         json_object_set_new(out, "check", json_string("phazed.phase-play"));
     pz_play ph;
-    if (phase_ok && pz_find_phases(&o, &ph, 1))
+    if (phase_ok && pz_phase_plays(&o, &ph, 1))
         json_object_set_new(out, "quality", json_pack("{s:{s:[i]}}", "phazed.quality.phase-when-able", "play_type",
                                                       PZ_PHASE));
     return out;

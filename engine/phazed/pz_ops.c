@@ -10,7 +10,10 @@
 #include "core/jsonx.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+extern const game_ops phazed_ops; /* at the end; GAME_CHECK names it */
 
 static const char *const VARIANTS[] = {"standard", "bonus", NULL};
 
@@ -52,15 +55,9 @@ static json_t *rules(void)
         "the hand ends when a player has no cards left, when the player who drew the deck's last card discards, or after 50 turns each (skipped turns count); penalties: 2-10 face value, J/Q/K 11/12/13, Ace 25, Joker 15",
         "the game ends after the hand in which a player completes all 7 phases (winner: lowest points among those who did) or after 20 hands (lowest points); equal lowest points: result \"tied\", no single winner",
         "bonus: phases in any order, each once, declared by the phase id of the play; Jokers (4, 108 cards) are played only as Skip [6, target] (another player misses their next turn; no effect if already skipped), never placed, never taken from the discard pile",
-        "legal plays list every pick-up, discard, Skip and single placement (for sets and accumulations only at the end index: any index is accepted) and at most 16 phase plays found by the phase finder: a phase can be formed in very many ways, every valid one is accepted",
+        "legal plays list every pick-up, discard, Skip and single placement (for sets and accumulations only at the end index: any index is accepted), then every phase play the hand holds, each set of cards once (set and accumulation cards in card order, two groups of one kind in one order: other orders are accepted too), at most 4096 plays in all",
         "option \"hands\": 1-20, the number of hands after which the game ends (default 20)",
         "history: the current hand's turn_history (own deck draws shown, others \"XX\"); events: every play of the game plus hand_over and game_over"));
-    json_object_set_new(r, "bots", json_pack("[{s:s,s:s},{s:s,s:s},{s:s,s:s}]",
-        "name", "planner", "description",
-        "takes the discard only when it helps its phase more than the average deck card, keeps the cards with the most outs, plays the phase that leaves the fewest cards (bonus: the hardest phase first), sheds the costliest cards, never discards what the next player can place or has been collecting; bonus: Skips the opponent closest to finishing",
-        "name", "greedy", "description",
-        "the planner before issue 14: keeps the cards closest to its phase, plays it at once, sheds every card it can place (costliest first), discards the costliest useless card; bonus: Skips the opponent closest to finishing",
-        "name", "random", "description", "a uniformly random kind of legal play, then a uniformly random play of that kind"));
     json_t *fns = json_array();
     for (int i = 0; i < PZ_NFNS; i++) {
         char path[96];
@@ -90,19 +87,15 @@ static int init(void *vst, const char *variant, int nplayers, uint64_t seed, con
     if (options && !json_is_null(options)) {
         if (jx_object(options, "/options", e))
             return ERR_BAD_MEMBER;
-        const char *k;
-        json_t *x;
-        json_object_foreach((json_t *)options, k, x) {
-            char p[160];
-            jx_ptr_key(p, sizeof p, "/options", k);
-            if (strcmp(k, "hands") == 0) {
-                long long h;
-                if (jx_int(x, p, 1, PZ_MAXHANDS, &h, e))
-                    return ERR_BAD_MEMBER;
-                hands = (int)h;
-                continue;
-            }
-            return err_set(e, ERR_BAD_MEMBER, p, "unknown option (Phazed has \"hands\")");
+        static const char *const OPTIONS[] = {"hands", NULL};
+        const json_t *x = json_object_get(options, "hands");
+        long long h;
+        if (jx_known(options, "/options", OPTIONS, e))
+            return ERR_BAD_MEMBER;
+        if (x) {
+            if (jx_int(x, "/options/hands", 1, PZ_MAXHANDS, &h, e))
+                return ERR_BAD_MEMBER;
+            hands = (int)h;
         }
     }
     pz_new(vst, v, nplayers, hands, seed);
@@ -140,11 +133,14 @@ static json_t *legal(const void *vst, int seat)
     if (st->result != PZ_PLAYING || seat != st->cur)
         return a;
     pz_obs o;
-    pz_play all[PZ_MAXLEGAL];
+    pz_play *all = malloc(PZ_LEGAL_LIST * sizeof *all); /* 300 KB: not on a worker's stack */
+    if (!all)
+        return a;
     pz_observe(st, seat, &o);
-    int n = pz_gen(&o, all, PZ_MAXLEGAL);
+    int n = pz_gen(&o, all, PZ_LEGAL_LIST);
     for (int i = 0; i < n; i++)
         json_array_append_new(a, pz_play_json(&all[i]));
+    free(all);
     return a;
 }
 
@@ -205,6 +201,7 @@ static int apply(void *vst, int seat, const json_t *play, json_t **record, game_
     if (!v.valid)
         return err_rule(e, v.rule, "%s", v.reason);
     commit(st, &p, record, NULL);
+    GAME_CHECK(&phazed_ops, st);
     return 0;
 }
 
@@ -217,56 +214,62 @@ static int autoplay(void *vst, json_t **record)
     return 0;
 }
 
-static int bot(void *vst, const char *strategy, json_t **record, char *explanation, size_t explanation_len,
-               game_err *e)
+/* The strategies: each chooses from what the seat may see (a pz_obs). */
+static void planner(const void *st, int seat, rng *r, void *p, char *why, size_t n)
 {
-    pz_state *st = vst;
-    if (record)
-        *record = NULL;
-    if (st->result != PZ_PLAYING)
-        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", pz_result_name(st->result));
     pz_obs o;
-    pz_play p;
-    char why[320];
-    rng r = st->brng;
-    pz_observe(st, st->cur, &o);
-    if (strategy && strcmp(strategy, "planner") == 0) {
-        pz_obs_history(st, &o);
-        pz_plan(&o, &p, why, sizeof why);
-    } else if (strategy && strcmp(strategy, "greedy") == 0)
-        pz_greedy(&o, &p, why, sizeof why);
-    else if (strategy && strcmp(strategy, "random") == 0)
-        pz_random(&o, &r, &p, why, sizeof why);
-    else
-        return err_set(e, ERR_BAD_MEMBER, "", "unknown strategy \"%.32s\"", strategy ? strategy : "");
-    if (!pz_judge(&o, &p, NULL, 0, NULL))
-        return err_set(e, ERR_INTERNAL, "", "strategy %s chose an invalid play", strategy);
-    st->brng = r;
-    commit(st, &p, record, why);
-    if (explanation && explanation_len)
-        snprintf(explanation, explanation_len, "%s", why);
-    return 0;
-}
-
-static int hint(const void *vst, int seat, json_t **out, game_err *e)
-{
-    const pz_state *st = vst;
-    *out = NULL;
-    if (st->result != PZ_PLAYING)
-        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", pz_result_name(st->result));
-    if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
-    pz_obs o;
-    pz_play p;
-    char why[320];
+    (void)r;
     pz_observe(st, seat, &o);
     pz_obs_history(st, &o);
-    pz_plan(&o, &p, why, sizeof why);
-    *out = json_pack("{s:o,s:s,s:s}", "play", pz_play_json(&p), "explanation", why, "strategy", "planner");
+    pz_plan(&o, p, why, n);
+}
+
+static void greedy(const void *st, int seat, rng *r, void *p, char *why, size_t n)
+{
+    pz_obs o;
+    (void)r;
+    pz_observe(st, seat, &o);
+    pz_greedy(&o, p, why, n);
+}
+
+static void random_play(const void *st, int seat, rng *r, void *p, char *why, size_t n)
+{
+    pz_obs o;
+    pz_observe(st, seat, &o);
+    pz_random(&o, r, p, why, n);
+}
+
+static const game_bot BOTS[] = {
+    {"planner",
+     "takes the discard only when it helps its phase more than the average deck card, keeps the cards with the most outs, plays the phase that leaves the fewest cards (bonus: the hardest phase first), sheds the costliest cards, never discards what the next player can place or has been collecting; bonus: Skips the opponent closest to finishing",
+     planner, NULL},
+    {"greedy",
+     "the planner before issue 14: keeps the cards closest to its phase, plays it at once, sheds every card it can place (costliest first), discards the costliest useless card; bonus: Skips the opponent closest to finishing",
+     greedy, NULL},
+    {"random",
+     "a uniformly random kind of legal play, then a uniformly random play of that kind",
+     random_play, NULL},
+    {NULL, NULL, NULL, NULL},
+};
+_Static_assert(sizeof(pz_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer");
+
+static rng bot_rng(const void *st) { return ((const pz_state *)st)->brng; }
+
+static int bot_apply(void *vst, const void *p, const rng *r, const char *why, json_t **record)
+{
+    pz_state *st = vst;
+    if (!pz_state_judge(st, p, NULL, 0, NULL))
+        return -1;
+    st->brng = *r;
+    commit(st, p, record, why);
     return 0;
 }
 
+static json_t *play_json(const void *p) { return pz_play_json(p); }
+
 static void reveal(void *st) { ((pz_state *)st)->revealed = 1; }
+
+static int invariants(const void *st, game_err *e) { return pz_invariants(st, e); }
 
 static void redeal(void *st, int reader, uint64_t salt) { pz_redeal(st, reader, salt); }
 
@@ -277,7 +280,7 @@ const game_ops phazed_ops = {
     .min_players = PZ_MINP,
     .default_players = 4, /* the seed plays with 4; 2-4 allowed */
     .max_players = PZ_MAXP,
-    .bots = pz_bots,
+    .bots = BOTS,
     .state_size = sizeof(pz_state),
     .cooperative = 0,
     .fns = pz_fns,
@@ -294,11 +297,13 @@ const game_ops phazed_ops = {
     .check = check,
     .apply = apply,
     .autoplay = autoplay,
-    .bot = bot,
-    .hint = hint,
+    .bot_rng = bot_rng,
+    .bot_apply = bot_apply,
+    .play_json = play_json,
     .history = history,
     .events = events,
     .reveal = reveal,
     .redeal = redeal,
     .fn_args = pz_fn_args,
+    .invariants = invariants,
 };

@@ -694,7 +694,7 @@ const char *pz_situation(const pz_obs *o, int first, char *why, size_t whylen)
         CLAUSE("phazed.play.skip", "the hand holds a Joker: a Skip on another player is legal");
     if (!o->t.phase[me]) {
         pz_play ph;
-        if (pz_find_phases(o, &ph, 1))
+        if (pz_phase_plays(o, &ph, 1))
             CLAUSE("phazed.play.phase", "the hand holds the phase to play (a phase play, or any discard)");
         CLAUSE("phazed.play.no-phase", "no phase on the table and none in hand: only a discard");
     }
@@ -766,6 +766,153 @@ void pz_obs_do(pz_obs *o, const pz_play *p)
         o->hand_sizes[me] = o->nhand;
 }
 
+/* --- phase plays ----------------------------------------------------------- */
+/* Every phase play the hand holds: for each phase the seat may play now, its
+ * groups are built from the hand's cards (counted, so two copies of a card
+ * are one choice taken twice, never two plays), each group checked by
+ * pz_group_types as soon as it is complete, the whole play by pz_judge.
+ * Each set of cards is listed once: the cards of a set or an accumulation
+ * in ascending card order, a run in its order, and of two groups of one
+ * kind (phases 1, 3, 4, 6) the smaller first. A game's hand holds at most
+ * 11 cards and is searched in full; an autograder argument's hand may be
+ * larger, so the search stops after PHASE_BUDGET steps. */
+enum { PHASE_BUDGET = 2000000 };
+
+typedef struct phase_gen {
+    const pz_obs *o;
+    int ph, steps;
+    int nv;                                 /* distinct cards of the hand */
+    uint8_t v[PZ_NCARDS], left[PZ_NCARDS];  /* ascending; copies not yet used */
+    pz_play p;                              /* the play being built */
+    pz_play *out;
+    int n, max;
+} phase_gen;
+
+static void phase_group(phase_gen *G, int g);
+
+/* The group type bit (pz_group_types) and size of group g of the phase. */
+static unsigned group_bit(int ph, int g, int *size)
+{
+    static const unsigned BIT[] = {[PZ_K_SSET] = 1u << 2, [PZ_K_RUN] = 1u << 4, [PZ_K_CRUN] = 1u << 5,
+                                   [PZ_K_ACC] = 1u << 6, [PZ_K_CACC] = 1u << 7};
+    int kind = pz_group_kind(ph, g);
+    *size = kind == PZ_K_SSET ? 7 : kind == PZ_K_RUN ? 8 : kind == PZ_K_CRUN ? 4 : ph == 1 ? 3 : 4;
+    if (kind == PZ_K_VSET)
+        return ph == 1 ? 1u << 1 : 1u << 3;
+    if (kind == PZ_K_ACC || kind == PZ_K_CACC)
+        *size = 0; /* any size that totals 34 */
+    return BIT[kind];
+}
+
+static int groups_cmp(const pz_play *p)
+{
+    if (p->gn[0] != p->gn[1])
+        return p->gn[0] < p->gn[1] ? -1 : 1;
+    return memcmp(p->gc[0], p->gc[1], p->gn[0]);
+}
+
+/* Group g is complete: check it, then build the next or judge the play. */
+static void phase_group_done(phase_gen *G, int g)
+{
+    int size;
+    pz_play *p = &G->p;
+    if (!(pz_group_types(p->gc[g], p->gn[g]) & group_bit(G->ph, g, &size)))
+        return;
+    if (g + 1 < p->ng) {
+        phase_group(G, g + 1);
+        return;
+    }
+    if (p->ng == 2 && pz_group_kind(G->ph, 0) == pz_group_kind(G->ph, 1) && groups_cmp(p) > 0)
+        return;
+    if (G->n < G->max && pz_judge(G->o, p, NULL, 0, NULL))
+        G->out[G->n++] = *p;
+}
+
+/* Cards of group g in ascending order from distinct card `from` on: exactly
+ * `size` of them, or (size 0) a total of 34. */
+static void phase_unordered(phase_gen *G, int g, int from, int size, int total)
+{
+    pz_play *p = &G->p;
+    if (G->n >= G->max || ++G->steps > PHASE_BUDGET)
+        return;
+    if (size ? p->gn[g] == size : total == 34) {
+        phase_group_done(G, g);
+        return;
+    }
+    if (p->gn[g] >= PZ_PHMAX)
+        return;
+    for (int j = from; j < G->nv; j++) {
+        int c = G->v[j];
+        if (!G->left[j] || (!size && total + pz_accval(c) > 34))
+            continue;
+        G->left[j]--;
+        p->gc[g][p->gn[g]++] = (uint8_t)c;
+        phase_unordered(G, g, j, size, total + pz_accval(c));
+        p->gn[g]--;
+        G->left[j]++;
+    }
+}
+
+/* Position i.. of a run of `size` from `start`: a natural of the rank due
+ * there or a Wild. */
+static void phase_run(phase_gen *G, int g, int start, int size)
+{
+    pz_play *p = &G->p;
+    if (G->n >= G->max || ++G->steps > PHASE_BUDGET)
+        return;
+    int i = p->gn[g];
+    if (i == size) {
+        phase_group_done(G, g);
+        return;
+    }
+    for (int j = 0; j < G->nv; j++) {
+        int c = G->v[j];
+        if (!G->left[j] || (!pz_wild(c) && pz_rank(c) != cyc(start, i)))
+            continue;
+        G->left[j]--;
+        p->gc[g][p->gn[g]++] = (uint8_t)c;
+        phase_run(G, g, start, size);
+        p->gn[g]--;
+        G->left[j]++;
+    }
+}
+
+static void phase_group(phase_gen *G, int g)
+{
+    int size, kind = pz_group_kind(G->ph, g);
+    group_bit(G->ph, g, &size);
+    G->p.gn[g] = 0;
+    if (kind == PZ_K_RUN || kind == PZ_K_CRUN)
+        for (int start = 2; start <= 13; start++)
+            phase_run(G, g, start, size);
+    else
+        phase_unordered(G, g, 0, size, 0);
+}
+
+int pz_phase_plays(const pz_obs *o, pz_play *out, int max)
+{
+    phase_gen *G = &(phase_gen){.o = o, .out = out, .max = max};
+    if (!o->mid || o->t.phase[o->seat] || max <= 0)
+        return 0;
+    for (int c = 1; c < PZ_JOKER; c++) { /* the hand's cards, ascending, Jokers aside */
+        int k = count_in(o->hand, o->nhand, c);
+        if (k) {
+            G->v[G->nv] = (uint8_t)c;
+            G->left[G->nv++] = (uint8_t)k;
+        }
+    }
+    for (int ph = 1; ph <= PZ_NPHASES; ph++)
+        if (pz_required(o, ph)) {
+            memset(&G->p, 0, sizeof G->p);
+            G->p.type = PZ_PHASE;
+            G->ph = ph;
+            G->p.phase = (uint8_t)ph;
+            G->p.ng = (uint8_t)pz_phase_ngroups(ph);
+            phase_group(G, 0);
+        }
+    return G->n;
+}
+
 /* --- legal plays ------------------------------------------------------------ */
 
 static int distinct(const uint8_t *h, int n, uint8_t *out)
@@ -800,8 +947,6 @@ int pz_gen(const pz_obs *o, pz_play *out, int max)
         push(o, &p, out, &n, max);
         return n;
     }
-    if (!o->t.phase[o->seat])
-        n += pz_find_phases(o, out + n, max - n < 16 ? max - n : 16);
     uint8_t d[PZ_NCARDS];
     int nd = distinct(o->hand, o->nhand, d);
     if (o->t.phase[o->seat])
@@ -834,7 +979,7 @@ int pz_gen(const pz_obs *o, pz_play *out, int max)
             p.target = (uint8_t)q;
             push(o, &p, out, &n, max);
         }
-    return n;
+    return n + pz_phase_plays(o, out + n, max - n); /* last: a hand may hold many */
 }
 
 void pz_play_text(const pz_play *p, char *out, size_t n)

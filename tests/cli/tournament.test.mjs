@@ -203,3 +203,20 @@ test('errors: unknown names, table sizes, bad numbers and refused seatings exit 
     assert.match(r.stderr, /hanabi refuses this seating/);
   }
 });
+
+test('croupier games --json is the registry the text lists, bots[0] first', () => {
+  const text = spawnSync(BIN, ['games'], { encoding: 'utf8' });
+  const json = spawnSync(BIN, ['games', '--json'], { encoding: 'utf8' });
+  assert.equal(text.status, 0, text.stderr);
+  assert.equal(json.status, 0, json.stderr);
+  const games = JSON.parse(json.stdout);
+  assert.ok(games.length >= 4);
+  for (const g of games) {
+    const block = new RegExp(`^${g.game}\\s+${g.title}, ${g.players.min}-${g.players.max} players\\n` +
+      `  variants: ${g.variants.join(' ')}\\n  bots: ${g.bots.join(' ')}$`, 'm');
+    assert.match(text.stdout, block, `${g.game} listed alike`);
+    assert.ok(g.players.default >= g.players.min && g.players.default <= g.players.max, g.game);
+    assert.equal(typeof g.cooperative, 'boolean');
+  }
+  assert.deepEqual(games.filter((g) => g.cooperative).map((g) => g.game), ['hanabi']);
+});

@@ -34,10 +34,34 @@ test('every autograder function a game lists has its path in openapi.yaml', asyn
   for (const g of r.json.games) {
     const rules = await srv.get(`/rules/${g.game}`);
     expectStatus(rules, 200);
+    // the bots of the game's page are the registry's rows, in order, each saying what it does
+    assert.deepEqual(rules.json.bots.map((b) => b.name), g.bots, `${g.game}: the same bots as GET /rules`);
+    for (const b of rules.json.bots) assert.ok(b.description.length > 10, `${g.game} ${b.name} has a description`);
     for (const f of rules.json.functions || []) {
       assert.ok(doc.paths[f.path]?.post, `POST ${f.path} (${f.signature}) is described`);
       n++;
     }
   }
   assert.ok(n >= 10, `functions listed: ${n}`);
+});
+
+test('"default" names every game\'s first bot: a table of them plays the game its first bot plays', async () => {
+  const r = await srv.get('/rules');
+  for (const g of r.json.games) {
+    const n = g.players.default;
+    const game = async (bot) => {
+      const res = await srv.post('/games', { game: g.game, seed: 11, players: Array.from({ length: n }, () => ({ bot })) });
+      expectStatus(res, 201);
+      return res.json;
+    };
+    const a = await game('default'), b = await game(g.bots[0]);
+    assert.equal(a.seats[0].bot, 'default');
+    const pa = await srv.get(`/games/${a.id}/plays`), pb = await srv.get(`/games/${b.id}/plays`);
+    expectStatus(pa, 200);
+    assert.ok(pa.json.plays.length > 0, `${g.game}: the default bots played`);
+    assert.deepEqual(pa.json.plays, pb.json.plays, `${g.game}: "default" plays as ${g.bots[0]}`);
+  }
+  const bad = await srv.post('/games', { game: 'hanabi', players: [{ bot: 'nobody' }, { bot: 'default' }] });
+  expectStatus(bad, 400);
+  assert.equal(bad.json.errors[0].pointer, '/players/0/bot');
 });

@@ -33,4 +33,21 @@ static void rig(hanabi_state *st, int variant, int np, int endrule, int first, c
     hn_start(st, variant, np, endrule, first, deck, n);
 }
 
+/* As if the 1 to `upto` of every suit had been played: those cards taken
+ * from the undrawn deck, counted as drawn, and on the fireworks (the state
+ * keeps the game's invariants: every card drawn is in one place). */
+static inline void rig_fireworks(hanabi_state *st, int upto) /* inline: not every includer uses it */
+{
+    for (int s = 0; s < st->nsuits; s++)
+        for (int r = 1; r <= upto; r++) {
+            int c = hn_card(s, r), i = st->next;
+            while (i < st->ndeck && st->deck[i] != c)
+                i++;
+            assert_true(i < st->ndeck);
+            st->deck[i] = st->deck[st->next];
+            st->deck[st->next++] = (uint8_t)c;
+            st->fire[s] = (uint8_t)r;
+        }
+}
+
 #endif

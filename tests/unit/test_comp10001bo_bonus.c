@@ -179,7 +179,7 @@ static void step(bo_state *st, const char *const bots[4])
     char why[320];
     if (OPS->autoplay(st, NULL))
         return;
-    int rc = OPS->bot(st, bots[st->cur], NULL, why, sizeof why, &e);
+    int rc = game_bot_play(OPS, st, bots[st->cur], NULL, why, sizeof why, &e);
     if (rc)
         fail_msg("bot %s: %d %s", bots[st->cur], rc, e.detail);
 }
@@ -745,7 +745,7 @@ static void test_bonus_views(void **unused)
         assert_int_equal(OPS->init(&st, "bonus", 4, seed, NULL, &e), 0);
         for (int i = 0; i < (int)(seed * 4) && st.result == BO_PLAYING; i++)
             if (!OPS->autoplay(&st, NULL))
-                OPS->bot(&st, "random", NULL, why, sizeof why, &e);
+                game_bot_play(OPS, &st, "random", NULL, why, sizeof why, &e);
         for (int seat = -1; seat < 4; seat++) {
             int visible = 0;
             for (int p = 0; p < 4; p++) {
@@ -989,12 +989,12 @@ static void test_bonus_bots_and_hint(void **unused)
                 continue;
             }
             json_t *h;
-            assert_int_equal(OPS->hint(&st, st.cur, &h, &e), 0);
+            assert_int_equal(game_hint(OPS, &st, st.cur, &h, &e), 0);
             game_verdict v;
             assert_int_equal(OPS->check(&st, st.cur, json_object_get(h, "play"), &v, &e), 0);
             assert_true(v.valid);
             json_decref(h);
-            assert_int_equal(OPS->bot(&st, "planner", &rec, why, sizeof why, &e), 0);
+            assert_int_equal(game_bot_play(OPS, &st, "planner", &rec, why, sizeof why, &e), 0);
             const json_t *pl = json_object_get(rec, "play");
             if (json_integer_value(json_array_get(pl, 0)) == 4 && strstr(why, "closest to winning"))
                 explained_embargo++;

@@ -89,7 +89,7 @@ static long run_games(const char *game, const char *variant, int nplayers, int g
     assert_non_null(st);
     assert_non_null(alt);
     int nbots = 0;
-    while (ops->bots[nbots])
+    while (ops->bots[nbots].name)
         nbots++;
     long checked = 0;
     for (int g = 0; g < games; g++) {
@@ -153,7 +153,7 @@ static long run_games(const char *game, const char *variant, int nplayers, int g
             checked++;
             /* advance with a mix of strategies (the random one reaches odd positions) */
             char expl[320];
-            assert_int_equal(ops->bot(st, ops->bots[(seat + g) % nbots], NULL, expl, sizeof expl, &e), 0);
+            assert_int_equal(game_bot_play(ops, st, ops->bots[(seat + g) % nbots].name, NULL, expl, sizeof expl, &e), 0);
         }
     }
     free(st);

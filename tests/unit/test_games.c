@@ -4,8 +4,9 @@
  *
  *  - round trip: every state of every game encodes, decodes into a fresh
  *    buffer and encodes to the same JSON text;
- *  - determinism: the same seed and the same strategies give the same game,
- *    to the byte of its encoding;
+ *  - determinism: the same seed and the same strategy give the same game,
+ *    to the byte of its encoding, for every bot; another seed another game
+ *    (the per-game files no longer repeat this);
  *  - nothing half-applied: a refused play (not a play's shape, a seat that
  *    is not to move, a legal play of another position) leaves the state's
  *    bytes unchanged, and check() refuses what apply() refuses;
@@ -13,6 +14,9 @@
  *    and applies; the seat not to move has none;
  *  - bots: every move a bot makes is one check() called valid just before,
  *    made for the seat to move;
+ *  - invariants: every position keeps the game's ops->invariants (every
+ *    card as often as its decks hold it, counts within their arrays), and
+ *    a state of garbage bytes breaks them;
  *  - readers: view, history and events of every seat, the spectator, the
  *    observer and the admin are JSON for every state, and a seat's view is
  *    the same however the cards it may not see are dealt (ops->redeal, when
@@ -223,6 +227,9 @@ static char *play_one(const setup *su, const char *bot, uint64_t seed, int deep)
         assert_true(moves < MAX_MOVES);
         game_status gs;
         ops->status(st, &gs);
+        if (ops->invariants && ops->invariants(st, &e) != 0) /* every position, in every build */
+            fail_msg("%s %s %dp seed %llu move %d: invariant broken: %s", ops->name, su->variant,
+                     su->players, (unsigned long long)seed, moves, e.detail);
         if (deep && (moves < DEEP_ALL || moves % DEEP_EVERY == 0 || gs.over)) {
             round_trip(ops, st, scratch);
             readers(ops, st, gs.nseats);
@@ -240,7 +247,7 @@ static char *play_one(const setup *su, const char *bot, uint64_t seed, int deep)
         /* the bot's move must be one check() calls valid for the mover */
         memcpy(before, st, ops->state_size);
         char why[400];
-        if (ops->bot(st, bot, &rec, why, sizeof why, &e) != 0)
+        if (game_bot_play(ops, st, bot, &rec, why, sizeof why, &e) != 0)
             fail_msg("%s: bot %s failed: %s", ops->name, bot, e.detail);
         json_t *play = json_object_get(rec, "play");
         if (play) {
@@ -271,22 +278,20 @@ static void test_every_game(void **unused)
         setup su[24];
         int n = setups_of(*g, su, 24);
         for (int i = 0; i < n; i++)
-            for (const char *const *b = (*g)->bots; *b; b++) {
-                if ((*g)->seating) { /* a strategy some tables refuse (Hanabi's info) */
-                    const char *all[GAME_MAX_SEATS];
-                    for (int s = 0; s < su[i].players; s++)
-                        all[s] = *b;
-                    game_err e = {0};
-                    if ((*g)->seating(all, su[i].players, &e))
-                        continue;
-                }
+            for (const game_bot *b = (*g)->bots; b->name; b++) {
+                const char *all[GAME_MAX_SEATS];
+                game_err e = {0};
+                for (int s = 0; s < su[i].players; s++)
+                    all[s] = b->name;
+                if (game_seating(*g, all, su[i].players, &e))
+                    continue; /* a strategy some tables refuse (Hanabi's info) */
                 for (uint64_t seed = 1; seed <= GAMES_PER_SETUP; seed++) {
                     /* the deep checks on one game of the first bot, the bots' own on all */
                     clock_t t0 = clock();
-                    char *a = play_one(&su[i], *b, seed, b == (*g)->bots && seed == 1);
+                    char *a = play_one(&su[i], b->name, seed, b == (*g)->bots && seed == 1);
                     if (getenv("TEST_GAMES_TIMES"))
                         fprintf(stderr, "%s %s %dp %s seed %llu: %.2f s\n", (*g)->name, su[i].variant,
-                                su[i].players, *b, (unsigned long long)seed,
+                                su[i].players, b->name, (unsigned long long)seed,
                                 (double)(clock() - t0) / CLOCKS_PER_SEC);
                     free(a);
                     checked++;
@@ -296,19 +301,102 @@ static void test_every_game(void **unused)
     assert_true(checked >= 40);
 }
 
+/* The same seed and strategy give the same game, to the byte of its
+ * encoding, for every bot (the random ones draw from the state's bot RNG);
+ * another seed gives another game. */
 static void test_determinism(void **unused)
 {
     (void)unused;
     for (const game_ops *const *g = game_registry; *g; g++) {
         setup su[24];
         setups_of(*g, su, 24);
-        for (uint64_t seed = 7; seed <= 8; seed++) {
-            char *a = play_one(&su[0], (*g)->bots[0], seed, 0);
-            char *b = play_one(&su[0], (*g)->bots[0], seed, 0);
-            assert_string_equal(a, b);
-            free(a);
-            free(b);
+        for (const game_bot *b = (*g)->bots; b->name; b++) {
+            const char *all[GAME_MAX_SEATS];
+            game_err e = {0};
+            for (int s = 0; s < su[0].players; s++)
+                all[s] = b->name;
+            if (game_seating(*g, all, su[0].players, &e))
+                continue;
+            char *x = play_one(&su[0], b->name, 7, 0), *y = play_one(&su[0], b->name, 7, 0);
+            char *z = play_one(&su[0], b->name, 8, 0);
+            if (strcmp(x, y) != 0)
+                fail_msg("%s %s: seed 7 played twice gives two games", (*g)->name, b->name);
+            if (strcmp(x, z) == 0)
+                fail_msg("%s %s: seeds 7 and 8 give the same game", (*g)->name, b->name);
+            free(x);
+            free(y);
+            free(z);
         }
+    }
+}
+
+/* The strategies are rows played by engine/bots.c: "default" is bots[0]
+ * in every game; an unknown name and a finished game are refused without a
+ * change; help mode advises bots[0]'s play, one check() calls valid, to the
+ * seat to move only. */
+static void test_bots(void **unused)
+{
+    (void)unused;
+    for (const game_ops *const *g = game_registry; *g; g++) {
+        const game_ops *ops = *g;
+        setup su[24];
+        setups_of(ops, su, 24);
+        assert_ptr_equal(game_find_bot(ops, "default"), &ops->bots[0]);
+        for (const game_bot *b = ops->bots; b->name; b++) /* GET /rules/<game> says what each does */
+            assert_true(b->about && strlen(b->about) > 10 && b->choose);
+        assert_null(game_find_bot(ops, "nobody"));
+        char *a = play_one(&su[0], "default", 3, 0), *b = play_one(&su[0], ops->bots[0].name, 3, 0);
+        assert_string_equal(a, b);
+        free(a);
+        free(b);
+
+        void *st = calloc(1, ops->state_size), *before = calloc(1, ops->state_size);
+        game_err e = {0};
+        game_status gs;
+        json_t *h = NULL, *rec = NULL;
+        assert_int_equal(ops->init(st, su[0].variant, su[0].players, 5, NULL, &e), 0);
+        ops->status(st, &gs);
+        memcpy(before, st, ops->state_size);
+        assert_int_equal(game_bot_play(ops, st, "nobody", &rec, NULL, 0, &e), ERR_BAD_MEMBER);
+        assert_null(rec);
+        assert_memory_equal(st, before, ops->state_size);
+        assert_int_equal(game_hint(ops, st, (gs.to_move + 1) % gs.nseats, &h, &e), ERR_NOT_YOUR_TURN);
+        assert_int_equal(game_hint(ops, st, gs.to_move, &h, &e), 0);
+        assert_memory_equal(st, before, ops->state_size);
+        assert_string_equal(json_string_value(json_object_get(h, "strategy")), ops->bots[0].name);
+        game_verdict v;
+        assert_int_equal(ops->check(st, gs.to_move, json_object_get(h, "play"), &v, &e), 0);
+        assert_true(v.valid);
+        json_decref(h);
+        while (gs.over == 0) { /* to the end, by the default strategy */
+            if (!ops->autoplay(st, NULL))
+                assert_int_equal(game_bot_play(ops, st, "default", NULL, NULL, 0, &e), 0);
+            ops->status(st, &gs);
+        }
+        memcpy(before, st, ops->state_size);
+        assert_int_equal(game_bot_play(ops, st, ops->bots[0].name, NULL, NULL, 0, &e), ERR_GAME_OVER);
+        assert_int_equal(game_hint(ops, st, 0, &h, &e), ERR_GAME_OVER);
+        assert_memory_equal(st, before, ops->state_size);
+        free(st);
+        free(before);
+    }
+}
+
+/* ops->invariants can fail: a state of 0xFF bytes (every count beyond its
+ * array) is refused; and every game has them (the ASan build runs them
+ * after every play, GAME_CHECK). */
+static void test_invariants_refuse(void **unused)
+{
+    (void)unused;
+    for (const game_ops *const *g = game_registry; *g; g++) {
+        const game_ops *ops = *g;
+        assert_non_null(ops->invariants);
+        void *st = malloc(ops->state_size);
+        game_err e = {0};
+        memset(st, 0xFF, ops->state_size);
+        assert_int_equal(ops->invariants(st, &e), ERR_INTERNAL);
+        assert_true(e.detail[0] != 0);
+        free(st);
     }
 }
 
@@ -317,6 +405,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_game),
         cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_bots),
+        cmocka_unit_test(test_invariants_refuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -115,7 +115,7 @@ static void test_strength(void **unused)
                 char why[320];
                 start(&st, variant, np, HN_RULE_STANDARD, 7 + (uint64_t)g);
                 for (int guard = 0; guard < 400 && !st.over; guard++)
-                    assert_int_equal(OPS->bot(&st, "info", NULL, why, sizeof why, &e), 0);
+                    assert_int_equal(game_bot_play(OPS, &st, "info", NULL, why, sizeof why, &e), 0);
                 assert_true(st.over);
                 sum += hn_score(&st);
             }

@@ -102,8 +102,8 @@ static void test_every_game_answer(void **unused)
                 memset(&e, 0, sizeof e);
                 if (o->init(st, o->variants[vi], np, 1000 + (uint64_t)np, NULL, &e) != 0)
                     fail_msg("%s %s %d: init: %s", o->name, o->variants[vi], np, e.detail);
-                const char *bot = o->bots[0];
-                if (o->seating && o->seating((const char *const[]){bot, bot, bot, bot, bot, bot, bot, bot}, np, &e) != 0)
+                const char *bot = o->bots[0].name;
+                if (game_seating(o, (const char *const[]){bot, bot, bot, bot, bot, bot, bot, bot}, np, &e) != 0)
                     bot = "random";
                 for (int step = 0; step < 4000; step++) {
                     game_status s;
@@ -126,7 +126,7 @@ static void test_every_game_answer(void **unused)
                     if (s.over)
                         break;
                     json_t *rec = NULL;
-                    if (o->bot(st, bot, &rec, why, sizeof why, &e) != 0)
+                    if (game_bot_play(o, st, bot, &rec, why, sizeof why, &e) != 0)
                         fail_msg("%s: bot %s: %s", o->name, bot, e.detail);
                     if (rec)
                         check_take(rec, "record");

@@ -183,7 +183,7 @@ static void play_game(pz_state *st, const char *variant, uint64_t seed, const ch
         if (s->over)
             return;
         assert_int_equal(OPS->autoplay(st, NULL), 0);
-        if (OPS->bot(st, bots[s->to_move], NULL, why, sizeof why, &e))
+        if (game_bot_play(OPS, st, bots[s->to_move], NULL, why, sizeof why, &e))
             fail_msg("bot %s: %s", bots[s->to_move], e.detail);
         assert_true(why[0] != 0 && strchr(why, '\n') == NULL);
     }
@@ -828,7 +828,7 @@ static void test_game_end(void **unused)
     assert_int_equal(OPS->init(&st, NULL, 4, 3, o, &e), 0);
     json_decref(o);
     for (int guard = 0; guard < 5000 && st.result == PZ_PLAYING; guard++)
-        assert_int_equal(OPS->bot(&st, "planner", NULL, NULL, 0, &e), 0);
+        assert_int_equal(game_bot_play(OPS, &st, "planner", NULL, NULL, 0, &e), 0);
     assert_int_equal(st.hands_done, 1);
     assert_true(st.result != PZ_PLAYING);
 }
@@ -1061,7 +1061,7 @@ static void test_views_hide_cards(void **unused)
                         free(a);
                     }
                 }
-            assert_int_equal(OPS->bot(&st, g % 3 ? "random" : "planner", NULL, why, sizeof why, &e), 0);
+            assert_int_equal(game_bot_play(OPS, &st, g % 3 ? "random" : "planner", NULL, why, sizeof why, &e), 0);
         }
     }
     /* the admin sees it all; a deck draw is "XX" to the others, the card to its drawer */
@@ -1122,7 +1122,7 @@ static void test_events_and_records(void **unused)
     int n = 0;
     while (st.result == PZ_PLAYING) {
         json_t *rec;
-        assert_int_equal(OPS->bot(&st, "planner", &rec, why, sizeof why, &e), 0);
+        assert_int_equal(game_bot_play(OPS, &st, "planner", &rec, why, sizeof why, &e), 0);
         assert_string_equal(json_string_value(json_object_get(rec, "explanation")), why);
         assert_int_equal(json_integer_value(json_object_get(rec, "n")), ++n);
         json_decref(rec);
@@ -1152,7 +1152,7 @@ static void test_record_n_is_history_n(void **unused)
         json_t *recs = json_array();
         while (st.result == PZ_PLAYING) {
             json_t *rec;
-            assert_int_equal(OPS->bot(&st, "random", &rec, why, sizeof why, &e), 0);
+            assert_int_equal(game_bot_play(OPS, &st, "random", &rec, why, sizeof why, &e), 0);
             skips += json_object_get(rec, "skipped") != NULL;
             json_array_append_new(recs, rec);
         }
@@ -1217,7 +1217,7 @@ static void test_roundtrip_all_states(void **unused)
         json_decref(o);
         roundtrip(&st, 1);
         while (st.result == PZ_PLAYING) {
-            assert_int_equal(OPS->bot(&st, seed % 4 < 2 ? "random" : "planner", NULL, why, sizeof why, &e), 0);
+            assert_int_equal(game_bot_play(OPS, &st, seed % 4 < 2 ? "random" : "planner", NULL, why, sizeof why, &e), 0);
             roundtrip(&st, states % 8 == 0);
             states++;
         }
@@ -1238,7 +1238,7 @@ static void test_roundtrip_whole_games(void **unused)
     for (uint64_t seed = 1; seed <= 12; seed++) {
         assert_int_equal(OPS->init(&st, seed % 2 ? "bonus" : "standard", 2 + (int)(seed % 3), seed, NULL, &e), 0);
         while (st.result == PZ_PLAYING) {
-            assert_int_equal(OPS->bot(&st, "planner", NULL, why, sizeof why, &e), 0);
+            assert_int_equal(game_bot_play(OPS, &st, "planner", NULL, why, sizeof why, &e), 0);
             int done = 0;
             for (int q = 0; q < st.np; q++)
                 done |= pz_all_done(st.variant, st.status[q]);
@@ -1300,7 +1300,7 @@ static void test_decode_hostile(void **unused)
     assert_int_equal(OPS->init(&st, NULL, 4, 8, NULL, &e), 0);
     /* until a phase is on the table */
     for (int i = 0; i < 3000 && !(st.t.phase[0] || st.t.phase[1] || st.t.phase[2] || st.t.phase[3]); i++)
-        assert_int_equal(OPS->bot(&st, "planner", NULL, why, sizeof why, &e), 0);
+        assert_int_equal(game_bot_play(OPS, &st, "planner", NULL, why, sizeof why, &e), 0);
     int p = 0;
     while (!st.t.phase[p])
         p++;
@@ -1319,6 +1319,23 @@ static void test_decode_hostile(void **unused)
     expect_decode_bad(good, "/winner", json_integer(1), "/winner");
     expect_decode_bad(good, "/current", json_integer(4), "/current");
     expect_decode_bad(good, "/picked_up", json_integer(1), "/picked_up");
+    /* every scalar member (the decoder's field table): out of its range, of
+     * another type, or missing, each refused by name */
+    static const struct { const char *name; long long below, above; } SCALARS[] = {
+        {"players", 1, 5},         {"max_hands", 0, 21},    {"dealer", -1, 4},        {"current", -1, 4},
+        {"turns_hand", -1, 201},   {"turns_total", -1, 4001}, {"hand_log", -1, 100000},
+        {"picked_up", -1, -1},     {"deck_out", -1, -1},
+    };
+    for (size_t i = 0; i < sizeof SCALARS / sizeof SCALARS[0]; i++) {
+        snprintf(path, sizeof path, "/%s", SCALARS[i].name);
+        expect_decode_bad(good, path, json_integer(SCALARS[i].below), path);
+        if (SCALARS[i].above >= 0)
+            expect_decode_bad(good, path, json_integer(SCALARS[i].above), path);
+        expect_decode_bad(good, path, json_string("1"), path);
+        expect_decode_bad(good, path, NULL, path);
+    }
+    assert_true(st.turns_hand > 0);
+    expect_decode_bad(good, "/turns_total", json_integer(st.turns_hand - 1), "/turns_total"); /* below turns_hand */
     expect_decode_bad(good, "/skip/0", json_true(), "/skip/0");
     expect_decode_bad(good, "/phase_status/0", json_integer(8), "/phase_status/0");
     expect_decode_bad(good, "/phase_status/0", json_integer(7), "/phase_status/0"); /* finished in an earlier hand */
@@ -1356,25 +1373,6 @@ static void test_decode_hostile(void **unused)
     assert_string_equal(e.pointer, "/variant");
     json_decref(junk);
     json_decref(good);
-}
-
-static void test_determinism(void **unused)
-{
-    (void)unused;
-    static pz_state a, b;
-    game_status s;
-    play_game(&a, "bonus", 77, MIXED, NULL, &s);
-    play_game(&b, "bonus", 77, MIXED, NULL, &s);
-    char *x = dump(OPS->encode(&a)), *y = dump(OPS->encode(&b));
-    assert_string_equal(x, y);
-    free(x);
-    free(y);
-    play_game(&b, "bonus", 78, MIXED, NULL, &s);
-    x = dump(OPS->encode(&a));
-    y = dump(OPS->encode(&b));
-    assert_string_not_equal(x, y);
-    free(x);
-    free(y);
 }
 
 /* Every legal play checks valid and applies; every valid single play found
@@ -1454,7 +1452,7 @@ static void test_legal_agrees_with_check(void **unused)
             legal = OPS->legal(&st, (seat + 1) % 4);
             assert_int_equal(json_array_size(legal), 0);
             json_decref(legal);
-            assert_int_equal(OPS->bot(&st, seed % 3 ? "random" : "planner", NULL, why, sizeof why, &e), 0);
+            assert_int_equal(game_bot_play(OPS, &st, seed % 3 ? "random" : "planner", NULL, why, sizeof why, &e), 0);
         }
     }
     assert_true(checked > 500);
@@ -1508,7 +1506,7 @@ static void test_play_fn_over_real_games(void **unused)
             json_decref(vr);
             json_decref(r);
             json_decref(args);
-            assert_int_equal(OPS->bot(&st, seed % 3 ? "planner" : "random", NULL, why, sizeof why, &e), 0);
+            assert_int_equal(game_bot_play(OPS, &st, seed % 3 ? "planner" : "random", NULL, why, sizeof why, &e), 0);
         }
     }
     assert_true(decisions > 5000);
@@ -1553,15 +1551,15 @@ static void test_bots_and_hint(void **unused)
     }
     assert_int_equal(OPS->init(&st, NULL, 4, 1, NULL, &e), 0);
     json_t *h;
-    assert_int_equal(OPS->hint(&st, 0, &h, &e), 0);
+    assert_int_equal(game_hint(OPS, &st, 0, &h, &e), 0);
     assert_string_equal(json_string_value(json_object_get(h, "strategy")), "planner");
     assert_non_null(json_object_get(h, "explanation"));
     game_verdict v;
     assert_int_equal(OPS->check(&st, 0, json_object_get(h, "play"), &v, &e), 0);
     assert_true(v.valid);
     json_decref(h);
-    assert_int_equal(OPS->hint(&st, 1, &h, &e), ERR_NOT_YOUR_TURN);
-    assert_int_equal(OPS->bot(&st, "nosuch", NULL, NULL, 0, &e), ERR_BAD_MEMBER);
+    assert_int_equal(game_hint(OPS, &st, 1, &h, &e), ERR_NOT_YOUR_TURN);
+    assert_int_equal(game_bot_play(OPS, &st, "nosuch", NULL, NULL, 0, &e), ERR_BAD_MEMBER);
 }
 
 static void test_planner_beats_random(void **unused)
@@ -1592,13 +1590,125 @@ static void test_rules_json(void **unused)
     free(s);
     assert_int_equal(OPS->nfns, 5);
     assert_int_equal(OPS->cooperative, 0);
-    assert_string_equal(OPS->bots[0], "planner");
+    assert_string_equal(OPS->bots[0].name, "planner");
+}
+
+/* --- every phase play -------------------------------------------------------- */
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Cards as "AS,5D,5H" (sorted names): one set of cards, whatever its order. */
+static void canon_group(char **names, int n, char *out, size_t len)
+{
+    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    out[0] = 0;
+    for (int i = 0; i < n; i++)
+        snprintf(out + strlen(out), len - strlen(out), "%s%s", i ? "," : "", names[i]);
+}
+
+static char *canon_pair(const char *a, const char *b)
+{
+    char *out = malloc(128);
+    snprintf(out, 128, "%s|%s", strcmp(a, b) <= 0 ? a : b, strcmp(a, b) <= 0 ? b : a);
+    return out;
+}
+
+/* A set of three as the rules say it: at least two naturals (non-Aces),
+ * all of one value, the rest Aces (wild). */
+static int set_of_3(const uint8_t *c)
+{
+    int nat = 0, rank = 0;
+    for (int i = 0; i < 3; i++) {
+        if (pz_rank(c[i]) == 14)
+            continue;
+        if (nat++ && pz_rank(c[i]) != rank)
+            return 0;
+        rank = pz_rank(c[i]);
+    }
+    return nat >= 2;
+}
+
+/* GET /legal lists every phase play of a hand that holds many (the bots'
+ * finder, which it once used, stops at 16): the same sets of cards, each
+ * once, as pairs of disjoint 3-card subsets of the hand that are sets. */
+static void test_legal_every_phase(void **unused)
+{
+    (void)unused;
+    pz_state st;
+    blank(&st, 0, 0);
+    give(&st, 0, "5S 5H 5D 5C 9S 9H 9D 9C AS AH KD");
+    st.mid = 1;
+    json_t *legal = OPS->legal(&st, 0);
+    char *listed[400], *want[4000];
+    int nl = 0, nw = 0;
+    size_t i;
+    json_t *play;
+    json_array_foreach(legal, i, play) {
+        if (json_integer_value(json_array_get(play, 0)) != 3)
+            continue;
+        json_t *groups = json_array_get(json_array_get(play, 1), 1);
+        char g[2][64];
+        assert_int_equal(json_array_size(groups), 2);
+        for (int k = 0; k < 2; k++) {
+            json_t *grp = json_array_get(groups, (size_t)k);
+            char *names[3];
+            assert_int_equal(json_array_size(grp), 3);
+            for (int j = 0; j < 3; j++)
+                names[j] = (char *)json_string_value(json_array_get(grp, (size_t)j));
+            canon_group(names, 3, g[k], sizeof g[k]);
+        }
+        assert_true(nl < 400);
+        listed[nl++] = canon_pair(g[0], g[1]);
+    }
+    json_decref(legal);
+    const uint8_t *h = st.hand[0];
+    int n = st.nhand[0];
+    for (int a = 0; a < (1 << n); a++) {
+        if (__builtin_popcount((unsigned)a) != 3)
+            continue;
+        for (int b = a + 1; b < (1 << n); b++) {
+            if (__builtin_popcount((unsigned)b) != 3 || (a & b))
+                continue;
+            uint8_t c[2][3];
+            char *names[2][3], g[2][64];
+            for (int k = 0, m[2] = {0, 0}; k < n; k++)
+                for (int x = 0; x < 2; x++)
+                    if ((x ? b : a) & (1 << k)) {
+                        c[x][m[x]] = h[k];
+                        names[x][m[x]++] = (char *)pz_card_name(h[k]);
+                    }
+            if (!set_of_3(c[0]) || !set_of_3(c[1]))
+                continue;
+            canon_group(names[0], 3, g[0], sizeof g[0]);
+            canon_group(names[1], 3, g[1], sizeof g[1]);
+            char *pair = canon_pair(g[0], g[1]);
+            int seen = 0;
+            for (int k = 0; k < nw && !seen; k++)
+                seen = strcmp(want[k], pair) == 0;
+            if (seen || nw >= 4000)
+                free(pair);
+            else
+                want[nw++] = pair;
+        }
+    }
+    qsort(listed, (size_t)nl, sizeof *listed, cmp_str);
+    qsort(want, (size_t)nw, sizeof *want, cmp_str);
+    if (nl != nw)
+        fail_msg("legal lists %d phase plays, the hand holds %d", nl, nw);
+    for (int k = 0; k < nl; k++)
+        assert_string_equal(listed[k], want[k]);
+    assert_true(nw > 16); /* a hand with many */
+    for (int k = 0; k < nl; k++)
+        free(listed[k]);
+    for (int k = 0; k < nw; k++)
+        free(want[k]);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ref_group_type),
+        cmocka_unit_test(test_legal_every_phase),
         cmocka_unit_test(test_ref_phase_type),
         cmocka_unit_test(test_ref_is_valid_play),
         cmocka_unit_test(test_ref_score),
@@ -1622,7 +1732,6 @@ int main(void)
         cmocka_unit_test(test_roundtrip_all_states),
         cmocka_unit_test(test_roundtrip_whole_games),
         cmocka_unit_test(test_decode_hostile),
-        cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_legal_agrees_with_check),
         cmocka_unit_test(test_play_fn_over_real_games),
         cmocka_unit_test(test_play_fn_extreme_arguments),

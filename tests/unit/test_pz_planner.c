@@ -132,7 +132,7 @@ static uint64_t game_digest(const char *variant, uint64_t seed, const char *bot,
         if (s->over)
             break;
         json_t *rec = NULL;
-        assert_int_equal(OPS->bot(st, bot, &rec, why, sizeof why, &e), 0);
+        assert_int_equal(game_bot_play(OPS, st, bot, &rec, why, sizeof why, &e), 0);
         char *t = json_dumps(json_object_get(rec, "play"), JSON_COMPACT | JSON_ENCODE_ANY);
         for (const char *c = t; *c; c++)
             h = (h ^ (unsigned char)*c) * 1099511628211ull;
@@ -319,7 +319,7 @@ static void test_planner_beats_greedy(void **unused)
                 if (s.over)
                     break;
                 const char *bot = s.to_move == seat ? "planner" : "greedy";
-                assert_int_equal(OPS->bot(st, bot, NULL, why, sizeof why, &e), 0);
+                assert_int_equal(game_bot_play(OPS, st, bot, NULL, why, sizeof why, &e), 0);
             }
             wins += s.winner == seat;
             games++;

@@ -90,7 +90,7 @@ static void on_segv(int sig)
 static int nbots(const game_ops *ops)
 {
     int n = 0;
-    while (ops->bots && ops->bots[n])
+    while (ops->bots && ops->bots[n].name)
         n++;
     return n;
 }
@@ -175,7 +175,7 @@ static void walk(job *j)
                 json_t *legal = ops->legal(st, seat);
                 doing(ops, "hint", variant);
                 json_t *hint = NULL;
-                if (ops->hint(st, seat, &hint, &e) == 0)
+                if (game_hint(ops, st, seat, &hint, &e) == 0)
                     json_decref(hint);
                 if (step % EVERY == 0) {
                     doing(ops, "encode/decode", variant);
@@ -217,10 +217,10 @@ static void walk(job *j)
                     j->plays++;
                     continue;
                 }
-                const char *bot = ops->bots[(seat + vi + pass) % nb];
+                const char *bot = ops->bots[(seat + vi + pass) % nb].name;
                 char expl[512];
                 doing(ops, "bot", bot);
-                if (ops->bot(st, bot, &rec, expl, sizeof expl, &e))
+                if (game_bot_play(ops, st, bot, &rec, expl, sizeof expl, &e))
                     FAIL("%s: bot %s failed: %s", ops->name, bot, e.detail);
                 json_decref(rec);
                 j->plays++;
@@ -292,7 +292,7 @@ static json_t *players(const game_ops *ops, int human)
     json_t *a = json_array(); /* the strongest bot in every bot seat: any game seats it so */
     for (int i = 0; i < np; i++)
         json_array_append_new(a, i == 0 && human ? json_pack("{s:s}", "name", "Ann")
-                                                 : json_pack("{s:s}", "bot", ops->bots[0]));
+                                                 : json_pack("{s:s}", "bot", ops->bots[0].name));
     return a;
 }
 

@@ -1,0 +1,108 @@
+/* bots.c: a game's strategies, played the same way for every game.
+ *
+ * A game lists its strategies as rows of ops->bots ({name, choose,
+ * seats_ok}); choose() picks a play from what the seat to move may see, and
+ * the game's bot_apply() makes it. Everything around that -- finding the
+ * row by name ("default" is bots[0] in every game), refusing a finished
+ * game, drawing chance from the state's bot RNG and keeping it only when
+ * the play is made, help mode's answer, a seating some strategy cannot
+ * play -- lives here once rather than in each game. So does game_check, the
+ * debug builds' check of a game's invariants after a play.
+ */
+#include "game.h"
+
+#include <stdalign.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A game's own play value, whatever its type. */
+typedef union play_buf {
+    max_align_t align;
+    unsigned char bytes[GAME_PLAY_MAX];
+} play_buf;
+
+const game_bot *game_find_bot(const game_ops *ops, const char *strategy)
+{
+    if (!strategy || !ops->bots || !ops->bots[0].name)
+        return NULL;
+    if (strcmp(strategy, "default") == 0)
+        return &ops->bots[0];
+    for (const game_bot *b = ops->bots; b->name; b++)
+        if (strcmp(b->name, strategy) == 0)
+            return b;
+    return NULL;
+}
+
+int game_bot_play(const game_ops *ops, void *st, const char *strategy, json_t **record,
+                  char *explanation, size_t explanation_len, game_err *e)
+{
+    if (record)
+        *record = NULL;
+    game_status gs;
+    ops->status(st, &gs);
+    if (gs.over)
+        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", gs.result);
+    const game_bot *b = game_find_bot(ops, strategy);
+    if (!b)
+        return err_set(e, ERR_BAD_MEMBER, "", "unknown strategy \"%.32s\"", strategy ? strategy : "");
+    play_buf play;
+    char why[400];
+    rng r = ops->bot_rng(st);
+    b->choose(st, gs.to_move, &r, play.bytes, why, sizeof why);
+    if (ops->bot_apply(st, play.bytes, &r, why, record))
+        return err_set(e, ERR_INTERNAL, "", "strategy %s chose an illegal play", b->name);
+    GAME_CHECK(ops, st);
+    if (explanation && explanation_len)
+        snprintf(explanation, explanation_len, "%s", why);
+    return 0;
+}
+
+int game_hint(const game_ops *ops, const void *st, int seat, json_t **out, game_err *e)
+{
+    *out = NULL;
+    game_status gs;
+    ops->status(st, &gs);
+    if (gs.over)
+        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", gs.result);
+    if (seat != gs.to_move)
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", gs.to_move + 1);
+    if (ops->hint)
+        return ops->hint(st, seat, out, e);
+    play_buf play;
+    char why[400];
+    rng r = ops->bot_rng(st); /* a copy: help mode changes nothing */
+    ops->bots[0].choose(st, seat, &r, play.bytes, why, sizeof why);
+    *out = json_pack("{s:o,s:s,s:s}", "play", ops->play_json(play.bytes), "explanation", why,
+                     "strategy", ops->bots[0].name);
+    return 0;
+}
+
+json_t *game_bots_json(const game_ops *ops)
+{
+    json_t *a = json_array();
+    for (const game_bot *b = ops->bots; b->name; b++)
+        json_array_append_new(a, json_pack("{s:s,s:s}", "name", b->name, "description", b->about));
+    return a;
+}
+
+int game_seating(const game_ops *ops, const char *const *bots, int n, game_err *e)
+{
+    for (int i = 0; i < n; i++) {
+        const game_bot *b = game_find_bot(ops, bots[i]);
+        if (b && b->seats_ok && b->seats_ok(bots, n, e))
+            return ERR_BAD_MEMBER;
+    }
+    return 0;
+}
+
+#ifdef CROUPIER_CHECKS
+void game_check(const game_ops *ops, const void *st)
+{
+    game_err e = {0};
+    if (!ops->invariants || ops->invariants(st, &e) == 0)
+        return;
+    fprintf(stderr, "%s: invariant broken: %s\n", ops->name, e.detail); /* debug builds only */
+    abort();
+}
+#endif
