@@ -74,9 +74,15 @@ function pgWithDb(url, name) {
 /**
  * An old answer as this release gives it, by the documented changes since
  * the fixture was made (CHANGELOG): a Five Crowns view keeps `layouts` for
- * its last finished round only (every round's are in its round_end record).
+ * its last finished round only (every round's are in its round_end record);
+ * a game document carries `status` (where the game stands, from the view's
+ * own members: docs/api.md), which `got` has and old answers lack.
  */
-function asThisRelease(what, body) {
+function asThisRelease(what, body, got) {
+  if (what === 'game' && body && !('status' in body) && got && typeof got.status === 'object') {
+    assert.equal(got.status.over, got.state.over ?? got.status.over, 'status.over as the view says');
+    body = { ...body, status: got.status };
+  }
   if (what !== 'game' || !body || !body.state || body.state.game !== 'fivecrowns') return body;
   const rounds = (body.state.rounds || []).map((r, i, all) => {
     if (i === all.length - 1) return r;
@@ -100,7 +106,7 @@ async function checkAnswers(base, fx, when) {
       for (const [what, p] of [['game', ''], ['plays', '/plays'], ['events', '/events'], ['legal', '/legal']]) {
         const r = await request(base, 'GET', `/games/${g.id}${p}`, { token });
         expectStatus(r, 200, `${when}, ${g.label}: ${who} GET ${what}`);
-        assert.deepEqual(r.json, asThisRelease(what, want[what]), `${when}, ${g.label}: ${who} GET /games/{id}${p} as the old server answered`);
+        assert.deepEqual(r.json, asThisRelease(what, want[what], r.json), `${when}, ${g.label}: ${who} GET /games/{id}${p} as the old server answered`);
       }
     }
     // The export may gain members (the contract lets bodies grow): the old
@@ -110,6 +116,16 @@ async function checkAnswers(base, fx, when) {
     const { explanations, ...old } = ex.json;
     const { explanations: oldExplanations, ...want } = g.export;
     for (const k of Object.keys(old)) if (!(k in want)) delete old[k];
+    // Phazed's legal plays are listed in a new order since this release
+    // (every phase play, after the others: CHANGELOG), so its random bot
+    // may choose otherwise than the old one did; the log's plays are applied
+    // as logged (api/gamectx.c, ctx_replay) and only the bots' generator
+    // state can differ. Everything else is as the old server gave it.
+    if (want.game === 'phazed' && want.state?.bot_rng && old.state?.bot_rng) {
+      assert.deepEqual(Object.keys(old.state.bot_rng).sort(), Object.keys(want.state.bot_rng).sort());
+      assert.equal(old.state.bot_rng.inc, want.state.bot_rng.inc, `${when}, ${g.label}: the bots' generator's stream`);
+      old.state = { ...old.state, bot_rng: want.state.bot_rng };
+    }
     assert.deepEqual(old, want, `${when}, ${g.label}: the admin's export, every member the old server gave`);
     if (oldExplanations !== undefined) {
       assert.deepEqual(explanations, oldExplanations, `${when}, ${g.label}: the export's explanations as the old server gave them`);

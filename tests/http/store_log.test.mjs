@@ -333,8 +333,9 @@ test('?at=N: during a whole game each reader gets back what they saw just after 
         expectStatus(r, 200, `at=${n} ${who}`);
         assert.equal(r.json.at, n, `at=${n} ${who}: "at"`);
         assert.deepEqual(r.json.state, views[who].state, `at=${n} ${who}: the view ${who} had just after play ${n}`);
-        const { at: _at, state: _s, ...rest } = r.json;
-        const { state: _s2, ...restNow } = now[who];
+        // `status` is where the game stood at N, as the state is (status.test.mjs)
+        const { at: _at, state: _s, status: _st, ...rest } = r.json;
+        const { state: _s2, status: _st2, ...restNow } = now[who];
         assert.deepEqual(rest, restNow, `at=${n} ${who}: the rest of the body as GET /games/{id}`);
         if (who === 'seat0' || who === 'seat1') {
           const mine = r.json.state.hands[Number(who.slice(4))].map((c) => c.card);
