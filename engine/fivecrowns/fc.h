@@ -65,12 +65,25 @@ typedef struct fc_hist {
 } fc_hist;
 
 /* A finished round. */
+/* How a finished hand was laid out, kept beside it (fc_round.lay) so that
+ * no reader runs the arranger again: the groups' cards one group after
+ * another, then the cards left over. Derived from the hand: computed when
+ * the round ends or a state is decoded, never encoded. */
+enum { FC_GROUPS_MAX = FC_HANDMAX / 3 };
+typedef struct fc_lay {
+    uint8_t ngroups, nleft;
+    uint8_t kind[FC_GROUPS_MAX]; /* FC_RUN or FC_BOOK */
+    uint8_t len[FC_GROUPS_MAX];
+    uint8_t cards[FC_HANDMAX];
+} fc_lay;
+
 typedef struct fc_round {
     uint8_t ended;          /* FC_END_OUT or FC_END_LIMIT */
     int8_t went_out;        /* seat, -1 when called off */
     uint16_t points[FC_MAXP];
     uint8_t nhand[FC_MAXP];
     uint8_t hand[FC_MAXP][FC_HANDMAX]; /* the hands laid out */
+    fc_lay lay[FC_MAXP];               /* ... and how (fc_lay_keep) */
 } fc_round;
 
 typedef struct fc_state {
@@ -145,6 +158,11 @@ typedef struct fc_arr {
 /* The arrangement of cards[0..n) (n <= FC_HANDMAX) into runs and books that
  * leaves the fewest points; returns those points. out may be NULL. */
 int fc_arrange(const uint8_t *cards, int n, int wild, fc_arr *out);
+/* Keep a round's finished hand's arrangement (fc_arrange of cards[0..n) with
+ * the round's wild rank) in l and return its points; and give it back as the
+ * arranger's groups (points and what wilds stand for not kept). */
+int fc_lay_keep(const uint8_t *cards, int n, int wild, fc_lay *l);
+void fc_lay_arr(const fc_lay *l, fc_arr *out);
 /* "a run of hearts 5-6-7 (the joker as the 6)" */
 void fc_group_text(const fc_group *g, int wild, char *out, size_t n);
 /* One sentence describing a whole arrangement. */

@@ -398,6 +398,39 @@ done:
     return pts;
 }
 
+int fc_lay_keep(const uint8_t *cards, int n, int wild, fc_lay *l)
+{
+    fc_arr a;
+    int pts = fc_arrange(cards, n, wild, &a);
+    memset(l, 0, sizeof *l);
+    int k = 0;
+    for (int i = 0; i < a.ngroups && i < FC_GROUPS_MAX; i++) {
+        l->kind[i] = a.g[i].kind;
+        l->len[i] = a.g[i].n;
+        memcpy(l->cards + k, a.g[i].cards, a.g[i].n);
+        k += a.g[i].n;
+        l->ngroups++;
+    }
+    l->nleft = (uint8_t)a.nleft;
+    memcpy(l->cards + k, a.left, (size_t)a.nleft);
+    return pts;
+}
+
+void fc_lay_arr(const fc_lay *l, fc_arr *out)
+{
+    memset(out, 0, sizeof *out);
+    int k = 0;
+    for (int i = 0; i < l->ngroups; i++) {
+        fc_group *g = &out->g[out->ngroups++];
+        g->kind = l->kind[i];
+        g->n = l->len[i];
+        memcpy(g->cards, l->cards + k, g->n);
+        k += g->n;
+    }
+    out->nleft = l->nleft;
+    memcpy(out->left, l->cards + k, l->nleft);
+}
+
 void fc_group_text(const fc_group *gr, int wild, char *out, size_t n)
 {
     size_t k = 0;

@@ -428,6 +428,7 @@ static int decode_body(fc_state *st, const json_t *j, game_err *e)
                          0, e))
                 return ERR_BAD_MEMBER;
             rd->nhand[q0] = (uint8_t)m;
+            fc_lay_keep(rd->hand[q0], m, fc_wild_rank(rn), &rd->lay[q0]);
         }
     }
 
@@ -551,7 +552,6 @@ void fc_redeal(fc_state *st, int reader, uint64_t salt)
 static json_t *round_json(const fc_state *st, int r, int layouts)
 {
     const fc_round *rd = &st->rounds[r - 1];
-    int wild = fc_wild_rank(r);
     json_t *o = json_pack("{s:i,s:s,s:o,s:o}", "round", r, "ended", rd->ended == FC_END_OUT ? "out" : "called-off",
                           "went_out", seat_or_null(rd->went_out), "points", jx_u16_array(rd->points, st->np));
     if (!layouts)
@@ -559,7 +559,7 @@ static json_t *round_json(const fc_state *st, int r, int layouts)
     json_t *lay = json_array();
     for (int p = 0; p < st->np; p++) {
         fc_arr a;
-        fc_arrange(rd->hand[p], rd->nhand[p], wild, &a);
+        fc_lay_arr(&rd->lay[p], &a);
         json_t *aj = fc_arr_json(&a);
         json_object_set_new(aj, "points", json_integer(rd->points[p]));
         json_array_append_new(lay, aj);

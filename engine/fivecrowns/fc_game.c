@@ -227,11 +227,13 @@ static void end_round(fc_state *st, int how)
     rd->ended = (uint8_t)how;
     rd->went_out = st->went_out;
     for (int p = 0; p < st->np; p++) {
-        int pts = p == st->went_out ? 0 : fc_arrange(st->hand[p], st->nhand[p], wild, NULL);
-        rd->points[p] = (uint16_t)pts;
-        st->score[p] = (uint16_t)(st->score[p] + pts);
         rd->nhand[p] = st->nhand[p];
         memcpy(rd->hand[p], st->hand[p], st->nhand[p]);
+        int pts = fc_lay_keep(rd->hand[p], rd->nhand[p], wild, &rd->lay[p]);
+        if (p == st->went_out)
+            pts = 0;
+        rd->points[p] = (uint16_t)pts;
+        st->score[p] = (uint16_t)(st->score[p] + pts);
     }
     if (st->nhist)
         st->hist[st->nhist - 1].round_end = 1;
