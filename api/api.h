@@ -75,7 +75,9 @@ int h_cases(const api_config *, const http_req *, const route_match *, json_t *,
 typedef struct game_ctx {
     store_row row;
     const game_ops *ops;
-    json_t *meta; /* {"game","variant","seed","seats":[...]} */
+    json_t *meta; /* {"game","variant","seed","seats":[...]}: read-only until
+                     ctx_meta_own() (it may be the thread's memo, borrowed) */
+    int meta_borrowed; /* meta is the memo's: not freed, not changed */
     int meta_changed; /* a handler changed meta: ctx_save writes it anew
                          (else row.meta, the text it was read from) */
     void *st;     /* ops->state_size bytes */
@@ -93,6 +95,9 @@ typedef struct game_ctx {
 int ctx_load(const api_config *cfg, const http_req *req, const char *id,
              game_ctx *c, game_err *e);
 void ctx_free(game_ctx *c);
+/* Make c->meta this request's own (a copy when it was borrowed): call it
+ * before changing meta or any value in it. 0, or ERR_INTERNAL. */
+int ctx_meta_own(game_ctx *c);
 /* Let bot seats (and forced plays) move until a human must decide or the
  * game ends; appends each record to `applied` and, when `whos` is not NULL,
  * who chose it ({"kind": STORE_BOT|STORE_FORCED, "bot"?}) to `whos`. */

@@ -15,9 +15,10 @@
 static json_t *game_doc(const game_ctx *c)
 {
     json_t *you = c->seat >= 0 ? json_integer(c->seat) : json_null();
-    return json_pack("{s:s,s:O,s:O,s:I,s:o,s:o,s:o,s:o}", "id", c->row.id, "game",
-                     json_object_get(c->meta, "game"), "variant",
-                     json_object_get(c->meta, "variant"), "version",
+    /* values copied out of meta, never referenced: it may be borrowed */
+    return json_pack("{s:s,s:s,s:s,s:I,s:o,s:o,s:o,s:o}", "id", c->row.id, "game",
+                     json_string_value(json_object_get(c->meta, "game")), "variant",
+                     json_string_value(json_object_get(c->meta, "variant")), "version",
                      (json_int_t)c->row.version, "seats",
                      ctx_public_seats(c->meta), "you", you, "state",
                      c->ops->view(c->st, c->reader), "status", ctx_status_json(c->ops, c->st));
@@ -733,6 +734,10 @@ int h_resign(const api_config *cfg, const http_req *req, const route_match *m,
     if (rc)
         goto done;
     c.ops->status(c.st, &gs);
+    if ((rc = ctx_meta_own(&c))) {
+        err_set(&e, rc, NULL, "out of memory");
+        goto done;
+    }
     json_t *seat = json_array_get(json_object_get(c.meta, "seats"), (size_t)c.seat);
     if (c.seat == SEAT_SPECTATOR)
         rc = err_set(&e, ERR_UNAUTHORIZED, NULL, "resigning needs your seat token");
@@ -1040,10 +1045,10 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
         st = copy;
     }
     if (strcmp(f, "json") == 0) {
-        json_t *doc = json_pack("{s:s,s:s,s:O,s:O,s:O,s:I,s:o,s:o}", "format", "json",
-                                "id", c.row.id, "game", json_object_get(c.meta, "game"),
-                                "variant", json_object_get(c.meta, "variant"), "seed",
-                                conceal ? json_null() : json_object_get(c.meta, "seed"),
+        json_t *doc = json_pack("{s:s,s:s,s:s,s:s,s:o,s:I,s:o,s:o}", "format", "json",
+                                "id", c.row.id, "game", json_string_value(json_object_get(c.meta, "game")),
+                                "variant", json_string_value(json_object_get(c.meta, "variant")), "seed",
+                                conceal ? json_null() : json_deep_copy(json_object_get(c.meta, "seed")),
                                 "version", (json_int_t)c.row.version, "seats",
                                 ctx_public_seats(c.meta), "state", c.ops->encode(st));
         if (ctx_spectators_all(c.meta))

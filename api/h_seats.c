@@ -183,6 +183,8 @@ static int load_seat(const api_config *cfg, const http_req *req, const route_mat
 {
     game_err e = {0};
     int rc = ctx_load(cfg, req, m->params[0], c, &e);
+    if (!rc && (rc = ctx_meta_own(c)))
+        err_set(&e, rc, NULL, "out of memory");
     if (!rc && !(*seat = seat_of(c, m->params[1], &e)))
         rc = e.code;
     if (rc) {
