@@ -125,6 +125,14 @@ test('the host issues new links: an unclaimed seat (the old link replaced), a he
   expectStatus(carol, 200);
   expectProblem(await srv.get(`/games/${g.id}`, { token: bob.json.token }), 401, 'unauthorized');
   assert.equal((await srv.get(`/games/${g.id}`, { token: carol.json.token })).json.you, 1);
+  // spent and replaced invites leave no trace either: no hash in any view or export
+  for (const opts of [{}, { token: carol.json.token }, { token: srv.adminToken }, { token: g.host_token }]) {
+    const v = await srv.get(`/games/${g.id}`, opts);
+    expectStatus(v, 200);
+    assert.doesNotMatch(v.text, /sha256/, 'no hash of a spent or replaced invite in a view');
+    assert.deepEqual(Object.keys(v.json.seats[1]).sort(), ['claimed', 'name', 'seat']);
+  }
+  assert.doesNotMatch((await srv.get(`/games/${g.id}/export`, { token: srv.adminToken })).text, /sha256/, 'nor in the export');
 });
 
 test('a seat whose person resigned: the host invites someone, who claims it back from the bot', async () => {
