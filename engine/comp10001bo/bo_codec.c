@@ -19,7 +19,7 @@
 
 json_t *bo_card_json(int c)
 {
-    return c ? json_string(bo_card_name(c)) : json_null();
+    return c ? jx_str(bo_card_name(c)) : json_null();
 }
 
 json_t *bo_cards_json(const uint8_t *c, int n)
@@ -33,20 +33,23 @@ json_t *bo_cards_json(const uint8_t *c, int n)
 json_t *bo_play_json(const bo_play *p)
 {
     if (p->type == BO_NO_PLAY)
-        return json_pack("[i,n,[n,n]]", BO_NO_PLAY);
+        return jx_arr(3, json_integer(BO_NO_PLAY), json_null(), jx_arr(2, json_null(), json_null()));
     if (p->type == BO_EMBARGO)
-        return json_pack("[i,n,[i,i]]", BO_EMBARGO, BO_TO_PLAYER, p->dst_owner);
+        return jx_arr(3, json_integer(BO_EMBARGO), json_null(),
+                      jx_arr(2, json_integer(BO_TO_PLAYER), json_integer(p->dst_owner)));
     json_t *src = p->type == BO_FROM_DISCARD
-                      ? json_pack("[o,[i,i]]", bo_card_json(p->card), p->src_owner, p->src_pile)
+                      ? jx_arr(2, bo_card_json(p->card),
+                               jx_arr(2, json_integer(p->src_owner), json_integer(p->src_pile)))
                       : bo_card_json(p->card);
     json_t *dst = p->dst_kind == BO_TO_BUILD
-                      ? json_pack("[i,i]", BO_TO_BUILD, p->dst_pile)
-                      : json_pack("[i,[i,i]]", BO_TO_DISCARD, p->dst_owner, p->dst_pile);
+                      ? jx_arr(2, json_integer(BO_TO_BUILD), json_integer(p->dst_pile))
+                      : jx_arr(2, json_integer(BO_TO_DISCARD),
+                               jx_arr(2, json_integer(p->dst_owner), json_integer(p->dst_pile)));
     if (p->type == BO_CLEAR) {
         json_decref(src);
-        return json_pack("[i,n,o]", BO_CLEAR, dst);
+        return jx_arr(3, json_integer(BO_CLEAR), json_null(), dst);
     }
-    return json_pack("[i,o,o]", p->type, src, dst);
+    return jx_arr(3, json_integer(p->type), src, dst);
 }
 
 static int card_at(const json_t *j, const char *ptr, int variant, uint8_t *out, game_err *e)
@@ -536,8 +539,7 @@ json_t *bo_view(const bo_state *st, int seat)
     json_t *stocks = json_array();
     for (int p = 0; p < BO_NP; p++) {
         int n = st->nstock[p];
-        json_t *sp = json_pack("{s:o,s:i}", "top", bo_card_json(n ? st->stock[p][n - 1] : 0),
-                               "count", n);
+        json_t *sp = jx_obj(2, "top", bo_card_json(n ? st->stock[p][n - 1] : 0), "count", json_integer(n));
         if (seat == SEAT_ADMIN || all) /* face down below the top */
             json_object_set_new(sp, "cards", bo_cards_json(st->stock[p], n));
         json_array_append_new(stocks, sp);

@@ -2,6 +2,7 @@
 #include "jsonx.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -167,6 +168,55 @@ json_t *jx_u8_array(const uint8_t *v, int n)
         json_array_append_new(a, json_integer(v[i]));
     return a;
 }
+
+json_t *jx_obj(int n, ...)
+{
+    json_t *o = json_object();
+    int ok = o != NULL;
+    va_list ap;
+    va_start(ap, n);
+    for (int i = 0; i < n; i++) {
+        const char *key = va_arg(ap, const char *);
+        json_t *v = va_arg(ap, json_t *);
+        if (!v || !ok) {
+            ok = 0;
+            json_decref(v);
+        } else if (json_object_set_new_nocheck(o, key, v)) {
+            ok = 0;
+        }
+    }
+    va_end(ap);
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+json_t *jx_arr(int n, ...)
+{
+    json_t *a = json_array();
+    int ok = a != NULL;
+    va_list ap;
+    va_start(ap, n);
+    for (int i = 0; i < n; i++) {
+        json_t *v = va_arg(ap, json_t *);
+        if (!v || !ok) {
+            ok = 0;
+            json_decref(v);
+        } else if (json_array_append_new(a, v)) {
+            ok = 0;
+        }
+    }
+    va_end(ap);
+    if (!ok) {
+        json_decref(a);
+        return NULL;
+    }
+    return a;
+}
+
+json_t *jx_str(const char *s) { return s ? json_string_nocheck(s) : NULL; }
 
 json_t *jx_u16_array(const uint16_t *v, int n)
 {

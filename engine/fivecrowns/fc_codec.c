@@ -21,7 +21,7 @@
 #include <string.h>
 
 /* A card's JSON: its notation, or null for none. */
-static json_t *fc_card_json(int c) { return c ? json_string(fc_card_str(c)) : json_null(); }
+static json_t *fc_card_json(int c) { return c ? jx_str(fc_card_str(c)) : json_null(); }
 
 json_t *fc_cards_json(const uint8_t *c, int n)
 {
@@ -42,12 +42,12 @@ json_t *fc_pile_json(const uint8_t *c, int n)
 json_t *fc_play_json(const fc_play *p)
 {
     if (p->kind == FC_PLAY_DRAW_PILE)
-        return json_pack("{s:s}", "draw", "draw");
+        return jx_obj(1, "draw", jx_str("draw"));
     if (p->kind == FC_PLAY_DRAW_DISCARD)
-        return json_pack("{s:s}", "draw", "discard");
+        return jx_obj(1, "draw", jx_str("discard"));
     if (p->go_out)
-        return json_pack("{s:s,s:b}", "discard", fc_card_str(p->card), "go_out", 1);
-    return json_pack("{s:s}", "discard", fc_card_str(p->card));
+        return jx_obj(2, "discard", jx_str(fc_card_str(p->card)), "go_out", json_true());
+    return jx_obj(1, "discard", jx_str(fc_card_str(p->card)));
 }
 
 static int card_at(const json_t *j, const char *ptr, uint8_t *out, game_err *e)
@@ -111,8 +111,8 @@ json_t *fc_arr_json(const fc_arr *a)
     json_t *runs = json_array(), *books = json_array();
     for (int i = 0; i < a->ngroups; i++)
         json_array_append_new(a->g[i].kind == FC_RUN ? runs : books, group_json(&a->g[i]));
-    return json_pack("{s:o,s:o,s:o,s:i}", "runs", runs, "books", books, "left",
-                     fc_cards_json(a->left, a->nleft), "points", a->points);
+    return jx_obj(4, "runs", runs, "books", books, "left", fc_cards_json(a->left, a->nleft), "points",
+                  json_integer(a->points));
 }
 
 static const char *phase_name(int ph)
@@ -126,8 +126,8 @@ static json_t *toss_json(const fc_state *st)
 {
     if (st->toss < 0)
         return json_null();
-    return json_pack("{s:o,s:s}", "call", st->call < 0 ? json_null() : json_string(st->call ? "tails" : "heads"),
-                     "result", st->toss ? "tails" : "heads");
+    return jx_obj(2, "call", st->call < 0 ? json_null() : jx_str(st->call ? "tails" : "heads"), "result",
+                  jx_str(st->toss ? "tails" : "heads"));
 }
 
 static int rounds_done(const fc_state *st)
@@ -168,17 +168,17 @@ json_t *fc_encode(const fc_state *st)
         json_t *hs = json_array();
         for (int p = 0; p < st->np; p++)
             json_array_append_new(hs, fc_cards_json(rd->hand[p], rd->nhand[p]));
-        json_array_append_new(rounds, json_pack("{s:i,s:s,s:o,s:o,s:o}", "round", r, "ended",
-                                                rd->ended == FC_END_OUT ? "out" : "called-off", "went_out",
-                                                seat_or_null(rd->went_out), "points", jx_u16_array(rd->points, st->np),
-                                                "hands", hs));
+        json_array_append_new(rounds, jx_obj(5, "round", json_integer(r), "ended",
+                                             jx_str(rd->ended == FC_END_OUT ? "out" : "called-off"), "went_out",
+                                             seat_or_null(rd->went_out), "points", jx_u16_array(rd->points, st->np),
+                                             "hands", hs));
     }
     json_object_set_new(o, "rounds", rounds);
     json_t *h = json_array();
     for (int i = 0; i < st->nhist; i++) {
         const fc_hist *x = &st->hist[i];
         fc_play p = {x->kind, x->card, x->go_out};
-        json_t *e = json_pack("{s:i,s:i,s:o}", "seat", x->seat, "round", x->round, "play", fc_play_json(&p));
+        json_t *e = jx_obj(3, "seat", json_integer(x->seat), "round", json_integer(x->round), "play", fc_play_json(&p));
         if (x->kind != FC_PLAY_DISCARD && x->card) /* 0: a concealed save forgot it */
             json_object_set_new(e, "card", fc_card_json(x->card));
         if (x->round_end)
@@ -552,8 +552,8 @@ void fc_redeal(fc_state *st, int reader, uint64_t salt)
 static json_t *round_json(const fc_state *st, int r, int layouts)
 {
     const fc_round *rd = &st->rounds[r - 1];
-    json_t *o = json_pack("{s:i,s:s,s:o,s:o}", "round", r, "ended", rd->ended == FC_END_OUT ? "out" : "called-off",
-                          "went_out", seat_or_null(rd->went_out), "points", jx_u16_array(rd->points, st->np));
+    json_t *o = jx_obj(4, "round", json_integer(r), "ended", jx_str(rd->ended == FC_END_OUT ? "out" : "called-off"),
+                       "went_out", seat_or_null(rd->went_out), "points", jx_u16_array(rd->points, st->np));
     if (!layouts)
         return o;
     json_t *lay = json_array();
@@ -627,8 +627,8 @@ json_t *fc_record(const fc_state *st, int i, int seat, const char *explanation)
 {
     const fc_hist *x = &st->hist[i];
     fc_play p = {x->kind, x->card, x->go_out};
-    json_t *o = json_pack("{s:i,s:i,s:i,s:o,s:b}", "n", i, "seat", x->seat, "round", x->round, "play",
-                          fc_play_json(&p), "turn_ending", x->kind == FC_PLAY_DISCARD);
+    json_t *o = jx_obj(5, "n", json_integer(i), "seat", json_integer(x->seat), "round", json_integer(x->round), "play",
+                       fc_play_json(&p), "turn_ending", json_boolean(x->kind == FC_PLAY_DISCARD));
     if (x->kind == FC_PLAY_DRAW_DISCARD || (x->kind == FC_PLAY_DRAW_PILE && x->card && sees_hand(st, seat, x->seat)))
         json_object_set_new(o, "card", fc_card_json(x->card));
     if (x->go_out)

@@ -207,8 +207,8 @@ json_t *hn_encode(const hanabi_state *st)
     json_object_set_new(o, "deck", cards_json(st->deck, st->ndeck));
     json_t *a = json_array();
     for (int i = 0; i < st->nhist; i++)
-        json_array_append_new(a, json_pack("{s:i,s:o}", "seat", st->hist[i].seat, "play",
-                                           hist_play(&st->hist[i])));
+        json_array_append_new(a, jx_obj(2, "seat", json_integer(st->hist[i].seat), "play",
+                                        hist_play(&st->hist[i])));
     json_object_set_new(o, "actions", a);
     return o;
 }
@@ -462,8 +462,8 @@ json_t *hn_view(const hanabi_state *st, int seat)
 json_t *hn_record(const hanabi_state *st, int i, int seat, const char *explanation)
 {
     const hn_hist *h = &st->hist[i];
-    json_t *o = json_pack("{s:i,s:i,s:o,s:b}", "n", i + 1, "seat", h->seat, "play", hist_play(h),
-                          "turn_ending", 1); /* every Hanabi action is a whole turn */
+    json_t *o = jx_obj(4, "n", json_integer(i + 1), "seat", json_integer(h->seat), "play", hist_play(h),
+                       "turn_ending", json_true()); /* every Hanabi action is a whole turn */
     if (h->type == HN_HINT_COLOR || h->type == HN_HINT_NUMBER) {
         json_t *t = json_array();
         for (int k = 0; k < HN_MAXHAND; k++)

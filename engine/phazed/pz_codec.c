@@ -26,13 +26,7 @@ json_t *pz_card_json(int c) { return c ? json_stringn_nocheck(pz_card_name(c), 2
 
 /* [a, b] (both taken). Views of a long hand hold hundreds of these (the
  * turn_history): built directly rather than through json_pack's format. */
-static json_t *pair(json_t *a, json_t *b)
-{
-    json_t *r = json_array();
-    json_array_append_new(r, a);
-    json_array_append_new(r, b);
-    return r;
-}
+static json_t *pair(json_t *a, json_t *b) { return jx_arr(2, a, b); }
 
 json_t *pz_cards_json(const uint8_t *c, int n)
 {
@@ -56,11 +50,13 @@ json_t *pz_play_json(const pz_play *p)
     case PZ_PICK_DECK:
         return pair(json_integer(1), pz_card_json(p->card));
     case PZ_PHASE:
-        return json_pack("[i,[i,o]]", 3, p->phase, groups_json(p->ng, p->gn, p->gc));
+        return pair(json_integer(3), pair(json_integer(p->phase), groups_json(p->ng, p->gn, p->gc)));
     case PZ_PLACE:
-        return json_pack("[i,[o,[i,i,i]]]", 4, pz_card_json(p->card), p->pid, p->grp, p->idx);
+        return pair(json_integer(4),
+                    pair(pz_card_json(p->card),
+                         jx_arr(3, json_integer(p->pid), json_integer(p->grp), json_integer(p->idx))));
     case PZ_SKIP:
-        return json_pack("[i,i]", 6, p->target);
+        return pair(json_integer(6), json_integer(p->target));
     default:
         return pair(json_integer(p->type), pz_card_json(p->card));
     }
@@ -168,7 +164,7 @@ json_t *pz_table_json(const pz_table *t, int np)
         json_t *gs = json_array();
         for (int g = 0; g < t->ng[p] && t->phase[p]; g++)
             json_array_append_new(gs, pz_cards_json(t->g[p][g].c, t->g[p][g].n));
-        json_array_append_new(a, json_pack("[o,o]", t->phase[p] ? json_integer(t->phase[p]) : json_null(), gs));
+        json_array_append_new(a, pair(t->phase[p] ? json_integer(t->phase[p]) : json_null(), gs));
     }
     return a;
 }
@@ -294,9 +290,10 @@ json_t *pz_history(const pz_state *st, int seat)
         const pz_log *nx = i + 1 < st->nlog ? &st->log[i + 1] : NULL;
         int ending = nx ? nx->type <= PZ_PICK_DISCARD || nx->type == PZ_SKIPPED || nx->hand != l->hand
                         : !st->mid || st->result != PZ_PLAYING;
-        json_array_append_new(a, json_pack("{s:i,s:i,s:i,s:o,s:b}", "n", i + 1, "seat", l->seat, "hand",
-                                           l->hand + 1, "play", log_play(st, l, sees_hand(st, seat, l->seat)),
-                                           "turn_ending", ending));
+        json_array_append_new(a, jx_obj(5, "n", json_integer(i + 1), "seat", json_integer(l->seat), "hand",
+                                        json_integer(l->hand + 1), "play",
+                                        log_play(st, l, sees_hand(st, seat, l->seat)), "turn_ending",
+                                        json_boolean(ending)));
     }
     return a;
 }
@@ -331,9 +328,9 @@ static json_t *results_json(const pz_state *st)
 {
     json_t *a = json_array();
     for (int h = 0; h < st->hands_done; h++)
-        json_array_append_new(a, json_pack("{s:i,s:s,s:o}", "hand", h + 1, "reason",
-                                           pz_end_name(st->end_reason[h]), "penalties",
-                                           jx_u16_array(st->pen[h], st->np)));
+        json_array_append_new(a, jx_obj(3, "hand", json_integer(h + 1), "reason",
+                                        jx_str(pz_end_name(st->end_reason[h])), "penalties",
+                                        jx_u16_array(st->pen[h], st->np)));
     return a;
 }
 
@@ -365,8 +362,8 @@ json_t *pz_encode(const pz_state *st)
     json_t *log = json_array();
     for (int i = 0; i < st->nlog; i++) {
         const pz_log *l = &st->log[i];
-        json_array_append_new(log, json_pack("[i,i,o]", l->hand + 1, l->seat,
-                                             l->type == PZ_SKIPPED ? json_null() : log_play(st, l, 1)));
+        json_array_append_new(log, jx_arr(3, json_integer(l->hand + 1), json_integer(l->seat),
+                                          l->type == PZ_SKIPPED ? json_null() : log_play(st, l, 1)));
     }
     json_object_set_new(o, "log", log);
     json_object_set_new(o, "hand_log", json_integer(st->hand_log));
