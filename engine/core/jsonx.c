@@ -169,6 +169,25 @@ json_t *jx_u8_array(const uint8_t *v, int n)
     return a;
 }
 
+/* Put v in c (under key when c is an object), or free it once c failed;
+ * 0 once anything failed. */
+static int take(json_t *c, const char *key, json_t *v, int ok)
+{
+    if (!v || !ok) {
+        json_decref(v);
+        return 0;
+    }
+    return (key ? json_object_set_new_nocheck(c, key, v) : json_array_append_new(c, v)) == 0;
+}
+
+static json_t *done_or_null(json_t *c, int ok)
+{
+    if (ok)
+        return c;
+    json_decref(c);
+    return NULL;
+}
+
 json_t *jx_obj(int n, ...)
 {
     json_t *o = json_object();
@@ -177,20 +196,10 @@ json_t *jx_obj(int n, ...)
     va_start(ap, n);
     for (int i = 0; i < n; i++) {
         const char *key = va_arg(ap, const char *);
-        json_t *v = va_arg(ap, json_t *);
-        if (!v || !ok) {
-            ok = 0;
-            json_decref(v);
-        } else if (json_object_set_new_nocheck(o, key, v)) {
-            ok = 0;
-        }
+        ok = take(o, key, va_arg(ap, json_t *), ok);
     }
     va_end(ap);
-    if (!ok) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
+    return done_or_null(o, ok);
 }
 
 json_t *jx_arr(int n, ...)
@@ -199,21 +208,10 @@ json_t *jx_arr(int n, ...)
     int ok = a != NULL;
     va_list ap;
     va_start(ap, n);
-    for (int i = 0; i < n; i++) {
-        json_t *v = va_arg(ap, json_t *);
-        if (!v || !ok) {
-            ok = 0;
-            json_decref(v);
-        } else if (json_array_append_new(a, v)) {
-            ok = 0;
-        }
-    }
+    for (int i = 0; i < n; i++)
+        ok = take(a, NULL, va_arg(ap, json_t *), ok);
     va_end(ap);
-    if (!ok) {
-        json_decref(a);
-        return NULL;
-    }
-    return a;
+    return done_or_null(a, ok);
 }
 
 json_t *jx_str(const char *s) { return s ? json_string_nocheck(s) : NULL; }
