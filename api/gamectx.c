@@ -470,12 +470,12 @@ json_t *ctx_status_json(const game_ops *ops, const void *st)
         if (gs.over && (p == gs.winner || (gs.winners >> p & 1u)))
             json_array_append_new(winners, json_integer(p));
     }
-    json_t *s = json_pack("{s:o,s:b,s:s,s:o,s:o,s:b,s:b,s:i,s:i,s:i}", "current",
-                          gs.over || gs.to_move < 0 ? json_null() : json_integer(gs.to_move),
-                          "over", gs.over, "result", gs.result ? gs.result : "", "winners",
-                          winners, "scores", scores, "lower_is_better", gs.lower_is_better,
-                          "cooperative", ops->cooperative, "rounds", gs.rounds, "turns",
-                          gs.turns, "plays", gs.plays);
+    json_t *s = jx_obj(10, "current", gs.over || gs.to_move < 0 ? json_null() : json_integer(gs.to_move),
+                       "over", json_boolean(gs.over), "result", jx_str(gs.result ? gs.result : ""),
+                       "winners", winners, "scores", scores, "lower_is_better",
+                       json_boolean(gs.lower_is_better), "cooperative", json_boolean(ops->cooperative),
+                       "rounds", json_integer(gs.rounds), "turns", json_integer(gs.turns), "plays",
+                       json_integer(gs.plays));
     if (s && ops->cooperative)
         json_object_set_new(s, "max_score", json_integer(gs.max_score));
     return s;

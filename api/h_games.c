@@ -16,12 +16,11 @@ static json_t *game_doc(const game_ctx *c)
 {
     json_t *you = c->seat >= 0 ? json_integer(c->seat) : json_null();
     /* values copied out of meta, never referenced: it may be borrowed */
-    return json_pack("{s:s,s:s,s:s,s:I,s:o,s:o,s:o,s:o}", "id", c->row.id, "game",
-                     json_string_value(json_object_get(c->meta, "game")), "variant",
-                     json_string_value(json_object_get(c->meta, "variant")), "version",
-                     (json_int_t)c->row.version, "seats",
-                     ctx_public_seats(c->meta), "you", you, "state",
-                     c->ops->view(c->st, c->reader), "status", ctx_status_json(c->ops, c->st));
+    return jx_obj(8, "id", json_string(c->row.id), "game",
+                  json_deep_copy(json_object_get(c->meta, "game")), "variant",
+                  json_deep_copy(json_object_get(c->meta, "variant")), "version",
+                  json_integer((json_int_t)c->row.version), "seats", ctx_public_seats(c->meta), "you",
+                  you, "state", c->ops->view(c->st, c->reader), "status", ctx_status_json(c->ops, c->st));
 }
 
 /* --- POST /games ---------------------------------------------------------- */
