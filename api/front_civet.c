@@ -24,7 +24,9 @@
  * down, which ends civetweb's (or our) read at once, and the request is
  * answered 408. It also finds each connection's socket (civetweb 1.15 does
  * not tell it), gives turns to run a handler and writes responses: what
- * this file and front_ws.c share.
+ * this file and front_ws.c share. front_probe.c sends the request of our own
+ * at start that teaches front_conn.c the socket's place and this file how a
+ * chunked body ended.
  *
  * A request runs api_handle() on the worker that accepted it, with no
  * hand-off: the engine and api/ fit its stack (Debian builds civetweb with
@@ -43,6 +45,7 @@
  */
 #include "front_civet.h"
 #include "front_conn.h"
+#include "front_probe.h"
 #include "front_ws.h"
 #include "limits.h"
 
@@ -89,65 +92,6 @@ static int on_init_connection(const struct mg_connection *conn, void **data)
     w->served = 0;
     front_conn_arm(CONN_HEADER_MS);
     return 0;
-}
-
-static int g_probe_port; /* the local port of learn_layout()'s connection */
-
-/* Where civetweb 1.15 keeps the state of a chunked request body (its
- * is_chunked: 1 reading, 2 broken, 3 the last chunk read but not the empty
- * line after it, 4 complete). It tells a body that ended properly from one
- * whose end never came (civetweb's own read timeout ended it) or that
- * carries a trailer section: mg_read() answers 0 for all three. Learnt
- * from learn_layout()'s chunked request as front_conn_socket() learns the socket:
- * the one word of the CHUNK_SPAN bytes from the socket's on that read 1
- * before its body was read and 4 after. In Debian 12's build it lies 88
- * bytes after the socket, and the struct goes on for 216 (2,512 bytes in
- * all, the stride of civetweb's array of connections): the span stays
- * inside the struct, since the last worker's is the array's end. Another
- * layout may put it out of reach: unlearnt (-1), chunked bodies are
- * refused (411), as RFC 9112 allows, rather than taken without knowing
- * how they ended. */
-static long g_chunk_off = -1;
-enum { CHUNK_SPAN = 128 };
-
-static int chunk_state(const struct mg_connection *conn)
-{
-    long off = __atomic_load_n(&g_chunk_off, __ATOMIC_RELAXED);
-    int v = -1;
-    if (off >= 0)
-        memcpy(&v, (const char *)conn + off, sizeof v);
-    return v;
-}
-
-static void learn_chunk_state(struct mg_connection *conn)
-{
-    long fd_off = front_conn_socket_offset();
-    const char *base = (const char *)conn;
-    long ones[CHUNK_SPAN / sizeof(int)];
-    int n = 0, v;
-    for (long off = fd_off; fd_off >= 0 && off + (long)sizeof v <= fd_off + CHUNK_SPAN;
-         off += (long)sizeof v) {
-        memcpy(&v, base + off, sizeof v);
-        if (v == 1)
-            ones[n++] = off;
-    }
-    char sink[64];
-    while (mg_read(conn, sink, sizeof sink) > 0)
-        ;
-    long found = -1;
-    int hits = 0;
-    for (int i = 0; i < n; i++) {
-        memcpy(&v, base + ones[i], sizeof v);
-        if (v == 4) {
-            found = ones[i];
-            hits++;
-        }
-    }
-    if (hits == 1)
-        __atomic_store_n(&g_chunk_off, found, __ATOMIC_RELAXED);
-    else
-        fprintf(stderr, "croupier: cannot find civetweb's chunked-body state (not civetweb "
-                        "1.15's layout): request bodies in chunked encoding are refused (411)\n");
 }
 
 static int is_tchar(unsigned char c)
@@ -210,14 +154,8 @@ static int on_begin_request(struct mg_connection *conn)
     const struct mg_request_info *ri = mg_get_request_info(conn);
     if (w->fd < 0) /* the first connection: learn where civetweb keeps sockets */
         w->fd = front_conn_socket(conn, ri);
-    if (ri && ri->remote_port == __atomic_load_n(&g_probe_port, __ATOMIC_RELAXED) &&
-        w->fd >= 0 && strcmp(ri->local_uri ? ri->local_uri : "", "/.croupier-probe") == 0) {
-        learn_chunk_state(conn);
-        static const char done[] = "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n";
-        mg_disable_connection_keep_alive(conn);
-        mg_write(conn, done, sizeof done - 1);
+    if (w->fd >= 0 && front_probe_answer(conn, ri))
         return 204; /* answered here: no handler, no metrics */
-    }
     const char *defect = ri ? header_defect(ri) : NULL;
     if (defect)
         return refuse(conn, 400, ri->local_uri ? ri->local_uri : "/", "%s", defect);
@@ -229,50 +167,6 @@ static void on_end_request(const struct mg_connection *conn, int status)
     (void)conn;
     (void)status;
     front_conn_self()->begun = 0;
-}
-
-/* At start, one request of our own over loopback, so that the socket
- * layout (front_conn_socket) is learnt before any client's headers are read. */
-static void learn_layout(int port, int ipv6)
-{
-    int fd = socket(ipv6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
-    if (fd < 0)
-        return;
-    struct timeval tv = {2, 0};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    struct sockaddr_storage a;
-    memset(&a, 0, sizeof a);
-    socklen_t alen;
-    if (ipv6) {
-        struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&a;
-        s6->sin6_family = AF_INET6;
-        s6->sin6_port = htons((uint16_t)port);
-        s6->sin6_addr = in6addr_loopback;
-        alen = sizeof *s6;
-    } else {
-        struct sockaddr_in *s4 = (struct sockaddr_in *)&a;
-        s4->sin_family = AF_INET;
-        s4->sin_port = htons((uint16_t)port);
-        s4->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        alen = sizeof *s4;
-    }
-    struct sockaddr_storage me;
-    socklen_t mlen = sizeof me;
-    if (connect(fd, (struct sockaddr *)&a, alen) == 0 &&
-        getsockname(fd, (struct sockaddr *)&me, &mlen) == 0) {
-        int mine = ntohs(ipv6 ? ((struct sockaddr_in6 *)&me)->sin6_port
-                              : ((struct sockaddr_in *)&me)->sin_port);
-        __atomic_store_n(&g_probe_port, mine, __ATOMIC_RELAXED);
-        static const char req[] = "POST /.croupier-probe HTTP/1.1\r\nHost: localhost\r\n"
-                                  "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n";
-        if (write(fd, req, sizeof req - 1) == (ssize_t)(sizeof req - 1)) {
-            char buf[256];
-            while (read(fd, buf, sizeof buf) > 0)
-                ;
-        }
-    }
-    __atomic_store_n(&g_probe_port, -1, __ATOMIC_RELAXED);
-    close(fd);
 }
 
 static void answer_unrouted(struct mg_connection *conn);
@@ -469,7 +363,7 @@ static int read_body(struct mg_connection *conn, long long clen, int chunked, si
         *too_large = 1; /* refused unread */
         return 0;
     }
-    if (chunked && __atomic_load_n(&g_chunk_off, __ATOMIC_RELAXED) < 0) {
+    if (chunked && !front_probe_knows_chunks()) {
         snprintf(why, whylen, "send the body with a Content-Length: this server cannot "
                               "check how a chunked one ends");
         return 411;
@@ -515,7 +409,7 @@ static int read_body(struct mg_connection *conn, long long clen, int chunked, si
         snprintf(why, whylen, "the chunked body is malformed or ended before its last chunk");
         return 400;
     }
-    if (chunked && chunk_state(conn) != 4) {
+    if (chunked && front_probe_chunk_state(conn) != 4) {
         free(buf);
         snprintf(why, whylen, "the chunked body must end with its last chunk (0) and an empty "
                               "line: it carried a trailer section, or its end never came");
@@ -787,7 +681,7 @@ int front_civet_start(front_civet *fc, const char *listen, int threads,
     int n = mg_get_server_ports(fc->ctx, 4, ports);
     fc->port = n > 0 ? ports[0].port : 0;
     if (n > 0) /* protocol 1: IPv4, 2: IPv6, 3: both */
-        learn_layout(ports[0].port, ports[0].protocol == 2);
+        front_probe_run(ports[0].port, ports[0].protocol == 2);
     return 0;
 fail:
     front_conn_stop();

@@ -651,19 +651,17 @@ int h_game_get(const api_config *cfg, const http_req *req,
 {
     (void)body;
     game_err e = {0};
-    game_ctx c;
+    game_ctx c = {0};
     long at = -1;
     int has_at;
     if (query_long(req, "at", -1, 100000000, &at, &has_at, res))
         goto done;
     if (ctx_load(cfg, req, m->params[0], &c, &e)) {
-        ctx_free(&c);
         http_res_fail(res, req, &e);
         goto done;
     }
     if (has_at) {
         game_at(cfg, req, &c, at, res);
-        ctx_free(&c);
         goto done;
     }
     const char *inm = http_req_header(req, "If-None-Match");
@@ -673,8 +671,8 @@ int h_game_get(const api_config *cfg, const http_req *req,
     } else {
         http_res_json(res, 200, game_doc(&c));
     }
-    ctx_free(&c);
 done:
+    ctx_free(&c);
     return res->status;
 }
 
@@ -708,13 +706,13 @@ int h_game_delete(const api_config *cfg, const http_req *req,
                      "leave it with POST /games/%s/resign (a bot takes your seat)", c.row.id);
     if (!rc && (rc = store_delete(cfg->store, c.row.id)))
         err_set(&e, rc, NULL, "the game could not be deleted");
-    ctx_free(&c);
     if (rc) {
         http_res_fail(res, req, &e);
         goto done;
     }
     http_res_raw(res, 204, NULL, NULL, 0);
 done:
+    ctx_free(&c);
     return res->status;
 }
 
@@ -846,16 +844,15 @@ done:
 }
 
 /* GET handlers that only read: load, authenticate, answer. 0 with c
- * loaded, or ctx_load's error with its problem in res (c freed). */
+ * loaded, or ctx_load's error with its problem in res; either way the
+ * caller's done: path frees c. */
 static int load_or_fail(const api_config *cfg, const http_req *req,
                         const route_match *m, game_ctx *c, http_res *res)
 {
     game_err e = {0};
     int rc = ctx_load(cfg, req, m->params[0], c, &e);
-    if (rc) {
-        ctx_free(c);
+    if (rc)
         http_res_fail(res, req, &e);
-    }
     return rc;
 }
 
@@ -889,7 +886,7 @@ int h_plays_get(const api_config *cfg, const http_req *req,
                 const route_match *m, json_t *body, http_res *res)
 {
     (void)body;
-    game_ctx c;
+    game_ctx c = {0};
     long after = -1, limit = 0;
     int given;
     if (query_long(req, "after", -1, 100000000, &after, &given, res) ||
@@ -902,8 +899,8 @@ int h_plays_get(const api_config *cfg, const http_req *req,
     ctx_explain(cfg, c.row.id, plays);
     http_res_json(res, 200, json_pack("{s:I,s:o}", "version", (json_int_t)c.row.version,
                                       "plays", plays));
-    ctx_free(&c);
 done:
+    ctx_free(&c);
     return res->status;
 }
 
@@ -921,7 +918,7 @@ int h_legal(const api_config *cfg, const http_req *req, const route_match *m,
             json_t *body, http_res *res)
 {
     (void)body;
-    game_ctx c;
+    game_ctx c = {0};
     if (load_or_fail(cfg, req, m, &c, res))
         goto done;
     int seat = subject_seat(&c);
@@ -929,8 +926,8 @@ int h_legal(const api_config *cfg, const http_req *req, const route_match *m,
     http_res_json(res, 200,
                   json_pack("{s:o,s:o}", "seat", seat >= 0 ? json_integer(seat) : json_null(),
                             "plays", seat >= 0 ? c.ops->legal(c.st, seat) : json_array()));
-    ctx_free(&c);
 done:
+    ctx_free(&c);
     return res->status;
 }
 
@@ -939,7 +936,7 @@ int h_hint(const api_config *cfg, const http_req *req, const route_match *m,
 {
     (void)body;
     game_err e = {0};
-    game_ctx c;
+    game_ctx c = {0};
     if (load_or_fail(cfg, req, m, &c, res))
         goto done;
     int rc, seat = subject_seat(&c);
@@ -957,8 +954,8 @@ int h_hint(const api_config *cfg, const http_req *req, const route_match *m,
         etag(res, c.row.version);
         http_res_json(res, 200, out);
     }
-    ctx_free(&c);
 done:
+    ctx_free(&c);
     return res->status;
 }
 
@@ -993,7 +990,8 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
 {
     (void)body;
     game_err e = {0};
-    game_ctx c;
+    game_ctx c = {0};
+    void *copy = NULL; /* a concealed copy of the state */
     char fmt[32];
     const char *f = http_req_query(req, "format", fmt, sizeof fmt);
     if (!f)
@@ -1008,7 +1006,6 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
         rc = err_set(&e, ERR_BAD_QUERY, NULL, "%s games export as %s, not '%s'",
                      c.ops->name, known, f);
         http_res_problem(res, req, rc, &e, json_pack("{s:s}", "parameter", "format"));
-        ctx_free(&c);
         goto done;
     }
     game_status gs;
@@ -1020,23 +1017,19 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
      * game with no conceal op is not exported to seats mid-game. */
     int conceal = c.ops->conceal && c.seat >= 0 && !gs.over;
     const void *st = c.st;
-    void *copy = NULL;
     if (c.seat != SEAT_ADMIN && !gs.over && !conceal) {
         rc = err_set(&e, c.has_token ? ERR_FORBIDDEN : ERR_UNAUTHORIZED, NULL,
                      "the full record holds hidden cards: it is exported to the admin, "
                      "or to anyone once the game is over");
         http_res_fail(res, req, &e);
-        ctx_free(&c);
         goto done;
     }
     if (conceal) {
         uint64_t salt;
         copy = malloc(c.ops->state_size);
         if (!copy || rand_u64(&salt)) {
-            free(copy);
             rc = err_set(&e, ERR_INTERNAL, NULL, "no randomness to conceal the export with");
             http_res_fail(res, req, &e);
-            ctx_free(&c);
             goto done;
         }
         memcpy(copy, c.st, c.ops->state_size);
@@ -1078,8 +1071,8 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
     }
     if (conceal && !rc)
         http_res_header(res, "Croupier-Export", "concealed");
+done:
     free(copy);
     ctx_free(&c);
-done:
     return res->status;
 }

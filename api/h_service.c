@@ -121,8 +121,8 @@ int h_openapi(const api_config *cfg, const http_req *req, const route_match *m,
         goto done;
     }
     http_res_raw(res, 200, "application/yaml; charset=utf-8", text, len);
-    free(text);
 done:
+    free(text);
     return res->status;
 }
 
@@ -140,8 +140,8 @@ int h_openapi_json(const api_config *cfg, const http_req *req,
         goto done;
     }
     http_res_raw(res, 200, "application/json; charset=utf-8", text, len);
-    free(text);
 done:
+    free(text);
     return res->status;
 }
 
@@ -234,6 +234,7 @@ int h_rules_page(const api_config *cfg, const http_req *req, const route_match *
 {
     (void)body;
     game_err e = {0};
+    char *text = NULL; /* the page */
     const char *page = m->params[0];
     size_t n = strlen(page);
     char name[sizeof m->params[0]] = "";
@@ -248,7 +249,6 @@ int h_rules_page(const api_config *cfg, const http_req *req, const route_match *
     }
     char path[1024];
     size_t len = 0;
-    char *text = NULL;
     if (cfg->docs_dir &&
         (size_t)snprintf(path, sizeof path, "%s/rules/%s.md", cfg->docs_dir, ops->name) < sizeof path)
         text = slurp(path, 1u << 20, &len);
@@ -260,7 +260,7 @@ int h_rules_page(const api_config *cfg, const http_req *req, const route_match *
     }
     http_res_raw(res, 200, "text/markdown; charset=utf-8", text, len);
     http_res_header(res, "Cache-Control", "no-cache");
-    free(text);
 done:
+    free(text);
     return res->status;
 }

@@ -26,6 +26,7 @@ int h_validate(const api_config *cfg, const http_req *req, const route_match *m,
     game_err e = {0};
     static const char *const allowed[] = {"game", "variant", "state", "play", "seat", NULL};
     const char *gname, *variant = NULL;
+    void *st = NULL; /* the decoded state */
     if (jx_object(body, "", &e) || reject_unknown(body, allowed, "", &e) ||
         jx_string(json_object_get(body, "game"), "/game", &gname, &e)) {
         http_res_fail(res, req, &e);
@@ -65,7 +66,7 @@ int h_validate(const api_config *cfg, const http_req *req, const route_match *m,
         http_res_fail(res, req, &e);
         goto done;
     }
-    void *st = calloc(1, ops->state_size);
+    st = calloc(1, ops->state_size);
     if (!st) {
         err_set(&e, ERR_INTERNAL, NULL, "out of memory");
         http_res_fail(res, req, &e);
@@ -74,7 +75,6 @@ int h_validate(const api_config *cfg, const http_req *req, const route_match *m,
     int rc = ops->decode(st, state, &e);
     if (rc) {
         err_prefix(&e, "/state");
-        free(st);
         http_res_fail(res, req, &e);
         goto done;
     }
@@ -83,13 +83,11 @@ int h_validate(const api_config *cfg, const http_req *req, const route_match *m,
     long long seat = gs.to_move;
     if (json_object_get(body, "seat") &&
         (rc = jx_int(json_object_get(body, "seat"), "/seat", 0, gs.nseats - 1, &seat, &e))) {
-        free(st);
         http_res_fail(res, req, &e);
         goto done;
     }
     game_verdict v = {0};
     rc = ops->check(st, (int)seat, play, &v, &e);
-    free(st);
     if (rc == ERR_GAME_OVER || rc == ERR_NOT_YOUR_TURN) {
         /* a verdict, not a failure: the play is not valid in that state */
         http_res_json(res, 200, json_pack("{s:b,s:b,s:s,s:s}", "valid", 0,
@@ -109,6 +107,7 @@ int h_validate(const api_config *cfg, const http_req *req, const route_match *m,
         json_object_set_new(out, "rule", json_string(v.rule));
     http_res_json(res, 200, out);
 done:
+    free(st);
     return res->status;
 }
 
@@ -267,6 +266,7 @@ int h_cases(const api_config *cfg, const http_req *req, const route_match *m, js
 {
     (void)cfg;
     (void)body;
+    char *text = NULL; /* the rendered cases */
     const game_ops *ops = game_find(m->params[0]);
     if (!ops) {
         unknown_game(res, req, m->params[0]);
@@ -296,7 +296,6 @@ int h_cases(const api_config *cfg, const http_req *req, const route_match *m, js
         http_res_fail(res, req, &e);
         goto done;
     }
-    char *text;
     size_t len;
     const char *media;
     game_err e = {0};
@@ -311,7 +310,7 @@ int h_cases(const api_config *cfg, const http_req *req, const route_match *m, js
         goto done;
     }
     rc = http_res_raw(res, 200, media, text, len);
-    free(text);
 done:
+    free(text);
     return res->status;
 }

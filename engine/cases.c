@@ -10,6 +10,7 @@
  * after that the last draw stands, under the clause its verdict named (the
  * unit tests check that this never happens for the suites we ship).
  */
+#include "cases.h"
 #include "game.h"
 
 #include <stdio.h>
@@ -17,6 +18,20 @@
 #include <string.h>
 
 enum { CASE_TRIES = 200 };
+
+int case_draw(rng *r, uint8_t *used, int n, int (*wanted)(const void *want, int code), const void *want)
+{
+    uint8_t c[255];
+    int m = 0;
+    for (int k = 1; k <= n && m < (int)sizeof c; k++)
+        if (wanted(want, k))
+            c[m++] = (uint8_t)k;
+    if (!m)
+        return 0;
+    int k = c[rng_below(r, (uint32_t)m)];
+    used[k]++;
+    return k;
+}
 
 const game_suite *game_suite_find(const game_ops *ops, const char *fn, const char *variant)
 {

@@ -15,6 +15,7 @@
  * from bo_fns.c, the code behind /validate (engine/cases.c).
  */
 #include "bo.h"
+#include "cases.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,24 +32,26 @@ static int below(gen *g, int n) { return n > 0 ? (int)rng_below(g->r, (uint32_t)
 static int chance(gen *g, int pct) { return below(g, 100) < pct; }
 static int limit(gen *g, int c) { return c == BO_JOKER ? (g->var ? BO_NJOKERS : 0) : 2; }
 
-/* A random card still in the deck among those `want` accepts (value 1..13
- * or 0 any; red 0/1 or -1 any; joker 1 to allow the joker); 0 if none. */
+/* What card_where accepts: value 1..13 or 0 any; red 0/1 or -1 any; joker
+ * 1 to allow the joker; a copy still in the deck. */
+typedef struct card_want {
+    gen *g;
+    int value, red, joker;
+} card_want;
+
+static int wanted(const void *wp, int k)
+{
+    const card_want *w = wp;
+    if (w->g->used[k] >= limit(w->g, k) || (k == BO_JOKER && !w->joker))
+        return 0;
+    return k == BO_JOKER || !((w->value && bo_val(k) != w->value) || (w->red >= 0 && bo_red(k) != w->red));
+}
+
+/* A random card still in the deck among those `want` accepts; 0 if none. */
 static int card_where(gen *g, int value, int red, int joker)
 {
-    uint8_t c[BO_JOKER];
-    int n = 0;
-    for (int k = 1; k <= BO_JOKER; k++) {
-        if (g->used[k] >= limit(g, k) || (k == BO_JOKER && !joker))
-            continue;
-        if (k != BO_JOKER && ((value && bo_val(k) != value) || (red >= 0 && bo_red(k) != red)))
-            continue;
-        c[n++] = (uint8_t)k;
-    }
-    if (!n)
-        return 0;
-    int k = c[below(g, n)];
-    g->used[k]++;
-    return k;
+    card_want w = {g, value, red, joker};
+    return case_draw(g->r, g->used, BO_JOKER, wanted, &w);
 }
 
 static void give_back(gen *g, int c)

@@ -239,8 +239,18 @@ int fc_decode(fc_state *st, const json_t *blob, game_err *e);
  * the history, the 16-bit counters); else ERR_BAD_MEMBER naming the member
  * (JSON pointer) that holds too much. Both importers call it. */
 int fc_check_capacity(const fc_state *st, game_err *e);
-/* fc_check_capacity, and every card a card (a save may hold extra cards,
- * so how many of each is not checked): 0, or ERR_INTERNAL saying what is
+/* 1 while a game resumed from a text save plays its first round: its cards
+ * are the save's, which may hold a card more or less than twice (rulings:
+ * untidy saves load with warnings); every later round is dealt from fresh
+ * decks. */
+static inline int fc_untidy(const fc_state *st) { return st->imported && st->round == st->first_round; }
+/* Card conservation: every card a card, and (unless fc_untidy) each of the
+ * 58 in play exactly twice, in the hands and the two piles (rounds[] keep
+ * copies of past hands, not cards in play). 0, or ERR_BAD_MEMBER naming
+ * the third copy of a card, or /draw_pile for a missing one. fc_decode
+ * calls it. */
+int fc_check_cards(const fc_state *st, game_err *e);
+/* fc_check_capacity and fc_check_cards: 0, or ERR_INTERNAL saying what is
  * broken (ops->invariants). */
 int fc_invariants(const fc_state *st, game_err *e);
 json_t *fc_view(const fc_state *st, int seat);

@@ -3,8 +3,9 @@
  *
  * Piles are written top card FIRST (as in the seed's save format). decode
  * trusts nothing: every member is type- and range-checked, hand sizes must
- * fit the round and the turn phase, and it writes the target only once
- * everything has been read. Card counts are not forced to 2 of each: a game
+ * fit the round and the turn phase, every card of the two decks is in play
+ * exactly twice (fc_check_cards), and it writes the target only once
+ * everything has been read. The one exception to the count: a game
  * resumed from an untidy text save keeps its oddities until the next deal.
  * Views: a closed game (the default: Five Crowns is a game of hidden
  * cards) shows a seat its own hand only, the discard top and counts for
@@ -483,7 +484,62 @@ static int decode_body(fc_state *st, const json_t *j, game_err *e)
     if (jx_rng_decode(jx_get(j, "rng"), "/rng", &st->rng, e) ||
         jx_rng_decode(jx_get(j, "bot_rng"), "/bot_rng", &st->brng, e))
         return ERR_BAD_MEMBER;
-    return fc_check_capacity(st, e);
+    if (fc_check_capacity(st, e))
+        return ERR_BAD_MEMBER;
+    return fc_check_cards(st, e);
+}
+
+/* Where the k-th card of the state sits, in the JSON's order (hands, then
+ * each pile top first): its code, and its pointer in ptr. */
+static int card_in_play(const fc_state *st, int k, char *ptr, size_t n)
+{
+    for (int p = 0; p < st->np; p++) {
+        if (k < st->nhand[p]) {
+            snprintf(ptr, n, "/hands/%d/%d", p, k);
+            return st->hand[p][k];
+        }
+        k -= st->nhand[p];
+    }
+    if (k < st->ndraw) {
+        snprintf(ptr, n, "/draw_pile/%d", k);
+        return st->draw[st->ndraw - 1 - k];
+    }
+    k -= st->ndraw;
+    snprintf(ptr, n, "/discard_pile/%d", k);
+    return st->disc[st->ndisc - 1 - k];
+}
+
+int fc_check_cards(const fc_state *st, game_err *e)
+{
+    int count[FC_NTYPES + 1] = {0}, total = st->ndraw + st->ndisc;
+    char ptr[32];
+    for (int p = 0; p < st->np; p++)
+        total += st->nhand[p];
+    for (int k = 0; k < total; k++) {
+        int c = card_in_play(st, k, ptr, sizeof ptr);
+        if (c < 1 || c > FC_NTYPES)
+            return err_set(e, ERR_BAD_MEMBER, ptr, "card code %d is no card", c);
+        count[c]++;
+        if (count[c] > 2 && !fc_untidy(st))
+            return err_set(e, ERR_BAD_MEMBER, ptr, "a third %s: two decks hold 2 of each card", fc_card_str(c));
+    }
+    for (int c = 1; c <= FC_NTYPES && !fc_untidy(st); c++)
+        if (count[c] < 2)
+            return err_set(e, ERR_BAD_MEMBER, "/draw_pile",
+                           "%s is in play %d time%s: two decks hold 2 of each card (in the hands and the piles)",
+                           fc_card_str(c), count[c], count[c] == 1 ? "" : "s");
+    return 0;
+}
+
+int fc_invariants(const fc_state *st, game_err *e)
+{
+    if (st->np < FC_MINP || st->np > FC_MAXP || st->cur >= st->np || st->nhist > FC_MAXHIST)
+        return err_set(e, ERR_INTERNAL, "", "a count is beyond its capacity");
+    if (fc_check_capacity(st, e) || fc_check_cards(st, e)) {
+        e->code = ERR_INTERNAL;
+        return ERR_INTERNAL;
+    }
+    return 0;
 }
 
 int fc_decode(fc_state *out, const json_t *blob, game_err *e)

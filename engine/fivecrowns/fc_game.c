@@ -396,25 +396,3 @@ void fc_conceal(fc_state *st, int seat, uint64_t salt)
         }
     }
 }
-
-int fc_invariants(const fc_state *st, game_err *e)
-{
-    if (st->np < FC_MINP || st->np > FC_MAXP || st->cur >= st->np || st->nhist > FC_MAXHIST)
-        return err_set(e, ERR_INTERNAL, "", "a count is beyond its capacity");
-    if (fc_check_capacity(st, e)) {
-        e->code = ERR_INTERNAL;
-        return ERR_INTERNAL;
-    }
-    /* every card a card; how many of each is not checked: a save (text or
-     * JSON) may hold extra cards, up to FC_PILE in all (fc_check_capacity) */
-    for (int p = 0; p < st->np; p++)
-        for (int i = 0; i < st->nhand[p]; i++)
-            if (st->hand[p][i] < 1 || st->hand[p][i] > FC_NTYPES)
-                return err_set(e, ERR_INTERNAL, "", "player %d's card %d is code %d", p + 1, i + 1, st->hand[p][i]);
-    for (int i = 0; i < st->ndraw + st->ndisc; i++) {
-        int c = i < st->ndraw ? st->draw[i] : st->disc[i - st->ndraw];
-        if (c < 1 || c > FC_NTYPES)
-            return err_set(e, ERR_INTERNAL, "", "a pile holds card code %d", c);
-    }
-    return 0;
-}

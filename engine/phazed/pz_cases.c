@@ -10,6 +10,7 @@
  * (engine/cases.c). A position's state (over 100 KB) is on the heap.
  */
 #include "pz.h"
+#include "cases.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,24 +26,27 @@ static int chance(gen *g, int pct) { return below(g, 100) < pct; }
 static int limit(gen *g, int c) { return c == PZ_JOKER ? (g->var ? 4 : 0) : 2; }
 static int bonus(const game_suite *s) { return strcmp(s->variant, "bonus") == 0; }
 
-/* A card of `rank` (2..14, 0 any but the Ace) and colour (1 black, 2 red, 0
- * any) or suit (suit >= 0) still in the decks; 0 if none. */
+/* What card_of accepts: rank 2..14 (0 any but the Ace), colour 1 black, 2
+ * red, 0 any, suit >= 0 that suit; a copy still in the decks. */
+typedef struct card_want {
+    gen *g;
+    int rank, colour, suit;
+} card_want;
+
+static int wanted(const void *wp, int k)
+{
+    const card_want *w = wp;
+    if (w->g->used[k] >= limit(w->g, k) || (w->rank ? pz_rank(k) != w->rank : pz_rank(k) == 14))
+        return 0;
+    return !((w->colour && (pz_black(k) ? 1 : 2) != w->colour) || (w->suit >= 0 && pz_suit(k) != w->suit));
+}
+
+/* A card of `rank` and colour or suit (as wanted) still in the decks; 0 if
+ * none. */
 static int card_of(gen *g, int rank, int colour, int suit)
 {
-    uint8_t c[PZ_JOKER];
-    int n = 0;
-    for (int k = 1; k < PZ_JOKER; k++) {
-        if (g->used[k] >= limit(g, k) || (rank ? pz_rank(k) != rank : pz_rank(k) == 14))
-            continue;
-        if ((colour && (pz_black(k) ? 1 : 2) != colour) || (suit >= 0 && pz_suit(k) != suit))
-            continue;
-        c[n++] = (uint8_t)k;
-    }
-    if (!n)
-        return 0;
-    int k = c[below(g, n)];
-    g->used[k]++;
-    return k;
+    card_want w = {g, rank, colour, suit};
+    return case_draw(g->r, g->used, PZ_JOKER - 1, wanted, &w);
 }
 
 static int ace(gen *g) { return card_of(g, 14, 0, -1); }

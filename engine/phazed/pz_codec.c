@@ -4,7 +4,8 @@
  * records.
  *
  * decode trusts nothing: every member is type- and range-checked (the
- * scalar ones from one table, FIELDS: name, place in pz_state, bounds), table
+ * scalar ones from one table, FIELDS: name, place in pz_state, bounds; the
+ * arrays from another, ARRAYS: name, bounds, element decoder), table
  * groups must be what their phase makes them, accumulations complete
  * (except during the turn of the player to move), and every card must
  * appear exactly as often as the decks hold it. Views never show another
@@ -73,23 +74,6 @@ static int card_at(const json_t *j, const char *ptr, int variant, uint8_t *out, 
                        "expected a card (value 234567890JQKA + suit SHDC, e.g. \"0D\"%s), got \"%.16s\"",
                        variant ? ", or \"ZZ\"" : "", s);
     *out = (uint8_t)c;
-    return 0;
-}
-
-int pz_cards_parse(const json_t *j, const char *ptr, int variant, size_t max, uint8_t *out,
-                   int *n, game_err *e)
-{
-    char p[192];
-    if (jx_array(j, ptr, 0, max, e))
-        return ERR_BAD_MEMBER;
-    size_t i;
-    json_t *x;
-    json_array_foreach(j, i, x) {
-        jx_ptr_idx(p, sizeof p, ptr, i);
-        if (card_at(x, p, variant, &out[i], e))
-            return ERR_BAD_MEMBER;
-    }
-    *n = (int)json_array_size(j);
     return 0;
 }
 
@@ -414,15 +398,18 @@ static long field_get(const pz_state *st, const pz_field *f)
     return w;
 }
 
-static void field_set(pz_state *st, const pz_field *f, long long x)
+/* x into the 1- or 2-byte member of st at off */
+static void member_set(pz_state *st, size_t off, size_t size, long long x)
 {
-    uint8_t *at = (uint8_t *)st + f->off;
+    uint8_t *at = (uint8_t *)st + off;
     uint16_t w = (uint16_t)x;
-    if (f->size == 1)
+    if (size == 1)
         *at = (uint8_t)x;
     else
         memcpy(at, &w, sizeof w);
 }
+
+static void field_set(pz_state *st, const pz_field *f, long long x) { member_set(st, f->off, f->size, x); }
 
 static int read_fields(pz_state *st, const json_t *j, game_err *e)
 {
@@ -441,33 +428,185 @@ static int read_fields(pz_state *st, const json_t *j, game_err *e)
     return 0;
 }
 
+/* --- arrays ------------------------------------------------------------------ */
+
+/* One element of an array member: el at ptr, the i-th of n; ctx is the
+ * caller's (the state being decoded, or what a public parser fills). */
+typedef int (*pz_elem_fn)(void *ctx, const json_t *el, const char *ptr, int i, int n, game_err *e);
+
+/* Every element of the array j (at ptr), each at its pointer. */
+static int walk_elems(const json_t *j, const char *ptr, pz_elem_fn fn, void *ctx, game_err *e)
+{
+    char p[256];
+    int n = (int)json_array_size(j);
+    for (int i = 0; i < n; i++) {
+        jx_ptr_idx(p, sizeof p, ptr, (size_t)i);
+        if (fn(ctx, json_array_get(j, (size_t)i), p, i, n, e))
+            return ERR_BAD_MEMBER;
+    }
+    return 0;
+}
+
+/* Every array is read so: lo..hi elements, then each of them. */
+static int each_elem(const json_t *j, const char *ptr, size_t lo, size_t hi, pz_elem_fn fn, void *ctx,
+                     game_err *e)
+{
+    if (jx_array(j, ptr, lo, hi, e))
+        return ERR_BAD_MEMBER;
+    return walk_elems(j, ptr, fn, ctx, e);
+}
+
+typedef struct pz_cards_ctx {
+    int variant;
+    uint8_t *out;
+    int reversed; /* 1: element i goes to out[n-1-i] (piles: JSON top first) */
+} pz_cards_ctx;
+
+static int card_elem(void *ctx, const json_t *el, const char *ptr, int i, int n, game_err *e)
+{
+    pz_cards_ctx *c = ctx;
+    return card_at(el, ptr, c->variant, &c->out[c->reversed ? n - 1 - i : i], e);
+}
+
+int pz_cards_parse(const json_t *j, const char *ptr, int variant, size_t max, uint8_t *out,
+                   int *n, game_err *e)
+{
+    pz_cards_ctx c = {variant, out, 0};
+    if (each_elem(j, ptr, 0, max, card_elem, &c, e))
+        return ERR_BAD_MEMBER;
+    *n = (int)json_array_size(j);
+    return 0;
+}
+
+/* one seat's phase_status: an int 0-7, or (bonus) a list of 7 booleans */
+static int phase_bit(void *ctx, const json_t *el, const char *ptr, int i, int n, game_err *e)
+{
+    (void)n;
+    int b;
+    if (jx_bool(el, ptr, &b, e))
+        return ERR_BAD_MEMBER;
+    *(uint8_t *)ctx |= (uint8_t)(b << i);
+    return 0;
+}
+
+static int status_one(const json_t *s, const char *p, int variant, uint8_t *out, game_err *e)
+{
+    long long x;
+    if (!variant) {
+        if (jx_int(s, p, 0, PZ_NPHASES, &x, e))
+            return ERR_BAD_MEMBER;
+        *out = (uint8_t)x;
+        return 0;
+    }
+    *out = 0;
+    return each_elem(s, p, PZ_NPHASES, PZ_NPHASES, phase_bit, out, e);
+}
+
+typedef struct pz_status_ctx {
+    int variant;
+    uint8_t *out;
+} pz_status_ctx;
+
+static int status_elem(void *ctx, const json_t *el, const char *ptr, int i, int n, game_err *e)
+{
+    (void)n;
+    pz_status_ctx *c = ctx;
+    return status_one(el, ptr, c->variant, &c->out[i], e);
+}
+
 /* phase_status in the variant's form (also used by the autograder functions) */
 int pz_status_parse(const json_t *j, const char *ptr, int variant, int np, uint8_t *out,
                     game_err *e)
 {
-    char p[192], q[224];
-    long long x;
-    if (jx_array(j, ptr, (size_t)np, (size_t)np, e))
+    pz_status_ctx c = {variant, out};
+    return each_elem(j, ptr, (size_t)np, (size_t)np, status_elem, &c, e);
+}
+
+/* Is group g of phase ph, cards c[0..n), what the phase makes it? (rebuilt
+ * card by card as the rules allow) */
+static int group_fits(int ph, int g, const uint8_t *c, int n)
+{
+    int kind = pz_group_kind(ph, g), ok = 1;
+    for (int i = 0; i < n; i++)
+        ok &= c[i] != PZ_JOKER;
+    if (kind == PZ_K_RUN || kind == PZ_K_CRUN) {
+        ok &= pz_run_start(c, n) != 0 && n >= (kind == PZ_K_RUN ? 8 : 4);
+        if (ok && kind == PZ_K_CRUN) {
+            int col = -1, nat = 0;
+            for (int i = 0; i < n; i++)
+                if (!pz_wild(c[i])) {
+                    nat++;
+                    ok &= col < 0 || col == pz_black(c[i]);
+                    col = pz_black(c[i]);
+                }
+            ok &= nat >= 2;
+        }
+        if (ok && kind == PZ_K_RUN) {
+            int nat = 0;
+            for (int i = 0; i < n; i++)
+                nat += !pz_wild(c[i]);
+            ok &= nat >= 2;
+        }
+    } else if (kind == PZ_K_VSET || kind == PZ_K_SSET) {
+        int need = kind == PZ_K_SSET ? 7 : ph == 1 ? 3 : 4, nat = 0, key = 0;
+        for (int i = 0; i < n; i++) {
+            if (pz_wild(c[i]))
+                continue;
+            int v = kind == PZ_K_SSET ? pz_suit(c[i]) + 1 : pz_rank(c[i]);
+            ok &= !key || key == v;
+            key = v;
+            nat++;
+        }
+        ok &= nat >= 2 && n >= need;
+    } else {
+        int tot = 0, col = -1;
+        for (int i = 0; i < n; i++) {
+            tot += pz_accval(c[i]);
+            if (kind == PZ_K_CACC) {
+                ok &= col < 0 || col == pz_black(c[i]);
+                col = pz_black(c[i]);
+            }
+        }
+        ok &= tot >= 34 && tot <= 88;
+    }
+    return ok;
+}
+
+typedef struct pz_table_ctx {
+    int variant, check;
+    pz_table *t;
+} pz_table_ctx;
+
+/* one table entry [phase|null, groups] */
+static int table_elem(void *ctx, const json_t *ent, const char *p, int k, int n, game_err *e)
+{
+    (void)n;
+    pz_table_ctx *c = ctx;
+    pz_table *t = c->t;
+    char q[288], r[320];
+    if (jx_array(ent, p, 2, 2, e))
         return ERR_BAD_MEMBER;
-    for (int k = 0; k < np; k++) {
-        const json_t *s = json_array_get(j, (size_t)k);
-        jx_ptr_idx(p, sizeof p, ptr, (size_t)k);
-        if (!variant) {
-            if (jx_int(s, p, 0, PZ_NPHASES, &x, e))
-                return ERR_BAD_MEMBER;
-            out[k] = (uint8_t)x;
-            continue;
-        }
-        if (jx_array(s, p, PZ_NPHASES, PZ_NPHASES, e))
+    const json_t *ph = json_array_get(ent, 0), *gs = json_array_get(ent, 1);
+    jx_ptr_idx(q, sizeof q, p, 0);
+    long long x = 0;
+    if (!json_is_null(ph) && jx_int(ph, q, 1, PZ_NPHASES, &x, e))
+        return ERR_BAD_MEMBER;
+    int ng = x ? pz_phase_ngroups((int)x) : 0;
+    jx_ptr_idx(q, sizeof q, p, 1);
+    if (jx_array(gs, q, (size_t)ng, (size_t)ng, e))
+        return ERR_BAD_MEMBER;
+    t->phase[k] = (uint8_t)x;
+    t->ng[k] = (uint8_t)ng;
+    for (int g = 0; g < ng; g++) {
+        int m;
+        jx_ptr_idx(r, sizeof r, q, (size_t)g);
+        if (pz_cards_parse(json_array_get(gs, (size_t)g), r, c->variant, PZ_GMAX - 1, t->g[k][g].c, &m, e))
             return ERR_BAD_MEMBER;
-        out[k] = 0;
-        for (int i = 0; i < PZ_NPHASES; i++) {
-            int b;
-            jx_ptr_idx(q, sizeof q, p, (size_t)i);
-            if (jx_bool(json_array_get(s, (size_t)i), q, &b, e))
-                return ERR_BAD_MEMBER;
-            out[k] |= (uint8_t)(b << i);
-        }
+        t->g[k][g].n = (uint8_t)m;
+        if (m == 0)
+            return err_set(e, ERR_BAD_MEMBER, r, "a group on the table holds cards");
+        if (c->check && !group_fits((int)x, g, t->g[k][g].c, m))
+            return err_set(e, ERR_BAD_MEMBER, r, "this group is not what phase %lld makes it", x);
     }
     return 0;
 }
@@ -477,222 +616,211 @@ int pz_status_parse(const json_t *j, const char *ptr, int variant, int np, uint8
 int pz_table_parse(const json_t *j, const char *ptr, int variant, int np, pz_table *t, int check,
                    game_err *e)
 {
-    char p[192], q[224], r[256];
+    pz_table_ctx c = {variant, check, t};
     memset(t, 0, sizeof *t);
-    if (jx_array(j, ptr, (size_t)np, (size_t)np, e))
+    return each_elem(j, ptr, (size_t)np, (size_t)np, table_elem, &c, e);
+}
+
+/* --- the stored state's arrays ------------------------------------------------ */
+
+/* The element decoders of the state's array members: ctx is the pz_state
+ * being decoded, every scalar member (FIELDS, result, winner) already read. */
+
+static int skip_elem(void *ctx, const json_t *el, const char *p, int q, int n, game_err *e)
+{
+    (void)n;
+    pz_state *st = ctx;
+    int b;
+    if (jx_bool(el, p, &b, e))
         return ERR_BAD_MEMBER;
-    for (int k = 0; k < np; k++) {
-        const json_t *ent = json_array_get(j, (size_t)k);
-        jx_ptr_idx(p, sizeof p, ptr, (size_t)k);
-        if (jx_array(ent, p, 2, 2, e))
-            return ERR_BAD_MEMBER;
-        const json_t *ph = json_array_get(ent, 0), *gs = json_array_get(ent, 1);
-        jx_ptr_idx(q, sizeof q, p, 0);
-        long long x = 0;
-        if (!json_is_null(ph) && jx_int(ph, q, 1, PZ_NPHASES, &x, e))
-            return ERR_BAD_MEMBER;
-        int ng = x ? pz_phase_ngroups((int)x) : 0;
-        jx_ptr_idx(q, sizeof q, p, 1);
-        if (jx_array(gs, q, (size_t)ng, (size_t)ng, e))
-            return ERR_BAD_MEMBER;
-        t->phase[k] = (uint8_t)x;
-        t->ng[k] = (uint8_t)ng;
-        for (int g = 0; g < ng; g++) {
-            int n;
-            jx_ptr_idx(r, sizeof r, q, (size_t)g);
-            if (pz_cards_parse(json_array_get(gs, (size_t)g), r, variant, PZ_GMAX - 1, t->g[k][g].c, &n, e))
-                return ERR_BAD_MEMBER;
-            t->g[k][g].n = (uint8_t)n;
-            if (n == 0)
-                return err_set(e, ERR_BAD_MEMBER, r, "a group on the table holds cards");
-            if (!check)
-                continue;
-            /* rebuild the group card by card as the rules allow */
-            int kind = pz_group_kind((int)x, g), ok = 1;
-            const uint8_t *c = t->g[k][g].c;
-            unsigned ty = pz_group_types(c, n);
-            for (int i = 0; i < n; i++)
-                ok &= c[i] != PZ_JOKER;
-            if (kind == PZ_K_RUN || kind == PZ_K_CRUN) {
-                ok &= pz_run_start(c, n) != 0 && n >= (kind == PZ_K_RUN ? 8 : 4);
-                if (ok && kind == PZ_K_CRUN) {
-                    int col = -1, nat = 0;
-                    for (int i = 0; i < n; i++)
-                        if (!pz_wild(c[i])) {
-                            nat++;
-                            ok &= col < 0 || col == pz_black(c[i]);
-                            col = pz_black(c[i]);
-                        }
-                    ok &= nat >= 2;
-                }
-                if (ok && kind == PZ_K_RUN) {
-                    int nat = 0;
-                    for (int i = 0; i < n; i++)
-                        nat += !pz_wild(c[i]);
-                    ok &= nat >= 2;
-                }
-            } else if (kind == PZ_K_VSET || kind == PZ_K_SSET) {
-                int need = kind == PZ_K_SSET ? 7 : x == 1 ? 3 : 4, nat = 0, key = 0;
-                for (int i = 0; i < n; i++) {
-                    if (pz_wild(c[i]))
-                        continue;
-                    int v = kind == PZ_K_SSET ? pz_suit(c[i]) + 1 : pz_rank(c[i]);
-                    ok &= !key || key == v;
-                    key = v;
-                    nat++;
-                }
-                ok &= nat >= 2 && n >= need;
-            } else {
-                int tot = 0, col = -1;
-                for (int i = 0; i < n; i++) {
-                    tot += pz_accval(c[i]);
-                    if (kind == PZ_K_CACC) {
-                        ok &= col < 0 || col == pz_black(c[i]);
-                        col = pz_black(c[i]);
-                    }
-                }
-                ok &= tot >= 34 && tot <= 88;
-            }
-            (void)ty;
-            if (!ok)
-                return err_set(e, ERR_BAD_MEMBER, r, "this group is not what phase %lld makes it", x);
-        }
+    if (b && !st->variant)
+        return err_set(e, ERR_BAD_MEMBER, p, "Skips exist only in the bonus variant");
+    st->skip[q] = (uint8_t)b;
+    return 0;
+}
+
+static int state_status_elem(void *ctx, const json_t *el, const char *p, int q, int n, game_err *e)
+{
+    (void)n;
+    pz_state *st = ctx;
+    return status_one(el, p, st->variant, &st->status[q], e);
+}
+
+static int score_elem(void *ctx, const json_t *el, const char *p, int q, int n, game_err *e)
+{
+    (void)n;
+    long long x;
+    if (jx_int(el, p, 0, 60000, &x, e))
+        return ERR_BAD_MEMBER;
+    ((pz_state *)ctx)->score[q] = (uint16_t)x;
+    return 0;
+}
+
+static int penalty_elem(void *ctx, const json_t *el, const char *p, int k, int n, game_err *e)
+{
+    (void)n;
+    long long x;
+    if (jx_int(el, p, 0, 2000, &x, e))
+        return ERR_BAD_MEMBER;
+    ((uint16_t *)ctx)[k] = (uint16_t)x;
+    return 0;
+}
+
+static int hand_played_elem(void *ctx, const json_t *he, const char *p, int h, int n, game_err *e)
+{
+    (void)n;
+    pz_state *st = ctx;
+    char q[288];
+    const char *s;
+    long long x;
+    if (jx_object(he, p, e))
+        return ERR_BAD_MEMBER;
+    jx_ptr_key(q, sizeof q, p, "hand");
+    if (jx_int(jx_get(he, "hand"), q, h + 1, h + 1, &x, e))
+        return ERR_BAD_MEMBER;
+    jx_ptr_key(q, sizeof q, p, "reason");
+    if (jx_string(jx_get(he, "reason"), q, &s, e))
+        return ERR_BAD_MEMBER;
+    int rr;
+    for (rr = PZ_END_OUT; rr <= PZ_END_TURNS; rr++)
+        if (strcmp(s, pz_end_name(rr)) == 0)
+            break;
+    if (rr > PZ_END_TURNS)
+        return err_set(e, ERR_BAD_MEMBER, q, "expected \"out\", \"deck-exhausted\" or \"turn-limit\"");
+    st->end_reason[h] = (uint8_t)rr;
+    jx_ptr_key(q, sizeof q, p, "penalties");
+    return each_elem(jx_get(he, "penalties"), q, st->np, st->np, penalty_elem, st->pen[h], e);
+}
+
+static int deck_elem(void *ctx, const json_t *el, const char *p, int i, int n, game_err *e)
+{
+    pz_state *st = ctx;
+    return card_at(el, p, st->variant, &st->deck[n - 1 - i], e); /* JSON top first */
+}
+
+static int disc_elem(void *ctx, const json_t *el, const char *p, int i, int n, game_err *e)
+{
+    (void)n;
+    pz_state *st = ctx;
+    return card_at(el, p, st->variant, &st->disc[i], e);
+}
+
+static int hand_elem(void *ctx, const json_t *el, const char *p, int q, int n, game_err *e)
+{
+    (void)n;
+    pz_state *st = ctx;
+    int m;
+    if (pz_cards_parse(el, p, st->variant, PZ_HMAX - 1, st->hand[q], &m, e))
+        return ERR_BAD_MEMBER;
+    st->nhand[q] = (uint8_t)m;
+    if (st->result == PZ_PLAYING && (m == 0 || (m > PZ_DEAL && !(q == st->cur && st->mid))))
+        return err_set(e, ERR_BAD_MEMBER, p, "a hand in play holds 1-10 cards (11 after a pick-up)");
+    return 0;
+}
+
+static int state_table_elem(void *ctx, const json_t *el, const char *p, int q, int n, game_err *e)
+{
+    pz_state *st = ctx;
+    pz_table_ctx c = {st->variant, 1, &st->t};
+    return table_elem(&c, el, p, q, n, e);
+}
+
+static int log_elem(void *ctx, const json_t *le, const char *p, int i, int n, game_err *e)
+{
+    (void)n;
+    pz_state *st = ctx;
+    pz_log *l = &st->log[i];
+    int r = st->result, lasthand = i ? st->log[i - 1].hand + 1 : 1;
+    char q[288];
+    long long x;
+    if (jx_array(le, p, 3, 3, e))
+        return ERR_BAD_MEMBER;
+    jx_ptr_idx(q, sizeof q, p, 0);
+    if (jx_int(json_array_get(le, 0), q, lasthand, st->hands_done + 1, &x, e))
+        return ERR_BAD_MEMBER;
+    l->hand = (uint8_t)(x - 1);
+    if ((i >= st->hand_log) != (l->hand == st->hands_done - (r != PZ_PLAYING)))
+        return err_set(e, ERR_BAD_MEMBER, q, "hand_log does not start the current hand");
+    jx_ptr_idx(q, sizeof q, p, 1);
+    if (jx_int(json_array_get(le, 1), q, 0, st->np - 1, &x, e))
+        return ERR_BAD_MEMBER;
+    l->seat = (uint8_t)x;
+    const json_t *pl = json_array_get(le, 2);
+    jx_ptr_idx(q, sizeof q, p, 2);
+    if (json_is_null(pl)) {
+        l->type = PZ_SKIPPED;
+        return 0;
+    }
+    pz_play pp;
+    if (pz_play_parse(pl, st->variant, &pp, e)) {
+        err_prefix(e, q);
+        return ERR_BAD_MEMBER;
+    }
+    if (pp.type == PZ_PICK_DECK && !pp.card)
+        return err_set(e, ERR_BAD_MEMBER, q, "the full log names the card drawn");
+    l->type = pp.type;
+    l->card = pp.type == PZ_SKIP ? PZ_JOKER : pp.card;
+    if (pp.type == PZ_PHASE) {
+        if (st->nph >= PZ_MAXHANDS * PZ_MAXP)
+            return err_set(e, ERR_BAD_MEMBER, q, "more phases than the hands allow");
+        pz_phrec *rec = &st->ph[st->nph];
+        rec->ng = pp.ng;
+        memcpy(rec->gn, pp.gn, sizeof rec->gn);
+        memcpy(rec->gc, pp.gc, sizeof rec->gc);
+        l->a = pp.phase;
+        l->b = st->nph++;
+    } else if (pp.type == PZ_PLACE) {
+        l->a = pp.pid;
+        l->b = pp.grp;
+        l->c = pp.idx;
+    } else if (pp.type == PZ_SKIP) {
+        l->a = pp.target;
     }
     return 0;
 }
 
-static int decode_body(pz_state *st, const json_t *j, game_err *e)
+/* What the array rows check around their elements: `before` once the
+ * count is stored (before the elements), `after` once every element is
+ * read. */
+
+static int hands_played_after(pz_state *st, game_err *e)
 {
-    const char *s;
-    long long x;
-    char p[192];
-    static const char *const variants[] = {"standard", "bonus", NULL};
-    int v;
-    if (jx_header(j, "phazed", variants, &v, e))
-        return ERR_BAD_MEMBER;
-    st->variant = (uint8_t)v;
-    if (read_fields(st, j, e))
-        return ERR_BAD_MEMBER;
-    int np = st->np, b;
-    if (jx_rng_decode(jx_get(j, "rng"), "/rng", &st->rng, e) ||
-        jx_rng_decode(jx_get(j, "bot_rng"), "/bot_rng", &st->brng, e))
-        return ERR_BAD_MEMBER;
-    if (jx_string(jx_get(j, "result"), "/result", &s, e))
-        return ERR_BAD_MEMBER;
-    int r;
-    for (r = PZ_PLAYING; r <= PZ_TIED; r++)
-        if (strcmp(s, pz_result_name(r)) == 0)
-            break;
-    if (r > PZ_TIED)
-        return err_set(e, ERR_BAD_MEMBER, "/result", "expected \"playing\", \"won\" or \"tied\"");
-    st->result = (uint8_t)r;
-    const json_t *w = jx_get(j, "winner");
-    if (r == PZ_WON) {
-        if (get_int(j, "winner", 0, np - 1, &x, e))
-            return ERR_BAD_MEMBER;
-        st->winner = (int8_t)x;
-    } else {
-        if (!w || !json_is_null(w))
-            return err_set(e, ERR_BAD_MEMBER, "/winner", "expected null: the game has no single winner");
-        st->winner = -1;
-    }
-    const json_t *sk = jx_get(j, "skip");
-    if (jx_array(sk, "/skip", (size_t)np, (size_t)np, e))
-        return ERR_BAD_MEMBER;
-    for (int q = 0; q < np; q++) {
-        jx_ptr_idx(p, sizeof p, "/skip", (size_t)q);
-        if (jx_bool(json_array_get(sk, (size_t)q), p, &b, e))
-            return ERR_BAD_MEMBER;
-        if (b && !v)
-            return err_set(e, ERR_BAD_MEMBER, p, "Skips exist only in the bonus variant");
-        st->skip[q] = (uint8_t)b;
-    }
-    if (pz_status_parse(jx_get(j, "phase_status"), "/phase_status", v, np, st->status, e))
-        return ERR_BAD_MEMBER;
-    const json_t *sc = jx_get(j, "scores");
-    if (jx_array(sc, "/scores", (size_t)np, (size_t)np, e))
-        return ERR_BAD_MEMBER;
-    for (int q = 0; q < np; q++) {
-        jx_ptr_idx(p, sizeof p, "/scores", (size_t)q);
-        if (jx_int(json_array_get(sc, (size_t)q), p, 0, 60000, &x, e))
-            return ERR_BAD_MEMBER;
-        st->score[q] = (uint16_t)x;
-    }
-    const json_t *hp = jx_get(j, "hands_played");
-    if (jx_array(hp, "/hands_played", 0, st->maxhands, e))
-        return ERR_BAD_MEMBER;
-    st->hands_done = (uint8_t)json_array_size(hp);
-    long sum[PZ_MAXP] = {0};
-    for (int h = 0; h < st->hands_done; h++) {
-        const json_t *he = json_array_get(hp, (size_t)h);
-        char q[224], q2[256];
-        jx_ptr_idx(p, sizeof p, "/hands_played", (size_t)h);
-        if (jx_object(he, p, e))
-            return ERR_BAD_MEMBER;
-        jx_ptr_key(q, sizeof q, p, "hand");
-        if (jx_int(jx_get(he, "hand"), q, h + 1, h + 1, &x, e))
-            return ERR_BAD_MEMBER;
-        jx_ptr_key(q, sizeof q, p, "reason");
-        if (jx_string(jx_get(he, "reason"), q, &s, e))
-            return ERR_BAD_MEMBER;
-        int rr;
-        for (rr = PZ_END_OUT; rr <= PZ_END_TURNS; rr++)
-            if (strcmp(s, pz_end_name(rr)) == 0)
-                break;
-        if (rr > PZ_END_TURNS)
-            return err_set(e, ERR_BAD_MEMBER, q, "expected \"out\", \"deck-exhausted\" or \"turn-limit\"");
-        st->end_reason[h] = (uint8_t)rr;
-        jx_ptr_key(q, sizeof q, p, "penalties");
-        const json_t *pe = jx_get(he, "penalties");
-        if (jx_array(pe, q, (size_t)np, (size_t)np, e))
-            return ERR_BAD_MEMBER;
-        for (int k = 0; k < np; k++) {
-            jx_ptr_idx(q2, sizeof q2, q, (size_t)k);
-            if (jx_int(json_array_get(pe, (size_t)k), q2, 0, 2000, &x, e))
-                return ERR_BAD_MEMBER;
-            st->pen[h][k] = (uint16_t)x;
-            sum[k] += x;
-        }
-    }
-    for (int q = 0; q < np; q++)
-        if (sum[q] != st->score[q]) {
+    char p[64];
+    for (int q = 0; q < st->np; q++) {
+        long sum = 0;
+        for (int h = 0; h < st->hands_done; h++)
+            sum += st->pen[h][q];
+        if (sum != st->score[q]) {
             jx_ptr_idx(p, sizeof p, "/scores", (size_t)q);
             return err_set(e, ERR_BAD_MEMBER, p, "the score is not the sum of the hands' penalties");
         }
-    if (r == PZ_PLAYING && st->hands_done >= st->maxhands)
-        return err_set(e, ERR_BAD_MEMBER, "/result", "every hand is played: the game is over");
-
-    int n;
-    uint8_t tmp[PZ_NCARDS];
-    int maxcards = v ? PZ_NCARDS : PZ_DECK;
-    if (pz_cards_parse(jx_get(j, "deck"), "/deck", v, (size_t)maxcards, tmp, &n, e))
-        return ERR_BAD_MEMBER;
-    st->ndeck = (uint8_t)n;
-    for (int i = 0; i < n; i++)
-        st->deck[i] = tmp[n - 1 - i];
-    if (r == PZ_PLAYING && n == 0 && !(st->deck_out && st->mid))
-        return err_set(e, ERR_BAD_MEMBER, "/deck", "an empty deck ends the hand");
-    if (st->deck_out && n)
-        return err_set(e, ERR_BAD_MEMBER, "/deck_out", "the deck is not exhausted");
-    if (pz_cards_parse(jx_get(j, "discard_pile"), "/discard_pile", v, (size_t)maxcards, st->disc, &n, e))
-        return ERR_BAD_MEMBER;
-    st->ndisc = (uint8_t)n;
-    const json_t *hs = jx_get(j, "hands");
-    if (jx_array(hs, "/hands", (size_t)np, (size_t)np, e))
-        return ERR_BAD_MEMBER;
-    for (int q = 0; q < np; q++) {
-        jx_ptr_idx(p, sizeof p, "/hands", (size_t)q);
-        if (pz_cards_parse(json_array_get(hs, (size_t)q), p, v, PZ_HMAX - 1, st->hand[q], &n, e))
-            return ERR_BAD_MEMBER;
-        st->nhand[q] = (uint8_t)n;
-        if (r == PZ_PLAYING && (n == 0 || (n > PZ_DEAL && !(q == st->cur && st->mid))))
-            return err_set(e, ERR_BAD_MEMBER, p, "a hand in play holds 1-10 cards (11 after a pick-up)");
     }
-    if (r == PZ_PLAYING && !st->mid && st->ndisc == 0)
+    if (st->result == PZ_PLAYING && st->hands_done >= st->maxhands)
+        return err_set(e, ERR_BAD_MEMBER, "/result", "every hand is played: the game is over");
+    return 0;
+}
+
+static int deck_after(pz_state *st, game_err *e)
+{
+    if (st->result == PZ_PLAYING && st->ndeck == 0 && !(st->deck_out && st->mid))
+        return err_set(e, ERR_BAD_MEMBER, "/deck", "an empty deck ends the hand");
+    if (st->deck_out && st->ndeck)
+        return err_set(e, ERR_BAD_MEMBER, "/deck_out", "the deck is not exhausted");
+    return 0;
+}
+
+static int hands_after(pz_state *st, game_err *e)
+{
+    if (st->result == PZ_PLAYING && !st->mid && st->ndisc == 0)
         return err_set(e, ERR_BAD_MEMBER, "/discard_pile", "a turn starts with a discard pile");
-    if (pz_table_parse(jx_get(j, "table"), "/table", v, np, &st->t, 1, e))
-        return ERR_BAD_MEMBER;
-    for (int q = 0; q < np; q++) {
+    return 0;
+}
+
+static int table_after(pz_state *st, game_err *e)
+{
+    char p[64];
+    int r = st->result, v = st->variant;
+    for (int q = 0; q < st->np; q++) {
         int ph = st->t.phase[q];
         jx_ptr_idx(p, sizeof p, "/table", (size_t)q);
         /* The game ends with the hand in which a player completes their last
@@ -715,64 +843,105 @@ static int decode_body(pz_state *st, const json_t *j, game_err *e)
             }
         }
     }
-    const json_t *log = jx_get(j, "log");
-    if (jx_array(log, "/log", 0, PZ_MAXLOG, e))
-        return ERR_BAD_MEMBER;
-    st->nlog = (uint16_t)json_array_size(log);
+    return 0;
+}
+
+static int log_before(pz_state *st, game_err *e)
+{
     if (st->hand_log > st->nlog)
         return err_set(e, ERR_BAD_MEMBER, "/hand_log", "past the end of the log");
-    int lasthand = 1;
-    for (int i = 0; i < st->nlog; i++) {
-        const json_t *le = json_array_get(log, (size_t)i);
-        char q[224];
-        pz_log *l = &st->log[i];
-        jx_ptr_idx(p, sizeof p, "/log", (size_t)i);
-        if (jx_array(le, p, 3, 3, e))
-            return ERR_BAD_MEMBER;
-        jx_ptr_idx(q, sizeof q, p, 0);
-        if (jx_int(json_array_get(le, 0), q, lasthand, st->hands_done + 1, &x, e))
-            return ERR_BAD_MEMBER;
-        lasthand = (int)x;
-        l->hand = (uint8_t)(x - 1);
-        if ((i >= st->hand_log) != (l->hand == st->hands_done - (r != PZ_PLAYING)))
-            return err_set(e, ERR_BAD_MEMBER, q, "hand_log does not start the current hand");
-        jx_ptr_idx(q, sizeof q, p, 1);
-        if (jx_int(json_array_get(le, 1), q, 0, np - 1, &x, e))
-            return ERR_BAD_MEMBER;
-        l->seat = (uint8_t)x;
-        const json_t *pl = json_array_get(le, 2);
-        jx_ptr_idx(q, sizeof q, p, 2);
-        if (json_is_null(pl)) {
-            l->type = PZ_SKIPPED;
-            continue;
-        }
-        pz_play pp;
-        if (pz_play_parse(pl, v, &pp, e)) {
-            err_prefix(e, q);
-            return ERR_BAD_MEMBER;
-        }
-        if (pp.type == PZ_PICK_DECK && !pp.card)
-            return err_set(e, ERR_BAD_MEMBER, q, "the full log names the card drawn");
-        l->type = pp.type;
-        l->card = pp.type == PZ_SKIP ? PZ_JOKER : pp.card;
-        if (pp.type == PZ_PHASE) {
-            if (st->nph >= PZ_MAXHANDS * PZ_MAXP)
-                return err_set(e, ERR_BAD_MEMBER, q, "more phases than the hands allow");
-            pz_phrec *rec = &st->ph[st->nph];
-            rec->ng = pp.ng;
-            memcpy(rec->gn, pp.gn, sizeof rec->gn);
-            memcpy(rec->gc, pp.gc, sizeof rec->gc);
-            l->a = pp.phase;
-            l->b = st->nph++;
-        } else if (pp.type == PZ_PLACE) {
-            l->a = pp.pid;
-            l->b = pp.grp;
-            l->c = pp.idx;
-        } else if (pp.type == PZ_SKIP) {
-            l->a = pp.target;
-        }
-    }
+    return 0;
+}
 
+/* The stored state's array members, in the order decode reads them: each
+ * with its bounds, the member of pz_state that keeps its length (count_size
+ * 0: none, one per player), its element decoder, and the checks around
+ * them. */
+enum { A_PLAYERS, A_HANDS, A_CARDS, A_LOG }; /* one per player; 0..max_hands; 0..the variant's cards; 0..PZ_MAXLOG */
+typedef struct pz_array {
+    const char *name;
+    int bound; /* A_* */
+    size_t count_off, count_size;
+    pz_elem_fn elem;
+    int (*before)(pz_state *st, game_err *e);
+    int (*after)(pz_state *st, game_err *e);
+} pz_array;
+
+#define PZ_COUNT(member) offsetof(pz_state, member), sizeof(((pz_state *)0)->member)
+#define PZ_NO_COUNT 0, 0
+static const pz_array ARRAYS[] = {
+    {"skip", A_PLAYERS, PZ_NO_COUNT, skip_elem, NULL, NULL},
+    {"phase_status", A_PLAYERS, PZ_NO_COUNT, state_status_elem, NULL, NULL},
+    {"scores", A_PLAYERS, PZ_NO_COUNT, score_elem, NULL, NULL},
+    {"hands_played", A_HANDS, PZ_COUNT(hands_done), hand_played_elem, NULL, hands_played_after},
+    {"deck", A_CARDS, PZ_COUNT(ndeck), deck_elem, NULL, deck_after},
+    {"discard_pile", A_CARDS, PZ_COUNT(ndisc), disc_elem, NULL, NULL},
+    {"hands", A_PLAYERS, PZ_NO_COUNT, hand_elem, NULL, hands_after},
+    {"table", A_PLAYERS, PZ_NO_COUNT, state_table_elem, NULL, table_after},
+    {"log", A_LOG, PZ_COUNT(nlog), log_elem, log_before, NULL},
+};
+
+static int read_arrays(pz_state *st, const json_t *j, game_err *e)
+{
+    for (size_t i = 0; i < sizeof ARRAYS / sizeof ARRAYS[0]; i++) {
+        const pz_array *a = &ARRAYS[i];
+        const json_t *v = jx_get(j, a->name);
+        size_t lo = 0, hi = a->bound == A_PLAYERS ? st->np
+                          : a->bound == A_HANDS   ? st->maxhands
+                          : a->bound == A_CARDS   ? (st->variant ? PZ_NCARDS : PZ_DECK)
+                                                  : PZ_MAXLOG;
+        char p[64];
+        if (a->bound == A_PLAYERS)
+            lo = hi;
+        jx_ptr_key(p, sizeof p, "", a->name);
+        if (jx_array(v, p, lo, hi, e))
+            return ERR_BAD_MEMBER;
+        if (a->count_size)
+            member_set(st, a->count_off, a->count_size, (long long)json_array_size(v));
+        if (a->before && a->before(st, e))
+            return ERR_BAD_MEMBER;
+        if (walk_elems(v, p, a->elem, st, e) || (a->after && a->after(st, e)))
+            return ERR_BAD_MEMBER;
+    }
+    return 0;
+}
+
+static int decode_body(pz_state *st, const json_t *j, game_err *e)
+{
+    const char *s;
+    long long x;
+    static const char *const variants[] = {"standard", "bonus", NULL};
+    int v;
+    if (jx_header(j, "phazed", variants, &v, e))
+        return ERR_BAD_MEMBER;
+    st->variant = (uint8_t)v;
+    if (read_fields(st, j, e))
+        return ERR_BAD_MEMBER;
+    int np = st->np;
+    if (jx_rng_decode(jx_get(j, "rng"), "/rng", &st->rng, e) ||
+        jx_rng_decode(jx_get(j, "bot_rng"), "/bot_rng", &st->brng, e))
+        return ERR_BAD_MEMBER;
+    if (jx_string(jx_get(j, "result"), "/result", &s, e))
+        return ERR_BAD_MEMBER;
+    int r;
+    for (r = PZ_PLAYING; r <= PZ_TIED; r++)
+        if (strcmp(s, pz_result_name(r)) == 0)
+            break;
+    if (r > PZ_TIED)
+        return err_set(e, ERR_BAD_MEMBER, "/result", "expected \"playing\", \"won\" or \"tied\"");
+    st->result = (uint8_t)r;
+    const json_t *w = jx_get(j, "winner");
+    if (r == PZ_WON) {
+        if (get_int(j, "winner", 0, np - 1, &x, e))
+            return ERR_BAD_MEMBER;
+        st->winner = (int8_t)x;
+    } else {
+        if (!w || !json_is_null(w))
+            return err_set(e, ERR_BAD_MEMBER, "/winner", "expected null: the game has no single winner");
+        st->winner = -1;
+    }
+    if (read_arrays(st, j, e))
+        return ERR_BAD_MEMBER;
     if (pz_invariants(st, e)) {
         e->code = ERR_BAD_MEMBER;
         return ERR_BAD_MEMBER;

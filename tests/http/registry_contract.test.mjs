@@ -2,7 +2,8 @@
 // view schema in openapi.yaml (a GameView rule "if game is <name> then
 // <its view>", whose view names that game), GameView lists no other game
 // (a view of a game without a schema of its own is generic), and every
-// autograder function a game lists has its path described. Adding a game
+// autograder function a game lists has its path described, and the export
+// formats openapi.yaml enumerates are those the games offer. Adding a game
 // without its contract fails here, not in a user's client.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -64,4 +65,17 @@ test('"default" names every game\'s first bot: a table of them plays the game it
   const bad = await srv.post('/games', { game: 'hanabi', players: [{ bot: 'nobody' }, { bot: 'default' }] });
   expectStatus(bad, 400);
   assert.equal(bad.json.errors[0].pointer, '/players/0/bot');
+});
+
+test('the export formats of openapi.yaml are those GET /rules offers, json first for every game', async () => {
+  const r = await srv.get('/rules');
+  expectStatus(r, 200);
+  const offered = new Set();
+  for (const g of r.json.games) {
+    assert.equal(g.export_formats[0], 'json', `${g.game} exports json first`);
+    for (const f of g.export_formats) offered.add(f);
+  }
+  const param = doc.paths['/games/{id}/export'].get.parameters.find((p) => p.name === 'format');
+  assert.deepEqual([...param.schema.enum].sort(), [...offered].sort(), 'the format enum of GET /games/{id}/export');
+  assert.equal(param.schema.default, 'json');
 });

@@ -1613,6 +1613,7 @@ static void test_capacity_json_decode(void **u)
     j = OPS->encode(st);
     json_object_set_new(j, "draw_pile", cards_array(4, 0));
     json_object_set_new(j, "discard_pile", cards_array(230, 5));
+    json_object_set_new(j, "imported", json_true()); /* a save's odd cards (fc_untidy) */
     assert_int_equal(OPS->decode(back, j, &e), 0);
     json_decref(j);
     const char *bots[3] = {"strategy", "random", "greedy"};
@@ -2046,6 +2047,50 @@ static void test_conceal_closed(void **u)
     free(back);
 }
 
+/* --- card conservation (fc_check_cards) -------------------------------------- */
+
+/* A state dealt here holds each card exactly twice in the hands and piles:
+ * decode refuses one with a card more (naming its third copy) or less. */
+static void test_decode_counts_the_cards(void **u)
+{
+    (void)u;
+    fc_state *st = new_state(), *back = new_state();
+    game_err e;
+    OPS->init(st, NULL, 3, 11, NULL, &e);
+    json_t *j = OPS->encode(st), *disc = json_object_get(j, "discard_pile");
+    char ptr[32];
+    snprintf(ptr, sizeof ptr, "/discard_pile/%zu", json_array_size(disc));
+    json_array_append_new(disc, json_string(fc_card_str(st->draw[0]))); /* its bottom: the copy counted last */
+    expect_decode_error(j, ptr, "a third");
+    j = OPS->encode(st);
+    json_array_remove(json_object_get(j, "draw_pile"), 0);
+    expect_decode_error(j, "/draw_pile", "in play 1 time");
+    /* the same odd cards in the first round of a game resumed from a save */
+    j = OPS->encode(st);
+    json_array_remove(json_object_get(j, "draw_pile"), 0);
+    json_object_set_new(j, "imported", json_true());
+    assert_int_equal(OPS->decode(back, j, &e), 0);
+    json_decref(j);
+    free(st);
+    free(back);
+}
+
+/* A card copied over another breaks the invariants (a third copy). */
+static void test_invariants_count_the_cards(void **u)
+{
+    (void)u;
+    fc_state *st = new_state();
+    game_err e;
+    OPS->init(st, NULL, 2, 5, NULL, &e);
+    assert_int_equal(OPS->invariants(st, &e), 0);
+    int i = st->draw[0] == st->hand[0][0] ? 1 : 0;
+    st->draw[i] = st->hand[0][0];
+    memset(&e, 0, sizeof e);
+    assert_int_equal(OPS->invariants(st, &e), ERR_INTERNAL);
+    assert_non_null(strstr(e.detail, "a third"));
+    free(st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2080,6 +2125,8 @@ int main(void)
         cmocka_unit_test(test_readers),
         cmocka_unit_test(test_conceal),
         cmocka_unit_test(test_conceal_closed),
+        cmocka_unit_test(test_decode_counts_the_cards),
+        cmocka_unit_test(test_invariants_count_the_cards),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
