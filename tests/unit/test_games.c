@@ -400,6 +400,133 @@ static void test_invariants_refuse(void **unused)
     }
 }
 
+/* What the per-game files checked by hand, for every game: a decoded copy
+ * of a position reads alike to every reader (view, history, events), so
+ * nothing a reader sees lives outside the encoding (and the seat to move
+ * has the same plays); a reader's history and events, like its view, do
+ * not change however the cards it may not see lie (ops->redeal); every bot move and
+ * every hint comes with a one-line explanation. A seeded game per variant
+ * at its usual table, played by the last bot: every READERS_EVERY-th of its
+ * first READERS_EARLY positions, then every READERS_LATE-th, and the last
+ * (the readers' answers grow with the game: every position of a long game
+ * would take minutes). */
+enum { READERS_EVERY = 11, READERS_EARLY = 66, READERS_LATE = 101 };
+
+static void reads_alike(const game_ops *ops, const void *a, const void *b, int reader, int all)
+{
+    char *x = text(ops->history(a, reader)), *y = text(ops->history(b, reader));
+    if (strcmp(x, y) != 0)
+        fail_msg("%s: the history of reader %d differs:\n%s\n%s", ops->name, reader, x, y);
+    free(x);
+    free(y);
+    if (ops->events) {
+        x = text(ops->events(a, reader, 0));
+        y = text(ops->events(b, reader, 0));
+        if (strcmp(x, y) != 0)
+            fail_msg("%s: the events of reader %d differ:\n%s\n%s", ops->name, reader, x, y);
+        free(x);
+        free(y);
+    }
+    if (!all)
+        return;
+    x = text(ops->view(a, reader));
+    y = text(ops->view(b, reader));
+    if (strcmp(x, y) != 0)
+        fail_msg("%s: the view of reader %d differs after a round trip", ops->name, reader);
+    free(x);
+    free(y);
+    game_status gs;
+    ops->status(a, &gs);
+    if (reader >= 0 && reader == gs.to_move) { /* the others have none (test_every_game) */
+        x = text(ops->legal(a, reader));
+        y = text(ops->legal(b, reader));
+        if (strcmp(x, y) != 0)
+            fail_msg("%s: the legal plays of seat %d differ after a round trip", ops->name, reader);
+        free(x);
+        free(y);
+    }
+}
+
+static void one_line(const game_ops *ops, const char *what, const char *s)
+{
+    if (!s || !s[0] || strchr(s, '\n'))
+        fail_msg("%s: %s is not one line: \"%s\"", ops->name, what, s ? s : "(none)");
+}
+
+static void test_readers_alike(void **unused)
+{
+    (void)unused;
+    int positions = 0;
+    for (const game_ops *const *g = game_registry; *g; g++) {
+        const game_ops *ops = *g;
+        const game_bot *last = ops->bots;
+        while (last[1].name)
+            last++;
+        setup su[24];
+        int n = setups_of(ops, su, 24);
+        void *st = calloc(1, ops->state_size), *copy = calloc(1, ops->state_size);
+        assert_non_null(st);
+        assert_non_null(copy);
+        int usual = ops->default_players ? ops->default_players : ops->min_players;
+        for (int i = 0; i < n; i++) {
+            if (su[i].players != usual)
+                continue;
+            clock_t t0 = clock();
+            const char *all[GAME_MAX_SEATS];
+            game_err e = {0};
+            for (int s = 0; s < su[i].players; s++)
+                all[s] = last->name;
+            const char *bot = game_seating(ops, all, su[i].players, &e) ? ops->bots[0].name : last->name;
+            assert_int_equal(ops->init(st, su[i].variant, su[i].players, 2, NULL, &e), 0);
+            game_status gs;
+            for (int moves = 0;; moves++) {
+                assert_true(moves < MAX_MOVES);
+                ops->status(st, &gs);
+                int who[GAME_MAX_SEATS + 3] = {SEAT_SPECTATOR, SEAT_OBSERVER, SEAT_ADMIN}, nw = 3;
+                for (int s = 0; s < gs.nseats; s++)
+                    who[nw++] = s;
+                int sampled = moves % (moves < READERS_EARLY ? READERS_EVERY : READERS_LATE) == 0;
+                if (sampled || gs.over) {
+                    json_t *j = ops->encode(st);
+                    memset(copy, 0, ops->state_size);
+                    assert_int_equal(ops->decode(copy, j, &e), 0);
+                    json_decref(j);
+                    for (int k = 0; k < nw; k++)
+                        reads_alike(ops, st, copy, who[k], 1);
+                    for (int k = 0; ops->redeal && !gs.over && k < nw; k++) {
+                        if (who[k] == SEAT_OBSERVER || who[k] == SEAT_ADMIN)
+                            continue; /* they may see every card */
+                        memcpy(copy, st, ops->state_size);
+                        ops->redeal(copy, who[k], (uint64_t)moves * 31 + (uint64_t)k);
+                        reads_alike(ops, st, copy, who[k], 0);
+                    }
+                    positions++;
+                }
+                if (gs.over)
+                    break;
+                if (ops->autoplay(st, NULL))
+                    continue;
+                if (sampled) {
+                    json_t *h = NULL;
+                    assert_int_equal(game_hint(ops, st, gs.to_move, &h, &e), 0);
+                    one_line(ops, "a hint's explanation",
+                             json_string_value(json_object_get(h, "explanation")));
+                    json_decref(h);
+                }
+                char why[400] = "";
+                assert_int_equal(game_bot_play(ops, st, bot, NULL, why, sizeof why, &e), 0);
+                one_line(ops, "a bot's explanation", why);
+            }
+            if (getenv("TEST_GAMES_TIMES"))
+                fprintf(stderr, "readers %s %s: %.2f s\n", ops->name, su[i].variant,
+                        (double)(clock() - t0) / CLOCKS_PER_SEC);
+        }
+        free(st);
+        free(copy);
+    }
+    assert_true(positions > 40);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -407,6 +534,7 @@ int main(void)
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_bots),
         cmocka_unit_test(test_invariants_refuse),
+        cmocka_unit_test(test_readers_alike),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
