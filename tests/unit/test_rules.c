@@ -74,6 +74,11 @@ static const char *next_line(rules_file *rf, int in_case, int *broken)
         size_t n = strlen(rf->line);
         if (n && rf->line[n - 1] == '\n')
             rf->line[--n] = 0;
+        else if (n == sizeof rf->line - 1) {
+            print_error("%s:%d: a line longer than %d bytes\n", rf->path, rf->lineno, LINE_MAX_LEN - 2);
+            *broken = 1;
+            return NULL;
+        }
         if (rf->line[0] == '#') {
             rf->had_comment = 1;
             continue;
@@ -106,6 +111,17 @@ static char *show(const json_t *j)
     return j ? json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT) : strdup("(nothing)");
 }
 
+/* Past the rest of a case that could not be read (to its blank line), so
+ * that one bad case is one error. */
+static void skip_rest(rules_file *rf)
+{
+    while (fgets(rf->line, sizeof rf->line, rf->f)) {
+        rf->lineno++;
+        if (rf->line[0] == '\n')
+            return;
+    }
+}
+
 /* One case whose function line is `head`; returns 1 when it passes. */
 static int run_case(rules_file *rf, const game_ops *ops, const char *head, int *broken)
 {
@@ -113,16 +129,18 @@ static int run_case(rules_file *rf, const game_ops *ops, const char *head, int *
     char fname[128] = "", variant[32] = "";
     json_t *args = NULL, *want = NULL, *got = NULL;
     char want_err[200] = "", want_clause[64] = "";
-    if (sscanf(head, "%127s %31s", fname, variant) < 1)
-        goto done;
+    sscanf(head, "%127s %31s", fname, variant);
     const game_fn *f = find_fn(ops, fname);
     if (!f) {
         print_error("%s:%d: %s has no function %s\n", rf->path, at, ops->name, fname);
+        skip_rest(rf);
         goto done;
     }
     const char *l = next_line(rf, 1, broken);
     if (!l || !(args = parse(rf, l)) || !json_is_array(args)) {
         print_error("%s:%d: the arguments are a JSON array\n", rf->path, rf->lineno);
+        if (l)
+            skip_rest(rf);
         goto done;
     }
     if (!(l = next_line(rf, 1, broken)))
@@ -130,8 +148,10 @@ static int run_case(rules_file *rf, const game_ops *ops, const char *head, int *
     int is_err = strncmp(l, "error", 5) == 0 && (l[5] == ' ' || l[5] == 0);
     if (is_err)
         snprintf(want_err, sizeof want_err, "%s", l[5] ? l + 6 : "");
-    else if (!(want = parse(rf, l)))
+    else if (!(want = parse(rf, l))) {
+        skip_rest(rf);
         goto done;
+    }
     /* an optional clause line, then a blank line or the end */
     if (fgets(rf->line, sizeof rf->line, rf->f)) {
         rf->lineno++;
@@ -149,7 +169,8 @@ static int run_case(rules_file *rf, const game_ops *ops, const char *head, int *
     int np = 0;
     while (f->params[np])
         np++;
-    if (json_array_size(args) > (size_t)np) { /* fewer: the rest are NULL (the function refuses a missing required one) */
+    /* fewer: the rest are NULL (the function refuses a missing required one) */
+    if (json_array_size(args) > (size_t)np) {
         print_error("%s:%d: %s takes at most %d arguments\n", rf->path, at, f->signature, np);
         goto done;
     }
@@ -194,19 +215,20 @@ static void test_game_rules(void **state)
     const game_ops *ops = *state;
     char path[512];
     snprintf(path, sizeof path, "%s/%s.rules", rules_dir(), ops->name);
-    rules_file rf = {.path = path, .f = fopen(path, "r")};
-    if (!rf.f)
+    rules_file *rf = calloc(1, sizeof *rf); /* its line buffer is 16 KiB: not on the stack */
+    assert_non_null(rf);
+    rf->path = path;
+    if (!(rf->f = fopen(path, "r")))
         fail_msg("cannot open %s", path);
     int cases = 0, failed = 0, broken = 0;
     int used[64] = {0};
     const char *head;
-    rf.had_comment = 0;
-    while ((head = next_line(&rf, 0, &broken))) {
-        if (!rf.had_comment) {
-            print_error("%s:%d: a case is preceded by a comment naming its rule\n", path, rf.lineno);
+    while ((head = next_line(rf, 0, &broken))) {
+        if (!rf->had_comment) {
+            print_error("%s:%d: a case is preceded by a comment naming its rule\n", path, rf->lineno);
             failed++;
         }
-        rf.had_comment = 0;
+        rf->had_comment = 0;
         char name[128] = "";
         sscanf(head, "%127s", name);
         const game_fn *f = find_fn(ops, name);
@@ -214,10 +236,12 @@ static void test_game_rules(void **state)
             used[f - ops->fns] = 1;
         cases++;
         broken = 0;
-        if (!run_case(&rf, ops, head, &broken) || broken)
+        if (!run_case(rf, ops, head, &broken) || broken)
             failed++;
     }
-    fclose(rf.f);
+    failed += broken; /* a line too long outside a case */
+    fclose(rf->f);
+    free(rf);
     for (int i = 0; i < ops->nfns && i < 64; i++)
         if (strcmp(ops->fns[i].kind, "validate") == 0 && !used[i]) {
             print_error("%s: no case of validate/%s\n", path, ops->fns[i].name);
