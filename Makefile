@@ -77,6 +77,9 @@ $(B)/croupier: $(ENGINE_OBJ) $(SERVER_OBJ)
 $(BA)/croupier: $(ENGINE_OBJ_A) $(SERVER_OBJ_A)
 	$(CC) $(CFLAGS) $(SAN) $(filter %.o,$^) -o $@ $(LDLIBS)
 
+# Every tests/unit/test_*.c is a unit binary (test_rules reads the rule
+# examples tests/unit/rules/<game>.rules at run time, from the repository
+# root where tests/run.sh runs it).
 $(B)/tests/%: tests/unit/%.c $(ENGINE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka

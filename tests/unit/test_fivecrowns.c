@@ -5,6 +5,9 @@
  * discard pile, so each card still appears exactly twice. The arranger is
  * checked against an independent brute force (every subset of the hand as a
  * group, memoised on the set of cards left) on thousands of seeded hands.
+ * Five Crowns has no autograder functions, so its examples stay C; the
+ * guarantees every game keeps (round trips, determinism, refusals, legal
+ * vs check, bots legal, views) are test_games.c's.
  * The save fixtures are other programs' saves in tests/fixtures/fivecrowns
  * (its README says where each comes from; paths relative to the repository
  * root, where tests/run.sh runs the tests).
@@ -874,15 +877,7 @@ static void check_legal(fc_state *st, void *vctx)
     json_t *lg = OPS->legal(st, s);
     char *ls = dump(json_incref(lg));
     assert_true(json_array_size(lg) > 0);
-    size_t i;
-    json_t *p;
-    json_array_foreach(lg, i, p) {
-        game_verdict v;
-        game_err e;
-        assert_int_equal(OPS->check(st, s, p, &v, &e), 0);
-        assert_true(v.valid);
-    }
-    /* every other candidate is judged invalid */
+    /* every discard and draw is listed exactly when check() calls it valid */
     char buf[64];
     for (int c0 = 1; c0 <= FC_NTYPES; c0++)
         for (int g = 0; g < 2; g++) {
@@ -907,15 +902,13 @@ static void check_legal(fc_state *st, void *vctx)
         free(pj_s);
         json_decref(pj);
     }
-    /* other seats have no plays and get NOT_YOUR_TURN */
-    json_t *other = OPS->legal(st, (s + 1) % st->np);
-    assert_int_equal(json_array_size(other), 0);
-    json_decref(other);
     free(ls);
     json_decref(lg);
 }
 
-static void test_legal_agrees_with_check(void **u)
+/* legal() lists every valid play (that every listed play is valid and the
+ * seat not to move has none is test_games.c's). */
+static void test_legal_lists_every_valid_play(void **u)
 {
     (void)u;
     fc_state *st = new_state();
@@ -923,29 +916,6 @@ static void test_legal_agrees_with_check(void **u)
     legal_ctx c = {0};
     play_game(st, 3, 9, bots, check_legal, &c);
     assert_true(c.states > 50);
-    free(st);
-}
-
-static void test_bots_always_legal(void **u)
-{
-    (void)u;
-    fc_state *st = new_state();
-    const char *all[] = {"strategy", "greedy", "random"};
-    game_err e;
-    int games = 12; /* and test_games.c checks every bot move of every game */
-    for (int g = 0; g < games; g++) {
-        int np = 2 + g % 6;
-        const char *bots[FC_MAXP];
-        for (int p = 0; p < np; p++)
-            bots[p] = all[(g + p) % 3];
-        play_game(st, np, 500 + (uint64_t)g, bots, NULL, NULL);
-    }
-    assert_int_equal(game_bot_play(OPS, st, "strategy", NULL, NULL, 0, &e), ERR_GAME_OVER);
-    OPS->init(st, NULL, 2, 1, NULL, &e);
-    assert_int_equal(game_bot_play(OPS, st, "oracle", NULL, NULL, 0, &e), ERR_BAD_MEMBER);
-    json_t *rec = NULL;
-    assert_int_equal(OPS->autoplay(st, &rec), 0);
-    assert_null(rec);
     free(st);
 }
 
@@ -994,17 +964,6 @@ static void check_roundtrip(fc_state *st, void *vctx)
     free(b);
     free(back);
     json_decref(j);
-}
-
-static void test_roundtrip_every_state(void **u)
-{
-    (void)u;
-    fc_state *st = new_state();
-    const char *bots[] = {"strategy", "random", "greedy", "strategy"};
-    int games = SLOW ? 3 : 4; /* tests/unit/test_games.c round-trips every game's states too */
-    for (int g = 0; g < games; g++)
-        play_game(st, 2 + g % 3, 77 + (uint64_t)g, bots, check_roundtrip, NULL);
-    free(st);
 }
 
 static void test_hostile_decode(void **u)
@@ -1150,6 +1109,9 @@ static void test_closed_bot_records_hide_blind_draws(void **u)
     free(st);
 }
 
+/* Every discard of every card, going out without a complete hand, is
+ * refused without a change or applies whole (refusals of malformed plays
+ * and of a seat not to move are test_games.c's, for every game). */
 static void test_nothing_half_applied(void **u)
 {
     (void)u;
@@ -1157,15 +1119,6 @@ static void test_nothing_half_applied(void **u)
     game_err e;
     OPS->init(st, NULL, 2, 5, NULL, &e);
     int s = st->cur;
-    const char *plays[] = {"{\"discard\":\"7H\"}", "{\"draw\":1}", "{\"nope\":1}", "null", NULL};
-    for (int i = 0; plays[i]; i++) {
-        memcpy(copy, st, sizeof *st);
-        json_t *p = J(plays[i]);
-        assert_true(OPS->apply(st, s, p, NULL, &e) != 0);
-        assert_true(OPS->apply(st, 1 - s, p, NULL, &e) != 0);
-        assert_memory_equal(copy, st, sizeof *st);
-        json_decref(p);
-    }
     apply_ok(st, s, "{\"draw\":\"draw\"}");
     /* a card not in the hand, going out without a complete hand */
     for (int c = 1; c <= FC_NTYPES; c++) {
@@ -2107,10 +2060,8 @@ int main(void)
         cmocka_unit_test(test_arranger_vs_brute_force),
         cmocka_unit_test(test_explanations),
         cmocka_unit_test(test_help_mode),
-        cmocka_unit_test(test_legal_agrees_with_check),
-        cmocka_unit_test(test_bots_always_legal),
+        cmocka_unit_test(test_legal_lists_every_valid_play),
         cmocka_unit_test(test_strategy_beats_random_and_greedy),
-        cmocka_unit_test(test_roundtrip_every_state),
         cmocka_unit_test(test_hostile_decode),
         cmocka_unit_test(test_views),
         cmocka_unit_test(test_closed_bot_records_hide_blind_draws),

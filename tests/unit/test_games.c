@@ -400,6 +400,207 @@ static void test_invariants_refuse(void **unused)
     }
 }
 
+/* What the per-game files checked by hand, for every game: a decoded copy
+ * of a position reads alike to every reader (view, history, events), so
+ * nothing a reader sees lives outside the encoding (and the seat to move
+ * has the same plays, each listed once); a reader's history and events, like its view, do
+ * not change however the cards it may not see lie (ops->redeal); every bot move and
+ * every hint comes with a one-line explanation. A game per variant at its
+ * usual table, played by the default strategy on a seed test_every_game's
+ * deep checks do not use: every READERS_EVERY-th of its first
+ * READERS_EARLY positions (with a hint), then every READERS_LATE-th, and
+ * the last (the readers' answers grow with the game: every position of a
+ * long game would take minutes, under ASan most of all). */
+enum { READERS_EVERY = 11, READERS_EARLY = 66, READERS_LATE = 199 };
+
+static void reads_alike(const game_ops *ops, const void *a, const void *b, int reader, int all)
+{
+    char *x = text(ops->history(a, reader)), *y = text(ops->history(b, reader));
+    if (strcmp(x, y) != 0)
+        fail_msg("%s: the history of reader %d differs:\n%s\n%s", ops->name, reader, x, y);
+    free(x);
+    free(y);
+    if (ops->events) {
+        x = text(ops->events(a, reader, 0));
+        y = text(ops->events(b, reader, 0));
+        if (strcmp(x, y) != 0)
+            fail_msg("%s: the events of reader %d differ:\n%s\n%s", ops->name, reader, x, y);
+        free(x);
+        free(y);
+    }
+    if (!all)
+        return;
+    x = text(ops->view(a, reader));
+    y = text(ops->view(b, reader));
+    if (strcmp(x, y) != 0)
+        fail_msg("%s: the view of reader %d differs after a round trip", ops->name, reader);
+    free(x);
+    free(y);
+    game_status gs;
+    ops->status(a, &gs);
+    if (reader >= 0 && reader == gs.to_move) { /* the others have none (test_every_game) */
+        json_t *l = ops->legal(a, reader);
+        for (size_t i = 0; i < json_array_size(l); i++) /* each play once */
+            for (size_t k = 0; k < i; k++)
+                if (json_equal(json_array_get(l, i), json_array_get(l, k)))
+                    fail_msg("%s: legal plays %zu and %zu of seat %d are the same", ops->name, k, i,
+                             reader);
+        json_decref(l);
+        x = text(ops->legal(a, reader));
+        y = text(ops->legal(b, reader));
+        if (strcmp(x, y) != 0)
+            fail_msg("%s: the legal plays of seat %d differ after a round trip", ops->name, reader);
+        free(x);
+        free(y);
+    }
+}
+
+static void one_line(const game_ops *ops, const char *what, const char *s)
+{
+    if (!s || !s[0] || strchr(s, '\n'))
+        fail_msg("%s: %s is not one line: \"%s\"", ops->name, what, s ? s : "(none)");
+}
+
+static void test_readers_alike(void **unused)
+{
+    (void)unused;
+    int positions = 0;
+    for (const game_ops *const *g = game_registry; *g; g++) {
+        const game_ops *ops = *g;
+        setup su[24];
+        int n = setups_of(ops, su, 24);
+        void *st = calloc(1, ops->state_size), *copy = calloc(1, ops->state_size);
+        assert_non_null(st);
+        assert_non_null(copy);
+        int usual = ops->default_players ? ops->default_players : ops->min_players;
+        for (int i = 0; i < n; i++) {
+            if (su[i].players != usual)
+                continue;
+            clock_t t0 = clock();
+            game_err e = {0};
+            const char *bot = ops->bots[0].name;
+            assert_int_equal(ops->init(st, su[i].variant, su[i].players, 2, NULL, &e), 0);
+            game_status gs;
+            for (int moves = 0;; moves++) {
+                assert_true(moves < MAX_MOVES);
+                ops->status(st, &gs);
+                int who[GAME_MAX_SEATS + 3] = {SEAT_SPECTATOR, SEAT_OBSERVER, SEAT_ADMIN}, nw = 3;
+                for (int s = 0; s < gs.nseats; s++)
+                    who[nw++] = s;
+                int sampled = moves % (moves < READERS_EARLY ? READERS_EVERY : READERS_LATE) == 0;
+                if (sampled || gs.over) {
+                    json_t *j = ops->encode(st);
+                    memset(copy, 0, ops->state_size);
+                    assert_int_equal(ops->decode(copy, j, &e), 0);
+                    json_decref(j);
+                    for (int k = 0; k < nw; k++)
+                        reads_alike(ops, st, copy, who[k], 1);
+                    for (int k = 0; ops->redeal && !gs.over && k < nw; k++) {
+                        if (who[k] == SEAT_OBSERVER || who[k] == SEAT_ADMIN)
+                            continue; /* they may see every card */
+                        memcpy(copy, st, ops->state_size);
+                        ops->redeal(copy, who[k], (uint64_t)moves * 31 + (uint64_t)k);
+                        reads_alike(ops, st, copy, who[k], 0);
+                    }
+                    positions++;
+                }
+                if (gs.over)
+                    break;
+                if (ops->autoplay(st, NULL))
+                    continue;
+                if (sampled && moves < READERS_EARLY) { /* the planners' hints are slow */
+                    json_t *h = NULL;
+                    assert_int_equal(game_hint(ops, st, gs.to_move, &h, &e), 0);
+                    one_line(ops, "a hint's explanation",
+                             json_string_value(json_object_get(h, "explanation")));
+                    json_decref(h);
+                }
+                char why[400] = "";
+                assert_int_equal(game_bot_play(ops, st, bot, NULL, why, sizeof why, &e), 0);
+                one_line(ops, "a bot's explanation", why);
+            }
+            if (getenv("TEST_GAMES_TIMES"))
+                fprintf(stderr, "readers %s %s: %.2f s\n", ops->name, su[i].variant,
+                        (double)(clock() - t0) / CLOCKS_PER_SEC);
+        }
+        free(st);
+        free(copy);
+    }
+    assert_true(positions > 40);
+}
+
+/* A decoded copy plays on like the original: from the same position, the
+ * same strategy makes the same plays to the same end (nothing that decides
+ * a play, the bots' RNG included, lives outside the encoding), and the end
+ * state of every such game, won, drawn or cut short, decodes again. */
+enum { PLAYS_ON_SEEDS = 2, PLAYS_ON_FROM = 30 };
+
+/* Play `st` to its end by `bot` (autoplay first); the number of moves. */
+static int play_out(const game_ops *ops, void *st, const char *bot)
+{
+    game_status gs;
+    game_err e = {0};
+    int m = 0;
+    for (ops->status(st, &gs); !gs.over; ops->status(st, &gs), m++) {
+        assert_true(m < MAX_MOVES);
+        if (!ops->autoplay(st, NULL))
+            assert_int_equal(game_bot_play(ops, st, bot, NULL, NULL, 0, &e), 0);
+    }
+    return m;
+}
+
+static void test_decoded_plays_on(void **unused)
+{
+    (void)unused;
+    for (const game_ops *const *g = game_registry; *g; g++) {
+        const game_ops *ops = *g;
+        setup su[24];
+        int n = setups_of(ops, su, 24);
+        void *a = calloc(1, ops->state_size), *b = calloc(1, ops->state_size);
+        assert_non_null(a);
+        assert_non_null(b);
+        for (int i = 0; i < n; i++)
+            for (uint64_t seed = 1; seed <= PLAYS_ON_SEEDS; seed++) {
+                game_err e = {0};
+                game_status gs;
+                const char *bot = ops->bots[seed % 2 && ops->bots[1].name ? 1 : 0].name;
+                const char *all[GAME_MAX_SEATS];
+                for (int s = 0; s < su[i].players; s++)
+                    all[s] = bot;
+                if (game_seating(ops, all, su[i].players, &e))
+                    bot = ops->bots[0].name;
+                assert_int_equal(ops->init(a, su[i].variant, su[i].players, seed + 40, NULL, &e), 0);
+                for (int m = 0; m < PLAYS_ON_FROM; m++) {
+                    ops->status(a, &gs);
+                    if (gs.over)
+                        break;
+                    if (!ops->autoplay(a, NULL))
+                        assert_int_equal(game_bot_play(ops, a, bot, NULL, NULL, 0, &e), 0);
+                }
+                json_t *j = ops->encode(a);
+                memset(b, 0, ops->state_size);
+                assert_int_equal(ops->decode(b, j, &e), 0);
+                json_decref(j);
+                int ma = play_out(ops, a, bot), mb = play_out(ops, b, bot);
+                char *x = text(ops->encode(a)), *y = text(ops->encode(b));
+                if (ma != mb || strcmp(x, y) != 0)
+                    fail_msg("%s %s %dp seed %llu: the decoded copy played on differently",
+                             ops->name, su[i].variant, su[i].players, (unsigned long long)seed);
+                free(y);
+                j = json_loads(x, 0, NULL); /* the end state decodes again */
+                memset(b, 0, ops->state_size);
+                if (ops->decode(b, j, &e) != 0)
+                    fail_msg("%s %s %dp seed %llu: the end state does not decode: %s at %s",
+                             ops->name, su[i].variant, su[i].players, (unsigned long long)seed,
+                             e.detail, e.pointer);
+                json_decref(j);
+                free(x);
+            }
+        free(a);
+        free(b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -407,6 +608,10 @@ int main(void)
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_bots),
         cmocka_unit_test(test_invariants_refuse),
+        cmocka_unit_test(test_readers_alike),
+        cmocka_unit_test(test_decoded_plays_on),
     };
+    if (getenv("TEST_FILTER"))
+        cmocka_set_test_filter(getenv("TEST_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

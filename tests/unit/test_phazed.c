@@ -1,10 +1,12 @@
-/* test_phazed.c: unit tests of Phazed (engine/phazed).
+/* test_phazed.c: the rule examples of Phazed (engine/phazed) that are
+ * scenarios, not one call: a hand, a game, a view after a draw.
  *
- * The autograder examples of the reference are pasted in their Python form
- * and translated to JSON by py(), then called through the game_fn rows of
- * the ops table, so what is tested is what /validate and /play serve. Game
- * flow tests build positions by moving cards out of the deck of a dealt
- * state (so the state still holds every card as often as the decks do).
+ * The one-call examples (group_type, phase_type, is_valid_play, score, the
+ * play function) are data in tests/unit/rules/phazed.rules, run by
+ * test_rules.c; the guarantees every game keeps (round trips, determinism,
+ * refusals, legal vs check, bots, views) are test_games.c's. Game flow
+ * tests build positions by moving cards out of the deck of a dealt state
+ * (so the state still holds every card as often as the decks do).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -38,27 +40,6 @@ static char *result_text(const char *name, const char *variant, const char *pyar
     return tk_result_text(OPS, name, variant, pyargs);
 }
 
-#define EXPECT_V(name, variant, args, expected)                              \
-    do {                                                                     \
-        char *got_ = result_text(name, variant, args);                       \
-        if (strcmp(got_, expected) != 0)                                     \
-            fail_msg("%s%s = %s, expected %s", name, args, got_, expected);  \
-        free(got_);                                                          \
-    } while (0)
-#define EXPECT(name, args, expected) EXPECT_V(name, NULL, args, expected)
-#define BONUS(name, args, expected) EXPECT_V(name, "bonus", args, expected)
-
-static void expect_bad_v(const char *name, const char *variant, const char *pyargs, const char *pointer)
-{
-    json_t *r;
-    game_err e;
-    int rc = call_v(name, variant, pyargs, &r, &e);
-    if (rc != ERR_BAD_MEMBER || strcmp(e.pointer, pointer) != 0)
-        fail_msg("%s%s: rc %d pointer \"%s\" (%s), expected BAD_MEMBER at \"%s\"", name, pyargs, rc,
-                 e.pointer, e.detail, pointer);
-    assert_null(r);
-}
-#define expect_bad(name, args, pointer) expect_bad_v(name, NULL, args, pointer)
 
 static int C(const char *s)
 {
@@ -190,439 +171,18 @@ static void play_game(pz_state *st, const char *variant, uint64_t seed, const ch
     fail_msg("game did not end");
 }
 
-static const char *const RANDOM4[4] = {"random", "random", "random", "random"};
 static const char *const PLANNER1[4] = {"planner", "random", "random", "random"};
-static const char *const MIXED[4] = {"planner", "random", "planner", "random"};
 
-/* --- the reference's examples ---------------------------------------------- */
-
-static void test_ref_group_type(void **unused)
-{
-    (void)unused;
-    EXPECT("group_type", "[['2C', '2S', '2H']]", "[1]");
-    EXPECT("group_type", "[['2C', '2C', '4C', 'KC', '9C', 'AH', 'JC']]", "[2]");
-    EXPECT("group_type", "[['4H', '4S', 'AC', '4C']]", "[3]");
-    EXPECT("group_type", "[['4H', '5S', 'AC', '7C', '8H', 'AH', '0S', 'JC']]", "[4]");
-    EXPECT("group_type", "[['4H', '5D', 'AC', '7H']]", "[5]");
-    EXPECT("group_type", "[['KS', '0D', '8C', '3S']]", "[6]");
-    EXPECT("group_type", "[['KS', '0C', '8C', '3S']]", "[6,7]");
-    EXPECT("group_type", "[['2C', '2C', '4C', 'KC', '9C', 'AS', '3C']]", "[2,6,7]");
-    EXPECT("group_type", "[['4H', '5D', '7C', 'AC']]", "[]");
-    /* the counter-example in the text */
-    EXPECT("group_type", "[['4H', '5S', 'AC', '8H', '7C', 'AH', '0S', 'JC']]", "[]");
-    EXPECT("group_type", "[['4H', '5D', '7H', 'AC']]", "[]");
-}
-
-static void test_ref_phase_type(void **unused)
-{
-    (void)unused;
-    EXPECT("phase_type", "[[['2C', '2S', '2H'], ['7H', '7C', 'AH']]]", "[1]");
-    EXPECT("phase_type", "[[['2C', '2C', '4C', 'KC', '9C', 'AH', 'JC']]]", "[2]");
-    EXPECT("phase_type", "[[['2C', 'KH', 'QS', '7H'], ['3H', '7S', '0D', 'KD', 'AD']]]", "[3]");
-    EXPECT("phase_type", "[[['4H', '4S', 'AC', '4C'], ['7H', '7C', 'AH', 'AC']]]", "[4]");
-    EXPECT("phase_type", "[[['4H', '5S', 'AC', '7C', '8H', 'AH', '0S', 'JC']]]", "[5]");
-    EXPECT("phase_type", "[[['2C', 'KC', 'QS', '7C'], ['3H', '7H', '0D', 'KD', 'AD']]]", "[3,6]");
-    EXPECT("phase_type", "[[['4H', '5D', 'AC', '7H'], ['7H', '7C', 'AH', 'AS']]]", "[7]");
-    EXPECT("phase_type", "[[['4H', '5D', '7C', 'AC'], ['AC', 'AS', 'AS']]]", "[]");
-    /* the text's counter-examples and notes */
-    EXPECT("phase_type", "[[['4H', '5S', 'AC', '8H', '7C', 'AH', '0S', 'JC']]]", "[]");
-    EXPECT("phase_type", "[[['7H', '7C', 'AH', 'AS'], ['4H', '5D', 'AC', '7H']]]", "[]"); /* run first */
-    EXPECT("phase_type", "[[['2S', '2S', '2H'], ['2H', '2D', '2C']]]", "[1]");            /* same value */
-    EXPECT("phase_type", "[[['2S', '2S', '2H', '2D'], ['2H', '2D', '2C', 'AC']]]", "[4]");
-}
-
-static const char *EX1 =
-    "((3, (1, [['2S', '2S', '2C'], ['AS', '5S', '5S']])), 0, [(None, []), (None, []), (None, []), (None, [])], "
-    "[(0, [(2, 'JS')])], [0, 0, 0, 0], ['AS', '2S', '2S', '2C', '5S', '5S', '7S', '8S', '9S', '0S', 'JS'], None)";
-static const char *EX2 =
-    "((4, ('KC', (1, 0, 0))), 1, [(None, []), (2, [['2S', '2S', 'AS', '5S', '5S', '7S', 'JS']]), (None, []), (None, [])], "
-    "[(0, [(2, 'JS'), (5, 'JS')]), (1, [(1, 'XX'), (3, (2, [['2S', '2S', 'AS', '5S', '5S', '7S', 'JS']]))])], [0, 2, 0, 0], "
-    "['5D', '0S', 'JS', 'KC'], 'JS')";
-static const char *EX3 =
-    "((5, 'JS'), 1, [(None, []), (1, [['2S', '2S', '2C'], ['AS', '5S', '5S']]), (None, []), (None, [])], "
-    "[(0, [(2, 'JS'), (5, 'JS')]), (1, [(1, 'XX'), (3, (1, [['2S', '2S', '2C'], ['AS', '5S', '5S']]))])], [0, 1, 0, 0], "
-    "['AD', '8S', '9S', '0S', 'JS'], 'JS')";
-
-static void test_ref_is_valid_play(void **unused)
-{
-    (void)unused;
-    EXPECT("is_valid_play", EX1, "true");
-    EXPECT("is_valid_play", EX2, "false");
-    EXPECT("is_valid_play", EX3, "true");
-    /* the same in the bonus variant (phase_status as booleans) */
-    BONUS("is_valid_play",
-          "((3, (1, [['2S', '2S', '2C'], ['AS', '5S', '5S']])), 0, [(None, []), (None, []), (None, []), (None, [])], "
-          "[(0, [(2, 'JS')])], [[False, False, False, False, False, False, False], "
-          "[False, False, False, False, False, False, False], [False, False, False, False, False, False, False], "
-          "[False, False, False, False, False, False, False]], "
-          "['AS', '2S', '2S', '2C', '5S', '5S', '7S', '8S', '9S', '0S', 'JS'], None)",
-          "true");
-}
-
-static void test_ref_score(void **unused)
-{
-    (void)unused;
-    EXPECT("score", "[['9D', '9S', '9D', '0D', '0S', '0D']]", "57");
-    EXPECT("score", "[['2D', '9S', 'AD', '0D']]", "46");
-    EXPECT("score", "[[]]", "0");
-    EXPECT("score", "[['3D', 'JC', 'AS']]", "39"); /* the seed's example */
-    EXPECT("score", "[['QH', 'KS', '0C']]", "35");
-    BONUS("score", "[['ZZ', '2C']]", "17");        /* a Joker is 15 */
-    expect_bad("score", "[['ZZ']]", "/0/0");       /* no Jokers in the standard game */
-    expect_bad("score", "['2C']", "/0");
-    expect_bad("score", "[['2C', '1C']]", "/0/1");
-    expect_bad("score", "[[2]]", "/0/0");
-}
-
+/* At the start of a hand the play function picks up: the deck or the
+ * discard, either is a sound play (the other examples of the reference are
+ * in tests/unit/rules/phazed.rules). */
 static void test_ref_play(void **unused)
 {
     (void)unused;
-    EXPECT("", "(1, [(None, []), (5, [['2C', '3H', '4D', 'AD', '6S', '7C', '8S', '9H', '0S', 'JS']]), (None, []), (None, [])], "
-               "[(0, [(2, 'JS'), (5, 'JS')]), (1, [(2, 'JS'), (3, (5, [['2C', '3H', '4D', 'AD', '6S', '7C', '8S', '9H']])), "
-               "(4, ('0S', (1, 0, 8))), (4, ('JS', (1, 0, 9)))])], [0, 5, 0, 0], ['5D'], None)",
-           "[5,\"5D\"]");
-    /* at the start of a hand: a pick-up */
     char *s = result_text("", NULL, "(0, [(None, []), (None, []), (None, []), (None, [])], [], [0, 0, 0, 0], "
                                     "['2S', '3S', '4S', '5S', '6S', '7S', '8S', '9S', '0S', 'JS'], '7H')");
     assert_true(strcmp(s, "[1,null]") == 0 || strcmp(s, "[2,\"7H\"]") == 0);
     free(s);
-    /* the discard that completes phase 1 is taken */
-    EXPECT("", "(0, [(None, []), (None, []), (None, []), (None, [])], [], [0, 0, 0, 0], "
-               "['2S', '2H', '2D', '7S', '7D', '9S', '0S', 'JS', 'QH', '4C'], '7H')",
-           "[2,\"7H\"]");
-    /* and then played */
-    EXPECT("", "(0, [(None, []), (None, []), (None, []), (None, [])], [(0, [(2, '7H')])], [0, 0, 0, 0], "
-               "['2S', '2H', '2D', '7S', '7D', '9S', '0S', 'JS', 'QH', '4C', '7H'], None)",
-           "[3,[1,[[\"2S\",\"2H\",\"2D\"],[\"7S\",\"7D\",\"7H\"]]]]");
-}
-
-/* --- rule clauses through is_valid_play ------------------------------------ */
-
-#define T4 "[(None, []), (None, []), (None, []), (None, [])]"
-#define ST0 "[0, 0, 0, 0]"
-
-static void test_runs_and_wilds(void **unused)
-{
-    (void)unused;
-    /* Wilds at either end */
-    EXPECT("group_type", "[['AS', '3H', '4C', '5D', '6S', '7C', '8H', '9S']]", "[4]");
-    EXPECT("group_type", "[['2S', '3H', '4C', '5D', '6S', '7C', '8H', 'AC']]", "[4]");
-    /* wrapping K -> 2 */
-    EXPECT("group_type", "[['JS', 'QH', 'KD', '2C', '3S', '4C', '5H', '6D']]", "[4]");
-    EXPECT("group_type", "[['KH', '2S', '3D', '4C', '5D', '6C', '7D', '8H']]", "[4]");
-    EXPECT("group_type", "[['KH', '2D', '3H', 'AC']]", "[5]");
-    EXPECT("group_type", "[['KH', '2S', '3C', '4C']]", "[]"); /* not one colour */
-    /* a Wild before a 2 stands for K, after a K for 2 (never 1 or 14) */
-    EXPECT("group_type", "[['AC', '2S', '3C', '4C']]", "[5]");
-    EXPECT("group_type", "[['QS', 'KC', 'AH', '3S']]", "[5]");
-    /* too few naturals */
-    EXPECT("group_type", "[['2C', 'AS', 'AC']]", "[]");
-    EXPECT("group_type", "[['2C', '2S', 'AC']]", "[1]");
-    EXPECT("group_type", "[['4C', 'AS', 'AC', 'AD']]", "[]");
-    EXPECT("group_type", "[['AS', 'AH', 'AD', 'AC', '6S', 'AS', 'AH', 'AD']]", "[]");
-    EXPECT("group_type", "[['2C', 'AC', 'AS', 'AH', 'AD', 'AC', 'AD']]", "[]");
-    /* an Ace natural: cannot be a run's value */
-    EXPECT("group_type", "[['AS', 'AH', 'AD', 'AC']]", "[]");
-    /* not cards / not a list: no type */
-    EXPECT("group_type", "[['2C', '2S', '1H']]", "[]");
-    EXPECT("group_type", "['2C']", "[]");
-    EXPECT("group_type", "[[]]", "[]");
-    EXPECT("group_type", "[['ZZ', '2S', '2H']]", "[]");
-    BONUS("group_type", "[['ZZ', '2S', '2H']]", "[]");
-    EXPECT("phase_type", "[[['2C', '2S', '2H']]]", "[]");
-    EXPECT("phase_type", "[7]", "[]");
-    EXPECT("phase_type", "[[['2C', '2S', '2H'], ['3C', '3S', '3H'], ['4C', '4S', '4H']]]", "[]");
-    /* accumulations: Aces count 1; colour */
-    EXPECT("group_type", "[['KS', 'KC', 'AS', 'AC', 'AS', 'AC', 'AS', 'AC', 'AS', 'AC']]", "[6,7]");
-    EXPECT("group_type", "[['KS', 'KC', '8H']]", "[6]");
-}
-
-/* table with player 1's phase 5 run and player 0's phase 1 on it, player 0 mid-turn */
-static void valid_place(const char *card, const char *pos, const char *run, const char *hand, const char *expected)
-{
-    char args[2048];
-    snprintf(args, sizeof args,
-             "((4, ('%s', %s)), 0, [(1, [['2S', '2S', '2C'], ['5S', '5D', '5H']]), (5, [[%s]]), (None, []), (None, [])], "
-             "[(0, [(1, 'XX')])], [1, 5, 0, 0], [%s], '9C')",
-             card, pos, run, hand);
-    EXPECT("is_valid_play", args, expected);
-}
-
-static void test_place_on_runs(void **unused)
-{
-    (void)unused;
-    const char *run = "'3S', '4D', '5C', 'AD', '7S', '8C', '9H', '0S'"; /* 3..10 */
-    valid_place("2H", "(1, 0, 0)", run, "'2H', 'KC'", "true");
-    valid_place("JH", "(1, 0, 8)", run, "'JH', 'KC'", "true");
-    valid_place("JH", "(1, 0, 0)", run, "'JH', 'KC'", "false");   /* wrong end */
-    valid_place("2H", "(1, 0, 8)", run, "'2H', 'KC'", "false");
-    valid_place("2H", "(1, 0, 4)", run, "'2H', 'KC'", "false");   /* middle */
-    valid_place("JH", "(1, 0, 9)", run, "'JH', 'KC'", "false");   /* past the end */
-    valid_place("AH", "(1, 0, 0)", run, "'AH', 'KC'", "true");    /* a Wild at either end */
-    valid_place("AH", "(1, 0, 8)", run, "'AH', 'KC'", "true");
-    valid_place("6D", "(1, 0, 8)", run, "'6D', 'KC'", "false");   /* AD is a six for good */
-    valid_place("KD", "(1, 0, 0)", "'AS', '2H', '3C', '4D', '5S', '6C', '7H', '8D'", "'KD', 'QD'", "false");
-    valid_place("QD", "(1, 0, 0)", "'AS', '2H', '3C', '4D', '5S', '6C', '7H', '8D'", "'KD', 'QD'", "true");
-    /* wraps: K then 2 */
-    valid_place("2D", "(1, 0, 8)", "'6S', '7H', '8C', '9D', '0S', 'JC', 'QH', 'KD'", "'2D', 'QD'", "true");
-    valid_place("3D", "(1, 0, 8)", "'7S', '8H', '9C', '0D', 'JS', 'QC', 'KH', 'AD'", "'3D', 'QD'", "true");
-    /* 12 cards: full */
-    const char *r11 = "'2S', '3D', '4C', '5D', '6S', '7C', '8H', '9S', '0S', 'JS', 'QS'";
-    const char *r12 = "'2S', '3D', '4C', '5D', '6S', '7C', '8H', '9S', '0S', 'JS', 'QS', 'KS'";
-    valid_place("KH", "(1, 0, 11)", r11, "'KH', '9D'", "true");
-    valid_place("AH", "(1, 0, 12)", r12, "'AH', '9D'", "false");
-    valid_place("AH", "(1, 0, 0)", r12, "'AH', '9D'", "false");
-    /* sets: any index; values / suits must match */
-    valid_place("5C", "(0, 1, 0)", run, "'5C', '9D'", "true");
-    valid_place("5C", "(0, 1, 2)", run, "'5C', '9D'", "true");
-    valid_place("5C", "(0, 1, 3)", run, "'5C', '9D'", "true");
-    valid_place("5C", "(0, 1, 4)", run, "'5C', '9D'", "false");
-    valid_place("6C", "(0, 1, 3)", run, "'6C', '9D'", "false");
-    valid_place("AC", "(0, 0, 3)", run, "'AC', '9D'", "true");
-    valid_place("5C", "(2, 0, 0)", run, "'5C', '9D'", "false");    /* no phase there */
-    valid_place("5C", "(0, 1, 3)", run, "'9D'", "false");          /* not held */
-    /* the last card: out */
-    valid_place("5C", "(0, 1, 3)", run, "'5C'", "true");
-    /* colour runs keep their colour (phase 7) */
-    EXPECT("is_valid_play", "((4, ('8H', (1, 0, 4))), 0, [(1, [['2S', '2S', '2C'], ['5S', '5D', '5H']]), "
-                            "(7, [['4H', '5D', 'AC', '7H'], ['7C', '7S', 'AH', '7D']]), (None, []), (None, [])], "
-                            "[(0, [(1, 'XX')])], [1, 7, 0, 0], ['8H', '8S'], '9C')", "true");
-    EXPECT("is_valid_play", "((4, ('8S', (1, 0, 4))), 0, [(1, [['2S', '2S', '2C'], ['5S', '5D', '5H']]), "
-                            "(7, [['4H', '5D', 'AC', '7H'], ['7C', '7S', 'AH', '7D']]), (None, []), (None, [])], "
-                            "[(0, [(1, 'XX')])], [1, 7, 0, 0], ['8H', '8S'], '9C')", "false");
-    /* suit sets (phase 2) */
-    EXPECT("is_valid_play", "((4, ('4S', (1, 0, 7))), 0, [(1, [['2S', '2S', '2C'], ['5S', '5D', '5H']]), "
-                            "(2, [['2S', '2S', 'AS', '5S', '5S', '7S', 'JS']]), (None, []), (None, [])], "
-                            "[(0, [(1, 'XX')])], [1, 2, 0, 0], ['4S', '8S'], '9C')", "true");
-}
-
-/* player 0 (phase 1 down) mid-turn; player 1 has a phase 3 (or 6) with accumulations */
-static void valid_acc(int phase, const char *acc0, const char *card, const char *hand, const char *expected)
-{
-    char args[2048];
-    snprintf(args, sizeof args,
-             "((4, ('%s', (1, 0, 0))), 0, [(1, [['2S', '2S', '2C'], ['5S', '5D', '5H']]), (%d, [[%s], ['KS', '0C', '8C', '3S']]), "
-             "(None, []), (None, [])], [(0, [(1, 'XX')])], [1, %d, 0, 0], [%s], '9C')",
-             card, phase, acc0, phase, hand);
-    EXPECT("is_valid_play", args, expected);
-}
-
-static void valid_end(int phase, const char *acc0, const char *play, const char *expected)
-{
-    char args[2048];
-    snprintf(args, sizeof args,
-             "(%s, 0, [(1, [['2S', '2S', '2C'], ['5S', '5D', '5H']]), (%d, [[%s], ['KS', '0C', '8C', '3S']]), "
-             "(None, []), (None, [])], [(0, [(1, 'XX')])], [1, %d, 0, 0], ['9D', 'KH'], '9C')",
-             play, phase, acc0, phase);
-    EXPECT("is_valid_play", args, expected);
-}
-
-static void test_accumulations(void **unused)
-{
-    (void)unused;
-    const char *a34 = "'KS', '0D', '8C', '3S'";
-    const char *a47 = "'KS', '0D', '8C', '3S', 'KH'";
-    const char *a55 = "'KS', '0D', '8C', '3S', 'KH', '8D'";
-    /* 34 -> 21: partial plays up to 55, not past */
-    valid_acc(3, a34, "KH", "'KH', '8D', '2C'", "true");
-    valid_acc(3, a47, "8D", "'8D', '2C'", "true");   /* 47 + 8 = 55 */
-    valid_acc(3, a47, "9D", "'9D', '2C'", "false");  /* 56 > 55 */
-    /* 55 -> 13 in the same turn (or the next player's: the sequence is shared) */
-    valid_acc(3, a55, "KD", "'KD', '2C'", "true");
-    valid_acc(3, a55, "AD", "'AD', '2C'", "true");   /* an Ace counts 1 */
-    /* the last card must complete the target */
-    valid_acc(3, a47, "5D", "'5D'", "false");
-    valid_acc(3, a47, "8D", "'8D'", "true");
-    /* the game's own check (stored games) also asks that the target stays
-     * reachable; the reference's function does not */
-    valid_acc(3, a47, "2D", "'2D', 'KC'", "true");
-    /* closed at 88 */
-    valid_acc(3, "'KS', 'KD', 'KC', 'KH', 'QS', 'QD', '0C', 'AS', 'AD'", "AH", "'AH', '2C'", "false");
-    valid_acc(3, "'KS', 'KD', 'KC', 'KH', 'QS', 'QD', '0C', 'AS'", "AH", "'AH', '2C'", "true"); /* 87 + 1 */
-    /* colour accumulations take their colour only */
-    valid_acc(6, "'KS', '0C', '8C', '3S'", "KH", "'KH', '8D'", "false");
-    valid_acc(6, "'KS', '0C', '8C', '3S'", "KC", "'KC', '8D'", "true");
-    /* no discard while the accumulation played to is short of its target */
-    valid_end(3, a47, "(5, '9D')", "false");
-    valid_end(3, a55, "(5, '9D')", "true");
-    valid_end(3, a34, "(5, '9D')", "true");
-}
-
-static void test_turn_structure(void **unused)
-{
-    (void)unused;
-    const char *hand = "['2S', '3S', '4S', '5S', '6S', '7S', '8S', '9S', '0S', 'JS']";
-    char a[1024];
-    /* the start of a hand: turn_history [], a pick-up and nothing else */
-    snprintf(a, sizeof a, "((1, None), 0, " T4 ", [], " ST0 ", %s, '7H')", hand);
-    EXPECT("is_valid_play", a, "true");
-    snprintf(a, sizeof a, "((1, 'XX'), 0, " T4 ", [], " ST0 ", %s, '7H')", hand);
-    EXPECT("is_valid_play", a, "true");
-    snprintf(a, sizeof a, "((2, '7H'), 0, " T4 ", [], " ST0 ", %s, '7H')", hand);
-    EXPECT("is_valid_play", a, "true");
-    snprintf(a, sizeof a, "((2, '7D'), 0, " T4 ", [], " ST0 ", %s, '7H')", hand);
-    EXPECT("is_valid_play", a, "false");
-    snprintf(a, sizeof a, "((2, '7H'), 0, " T4 ", [], " ST0 ", %s, None)", hand);
-    EXPECT("is_valid_play", a, "false");
-    snprintf(a, sizeof a, "((5, '2S'), 0, " T4 ", [], " ST0 ", %s, '7H')", hand);
-    EXPECT("is_valid_play", a, "false");
-    /* a second pick-up in one turn */
-    snprintf(a, sizeof a, "((1, None), 0, " T4 ", [(0, [(2, '7H')])], " ST0 ", %s, None)", hand);
-    EXPECT("is_valid_play", a, "false");
-    /* after the previous player's turn */
-    snprintf(a, sizeof a, "((2, '9D'), 1, " T4 ", [(0, [(1, 'XX'), (5, '9D')])], " ST0 ", %s, '9D')", hand);
-    EXPECT("is_valid_play", a, "true");
-    /* turn order from turn_history, the same for every play type: a player
-     * whose own turn ended last may not pick up again (nor discard)... */
-    EXPECT("is_valid_play",
-           "((1, 'XX'), 0, [(None, []), (None, []), (None, []), (None, [])], "
-           "[(3, [(1, 'XX'), (5, '4S')]), (0, [(1, 'XX'), (5, '9C')])], [0, 0, 0, 0], ['JS', '2C', '3D'], '9C')",
-           "false");
-    EXPECT("is_valid_play",
-           "((2, '9C'), 0, [(None, []), (None, []), (None, []), (None, [])], "
-           "[(3, [(1, 'XX'), (5, '4S')]), (0, [(1, 'XX'), (5, '9C')])], [0, 0, 0, 0], ['JS', '2C', '3D'], '9C')",
-           "false");
-    EXPECT("is_valid_play",
-           "((5, 'JS'), 0, [(None, []), (None, []), (None, []), (None, [])], "
-           "[(3, [(1, 'XX'), (5, '4S')]), (0, [(1, 'XX'), (5, '9C')])], [0, 0, 0, 0], ['JS', '2C', '3D'], '9C')",
-           "false");
-    /* ... the next player may */
-    EXPECT("is_valid_play",
-           "((1, 'XX'), 1, [(None, []), (None, []), (None, []), (None, [])], "
-           "[(3, [(1, 'XX'), (5, '4S')]), (0, [(1, 'XX'), (5, '9C')])], [0, 0, 0, 0], ['JS', '2C', '3D'], '9C')",
-           "true");
-    /* ... and nobody else, before or during the next player's turn */
-    snprintf(a, sizeof a, "((1, None), 2, " T4 ", [(0, [(1, 'XX'), (5, '9D')])], " ST0 ", %s, '9D')", hand);
-    EXPECT("is_valid_play", a, "false");
-    snprintf(a, sizeof a, "((5, '2S'), 2, " T4 ", [(0, [(1, 'XX'), (5, '9D')]), (1, [(2, '9D')])], " ST0 ", %s, None)", hand);
-    EXPECT("is_valid_play", a, "false");
-    snprintf(a, sizeof a, "((1, None), 2, " T4 ", [(0, [(1, 'XX'), (5, '9D')]), (1, [(2, '9D')])], " ST0 ", %s, None)", hand);
-    EXPECT("is_valid_play", a, "false");
-    /* turns wrap around the table */
-    snprintf(a, sizeof a, "((1, None), 0, " T4 ", [(3, [(1, 'XX'), (5, '9D')])], " ST0 ", %s, '9D')", hand);
-    EXPECT("is_valid_play", a, "true");
-    /* discards: held, after a pick-up */
-    snprintf(a, sizeof a, "((5, '2S'), 0, " T4 ", [(0, [(2, '7H')])], " ST0 ", %s, None)", hand);
-    EXPECT("is_valid_play", a, "true");
-    snprintf(a, sizeof a, "((5, '2D'), 0, " T4 ", [(0, [(2, '7H')])], " ST0 ", %s, None)", hand);
-    EXPECT("is_valid_play", a, "false");
-    /* placing before one's own phase */
-    snprintf(a, sizeof a, "((4, ('2S', (1, 0, 3))), 0, [(None, []), (1, [['2D', '2H', '2C'], ['5S', '5D', '5H']]), "
-                          "(None, []), (None, [])], [(0, [(2, '7H')])], [0, 1, 0, 0], %s, None)", hand);
-    EXPECT("is_valid_play", a, "false");
-    /* phases: the required one, once, held, of the declared type */
-    const char *h1 = "['2S', '2S', '2C', '5S', '5S', 'AS', '7S', '8S', '9S', '0S', 'JS']";
-    snprintf(a, sizeof a, "((3, (1, [['2S', '2S', '2C'], ['AS', '5S', '5S']])), 0, " T4 ", [(0, [(2, 'JS')])], [1, 0, 0, 0], %s, None)", h1);
-    EXPECT("is_valid_play", a, "false"); /* phase 2 is due */
-    snprintf(a, sizeof a, "((3, (4, [['2S', '2S', '2C'], ['AS', '5S', '5S']])), 0, " T4 ", [(0, [(2, 'JS')])], [3, 0, 0, 0], %s, None)", h1);
-    EXPECT("is_valid_play", a, "false"); /* not a phase 4 */
-    snprintf(a, sizeof a, "((3, (1, [['2S', '2S', '2C'], ['AS', '5S', '5S']])), 0, " T4 ", [(0, [(2, 'JS')])], [7, 0, 0, 0], %s, None)", h1);
-    EXPECT("is_valid_play", a, "false"); /* all done */
-    snprintf(a, sizeof a, "((3, (1, [['2S', '2S', '2C'], ['AS', '5S', '5S']])), 0, " T4 ", [(0, [])], " ST0 ", %s, None)", h1);
-    EXPECT("is_valid_play", a, "false"); /* no pick-up yet */
-    snprintf(a, sizeof a, "((3, (1, [['2S', '2S', '2C'], ['AS', '5S', '5D']])), 0, " T4 ", [(0, [(2, 'JS')])], " ST0 ", %s, None)", h1);
-    EXPECT("is_valid_play", a, "false"); /* 5D not held */
-    snprintf(a, sizeof a, "((3, (1, [['2S', '2S', '2C'], ['AS', '5S', '5S']])), 0, [(1, [['2D', '2H', '2C'], ['5S', '5D', '5H']]), "
-                          "(None, []), (None, []), (None, [])], [(0, [(2, 'JS')])], [1, 0, 0, 0], %s, None)", h1);
-    EXPECT("is_valid_play", a, "false"); /* already down this hand */
-    snprintf(a, sizeof a, "((3, (1, [['2S', '2S', '2C'], ['AS', '5S', '5S']])), 0, " T4 ", [(0, [(2, 'JS')])], " ST0 ", %s, None)", h1);
-    EXPECT("is_valid_play", a, "true");
-    /* malformed judged plays are simply invalid */
-    const char *bad[] = {"None", "7", "(1)", "(9, None)", "(2, '1H')", "(4, ('2S', (9, 0, 0)))", "(4, ('2S', (1, 0)))",
-                         "(3, (8, [['2S']]))", "(3, (1, []))", "(6, 1)", "(5, 'ZZ')", "(2, 'XX')", "'garbage'"};
-    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        snprintf(a, sizeof a, "(%s, 0, " T4 ", [(0, [(2, 'JS')])], " ST0 ", %s, None)", bad[i], h1);
-        EXPECT("is_valid_play", a, "false");
-    }
-}
-
-static void test_bonus_functions(void **unused)
-{
-    (void)unused;
-    char a[2048];
-    const char *F7 = "[False, False, False, False, False, False, False]";
-    const char *P5 = "[False, False, False, False, True, False, False]";
-    char st[512];
-    snprintf(st, sizeof st, "[%s, %s, %s, %s]", P5, F7, F7, F7);
-    const char *h = "['2S', '2S', '2C', '5S', '5S', 'AS', 'ZZ', '8S', '9S', '0S', 'JS']";
-    /* any order: phase 1 while 5 is done; phase 5 again is not allowed */
-    snprintf(a, sizeof a, "((3, (1, [['2S', '2S', '2C'], ['AS', '5S', '5S']])), 0, " T4 ", [(0, [(2, 'JS')])], %s, %s, None)", st, h);
-    BONUS("is_valid_play", a, "true");
-    snprintf(a, sizeof a, "((3, (5, [['2S', 'AS', '2C', '5S', '5S', '8S', '9S', '0S']])), 0, " T4 ", [(0, [(2, 'JS')])], %s, %s, None)", st, h);
-    BONUS("is_valid_play", a, "false");
-    /* Skip: after a pick-up, with a Joker, at another player */
-    snprintf(a, sizeof a, "((6, 2), 0, " T4 ", [(0, [(2, 'JS')])], %s, %s, None)", st, h);
-    BONUS("is_valid_play", a, "true");
-    snprintf(a, sizeof a, "((6, 0), 0, " T4 ", [(0, [(2, 'JS')])], %s, %s, None)", st, h);
-    BONUS("is_valid_play", a, "false");
-    snprintf(a, sizeof a, "((6, 2), 0, " T4 ", [], %s, %s, '3C')", st, h);
-    BONUS("is_valid_play", a, "false");
-    snprintf(a, sizeof a, "((6, 2), 0, " T4 ", [(0, [(2, 'JS')])], %s, ['2S', '3S'], None)", st);
-    BONUS("is_valid_play", a, "false");
-    /* after a Skip at the next player, the one after them picks up; a
-     * skipped turn written [p, []] counts as that player's turn */
-    snprintf(a, sizeof a, "((1, None), 1, " T4 ", [(0, [(2, 'JS'), (6, 1)])], %s, %s, '3C')", st, h);
-    BONUS("is_valid_play", a, "false");
-    snprintf(a, sizeof a, "((1, None), 2, " T4 ", [(0, [(2, 'JS'), (6, 1)])], %s, %s, '3C')", st, h);
-    BONUS("is_valid_play", a, "true");
-    snprintf(a, sizeof a, "((1, None), 2, " T4 ", [(0, [(2, 'JS'), (6, 1)]), (1, [])], %s, %s, '3C')", st, h);
-    BONUS("is_valid_play", a, "true");
-    snprintf(a, sizeof a, "((1, None), 1, " T4 ", [(0, [(2, 'JS'), (6, 1)]), (1, [])], %s, %s, '3C')", st, h);
-    BONUS("is_valid_play", a, "false");
-    /* a Joker is never discarded plainly, never taken from the pile, never placed */
-    snprintf(a, sizeof a, "((5, 'ZZ'), 0, " T4 ", [(0, [(2, 'JS')])], %s, %s, None)", st, h);
-    BONUS("is_valid_play", a, "false");
-    snprintf(a, sizeof a, "((2, 'ZZ'), 0, " T4 ", [], %s, %s, 'ZZ')", st, h);
-    BONUS("is_valid_play", a, "false");
-    snprintf(a, sizeof a, "((1, None), 0, " T4 ", [], %s, %s, 'ZZ')", st, h);
-    BONUS("is_valid_play", a, "true");
-    snprintf(a, sizeof a, "((4, ('ZZ', (1, 0, 3))), 0, [(1, [['2D', '2H', '2C'], ['5S', '5D', '5H']]), (1, [['2D', '2H', '2C'], ['5S', '5D', '5H']]), "
-                          "(None, []), (None, [])], [(0, [(2, 'JS')])], [%s, %s, %s, %s], %s, None)",
-             "[True, False, False, False, False, False, False]", "[True, False, False, False, False, False, False]", F7, F7, h);
-    BONUS("is_valid_play", a, "false");
-    /* the standard variant knows no Joker and no play 6 */
-    EXPECT("is_valid_play", "((6, 2), 0, " T4 ", [(0, [(2, 'JS')])], " ST0 ", ['2S', '3S'], None)", "false");
-    expect_bad("is_valid_play", "((5, '2S'), 0, " T4 ", [(0, [(2, 'JS')])], " ST0 ", ['2S', 'ZZ'], None)", "/5/1");
-    /* bonus phase_status are booleans */
-    expect_bad_v("is_valid_play", "bonus", "((5, '2S'), 0, " T4 ", [(0, [(2, 'JS')])], " ST0 ", ['2S'], None)", "/4/0");
-}
-
-static void test_fn_bad_arguments(void **unused)
-{
-    (void)unused;
-    const char *h = "['2S']";
-    char a[1024];
-    snprintf(a, sizeof a, "((5, '2S'), 4, " T4 ", [], " ST0 ", %s, None)", h);
-    expect_bad("is_valid_play", a, "/1");
-    snprintf(a, sizeof a, "((5, '2S'), 'x', " T4 ", [], " ST0 ", %s, None)", h);
-    expect_bad("is_valid_play", a, "/1");
-    snprintf(a, sizeof a, "((5, '2S'), 0, [(None, [])], [], " ST0 ", %s, None)", h);
-    expect_bad("is_valid_play", a, "/2");
-    snprintf(a, sizeof a, "((5, '2S'), 0, [(None, []), (1, [['2S']]), (None, []), (None, [])], [], " ST0 ", %s, None)", h);
-    expect_bad("is_valid_play", a, "/2/1/1");
-    snprintf(a, sizeof a, "((5, '2S'), 0, [(None, []), (9, []), (None, []), (None, [])], [], " ST0 ", %s, None)", h);
-    expect_bad("is_valid_play", a, "/2/1/0");
-    snprintf(a, sizeof a, "((5, '2S'), 0, [(None, []), (1, [['2S', '2C', '2D'], ['3S', '1C', '3D']]), (None, []), (None, [])], [], " ST0 ", %s, None)", h);
-    expect_bad("is_valid_play", a, "/2/1/1/1/1");
-    snprintf(a, sizeof a, "((5, '2S'), 0, " T4 ", [(7, [])], " ST0 ", %s, None)", h);
-    expect_bad("is_valid_play", a, "/3/0/0");
-    snprintf(a, sizeof a, "((5, '2S'), 0, " T4 ", [(0, [(8, 'JS')])], " ST0 ", %s, None)", h);
-    expect_bad("is_valid_play", a, "/3/0/1/0/0");
-    snprintf(a, sizeof a, "((5, '2S'), 0, " T4 ", {}, " ST0 ", %s, None)", h);
-    expect_bad("is_valid_play", a, "/3");
-    snprintf(a, sizeof a, "((5, '2S'), 0, " T4 ", [], [0, 0, 0], %s, None)", h);
-    expect_bad("is_valid_play", a, "/4");
-    snprintf(a, sizeof a, "((5, '2S'), 0, " T4 ", [], [0, 8, 0, 0], %s, None)", h);
-    expect_bad("is_valid_play", a, "/4/1");
-    expect_bad("is_valid_play", "((5, '2S'), 0, " T4 ", [], " ST0 ", '2S', None)", "/5");
-    expect_bad("is_valid_play", "((5, '2S'), 0, " T4 ", [], " ST0 ", ['2S'], 'XX')", "/6");
-    expect_bad("is_valid_play", "((5, '2S'), 0, " T4 ", [], " ST0 ", ['2S'], 3)", "/6");
-    expect_bad("", "(0, " T4 ", [], " ST0 ", ['2S'], 3)", "/5");
-    expect_bad("", "(2, [(None, []), (None, [])], [], [0, 0], ['2S'], None)", "/0");
-    /* a two-player table works */
-    EXPECT("is_valid_play", "((1, None), 1, [(None, []), (None, [])], [], [0, 0], ['2S'], '3C')", "true");
-    /* unknown variant */
-    expect_bad_v("score", "nosuch", "[[]]", "");
 }
 
 /* --- the game -------------------------------------------------------------- */
@@ -999,72 +559,14 @@ static void test_bonus_game(void **unused)
 
 /* --- views, history, records ------------------------------------------------ */
 
-/* The hidden information of `seat`: other hands and the deck. Shuffle it
- * (keeping sizes) and the seat's view must not change. */
-static void scramble_hidden(pz_state *st, int seat, rng *r)
-{
-    uint8_t pool[PZ_NCARDS];
-    int n = 0;
-    for (int p = 0; p < st->np; p++)
-        if (p != seat)
-            for (int i = 0; i < st->nhand[p]; i++)
-                pool[n++] = st->hand[p][i];
-    for (int i = 0; i < st->ndeck; i++)
-        pool[n++] = st->deck[i];
-    rng_shuffle_u8(r, pool, (size_t)n);
-    int k = 0;
-    for (int p = 0; p < st->np; p++)
-        if (p != seat)
-            for (int i = 0; i < st->nhand[p]; i++)
-                st->hand[p][i] = pool[k++];
-    for (int i = 0; i < st->ndeck; i++)
-        st->deck[i] = pool[k++];
-    for (int i = 0; i < st->nlog; i++) /* cards others drew from the deck */
-        if (st->log[i].type == PZ_PICK_DECK && st->log[i].seat != seat)
-            st->log[i].card = (uint8_t)(rng_below(r, 52) + 1);
-}
-
+/* The admin sees it all; a deck draw is "XX" to the others, the card to its
+ * drawer (that no reader's view, history or events depend on the cards it
+ * may not see is test_games.c's, for every game). */
 static void test_views_hide_cards(void **unused)
 {
     (void)unused;
-    static pz_state st, other;
+    static pz_state st;
     game_err e;
-    char why[320];
-    rng r;
-    rng_seed(&r, 99, 1);
-    for (int g = 0; g < 4; g++) {
-        assert_int_equal(OPS->init(&st, g % 2 ? "bonus" : "standard", 4, 40 + (uint64_t)g, NULL, &e), 0);
-        for (int step = 0; step < 400 && st.result == PZ_PLAYING; step++) {
-            if (step % 13 == 0)
-                for (int seat = -1; seat < 4; seat++) {
-                    memcpy(&other, &st, sizeof st);
-                    scramble_hidden(&other, seat, &r);
-                    char *a = dump(OPS->view(&st, seat)), *b = dump(OPS->view(&other, seat));
-                    if (strcmp(a, b) != 0)
-                        fail_msg("view of seat %d shows hidden cards", seat);
-                    free(a);
-                    free(b);
-                    a = dump(OPS->history(&st, seat));
-                    b = dump(OPS->history(&other, seat));
-                    assert_string_equal(a, b);
-                    free(a);
-                    free(b);
-                    a = dump(OPS->events(&st, seat, 0));
-                    b = dump(OPS->events(&other, seat, 0));
-                    assert_string_equal(a, b);
-                    free(a);
-                    free(b);
-                    if (seat >= 0) {
-                        a = dump(OPS->view(&st, seat));
-                        assert_null(strstr(a, "\"hands\""));
-                        assert_null(strstr(a, "\"deck\":"));
-                        free(a);
-                    }
-                }
-            assert_int_equal(game_bot_play(OPS, &st, g % 3 ? "random" : "planner", NULL, why, sizeof why, &e), 0);
-        }
-    }
-    /* the admin sees it all; a deck draw is "XX" to the others, the card to its drawer */
     assert_int_equal(OPS->init(&st, NULL, 4, 5, NULL, &e), 0);
     json_t *p = py("(1, None)"), *rec;
     int drawn = st.deck[st.ndeck - 1];
@@ -1107,6 +609,10 @@ static void test_views_hide_cards(void **unused)
     free(s);
     s = dump(OPS->view(&st, SEAT_ADMIN));
     assert_non_null(strstr(s, "\"hands\""));
+    free(s);
+    s = dump(OPS->view(&st, 1)); /* a seat sees its own hand only, and no deck */
+    assert_null(strstr(s, "\"hands\""));
+    assert_null(strstr(s, "\"deck\":"));
     free(s);
 }
 
@@ -1202,27 +708,6 @@ static void roundtrip(const pz_state *st, int views)
     assert_string_equal(a, b);
     free(a);
     free(b);
-}
-
-static void test_roundtrip_all_states(void **unused)
-{
-    (void)unused;
-    static pz_state st;
-    game_err e;
-    char why[320];
-    int states = 0;
-    for (uint64_t seed = 1; seed <= 16; seed++) {
-        json_t *o = py("{'hands': 2}");
-        assert_int_equal(OPS->init(&st, seed % 2 ? "bonus" : "standard", 2 + (int)(seed % 3), seed, o, &e), 0);
-        json_decref(o);
-        roundtrip(&st, 1);
-        while (st.result == PZ_PLAYING) {
-            assert_int_equal(game_bot_play(OPS, &st, seed % 4 < 2 ? "random" : "planner", NULL, why, sizeof why, &e), 0);
-            roundtrip(&st, states % 8 == 0);
-            states++;
-        }
-    }
-    assert_true(states > 1000);
 }
 
 /* Whole games (no hand limit): the hand goes on after a player completes
@@ -1379,7 +864,11 @@ static void test_decode_hostile(void **unused)
  * by brute force (pick-ups, discards, Skips, placements at every index) is
  * listed (sets and accumulations at their end index); an illegal play
  * changes nothing. */
-static void test_legal_agrees_with_check(void **unused)
+/* Every valid pick-up, discard and placing of one card (tried by brute
+ * force over the hand, the discard and a card nobody holds) is listed by
+ * legal() in its listed form, and every invalid one is refused without a
+ * change (that every listed play is valid is test_games.c's). */
+static void test_legal_lists_every_single_play(void **unused)
 {
     (void)unused;
     static pz_state st, copy;
@@ -1394,17 +883,6 @@ static void test_legal_agrees_with_check(void **unused)
             int seat = st.cur;
             json_t *legal = OPS->legal(&st, seat);
             char *ltext = dump(json_deep_copy(legal));
-            size_t i;
-            json_t *pl;
-            json_array_foreach(legal, i, pl) {
-                game_verdict v;
-                assert_int_equal(OPS->check(&st, seat, pl, &v, &e), 0);
-                if (!v.valid)
-                    fail_msg("legal play judged invalid: %s", v.reason);
-                memcpy(&copy, &st, sizeof st);
-                assert_int_equal(OPS->apply(&copy, seat, pl, NULL, &e), 0);
-                checked++;
-            }
             /* brute force over single plays */
             char buf[128];
             int cards[PZ_NCARDS], nc = 0;
@@ -1437,6 +915,7 @@ static void test_legal_agrees_with_check(void **unused)
                                     }
                                     if (!strstr(ltext, buf))
                                         fail_msg("valid play %s missing from legal %s", buf, ltext);
+                                    checked++;
                                 } else if (rc == 0 && idx < 3 && q < 2) {
                                     memcpy(&copy, &st, sizeof st);
                                     assert_int_not_equal(OPS->apply(&copy, seat, p, NULL, &e), 0);
@@ -1448,15 +927,13 @@ static void test_legal_agrees_with_check(void **unused)
             }
             free(ltext);
             json_decref(legal);
-            /* not your turn: nothing listed */
-            legal = OPS->legal(&st, (seat + 1) % 4);
-            assert_int_equal(json_array_size(legal), 0);
-            json_decref(legal);
             assert_int_equal(game_bot_play(OPS, &st, seed % 3 ? "random" : "planner", NULL, why, sizeof why, &e), 0);
         }
     }
-    assert_true(checked > 500);
+    assert_true(checked > 300);
 }
+
+#define T4 "[(None, []), (None, []), (None, []), (None, [])]"
 
 /* The autograder arguments of `seat` from its view. */
 static json_t *fn_args(const pz_state *st, int seat)
@@ -1537,29 +1014,6 @@ static void test_play_fn_extreme_arguments(void **unused)
     assert_int_equal(call_v("", NULL, text, &r, &e), 0);
     assert_int_equal(json_integer_value(json_array_get(r, 0)), 3);
     json_decref(r);
-}
-
-static void test_bots_and_hint(void **unused)
-{
-    (void)unused;
-    static pz_state st;
-    game_status s;
-    game_err e;
-    for (uint64_t seed = 1; seed <= 6; seed++) {
-        play_game(&st, seed % 2 ? "bonus" : "standard", seed, seed % 3 ? RANDOM4 : MIXED, NULL, &s);
-        assert_true(s.over);
-    }
-    assert_int_equal(OPS->init(&st, NULL, 4, 1, NULL, &e), 0);
-    json_t *h;
-    assert_int_equal(game_hint(OPS, &st, 0, &h, &e), 0);
-    assert_string_equal(json_string_value(json_object_get(h, "strategy")), "planner");
-    assert_non_null(json_object_get(h, "explanation"));
-    game_verdict v;
-    assert_int_equal(OPS->check(&st, 0, json_object_get(h, "play"), &v, &e), 0);
-    assert_true(v.valid);
-    json_decref(h);
-    assert_int_equal(game_hint(OPS, &st, 1, &h, &e), ERR_NOT_YOUR_TURN);
-    assert_int_equal(game_bot_play(OPS, &st, "nosuch", NULL, NULL, 0, &e), ERR_BAD_MEMBER);
 }
 
 static void test_planner_beats_random(void **unused)
@@ -1707,18 +1161,8 @@ static void test_legal_every_phase(void **unused)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ref_group_type),
         cmocka_unit_test(test_legal_every_phase),
-        cmocka_unit_test(test_ref_phase_type),
-        cmocka_unit_test(test_ref_is_valid_play),
-        cmocka_unit_test(test_ref_score),
         cmocka_unit_test(test_ref_play),
-        cmocka_unit_test(test_runs_and_wilds),
-        cmocka_unit_test(test_place_on_runs),
-        cmocka_unit_test(test_accumulations),
-        cmocka_unit_test(test_turn_structure),
-        cmocka_unit_test(test_bonus_functions),
-        cmocka_unit_test(test_fn_bad_arguments),
         cmocka_unit_test(test_deal_and_rotation),
         cmocka_unit_test(test_hand_end_out_and_scoring),
         cmocka_unit_test(test_hand_end_deck_and_turns),
@@ -1729,13 +1173,11 @@ int main(void)
         cmocka_unit_test(test_views_hide_cards),
         cmocka_unit_test(test_events_and_records),
         cmocka_unit_test(test_record_n_is_history_n),
-        cmocka_unit_test(test_roundtrip_all_states),
         cmocka_unit_test(test_roundtrip_whole_games),
         cmocka_unit_test(test_decode_hostile),
-        cmocka_unit_test(test_legal_agrees_with_check),
+        cmocka_unit_test(test_legal_lists_every_single_play),
         cmocka_unit_test(test_play_fn_over_real_games),
         cmocka_unit_test(test_play_fn_extreme_arguments),
-        cmocka_unit_test(test_bots_and_hint),
         cmocka_unit_test(test_planner_beats_random),
         cmocka_unit_test(test_rules_json),
     };
