@@ -184,6 +184,12 @@ int pz_judge(const pz_obs *o, const pz_play *p, char *why, size_t whylen, const 
 const char *pz_situation(const pz_obs *o, int first, char *why, size_t whylen);
 /* The observation after a valid play (hand and table; no draws). */
 void pz_obs_do(pz_obs *o, const pz_play *p);
+/* A phase play in its canonical order, the one the list of legal plays
+ * holds it in: the cards of a set or an accumulation ascending (a run keeps
+ * its order: position is value), and of two groups of one kind (phases 1,
+ * 3, 4, 6) the shorter, then the smaller by bytes, first. Other plays are
+ * left as they are. Every strategy's phase play passes through it. */
+void pz_phase_canon(pz_play *p);
 /* Every legal phase play of the seat (pz_rules.c says which are one), at
  * most max. */
 int pz_phase_plays(const pz_obs *o, pz_play *out, int max);

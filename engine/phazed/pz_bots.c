@@ -64,10 +64,12 @@ static int group_points(const pz_play *p)
     return s;
 }
 
-static void add_cand(cand *cs, int *nc, const pz_play *p)
+static void add_cand(cand *cs, int *nc, const pz_play *found)
 {
     if (*nc >= MAXCAND)
         return;
+    pz_play c = *found, *p = &c;
+    pz_phase_canon(p); /* as /legal lists it */
     for (int i = 0; i < *nc; i++)
         if (memcmp(&cs[i].p, p, sizeof *p) == 0)
             return;

@@ -11,6 +11,7 @@
 #include "pz.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char VALUES[] = "234567890JQKA";
@@ -771,9 +772,9 @@ void pz_obs_do(pz_obs *o, const pz_play *p)
  * groups are built from the hand's cards (counted, so two copies of a card
  * are one choice taken twice, never two plays), each group checked by
  * pz_group_types as soon as it is complete, the whole play by pz_judge.
- * Each set of cards is listed once: the cards of a set or an accumulation
- * in ascending card order, a run in its order, and of two groups of one
- * kind (phases 1, 3, 4, 6) the smaller first. A game's hand holds at most
+ * Each set of cards is listed once, in the order pz_phase_canon gives it
+ * (the bots put theirs in that order too, so that a bot's or the hint's
+ * phase play is exactly one of the list's). A game's hand holds at most
  * 11 cards and is searched in full; an autograder argument's hand may be
  * larger, so the search stops after PHASE_BUDGET steps. */
 enum { PHASE_BUDGET = 2000000 };
@@ -804,11 +805,28 @@ static unsigned group_bit(int ph, int g, int *size)
     return BIT[kind];
 }
 
-static int groups_cmp(const pz_play *p)
+static int bytes_cmp(const void *a, const void *b) { return *(const uint8_t *)a - *(const uint8_t *)b; }
+
+void pz_phase_canon(pz_play *p)
 {
-    if (p->gn[0] != p->gn[1])
-        return p->gn[0] < p->gn[1] ? -1 : 1;
-    return memcmp(p->gc[0], p->gc[1], p->gn[0]);
+    if (p->type != PZ_PHASE || p->ng < 1 || p->ng > 2)
+        return;
+    for (int g = 0; g < p->ng; g++) {
+        int kind = pz_group_kind(p->phase, g);
+        if (kind != PZ_K_RUN && kind != PZ_K_CRUN)
+            qsort(p->gc[g], p->gn[g], 1, bytes_cmp);
+    }
+    if (p->ng < 2 || pz_group_kind(p->phase, 0) != pz_group_kind(p->phase, 1))
+        return;
+    int cmp = p->gn[0] != p->gn[1] ? p->gn[0] - p->gn[1] : memcmp(p->gc[0], p->gc[1], p->gn[0]);
+    if (cmp > 0) {
+        uint8_t n = p->gn[0], c[PZ_PHMAX];
+        memcpy(c, p->gc[0], sizeof c);
+        memcpy(p->gc[0], p->gc[1], sizeof c);
+        memcpy(p->gc[1], c, sizeof c);
+        p->gn[0] = p->gn[1];
+        p->gn[1] = n;
+    }
 }
 
 /* Group g is complete: check it, then build the next or judge the play. */
@@ -822,7 +840,9 @@ static void phase_group_done(phase_gen *G, int g)
         phase_group(G, g + 1);
         return;
     }
-    if (p->ng == 2 && pz_group_kind(G->ph, 0) == pz_group_kind(G->ph, 1) && groups_cmp(p) > 0)
+    pz_play canon = *p; /* each set of cards once: in the one order pz_phase_canon gives */
+    pz_phase_canon(&canon);
+    if (memcmp(&canon, p, sizeof canon) != 0)
         return;
     if (G->n < G->max && pz_judge(G->o, p, NULL, 0, NULL))
         G->out[G->n++] = *p;

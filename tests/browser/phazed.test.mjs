@@ -30,9 +30,7 @@ async function clickPlay(play, s) {
   else if (t === 2) await tid('pz-discard').click();
   else if (t === 3) {
     const legal = (await api('/games/{id}/legal')).body.plays.filter((p) => p[0] === 3);
-    // the same groups of cards, in any order within a group (/legal lists each once)
-    const key = (p) => JSON.stringify([p[1][0], p[1][1].map((g) => [...g].sort())]);
-    const i = legal.findIndex((p) => key(p) === key(play));
+    const i = legal.findIndex((p) => same(p, play)); // the hint is exactly one of /legal's
     assert.ok(i >= 0, 'the hinted phase is among the phase buttons');
     await tid(`pz-phase-${i}`).click();
   } else if (t === 4) {

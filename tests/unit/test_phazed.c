@@ -293,7 +293,7 @@ static void test_ref_play(void **unused)
     /* and then played */
     EXPECT("", "(0, [(None, []), (None, []), (None, []), (None, [])], [(0, [(2, '7H')])], [0, 0, 0, 0], "
                "['2S', '2H', '2D', '7S', '7D', '9S', '0S', 'JS', 'QH', '4C', '7H'], None)",
-           "[3,[1,[[\"2S\",\"2H\",\"2D\"],[\"7S\",\"7D\",\"7H\"]]]]");
+           "[3,[1,[[\"2S\",\"2H\",\"2D\"],[\"7S\",\"7H\",\"7D\"]]]]");
 }
 
 /* --- rule clauses through is_valid_play ------------------------------------ */

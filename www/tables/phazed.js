@@ -385,12 +385,10 @@ export const PZ = {
 
     // --- actions: phases, discard the selected card, skips
     const phasePlays = legal.filter((p) => p[0] === 3);
-    // a phase play is its groups' cards in any order: /legal lists each set of
-    // cards once, and a bot's (the hint's) may hold them in another order
-    const phaseKey = (p) => JSON.stringify([p[1][0], p[1][1].map((g) => [...g].sort())]);
+    // the hint's phase play is exactly one of /legal's (the engine puts both in one order)
     const phaseList = phasePlays.length ? h('div', { class: 'pz-phase-plays', role: 'group', 'aria-label': 'Phases you can lay', 'data-testid': 'pz-phase-plays' },
       phasePlays.map((p, i) => {
-        const isHint = hint && hint[0] === 3 && phaseKey(hint) === phaseKey(p);
+        const isHint = hint && same(hint, p);
         return h('button', {
           type: 'button', class: `btn btn-primary pz-phase-btn${isHint ? ' hinted' : ''}`, 'data-testid': `pz-phase-${i}`,
           'aria-label': `Play phase ${p[1][0]}: ${p[1][1].map((g) => g.map((c) => pzCard(c).name).join(', ')).join('; and ')}${isHint ? ' (hint)' : ''}`,
