@@ -1,14 +1,14 @@
 // The Phazed table.
 
-import { api } from '../core/api.js';
 import { boCard, readableCodes, same } from '../core/cards.js';
 import { h } from '../core/dom.js';
 import { attempt, sendPlay } from '../core/game.js';
 import { render } from '../core/render.js';
-import { app, myTurn, resultText, say, sayError, seatName } from '../core/state.js';
+import { app, myTurn, resultText, say, seatName } from '../core/state.js';
 import { nth } from '../core/numbering.js';
 import { nearHand } from '../core/nearhand.js';
 import { placeVerdict } from '../core/verdict.js';
+import { phasePager } from './phazed-phases.js';
 
 // Phazed: pick up (deck or discard), then maybe lay the phase for this hand,
 // place cards on groups on the table, and discard (bonus: play a Joker as Skip).
@@ -95,55 +95,6 @@ function handOverWords(r) {
   return 'it ended';
 }
 
-
-// The phase plays a page at a time: where the pager stands for this position
-// (a new hand or turn starts it again), and the pages fetched from the API.
-const PZ_PHASE_PAGE = 12;
-let pzPager = { key: '', page: 0, fetched: new Map(), loading: false };
-
-function phasePager(a, legal, phasePlays, total, hint, button) {
-  const key = `${a.id}|${a.state.hand_number}|${(a.state.hand || []).join(',')}|${total}`;
-  if (pzPager.key !== key) pzPager = { key, page: 0, fetched: new Map(), loading: false };
-  const pages = Math.ceil(total / PZ_PHASE_PAGE), k = Math.min(pzPager.page, pages - 1);
-  const from = k * PZ_PHASE_PAGE, to = Math.min(total, from + PZ_PHASE_PAGE);
-  // phase plays come last in /legal's list: phase play i is entry before + i
-  const before = legal.length - phasePlays.length;
-  const inLegal = (page) => Math.min(total, (page + 1) * PZ_PHASE_PAGE) <= phasePlays.length;
-  const shown = inLegal(k) ? phasePlays.slice(from, to) : pzPager.fetched.get(k);
-  const go = async (to) => {
-    pzPager.page = to;
-    if (!inLegal(to) && !pzPager.fetched.has(to)) {
-      pzPager.loading = true;
-      render();
-      try {
-        const { data } = await api('GET', `/games/${encodeURIComponent(app.id)}/legal?offset=${before + to * PZ_PHASE_PAGE}&limit=${PZ_PHASE_PAGE}`, { token: app.token });
-        if (pzPager.key === key) pzPager.fetched.set(to, (data.plays || []).filter((p) => p[0] === 3));
-      } catch (err) {
-        sayError(err, 'Could not fetch more phase plays');
-      }
-      pzPager.loading = false;
-    }
-    render();
-  };
-  const nav = (label, text, to, testid) => h('button', {
-    type: 'button', class: 'btn btn-secondary btn-small', 'data-testid': testid, 'aria-label': label,
-    disabled: to === k || to < 0 || to >= pages || pzPager.loading, onclick: () => go(to),
-  }, text);
-  const hinted = hint && hint[0] === 3 ? hint : null;
-  const ways = total === 1 ? 'one way' : `${total.toLocaleString('en')} ways`;
-  return h('section', { class: 'pz-phase-plays', 'aria-label': 'Phases you can lay', 'data-testid': 'pz-phase-plays' },
-    h('p', { class: 'pz-phase-count', 'data-testid': 'pz-phase-count' }, `You can lay your phase ${ways}.`),
-    hinted ? h('div', { class: 'pz-phase-hint' }, h('span', { class: 'pz-phase-hint-label' }, 'Hint:'), button(hinted, 'pz-phase-hint')) : null,
-    h('div', { class: 'pz-phase-list', role: 'group', 'aria-label': `Phase plays ${from + 1} to ${to} of ${total}` },
-      shown ? shown.map((p, i) => button(p, `pz-phase-${from + i}`)) : h('p', { class: 'help' }, 'Loading...')),
-    pages > 1 ? h('nav', { class: 'pz-phase-pager', 'aria-label': 'More phase plays', 'data-testid': 'pz-phase-pager' },
-      nav('First phase plays', '«', 0, 'pz-phase-first'),
-      nav('Previous phase plays', '‹', k - 1, 'pz-phase-prev'),
-      h('span', { class: 'pz-phase-range', 'data-testid': 'pz-phase-range', 'aria-live': 'polite' },
-        `${(from + 1).toLocaleString('en')}–${to.toLocaleString('en')} of ${total.toLocaleString('en')}`),
-      nav('Next phase plays', '›', k + 1, 'pz-phase-next'),
-      nav('Last phase plays', '»', pages - 1, 'pz-phase-last')) : null);
-}
 
 export const PZ = {
   title: 'Phazed',
@@ -435,9 +386,7 @@ export const PZ = {
       }, t)));
 
     // --- actions: phases, discard the selected card, skips
-    // A hand can hold thousands of phase plays: the hinted one on top, then
-    // the list a page of PZ_PHASE_PAGE at a time (pages past /legal's first
-    // answer are fetched from the API's own pages).
+    // a hand can hold thousands of phase plays: phazed-phases.js pages them
     const phasePlays = legal.filter((p) => p[0] === 3);
     const phaseTotal = playing ? Math.max(phasePlays.length, (app.legalTotal ?? legal.length) - (legal.length - phasePlays.length)) : 0;
     const phaseButton = (p, testid) => {
