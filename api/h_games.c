@@ -772,6 +772,9 @@ done:
     return res->status;
 }
 
+/* A page of legal plays (GET /games/{id}/legal; an illegal play's 422 its first). */
+enum { LEGAL_LIMIT = 1000, LEGAL_LIMIT_MAX = 5000 };
+
 int h_plays_post(const api_config *cfg, const http_req *req,
                  const route_match *m, json_t *body, http_res *res)
 {
@@ -809,8 +812,10 @@ int h_plays_post(const api_config *cfg, const http_req *req,
     if (rc == ERR_BAD_MEMBER)
         err_prefix(&e, "/play");
     if (rc == ERR_ILLEGAL) {
+        size_t total; /* the first page of GET /legal's, and the whole list's length */
+        json_t *legal = game_legal_page(c.ops, c.st, c.seat, 0, LEGAL_LIMIT, &total);
         http_res_problem(res, req, rc, &e,
-                         json_pack("{s:o}", "legal", c.ops->legal(c.st, c.seat)));
+                         json_pack("{s:o,s:I}", "legal", legal, "legal_total", (json_int_t)total));
         goto done;
     }
     if (rc)
@@ -914,18 +919,35 @@ static int subject_seat(const game_ctx *c)
     return gs.to_move;
 }
 
+/* GET /games/{id}/legal pages the list (a Phazed hand can hold some 20,000
+ * phase plays): `limit` plays from `offset`, the whole list's `total`, and
+ * while more remain the link to the next page in `next` and a Link header.
+ * A list that fits one page is answered as it always was, plus `total`. */
 int h_legal(const api_config *cfg, const http_req *req, const route_match *m,
             json_t *body, http_res *res)
 {
     (void)body;
     game_ctx c = {0};
+    long offset = 0, limit = LEGAL_LIMIT;
+    int given;
+    if (query_long(req, "offset", 0, 100000000, &offset, &given, res) ||
+        query_long(req, "limit", 1, LEGAL_LIMIT_MAX, &limit, &given, res))
+        goto done;
     if (load_or_fail(cfg, req, m, &c, res))
         goto done;
     int seat = subject_seat(&c);
+    size_t total = 0;
+    json_t *plays = seat >= 0 ? game_legal_page(c.ops, c.st, seat, (size_t)offset, (size_t)limit, &total)
+                              : json_array();
+    json_t *doc = json_pack("{s:o,s:o,s:I}", "seat", seat >= 0 ? json_integer(seat) : json_null(),
+                            "plays", plays, "total", (json_int_t)total);
+    size_t end = (size_t)offset + json_array_size(plays);
     etag(res, c.row.version);
-    http_res_json(res, 200,
-                  json_pack("{s:o,s:o}", "seat", seat >= 0 ? json_integer(seat) : json_null(),
-                            "plays", seat >= 0 ? c.ops->legal(c.st, seat) : json_array()));
+    if (end < total) {
+        json_object_set_new(doc, "next", json_sprintf("%s?offset=%zu&limit=%ld", req->path, end, limit));
+        http_res_header(res, "Link", "<%s?offset=%zu&limit=%ld>; rel=\"next\"", req->path, end, limit);
+    }
+    http_res_json(res, 200, doc);
 done:
     ctx_free(&c);
     return res->status;

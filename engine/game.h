@@ -161,7 +161,8 @@ typedef struct game_ops {
      * reader beside each view as "status"). */
     void (*status)(const void *st, game_status *out);
 
-    /* Plays of `seat` now, as a JSON array (empty when not its turn). */
+    /* Plays of `seat` now, as a JSON array (empty when not its turn):
+     * every one of them, in the order legal_page pages them. */
     json_t *(*legal)(const void *st, int seat);
     /* Judge a play (game-specific JSON) without applying it. Returns 0 with
      * a verdict (valid or not), or ERR_BAD_MEMBER when `play` is not of a
@@ -191,6 +192,12 @@ typedef struct game_ops {
     json_t *(*history)(const void *st, int seat);
 
     /* ---- optional: NULL when the game has none ---------------------------- */
+    /* Plays offset..offset+limit-1 of legal()'s list, a new JSON array, and
+     * *total the length of the whole list, for a game whose list can be too
+     * long to build whole for each page (Phazed's phase plays): the engine
+     * walks the list and keeps the page. NULL: game_legal_page() slices
+     * legal(). */
+    json_t *(*legal_page)(const void *st, int seat, size_t offset, size_t limit, size_t *total);
     /* Events `seat` may see, oldest first, numbered from 1: only those with
      * number > after. Each is an object in the game's own event shape with
      * an extra member "n" (its number) that api/ strips when a wire protocol
@@ -259,6 +266,12 @@ const game_ops *game_find(const char *name);   /* NULL if unknown */
 int game_has_variant(const game_ops *ops, const char *variant);
 /* 1 when `strategy` names one of ops->bots (or is "default"). */
 int game_has_bot(const game_ops *ops, const char *strategy);
+
+/* Page of legal()'s list (ops->legal_page, or legal() sliced): plays
+ * offset..offset+limit-1, a new JSON array, with *total the whole list's
+ * length. */
+json_t *game_legal_page(const game_ops *ops, const void *st, int seat, size_t offset, size_t limit,
+                        size_t *total);
 
 /* engine/bots.c: the strategies, the same for every game. */
 /* The row `strategy` names: one of ops->bots by name, or bots[0] for

@@ -1,5 +1,7 @@
 /* registry.c: the table of games. Adding a game is one row here and a
- * folder under engine/; nothing in api/ changes. */
+ * folder under engine/; nothing in api/ changes. Beside it, the lookups
+ * every caller makes of the table, and the one paged read of a game's
+ * legal plays (GET /games/{id}/legal). */
 #include "game.h"
 
 #include <string.h>
@@ -45,4 +47,17 @@ int game_has_variant(const game_ops *ops, const char *variant)
 int game_has_bot(const game_ops *ops, const char *strategy)
 {
     return game_find_bot(ops, strategy) != NULL;
+}
+
+json_t *game_legal_page(const game_ops *ops, const void *st, int seat, size_t offset, size_t limit,
+                        size_t *total)
+{
+    if (ops->legal_page)
+        return ops->legal_page(st, seat, offset, limit, total);
+    json_t *all = ops->legal(st, seat), *slice = json_array();
+    *total = json_array_size(all);
+    for (size_t i = offset; i < *total && i - offset < limit; i++)
+        json_array_append(slice, json_array_get(all, i));
+    json_decref(all);
+    return slice;
 }

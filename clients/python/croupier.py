@@ -193,8 +193,14 @@ class Client:
 
     def legal(self, game_id, token):
         """GET /games/{id}/legal: the seat's legal plays now ([] when it is
-        not its turn)."""
-        return self.get(f"/games/{_seg(game_id)}/legal", token)["plays"]
+        not its turn), every page of them."""
+        path, query, plays = f"/games/{_seg(game_id)}/legal", {"limit": 5000}, []
+        while True:
+            page = self.get(path, token, query)
+            plays += page["plays"]
+            if len(plays) >= page.get("total", 0) or not page["plays"]:
+                return plays
+            query = {"offset": len(plays), "limit": 5000}
 
     def play(self, game_id, token, play, version=None):
         """POST /games/{id}/plays. With `version`, sent as If-Match: a play

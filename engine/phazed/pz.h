@@ -39,7 +39,6 @@ enum {
      * placement per card; skipped turns one entry each */
     PZ_MAXLOG = PZ_MAXHANDS * (PZ_MAXP * PZ_TURNS_EACH * 2 + PZ_MAXP + PZ_NCARDS + 8),
     PZ_MAXLEGAL = 320,     /* > 11 cards x 8 groups x 2 ends + 11 + 4, and phase plays */
-    PZ_LEGAL_LIST = 4096,  /* GET /legal: the phase plays a hand of the game holds, and more */
 };
 
 /* play types, as on the wire; 0 is a skipped turn in the log */
@@ -184,11 +183,29 @@ int pz_judge(const pz_obs *o, const pz_play *p, char *why, size_t whylen, const 
 const char *pz_situation(const pz_obs *o, int first, char *why, size_t whylen);
 /* The observation after a valid play (hand and table; no draws). */
 void pz_obs_do(pz_obs *o, const pz_play *p);
-/* Every legal phase play of the seat (pz_rules.c says which are one), at
- * most max. */
+/* A phase play in its canonical order, the one the list of legal plays
+ * holds it in: the cards of a set or an accumulation ascending (a run keeps
+ * its order: position is value), and of two groups of one kind (phases 1,
+ * 3, 4, 6) the shorter, then the smaller by bytes, first. Other plays are
+ * left as they are. Every strategy's phase play passes through it. */
+void pz_phase_canon(pz_play *p);
+/* A walk over plays: fn(ctx, p) sees each in turn and returns nonzero to
+ * stop the walk; n counts the plays it saw. A hand can hold some 20,000
+ * phase plays, so the walks keep none of them: the caller keeps what it
+ * wants (a page of GET /legal, the first one, a count). */
+typedef struct pz_each {
+    int (*fn)(void *ctx, const pz_play *p);
+    void *ctx;
+    long n;
+    int stop;                  /* set by fn's answer; set it first to walk nothing */
+} pz_each;
+/* Every legal phase play of the seat (pz_rules.c says which are one). */
+void pz_phase_each(const pz_obs *o, pz_each *each);
+/* Every legal play: the pick-ups, placements, discards and Skips
+ * (PZ_MAXLEGAL holds them all), then the phase plays (pz_phase_each). */
+void pz_gen_each(const pz_obs *o, pz_each *each);
+/* The first max of them, into out; returns how many. */
 int pz_phase_plays(const pz_obs *o, pz_play *out, int max);
-/* Legal plays, at most max: the pick-ups, placements, discards and Skips
- * (PZ_MAXLEGAL holds them all), then the phase plays (pz_phase_plays). */
 int pz_gen(const pz_obs *o, pz_play *out, int max);
 void pz_play_text(const pz_play *p, char *out, size_t n);
 

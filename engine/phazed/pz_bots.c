@@ -2,11 +2,13 @@
  * from a pz_obs, i.e. only what the seat may see (the same information the
  * /play autograder function gets).
  *
- * Phase finder (the bots' short list; the rules' pz_phase_plays lists every
- * legal phase play): for each phase the player may play now, builds candidate
- * phases from the hand (sets by value / suit with Wilds filling, runs by
- * start value, accumulations by enumerating 34-subsets and pairing disjoint
- * ones), best first (most penalty points shed, naturals preferred to Wilds).
+ * Phase finder (the bots' short list; the rules' pz_phase_each walks every
+ * legal phase play, and each candidate here is put in pz_phase_canon's
+ * order, so that it is exactly one of those): for each phase the player may
+ * play now, builds candidate phases from the hand (sets by value / suit
+ * with Wilds filling, runs by start value, accumulations by enumerating
+ * 34-subsets and pairing disjoint ones), best first (most penalty points
+ * shed, naturals preferred to Wilds).
  * "greedy" (the planner until issue 14; today's "planner" is pz_plan.c):
  * before its phase, keeps the cards that bring the phase closest
  * (a closeness score per phase type) and takes the discard only when it
@@ -64,10 +66,12 @@ static int group_points(const pz_play *p)
     return s;
 }
 
-static void add_cand(cand *cs, int *nc, const pz_play *p)
+static void add_cand(cand *cs, int *nc, const pz_play *found)
 {
     if (*nc >= MAXCAND)
         return;
+    pz_play c = *found, *p = &c;
+    pz_phase_canon(p); /* as /legal lists it */
     for (int i = 0; i < *nc; i++)
         if (memcmp(&cs[i].p, p, sizeof *p) == 0)
             return;

@@ -9,6 +9,7 @@
 
 #include "core/jsonx.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,7 @@ static json_t *rules(void)
         "the hand ends when a player has no cards left, when the player who drew the deck's last card discards, or after 50 turns each (skipped turns count); penalties: 2-10 face value, J/Q/K 11/12/13, Ace 25, Joker 15",
         "the game ends after the hand in which a player completes all 7 phases (winner: lowest points among those who did) or after 20 hands (lowest points); equal lowest points: result \"tied\", no single winner",
         "bonus: phases in any order, each once, declared by the phase id of the play; Jokers (4, 108 cards) are played only as Skip [6, target] (another player misses their next turn; no effect if already skipped), never placed, never taken from the discard pile",
-        "legal plays list every pick-up, discard, Skip and single placement (for sets and accumulations only at the end index: any index is accepted), then every phase play the hand holds, each set of cards once (set and accumulation cards in card order, two groups of one kind in one order: other orders are accepted too), at most 4096 plays in all",
+        "legal plays list every pick-up, discard, Skip and single placement (for sets and accumulations only at the end index: any index is accepted), then every phase play the hand holds, each set of cards once (set and accumulation cards in card order, two groups of one kind in one order: other orders are accepted too) (GET /games/{id}/legal pages a long list: limit and offset)",
         "option \"hands\": 1-20, the number of hands after which the game ends (default 20)",
         "history: the current hand's turn_history (own deck draws shown, others \"XX\"); events: every play of the game plus hand_over and game_over"));
     json_t *fns = json_array();
@@ -126,22 +127,45 @@ static void status(const void *vst, game_status *out)
         out->score[p] = st->score[p];
 }
 
-static json_t *legal(const void *vst, int seat)
+/* legal_page: the walk over every legal play keeps the page's and counts
+ * the rest (a hand can hold some 20,000 phase plays: none is kept beyond
+ * the page, so no page costs more memory than its own JSON). */
+typedef struct legal_walk {
+    size_t offset, limit;
+    json_t *plays;
+} legal_walk;
+
+static int legal_keep(void *ctx, const pz_play *p)
+{
+    legal_walk *w = ctx;
+    if (w->offset)
+        w->offset--;
+    else if (w->limit) {
+        w->limit--;
+        json_array_append_new(w->plays, pz_play_json(p));
+    }
+    return 0; /* on to the end: the total */
+}
+
+static json_t *legal_paged(const void *vst, int seat, size_t offset, size_t limit, size_t *total)
 {
     const pz_state *st = vst;
-    json_t *a = json_array();
+    legal_walk w = {offset, limit, json_array()};
+    *total = 0;
     if (st->result != PZ_PLAYING || seat != st->cur)
-        return a;
+        return w.plays;
     pz_obs o;
-    pz_play *all = malloc(PZ_LEGAL_LIST * sizeof *all); /* 300 KB: not on a worker's stack */
-    if (!all)
-        return a;
     pz_observe(st, seat, &o);
-    int n = pz_gen(&o, all, PZ_LEGAL_LIST);
-    for (int i = 0; i < n; i++)
-        json_array_append_new(a, pz_play_json(&all[i]));
-    free(all);
-    return a;
+    pz_each each = {legal_keep, &w, 0, 0};
+    pz_gen_each(&o, &each);
+    *total = (size_t)each.n;
+    return w.plays;
+}
+
+static json_t *legal(const void *st, int seat)
+{
+    size_t total;
+    return legal_paged(st, seat, 0, SIZE_MAX, &total);
 }
 
 static int judge(const pz_state *st, int seat, const json_t *play, pz_play *p, game_verdict *v, game_err *e)
@@ -294,6 +318,7 @@ const game_ops phazed_ops = {
     .view = view,
     .status = status,
     .legal = legal,
+    .legal_page = legal_paged,
     .check = check,
     .apply = apply,
     .autoplay = autoplay,

@@ -11,6 +11,7 @@
 #include "pz.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char VALUES[] = "234567890JQKA";
@@ -771,12 +772,20 @@ void pz_obs_do(pz_obs *o, const pz_play *p)
  * groups are built from the hand's cards (counted, so two copies of a card
  * are one choice taken twice, never two plays), each group checked by
  * pz_group_types as soon as it is complete, the whole play by pz_judge.
- * Each set of cards is listed once: the cards of a set or an accumulation
- * in ascending card order, a run in its order, and of two groups of one
- * kind (phases 1, 3, 4, 6) the smaller first. A game's hand holds at most
+ * Each set of cards is listed once, in the order pz_phase_canon gives it
+ * (the bots put theirs in that order too, so that a bot's or the hint's
+ * phase play is exactly one of the list's). A game's hand holds at most
  * 11 cards and is searched in full; an autograder argument's hand may be
  * larger, so the search stops after PHASE_BUDGET steps. */
 enum { PHASE_BUDGET = 2000000 };
+
+static void each_visit(pz_each *each, const pz_play *p)
+{
+    if (each->stop)
+        return;
+    each->n++;
+    each->stop = each->fn(each->ctx, p);
+}
 
 typedef struct phase_gen {
     const pz_obs *o;
@@ -784,8 +793,7 @@ typedef struct phase_gen {
     int nv;                                 /* distinct cards of the hand */
     uint8_t v[PZ_NCARDS], left[PZ_NCARDS];  /* ascending; copies not yet used */
     pz_play p;                              /* the play being built */
-    pz_play *out;
-    int n, max;
+    pz_each *each;                          /* where the plays go */
 } phase_gen;
 
 static void phase_group(phase_gen *G, int g);
@@ -804,11 +812,28 @@ static unsigned group_bit(int ph, int g, int *size)
     return BIT[kind];
 }
 
-static int groups_cmp(const pz_play *p)
+static int bytes_cmp(const void *a, const void *b) { return *(const uint8_t *)a - *(const uint8_t *)b; }
+
+void pz_phase_canon(pz_play *p)
 {
-    if (p->gn[0] != p->gn[1])
-        return p->gn[0] < p->gn[1] ? -1 : 1;
-    return memcmp(p->gc[0], p->gc[1], p->gn[0]);
+    if (p->type != PZ_PHASE || p->ng < 1 || p->ng > 2)
+        return;
+    for (int g = 0; g < p->ng; g++) {
+        int kind = pz_group_kind(p->phase, g);
+        if (kind != PZ_K_RUN && kind != PZ_K_CRUN)
+            qsort(p->gc[g], p->gn[g], 1, bytes_cmp);
+    }
+    if (p->ng < 2 || pz_group_kind(p->phase, 0) != pz_group_kind(p->phase, 1))
+        return;
+    int cmp = p->gn[0] != p->gn[1] ? p->gn[0] - p->gn[1] : memcmp(p->gc[0], p->gc[1], p->gn[0]);
+    if (cmp > 0) {
+        uint8_t n = p->gn[0], c[PZ_PHMAX];
+        memcpy(c, p->gc[0], sizeof c);
+        memcpy(p->gc[0], p->gc[1], sizeof c);
+        memcpy(p->gc[1], c, sizeof c);
+        p->gn[0] = p->gn[1];
+        p->gn[1] = n;
+    }
 }
 
 /* Group g is complete: check it, then build the next or judge the play. */
@@ -822,10 +847,12 @@ static void phase_group_done(phase_gen *G, int g)
         phase_group(G, g + 1);
         return;
     }
-    if (p->ng == 2 && pz_group_kind(G->ph, 0) == pz_group_kind(G->ph, 1) && groups_cmp(p) > 0)
+    pz_play canon = *p; /* each set of cards once: in the one order pz_phase_canon gives */
+    pz_phase_canon(&canon);
+    if (memcmp(&canon, p, sizeof canon) != 0)
         return;
-    if (G->n < G->max && pz_judge(G->o, p, NULL, 0, NULL))
-        G->out[G->n++] = *p;
+    if (pz_judge(G->o, p, NULL, 0, NULL))
+        each_visit(G->each, p);
 }
 
 /* Cards of group g in ascending order from distinct card `from` on: exactly
@@ -833,7 +860,7 @@ static void phase_group_done(phase_gen *G, int g)
 static void phase_unordered(phase_gen *G, int g, int from, int size, int total)
 {
     pz_play *p = &G->p;
-    if (G->n >= G->max || ++G->steps > PHASE_BUDGET)
+    if (G->each->stop || ++G->steps > PHASE_BUDGET)
         return;
     if (size ? p->gn[g] == size : total == 34) {
         phase_group_done(G, g);
@@ -858,7 +885,7 @@ static void phase_unordered(phase_gen *G, int g, int from, int size, int total)
 static void phase_run(phase_gen *G, int g, int start, int size)
 {
     pz_play *p = &G->p;
-    if (G->n >= G->max || ++G->steps > PHASE_BUDGET)
+    if (G->each->stop || ++G->steps > PHASE_BUDGET)
         return;
     int i = p->gn[g];
     if (i == size) {
@@ -889,11 +916,11 @@ static void phase_group(phase_gen *G, int g)
         phase_unordered(G, g, 0, size, 0);
 }
 
-int pz_phase_plays(const pz_obs *o, pz_play *out, int max)
+void pz_phase_each(const pz_obs *o, pz_each *each)
 {
-    phase_gen *G = &(phase_gen){.o = o, .out = out, .max = max};
-    if (!o->mid || o->t.phase[o->seat] || max <= 0)
-        return 0;
+    phase_gen *G = &(phase_gen){.o = o, .each = each};
+    if (!o->mid || o->t.phase[o->seat])
+        return;
     for (int c = 1; c < PZ_JOKER; c++) { /* the hand's cards, ascending, Jokers aside */
         int k = count_in(o->hand, o->nhand, c);
         if (k) {
@@ -901,7 +928,7 @@ int pz_phase_plays(const pz_obs *o, pz_play *out, int max)
             G->left[G->nv++] = (uint8_t)k;
         }
     }
-    for (int ph = 1; ph <= PZ_NPHASES; ph++)
+    for (int ph = 1; ph <= PZ_NPHASES && !each->stop; ph++)
         if (pz_required(o, ph)) {
             memset(&G->p, 0, sizeof G->p);
             G->p.type = PZ_PHASE;
@@ -910,7 +937,27 @@ int pz_phase_plays(const pz_obs *o, pz_play *out, int max)
             G->p.ng = (uint8_t)pz_phase_ngroups(ph);
             phase_group(G, 0);
         }
-    return G->n;
+}
+
+/* pz_each's fn for pz_phase_plays and pz_gen: into an array, up to its end. */
+typedef struct collect {
+    pz_play *out;
+    int n, max;
+} collect;
+
+static int collect_one(void *ctx, const pz_play *p)
+{
+    collect *c = ctx;
+    c->out[c->n++] = *p;
+    return c->n >= c->max;
+}
+
+int pz_phase_plays(const pz_obs *o, pz_play *out, int max)
+{
+    collect c = {out, 0, max};
+    pz_each each = {collect_one, &c, 0, max <= 0};
+    pz_phase_each(o, &each);
+    return c.n;
 }
 
 /* --- legal plays ------------------------------------------------------------ */
@@ -928,24 +975,23 @@ static int distinct(const uint8_t *h, int n, uint8_t *out)
     return k;
 }
 
-static void push(const pz_obs *o, const pz_play *p, pz_play *out, int *n, int max)
+static void push(const pz_obs *o, const pz_play *p, pz_each *each)
 {
-    if (*n < max && pz_judge(o, p, NULL, 0, NULL))
-        out[(*n)++] = *p;
+    if (pz_judge(o, p, NULL, 0, NULL))
+        each_visit(each, p);
 }
 
-int pz_gen(const pz_obs *o, pz_play *out, int max)
+void pz_gen_each(const pz_obs *o, pz_each *each)
 {
-    int n = 0;
     pz_play p;
     if (!o->mid) {
         memset(&p, 0, sizeof p);
         p.type = PZ_PICK_DECK;
-        push(o, &p, out, &n, max);
+        push(o, &p, each);
         p.type = PZ_PICK_DISCARD;
         p.card = (uint8_t)o->discard;
-        push(o, &p, out, &n, max);
-        return n;
+        push(o, &p, each);
+        return;
     }
     uint8_t d[PZ_NCARDS];
     int nd = distinct(o->hand, o->nhand, d);
@@ -961,25 +1007,33 @@ int pz_gen(const pz_obs *o, pz_play *out, int max)
                     p.grp = (uint8_t)g;
                     if (kind == PZ_K_RUN || kind == PZ_K_CRUN) {
                         p.idx = 0;
-                        push(o, &p, out, &n, max);
+                        push(o, &p, each);
                     }
                     p.idx = (uint8_t)len;
-                    push(o, &p, out, &n, max);
+                    push(o, &p, each);
                 }
     for (int i = 0; i < nd; i++) {
         memset(&p, 0, sizeof p);
         p.type = PZ_DISCARD;
         p.card = d[i];
-        push(o, &p, out, &n, max);
+        push(o, &p, each);
     }
     if (o->variant && count_in(o->hand, o->nhand, PZ_JOKER))
         for (int q = 0; q < o->np; q++) {
             memset(&p, 0, sizeof p);
             p.type = PZ_SKIP;
             p.target = (uint8_t)q;
-            push(o, &p, out, &n, max);
+            push(o, &p, each);
         }
-    return n + pz_phase_plays(o, out + n, max - n); /* last: a hand may hold many */
+    pz_phase_each(o, each); /* last: a hand may hold many */
+}
+
+int pz_gen(const pz_obs *o, pz_play *out, int max)
+{
+    collect c = {out, 0, max};
+    pz_each each = {collect_one, &c, 0, max <= 0};
+    pz_gen_each(o, &each);
+    return c.n;
 }
 
 void pz_play_text(const pz_play *p, char *out, size_t n)

@@ -8,9 +8,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startAll, stopAll, apiInPage, logCount, logGrows, OUT } from './harness.mjs';
+import { randomBytes } from 'node:crypto';
+import { startAll, stopAll, apiInPage, apiCall, logCount, logGrows, OUT } from './harness.mjs';
 
 const SEED = 7; // we lead hand 1; the bots lay phase 1 early
+const ADMIN = randomBytes(24).toString('base64url');
+process.env.CROUPIER_ADMIN_TOKEN = ADMIN; // the server started below reads it: the last test exports a game
 let env, page;
 const tid = (id) => page.getByTestId(id);
 const api = (p) => apiInPage(page, p);
@@ -30,11 +33,11 @@ async function clickPlay(play, s) {
   else if (t === 2) await tid('pz-discard').click();
   else if (t === 3) {
     const legal = (await api('/games/{id}/legal')).body.plays.filter((p) => p[0] === 3);
-    // the same groups of cards, in any order within a group (/legal lists each once)
-    const key = (p) => JSON.stringify([p[1][0], p[1][1].map((g) => [...g].sort())]);
-    const i = legal.findIndex((p) => key(p) === key(play));
-    assert.ok(i >= 0, 'the hinted phase is among the phase buttons');
-    await tid(`pz-phase-${i}`).click();
+    const i = legal.findIndex((p) => same(p, play)); // the hint is exactly one of /legal's
+    assert.ok(i >= 0, 'the hinted phase is among the legal phase plays');
+    if (i < 12) assert.match(await tid(`pz-phase-${i}`).getAttribute('class'), /\bhinted\b/, 'marked in the list too');
+    assert.match(await tid('pz-phase-hint').getAttribute('class'), /\bhinted\b/, 'the hinted phase on top');
+    await tid('pz-phase-hint').click();
   } else if (t === 4) {
     const [card, [p, g]] = x;
     await tid(`pz-hand-card-${s.hand.indexOf(card)}`).click();
@@ -180,6 +183,92 @@ test('play Phazed against planner bots in the browser', async () => {
   assert.ok(overflow <= 0, `no horizontal scrolling at 375px (overflow ${overflow}px)`);
   await page.screenshot({ path: path.join(OUT, 'phazed-375.png'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
+});
+
+// A hand that can lay phase 5 (a run of eight) 11,184 ways: six Aces (Wild)
+// among eleven cards. The position is a real game's export with cards
+// swapped between places (none invented), imported as a new game.
+const BIG = ['AS', 'AS', 'AH', 'AH', 'AD', 'AD', '2S', '3H', '4D', '5C', '6S'];
+
+async function bigHandGame() {
+  const g = await apiCall(env, 'POST', '/games', { body: { game: 'phazed', seed: 3, players: [{ name: 'Ada' }, { bot: 'greedy' }, { bot: 'greedy' }, { bot: 'greedy' }] } });
+  assert.equal(g.status, 201);
+  assert.equal((await apiCall(env, 'POST', `/games/${g.body.id}/plays`, { token: g.body.seats[0].token, body: { play: [1, null] } })).status, 200);
+  const ex = await apiCall(env, 'GET', `/games/${g.body.id}/export?format=json`, { token: ADMIN });
+  assert.equal(ex.status, 200);
+  const st = ex.body.state, mine = st.hands[0];
+  BIG.forEach((want, i) => {
+    const place = [st.deck, st.discard_pile, ...st.hands].find((pl) => (pl === mine ? mine.indexOf(want, i) : pl.indexOf(want)) >= 0);
+    const from = place === mine ? mine.indexOf(want, i) : place.indexOf(want);
+    [place[from], mine[i]] = [mine[i], place[from]];
+  });
+  st.phase_status[0] = 4;
+  const imp = await apiCall(env, 'POST', '/games/import', { body: ex.body });
+  assert.equal(imp.status, 201);
+  return { id: imp.body.id, token: imp.body.seats[0].token };
+}
+
+test('thousands of phase plays: the hint on top, a short list, pages from the API, usable at 375px', async () => {
+  const { id, token } = await bigHandGame();
+  await page.goto('/');
+  await page.evaluate(([k, t]) => localStorage.setItem(k, t), [`croupier.token.${id}`, token]);
+  await page.goto(`/#game=${id}`);
+  await tid('pz-phase-plays').waitFor();
+  const legal = (await apiCall(env, 'GET', `/games/${id}/legal?limit=5000`, { token })).body;
+  const before = legal.plays.filter((p) => p[0] !== 3).length;
+  const phases = legal.total - before;
+  assert.ok(phases > 4096, `a hand with many phase plays (${phases})`);
+  assert.match(await tid('pz-phase-count').innerText(), new RegExp(`${phases.toLocaleString('en')} ways`));
+  const buttons = page.locator('.pz-phase-btn');
+  assert.equal(await buttons.count(), 12, 'a short list, not thousands of buttons');
+  assert.equal(await tid('pz-phase-range').innerText(), `1–12 of ${phases.toLocaleString('en')}`);
+  assert.equal(await tid('pz-phase-prev').isDisabled(), true);
+
+  // the hint's phase play on top, marked
+  await Promise.all([page.waitForResponse((r) => r.url().endsWith('/hint')), tid('hint-button').click()]);
+  await tid('pz-phase-hint').waitFor();
+  const hint = (await apiCall(env, 'GET', `/games/${id}/hint`, { token })).body.play;
+  assert.equal(hint[0], 3, 'the planner lays its phase');
+  assert.match(await tid('pz-phase-hint').getAttribute('class'), /\bhinted\b/);
+  assert.match(await tid('pz-phase-hint').getAttribute('aria-label'), /^Play phase 5: .*\(hint\)$/);
+
+  // next page: from /legal's first answer; the last page: fetched from the API's pages
+  await tid('pz-phase-next').click();
+  assert.equal(await tid('pz-phase-range').innerText(), `13–24 of ${phases.toLocaleString('en')}`);
+  const label = (p) => `Play phase ${p[1][0]}: `;
+  assert.ok((await tid('pz-phase-12').getAttribute('aria-label')).startsWith(label(legal.plays[before + 12])));
+  const [res] = await Promise.all([page.waitForResponse((r) => /\/legal\?offset=/.test(r.url())), tid('pz-phase-last').click()]);
+  assert.ok(new URL(res.url()).searchParams.get('offset') > 1000, 'a page past the first answer, from the server');
+  const lastFrom = Math.floor((phases - 1) / 12) * 12;
+  await tid(`pz-phase-${lastFrom}`).waitFor();
+  assert.equal(await tid('pz-phase-range').innerText(), `${(lastFrom + 1).toLocaleString('en')}–${phases.toLocaleString('en')} of ${phases.toLocaleString('en')}`);
+  const tail = (await apiCall(env, 'GET', `/games/${id}/legal?offset=${before + lastFrom}&limit=12`, { token })).body.plays;
+  assert.equal(await buttons.count(), 1 + tail.length, 'the hint and the last page');
+  const names = (p) => p[1][1].map((g) => g.join(' ')).join(' ');
+  for (let i = 0; i < tail.length; i++) {
+    const shown = await tid(`pz-phase-${lastFrom + i}`).locator('.card').evaluateAll((els) => els.map((e) => e.dataset.card).join(' '));
+    assert.equal(shown, names(tail[i]), `phase play ${lastFrom + i} as the server lists it`);
+  }
+  assert.equal(await tid('pz-phase-next').isDisabled(), true);
+  await tid('pz-phase-first').click();
+  assert.equal(await tid('pz-phase-range').innerText(), `1–12 of ${phases.toLocaleString('en')}`);
+
+  // a phone: no sideways scrolling, the pager within the screen
+  await page.setViewportSize({ width: 375, height: 812 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `no horizontal scrolling at 375px (overflow ${overflow}px)`);
+  const box = await tid('pz-phase-pager').boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= 375, 'the pager fits the screen');
+  await page.screenshot({ path: path.join(OUT, 'phazed-phase-pager-375.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // and the hinted phase is laid by clicking it
+  const n = await logCount(page);
+  await tid('pz-phase-hint').click();
+  await logGrows(page, n);
+  const v = (await apiCall(env, 'GET', `/games/${id}`, { token })).body.state;
+  assert.deepEqual(v.table[0], [5, hint[1][1]]);
+  assert.equal(await tid('pz-phase-plays').count(), 0, 'no phase to lay once it is down');
 });
 
 test('no console errors while playing Phazed', () => {

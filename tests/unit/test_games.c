@@ -598,6 +598,63 @@ static void test_decoded_plays_on(void **unused)
             }
         free(a);
         free(b);
+/* A bot's move and the hint are each exactly one of legal()'s plays, JSON
+ * for JSON (a page may pick the hinted play out of the list by equality),
+ * wherever legal() lists the mover's plays: every variant at its usual
+ * table, every bot, one seeded game each (the file's time budget). */
+static int listed(const json_t *legal, const json_t *play)
+{
+    size_t i;
+    json_t *x;
+    json_array_foreach(legal, i, x) {
+        if (json_equal(x, play))
+            return 1;
+    }
+    return 0;
+}
+
+static void test_plays_listed(void **unused)
+{
+    (void)unused;
+    for (const game_ops *const *g = game_registry; *g; g++) {
+        const game_ops *ops = *g;
+        setup su[24];
+        int nsu = setups_of(ops, su, 24);
+        int usual = ops->default_players ? ops->default_players : ops->min_players;
+        for (int i = 0; i < nsu; i++)
+            for (const game_bot *b = ops->bots; b->name && su[i].players == usual; b++) {
+                void *st = calloc(1, ops->state_size);
+                game_err e = {0};
+                game_status gs;
+                assert_int_equal(ops->init(st, su[i].variant, su[i].players, 11, NULL, &e), 0);
+                for (int moves = 0; moves < MAX_MOVES; moves++) {
+                    ops->status(st, &gs);
+                    if (gs.over)
+                        break;
+                    if (ops->autoplay(st, NULL))
+                        continue;
+                    json_t *legal = ops->legal(st, gs.to_move), *h = NULL;
+                    assert_int_equal(game_hint(ops, st, gs.to_move, &h, &e), 0);
+                    if (json_array_size(legal) && !listed(legal, json_object_get(h, "play")))
+                        fail_msg("%s %s %dp move %d: the hint %s is not one of legal()'s plays", ops->name,
+                                 su[i].variant, su[i].players, moves, json_dumps(json_object_get(h, "play"), 0));
+                    /* the play as the bot chose it (a record may hide a drawn card) */
+                    union { max_align_t align; unsigned char bytes[GAME_PLAY_MAX]; } chosen;
+                    char why[400];
+                    rng r = ops->bot_rng(st);
+                    b->choose(st, gs.to_move, &r, chosen.bytes, why, sizeof why);
+                    json_t *play = ops->play_json(chosen.bytes);
+                    if (json_array_size(legal) && !listed(legal, play))
+                        fail_msg("%s %s %dp move %d: bot %s's play %s is not one of legal()'s plays",
+                                 ops->name, su[i].variant, su[i].players, moves, b->name,
+                                 json_dumps(play, 0));
+                    assert_int_equal(ops->bot_apply(st, chosen.bytes, &r, why, NULL), 0);
+                    json_decref(play);
+                    json_decref(legal);
+                    json_decref(h);
+                }
+                free(st);
+            }
     }
 }
 
@@ -610,6 +667,7 @@ int main(void)
         cmocka_unit_test(test_invariants_refuse),
         cmocka_unit_test(test_readers_alike),
         cmocka_unit_test(test_decoded_plays_on),
+        cmocka_unit_test(test_plays_listed),
     };
     if (getenv("TEST_FILTER"))
         cmocka_set_test_filter(getenv("TEST_FILTER"));

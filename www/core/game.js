@@ -74,10 +74,12 @@ async function loadHistory() {
 
 export async function refreshLegal() {
   app.legal = [];
+  app.legalTotal = 0; // the whole list's length: app.legal is its first page
   if (!myTurn()) return;
   try {
     const { data } = await api('GET', `/games/${encodeURIComponent(app.id)}/legal`, { token: app.token });
     app.legal = Array.isArray(data && data.plays) ? data.plays : [];
+    app.legalTotal = Number.isInteger(data && data.total) ? data.total : app.legal.length;
   } catch (err) {
     sayError(err, 'Could not fetch the legal plays');
   }

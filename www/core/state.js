@@ -23,6 +23,7 @@ export const app = {
   state: null,          // the view (the game's own shape: only its table reads it)
   status: null,         // where the game stands: the server's "status" (current, over, winners, scores, ...)
   legal: [],            // our legal plays now
+  legalTotal: 0,        // how many there are (GET /legal pages them; legal is the first page)
   selection: null,      // renderer-specific selected source key
   hint: null,           // {play, explanation, strategy}
   log: new Map(),       // n -> record, as shown

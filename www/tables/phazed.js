@@ -8,6 +8,7 @@ import { app, myTurn, resultText, say, seatName } from '../core/state.js';
 import { nth } from '../core/numbering.js';
 import { nearHand } from '../core/nearhand.js';
 import { placeVerdict } from '../core/verdict.js';
+import { phasePager } from './phazed-phases.js';
 
 // Phazed: pick up (deck or discard), then maybe lay the phase for this hand,
 // place cards on groups on the table, and discard (bonus: play a Joker as Skip).
@@ -93,6 +94,7 @@ function handOverWords(r) {
   if (r.reason === 'turn-limit') return 'the turn limit was reached';
   return 'it ended';
 }
+
 
 export const PZ = {
   title: 'Phazed',
@@ -384,19 +386,18 @@ export const PZ = {
       }, t)));
 
     // --- actions: phases, discard the selected card, skips
+    // a hand can hold thousands of phase plays: phazed-phases.js pages them
     const phasePlays = legal.filter((p) => p[0] === 3);
-    // a phase play is its groups' cards in any order: /legal lists each set of
-    // cards once, and a bot's (the hint's) may hold them in another order
-    const phaseKey = (p) => JSON.stringify([p[1][0], p[1][1].map((g) => [...g].sort())]);
-    const phaseList = phasePlays.length ? h('div', { class: 'pz-phase-plays', role: 'group', 'aria-label': 'Phases you can lay', 'data-testid': 'pz-phase-plays' },
-      phasePlays.map((p, i) => {
-        const isHint = hint && hint[0] === 3 && phaseKey(hint) === phaseKey(p);
-        return h('button', {
-          type: 'button', class: `btn btn-primary pz-phase-btn${isHint ? ' hinted' : ''}`, 'data-testid': `pz-phase-${i}`,
-          'aria-label': `Play phase ${p[1][0]}: ${p[1][1].map((g) => g.map((c) => pzCard(c).name).join(', ')).join('; and ')}${isHint ? ' (hint)' : ''}`,
-          onclick: () => { if (guard()) sendPlay(p); },
-        }, h('span', { class: 'pz-phase-title' }, `Play phase ${p[1][0]}`), p[1][1].map((g) => pzMiniRow(g)));
-      })) : null;
+    const phaseTotal = playing ? Math.max(phasePlays.length, (app.legalTotal ?? legal.length) - (legal.length - phasePlays.length)) : 0;
+    const phaseButton = (p, testid) => {
+      const isHint = hint && same(hint, p); // the hint's phase play is exactly one of /legal's
+      return h('button', {
+        type: 'button', class: `btn btn-primary pz-phase-btn${isHint ? ' hinted' : ''}`, 'data-testid': testid,
+        'aria-label': `Play phase ${p[1][0]}: ${p[1][1].map((g) => g.map((c) => pzCard(c).name).join(', ')).join('; and ')}${isHint ? ' (hint)' : ''}`,
+        onclick: () => { if (guard()) sendPlay(p); },
+      }, h('span', { class: 'pz-phase-title' }, `Play phase ${p[1][0]}`), p[1][1].map((g) => pzMiniRow(g)));
+    };
+    const phaseList = phaseTotal ? phasePager(a, legal, phasePlays, phaseTotal, hint, phaseButton) : null;
     const selDiscard = selCard !== null ? discardOf(selCard) : null;
     const skipPlays = legal.filter((p) => p[0] === 6);
     const actions = playing ? h('div', { class: 'pz-actions', 'data-testid': 'pz-actions' },
@@ -432,7 +433,7 @@ export const PZ = {
     if (playing) {
       if (pickUp) helpText = 'Pick up: click the deck or the discard pile.';
       else if (selCard !== null) helpText = `Your ${pzCard(selCard).name}: click a highlighted group to place it, or the discard pile (or "Discard") to end your turn. Escape cancels.`;
-      else helpText = `${phasePlays.length ? 'Lay your phase with a "Play phase" button, or choose' : 'Choose'} a card in your hand to place on a group or to discard.`;
+      else helpText = `${phaseTotal ? 'Lay your phase with a "Play phase" button, or choose' : 'Choose'} a card in your hand to place on a group or to discard.`;
     }
     const over = s.over ? h('p', { class: 'pz-over', 'data-testid': 'pz-game-over', role: 'status' }, resultText()) : null;
     return placeVerdict(h('div', { class: 'pz-board' },
