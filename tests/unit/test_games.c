@@ -598,6 +598,9 @@ static void test_decoded_plays_on(void **unused)
             }
         free(a);
         free(b);
+    }
+}
+
 /* A bot's move and the hint are each exactly one of legal()'s plays, JSON
  * for JSON (a page may pick the hinted play out of the list by equality),
  * wherever legal() lists the mover's plays: every variant at its usual
