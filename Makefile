@@ -114,6 +114,14 @@ $(BA)/tests/test_notify: tests/unit/test_notify.c $(ENGINE_OBJ_A) $(BA)/api/noti
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
 
+# test_snapshot packs and unpacks every position of seeded games (api/snapshot.c).
+$(B)/tests/test_snapshot: tests/unit/test_snapshot.c $(ENGINE_OBJ) $(B)/api/snapshot.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
+$(BA)/tests/test_snapshot: tests/unit/test_snapshot.c $(ENGINE_OBJ_A) $(BA)/api/snapshot.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
+
 # test_json_out compares api/json_out.c with jansson's json_dumps.
 $(B)/tests/test_json_out: tests/unit/test_json_out.c $(ENGINE_OBJ) $(B)/api/json_out.o $(B)/api/json_arena.o
 	@mkdir -p $(dir $@)

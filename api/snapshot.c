@@ -65,7 +65,19 @@ int snap_pack(const game_ops *ops, const char *id, int64_t version, const void *
     *len = 0;
     if (bound <= 0 || !(z = malloc((size_t)bound)))
         goto done;
-    zlen = compress(st, (int)ops->state_size, z, bound);
+    size_t used = ops->state_used ? ops->state_used(st) : ops->state_size;
+    if (used > ops->state_size)
+        used = ops->state_size;
+#ifdef CROUPIER_CHECKS
+    /* what state_used promises: nothing after it (the unpacked copy is zero there) */
+    for (size_t i = used; i < ops->state_size; i++)
+        if (((const unsigned char *)st)[i]) {
+            fprintf(stderr, "croupier: %s state byte %zu of %zu is set past state_used (%zu)\n",
+                    ops->name, i, ops->state_size, used);
+            abort();
+        }
+#endif
+    zlen = compress(st, (int)used, z, bound);
     k = header(h, sizeof h - 40, ops, id, version);
     if (zlen <= 0 || k < 0)
         goto done;
@@ -105,8 +117,10 @@ int snap_unpack(const game_ops *ops, const char *id, int64_t version,
     snprintf(want, sizeof want, "%016llx", (unsigned long long)sum((const char *)buf, hlen, z, zlen));
     if (memcmp(buf + hlen, want, 16) != 0)
         return ERR_INTERNAL;
-    return LZ4_decompress_safe((const char *)z, st, (int)zlen, (int)ops->state_size) ==
-                   (int)ops->state_size
-               ? 0
-               : ERR_INTERNAL;
+    /* the bytes the state used when packed (ops->state_used); zero after */
+    int n = LZ4_decompress_safe((const char *)z, st, (int)zlen, (int)ops->state_size);
+    if (n < 0 || (n < (int)ops->state_size && !ops->state_used))
+        return ERR_INTERNAL;
+    memset((char *)st + n, 0, ops->state_size - (size_t)n);
+    return 0;
 }

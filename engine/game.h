@@ -136,6 +136,10 @@ typedef struct game_ops {
      * the one the name "default" stands for in every game. */
     const game_bot *bots;
     size_t state_size;
+    /* Optional: how many leading bytes of a state hold anything; every byte
+     * after them is zero (a game whose log fills its state's end says how
+     * far it is used, and a snapshot stores only those bytes). NULL: all. */
+    size_t (*state_used)(const void *st);
     int cooperative;               /* 1: all seats win or lose together (score, no winner) */
     const game_fn *fns;            /* autograder functions, may be NULL */
     int nfns;

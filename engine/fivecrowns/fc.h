@@ -109,14 +109,16 @@ typedef struct fc_state {
     uint8_t draw[FC_PILE];
     uint8_t disc[FC_PILE];
     fc_round rounds[FC_ROUNDS]; /* rounds[r-1] once round r is over */
-    uint16_t nhist;
-    fc_hist hist[FC_MAXHIST];
     rng rng;  /* deals and reshuffles */
     rng brng; /* the random bot */
     /* a past position of a finished game replayed for a reader (GET
      * /games/{id}?at=N): shown as a finished game is, every card to every
      * reader (game.h: reveal). Never stored. */
     uint8_t revealed;
+    /* the plays last: the state is used up to hist[nhist] (state_used),
+     * zero after it */
+    uint16_t nhist;
+    fc_hist hist[FC_MAXHIST];
 } fc_state;
 
 /* --- cards (fc_cards.c) ------------------------------------------------------ */

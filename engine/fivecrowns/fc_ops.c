@@ -17,6 +17,7 @@
 
 #include "core/jsonx.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -321,6 +322,14 @@ static int invariants(const void *st, game_err *e) { return fc_invariants(st, e)
 
 static void redeal(void *st, int reader, uint64_t salt) { fc_redeal(st, reader, salt); }
 
+/* The plays fill the state's end: used up to the last one. */
+static size_t state_used(const void *s)
+{
+    const fc_state *st = s;
+    size_t n = st->nhist <= FC_MAXHIST ? st->nhist : FC_MAXHIST;
+    return offsetof(fc_state, hist) + n * sizeof st->hist[0];
+}
+
 const game_ops fivecrowns_ops = {
     .name = "fivecrowns",
     .title = "Five Crowns",
@@ -329,6 +338,7 @@ const game_ops fivecrowns_ops = {
     .max_players = FC_MAXP,
     .bots = BOTS,
     .state_size = sizeof(fc_state),
+    .state_used = state_used,
     .cooperative = 0,
     .fns = NULL,
     .nfns = 0,

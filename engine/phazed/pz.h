@@ -120,8 +120,6 @@ typedef struct pz_state {
     uint8_t hand[PZ_MAXP][PZ_HMAX];
     pz_table t;
     uint16_t hand_log;         /* first log entry of this hand */
-    uint16_t nlog;
-    pz_log log[PZ_MAXLOG];
     uint8_t nph;
     pz_phrec ph[PZ_MAXHANDS * PZ_MAXP];
     rng rng, brng;
@@ -129,6 +127,10 @@ typedef struct pz_state {
      * /games/{id}?at=N): shown as a finished game is, every card to every
      * reader (game.h: reveal). Never stored. */
     uint8_t revealed;
+    /* the play log last: the state is used up to log[nlog] (state_used),
+     * zero after it */
+    uint16_t nlog;
+    pz_log log[PZ_MAXLOG];
 } pz_state;
 
 /* What applying a play did (for the record). */

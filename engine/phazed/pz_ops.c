@@ -9,6 +9,7 @@
 
 #include "core/jsonx.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,6 +298,14 @@ static int invariants(const void *st, game_err *e) { return pz_invariants(st, e)
 
 static void redeal(void *st, int reader, uint64_t salt) { pz_redeal(st, reader, salt); }
 
+/* The log fills the state's end: used up to its last entry. */
+static size_t state_used(const void *s)
+{
+    const pz_state *st = s;
+    size_t n = st->nlog <= PZ_MAXLOG ? st->nlog : PZ_MAXLOG;
+    return offsetof(pz_state, log) + n * sizeof st->log[0];
+}
+
 const game_ops phazed_ops = {
     .name = "phazed",
     .title = "Phazed",
@@ -306,6 +315,7 @@ const game_ops phazed_ops = {
     .max_players = PZ_MAXP,
     .bots = BOTS,
     .state_size = sizeof(pz_state),
+    .state_used = state_used,
     .cooperative = 0,
     .fns = pz_fns,
     .nfns = PZ_NFNS,
