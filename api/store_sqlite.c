@@ -22,11 +22,13 @@
  */
 #include "store.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,6 +44,9 @@ enum { CKPT_FRAMES = 16000, CKPT_IDLE_S = 2 };
 /* ... in PASSIVE passes (at most CKPT_PASSES) until no more than CKPT_TAIL
  * pages were committed during the last, then one with the writers held. */
 enum { CKPT_PASSES = 4, CKPT_TAIL = 256 };
+/* Write-behind (wal_writeback): each time the commits added FLUSH_PAGES
+ * pages (1 MB) to the WAL, the checkpointer syncs it. */
+enum { FLUSH_PAGES = 256 };
 
 /* The statements of a connection, prepared once each. */
 enum {
@@ -138,6 +143,10 @@ typedef struct sqlite_store {
     int ck_next;     /* the WAL size (pages) that calls for the next checkpoint */
     int ck_pages;    /* the WAL size the last commit saw (atomic) */
     long ck_gen;     /* checkpoints done (ck_done is broadcast after each) */
+    int ck_flush;    /* the commits added FLUSH_PAGES pages since the last write-behind */
+    int ck_flushed;  /* the WAL size at the last write-behind (atomic) */
+    int wal_fd;      /* the checkpointer's own descriptor of the WAL file, or -1 */
+    long wal_syncs;  /* write-behind syncs done (atomic; /metrics) */
     pthread_cond_t ck_done;
     sqlite3 *ck_db;  /* its own connection */
 } sqlite_store;
@@ -227,6 +236,15 @@ static int wal_hook(void *arg, sqlite3 *db, const char *name, int pages)
         pthread_mutex_lock(&s->ck_mu);
         if (!s->ck_want) {
             s->ck_want = 1;
+            pthread_cond_signal(&s->ck_cv);
+        }
+        pthread_mutex_unlock(&s->ck_mu);
+    } else if ((unsigned)(pages - __atomic_load_n(&s->ck_flushed, __ATOMIC_RELAXED)) >=
+               FLUSH_PAGES) { /* (or the WAL started over: pages fell) */
+        __atomic_store_n(&s->ck_flushed, pages, __ATOMIC_RELAXED);
+        pthread_mutex_lock(&s->ck_mu);
+        if (!s->ck_flush) {
+            s->ck_flush = 1;
             pthread_cond_signal(&s->ck_cv);
         }
         pthread_mutex_unlock(&s->ck_mu);
@@ -355,6 +373,34 @@ static int checkpoint(sqlite_store *s, int idle)
     return rc == SQLITE_OK && log >= 0 && done == log;
 }
 
+/* Write-behind, as PostgreSQL's wal_writer_flush_after (1 MB) does. Commits
+ * with synchronous=NORMAL leave their pages to the kernel, which on a
+ * machine with memory to spare writes them out only after 30 s; so the sync
+ * that opens every checkpoint wrote the whole WAL at once (64 MB: 60-300 ms
+ * on this disk), and the writers' own writes to the WAL waited behind it:
+ * the server paused 50-160 ms a few times a second under load (the stall,
+ * docs/benchmarks.md). Synced every megabyte, off the requests' threads,
+ * the WAL never holds much unwritten, and each sync is short. The
+ * descriptor is the checkpointer's own: SQLite takes no POSIX lock on the
+ * WAL file (its locks are on the database and -shm files), so opening and
+ * closing one here cannot drop a lock of SQLite's. */
+static void wal_writeback(sqlite_store *s)
+{
+    char wal[4096];
+    if (snprintf(wal, sizeof wal, "%s-wal", s->path) >= (int)sizeof wal)
+        return;
+    struct stat a, b;
+    if (s->wal_fd >= 0 && (stat(wal, &a) != 0 || fstat(s->wal_fd, &b) != 0 ||
+                           a.st_ino != b.st_ino || a.st_dev != b.st_dev)) {
+        close(s->wal_fd); /* the file went, or was made again */
+        s->wal_fd = -1;
+    }
+    if (s->wal_fd < 0)
+        s->wal_fd = open(wal, O_RDONLY | O_CLOEXEC);
+    if (s->wal_fd >= 0 && fdatasync(s->wal_fd) == 0)
+        __atomic_add_fetch(&s->wal_syncs, 1, __ATOMIC_RELAXED);
+}
+
 static void *checkpointer(void *arg)
 {
     sqlite_store *s = arg;
@@ -365,10 +411,17 @@ static void *checkpointer(void *arg)
         clock_gettime(CLOCK_REALTIME, &until);
         until.tv_sec += CKPT_IDLE_S;
         int timed_out = 0;
-        while (!s->ck_want && !s->ck_stop && !timed_out)
+        while (!s->ck_want && !s->ck_stop && !s->ck_flush && !timed_out)
             timed_out = pthread_cond_timedwait(&s->ck_cv, &s->ck_mu, &until) != 0;
         if (s->ck_stop)
             break;
+        if (s->ck_flush && !s->ck_want) {
+            s->ck_flush = 0;
+            pthread_mutex_unlock(&s->ck_mu);
+            wal_writeback(s);
+            pthread_mutex_lock(&s->ck_mu);
+            continue;
+        }
         int pages = __atomic_load_n(&s->ck_pages, __ATOMIC_RELAXED);
         int idle = !s->ck_want;
         if (idle) { /* no checkpoint asked: one when the WAL has stood still */
@@ -1100,8 +1153,13 @@ static size_t sq_metrics(store *base, char *buf, size_t n)
                      "croupier_sqlite_memory_bytes{kind=\"highest\"} %lld\n"
                      "# HELP croupier_sqlite_connections_idle Pooled connections not in use.\n"
                      "# TYPE croupier_sqlite_connections_idle gauge\n"
-                     "croupier_sqlite_connections_idle %d\n",
-                     (long long)sqlite3_memory_used(), (long long)sqlite3_memory_highwater(0), idle);
+                     "croupier_sqlite_connections_idle %d\n"
+                     "# HELP croupier_sqlite_wal_syncs_total Write-behind syncs of the WAL (one"
+                     " per megabyte committed).\n"
+                     "# TYPE croupier_sqlite_wal_syncs_total counter\n"
+                     "croupier_sqlite_wal_syncs_total %ld\n",
+                     (long long)sqlite3_memory_used(), (long long)sqlite3_memory_highwater(0), idle,
+                     __atomic_load_n(&s->wal_syncs, __ATOMIC_RELAXED));
     return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n ? n - 1 : 0;
 }
 
@@ -1118,6 +1176,8 @@ static void sq_close(store *base)
         pthread_join(s->ck_thread, NULL);
     }
     sqlite3_close_v2(s->ck_db);
+    if (s->wal_fd >= 0)
+        close(s->wal_fd);
     for (int i = 0; i < s->nidle; i++)
         conn_free(s->idle[i]);
     pthread_mutex_destroy(&s->mu);
@@ -1348,6 +1408,7 @@ int store_sqlite_open(store **out, const char *path, char *err, size_t errlen)
     pthread_cond_init(&s->ck_cv, NULL);
     pthread_cond_init(&s->ck_done, NULL);
     s->ck_next = CKPT_FRAMES;
+    s->wal_fd = -1;
     /* without the thread, commits checkpoint as SQLite does by default */
     s->ck_running = pthread_create(&s->ck_thread, NULL, checkpointer, s) == 0;
     conn *c = conn_new(s, err, errlen);
