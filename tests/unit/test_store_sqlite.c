@@ -866,6 +866,18 @@ static void test_checkpointer(void **state)
     free(expl);
 }
 
+/* The value of the metric line `name ` in the store's /metrics text. */
+static long long metric(store *s, const char *name)
+{
+    char m[2048], key[128];
+    assert_true(s->vt->metrics(s, m, sizeof m) > 0);
+    snprintf(key, sizeof key, "\n%s ", name);
+    const char *n = strstr(m, key);
+    if (!n)
+        fail_msg("no %s in %s", name, m);
+    return atoll(n + strlen(key));
+}
+
 /* The pages of the WAL the kernel holds unwritten (dirty or being
  * written), by cachestat(2) (Linux 6.5); -1 where the kernel has none. */
 static long long wal_unwritten(const char *wal)
@@ -916,16 +928,11 @@ static void test_wal_writeback(void **state)
         fail_msg("a second after the last commit the kernel holds %lld pages of the WAL unwritten",
                  left);
     /* the syncs themselves, on every kernel (the checkpointer's, so waited for) */
-    const char *key = "\ncroupier_sqlite_wal_syncs_total ";
-    char m[2048];
-    long syncs = 0;
+    long long syncs = 0;
     for (int t = 0; t < 40 && syncs < 1; t++) {
         if (t)
             usleep(50 * 1000);
-        assert_true(s->vt->metrics(s, m, sizeof m) > 0);
-        const char *n = strstr(m, key);
-        assert_non_null(n);
-        syncs = atol(n + strlen(key));
+        syncs = metric(s, "croupier_sqlite_wal_syncs_total");
     }
     if (syncs < 1)
         fail_msg("no write-behind sync two seconds after 34 MB of commits");
