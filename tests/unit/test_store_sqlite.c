@@ -9,8 +9,9 @@
  * previous release and of a schema-1 database of the one before (built here
  * with their own DDL), including a migration that fails and must leave the
  * file as it was, and a newer schema refused; the checkpointer (the WAL
- * bounded under a stream of commits, the rest copied once they stop); the
- * idempotency keys (store_cases.h).
+ * bounded under a stream of commits, the rest copied once they stop) and
+ * its write-behind (the WAL synced every megabyte); the idempotency keys
+ * (store_cases.h).
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -892,7 +893,7 @@ static long long wal_unwritten(const char *wal)
     return rc == 0 ? (long long)(cs.dirty + cs.writeback) : -1;
 }
 
-/* The write-behind: 40 MB committed (below the checkpoint's 64 MB), and
+/* The write-behind: 34 MB committed (below the checkpoint's 64 MB), and
  * within a second of the last commit the kernel holds no more than a few MB
  * of the WAL unwritten. SQLite alone leaves all of it to the kernel, which
  * writes it out after 30 s (or at the checkpoint's sync, all at once: the
