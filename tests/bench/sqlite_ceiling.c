@@ -61,6 +61,7 @@
  * unless --keep).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <sqlite3.h>
@@ -124,19 +125,23 @@ static pthread_mutex_t wmu = PTHREAD_MUTEX_INITIALIZER;
 /* --checkpoint background (what tests/bench.sh runs): croupier's
  * checkpointer (api/store_sqlite.c), the same threshold and steps: commits
  * never checkpoint (autocheckpoint 0); a hook on every commit wakes a thread
- * of its own when the WAL holds CKPT_FRAMES pages; it runs two PASSIVE
- * checkpoints, then copies the rest with the writers held back (croupier
- * holds its writer mutex; here the writers hold a read lock of ckrw around
- * each transaction and the checkpointer takes it for writing), so that the
- * next writer starts the WAL over. --checkpoint inline: SQLite's own
+ * of its own when the WAL holds CKPT_FRAMES pages; it runs PASSIVE
+ * checkpoints (at most CKPT_PASSES, until no more than CKPT_TAIL pages came
+ * in during the last), syncs the database and the WAL, then copies the rest
+ * with the writers held back (croupier holds its writer mutex; here the
+ * writers hold a read lock of ckrw around each transaction and the
+ * checkpointer takes it for writing), so that the next writer starts the
+ * WAL over; and each time the commits add FLUSH_PAGES pages to the WAL it
+ * syncs the WAL (the write-behind). --checkpoint inline: SQLite's own
  * autocheckpoint (1000 pages) inside the COMMIT, as croupier did before
  * 2026-11-23 (31-36k plays/s against 45k). */
-enum { CKPT_FRAMES = 16000 };
+enum { CKPT_FRAMES = 16000, CKPT_PASSES = 4, CKPT_TAIL = 256, FLUSH_PAGES = 256 };
 static int bg_ckpt;
 static pthread_rwlock_t ckrw;
 static pthread_mutex_t ck_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ck_cv = PTHREAD_COND_INITIALIZER;
-static int ck_want, ck_stop, ck_next = CKPT_FRAMES;
+static int ck_want, ck_stop, ck_next = CKPT_FRAMES, ck_pages, ck_flush, ck_flushed;
+static int wal_fd = -1; /* the checkpointer's own descriptor of the WAL (write-behind) */
 static long ck_runs, ck_complete;
 
 static double now_s(void)
@@ -199,6 +204,7 @@ static int wal_hook(void *arg, sqlite3 *db, const char *name, int pages)
     (void)arg;
     (void)db;
     (void)name;
+    __atomic_store_n(&ck_pages, pages, __ATOMIC_RELAXED);
     if (pages >= __atomic_load_n(&ck_next, __ATOMIC_RELAXED)) {
         pthread_mutex_lock(&ck_mu);
         if (!ck_want) {
@@ -206,24 +212,58 @@ static int wal_hook(void *arg, sqlite3 *db, const char *name, int pages)
             pthread_cond_signal(&ck_cv);
         }
         pthread_mutex_unlock(&ck_mu);
+    } else if ((unsigned)(pages - __atomic_load_n(&ck_flushed, __ATOMIC_RELAXED)) >=
+               FLUSH_PAGES) {
+        __atomic_store_n(&ck_flushed, pages, __ATOMIC_RELAXED);
+        pthread_mutex_lock(&ck_mu);
+        if (!ck_flush) {
+            ck_flush = 1;
+            pthread_cond_signal(&ck_cv);
+        }
+        pthread_mutex_unlock(&ck_mu);
     }
     return SQLITE_OK;
+}
+
+/* fsync the database file or its WAL, as croupier's ck_sync */
+static void ck_sync(sqlite3 *db, int which)
+{
+    sqlite3_file *f = NULL;
+    if (sqlite3_file_control(db, "main", which, &f) == SQLITE_OK && f && f->pMethods)
+        f->pMethods->xSync(f, SQLITE_SYNC_NORMAL);
 }
 
 static void *checkpointer(void *arg)
 {
     sqlite3 *db = arg;
+    char wal[4096];
+    snprintf(wal, sizeof wal, "%s-wal", sqlite3_db_filename(db, "main"));
     pthread_mutex_lock(&ck_mu);
     for (;;) {
-        while (!ck_want && !ck_stop)
+        while (!ck_want && !ck_stop && !ck_flush)
             pthread_cond_wait(&ck_cv, &ck_mu);
         if (ck_stop)
             break;
+        if (ck_flush && !ck_want) { /* the write-behind */
+            ck_flush = 0;
+            pthread_mutex_unlock(&ck_mu);
+            if (wal_fd < 0)
+                wal_fd = open(wal, O_RDONLY | O_CLOEXEC);
+            if (wal_fd >= 0)
+                fdatasync(wal_fd);
+            pthread_mutex_lock(&ck_mu);
+            continue;
+        }
         ck_want = 0;
         pthread_mutex_unlock(&ck_mu);
         int log = -1, done = -1;
-        sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
-        sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
+        for (int i = 0; i < CKPT_PASSES; i++) {
+            sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
+            if (done < 0 || __atomic_load_n(&ck_pages, __ATOMIC_RELAXED) - done <= CKPT_TAIL)
+                break;
+        }
+        ck_sync(db, SQLITE_FCNTL_FILE_POINTER);
+        ck_sync(db, SQLITE_FCNTL_JOURNAL_POINTER);
         pthread_rwlock_wrlock(&ckrw);
         int rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
         pthread_rwlock_unlock(&ckrw);
