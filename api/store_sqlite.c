@@ -22,13 +22,11 @@
  */
 #include "store.h"
 
-#include <fcntl.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -145,7 +143,6 @@ typedef struct sqlite_store {
     long ck_gen;     /* checkpoints done (ck_done is broadcast after each) */
     int ck_flush;    /* the commits added FLUSH_PAGES pages since the last write-behind */
     int ck_flushed;  /* the WAL size at the last write-behind (atomic) */
-    int wal_fd;      /* the checkpointer's own descriptor of the WAL file, or -1 */
     long wal_syncs;  /* write-behind syncs done (atomic; /metrics) */
     pthread_cond_t ck_done;
     sqlite3 *ck_db;  /* its own connection */
@@ -316,12 +313,25 @@ static conn *conn_new(sqlite_store *s, char *err, size_t errlen)
 }
 
 /* fsync a file of the checkpointer's connection (the database, or its WAL
- * with SQLITE_FCNTL_JOURNAL_POINTER), if that file is open. */
-static void ck_sync(sqlite_store *s, int which)
+ * with SQLITE_FCNTL_JOURNAL_POINTER), if that file is open: 1 when synced. */
+static int ck_sync(sqlite_store *s, int which)
 {
     sqlite3_file *f = NULL;
-    if (sqlite3_file_control(s->ck_db, "main", which, &f) == SQLITE_OK && f && f->pMethods)
-        f->pMethods->xSync(f, SQLITE_SYNC_NORMAL);
+    return sqlite3_file_control(s->ck_db, "main", which, &f) == SQLITE_OK && f && f->pMethods &&
+           f->pMethods->xSync(f, SQLITE_SYNC_NORMAL) == SQLITE_OK;
+}
+
+/* The checkpointer's connection, opened on first use: 0 when it cannot be. */
+static int ck_open(sqlite_store *s)
+{
+    if (!s->ck_db &&
+        (sqlite3_open_v2(s->path, &s->ck_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
+             SQLITE_OK ||
+         sqlite3_exec(s->ck_db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL) != SQLITE_OK)) {
+        sqlite3_close_v2(s->ck_db);
+        s->ck_db = NULL;
+    }
+    return s->ck_db != NULL;
 }
 
 /* The checkpointer: one thread per store, with a connection of its own,
@@ -350,14 +360,8 @@ static void ck_sync(sqlite_store *s, int which)
  * 1 when every page of the WAL was copied. */
 static int checkpoint(sqlite_store *s, int idle)
 {
-    if (!s->ck_db &&
-        (sqlite3_open_v2(s->path, &s->ck_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
-             SQLITE_OK ||
-         sqlite3_exec(s->ck_db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL) != SQLITE_OK)) {
-        sqlite3_close_v2(s->ck_db);
-        s->ck_db = NULL;
+    if (!ck_open(s))
         return 0;
-    }
     int log = -1, done = -1;
     for (int i = 0; i < CKPT_PASSES; i++) {
         sqlite3_wal_checkpoint_v2(s->ck_db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
@@ -380,25 +384,19 @@ static int checkpoint(sqlite_store *s, int idle)
  * on this disk), and the writers' own writes to the WAL waited behind it:
  * the server paused 50-160 ms a few times a second under load (the stall,
  * docs/benchmarks.md). Synced every megabyte, off the requests' threads,
- * the WAL never holds much unwritten, and each sync is short. The
- * descriptor is the checkpointer's own: SQLite takes no POSIX lock on the
- * WAL file (its locks are on the database and -shm files), so opening and
- * closing one here cannot drop a lock of SQLite's. */
+ * the WAL never holds much unwritten, and each sync is short. The sync is
+ * the checkpoint's own (ck_sync); the connection opens its WAL file with
+ * its first read. */
 static void wal_writeback(sqlite_store *s)
 {
-    char wal[4096];
-    if (snprintf(wal, sizeof wal, "%s-wal", s->path) >= (int)sizeof wal)
+    if (!ck_open(s))
         return;
-    struct stat a, b;
-    if (s->wal_fd >= 0 && (stat(wal, &a) != 0 || fstat(s->wal_fd, &b) != 0 ||
-                           a.st_ino != b.st_ino || a.st_dev != b.st_dev)) {
-        close(s->wal_fd); /* the file went, or was made again */
-        s->wal_fd = -1;
+    if (!ck_sync(s, SQLITE_FCNTL_JOURNAL_POINTER)) {
+        sqlite3_exec(s->ck_db, "PRAGMA schema_version", NULL, NULL, NULL);
+        if (!ck_sync(s, SQLITE_FCNTL_JOURNAL_POINTER))
+            return;
     }
-    if (s->wal_fd < 0)
-        s->wal_fd = open(wal, O_RDONLY | O_CLOEXEC);
-    if (s->wal_fd >= 0 && fdatasync(s->wal_fd) == 0)
-        __atomic_add_fetch(&s->wal_syncs, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&s->wal_syncs, 1, __ATOMIC_RELAXED);
 }
 
 static void *checkpointer(void *arg)
@@ -1176,8 +1174,6 @@ static void sq_close(store *base)
         pthread_join(s->ck_thread, NULL);
     }
     sqlite3_close_v2(s->ck_db);
-    if (s->wal_fd >= 0)
-        close(s->wal_fd);
     for (int i = 0; i < s->nidle; i++)
         conn_free(s->idle[i]);
     pthread_mutex_destroy(&s->mu);
@@ -1408,7 +1404,6 @@ int store_sqlite_open(store **out, const char *path, char *err, size_t errlen)
     pthread_cond_init(&s->ck_cv, NULL);
     pthread_cond_init(&s->ck_done, NULL);
     s->ck_next = CKPT_FRAMES;
-    s->wal_fd = -1;
     /* without the thread, commits checkpoint as SQLite does by default */
     s->ck_running = pthread_create(&s->ck_thread, NULL, checkpointer, s) == 0;
     conn *c = conn_new(s, err, errlen);
