@@ -79,7 +79,8 @@ $(BA)/croupier: $(ENGINE_OBJ_A) $(SERVER_OBJ_A)
 
 # Every tests/unit/test_*.c is a unit binary (test_rules reads the rule
 # examples tests/unit/rules/<game>.rules at run time, from the repository
-# root where tests/run.sh runs it).
+# root where tests/run.sh runs it). A test of API code names the objects it
+# links below, as prerequisites only: this recipe links all of them.
 $(B)/tests/%: tests/unit/%.c $(ENGINE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
@@ -91,44 +92,24 @@ $(BA)/tests/%: tests/unit/%.c $(ENGINE_OBJ_A)
 # not the front ends) on a 64 KiB thread stack: it links the API objects too.
 STACK_API_OBJ   := $(call obj,$(B),$(filter-out api/front_%.c,$(API_SRC))) $(KIT_OBJ)
 STACK_API_OBJ_A := $(call obj,$(BA),$(filter-out api/front_%.c,$(API_SRC))) $(KIT_OBJ_A)
-$(B)/tests/test_stack: tests/unit/test_stack.c $(ENGINE_OBJ) $(STACK_API_OBJ)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
-$(BA)/tests/test_stack: tests/unit/test_stack.c $(ENGINE_OBJ_A) $(STACK_API_OBJ_A)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
+$(B)/tests/test_stack: $(STACK_API_OBJ)
+$(BA)/tests/test_stack: $(STACK_API_OBJ_A)
 
 # test_json_arena: api/json_arena.c's blocks, with the hooks installed.
-$(B)/tests/test_json_arena: tests/unit/test_json_arena.c $(ENGINE_OBJ) $(B)/api/json_arena.o
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
-$(BA)/tests/test_json_arena: tests/unit/test_json_arena.c $(ENGINE_OBJ_A) $(BA)/api/json_arena.o
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
+$(B)/tests/test_json_arena: $(B)/api/json_arena.o
+$(BA)/tests/test_json_arena: $(BA)/api/json_arena.o
 
 # test_notify: api/notify.c's wake-ups, with threads.
-$(B)/tests/test_notify: tests/unit/test_notify.c $(ENGINE_OBJ) $(B)/api/notify.o
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
-$(BA)/tests/test_notify: tests/unit/test_notify.c $(ENGINE_OBJ_A) $(BA)/api/notify.o
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
+$(B)/tests/test_notify: $(B)/api/notify.o
+$(BA)/tests/test_notify: $(BA)/api/notify.o
 
 # test_snapshot packs and unpacks every position of seeded games (api/snapshot.c).
-$(B)/tests/test_snapshot: tests/unit/test_snapshot.c $(ENGINE_OBJ) $(B)/api/snapshot.o
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
-$(BA)/tests/test_snapshot: tests/unit/test_snapshot.c $(ENGINE_OBJ_A) $(BA)/api/snapshot.o
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
+$(B)/tests/test_snapshot: $(B)/api/snapshot.o
+$(BA)/tests/test_snapshot: $(BA)/api/snapshot.o
 
 # test_json_out compares api/json_out.c with jansson's json_dumps.
-$(B)/tests/test_json_out: tests/unit/test_json_out.c $(ENGINE_OBJ) $(B)/api/json_out.o $(B)/api/json_arena.o
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
-$(BA)/tests/test_json_out: tests/unit/test_json_out.c $(ENGINE_OBJ_A) $(BA)/api/json_out.o $(BA)/api/json_arena.o
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SAN) $(filter %.c %.o,$^) -o $@ $(LDLIBS) -lcmocka
+$(B)/tests/test_json_out: $(B)/api/json_out.o $(B)/api/json_arena.o
+$(BA)/tests/test_json_out: $(BA)/api/json_out.o $(BA)/api/json_arena.o
 
 # test_store_sqlite runs the SQLite store on real files in a temporary
 # directory: the back end and what back ends share, without libpq (store.c,
