@@ -61,7 +61,6 @@
  * unless --keep).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <sqlite3.h>
@@ -141,7 +140,6 @@ static pthread_rwlock_t ckrw;
 static pthread_mutex_t ck_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ck_cv = PTHREAD_COND_INITIALIZER;
 static int ck_want, ck_stop, ck_next = CKPT_FRAMES, ck_pages, ck_flush, ck_flushed;
-static int wal_fd = -1; /* the checkpointer's own descriptor of the WAL (write-behind) */
 static long ck_runs, ck_complete;
 
 static double now_s(void)
@@ -225,19 +223,17 @@ static int wal_hook(void *arg, sqlite3 *db, const char *name, int pages)
     return SQLITE_OK;
 }
 
-/* fsync the database file or its WAL, as croupier's ck_sync */
-static void ck_sync(sqlite3 *db, int which)
+/* fsync the database file or its WAL, as croupier's ck_sync: 1 when synced */
+static int ck_sync(sqlite3 *db, int which)
 {
     sqlite3_file *f = NULL;
-    if (sqlite3_file_control(db, "main", which, &f) == SQLITE_OK && f && f->pMethods)
-        f->pMethods->xSync(f, SQLITE_SYNC_NORMAL);
+    return sqlite3_file_control(db, "main", which, &f) == SQLITE_OK && f && f->pMethods &&
+           f->pMethods->xSync(f, SQLITE_SYNC_NORMAL) == SQLITE_OK;
 }
 
 static void *checkpointer(void *arg)
 {
     sqlite3 *db = arg;
-    char wal[4096];
-    snprintf(wal, sizeof wal, "%s-wal", sqlite3_db_filename(db, "main"));
     pthread_mutex_lock(&ck_mu);
     for (;;) {
         while (!ck_want && !ck_stop && !ck_flush)
@@ -247,10 +243,10 @@ static void *checkpointer(void *arg)
         if (ck_flush && !ck_want) { /* the write-behind */
             ck_flush = 0;
             pthread_mutex_unlock(&ck_mu);
-            if (wal_fd < 0)
-                wal_fd = open(wal, O_RDONLY | O_CLOEXEC);
-            if (wal_fd >= 0)
-                fdatasync(wal_fd);
+            if (!ck_sync(db, SQLITE_FCNTL_JOURNAL_POINTER)) { /* its WAL opens with a read */
+                sqlite3_exec(db, "PRAGMA schema_version", NULL, NULL, NULL);
+                ck_sync(db, SQLITE_FCNTL_JOURNAL_POINTER);
+            }
             pthread_mutex_lock(&ck_mu);
             continue;
         }
