@@ -193,7 +193,8 @@ test: deps
 
 # bench: croupier beside a bare civetweb server (tests/bench/anchor.c) in the
 # same run, under wrk, and its stored plays beside the raw SQLite ceiling of
-# the same writes (tests/bench/sqlite_ceiling.c) (wrk, ss, curl, sqlite3:
+# the same writes (tests/bench/sqlite_ceiling.c), and jansson alone parsing
+# /validate's body (tests/bench/parse_floor.c) (wrk, ss, curl, sqlite3:
 # Debian packages installed if missing; Node for tests/bench/long.mjs);
 # prints figures, never fails, and writes each part it ran into
 # docs/benchmarks.md (tests/docblock.mjs). BENCH=engine|hanabi|http|store
@@ -205,9 +206,13 @@ $(B)/bench/anchor: tests/bench/anchor.c
 $(B)/bench/sqlite_ceiling: tests/bench/sqlite_ceiling.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ -lsqlite3 -lpthread -lm
+$(B)/bench/parse_floor: tests/bench/parse_floor.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ -ljansson
 bench: deps-build
 	$(call apt_missing,$(DEB_BENCH),)
-	@$(MAKE) --no-print-directory $(B)/croupier $(B)/bench/anchor $(B)/bench/sqlite_ceiling
+	@$(MAKE) --no-print-directory $(B)/croupier $(B)/bench/anchor $(B)/bench/sqlite_ceiling \
+		$(B)/bench/parse_floor
 	@BUILD=$(B) BENCH_DOC=docs/benchmarks.md tests/bench.sh
 
 # soak: SOAK_GAMES whole games (shared between the games of GET /rules) through

@@ -12,7 +12,10 @@
 #    non-2xx answers, wrk's socket errors (connect/read/write/timeout) and
 #    starved connections (open a second with no answer: wrk cannot see
 #    those, the kernel's socket table can), then a few croupier-only
-#    figures and both servers' RSS.
+#    figures and both servers' RSS. Under the table, the floor under
+#    is_valid_play's ratio: build/bench/parse_floor (tests/bench/parse_floor.c,
+#    jansson alone parsing the same body) beside what ratio 0.8 leaves
+#    croupier beyond the bare server's CPU per request.
 # 3. store (A): stored plays per second against the raw SQLite ceiling of
 #    the same write pattern, in the same run. A croupier serve of its own
 #    (default threads, a fresh SQLite file) is driven by wrk -t2 -c2 with
@@ -126,10 +129,11 @@ cleanup() {
 trap cleanup EXIT
 # run copies, so that a rebuild of build/ during the bench (someone else's
 # make) neither breaks a run nor mixes two builds in one table
-BIN=$tmp/croupier ANCHOR=$tmp/anchor CEILING=$tmp/sqlite_ceiling
+BIN=$tmp/croupier ANCHOR=$tmp/anchor CEILING=$tmp/sqlite_ceiling FLOOR=$tmp/parse_floor
 cp "$CROUPIER_BIN" "$BIN"
 [ -x "$BUILD/bench/anchor" ] && cp "$BUILD/bench/anchor" "$ANCHOR"
 [ -x "$BUILD/bench/sqlite_ceiling" ] && cp "$BUILD/bench/sqlite_ceiling" "$CEILING"
+[ -x "$BUILD/bench/parse_floor" ] && cp "$BUILD/bench/parse_floor" "$FLOOR"
 
 # server threads: croupier serve's default (what a user meets), raised to the
 # most connections measured when it is fewer (civetweb serves a connection
@@ -443,6 +447,28 @@ echo "  errors (connect/read/write, timeout = an answer after 2 s) summed over t
 echo "  seen in one run open for ${STARVE_MS} ms without any answer yet (the kernel's sockets, near the run's end)."
 echo "  each run's ratios:"
 sed 's/^/    /' "$tmp/ratios"
+# the floor under /validate's ratio: what jansson alone costs to parse the
+# body, against what the 0.8 target leaves croupier beyond the bare server
+if [ -x "$FLOOR" ]; then
+    floor=$("$FLOOR" "$(sed -n "s/^wrk.body = '\(.*\)'$/\1/p" "$tmp/valid.lua")" 2>&1)
+    fus=$(printf '%s\n' "$floor" | sed -n 's/.* \([0-9.]*\) us CPU per parse.*/\1/p')
+    if [ -n "$fus" ]; then
+        echo "  the parse's floor (build/bench/parse_floor: jansson's json_loadb of the body above, croupier's flags, one"
+        echo "  thread, its allocations from a bump allocator, CPU time of the thread): $fus us per parse."
+        for c in $CONNS; do
+            bc=$(col "$tmp/res.validate.$c.bare" 7)
+            awk -v c="$c" -v b="$bc" -v f="$fus" 'BEGIN {
+                budget = b / 0.8 - b
+                printf "  at %s connections ratio 0.8 leaves croupier %.1f us beyond the bare server'\''s %.1f us for all it adds\n", c, budget, b
+                printf "  (body, parse, checks, rules, answer): the parse alone takes %.0f%% of it%s\n", (budget > 0) ? 100 * f / budget : 0,
+                       (f >= budget) ? ": the target is out of reach with jansson" : "" }'
+        done
+    else
+        echo "  the parse's floor: $floor"
+    fi
+else
+    echo "  the parse's floor: $BUILD/bench/parse_floor missing (make bench builds it)"
+fi
 if [ "$starved_any" = 1 ]; then
     echo "  WARNING: connections were starved: those rows' req/s come from fewer live connections than shown"
 fi
