@@ -453,8 +453,8 @@ if [ -x "$FLOOR" ]; then
     floor=$("$FLOOR" "$(sed -n "s/^wrk.body = '\(.*\)'$/\1/p" "$tmp/valid.lua")" 2>&1)
     fus=$(printf '%s\n' "$floor" | sed -n 's/.* \([0-9.]*\) us CPU per parse.*/\1/p')
     if [ -n "$fus" ]; then
-        echo "  the parse's floor (build/bench/parse_floor: jansson's json_loadb of the body above, croupier's flags, one"
-        echo "  thread, its allocations from a bump allocator, CPU time of the thread): $fus us per parse."
+        echo "  the parse's floor (build/bench/parse_floor: jansson's json_loadb of the body wrk POSTs above, croupier's"
+        echo "  flags, one thread, its allocations from a bump allocator, CPU time of the thread): $fus us per parse."
         for c in $CONNS; do
             bc=$(col "$tmp/res.validate.$c.bare" 7)
             awk -v c="$c" -v b="$bc" -v f="$fus" 'BEGIN {
