@@ -1,31 +1,7 @@
 #!/usr/bin/env node
 // cli.mjs: `make soak`, the long run of the whole-game soak (tests/soak/soak.mjs).
-//
-//   node tests/soak/cli.mjs [--games 10000] [--seed 1] [--concurrency 6] [--threads 8]
-//                           [--store sqlite:FILE | postgres://...] [--bin build/croupier]
-//                           [--game NAME] [--first K] [--full N] [--sample P] [--contract]
-//                           [--failures FILE] [--routes] [--log-games] [--quiet]
-//   node tests/soak/cli.mjs --base http://127.0.0.1:8080 --admin-token TOKEN ...   (a server already running)
-//
-// --games is the total, shared evenly between the games of GET /rules. It
-// starts its own server (a fresh SQLite file unless --store or
-// CROUPIER_TEST_STORE says otherwise; --bin or CROUPIER_BIN names the
-// binary), prints progress on stderr, and ends with one line on stdout
-//   games finished: N, plays: N, failures: N
-// (plays: every play of the finished games, the people's and the bots').
-// The exit status is 0 only when every planned game finished and nothing
-// failed. The failures, each with its reproduction (the POST /games body and
-// the people's plays up to it), go to --failures (tests/out/soak-failures.json).
-//
-// Every position of every game is checked in full (see tests/soak/soak.mjs)
-// unless --full N (N games of each game in full) and --sample P (that share
-// of the positions of the other games, and always their last) say otherwise.
-// --contract checks every response against openapi.yaml too. --routes prints
-// the requests, mean latency and size per route; --log-games one JSON line
-// per game on stdout.
-//
-// To replay one game of a run alone: --game G --first K --games 1 --seed S
-// (K is the plan index printed with the failure).
+// USAGE below is what --help prints: the options, and what a run checks
+// and prints.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,27 +9,74 @@ import { ROOT } from '../http/lib/contract.mjs';
 import { startServer } from '../http/lib/server.mjs';
 import { makeClient, discover, planGames, runPlan, groupFailures, describeFailure } from './soak.mjs';
 
-const { values: o } = parseArgs({
-  options: {
-    games: { type: 'string', default: '10000' },
-    seed: { type: 'string', default: '1' },
-    concurrency: { type: 'string', default: '6' },
-    threads: { type: 'string', default: '8' },
-    store: { type: 'string' },
-    bin: { type: 'string' },
-    base: { type: 'string' },
-    'admin-token': { type: 'string' },
-    game: { type: 'string', multiple: true },
-    first: { type: 'string', default: '0' },
-    contract: { type: 'boolean', default: false },
-    full: { type: 'string' },
-    sample: { type: 'string', default: '1' },
-    failures: { type: 'string', default: path.join(ROOT, 'tests', 'out', 'soak-failures.json') },
-    quiet: { type: 'boolean', default: false },
-    routes: { type: 'boolean', default: false },
-    'log-games': { type: 'boolean', default: false },
-  },
-});
+const USAGE = `usage: node tests/soak/cli.mjs [options]      (make soak: SOAK_GAMES=N SOAK_ARGS='...')
+       node tests/soak/cli.mjs --base http://127.0.0.1:8080 --admin-token TOKEN [options]
+                                                     (a server already running)
+Whole games through a real server, every position checked in full
+(tests/soak/soak.mjs). Without --base it starts its own server, on a fresh
+SQLite file unless --store or CROUPIER_TEST_STORE says otherwise.
+
+  --games N           games in all, shared evenly between the games of GET /rules (10000)
+  --seed S            the plan's seed (1)
+  --concurrency N     games at once (6)
+  --threads N         the server's threads and the client's sockets (8)
+  --store URL         sqlite:FILE or postgres://... for the server it starts
+  --bin PATH          the server binary (CROUPIER_BIN; build/croupier)
+  --base URL, --admin-token TOKEN
+                      play against a server already running instead
+  --game NAME         only this game (repeatable)
+  --first K           start at plan index K
+  --full N            N games of each game checked in full, the others sampled
+  --sample P          the share of those others' positions checked (1); their
+                      last position always is
+  --contract          check every response against openapi.yaml too
+  --failures FILE     where failures go, each with its reproduction
+                      (tests/out/soak-failures.json)
+  --routes            print requests, mean latency and size per route
+  --log-games         one JSON line per game on stdout
+  --quiet             no progress on stderr
+  -h, --help          this text
+
+It ends with one line on stdout:
+  games finished: N, plays: N, failures: N
+(plays: every play of the finished games, the people's and the bots'). The
+exit status is 0 only when every planned game finished and nothing failed.
+To replay one game of a run alone: --game G --first K --games 1 --seed S
+(K is the plan index printed with the failure).
+`;
+
+let o;
+try {
+  ({ values: o } = parseArgs({
+    options: {
+      games: { type: 'string', default: '10000' },
+      seed: { type: 'string', default: '1' },
+      concurrency: { type: 'string', default: '6' },
+      threads: { type: 'string', default: '8' },
+      store: { type: 'string' },
+      bin: { type: 'string' },
+      base: { type: 'string' },
+      'admin-token': { type: 'string' },
+      game: { type: 'string', multiple: true },
+      first: { type: 'string', default: '0' },
+      contract: { type: 'boolean', default: false },
+      full: { type: 'string' },
+      sample: { type: 'string', default: '1' },
+      failures: { type: 'string', default: path.join(ROOT, 'tests', 'out', 'soak-failures.json') },
+      quiet: { type: 'boolean', default: false },
+      routes: { type: 'boolean', default: false },
+      'log-games': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }));
+} catch (e) {
+  console.error(`cli.mjs: ${e.message}\n(--help lists the options)`);
+  process.exit(2);
+}
+if (o.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 
 const int = (name) => {
   const v = Number(o[name]);
