@@ -265,22 +265,19 @@ static void dispatch(const api_config *cfg, const http_req *req, http_res *res)
     }
     const char *method = strcmp(req->method, "HEAD") == 0 ? "GET" : req->method;
     const route *hit = NULL;
-    route_match m = {0}, tmp;
-    char allow[64] = "";
-    for (const route *r = api_routes; r->method; r++) {
-        if (!match(r->pattern, req->path, &tmp))
-            continue;
-        if (!strstr(allow, r->method)) {
-            if (allow[0])
-                strcat(allow, ", ");
-            strcat(allow, r->method);
-        }
-        if (!hit && strcmp(r->method, method) == 0) {
+    route_match m = {0};
+    for (const route *r = api_routes; r->method && !hit; r++)
+        if (strcmp(r->method, method) == 0 && match(r->pattern, req->path, &m))
             hit = r;
-            m = tmp;
-        }
-    }
     if (!hit) {
+        /* the methods the path has, for 405's Allow and a CORS preflight */
+        char allow[64] = "";
+        for (const route *r = api_routes; r->method; r++)
+            if (match(r->pattern, req->path, &m) && !strstr(allow, r->method)) {
+                if (allow[0])
+                    strcat(allow, ", ");
+                strcat(allow, r->method);
+            }
         if (allow[0]) {
             if (preflight(cfg, req, allow, res))
                 return;

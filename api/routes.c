@@ -1,5 +1,6 @@
-/* routes.c: the route table. One row per method and path; the router walks
- * it once per request (405 with Allow comes from the same rows). The
+/* routes.c: the route table. One row per method and path; the router takes
+ * the first row of the request's method whose path matches (when there is
+ * none, the rows whose path matches give 405's Allow). The
  * routes that create games or play in them take an Idempotency-Key (ROUTE_KEYED,
  * api/idem.h). */
 #include "api.h"
