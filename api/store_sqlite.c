@@ -219,6 +219,18 @@ static void conn_free(conn *c)
     free(c);
 }
 
+/* Raise one of the checkpointer's requests (ck_want, ck_flush, ck_stop)
+ * and wake it, unless that request is already up. */
+static void ck_wake(sqlite_store *s, int *flag)
+{
+    pthread_mutex_lock(&s->ck_mu);
+    if (!*flag) {
+        *flag = 1;
+        pthread_cond_signal(&s->ck_cv);
+    }
+    pthread_mutex_unlock(&s->ck_mu);
+}
+
 /* After every commit of a pooled connection SQLite calls this with the
  * WAL's size in pages (the write lock already released): the checkpointer
  * is woken when the WAL has grown enough. No checkpoint runs in a request's
@@ -230,21 +242,11 @@ static int wal_hook(void *arg, sqlite3 *db, const char *name, int pages)
     sqlite_store *s = arg;
     __atomic_store_n(&s->ck_pages, pages, __ATOMIC_RELAXED);
     if (pages >= __atomic_load_n(&s->ck_next, __ATOMIC_RELAXED)) {
-        pthread_mutex_lock(&s->ck_mu);
-        if (!s->ck_want) {
-            s->ck_want = 1;
-            pthread_cond_signal(&s->ck_cv);
-        }
-        pthread_mutex_unlock(&s->ck_mu);
+        ck_wake(s, &s->ck_want);
     } else if ((unsigned)(pages - __atomic_load_n(&s->ck_flushed, __ATOMIC_RELAXED)) >=
                FLUSH_PAGES) { /* (or the WAL started over: pages fell) */
         __atomic_store_n(&s->ck_flushed, pages, __ATOMIC_RELAXED);
-        pthread_mutex_lock(&s->ck_mu);
-        if (!s->ck_flush) {
-            s->ck_flush = 1;
-            pthread_cond_signal(&s->ck_cv);
-        }
-        pthread_mutex_unlock(&s->ck_mu);
+        ck_wake(s, &s->ck_flush);
     }
     return SQLITE_OK;
 }
@@ -1167,10 +1169,7 @@ static void sq_close(store *base)
     if (!s)
         return;
     if (s->ck_running) {
-        pthread_mutex_lock(&s->ck_mu);
-        s->ck_stop = 1;
-        pthread_cond_signal(&s->ck_cv);
-        pthread_mutex_unlock(&s->ck_mu);
+        ck_wake(s, &s->ck_stop);
         pthread_join(s->ck_thread, NULL);
     }
     sqlite3_close_v2(s->ck_db);

@@ -197,6 +197,17 @@ static sqlite3 *open_db(const char *path, char *err, size_t errlen)
     return db;
 }
 
+/* raise one of the checkpointer's requests and wake it, as croupier's ck_wake */
+static void ck_wake(int *flag)
+{
+    pthread_mutex_lock(&ck_mu);
+    if (!*flag) {
+        *flag = 1;
+        pthread_cond_signal(&ck_cv);
+    }
+    pthread_mutex_unlock(&ck_mu);
+}
+
 static int wal_hook(void *arg, sqlite3 *db, const char *name, int pages)
 {
     (void)arg;
@@ -204,21 +215,11 @@ static int wal_hook(void *arg, sqlite3 *db, const char *name, int pages)
     (void)name;
     __atomic_store_n(&ck_pages, pages, __ATOMIC_RELAXED);
     if (pages >= __atomic_load_n(&ck_next, __ATOMIC_RELAXED)) {
-        pthread_mutex_lock(&ck_mu);
-        if (!ck_want) {
-            ck_want = 1;
-            pthread_cond_signal(&ck_cv);
-        }
-        pthread_mutex_unlock(&ck_mu);
+        ck_wake(&ck_want);
     } else if ((unsigned)(pages - __atomic_load_n(&ck_flushed, __ATOMIC_RELAXED)) >=
                FLUSH_PAGES) {
         __atomic_store_n(&ck_flushed, pages, __ATOMIC_RELAXED);
-        pthread_mutex_lock(&ck_mu);
-        if (!ck_flush) {
-            ck_flush = 1;
-            pthread_cond_signal(&ck_cv);
-        }
-        pthread_mutex_unlock(&ck_mu);
+        ck_wake(&ck_flush);
     }
     return SQLITE_OK;
 }
@@ -732,10 +733,7 @@ int main(int argc, char **argv)
         pthread_join(tids[t], NULL);
     double secs = now_s() - t0;
     if (bg_ckpt) {
-        pthread_mutex_lock(&ck_mu);
-        ck_stop = 1;
-        pthread_cond_signal(&ck_cv);
-        pthread_mutex_unlock(&ck_mu);
+        ck_wake(&ck_stop);
         pthread_join(ck_tid, NULL);
     }
 
