@@ -117,9 +117,15 @@ test('phone: a refused play\'s message shows by the hand, over nothing', async (
   const i = s.hand.findIndex((c) => !plays.some((p) => p[0] === 0 && p[1] === c && p[2][0] === 0));
   await tap(`hand-card-${i}`);
   await tap('build-pile-0'); // refused by the server
-  await page.waitForFunction(() => /Not allowed/.test(document.querySelector('[data-testid="message-near-hand"]').textContent));
-  const near = await tid('message-near-hand').boundingBox();
-  const hand = await tid('hand').boundingBox();
+  // both boxes read in the same frame, once the message is there and the hand
+  // drawn (a render in between, under a loaded machine, left no hand to measure)
+  const [near, hand] = await (await page.waitForFunction(() => {
+    const n = document.querySelector('[data-testid="message-near-hand"]');
+    const hd = document.querySelector('[data-testid="hand"]');
+    if (!n || !hd || !/Not allowed/.test(n.textContent)) return null;
+    const box = (e) => { const r = e.getBoundingClientRect(); return { y: r.y, height: r.height }; };
+    return hd.getBoundingClientRect().height > 0 ? [box(n), box(hd)] : null;
+  })).jsonValue();
   assert.ok(near.y >= hand.y + hand.height - 1, 'the message is under the hand');
   assert.ok(near.y + near.height <= H, 'and on the first screen');
   assert.equal(await tid('message').evaluate((e) => e.getBoundingClientRect().width), 1, 'the bar above the table is for screen readers only');
