@@ -65,10 +65,11 @@ static int judged_card(const json_t *j, int var)
     return json_is_string(j) ? bo_card_parse(json_string_value(j), var) : 0;
 }
 
-/* hand at args[h], stockpiles, discard_piles, build_piles at args[i..i+2]. */
+/* hand at args[h], stockpiles, discard_piles, build_piles at args[i..i+2].
+ * Every check runs with a relative pointer; a failed one gets the member's
+ * place in front (jx_fail_at), so no pointer is built for a good request. */
 static int obs_args(json_t *const *args, int h, int i, int var, int seat, bo_obs *o, game_err *e)
 {
-    char p[64], q[96];
     size_t deck = (size_t)bo_deck_size(var);
     memset(o, 0, sizeof *o);
     o->seat = seat;
@@ -78,64 +79,54 @@ static int obs_args(json_t *const *args, int h, int i, int var, int seat, bo_obs
         o->embargoed_by[k] = -1;
     o->ndraw = -1;
     o->plays_left = BO_PLAYS;
-    jx_ptr_idx(p, sizeof p, "", (size_t)h);
-    if (bo_cards_parse(args[h], p, var, deck, o->hand, &o->nhand, e))
-        return ERR_BAD_MEMBER;
-    i--; /* the code below reads args[i + 1..i + 3] */
-    const json_t *sp = args[i + 1];
-    jx_ptr_idx(p, sizeof p, "", (size_t)(i + 1));
-    if (jx_array(sp, p, BO_NP, BO_NP, e))
-        return ERR_BAD_MEMBER;
-    for (int k = 0; k < BO_NP; k++) {
-        const json_t *s = json_array_get(sp, (size_t)k);
+    if (bo_cards_parse(args[h], "", var, deck, o->hand, &o->nhand, e))
+        return jx_fail_at(e, 1, (size_t[]){(size_t)h});
+    const size_t at_sp = (size_t)i, at_d = (size_t)i + 1, at_b = (size_t)i + 2;
+    const json_t *sp = args[at_sp];
+    if (jx_array(sp, "", BO_NP, BO_NP, e))
+        return jx_fail_at(e, 1, (size_t[]){at_sp});
+    for (size_t k = 0; k < BO_NP; k++) {
+        const json_t *s = json_array_get(sp, k);
         long long cnt;
-        char pk[80];
-        jx_ptr_idx(pk, sizeof pk, p, (size_t)k);
-        if (jx_array(s, pk, 2, 2, e))
-            return ERR_BAD_MEMBER;
-        jx_ptr_idx(q, sizeof q, pk, 1);
-        if (jx_int(json_array_get(s, 1), q, 0, (long long)deck, &cnt, e))
-            return ERR_BAD_MEMBER;
+        if (jx_array(s, "", 2, 2, e))
+            return jx_fail_at(e, 2, (size_t[]){at_sp, k});
+        if (jx_int(json_array_get(s, 1), "", 0, (long long)deck, &cnt, e))
+            return jx_fail_at(e, 3, (size_t[]){at_sp, k, 1});
         o->nstock[k] = (int)cnt;
         const json_t *top = json_array_get(s, 0);
-        jx_ptr_idx(q, sizeof q, pk, 0);
         if (cnt == 0 && (json_is_null(top) || (json_is_string(top) && !*json_string_value(top))))
             continue;
         const char *str;
-        if (jx_string(top, q, &str, e))
-            return ERR_BAD_MEMBER;
+        if (jx_string(top, "", &str, e))
+            return jx_fail_at(e, 3, (size_t[]){at_sp, k, 0});
         int c = bo_card_parse(str, var);
-        if (!c)
-            return err_set(e, ERR_BAD_MEMBER, q, "expected a card (or null with a count of 0)");
+        if (!c) {
+            err_set(e, ERR_BAD_MEMBER, "", "expected a card (or null with a count of 0)");
+            return jx_fail_at(e, 3, (size_t[]){at_sp, k, 0});
+        }
         o->stock_top[k] = (uint8_t)(cnt ? c : 0);
     }
-    const json_t *d = args[i + 2];
-    jx_ptr_idx(p, sizeof p, "", (size_t)(i + 2));
-    if (jx_array(d, p, BO_NP, BO_NP, e))
-        return ERR_BAD_MEMBER;
-    for (int ow = 0; ow < BO_NP; ow++) {
-        const json_t *mine = json_array_get(d, (size_t)ow);
-        jx_ptr_idx(q, sizeof q, p, (size_t)ow);
-        if (jx_array(mine, q, BO_NDISC, BO_NDISC, e))
-            return ERR_BAD_MEMBER;
-        for (int k = 0; k < BO_NDISC; k++) {
-            char r[128];
+    const json_t *d = args[at_d];
+    if (jx_array(d, "", BO_NP, BO_NP, e))
+        return jx_fail_at(e, 1, (size_t[]){at_d});
+    for (size_t ow = 0; ow < BO_NP; ow++) {
+        const json_t *mine = json_array_get(d, ow);
+        if (jx_array(mine, "", BO_NDISC, BO_NDISC, e))
+            return jx_fail_at(e, 2, (size_t[]){at_d, ow});
+        for (size_t k = 0; k < BO_NDISC; k++) {
             int m;
-            jx_ptr_idx(r, sizeof r, q, (size_t)k);
-            if (bo_cards_parse(json_array_get(mine, (size_t)k), r, var, deck, o->b.disc[ow][k], &m, e))
-                return ERR_BAD_MEMBER;
+            if (bo_cards_parse(json_array_get(mine, k), "", var, deck, o->b.disc[ow][k], &m, e))
+                return jx_fail_at(e, 3, (size_t[]){at_d, ow, k});
             o->b.ndisc[ow][k] = (uint8_t)m;
         }
     }
-    const json_t *b = args[i + 3];
-    jx_ptr_idx(p, sizeof p, "", (size_t)(i + 3));
-    if (jx_array(b, p, BO_NBUILD, BO_NBUILD, e))
-        return ERR_BAD_MEMBER;
-    for (int k = 0; k < BO_NBUILD; k++) {
+    const json_t *b = args[at_b];
+    if (jx_array(b, "", BO_NBUILD, BO_NBUILD, e))
+        return jx_fail_at(e, 1, (size_t[]){at_b});
+    for (size_t k = 0; k < BO_NBUILD; k++) {
         int m;
-        jx_ptr_idx(q, sizeof q, p, (size_t)k);
-        if (bo_cards_parse(json_array_get(b, (size_t)k), q, var, deck, o->b.build[k], &m, e))
-            return ERR_BAD_MEMBER;
+        if (bo_cards_parse(json_array_get(b, k), "", var, deck, o->b.build[k], &m, e))
+            return jx_fail_at(e, 2, (size_t[]){at_b, k});
         o->b.nbuild[k] = (uint8_t)m;
     }
     return 0;

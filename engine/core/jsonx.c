@@ -119,6 +119,18 @@ void jx_ptr_idx(char *out, size_t n, const char *base, size_t i)
     out[k] = 0;
 }
 
+int jx_fail_at(game_err *e, int n, const size_t *idx)
+{
+    char p[128] = "";
+    for (int k = 0; k < n; k++) {
+        char q[sizeof p];
+        memcpy(q, p, sizeof q);
+        jx_ptr_idx(p, sizeof p, q, idx[k]);
+    }
+    err_prefix(e, p);
+    return ERR_BAD_MEMBER;
+}
+
 void jx_ptr_key(char *out, size_t n, const char *base, const char *key)
 {
     if (n == 0)

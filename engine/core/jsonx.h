@@ -26,6 +26,11 @@ const json_t *jx_get(const json_t *obj, const char *key);
 /* Build "<base>/<i>" or "<base>/<key>" (key escaped per RFC 6901). */
 void jx_ptr_idx(char *out, size_t n, const char *base, size_t i);
 void jx_ptr_key(char *out, size_t n, const char *base, const char *key);
+/* For checks run with a relative pointer ("" or below) that failed: put
+ * "/idx[0]/idx[1]/..." (n indices) in front of e's pointer and return
+ * ERR_BAD_MEMBER. So the pointer of a member is built only when the member
+ * is wrong, not for every member of every request. */
+int jx_fail_at(game_err *e, int n, const size_t *idx);
 /* Does the JSON text s[0..n) nest arrays and objects deeper than `limit`?
  * Counted on the bytes (brackets outside strings), before parsing, so a
  * hostile text is refused before jansson builds it (jansson itself allows

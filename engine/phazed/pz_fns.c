@@ -120,61 +120,53 @@ typedef struct hist_facts {
     int turns;
 } hist_facts;
 
-/* player_id, table, turn_history, phase_status, hand, discard from args[i..] */
+/* player_id, table, turn_history, phase_status, hand, discard from args[i..].
+ * Every check runs with a relative pointer; a failed one gets the member's
+ * place in front (jx_fail_at), so no pointer is built for a good request
+ * (a late turn_history has hundreds of members). */
 static int obs_args(json_t *const *args, int i, int v, pz_obs *o, hist_facts *hf, game_err *e)
 {
-    char p[32], q[64];
     long long x;
+    const size_t at = (size_t)i;
     memset(o, 0, sizeof *o);
     o->variant = v;
     o->deck = -1;
     for (int k = 0; k < PZ_MAXP; k++)
         o->hand_sizes[k] = -1;
-    snprintf(p, sizeof p, "/%d", i);
-    if (jx_int(args[i], p, 0, PZ_MAXP - 1, &x, e))
-        return ERR_BAD_MEMBER;
+    if (jx_int(args[i], "", 0, PZ_MAXP - 1, &x, e))
+        return jx_fail_at(e, 1, (size_t[]){at});
     o->seat = (int)x;
-    snprintf(p, sizeof p, "/%d", i + 1);
-    if (jx_array(args[i + 1], p, PZ_MINP, PZ_MAXP, e))
-        return ERR_BAD_MEMBER;
+    if (jx_array(args[i + 1], "", PZ_MINP, PZ_MAXP, e))
+        return jx_fail_at(e, 1, (size_t[]){at + 1});
     o->np = (int)json_array_size(args[i + 1]);
-    if (pz_table_parse(args[i + 1], p, v, o->np, &o->t, 0, e))
-        return ERR_BAD_MEMBER;
+    if (pz_table_parse(args[i + 1], "", v, o->np, &o->t, 0, e))
+        return jx_fail_at(e, 1, (size_t[]){at + 1});
     if (o->seat >= o->np) {
-        snprintf(p, sizeof p, "/%d", i);
-        return err_set(e, ERR_BAD_MEMBER, p, "player %d is not at this table of %d", o->seat, o->np);
+        err_set(e, ERR_BAD_MEMBER, "", "player %d is not at this table of %d", o->seat, o->np);
+        return jx_fail_at(e, 1, (size_t[]){at});
     }
     /* turn_history: [[player, [plays]], ...] */
     const json_t *h = args[i + 2];
-    snprintf(p, sizeof p, "/%d", i + 2);
-    if (jx_array(h, p, 0, (size_t)1 << 16, e))
-        return ERR_BAD_MEMBER;
+    if (jx_array(h, "", 0, (size_t)1 << 16, e))
+        return jx_fail_at(e, 1, (size_t[]){at + 2});
     int last_p = -1, last_type = -1, last_n = 0;
     int pending[PZ_MAXP] = {0}; /* a Skip not yet taken (bonus) */
     for (size_t k = 0; k < json_array_size(h); k++) {
         const json_t *turn = json_array_get(h, k);
-        char pk[80];
-        jx_ptr_idx(pk, sizeof pk, p, k);
-        if (jx_array(turn, pk, 2, 2, e))
-            return ERR_BAD_MEMBER;
-        jx_ptr_idx(q, sizeof q, pk, 0);
-        if (jx_int(json_array_get(turn, 0), q, 0, o->np - 1, &x, e))
-            return ERR_BAD_MEMBER;
+        if (jx_array(turn, "", 2, 2, e))
+            return jx_fail_at(e, 2, (size_t[]){at + 2, k});
+        if (jx_int(json_array_get(turn, 0), "", 0, o->np - 1, &x, e))
+            return jx_fail_at(e, 3, (size_t[]){at + 2, k, 0});
         last_p = (int)x;
         pending[last_p] = 0; /* their turn came: played or skipped */
         const json_t *plays = json_array_get(turn, 1);
-        jx_ptr_idx(q, sizeof q, pk, 1);
-        if (jx_array(plays, q, 0, (size_t)1 << 12, e))
-            return ERR_BAD_MEMBER;
+        if (jx_array(plays, "", 0, (size_t)1 << 12, e))
+            return jx_fail_at(e, 3, (size_t[]){at + 2, k, 1});
         last_n = (int)json_array_size(plays);
         for (int m = 0; m < last_n; m++) {
             pz_play pl;
-            char r[96];
-            if (pz_play_parse(json_array_get(plays, (size_t)m), v, &pl, e)) {
-                jx_ptr_idx(r, sizeof r, q, (size_t)m);
-                err_prefix(e, r);
-                return ERR_BAD_MEMBER;
-            }
+            if (pz_play_parse(json_array_get(plays, (size_t)m), v, &pl, e))
+                return jx_fail_at(e, 4, (size_t[]){at + 2, k, 1, (size_t)m});
             last_type = pl.type;
             if (pl.type == PZ_SKIP && pl.target < o->np)
                 pending[pl.target] = 1;
@@ -196,21 +188,20 @@ static int obs_args(json_t *const *args, int i, int v, pz_obs *o, hist_facts *hf
     o->turn = last_p < 0 || next == o->seat;
     o->mid = last_p == o->seat && !ended;
     hf->turns = (int)json_array_size(h);
-    snprintf(p, sizeof p, "/%d", i + 3);
-    if (pz_status_parse(args[i + 3], p, v, o->np, o->status, e))
-        return ERR_BAD_MEMBER;
-    snprintf(p, sizeof p, "/%d", i + 4);
-    if (pz_cards_parse(args[i + 4], p, v, PZ_NCARDS, o->hand, &o->nhand, e))
-        return ERR_BAD_MEMBER;
+    if (pz_status_parse(args[i + 3], "", v, o->np, o->status, e))
+        return jx_fail_at(e, 1, (size_t[]){at + 3});
+    if (pz_cards_parse(args[i + 4], "", v, PZ_NCARDS, o->hand, &o->nhand, e))
+        return jx_fail_at(e, 1, (size_t[]){at + 4});
     const json_t *d = args[i + 5];
-    snprintf(p, sizeof p, "/%d", i + 5);
     if (d && !json_is_null(d)) {
         const char *s;
-        if (jx_string(d, p, &s, e))
-            return ERR_BAD_MEMBER;
+        if (jx_string(d, "", &s, e))
+            return jx_fail_at(e, 1, (size_t[]){at + 5});
         o->discard = pz_card_parse(s, v);
-        if (!o->discard)
-            return err_set(e, ERR_BAD_MEMBER, p, "expected a card or null, got \"%.16s\"", s);
+        if (!o->discard) {
+            err_set(e, ERR_BAD_MEMBER, "", "expected a card or null, got \"%.16s\"", s);
+            return jx_fail_at(e, 1, (size_t[]){at + 5});
+        }
     }
     return 0;
 }
