@@ -209,7 +209,7 @@ static int call_fn(const http_req *req, const game_ops *ops, const game_fn *f,
         }
         return http_res_fail(res, req, &e);
     }
-    return http_res_json(res, 200, json_pack("{s:o}", "result", result));
+    return http_res_json(res, 200, jx_obj(1, "result", result));
 }
 
 static int find_and_call(const http_req *req, const char *game, const char *kind,
