@@ -122,10 +122,10 @@ void jx_ptr_idx(char *out, size_t n, const char *base, size_t i)
 int jx_fail_at(game_err *e, int n, const size_t *idx)
 {
     char p[128] = "";
-    for (int k = 0; k < n; k++) {
-        char q[sizeof p];
-        memcpy(q, p, sizeof q);
-        jx_ptr_idx(p, sizeof p, q, idx[k]);
+    size_t k = 0;
+    for (int i = 0; i < n && k + 1 < sizeof p; i++) { /* each "/<i>" after the last */
+        jx_ptr_idx(p + k, sizeof p - k, "", idx[i]);
+        k += strlen(p + k);
     }
     err_prefix(e, p);
     return ERR_BAD_MEMBER;
