@@ -34,6 +34,9 @@
 
 enum { POOL_MAX = 32, BUSY_MS = 5000, OPEN_WAIT_TRIES = 12 /* x BUSY_MS on open */,
        CACHE_KB = 512 };
+/* The primary connection's cache (primary_get) stays good from one use to
+ * the next: SQLite's default size, 2 MB. */
+#define PRIMARY_CACHE_PRAGMA "PRAGMA cache_size=-2000"
 
 /* The checkpointer (below): a checkpoint when the WAL holds CKPT_FRAMES
  * pages (about 64 MB), or when it holds any and no commit came for
@@ -121,7 +124,7 @@ _Static_assert(STORE_NOTE == 3, "Q_PLAYS_NO_NOTES spells STORE_NOTE as 3");
 typedef struct conn {
     sqlite3 *db;
     sqlite3_stmt *st[Q__COUNT];
-    int writing; /* holds the store's writer mutex (begin_write) */
+    int primary; /* the store's primary connection (held with wmu) */
 } conn;
 
 typedef struct sqlite_store {
@@ -129,6 +132,10 @@ typedef struct sqlite_store {
     char *path;
     pthread_mutex_t mu;
     pthread_mutex_t wmu; /* this process's writers, one at a time */
+    conn *primary;       /* every write's connection, and reads' when free */
+    long w_done;         /* writes (atomic; /metrics) */
+    long p_hit, p_miss;  /* pages the primary found in its cache or read from
+                            the files (atomic; /metrics) */
     conn *idle[POOL_MAX];
     int nidle;
     /* the checkpointer thread and what the commits tell it */
@@ -449,8 +456,45 @@ static void *checkpointer(void *arg)
     return NULL;
 }
 
+/* The primary connection, opened on first use; the caller holds wmu. */
+static conn *primary_get(sqlite_store *s)
+{
+    if (!s->primary && (s->primary = conn_new(s, NULL, 0)) != NULL) {
+        s->primary->primary = 1;
+        sqlite3_exec(s->primary->db, PRIMARY_CACHE_PRAGMA, NULL, NULL, NULL);
+    }
+    return s->primary;
+}
+
+/* Done with the primary: counts what its cache held, closes it if it is
+ * left inside a transaction (the next use opens another), releases wmu. */
+static void primary_give(sqlite_store *s, conn *c)
+{
+    int hit = 0, miss = 0, top;
+    sqlite3_db_status(c->db, SQLITE_DBSTATUS_CACHE_HIT, &hit, &top, 1);
+    sqlite3_db_status(c->db, SQLITE_DBSTATUS_CACHE_MISS, &miss, &top, 1);
+    __atomic_add_fetch(&s->p_hit, hit, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&s->p_miss, miss, __ATOMIC_RELAXED);
+    if (!sqlite3_get_autocommit(c->db)) {
+        sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+        if (!sqlite3_get_autocommit(c->db)) {
+            conn_free(c);
+            s->primary = NULL;
+        }
+    }
+    pthread_mutex_unlock(&s->wmu);
+}
+
+/* A connection for a read: the primary when no one holds it, else one of
+ * the pool (begin_write says why the primary first). */
 static conn *conn_take(sqlite_store *s)
 {
+    if (pthread_mutex_trylock(&s->wmu) == 0) {
+        conn *p = primary_get(s);
+        if (p)
+            return p;
+        pthread_mutex_unlock(&s->wmu);
+    }
     conn *c = NULL;
     pthread_mutex_lock(&s->mu);
     if (s->nidle > 0)
@@ -463,14 +507,14 @@ static void conn_give(sqlite_store *s, conn *c)
 {
     if (!c)
         return;
+    if (c->primary) {
+        primary_give(s, c);
+        return;
+    }
     /* Never pool a connection left inside a transaction. */
     int open_tx = !sqlite3_get_autocommit(c->db);
     if (open_tx)
         sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
-    if (c->writing) { /* the transaction is over: the next writer goes */
-        c->writing = 0;
-        pthread_mutex_unlock(&s->wmu);
-    }
     if (open_tx && !sqlite3_get_autocommit(c->db)) {
         conn_free(c);
         return;
@@ -540,13 +584,34 @@ static void wal_wait(sqlite_store *s)
     pthread_mutex_unlock(&s->ck_mu);
 }
 
-/* BEGIN IMMEDIATE, holding the writer mutex until conn_give(). */
-static int begin_write(sqlite_store *s, conn *c)
+/* The primary connection inside BEGIN IMMEDIATE, holding wmu until
+ * conn_give(); NULL when it cannot begin (wmu released).
+ *
+ * Every write of this process, and every read that finds it free, goes
+ * through one connection, the primary. SQLite drops a connection's whole
+ * page cache when it finds that another connection of the file has
+ * written (WAL), so while the writes were spread over the pool each one
+ * read again, with a pread each, the pages of the B-trees it was about to
+ * change (some ten a stored play), and a read after a write did too. The
+ * primary's cache stays good from one use to the next: only another
+ * process's write or a checkpoint that restarts the WAL empties it. Writes
+ * were already one at a time (wmu, and SQLite's own write lock); a read
+ * that finds the primary busy takes a pooled connection, so reads still
+ * run side by side. */
+static conn *begin_write(sqlite_store *s)
 {
     wal_wait(s);
     pthread_mutex_lock(&s->wmu);
-    c->writing = 1;
-    return q_exec(c, Q_BEGIN) == SQLITE_OK ? 0 : -1;
+    conn *c = primary_get(s);
+    if (c && q_exec(c, Q_BEGIN) == SQLITE_OK) {
+        __atomic_add_fetch(&s->w_done, 1, __ATOMIC_RELAXED);
+        return c;
+    }
+    if (c)
+        primary_give(s, c);
+    else
+        pthread_mutex_unlock(&s->wmu);
+    return NULL;
 }
 
 static void rollback(conn *c)
@@ -759,12 +824,10 @@ static int sq_create(store *base, const store_row *row, const store_play *plays,
     sqlite_store *s = (sqlite_store *)base;
     if (!row || !row->meta || !row->origin || k < 0 || (k > 0 && !plays))
         return ERR_STORE;
-    conn *c = conn_take(s);
+    conn *c = begin_write(s);
     if (!c)
         return ERR_STORE;
     int ret = ERR_STORE;
-    if (begin_write(s, c))
-        goto done;
     sqlite3_stmt *st = q(c, Q_INS_GAME);
     if (!st)
         goto fail;
@@ -799,12 +862,10 @@ static int sq_commit(store *base, const char *id, int64_t expect, const char *me
     sqlite_store *s = (sqlite_store *)base;
     if (!id || !meta || k < 0 || (k > 0 && !plays))
         return ERR_STORE;
-    conn *c = conn_take(s);
+    conn *c = begin_write(s);
     if (!c)
         return ERR_STORE;
     int ret = ERR_STORE;
-    if (begin_write(s, c))
-        goto done;
     sqlite3_stmt *st = q(c, Q_CAS);
     if (!st)
         goto fail;
@@ -917,12 +978,10 @@ done:
 static int sq_del(store *base, const char *id)
 {
     sqlite_store *s = (sqlite_store *)base;
-    conn *c = conn_take(s);
+    conn *c = begin_write(s);
     if (!c)
         return ERR_STORE;
     int ret = ERR_STORE;
-    if (begin_write(s, c))
-        goto done;
     sqlite3_stmt *st = q(c, Q_DEL_GAME);
     if (!st)
         goto fail;
@@ -1006,12 +1065,10 @@ static int idem_read(conn *c, store_idem *k)
 static int sq_idem_claim(store *base, store_idem *k, int lease_s)
 {
     sqlite_store *s = (sqlite_store *)base;
-    conn *c = conn_take(s);
+    conn *c = begin_write(s);
     if (!c)
         return ERR_STORE;
     int ret = ERR_STORE;
-    if (begin_write(s, c))
-        goto done;
     sqlite3_stmt *st = q(c, Q_IDEM_CLAIM);
     if (!st)
         goto fail;
@@ -1044,12 +1101,10 @@ done:
 static int write_one(sqlite_store *s, int which, void (*bind)(sqlite3_stmt *, const void *),
                      const void *arg)
 {
-    conn *c = conn_take(s);
+    conn *c = begin_write(s);
     if (!c)
         return ERR_STORE;
     int ret = ERR_STORE;
-    if (begin_write(s, c))
-        goto done;
     sqlite3_stmt *st = q(c, which);
     if (!st)
         goto fail;
@@ -1157,9 +1212,22 @@ static size_t sq_metrics(store *base, char *buf, size_t n)
                      "# HELP croupier_sqlite_wal_syncs_total Write-behind syncs of the WAL (one"
                      " per megabyte committed).\n"
                      "# TYPE croupier_sqlite_wal_syncs_total counter\n"
-                     "croupier_sqlite_wal_syncs_total %ld\n",
+                     "croupier_sqlite_wal_syncs_total %ld\n"
+                     "# HELP croupier_sqlite_writes_total Write transactions (all through the"
+                     " primary connection).\n"
+                     "# TYPE croupier_sqlite_writes_total counter\n"
+                     "croupier_sqlite_writes_total %ld\n"
+                     "# HELP croupier_sqlite_primary_pages_total Pages the primary connection"
+                     " (every write, the reads that find it free) found in its cache or read"
+                     " from the files.\n"
+                     "# TYPE croupier_sqlite_primary_pages_total counter\n"
+                     "croupier_sqlite_primary_pages_total{from=\"cache\"} %ld\n"
+                     "croupier_sqlite_primary_pages_total{from=\"file\"} %ld\n",
                      (long long)sqlite3_memory_used(), (long long)sqlite3_memory_highwater(0), idle,
-                     __atomic_load_n(&s->wal_syncs, __ATOMIC_RELAXED));
+                     __atomic_load_n(&s->wal_syncs, __ATOMIC_RELAXED),
+                     __atomic_load_n(&s->w_done, __ATOMIC_RELAXED),
+                     __atomic_load_n(&s->p_hit, __ATOMIC_RELAXED),
+                     __atomic_load_n(&s->p_miss, __ATOMIC_RELAXED));
     return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n ? n - 1 : 0;
 }
 
@@ -1173,6 +1241,8 @@ static void sq_close(store *base)
         pthread_join(s->ck_thread, NULL);
     }
     sqlite3_close_v2(s->ck_db);
+    if (s->primary)
+        conn_free(s->primary);
     for (int i = 0; i < s->nidle; i++)
         conn_free(s->idle[i]);
     pthread_mutex_destroy(&s->mu);

@@ -940,6 +940,70 @@ static void test_wal_writeback(void **state)
     store_close(s);
 }
 
+/* One game's player: reads the game, then stores a play on it, as a
+ * request does, `n` times. */
+typedef struct {
+    store *s;
+    char id[8];
+    int n, errors;
+} player_loop;
+
+static void *write_loop(void *arg)
+{
+    player_loop *w = arg;
+    for (int i = 0; i < w->n; i++) {
+        store_row row;
+        if (store_get(w->s, w->id, &row)) {
+            w->errors++;
+            continue;
+        }
+        usleep(100); /* the request's work between its read and its write */
+        store_play p = P((int)row.version + 1, 0, STORE_PERSON, NULL, "{\"type\":\"discard\",\"card\":0}",
+                         "{}", "an explanation of some length, as a bot's play has one");
+        if (store_commit(w->s, w->id, row.version, "{\"seats\":[]}", (const unsigned char *)"{}", 2,
+                         &p, 1))
+            w->errors++;
+        store_row_free(&row);
+    }
+    return NULL;
+}
+
+/* The writes of four threads go through one connection, the primary
+ * (and the reads when it is free), whose page cache stays good from one
+ * use to the next: SQLite drops a connection's whole cache when another
+ * connection of the file has written, so with the writes spread over the
+ * pool each read its B-tree pages again. The store's metrics count the
+ * pages the primary found in its cache and those it read from the files. */
+static void test_primary_cache(void **state)
+{
+    fx *f = *state;
+    store *s = open_ok(f->path);
+    enum { N = 200, T = 4 };
+    player_loop w[T];
+    pthread_t t[T];
+    for (int i = 0; i < T; i++) {
+        w[i] = (player_loop){.s = s, .n = N};
+        snprintf(w[i].id, sizeof w[i].id, "w%d", i);
+        create_game(s, w[i].id, 1, "{}", NULL, NULL, 0, 0);
+    }
+    for (int i = 0; i < T; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, write_loop, &w[i]), 0);
+    for (int i = 0; i < T; i++) {
+        pthread_join(t[i], NULL);
+        assert_int_equal(w[i].errors, 0);
+    }
+    long long writes = metric(s, "croupier_sqlite_writes_total");
+    long long hit = metric(s, "croupier_sqlite_primary_pages_total{from=\"cache\"}");
+    long long miss = metric(s, "croupier_sqlite_primary_pages_total{from=\"file\"}");
+    assert_int_equal(writes, T * N + T);
+    if (hit < T * N)
+        fail_msg("%lld pages found in the primary's cache over %lld writes", hit, writes);
+    if (miss > 50) /* the first writes fill the cache */
+        fail_msg("%lld pages read from the files over %lld writes (%lld from the cache)", miss,
+                 writes, hit);
+    store_close(s);
+}
+
 static void test_migrate_schema1(void **state)
 {
     fx *f = *state;
@@ -1169,6 +1233,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_concurrent_open_schema1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_schema2, setup, teardown),
         cmocka_unit_test_setup_teardown(test_idempotency, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_primary_cache, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
