@@ -12,7 +12,30 @@
 #include "json_out.h"
 #include "snapshot.h"
 
-static json_t *game_doc(const game_ctx *c)
+/* A reader's view for an answer's "state". A game that writes its view as
+ * text (game_ops.view_text: no tree built) gets it spliced into the
+ * answer's text by res_state(); the member holds a null until then. */
+typedef struct {
+    char *text;
+    size_t len;
+} state_text;
+
+static json_t *state_value(const game_ops *ops, const void *st, int reader, state_text *t)
+{
+    t->text = ops->view_text ? ops->view_text(st, reader, &t->len) : NULL;
+    return t->text ? json_null() : ops->view(st, reader);
+}
+
+/* http_res_json of doc with its "state" as state_value() gave it. */
+static int res_state(http_res *res, int status, json_t *doc, state_text *t)
+{
+    char *text = t->text;
+    t->text = NULL;
+    return http_res_json_spliced(res, status, doc, "state", text, t->len);
+}
+
+/* The game as c's reader sees it at the position st (c->st: now). */
+static json_t *game_doc(const game_ctx *c, const void *st, state_text *t)
 {
     json_t *you = c->seat >= 0 ? json_integer(c->seat) : json_null();
     /* values copied out of meta, never referenced: it may be borrowed */
@@ -20,7 +43,8 @@ static json_t *game_doc(const game_ctx *c)
                   json_deep_copy(json_object_get(c->meta, "game")), "variant",
                   json_deep_copy(json_object_get(c->meta, "variant")), "version",
                   json_integer((json_int_t)c->row.version), "seats", ctx_public_seats(c->meta), "you",
-                  you, "state", c->ops->view(c->st, c->reader), "status", ctx_status_json(c->ops, c->st));
+                  you, "state", state_value(c->ops, st, c->reader, t), "status",
+                  ctx_status_json(c->ops, st));
 }
 
 /* --- POST /games ---------------------------------------------------------- */
@@ -338,15 +362,18 @@ static int store_new_game(const api_config *cfg, const http_req *req, idem_ticke
                 json_object_set_new(s, "token", json_string(tokens[i]));
                 json_object_set_new(s, "invite", json_string(invites[i]));
             }
+        state_text view;
         json_t *out = json_pack("{s:s,s:s,s:s,s:O,s:i,s:o,s:o,s:O,s:o}", "id", row.id,
                                 "game", ops->name, "variant", variant, "seed",
                                 show_seed ? seed : json_null(),
                                 "version", 1, "seats", pub, "you",
                                 you >= 0 ? json_integer(you) : json_null(), "applied",
                                 applied, "state",
-                                ops->view(st, you >= 0                      ? you
-                                              : ctx_spectators_all(meta) ? SEAT_OBSERVER
-                                                                         : SEAT_SPECTATOR));
+                                state_value(ops, st,
+                                            you >= 0                   ? you
+                                            : ctx_spectators_all(meta) ? SEAT_OBSERVER
+                                                                       : SEAT_SPECTATOR,
+                                            &view));
         if (out)
             json_object_set_new(out, "status", ctx_status_json(ops, st));
         if (out && warnings)
@@ -356,7 +383,7 @@ static int store_new_game(const api_config *cfg, const http_req *req, idem_ticke
         http_res_free(&ok);
         memset(&ok, 0, sizeof ok);
         http_res_header(&ok, "Location", "/games/%s", row.id);
-        http_res_json(&ok, 201, out);
+        res_state(&ok, 201, out, &view);
         store_answer a;
         if ((rc = idem_answer(key, &ok, &a))) {
             err_set(e, rc, NULL, "out of memory");
@@ -637,11 +664,10 @@ static int game_at(const api_config *cfg, const http_req *req, game_ctx *c, long
     if (gs.over)
         c->ops->reveal(st);
     etag(res, c->row.version);
-    json_t *doc = game_doc(c);
+    state_text view;
+    json_t *doc = game_doc(c, st, &view);
     json_object_set_new(doc, "at", json_integer(at));
-    json_object_set_new(doc, "state", c->ops->view(st, c->reader));
-    json_object_set_new(doc, "status", ctx_status_json(c->ops, st));
-    http_res_json(res, 200, doc);
+    res_state(res, 200, doc, &view);
     free(st);
     return 0;
 }
@@ -669,7 +695,9 @@ int h_game_get(const api_config *cfg, const http_req *req,
     if (inm && tag_matches(inm, c.row.version)) {
         http_res_raw(res, 304, NULL, NULL, 0);
     } else {
-        http_res_json(res, 200, game_doc(&c));
+        state_text view;
+        json_t *doc = game_doc(&c, c.st, &view);
+        res_state(res, 200, doc, &view);
     }
 done:
     ctx_free(&c);
@@ -754,10 +782,13 @@ int h_resign(const api_config *cfg, const http_req *req, const route_match *m,
         goto done;
     http_res ok = {0};
     etag(&ok, c.row.version + 1);
-    http_res_json(&ok, 200,
-                  json_pack("{s:I,s:i,s:s,s:O,s:o,s:o}", "version", (json_int_t)c.row.version + 1,
-                            "resigned", c.seat, "bot", bot, "applied", applied, "state",
-                            c.ops->view(c.st, c.seat), "status", ctx_status_json(c.ops, c.st)));
+    state_text view;
+    res_state(&ok, 200,
+              json_pack("{s:I,s:i,s:s,s:O,s:o,s:o}", "version", (json_int_t)c.row.version + 1,
+                        "resigned", c.seat, "bot", bot, "applied", applied, "state",
+                        state_value(c.ops, c.st, c.seat, &view), "status",
+                        ctx_status_json(c.ops, c.st)),
+              &view);
     rc = answered(cfg, req, m->idem, ctx_save(cfg, &c, applied, whos, m->idem, &ok), &ok, res);
     if (rc == ERR_CONFLICT)
         err_set(&e, rc, NULL, "the game changed meanwhile; retry");
@@ -826,10 +857,12 @@ int h_plays_post(const api_config *cfg, const http_req *req,
         goto done;
     http_res ok = {0};
     etag(&ok, c.row.version + 1);
-    http_res_json(&ok, 200,
-                  json_pack("{s:I,s:O,s:o,s:o}", "version", (json_int_t)c.row.version + 1,
-                            "applied", applied, "state", c.ops->view(c.st, c.seat), "status",
-                            ctx_status_json(c.ops, c.st)));
+    state_text view;
+    res_state(&ok, 200,
+              json_pack("{s:I,s:O,s:o,s:o}", "version", (json_int_t)c.row.version + 1, "applied",
+                        applied, "state", state_value(c.ops, c.st, c.seat, &view), "status",
+                        ctx_status_json(c.ops, c.st)),
+              &view);
     int64_t was = c.row.version;
     rc = answered(cfg, req, m->idem, ctx_save(cfg, &c, applied, whos, m->idem, &ok), &ok, res);
     if (rc == ERR_CONFLICT) {

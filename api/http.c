@@ -142,13 +142,16 @@ int http_res_raw(http_res *res, int status, const char *content_type,
     return 0;
 }
 
-static int json_body(http_res *res, int status, const char *ctype, json_t *json)
+static int json_body_spliced(http_res *res, int status, const char *ctype, json_t *json,
+                             const char *key, char *raw, size_t raw_len)
 {
     free(res->body);
     res->body = NULL;
     res->body_len = 0;
     size_t len = 0;
-    char *text = json_out(json, &len); /* json_dumps's bytes, faster (json_out.h) */
+    /* json_dumps's bytes, faster (json_out.h) */
+    char *text = raw ? json_out_spliced(json, key, raw, raw_len, &len) : json_out(json, &len);
+    free(raw);
     json_arena_release(json);
     if (!text) /* out of memory: no body can be written, a bare 500 */
         return http_res_raw(res, 500, NULL, NULL, 0);
@@ -159,9 +162,21 @@ static int json_body(http_res *res, int status, const char *ctype, json_t *json)
     return 0;
 }
 
+static int json_body(http_res *res, int status, const char *ctype, json_t *json)
+{
+    return json_body_spliced(res, status, ctype, json, NULL, NULL, 0);
+}
+
 int http_res_json(http_res *res, int status, json_t *json)
 {
     return json_body(res, status, "application/json; charset=utf-8", json);
+}
+
+int http_res_json_spliced(http_res *res, int status, json_t *json, const char *key, char *text,
+                          size_t text_len)
+{
+    return json_body_spliced(res, status, "application/json; charset=utf-8", json, key, text,
+                             text_len);
 }
 
 /* Copy s into out replacing each byte that is not part of valid UTF-8 with

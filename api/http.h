@@ -112,6 +112,11 @@ size_t http_redact_secrets(const char *in, char *out, size_t n);
 const char *http_reason(int status);
 /* Serialize json (stolen: decref'd here) as the body with status. */
 int http_res_json(http_res *res, int status, json_t *json);
+/* The same with the value of json's member key written as the JSON text
+ * `text` (taken: freed here; NULL: http_res_json): a game's view written
+ * as text (game_ops.view_text), its place in json held by a null. */
+int http_res_json_spliced(http_res *res, int status, json_t *json, const char *key, char *text,
+                          size_t text_len);
 /* Raw body (copied). */
 int http_res_raw(http_res *res, int status, const char *content_type,
                  const char *body, size_t len);

@@ -7,6 +7,7 @@
  */
 #include "json_out.h"
 #include "json_arena.h"
+#include "core/jw.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,9 +22,7 @@
 enum { SHARED_MEMO = 16 };
 
 typedef struct outbuf {
-    char *p;
-    size_t n, cap;
-    int failed;
+    jw w; /* its buffer only (core/jw.h) */
     int nshared;
     struct {
         const json_t *j;
@@ -31,59 +30,11 @@ typedef struct outbuf {
     } shared[SHARED_MEMO];
 } outbuf;
 
-static int grow(outbuf *b, size_t more)
-{
-    if (b->failed)
-        return -1;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->n + more)
-        cap *= 2;
-    char *q = realloc(b->p, cap);
-    if (!q) {
-        b->failed = 1;
-        return -1;
-    }
-    b->p = q;
-    b->cap = cap;
-    return 0;
-}
-
-/* 0 when more bytes fit (growing the buffer if need be). */
-static inline int room(outbuf *b, size_t more) { return b->n + more <= b->cap ? 0 : grow(b, more); }
-
-static inline void put(outbuf *b, const char *s, size_t n)
-{
-    if (room(b, n) == 0) {
-        memcpy(b->p + b->n, s, n);
-        b->n += n;
-    }
-}
-
-static inline void put_c(outbuf *b, char c)
-{
-    if (room(b, 1) == 0)
-        b->p[b->n++] = c;
-}
-
-static void put_int(outbuf *b, json_int_t v)
-{
-    char t[24];
-    int i = (int)sizeof t;
-    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-    do {
-        t[--i] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        t[--i] = '-';
-    put(b, t + i, sizeof t - (size_t)i);
-}
-
 static void put_u16(outbuf *b, unsigned cp)
 {
     static const char hex[] = "0123456789ABCDEF"; /* as jansson writes them */
     char e[6] = {'\\', 'u', hex[(cp >> 12) & 15], hex[(cp >> 8) & 15], hex[(cp >> 4) & 15], hex[cp & 15]};
-    put(b, e, sizeof e);
+    jw_put(&b->w, e, sizeof e);
 }
 
 /* The code point of the UTF-8 sequence at s[0..n) (RFC 3629: no overlong
@@ -125,9 +76,9 @@ static void put_string(outbuf *b, const char *str, size_t n)
 {
     const unsigned char *s = (const unsigned char *)str;
     /* most strings need no escape: copied as they are scanned */
-    if (room(b, n + 2))
+    if (jw_room(&b->w, n + 2))
         return;
-    char *d = b->p + b->n;
+    char *d = b->w.p + b->w.n;
     *d++ = '"';
     size_t i = 0;
     while (i + 8 <= n) { /* eight bytes at a time while none needs care */
@@ -144,16 +95,16 @@ static void put_string(outbuf *b, const char *str, size_t n)
     }
     if (i == n) {
         d[n] = '"';
-        b->n += n + 2;
+        b->w.n += n + 2;
         return;
     }
-    b->n += 1 + i;
-    while (i < n && !b->failed) {
+    b->w.n += 1 + i;
+    while (i < n && !b->w.failed) {
         size_t j = i;
         while (j < n && s[j] >= 0x20 && s[j] != '"' && s[j] != '\\' && s[j] < 0x80)
             j++;
         if (j > i)
-            put(b, str + i, j - i);
+            jw_put(&b->w, str + i, j - i);
         if (j >= n)
             break;
         unsigned c = s[j];
@@ -161,7 +112,7 @@ static void put_string(outbuf *b, const char *str, size_t n)
             const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b" : c == '\f' ? "\\f"
                             : c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : NULL;
             if (esc)
-                put(b, esc, 2);
+                jw_put(&b->w, esc, 2);
             else
                 put_u16(b, c);
             i = j + 1;
@@ -170,7 +121,7 @@ static void put_string(outbuf *b, const char *str, size_t n)
         int len = 0;
         long cp = utf8_at(s + j, n - j, &len);
         if (cp < 0) {
-            b->failed = 1; /* not UTF-8: json_dumps refuses it */
+            b->w.failed = 1; /* not UTF-8: json_dumps refuses it */
             return;
         }
         if (cp >= 0x10000) {
@@ -182,59 +133,66 @@ static void put_string(outbuf *b, const char *str, size_t n)
         }
         i = j + (size_t)len;
     }
-    put_c(b, '"');
+    jw_putc(&b->w, '"');
 }
 
 static void put_value(outbuf *b, const json_t *j, int depth);
 
-/* An object's members in order, but for the member named skip (if any). */
-static void put_object(outbuf *b, const json_t *j, int depth, const char *skip)
+/* An object's members in order, but for the member named skip (if any):
+ * left out, or with the text raw[0..raw_len) as its value when raw is not
+ * NULL. */
+static void put_object(outbuf *b, const json_t *j, int depth, const char *skip, const char *raw,
+                       size_t raw_len)
 {
     size_t skip_len = skip ? strlen(skip) : 0;
-    put_c(b, '{');
+    jw_putc(&b->w, '{');
     int first = 1;
-    for (void *it = json_object_iter((json_t *)j); it && !b->failed;
+    for (void *it = json_object_iter((json_t *)j); it && !b->w.failed;
          it = json_object_iter_next((json_t *)j, it)) {
         const char *key = json_object_iter_key(it);
         size_t key_len = json_object_iter_key_len(it);
-        if (skip && key_len == skip_len && memcmp(key, skip, key_len) == 0)
+        int skipped = skip && key_len == skip_len && memcmp(key, skip, key_len) == 0;
+        if (skipped && !raw)
             continue;
         if (!first)
-            put_c(b, ',');
+            jw_putc(&b->w, ',');
         first = 0;
         put_string(b, key, key_len);
-        put_c(b, ':');
-        put_value(b, json_object_iter_value(it), depth + 1);
+        jw_putc(&b->w, ':');
+        if (skipped)
+            jw_put(&b->w, raw, raw_len);
+        else
+            put_value(b, json_object_iter_value(it), depth + 1);
     }
-    put_c(b, '}');
+    jw_putc(&b->w, '}');
 }
 
 static void put_plain(outbuf *b, const json_t *j, int depth);
 
 static void put_value(outbuf *b, const json_t *j, int depth)
 {
-    if (b->failed)
+    if (b->w.failed)
         return;
     if (depth > JSON_OUT_MAX_DEPTH) {
-        b->failed = 1;
+        b->w.failed = 1;
         return;
     }
     if (j->refcount > 1 && (json_is_object(j) || json_is_array(j))) {
         for (int i = 0; i < b->nshared; i++)
             if (b->shared[i].j == j) {
                 size_t at = b->shared[i].at, len = b->shared[i].len;
-                if (room(b, len) == 0) { /* offsets: room() may move the buffer */
-                    memcpy(b->p + b->n, b->p + at, len);
-                    b->n += len;
+                if (jw_room(&b->w, len) == 0) { /* offsets: room() may move the buffer */
+                    memcpy(b->w.p + b->w.n, b->w.p + at, len);
+                    b->w.n += len;
                 }
                 return;
             }
-        size_t at = b->n;
+        size_t at = b->w.n;
         put_plain(b, j, depth);
-        if (!b->failed && b->nshared < SHARED_MEMO) {
+        if (!b->w.failed && b->nshared < SHARED_MEMO) {
             b->shared[b->nshared].j = j;
             b->shared[b->nshared].at = at;
-            b->shared[b->nshared].len = b->n - at;
+            b->shared[b->nshared].len = b->w.n - at;
             b->nshared++;
         }
         return;
@@ -247,43 +205,43 @@ static void put_plain(outbuf *b, const json_t *j, int depth)
 {
     switch (json_typeof(j)) {
     case JSON_OBJECT:
-        put_object(b, j, depth, NULL);
+        put_object(b, j, depth, NULL, NULL, 0);
         break;
     case JSON_ARRAY: {
-        put_c(b, '[');
+        jw_putc(&b->w, '[');
         size_t n = json_array_size(j);
-        for (size_t i = 0; i < n && !b->failed; i++) {
+        for (size_t i = 0; i < n && !b->w.failed; i++) {
             if (i)
-                put_c(b, ',');
+                jw_putc(&b->w, ',');
             put_value(b, json_array_get(j, i), depth + 1);
         }
-        put_c(b, ']');
+        jw_putc(&b->w, ']');
         break;
     }
     case JSON_STRING:
         put_string(b, json_string_value(j), json_string_length(j));
         break;
     case JSON_INTEGER:
-        put_int(b, json_integer_value(j));
+        jw_put_int(&b->w, json_integer_value(j));
         break;
     case JSON_REAL: { /* rare in our answers: jansson's own formatting */
         char *t = json_text(j, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY);
         if (!t) {
-            b->failed = 1;
+            b->w.failed = 1;
             return;
         }
-        put(b, t, strlen(t));
+        jw_put(&b->w, t, strlen(t));
         free(t);
         break;
     }
     case JSON_TRUE:
-        put(b, "true", 4);
+        jw_put(&b->w, "true", 4);
         break;
     case JSON_FALSE:
-        put(b, "false", 5);
+        jw_put(&b->w, "false", 5);
         break;
     case JSON_NULL:
-        put(b, "null", 4);
+        jw_put(&b->w, "null", 4);
         break;
     }
 }
@@ -295,13 +253,13 @@ static void put_plain(outbuf *b, const json_t *j, int depth)
 static char *finish(outbuf *b, size_t *len)
 {
     if (len)
-        *len = b->n - 1;
-    if (b->cap - b->n > 4096) {
-        char *q = realloc(b->p, b->n);
+        *len = b->w.n - 1;
+    if (b->w.cap - b->w.n > 4096) {
+        char *q = realloc(b->w.p, b->w.n);
         if (q)
-            b->p = q;
+            b->w.p = q;
     }
-    return b->p;
+    return b->w.p;
 }
 
 char *json_out_without(const json_t *obj, const char *key, size_t *len)
@@ -309,10 +267,10 @@ char *json_out_without(const json_t *obj, const char *key, size_t *len)
     if (!json_is_object(obj))
         return json_out(obj, len);
     outbuf b = {0};
-    put_object(&b, obj, 0, key);
-    put(&b, "", 1);
-    if (b.failed) { /* json_dumps's answer, of a copy without the member */
-        free(b.p);
+    put_object(&b, obj, 0, key, NULL, 0);
+    jw_put(&b.w, "", 1);
+    if (b.w.failed) { /* json_dumps's answer, of a copy without the member */
+        free(b.w.p);
         json_t *c = json_copy((json_t *)obj);
         json_object_deln(c, key, strlen(key));
         char *t = json_out(c, len);
@@ -322,15 +280,51 @@ char *json_out_without(const json_t *obj, const char *key, size_t *len)
     return finish(&b, len);
 }
 
+char *json_out_spliced(const json_t *obj, const char *key, const char *text, size_t text_len,
+                       size_t *len)
+{
+    if (!json_is_object(obj))
+        return NULL;
+    outbuf b = {0};
+    if (json_object_get(obj, key)) {
+        put_object(&b, obj, 0, key, text, text_len);
+        jw_put(&b.w, "", 1);
+        if (!b.w.failed)
+            return finish(&b, len);
+    }
+    free(b.w.p);
+    /* json_dumps's answer, of a copy (keys with their lengths) whose member
+     * is the text parsed, placed last when obj has no such member */
+    json_t *c = json_object(), *v = json_loadb(text, text_len, JSON_DECODE_ANY, NULL);
+    char *t = NULL;
+    if (c && v) {
+        const char *k;
+        size_t klen, want = strlen(key);
+        json_t *x;
+        int placed = 0;
+        json_object_keylen_foreach((json_t *)obj, k, klen, x) {
+            int it = klen == want && memcmp(k, key, klen) == 0;
+            json_object_setn(c, k, klen, it ? v : x);
+            placed |= it;
+        }
+        if (!placed)
+            json_object_set(c, key, v);
+        t = json_out(c, len);
+    }
+    json_decref(v);
+    json_decref(c);
+    return t;
+}
+
 char *json_out(const json_t *j, size_t *len)
 {
     if (!j)
         return NULL;
     outbuf b = {0};
     put_value(&b, j, 0);
-    put(&b, "", 1);
-    if (b.failed) {
-        free(b.p);
+    jw_put(&b.w, "", 1);
+    if (b.w.failed) {
+        free(b.w.p);
         char *t = json_text(j, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY);
         if (t && len)
             *len = strlen(t);

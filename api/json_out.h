@@ -31,4 +31,12 @@ char *json_out(const json_t *j, size_t *len);
  * with the member deleted, without making the copy. */
 char *json_out_without(const json_t *obj, const char *key, size_t *len);
 
+/* The same of the object obj with the value of its member key replaced by
+ * the JSON text text[0..text_len) (a game's view written as text, core/jw.h):
+ * as json_out of a copy of obj whose member is that text parsed (added
+ * last if obj has none), without making the copy or parsing the text.
+ * NULL when obj is not an object. */
+char *json_out_spliced(const json_t *obj, const char *key, const char *text, size_t text_len,
+                       size_t *len);
+
 #endif

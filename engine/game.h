@@ -161,6 +161,11 @@ typedef struct game_ops {
     /* What `seat` may see (a seat, SEAT_SPECTATOR, SEAT_OBSERVER or
      * SEAT_ADMIN, see above). New ref. */
     json_t *(*view)(const void *st, int seat);
+    /* Optional: the same view as compact JSON text, json_dumps's bytes
+     * (JSON_COMPACT | JSON_ENSURE_ASCII), malloc'ed, *len its length; NULL
+     * out of memory. api/ splices it into its answers without building the
+     * tree (core/jw.h); a game that has it answers view() by parsing it. */
+    char *(*view_text)(const void *st, int seat, size_t *len);
     /* Where the game stands: public facts only (api/ sends it to every
      * reader beside each view as "status"). */
     void (*status)(const void *st, game_status *out);

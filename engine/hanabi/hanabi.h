@@ -168,7 +168,12 @@ json_t *hn_play_json(const hn_play *p);
 int hn_play_parse(const json_t *j, hn_play *out, game_err *e);
 json_t *hn_encode(const hanabi_state *st);
 int hn_decode(hanabi_state *st, const json_t *blob, game_err *e);
+/* Suits / ranks a card may be, from the hints alone (bit masks: bit s of
+ * *cols for suit s, bit n of *nums for rank n). */
+void hn_possible(const hanabi_state *st, const hn_know *k, int *cols, int *nums);
 json_t *hn_view(const hanabi_state *st, int seat);
+/* The same view as compact JSON text (malloc'ed; NULL out of memory). */
+char *hn_view_text(const hanabi_state *st, int seat, size_t *len);
 /* The record of history entry i (0-based) as `seat` sees it. */
 json_t *hn_record(const hanabi_state *st, int i, int seat, const char *explanation);
 json_t *hn_history(const hanabi_state *st, int seat);

@@ -13,9 +13,11 @@
 #include "hanabi.h"
 
 #include "core/jsonx.h"
+#include "core/jw.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const TYPE_NAMES[] = {"hint", "hint", "discard", "play"};
@@ -308,28 +310,7 @@ int hn_decode(hanabi_state *out, const json_t *blob, game_err *e)
 
 /* --- views -------------------------------------------------------------------- */
 
-static json_t *colors_json(int mask)
-{
-    json_t *a = json_array();
-    for (int c = 0; c < 6; c++)
-        if (mask >> c & 1) {
-            char s = hn_color_letter(c);
-            json_array_append_new(a, json_stringn_nocheck(&s, 1));
-        }
-    return a;
-}
-
-static json_t *numbers_json(int mask)
-{
-    json_t *a = json_array();
-    for (int n = 1; n <= 5; n++)
-        if (mask >> n & 1)
-            json_array_append_new(a, json_integer(n));
-    return a;
-}
-
-/* Suits / ranks a card may be, from the hints alone (bit masks). */
-static void possible(const hanabi_state *st, const hn_know *k, int *cols, int *nums)
+void hn_possible(const hanabi_state *st, const hn_know *k, int *cols, int *nums)
 {
     *cols = 0;
     *nums = 0;
@@ -355,106 +336,176 @@ static void possible(const hanabi_state *st, const hn_know *k, int *cols, int *n
     }
 }
 
-/* {"colors": [...], "numbers": [...]}; built member by member (json_pack
- * reads its format for every card of every view: a third of a view). */
-static json_t *marks_json(int cols, int nums)
+/* {"colors": [...], "numbers": [...]} of two bit masks. */
+static void marks_text(jw *w, int cols, int nums)
 {
-    json_t *o = json_object();
-    json_object_set_new_nocheck(o, "colors", colors_json(cols));
-    json_object_set_new_nocheck(o, "numbers", numbers_json(nums));
-    return o;
+    jw_obj(w);
+    jw_key(w, "colors");
+    jw_arr(w);
+    for (int c = 0; c < 6; c++)
+        if (cols >> c & 1) {
+            char l = hn_color_letter(c);
+            jw_strn(w, &l, 1);
+        }
+    jw_end(w);
+    jw_key(w, "numbers");
+    jw_arr(w);
+    for (int n = 1; n <= 5; n++)
+        if (nums >> n & 1)
+            jw_int(w, n);
+    jw_end(w);
+    jw_end(w);
 }
 
 /* The marks of one view: most cards share theirs (nothing touched, nothing
- * ruled out, everything possible), so each distinct one is built once and
- * shared by reference (nothing changes a view's values once built). */
+ * ruled out, everything possible), so each distinct one is written once
+ * and copied where it comes again. */
 typedef struct {
     int n;
     int key[3 * HN_MAXP * HN_MAXHAND];
-    json_t *val[3 * HN_MAXP * HN_MAXHAND];
+    size_t from[3 * HN_MAXP * HN_MAXHAND], to[3 * HN_MAXP * HN_MAXHAND];
 } marks_memo;
 
-static json_t *marks_shared(marks_memo *m, int cols, int nums)
+static void marks_shared(jw *w, marks_memo *m, int cols, int nums)
 {
     int key = cols << 8 | nums;
     for (int i = 0; i < m->n; i++)
-        if (m->key[i] == key)
-            return json_incref(m->val[i]);
-    json_t *v = marks_json(cols, nums);
-    if (v && m->n < (int)(sizeof m->key / sizeof m->key[0])) {
+        if (m->key[i] == key) {
+            jw_copy(w, m->from[i], m->to[i]);
+            return;
+        }
+    size_t from = jw_mark(w);
+    marks_text(w, cols, nums);
+    if (m->n < (int)(sizeof m->key / sizeof m->key[0])) {
         m->key[m->n] = key;
-        m->val[m->n++] = v;
-        json_incref(v);
+        m->from[m->n] = from;
+        m->to[m->n++] = jw_at(w);
     }
-    return v;
 }
 
-static json_t *card_view(const hanabi_state *st, int p, int i, int hidden, marks_memo *m)
+static void card_text(jw *w, const hanabi_state *st, int p, int i, int hidden, marks_memo *m)
 {
     const hn_know *k = &st->know[p][i];
     int cols, nums;
-    possible(st, k, &cols, &nums);
-    json_t *o = json_object();
-    json_object_set_new_nocheck(o, "card", json_string_nocheck(hidden ? "??" : hn_card_name(st->hand[p][i])));
-    json_object_set_new_nocheck(o, "touched", marks_shared(m, k->pos_col, k->pos_num));
-    json_object_set_new_nocheck(o, "not", marks_shared(m, k->neg_col, k->neg_num));
-    json_object_set_new_nocheck(o, "possible", marks_shared(m, cols, nums));
-    return o;
+    hn_possible(st, k, &cols, &nums);
+    jw_obj(w);
+    jw_key(w, "card");
+    jw_str(w, hidden ? "??" : hn_card_name(st->hand[p][i]));
+    jw_key(w, "touched");
+    marks_shared(w, m, k->pos_col, k->pos_num);
+    jw_key(w, "not");
+    marks_shared(w, m, k->neg_col, k->neg_num);
+    jw_key(w, "possible");
+    marks_shared(w, m, cols, nums);
+    jw_end(w);
+}
+
+static void cards_text(jw *w, const uint8_t *c, int n)
+{
+    jw_arr(w);
+    for (int i = 0; i < n; i++)
+        jw_str(w, hn_card_name(c[i]));
+    jw_end(w);
+}
+
+static void int_or_null(jw *w, int is_int, long long v)
+{
+    if (is_int)
+        jw_int(w, v);
+    else
+        jw_null(w);
+}
+
+char *hn_view_text(const hanabi_state *st, int seat, size_t *len)
+{
+    jw w;
+    jw_init(&w);
+    jw_obj(&w);
+    jw_key(&w, "game");
+    jw_str(&w, "hanabi");
+    jw_key(&w, "variant");
+    jw_str(&w, variant_name(st->variant));
+    jw_key(&w, "options");
+    jw_obj(&w);
+    jw_key(&w, "end");
+    jw_str(&w, endrule_name(st->endrule));
+    jw_end(&w);
+    jw_key(&w, "players");
+    jw_int(&w, st->np);
+    jw_key(&w, "seat");
+    int_or_null(&w, seat >= 0, seat);
+    jw_key(&w, "first");
+    jw_int(&w, st->first);
+    jw_key(&w, "current");
+    int_or_null(&w, !st->over, st->cur);
+    jw_key(&w, "turn");
+    jw_int(&w, st->nhist + (st->over ? 0 : 1));
+    jw_key(&w, "turns");
+    jw_int(&w, st->nhist);
+    jw_key(&w, "hands");
+    jw_arr(&w);
+    marks_memo memo;
+    memo.n = 0;
+    for (int p = 0; p < st->np; p++) {
+        jw_arr(&w);
+        for (int i = 0; i < st->nhand[p]; i++)
+            card_text(&w, st, p, i, !hn_sees(st, seat, p), &memo);
+        jw_end(&w);
+    }
+    jw_end(&w);
+    jw_key(&w, "fireworks");
+    jw_obj(&w);
+    for (int k = 0; k < st->nsuits; k++) {
+        char s[2] = {hn_color_letter(k), 0};
+        jw_key(&w, s);
+        jw_int(&w, st->fire[k]);
+    }
+    jw_end(&w);
+    jw_key(&w, "discard");
+    cards_text(&w, st->disc, st->ndisc);
+    jw_key(&w, "hints");
+    jw_int(&w, st->hints);
+    jw_key(&w, "errors");
+    jw_int(&w, st->errors);
+    jw_key(&w, "max_hints");
+    jw_int(&w, HN_MAXHINTS);
+    jw_key(&w, "max_errors");
+    jw_int(&w, HN_MAXERRORS);
+    jw_key(&w, "deck");
+    jw_int(&w, st->ndeck - st->next);
+    jw_key(&w, "score");
+    jw_int(&w, hn_score(st));
+    jw_key(&w, "max_score");
+    jw_int(&w, hn_max_score(st));
+    jw_key(&w, "over");
+    jw_bool(&w, st->over);
+    jw_key(&w, "result");
+    jw_str(&w, hn_result_name(st));
+    jw_key(&w, "end_reason");
+    int_or_null(&w, st->over, st->reason);
+    jw_key(&w, "final_turns_left");
+    int_or_null(&w, st->final_left >= 0 && !st->over, st->final_left);
+    if (seat == SEAT_ADMIN || st->over || st->revealed) { /* the cards never drawn: hidden from every seat */
+        jw_key(&w, "deck_order");
+        cards_text(&w, st->deck + st->next, st->ndeck - st->next);
+    }
+    if (seat == SEAT_ADMIN) {
+        char seed[17];
+        snprintf(seed, sizeof seed, "%016" PRIx64, st->seed);
+        jw_key(&w, "seed");
+        jw_str(&w, seed);
+    }
+    jw_end(&w);
+    return jw_take(&w, len);
 }
 
 json_t *hn_view(const hanabi_state *st, int seat)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "game", json_string("hanabi"));
-    json_object_set_new(o, "variant", json_string(variant_name(st->variant)));
-    json_t *opts = json_object();
-    json_object_set_new_nocheck(opts, "end", json_string_nocheck(endrule_name(st->endrule)));
-    json_object_set_new(o, "options", opts);
-    json_object_set_new(o, "players", json_integer(st->np));
-    json_object_set_new(o, "seat", seat >= 0 ? json_integer(seat) : json_null());
-    json_object_set_new(o, "first", json_integer(st->first));
-    json_object_set_new(o, "current", st->over ? json_null() : json_integer(st->cur));
-    json_object_set_new(o, "turn", json_integer(st->nhist + (st->over ? 0 : 1)));
-    json_object_set_new(o, "turns", json_integer(st->nhist));
-    json_t *hands = json_array();
-    marks_memo memo;
-    memo.n = 0;
-    for (int p = 0; p < st->np; p++) {
-        json_t *h = json_array();
-        for (int i = 0; i < st->nhand[p]; i++)
-            json_array_append_new(h, card_view(st, p, i, !hn_sees(st, seat, p), &memo));
-        json_array_append_new(hands, h);
-    }
-    for (int i = 0; i < memo.n; i++)
-        json_decref(memo.val[i]); /* the view holds them now */
-    json_object_set_new(o, "hands", hands);
-    json_t *fw = json_object();
-    for (int k = 0; k < st->nsuits; k++) {
-        char s[2] = {hn_color_letter(k), 0};
-        json_object_set_new(fw, s, json_integer(st->fire[k]));
-    }
-    json_object_set_new(o, "fireworks", fw);
-    json_object_set_new(o, "discard", cards_json(st->disc, st->ndisc));
-    json_object_set_new(o, "hints", json_integer(st->hints));
-    json_object_set_new(o, "errors", json_integer(st->errors));
-    json_object_set_new(o, "max_hints", json_integer(HN_MAXHINTS));
-    json_object_set_new(o, "max_errors", json_integer(HN_MAXERRORS));
-    json_object_set_new(o, "deck", json_integer(st->ndeck - st->next));
-    json_object_set_new(o, "score", json_integer(hn_score(st)));
-    json_object_set_new(o, "max_score", json_integer(hn_max_score(st)));
-    json_object_set_new(o, "over", json_boolean(st->over));
-    json_object_set_new(o, "result", json_string(hn_result_name(st)));
-    json_object_set_new(o, "end_reason", st->over ? json_integer(st->reason) : json_null());
-    json_object_set_new(o, "final_turns_left",
-                        st->final_left >= 0 && !st->over ? json_integer(st->final_left) : json_null());
-    if (seat == SEAT_ADMIN || st->over || st->revealed) /* the cards never drawn: hidden from every seat */
-        json_object_set_new(o, "deck_order", cards_json(st->deck + st->next, st->ndeck - st->next));
-    if (seat == SEAT_ADMIN) {
-        char seed[17];
-        snprintf(seed, sizeof seed, "%016" PRIx64, st->seed);
-        json_object_set_new(o, "seed", json_string(seed));
-    }
-    return o;
+    size_t len = 0;
+    char *text = hn_view_text(st, seat, &len);
+    json_t *v = text ? json_loadb(text, len, 0, NULL) : NULL;
+    free(text);
+    return v;
 }
 
 /* --- history ------------------------------------------------------------------ */

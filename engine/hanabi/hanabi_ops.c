@@ -105,6 +105,7 @@ static int init(void *vst, const char *variant, int nplayers, uint64_t seed,
 static int decode(void *st, const json_t *blob, game_err *e) { return hn_decode(st, blob, e); }
 static json_t *encode(const void *st) { return hn_encode(st); }
 static json_t *view(const void *st, int seat) { return hn_view(st, seat); }
+static char *view_text(const void *st, int seat, size_t *len) { return hn_view_text(st, seat, len); }
 static json_t *history(const void *st, int seat) { return hn_history(st, seat); }
 static json_t *events(const void *st, int seat, long after) { return hn_events(st, seat, after); }
 
@@ -307,6 +308,7 @@ const game_ops hanabi_ops = {
     .decode = decode,
     .encode = encode,
     .view = view,
+    .view_text = view_text,
     .status = status,
     .legal = legal,
     .check = check,

@@ -16,13 +16,7 @@
 #include "json_out.h"
 
 static uint64_t rs = 88172645463325252ULL;
-static uint64_t rnd(void)
-{
-    rs ^= rs << 13;
-    rs ^= rs >> 7;
-    rs ^= rs << 17;
-    return rs;
-}
+static uint64_t rnd(void) { return tk_rnd(&rs); }
 
 static void same(const json_t *j, const char *what)
 {
@@ -66,6 +60,40 @@ static void same(const json_t *j, const char *what)
             if ((w == NULL) != (g == NULL) || (w && strcmp(w, g) != 0))
                 fail_msg("%s without %s:\n json_dumps %s\n json_out   %s", what, key, w ? w : "(null)",
                          g ? g : "(null)");
+            free(w);
+            free(g);
+            json_decref(c);
+        }
+        /* json_out_spliced: as json_dumps of a copy whose member (the first,
+         * and one it lacks, which the copy gets last) is the text parsed */
+        static const char *const splice[] = {"[1,\"\\u00E9\",{\"a\":null}]", "{}", "-3"};
+        const char *first = NULL;
+        size_t flen = 0;
+        json_t *fv;
+        json_object_keylen_foreach((json_t *)j, first, flen, fv) break;
+        for (int side = 0; side < 2; side++) {
+            const char *name = side == 0 ? first : "no such member \x01";
+            if (!name || (side == 0 && memchr(first, 0, flen)))
+                continue;
+            const char *text = splice[rnd() % 3];
+            json_t *c = json_object(); /* the copy: keys with their lengths */
+            const char *k2;
+            size_t l2;
+            json_t *v2;
+            json_object_keylen_foreach((json_t *)j, k2, l2, v2) {
+                int it = l2 == strlen(name) && memcmp(k2, name, l2) == 0;
+                json_object_setn_new(c, k2, l2, it ? json_loads(text, JSON_DECODE_ANY, NULL) : json_incref(v2));
+            }
+            if (side == 1)
+                json_object_set_new(c, name, json_loads(text, JSON_DECODE_ANY, NULL));
+            char *w = json_dumps(c, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY);
+            size_t glen = 0;
+            char *g = json_out_spliced(j, name, text, strlen(text), &glen);
+            if ((w == NULL) != (g == NULL) || (w && strcmp(w, g) != 0))
+                fail_msg("%s with %s spliced as %s:\n json_dumps %s\n json_out   %s", what, name, text,
+                         w ? w : "(null)", g ? g : "(null)");
+            if (g)
+                assert_int_equal(glen, strlen(g));
             free(w);
             free(g);
             json_decref(c);
@@ -140,84 +168,13 @@ static void test_every_game_answer(void **unused)
 }
 
 /* (2) generated values */
-static void put_utf8(char *b, size_t *k, uint32_t cp)
-{
-    if (cp < 0x80) {
-        b[(*k)++] = (char)cp;
-    } else if (cp < 0x800) {
-        b[(*k)++] = (char)(0xC0 | (cp >> 6));
-        b[(*k)++] = (char)(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        b[(*k)++] = (char)(0xE0 | (cp >> 12));
-        b[(*k)++] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        b[(*k)++] = (char)(0x80 | (cp & 0x3F));
-    } else {
-        b[(*k)++] = (char)(0xF0 | (cp >> 18));
-        b[(*k)++] = (char)(0x80 | ((cp >> 12) & 0x3F));
-        b[(*k)++] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        b[(*k)++] = (char)(0x80 | (cp & 0x3F));
-    }
-}
-
-static json_t *rnd_string(void)
-{
-    char b[200];
-    size_t k = 0;
-    int n = (int)(rnd() % 12);
-    for (int i = 0; i < n; i++) {
-        uint32_t cp;
-        switch (rnd() % 6) {
-        case 0: cp = (uint32_t)(rnd() % 0x20); break;           /* controls, NUL included */
-        case 1: cp = "\"\\/'<>&"[rnd() % 7]; break;
-        case 2: cp = 0x20 + (uint32_t)(rnd() % 0x60); break;
-        case 3: cp = 0x80 + (uint32_t)(rnd() % 0x780); break;
-        case 4: do cp = 0x800 + (uint32_t)(rnd() % 0xF800); while (cp >= 0xD800 && cp <= 0xDFFF); break;
-        default: cp = 0x10000 + (uint32_t)(rnd() % 0x100000); break;
-        }
-        put_utf8(b, &k, cp);
-    }
-    return json_stringn(b, k);
-}
-
-static json_t *rnd_value(int depth)
-{
-    static const json_int_t ints[] = {0, 1, -1, 9, 10, 99, 100, -100, INT32_MAX, INT32_MIN,
-                                      INT64_MAX, INT64_MIN, INT64_MIN + 1, 1234567890123LL};
-    static const double reals[] = {0.0, -0.0, 0.5, 1e300, -2.25e-300, 3.141592653589793, 1e21, 123456789.0};
-    switch (rnd() % (depth > 6 ? 6 : 8)) {
-    case 0: return json_null();
-    case 1: return json_boolean(rnd() & 1);
-    case 2: return json_integer(ints[rnd() % (sizeof ints / sizeof ints[0])]);
-    case 3: return json_integer((json_int_t)rnd());
-    case 4: return json_real(reals[rnd() % (sizeof reals / sizeof reals[0])]);
-    case 5: return rnd_string();
-    case 6: {
-        json_t *a = json_array();
-        int n = (int)(rnd() % 5);
-        for (int i = 0; i < n; i++)
-            json_array_append_new(a, rnd_value(depth + 1));
-        return a;
-    }
-    default: {
-        json_t *o = json_object();
-        int n = (int)(rnd() % 5);
-        for (int i = 0; i < n; i++) {
-            json_t *key = rnd_string();
-            json_object_setn_new(o, json_string_value(key), json_string_length(key), rnd_value(depth + 1));
-            json_decref(key);
-        }
-        return o;
-    }
-    }
-}
-
 static void test_generated_values(void **unused)
 {
     (void)unused;
     char what[48];
     for (int i = 0; i < 20000; i++) {
         snprintf(what, sizeof what, "generated value %d", i);
-        check_take(rnd_value(0), what);
+        check_take(tk_rnd_value(&rs, 0, 7, 1, 1, 0), what);
     }
 }
 
