@@ -46,8 +46,12 @@ enum { CKPT_FRAMES = 16000, CKPT_IDLE_S = 2 };
  * pages were committed during the last, then one with the writers held. */
 enum { CKPT_PASSES = 4, CKPT_TAIL = 256 };
 /* Write-behind (wal_writeback): each time the commits added FLUSH_PAGES
- * pages (1 MB) to the WAL, the checkpointer syncs it. */
-enum { FLUSH_PAGES = 256 };
+ * pages (256 KB) to the WAL, the checkpointer syncs it. A writer's own
+ * append to the WAL waits while a sync writes it out, the longer the more
+ * there is to write: with 1 MB a sync (4 MB was worse) a stored play's
+ * p99 on an aged database was 10-13x its median, with 256 KB 8.3-10.5x,
+ * for the same CPU per request (docs/benchmarks.md, the stall). */
+enum { FLUSH_PAGES = 64 };
 
 /* The statements of a connection, prepared once each. */
 enum {
@@ -1210,7 +1214,7 @@ static size_t sq_metrics(store *base, char *buf, size_t n)
                      "# TYPE croupier_sqlite_connections_idle gauge\n"
                      "croupier_sqlite_connections_idle %d\n"
                      "# HELP croupier_sqlite_wal_syncs_total Write-behind syncs of the WAL (one"
-                     " per megabyte committed).\n"
+                     " per 256 KB committed).\n"
                      "# TYPE croupier_sqlite_wal_syncs_total counter\n"
                      "croupier_sqlite_wal_syncs_total %ld\n"
                      "# HELP croupier_sqlite_writes_total Write transactions (all through the"

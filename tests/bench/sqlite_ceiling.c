@@ -134,7 +134,7 @@ static pthread_mutex_t wmu = PTHREAD_MUTEX_INITIALIZER;
  * syncs the WAL (the write-behind). --checkpoint inline: SQLite's own
  * autocheckpoint (1000 pages) inside the COMMIT, as croupier did before
  * 2026-11-23 (31-36k plays/s against 45k). */
-enum { CKPT_FRAMES = 16000, CKPT_PASSES = 4, CKPT_TAIL = 256, FLUSH_PAGES = 256 };
+enum { CKPT_FRAMES = 16000, CKPT_PASSES = 4, CKPT_TAIL = 256, FLUSH_PAGES = 64 };
 static int bg_ckpt;
 static pthread_rwlock_t ckrw;
 static pthread_mutex_t ck_mu = PTHREAD_MUTEX_INITIALIZER;
