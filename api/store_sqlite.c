@@ -489,8 +489,20 @@ static void primary_give(sqlite_store *s, conn *c)
     pthread_mutex_unlock(&s->wmu);
 }
 
-/* A connection for a read: the primary when no one holds it, else one of
- * the pool (begin_write says why the primary first). */
+/* A connection of the pool. */
+static conn *pool_take(sqlite_store *s)
+{
+    conn *c = NULL;
+    pthread_mutex_lock(&s->mu);
+    if (s->nidle > 0)
+        c = s->idle[--s->nidle];
+    pthread_mutex_unlock(&s->mu);
+    return c ? c : conn_new(s, NULL, 0);
+}
+
+/* A connection for a short read: the primary when no one holds it, else
+ * one of the pool (begin_write says why the primary first). A long read
+ * (a game's log) takes the pool's: the writers would wait for it. */
 static conn *conn_take(sqlite_store *s)
 {
     if (pthread_mutex_trylock(&s->wmu) == 0) {
@@ -499,12 +511,7 @@ static conn *conn_take(sqlite_store *s)
             return p;
         pthread_mutex_unlock(&s->wmu);
     }
-    conn *c = NULL;
-    pthread_mutex_lock(&s->mu);
-    if (s->nidle > 0)
-        c = s->idle[--s->nidle];
-    pthread_mutex_unlock(&s->mu);
-    return c ? c : conn_new(s, NULL, 0);
+    return pool_take(s);
 }
 
 static void conn_give(sqlite_store *s, conn *c)
@@ -591,8 +598,8 @@ static void wal_wait(sqlite_store *s)
 /* The primary connection inside BEGIN IMMEDIATE, holding wmu until
  * conn_give(); NULL when it cannot begin (wmu released).
  *
- * Every write of this process, and every read that finds it free, goes
- * through one connection, the primary. SQLite drops a connection's whole
+ * Every write of this process, and every short read that finds it free,
+ * goes through one connection, the primary. SQLite drops a connection's whole
  * page cache when it finds that another connection of the file has
  * written (WAL), so while the writes were spread over the pool each one
  * read again, with a pread each, the pages of the B-trees it was about to
@@ -925,7 +932,7 @@ static int sq_plays(store *base, const char *id, long after, long limit, int wit
     sqlite_store *s = (sqlite_store *)base;
     *out = NULL;
     *k = 0;
-    conn *c = conn_take(s);
+    conn *c = pool_take(s); /* up to a whole log: not while writers wait */
     if (!c)
         return ERR_STORE;
     int ret = ERR_STORE;
