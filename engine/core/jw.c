@@ -45,7 +45,7 @@ static void value(jw *w)
 }
 
 /* more[d]: the container's opening byte, with 0x80 once it holds a value */
-static void open(jw *w, char c)
+static void open_container(jw *w, char c)
 {
     value(w);
     if (w->depth == JW_MAX_DEPTH) {
@@ -56,8 +56,8 @@ static void open(jw *w, char c)
     jw_putc(w, c);
 }
 
-void jw_obj(jw *w) { open(w, '{'); }
-void jw_arr(jw *w) { open(w, '['); }
+void jw_obj(jw *w) { open_container(w, '{'); }
+void jw_arr(jw *w) { open_container(w, '['); }
 
 void jw_end(jw *w)
 {
