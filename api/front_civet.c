@@ -90,6 +90,7 @@ static int on_init_connection(const struct mg_connection *conn, void **data)
     front_conn_worker *w = front_conn_self();
     w->fd = front_conn_socket(conn, NULL);
     w->served = 0;
+    w->begun = 0; /* a refusal made as the worker's last connection closed left it set */
     front_conn_arm(CONN_HEADER_MS);
     return 0;
 }

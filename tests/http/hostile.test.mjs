@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { useServer, createGame, expectStatus } from './lib/server.mjs';
+import { useServer, startServer, createGame, expectStatus } from './lib/server.mjs';
 import { assertSchema } from './lib/contract.mjs';
 import { raw, http } from './lib/raw.mjs';
 
@@ -116,6 +116,37 @@ test('absolute-form request-targets are served as their path or refused; OPTIONS
   }
   const notOptions = await raw(srv.base, [`GET * HTTP/1.1\r\nHost: ${host()}\r\n\r\n`], { timeout: 8000 });
   assert.ok(notOptions.status >= 400, `GET * is refused: ${notOptions.status}`);
+});
+
+// One worker serves every connection here, so each request below meets the
+// state the one before it left on that thread: a request answered as its
+// connection closed (absolute form, a bad request line) must not make the
+// next connection's `OPTIONS *` go unanswered.
+test('on one worker thread, OPTIONS * is answered after any kind of refusal', { skip: viaFcgi && 'the embedded server only' }, async () => {
+  const one = await startServer({ extraArgs: ['--threads', '1'] });
+  try {
+    const h = new URL(one.base).host;
+    const star = async (after) => {
+      const r = await raw(one.base, [`OPTIONS * HTTP/1.1\r\nHost: ${h}\r\n\r\n`], { timeout: 8000 });
+      assert.equal(r.status, 204, `OPTIONS * after ${after}: status ${r.status}`);
+      assert.match(r.headers.allow || '', /GET/, `OPTIONS * after ${after}: Allow`);
+    };
+    await star('nothing');
+    await star('OPTIONS *');
+    expectRawProblem(await raw(one.base, [`GET http://127.0.0.1:9/healthz HTTP/1.1\r\nHost: ${h}\r\n\r\n`], { timeout: 8000 }), 400, 'another port');
+    await star('an absolute-form refusal');
+    expectRawProblem(await raw(one.base, [`GET * HTTP/1.1\r\nHost: ${h}\r\n\r\n`], { timeout: 8000 }), 400, 'GET *');
+    await star('GET *');
+    expectRawProblem(await raw(one.base, ['GET /healthz HTTP/1.1\r\nHost : a\r\n\r\n']), 400, 'a space before the colon');
+    await star('a header refusal');
+    expectRawProblem(await raw(one.base, ['GET /healthz HTTP/1.1\r\nHost: a\r\nContent-Length: x\r\n\r\n']), 400, 'a Content-Length civetweb cannot read');
+    await star('a refusal by civetweb');
+    assert.equal((await raw(one.base, [`GET /healthz HTTP/1.1\r\nHost: ${h}\r\n\r\n`])).status, 200, 'a request served');
+    await star('a request served');
+  } finally {
+    const { code } = await one.stop();
+    assert.equal(code, 0);
+  }
 });
 
 test('no secret reaches the access log: query values named like a token are redacted, on every route', async (t) => {
