@@ -143,6 +143,10 @@ test('on one worker thread, OPTIONS * is answered after any kind of refusal', { 
     await star('a refusal by civetweb');
     assert.equal((await raw(one.base, [`GET /healthz HTTP/1.1\r\nHost: ${h}\r\n\r\n`])).status, 200, 'a request served');
     await star('a request served');
+    // on one kept-alive connection: a request served, then OPTIONS *, answered as the connection closes
+    const both = await raw(one.base, [`GET /healthz HTTP/1.1\r\nHost: ${h}\r\n\r\n`, 100, `OPTIONS * HTTP/1.1\r\nHost: ${h}\r\n\r\n`], { untilClose: true, timeout: 8000 });
+    assert.ok(both.closed, 'the connection is closed after OPTIONS *');
+    assert.deepEqual([...both.raw.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1])), [200, 204], `a kept-alive connection: ${both.raw.slice(0, 300)}`);
   } finally {
     const { code } = await one.stop();
     assert.equal(code, 0);

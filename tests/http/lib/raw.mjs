@@ -30,9 +30,11 @@ export function parseResponse(buf) {
  * Send `parts` (strings or Buffers; a number is a pause in ms) on a fresh
  * connection to base (http://host:port). opts.end: 'half' (shutdown our
  * write side after the parts), 'destroy' (close at once, read nothing),
- * or nothing. Resolves to {status, headers, text, json, ms, closed}: status 0
+ * or nothing. Resolves to {status, headers, text, json, raw, ms, closed}: status 0
  * when nothing came back before the server closed or opts.timeout passed;
- * closed: the server closed the connection (ms: when).
+ * closed: the server closed the connection (ms: when); raw: every byte that
+ * came back (opts.untilClose: read on until the server closes, rather than
+ * stop at the first whole response).
  */
 export function raw(base, parts, opts = {}) {
   const { hostname, port } = new URL(base);
@@ -48,7 +50,7 @@ export function raw(base, parts, opts = {}) {
       clearTimeout(timer);
       const r = parseResponse(buf) || { status: 0, headers: {}, text: buf.toString('latin1') };
       sock.destroy();
-      resolve({ ...r, ms: Date.now() - t0, closed });
+      resolve({ ...r, raw: buf.toString('latin1'), ms: Date.now() - t0, closed });
     };
     const timer = setTimeout(() => finish(false), timeout);
     sock.on('data', (d) => {
