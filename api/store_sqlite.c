@@ -396,7 +396,7 @@ static int checkpoint(sqlite_store *s, int idle)
  * that opens every checkpoint wrote the whole WAL at once (64 MB: 60-300 ms
  * on this disk), and the writers' own writes to the WAL waited behind it:
  * the server paused 50-160 ms a few times a second under load (the stall,
- * docs/benchmarks.md). Synced every megabyte, off the requests' threads,
+ * docs/benchmarks.md). Synced every FLUSH_PAGES, off the requests' threads,
  * the WAL never holds much unwritten, and each sync is short. The sync is
  * the checkpoint's own (ck_sync); the connection opens its WAL file with
  * its first read. */
