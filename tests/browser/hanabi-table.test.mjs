@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startAll, stopAll, apiCall, apiInPage, dealFromLobby, openContext, logCount, logGrows, OUT } from './harness.mjs';
+import { startAll, stopAll, apiCall, apiInPage, dealFromLobby, openContext, openGame, logCount, logGrows, OUT } from './harness.mjs';
 
 let env, page;
 const tid = (id) => page.getByTestId(id);
@@ -115,9 +115,7 @@ test('a finished game: colour letters on the discard pile, negative information 
   const g = (await call('POST', '/games', { game: 'hanabi', variant: 'rainbow', seed: 7, players: [{ bot: 'rules' }, { bot: 'rules' }, { bot: 'rules' }] })).body;
   assert.equal(g.state.over, true);
   const s = g.state;
-  await page.goto(`/#game=${g.id}`);
-  await page.waitForSelector('body[data-ready="true"]');
-  await tid('hb-discard-pile').waitFor();
+  await openGame(page, g.id);
 
   // Every discarded card shows its number and its colour letter.
   const minis = await page.locator('[data-testid="hb-discard-pile"] [data-testid="hb-mini"]').evaluateAll((els) => els.map((e) => e.innerText.replace(/\s+/g, '')));
@@ -196,8 +194,7 @@ test('hypotheticals: from a move of a finished game, other plays on its deck, ma
   const real = (await call('GET', `/games/${g.id}/plays`)).body.plays;
   const at = 10;
   const there = (await call('GET', `/games/${g.id}?at=${at}`)).body.state;
-  await page.goto(`/#game=${g.id}&at=${at}`);
-  await page.waitForSelector('body[data-ready="true"]');
+  await openGame(page, `${g.id}&at=${at}`);
   await tid('hb-hypo-start').click();
   const board = page.getByTestId('hb-hypo-board');
   await board.waitFor();

@@ -111,6 +111,18 @@ export async function dealFromLobby(page, { game, variant, players, bots = [], s
   await page.waitForFunction(() => /#game=/.test(location.hash));
 }
 
+/** Open game `id` (a path's hash, e.g. `${id}&at=3`) and wait until the page
+ *  shows it. On a page already open, `data-ready` is true from the start and
+ *  the last game stays drawn until the hash change has loaded this one:
+ *  the game's id on the page (render() writes it with the table) is the
+ *  sign. */
+export async function openGame(page, hash) {
+  const id = hash.replace(/&.*$/, '');
+  await page.goto(`/#game=${hash}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForFunction((want) => document.querySelector('[data-testid="game-id"]')?.textContent === want, id);
+}
+
 /** Call the API from inside the page with this tab's seat token. */
 export function apiInPage(page, p, method = 'GET') {
   return page.evaluate(async ([p, method]) => {
