@@ -13,7 +13,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startAll, stopAll, openContext, OUT } from './harness.mjs';
+import { startAll, stopAll, openContext, settled, OUT } from './harness.mjs';
 
 let env;
 let ada, bob, spy; // three browsers: two people and a spectator
@@ -254,6 +254,7 @@ test('me + a friend + two bots play Comp10001-Bo to the end through their pages'
     const mover = people[me];
     const others = [people[1 - me], spy.page];
     await mover.waitForFunction(() => /^Your turn/.test(document.querySelector('[data-testid="status"]').textContent));
+    await settled(mover); // the same person may move again: "Your turn" was true before the redraw too
     const version = (await pageApp(mover)).version;
     const before = await Promise.all(others.map(logCount));
     // A legal play from the page's own list (GET /legal), made by clicks:
@@ -338,6 +339,9 @@ test('"My games": rejoin after a reload and in a new tab, whose turn it is, leav
   await tab.setViewportSize({ width: 1280, height: 900 });
   await tab.getByTestId('my-games-leave').click();
   await tab.getByTestId('new-game').waitFor();
+  // "My games" is drawn again for the lobby (its row for this game opens it
+  // instead of going back to it) in the same step that hides "Leave".
+  await tab.getByTestId('my-games-leave').waitFor({ state: 'hidden' });
   assert.equal(await tab.getByTestId('game').isVisible(), false);
   assert.equal(await tab.evaluate(() => location.hash), '');
   await tab.locator(`[data-testid="my-game"][data-game-id="${id}"] [data-testid="my-game-open"]`).click();

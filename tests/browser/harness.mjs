@@ -96,7 +96,7 @@ export async function apiCall(env, method, p, { token, body } = {}) {
 
 /** Deal a game from the lobby's form as a person would: `bots` names the
  *  bot of seats 1, 2, ... (the lobby's default where not given). Resolves
- *  once the page shows the game (#game=<id>). */
+ *  once the page shows the game (#game=<id>) and has drawn it. */
 export async function dealFromLobby(page, { game, variant, players, bots = [], seed, spectators = false }) {
   const tid = (id) => page.getByTestId(id);
   await page.goto('/');
@@ -109,6 +109,7 @@ export async function dealFromLobby(page, { game, variant, players, bots = [], s
   if (spectators) await tid('new-game-spectators').check();
   await tid('new-game-submit').click();
   await page.waitForFunction(() => /#game=/.test(location.hash));
+  await settled(page);
 }
 
 /** Open game `id` (a path's hash, e.g. `${id}&at=3`) and wait until the page
@@ -121,6 +122,7 @@ export async function openGame(page, hash) {
   await page.goto(`/#game=${hash}`);
   await page.waitForSelector('body[data-ready="true"]');
   await page.waitForFunction((want) => document.querySelector('[data-testid="game-id"]')?.textContent === want, id);
+  await settled(page);
 }
 
 /** Call the API from inside the page with this tab's seat token. */
@@ -136,8 +138,21 @@ export function apiInPage(page, p, method = 'GET') {
 
 export const logCount = (page) => page.locator('[data-testid="log"] > li').count();
 
-/** Wait until the log has more than n entries. */
-export const logGrows = (page, n) => page.waitForFunction((k) => document.querySelectorAll('[data-testid="log"] > li').length > k, n);
+/** Wait until the page has drawn every update under way: the board is
+ *  aria-busy from a play's sending, news from the server or a game's opening
+ *  until the table is redrawn (www/core/game.js beginUpdate). The log grows,
+ *  and the hash and the game's id change, before the redraw. */
+export const settled = (page) => page.waitForFunction(() => {
+  const board = document.querySelector('[data-testid="board"]');
+  return board && !board.hasAttribute('aria-busy');
+});
+
+/** Wait until the log has more than n entries and the table that goes with
+ *  them is drawn. */
+export async function logGrows(page, n) {
+  await page.waitForFunction((k) => document.querySelectorAll('[data-testid="log"] > li').length > k, n);
+  await settled(page);
+}
 
 /** Another browser (its own storage, as a second person's browser would be):
  *  a fresh context on the same server, with its console errors and every

@@ -102,6 +102,9 @@ test("a new link for Cy's unclaimed seat replaces the old one; Eve takes the sea
   await eve.page.goto(fresh);
   await ready(eve.page);
   await waitMessage(eve.page, /Welcome, Cy/);
+  // The welcome is said before the game is loaded again (core/invite.js,
+  // then app.js's loadGame): wait for the seat, then say what is there.
+  await eve.page.waitForFunction(async () => (await import('/core/state.js')).app.you === 2).catch(() => {});
   assert.equal((await pageApp(eve.page)).you, 2, 'Eve plays seat 2 now');
   links[2] = fresh;
 });

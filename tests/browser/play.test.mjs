@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { settled } from './harness.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OUT = path.join(ROOT, 'tests', 'out');
@@ -154,6 +155,7 @@ test('play Comp10001-Bo against three bots in the browser', async () => {
   // The table appears with our hand of five cards and every stockpile's top card.
   await tid('board').waitFor();
   await page.waitForFunction(() => /#game=/.test(location.hash));
+  await settled(page); // the hash is set before the table is drawn
   const game = await apiInPage('/games/{id}');
   assert.equal(game.status, 200);
   const you = game.body.you;
@@ -201,6 +203,7 @@ test('play Comp10001-Bo against three bots in the browser', async () => {
       if (k === 1) { await dst.focus(); await page.keyboard.press('Enter'); } else await dst.click();
     }
     await page.waitForFunction((n) => document.querySelectorAll('[data-testid="log"] > li').length > n, before);
+    await settled(page); // the log grows before the legal plays are fetched and the table drawn
     myPlays++;
     const mine = page.locator(`[data-testid="log"] > li[data-seat="${you}"]`).last();
     assert.ok((await mine.innerText()).includes(expectedLogText(play, you)),

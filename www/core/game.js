@@ -13,6 +13,20 @@ import { app, myTurn, renderer, resultText, say, sayError } from './state.js';
 
 // Loading, resuming, following live
 
+/** The table is being brought up to date (a play, news from the server, a
+ *  game opened): the board is aria-busy until the last update under way has
+ *  redrawn it, so that a screen reader (and the browser tests) read the table
+ *  whole, not the old turn's board under the new turn's log. */
+export function beginUpdate() {
+  app.updates += 1;
+  byId('board').setAttribute('aria-busy', 'true');
+}
+
+export function endUpdate() {
+  app.updates = Math.max(0, app.updates - 1);
+  if (!app.updates) byId('board').removeAttribute('aria-busy');
+}
+
 export function acceptGame(data) {
   if (data.id) app.id = data.id;
   if (data.game) app.game = data.game;
@@ -27,7 +41,16 @@ export function acceptGame(data) {
   syncLive(); // follow the game's events while it runs, and only then
 }
 
-export async function loadGame(id, { quiet } = {}) {
+export async function loadGame(id, opts) {
+  beginUpdate();
+  try {
+    return await loadGameNow(id, opts);
+  } finally {
+    endUpdate();
+  }
+}
+
+async function loadGameNow(id, { quiet } = {}) {
   app.id = id;
   app.token = getToken(id);
   try {
@@ -42,7 +65,7 @@ export async function loadGame(id, { quiet } = {}) {
       // Our token is no longer valid for this game: continue as a spectator.
       forgetSeat(id);
       app.token = null;
-      return loadGame(id, { quiet });
+      return loadGameNow(id, { quiet });
     }
     sayError(err, 'Could not load the game');
     if (err.status === 404) {
@@ -140,10 +163,15 @@ export async function refreshFromServer(id = app.id) {
     if (app.busy) { app.refreshTimer = setTimeout(() => refreshFromServer(id), 150); return; }
     if (res.status === 200 && res.data && res.data.version !== app.version) {
       const wasMyTurn = myTurn();
-      acceptGame(res.data);
-      await loadHistory();
-      await refreshLegal();
-      render();
+      beginUpdate();
+      try {
+        acceptGame(res.data);
+        await loadHistory();
+        await refreshLegal();
+        render();
+      } finally {
+        endUpdate();
+      }
       showInvites(); // a friend may have taken their seat
       if (app.status && app.status.over) say(resultText(), 'info');
       else if (myTurn() && !wasMyTurn) say('Your turn.');
@@ -167,7 +195,8 @@ export async function sendPlay(play) {
     return;
   }
   app.busy = true;
-  byId('board').setAttribute('aria-busy', 'true');
+  beginUpdate();
+  byId('hint-button').disabled = true; // a hint asked now would not be sent (askHint)
   try {
     const { data } = await api('POST', `/games/${encodeURIComponent(app.id)}/plays`, {
       token: app.token, body: { play }, headers: { 'If-Match': `"${app.version}"` },
@@ -184,8 +213,11 @@ export async function sendPlay(play) {
     await handlePlayError(err);
   } finally {
     app.busy = false;
-    byId('board').removeAttribute('aria-busy');
-    render();
+    try {
+      render();
+    } finally {
+      endUpdate();
+    }
   }
 }
 

@@ -2,7 +2,7 @@
 
 import { ApiError, api } from './api.js';
 import { byId, h } from './dom.js';
-import { acceptGame, refreshLegal, stopLive } from './game.js';
+import { acceptGame, beginUpdate, endUpdate, refreshLegal, stopLive } from './game.js';
 import { addLog } from './log.js';
 import { nth } from './numbering.js';
 import { render, showGame, showSetup } from './render.js';
@@ -265,13 +265,18 @@ async function enterGame(data, game, variant, meSeat) {
   app.variant = data.variant || variant;
   app.log = new Map();
   byId('log').replaceChildren();
-  acceptGame(data);
-  addLog(data.applied);
-  history.replaceState(null, '', `#game=${encodeURIComponent(app.id)}`);
-  showGame();
-  showInvites();
-  await refreshLegal();
-  render();
+  beginUpdate();
+  try {
+    acceptGame(data);
+    addLog(data.applied);
+    history.replaceState(null, '', `#game=${encodeURIComponent(app.id)}`);
+    showGame();
+    showInvites();
+    await refreshLegal();
+    render();
+  } finally {
+    endUpdate();
+  }
   refreshMyGames();
   // The table from its top (heading, status, then your hand on a phone), the
   // keyboard's focus on the board.

@@ -29,6 +29,7 @@ export const app = {
   log: new Map(),       // n -> record, as shown
   rulesDocs: {},        // game -> GET /rules/{game} (fetched once, for help texts)
   busy: false,
+  updates: 0,           // table updates under way (core/game.js beginUpdate): the board is aria-busy meanwhile
   live: null,           // the event stream followed (core/events.js), at most one
   refreshTimer: null,
   refreshing: false,
