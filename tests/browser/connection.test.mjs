@@ -5,7 +5,8 @@
 // clear message and sends nothing, and once the event stream is back clears
 // the notice and the stale "could not reach the server" error, and plays on.
 // The browser going off line (the 'offline' event) is said at once; a server
-// gone silent with the connection open, once its keep-alive is overdue.
+// gone silent with the connection open, once its keep-alive is overdue; a
+// play slow to answer keeps the board busy and the Hint button off.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -84,6 +85,35 @@ test('a server gone silent (the connection open, nothing coming) is noticed afte
     env.server.kill('SIGCONT');
   }
   await waitText('connection', /^Live$/);
+});
+
+test('a play slow to answer: the board is busy and no hint can be asked until the answer is drawn', async () => {
+  await dealHanabi();
+  await waitText('connection', /^Live$/);
+  let release;
+  const held = new Promise((r) => { release = r; });
+  const hold = async (route) => {
+    if (route.request().method() === 'POST') await held;
+    await route.continue();
+  };
+  await page.route('**/plays', hold);
+  try {
+    assert.equal(await tid('hint-button').isDisabled(), false, 'Hint is offered on our turn');
+    const n = await logCount(page);
+    await tid('hb-card-0-0').click();
+    await tid('hb-play').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="board"]').getAttribute('aria-busy') === 'true');
+    assert.equal(await tid('hint-button').isDisabled(), true, 'no hint while the play is on its way (it would not be sent)');
+    release();
+    await logGrows(page, n);
+    const v = (await apiInPage(page, '/games/{id}')).body;
+    if (!v.status.over && v.status.current === v.you) {
+      assert.equal(await tid('hint-button').isDisabled(), false, 'Hint is offered again once the answer is drawn');
+    }
+  } finally {
+    release();
+    await page.unroute('**/plays', hold);
+  }
 });
 
 test('phone: the notice shows by the hand; the browser going off line is said at once', async () => {
