@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { startAll, stopAll, ROOT, OUT } from './harness.mjs';
+import { startAll, stopAll, settled, ROOT, OUT } from './harness.mjs';
 
 let env, page;
 const tid = (id) => page.getByTestId(id);
@@ -91,6 +91,7 @@ test('"New game" stays readable on hover, and the default name never gives "You\
   await tid('new-game-seed').fill('7');
   await tid('new-game-submit').click();
   await page.waitForFunction(() => /#game=/.test(location.hash));
+  await settled(page); // the table drawn, so that its text is read below
   const toggle = tid('new-game-toggle');
   await toggle.hover();
   const ratio = await toggle.evaluate((el) => {

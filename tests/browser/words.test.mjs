@@ -11,7 +11,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startAll, stopAll, OUT } from './harness.mjs';
+import { startAll, stopAll, settled, OUT } from './harness.mjs';
 
 let env, page;
 const tid = (id) => page.getByTestId(id);
@@ -88,6 +88,7 @@ async function deal(game, variant, seed, players) {
   await tid('new-game-submit').click();
   await page.waitForFunction(() => /#game=/.test(location.hash));
   await tid('board').waitFor();
+  await settled(page); // the hash is set and the board shown before the table is drawn
 }
 
 const TABLES = [
@@ -137,6 +138,11 @@ for (const [game, variant, seed, players] of TABLES) {
     for (let i = 0; i < moves; i += Math.max(1, Math.floor(moves / 40))) {
       await page.evaluate((k) => { const s = document.querySelector('[data-testid="replay-slider"]'); s.value = String(k); s.dispatchEvent(new Event('input', { bubbles: true })); }, i);
       await page.waitForFunction((k) => new RegExp(`^Move ${k + 1} of`).test(document.querySelector('[data-testid="replay-position"]').textContent), i);
+      // The position's label is written before its view is fetched; the board names the play it shows once drawn.
+      await page.waitForFunction(async (k) => {
+        const { app } = await import('/core/state.js');
+        return document.querySelector('[data-testid="replay-board"]').dataset.at === String(app.replay.plays[k].n);
+      }, i);
       scan(await text(), `${game} replay`);
     }
   });
