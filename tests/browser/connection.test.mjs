@@ -104,6 +104,7 @@ test('a play slow to answer: the board is busy and no hint can be asked until th
     await tid('hb-play').click();
     await page.waitForFunction(() => document.querySelector('[data-testid="board"]').getAttribute('aria-busy') === 'true');
     assert.equal(await tid('hint-button').isDisabled(), true, 'no hint while the play is on its way (it would not be sent)');
+    assert.equal(await tid('hint-near-hand').isDisabled(), true, 'nor from the Hint button by the hand (a phone\'s)');
     release();
     await logGrows(page, n);
     const v = (await apiInPage(page, '/games/{id}')).body;

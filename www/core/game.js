@@ -196,7 +196,8 @@ export async function sendPlay(play) {
   }
   app.busy = true;
   beginUpdate();
-  byId('hint-button').disabled = true; // a hint asked now would not be sent (askHint)
+  // A hint asked now would not be sent (askHint): off until render() sets them again.
+  for (const b of document.querySelectorAll('#hint-button, [data-testid="hint-near-hand"]')) b.disabled = true;
   try {
     const { data } = await api('POST', `/games/${encodeURIComponent(app.id)}/plays`, {
       token: app.token, body: { play }, headers: { 'If-Match': `"${app.version}"` },
