@@ -40,6 +40,8 @@
     X(INTERNAL,      "internal",          500, "Internal error")                \
     X(STORE,         "store-unavailable", 503, "Store unavailable")             \
     X(OUTCOME_UNKNOWN,"outcome-unknown",  503, "Outcome unknown")              \
+    X(RATE_LIMITED,  "too-many-requests", 429, "Too many requests")            \
+    X(STORE_FULL,    "store-full",        503, "Store full")                    \
     /* the front ends' own refusals, before or instead of a handler */          \
     X(MALFORMED_REQUEST,"malformed-request",400, "Malformed request")          \
     X(TIMEOUT,       "request-timeout",   408, "Request timeout")               \
