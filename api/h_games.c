@@ -433,6 +433,77 @@ static json_t *export_players(const json_t *seats)
     return players;
 }
 
+/* The seats of a JSON export, as strictly as POST /games reads its players:
+ * each an object of the members an export writes (ctx_public_seats), each of
+ * its type, "seat" its own index. Which seat a bot plays and the names are
+ * parse_players' to judge, as for a new game. */
+static int import_seats(const json_t *seats, game_err *e)
+{
+    static const char *const allowed[] = {"seat", "name", "bot", "claimed", "resigned",
+                                          "invite_open", NULL};
+    static const char *const flags[] = {"claimed", "resigned", "invite_open"};
+    size_t i;
+    json_t *s;
+    json_array_foreach(seats, i, s) {
+        char base[32], ptr[64];
+        long long n;
+        int b;
+        jx_ptr_idx(base, sizeof base, "/seats", i);
+        if (jx_object(s, base, e) || reject_unknown(s, allowed, base, e))
+            return e->code;
+        snprintf(ptr, sizeof ptr, "%s/seat", base);
+        if (json_object_get(s, "seat") &&
+            (jx_int(json_object_get(s, "seat"), ptr, 0, GAME_MAX_SEATS, &n, e) ||
+             (n != (long long)i &&
+              err_set(e, ERR_BAD_MEMBER, ptr, "seat %zu says it is seat %lld", i, n))))
+            return e->code;
+        for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++) {
+            snprintf(ptr, sizeof ptr, "%s/%s", base, flags[k]);
+            if (json_object_get(s, flags[k]) && jx_bool(json_object_get(s, flags[k]), ptr, &b, e))
+                return e->code;
+        }
+        if (json_object_get(s, "resigned") && !json_object_get(s, "bot"))
+            return err_set(e, ERR_BAD_MEMBER, base, "a resigned seat is played by a bot: "
+                           "\"resigned\" comes with \"bot\"");
+    }
+    return 0;
+}
+
+/* The members of an export that the import does not take from it, read as
+ * strictly as the ones it takes: "id" and "version" (the game gets a new id
+ * and starts at version 1), "variant" (the state says it: they must agree),
+ * "seed" (stored and shown as given: a whole number as POST /games takes,
+ * or null, as an export made mid-game writes it). */
+static int import_header(const game_ops *ops, const json_t *body, const json_t *state,
+                         game_err *e)
+{
+    const json_t *v;
+    const char *s;
+    long long n;
+    if ((v = json_object_get(body, "id")) &&
+        (jx_string(v, "/id", &s, e) ||
+         ((!*s || strlen(s) > 63) &&
+          err_set(e, ERR_BAD_MEMBER, "/id", "an id has 1 to 63 characters"))))
+        return e->code;
+    if ((v = json_object_get(body, "version")) && jx_int(v, "/version", 1, (1LL << 53) - 1, &n, e))
+        return e->code;
+    if ((v = json_object_get(body, "seed")) && !json_is_null(v) &&
+        jx_int(v, "/seed", 0, (1LL << 53) - 1, &n, e))
+        return e->code;
+    if ((v = json_object_get(body, "variant"))) {
+        const char *in_state = json_string_value(json_object_get(state, "variant"));
+        if (jx_string(v, "/variant", &s, e))
+            return e->code;
+        if (!game_has_variant(ops, s))
+            return err_set(e, ERR_BAD_MEMBER, "/variant", "unknown variant '%s' of %s", s,
+                           ops->name);
+        if (in_state && strcmp(in_state, s) != 0)
+            return err_set(e, ERR_BAD_MEMBER, "/variant",
+                           "the export says variant '%s', its state '%s'", s, in_state);
+    }
+    return 0;
+}
+
 static int import_json(const api_config *cfg, const http_req *req, idem_ticket *key,
                        json_t *body, http_res *res, game_err *e)
 {
@@ -471,7 +542,8 @@ static int import_json(const api_config *cfg, const http_req *req, idem_ticket *
     }
     if (jx_object(state, "/state", e) || jx_array(json_object_get(body, "seats"), "/seats",
                                                   (size_t)ops->min_players,
-                                                  (size_t)ops->max_players, e))
+                                                  (size_t)ops->max_players, e) ||
+        import_seats(json_object_get(body, "seats"), e) || import_header(ops, body, state, e))
         return e->code;
     void *st = calloc(1, ops->state_size);
     json_t *seats = json_array(), *players = export_players(json_object_get(body, "seats"));

@@ -280,6 +280,29 @@ static int secret_name(const char *s, const char *e)
     return 0;
 }
 
+/* Query parameters are split at '&' and, as some servers and frameworks
+ * also split them, at ';': a secret sent as "?x=1;token=..." is as much in
+ * the URL as "?token=...". */
+static int param_sep(char c) { return c == '&' || c == ';'; }
+
+const char *http_query_secret(const char *query, char *name, size_t n)
+{
+    const char *q = query;
+    while (q && *q) {
+        const char *end = q;
+        while (*end && !param_sep(*end))
+            end++;
+        const char *eq = memchr(q, '=', (size_t)(end - q));
+        const char *name_end = eq ? eq : end;
+        if (name_end > q && secret_name(q, name_end)) {
+            url_decode(q, (size_t)(name_end - q), name, n);
+            return name;
+        }
+        q = *end ? end + 1 : NULL;
+    }
+    return NULL;
+}
+
 size_t http_redact_secrets(const char *in, char *out, size_t n)
 {
     static const char mark[] = "[redacted]";
@@ -291,12 +314,12 @@ size_t http_redact_secrets(const char *in, char *out, size_t n)
         char c = *in;
         if (c == ' ' || c == '"') {
             in_query = 0;
-        } else if (c == '?' || (in_query && c == '&')) {
+        } else if (c == '?' || c == ';' || (in_query && c == '&')) {
             in_query = 1;
             out[k++] = c;
             in++;
             const char *name = in, *p = in;
-            while (*p && *p != '=' && *p != '&' && *p != ' ' && *p != '"')
+            while (*p && *p != '=' && !param_sep(*p) && *p != ' ' && *p != '"')
                 p++;
             size_t len = (size_t)(p - name);
             if (k + len >= n)
@@ -308,7 +331,7 @@ size_t http_redact_secrets(const char *in, char *out, size_t n)
                 if (k + 1 < n)
                     out[k++] = '=';
                 in = p + 1;
-                while (*in && *in != '&' && *in != ' ' && *in != '"')
+                while (*in && !param_sep(*in) && *in != ' ' && *in != '"')
                     in++; /* the value, dropped */
                 size_t m = sizeof mark - 1;
                 if (k + m >= n)

@@ -102,10 +102,16 @@ void http_res_header(http_res *res, const char *name, const char *fmt, ...)
 int http_body_short(size_t got, long long clen, char *why, size_t whylen);
 /* A log line with every secret-looking query value replaced by
  * "[redacted]": in every `?name=value&...` of `in` (the request line, a
- * Referer), a value whose name, percent-decoded, contains token, secret,
+ * Referer; parameters split at '&' or ';', and a `;name=value` anywhere in
+ * a path too), a value whose name, percent-decoded, contains token, secret,
  * key, pass, auth, session, invite, signature or credential (any case).
  * Writes at most n - 1 bytes and a NUL into out; returns strlen(out). */
 size_t http_redact_secrets(const char *in, char *out, size_t n);
+/* The first parameter of the query string `query` (parameters split at '&'
+ * or ';') whose name reads as a secret's (as above), percent-decoded into
+ * name[n]; NULL when none. Every route refuses such a request: a secret
+ * never travels in a URL. */
+const char *http_query_secret(const char *query, char *name, size_t n);
 /* The reason phrase of a status as RFC 9110 names it ("Unprocessable
  * Content" for 422, where civetweb's table still has an older spelling);
  * "" for a status it does not list. Both front ends write it. */

@@ -252,15 +252,17 @@ static int serve_static(const api_config *cfg, const http_req *req, http_res *re
 static void dispatch(const api_config *cfg, const http_req *req, http_res *res)
 {
     game_err e = {0};
-    char qbuf[8];
-    if (http_req_query(req, "token", qbuf, sizeof qbuf)) {
+    char secret[64];
+    if (http_query_secret(req->query, secret, sizeof secret)) {
         /* a URL ends up in access logs, proxies and browser history */
         err_set(&e, ERR_BAD_QUERY, NULL,
-                "a token is never accepted in the URL: send the header "
-                "'Authorization: Bearer <token>' (for the WebSocket, offer the "
-                "subprotocols 'croupier' and 'croupier.token.<token>')");
+                "a secret is never accepted in the URL (query parameter '%.40s'): send a "
+                "token in the header 'Authorization: Bearer <token>' (for the WebSocket, offer "
+                "the subprotocols 'croupier' and 'croupier.token.<token>'), an invite in the "
+                "body of POST /games/{id}/seats/{n}/claim",
+                secret);
         http_res_problem(res, req, ERR_BAD_QUERY, &e,
-                         json_pack("{s:s}", "parameter", "token"));
+                         json_pack("{s:s}", "parameter", secret));
         return;
     }
     const char *method = strcmp(req->method, "HEAD") == 0 ? "GET" : req->method;

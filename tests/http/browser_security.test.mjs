@@ -72,6 +72,20 @@ test('?token= is refused on every route, naming the header to use', async () => 
   }
   const post = await srv.post(`/games/${g.json.id}/plays?token=${tok}`, { play: { actionType: 2, target: 0 } });
   expectProblem(post, 400, 'invalid-parameter');
+  // Any parameter named like a secret, whatever separates it: ';' too, as
+  // some servers and frameworks split queries there.
+  for (const [q, name] of [
+    [`x=1;token=${tok}`, 'token'], [`after=0;invite=${tok}`, 'invite'], [`session=${tok}`, 'session'],
+    [`access_token=${tok}`, 'access_token'], [`a=1&X-Api-Key=${tok}`, 'X-Api-Key'], [`%74oken=${tok}`, 'token'],
+    [`limit=5;password=${tok}`, 'password'],
+  ]) {
+    for (const p of [`/games/${g.json.id}`, '/rules', '/healthz']) {
+      const r = expectProblem(await srv.get(`${p}?${q}`), 400, 'invalid-parameter', `${p}?${q}`);
+      assert.equal(r.parameter, name, `${p}?${q}`);
+    }
+  }
+  // Other parameters are served.
+  expectStatus(await srv.get(`/games/${g.json.id}/plays?after=0&limit=5`), 200);
   // A real token in the header still works, and the game was not touched.
   const me = await srv.get(`/games/${g.json.id}`, { token: g.json.seats[0].token });
   expectStatus(me, 200);

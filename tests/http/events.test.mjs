@@ -208,6 +208,36 @@ test('export json + import: the game resumes under a new id with new tokens', as
   expectProblem(await srv.request('POST', '/games/import', { body: '<x/>', contentType: 'application/xml' }), 415, 'unsupported-media-type');
 });
 
+test('an import is read as strictly as POST /games: every member of its type and range, named when wrong', async () => {
+  const g = await createGame(srv, { players: ['Ann', 'bot', 'bot', 'bot'], seed: 16 });
+  const ex = (await srv.get(`/games/${g.id}/export?format=json`, { token: srv.adminToken })).json;
+  const seat = (i, extra) => ex.seats.map((s, k) => (k === i ? { ...s, ...extra } : s));
+  const bad = [
+    [{ seed: { a: 1 } }, '/seed'], [{ seed: 'forty-two' }, '/seed'], [{ seed: -1 }, '/seed'],
+    [{ seed: 2 ** 53 }, '/seed'], [{ version: 'one' }, '/version'], [{ version: 0 }, '/version'],
+    [{ id: 7 }, '/id'], [{ id: '' }, '/id'], [{ variant: 3 }, '/variant'], [{ variant: 'nosuch' }, '/variant'],
+    [{ variant: 'bonus' }, '/variant'], // the state says standard
+    [{ seats: seat(1, { colour: 'red' }) }, '/seats/1/colour'],
+    [{ seats: seat(2, { seat: 'two' }) }, '/seats/2/seat'],
+    [{ seats: seat(2, { seat: 3 }) }, '/seats/2/seat'],
+    [{ seats: seat(0, { resigned: 'yes' }) }, '/seats/0/resigned'],
+    [{ seats: seat(0, { resigned: true }) }, '/seats/0'], // a person's seat
+    [{ seats: seat(3, { claimed: 1 }) }, '/seats/3/claimed'],
+    [{ seats: seat(0, { name: 5 }) }, '/seats/0/name'],
+    [{ seats: seat(1, { bot: 'nosuch' }) }, '/seats/1/bot'],
+    [{ seats: [...ex.seats.slice(0, 3), 'bot'] }, '/seats/3'],
+  ];
+  for (const [change, pointer] of bad) {
+    const r = expectProblem(await srv.post('/games/import', { ...ex, ...change }), 400, 'invalid-member', JSON.stringify(change));
+    assert.equal(r.errors[0].pointer, pointer, JSON.stringify(change));
+  }
+  // What an export writes is taken back: its own seed, a null seed (a concealed save), its flags.
+  expectStatus(await srv.post('/games/import', ex), 201);
+  const imp = await srv.post('/games/import', { ...ex, seed: null, seats: seat(1, { resigned: true }) });
+  expectStatus(imp, 201);
+  assert.equal(imp.json.seed, null);
+});
+
 test('the history keeps every bot explanation (GET /plays and the events)', async () => {
   for (const body of [
     { game: 'comp10001bo', seed: 31, players: [{ name: 'Ann' }, { bot: 'planner' }, { bot: 'random' }, { bot: 'planner' }] },
