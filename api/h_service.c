@@ -132,7 +132,7 @@ int h_openapi_json(const api_config *cfg, const http_req *req,
     (void)m;
     (void)body;
     size_t len = 0;
-    char *text = yaml_file_to_json(cfg->openapi_path, &len);
+    char *text = yaml_file_to_json(cfg->openapi_path, &len, NULL, 0);
     if (!text) {
         game_err e = {0};
         err_set(&e, ERR_NOT_FOUND, NULL, "the OpenAPI document is not installed");

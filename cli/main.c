@@ -197,7 +197,8 @@ static int check_files(const server_opts *o, int *log_fd)
     }
     if (o->openapi && *o->openapi) {
         size_t len = 0;
-        char *text = access(o->openapi, R_OK) == 0 ? yaml_file_to_json(o->openapi, &len) : NULL;
+        char why[160] = "";
+        char *text = yaml_file_to_json(o->openapi, &len, why, sizeof why);
         json_t *doc = text ? json_loadb(text, len, 0, NULL) : NULL;
         int ok = json_is_string(json_object_get(doc, "openapi")) &&
                  json_is_object(json_object_get(doc, "paths"));
@@ -205,8 +206,8 @@ static int check_files(const server_opts *o, int *log_fd)
         free(text);
         if (!ok) {
             fprintf(stderr, "croupier %s: --openapi %s: %s\n", o->cmd, o->openapi,
-                    access(o->openapi, R_OK) != 0 ? strerror(errno)
-                    : "not an OpenAPI document (YAML with 'openapi' and 'paths' members)");
+                    why[0] ? why
+                           : "not an OpenAPI document (YAML with 'openapi' and 'paths' members)");
             return 2;
         }
     }

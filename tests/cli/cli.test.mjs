@@ -170,6 +170,16 @@ test('every start-up input is checked before serving: one line naming croupier, 
     writeFileSync(garbage, 'this: [is not: an openapi document\n');
     const notOpenapi = path.join(dir, 'plain.yaml');
     writeFileSync(notOpenapi, 'title: a YAML file that is no OpenAPI document\n');
+    // an operator's file, read as input all the same: a "billion laughs"
+    // of aliases, a 100,000-deep nesting, a file past 4 MiB
+    const laughs = path.join(dir, 'laughs.yaml');
+    let bomb = 'openapi: 3.1.0\npaths: {}\na0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n';
+    for (let i = 1; i < 10; i++) bomb += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]\n`;
+    writeFileSync(laughs, bomb);
+    const deep = path.join(dir, 'deep.yaml');
+    writeFileSync(deep, `openapi: 3.1.0\npaths: {}\nx: ${'['.repeat(100000)}${']'.repeat(100000)}\n`);
+    const huge = path.join(dir, 'huge.yaml');
+    writeFileSync(huge, `openapi: 3.1.0\npaths: {}\nx: "${'y'.repeat(5 << 20)}"\n`);
     const emptyWww = path.join(dir, 'www');
     mkdirSync(emptyWww);
     const store = ['--store', `sqlite:${path.join(dir, 't.db')}`];
@@ -181,6 +191,9 @@ test('every start-up input is checked before serving: one line naming croupier, 
       ['serve', ['--listen', '127.0.0.1:0', '--openapi', path.join(dir, 'missing.yaml')], '--openapi', path.join(dir, 'missing.yaml')],
       ['serve', ['--listen', '127.0.0.1:0', '--openapi', garbage], '--openapi', garbage],
       ['serve', ['--listen', '127.0.0.1:0', '--openapi', notOpenapi], '--openapi', notOpenapi],
+      ['serve', ['--listen', '127.0.0.1:0', '--openapi', laughs], '--openapi', laughs, /1,000,000 nodes/],
+      ['serve', ['--listen', '127.0.0.1:0', '--openapi', deep], '--openapi', deep, /deeper than 64/],
+      ['fcgi', ['--openapi', huge], '--openapi', huge, /larger than 4 MiB/],
       ['serve', ['--listen', '256.1.1.1:80'], '--listen', '256.1.1.1:80'],
       ['fcgi', ['--listen', path.join(dir, 'no', 'such', 'folder', 'fcgi.sock')], '--listen', path.join(dir, 'no', 'such', 'folder', 'fcgi.sock')],
       ['fcgi', ['--listen', 'nosuchhost.invalid:9000'], '--listen', 'nosuchhost.invalid:9000'],
@@ -189,7 +202,7 @@ test('every start-up input is checked before serving: one line naming croupier, 
       ['serve', ['--listen', '127.0.0.1:0', '--docs', emptyWww], '--docs', emptyWww],
       ['fcgi', ['--docs', path.join(dir, 'missing')], '--docs', path.join(dir, 'missing')],
     ];
-    for (const [cmd, args, option, file] of cases) {
+    for (const [cmd, args, option, file, why] of cases) {
       const env = { ...process.env };
       delete env.GATEWAY_INTERFACE; // else fcgi answers one CGI request
       const r = spawnSync(BIN, [cmd, ...store, ...args], { encoding: 'utf8', timeout: 20000, env });
@@ -199,6 +212,7 @@ test('every start-up input is checked before serving: one line naming croupier, 
       const lines = r.stderr.trim().split('\n');
       assert.equal(lines.length, 1, `${what}: one line: ${r.stderr}`);
       assert.ok(lines[0].startsWith(`croupier ${cmd}: ${option} ${file}: `), `${what}: names croupier, the option and the path: ${lines[0]}`);
+      if (why) assert.match(lines[0], why, `${what}: says why`);
       assert.equal(r.stdout, '', `${what}: never said it was listening`);
     }
   } finally {
