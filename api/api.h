@@ -87,6 +87,8 @@ typedef struct game_ctx {
     int has_token;
     int host;     /* the caller holds the game's host token (api/h_seats.c):
                    a spectator who may issue invites */
+    int resigned; /* the caller holds the token of a seat whose person resigned
+                     (a bot plays it): a spectator */
 } game_ctx;
 
 /* Load game `id` and authenticate the caller. 0, ERR_NOT_FOUND,

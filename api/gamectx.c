@@ -80,6 +80,13 @@ static int auth_seat(const api_config *cfg, const http_req *req, game_ctx *c,
         return err_set(e, ERR_UNAUTHORIZED, NULL,
                        "this token belongs to no seat of this game (a seat's token "
                        "changes when an invite to it is claimed)");
+    if (json_object_get(json_array_get(json_object_get(c->meta, "seats"), (size_t)found),
+                        "resigned")) {
+        /* its person left the seat to a bot: the token no longer reads the
+         * seat's hand (the bot's now), only what a spectator sees */
+        c->resigned = 1;
+        return 0;
+    }
     c->seat = found;
     return 0;
 }

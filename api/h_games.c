@@ -836,7 +836,9 @@ int h_resign(const api_config *cfg, const http_req *req, const route_match *m,
         goto done;
     }
     json_t *seat = json_array_get(json_object_get(c.meta, "seats"), (size_t)c.seat);
-    if (c.seat == SEAT_SPECTATOR)
+    if (c.resigned)
+        rc = err_set(&e, ERR_FORBIDDEN, NULL, "you resigned this seat already: a bot plays it");
+    else if (c.seat == SEAT_SPECTATOR)
         rc = err_set(&e, ERR_UNAUTHORIZED, NULL, "resigning needs your seat token");
     else if (c.seat == SEAT_ADMIN)
         rc = err_set(&e, ERR_FORBIDDEN, NULL, "the admin token has no seat to resign");

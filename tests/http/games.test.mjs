@@ -274,6 +274,19 @@ test('DELETE: the admin, or a table\'s only person; others resign instead', asyn
   assert.equal(after.seats[2].bot, r.json.bot);
   assert.equal(after.seats[2].resigned, true);
   expectProblem(await srv.post(`/games/${g.id}/resign`, undefined, { token: g.seats[2].token }), 403, 'forbidden', 'twice');
+  // The resigned token reads what a spectator reads: not the hand the bot now plays.
+  const spectator = await srv.get(`/games/${g.id}`);
+  const left = await srv.get(`/games/${g.id}`, { token: g.seats[2].token });
+  expectStatus(left, 200);
+  assert.equal(left.json.you, null, 'no seat');
+  assert.deepEqual(left.json.state, spectator.json.state, 'a spectator\'s view');
+  const seatView = (await srv.get(`/games/${g.id}`, { token: g.seats[0].token })).json.state;
+  assert.notDeepEqual(left.json.state, seatView, 'a seat sees more (its own hand): the comparison can tell');
+  expectStatus(await srv.get(`/games/${g.id}/legal`, { token: g.seats[2].token }), 200);
+  assert.deepEqual((await srv.get(`/games/${g.id}/legal`, { token: g.seats[2].token })).json.plays, []);
+  expectProblem(await srv.get(`/games/${g.id}/hint`, { token: g.seats[2].token }), 401, 'unauthorized');
+  const play = await srv.post(`/games/${g.id}/plays`, { play: { actionType: 2, target: 0 } }, { token: g.seats[2].token });
+  assert.ok(play.status === 401 || play.status === 403, `a play with the resigned token is refused: ${play.status}`);
   expectProblem(await srv.post(`/games/${g.id}/resign`), 401, 'unauthorized');
   expectProblem(await srv.post(`/games/${g.id}/resign`, undefined, { token: srv.adminToken }), 403, 'forbidden');
   // Ann is now the only person: she may delete the game
