@@ -88,7 +88,7 @@ typedef struct game_ctx {
     int host;     /* the caller holds the game's host token (api/h_seats.c):
                    a spectator who may issue invites */
     int resigned; /* the caller holds the token of a seat whose person resigned
-                     (a bot plays it): a spectator */
+                     (a bot plays it) and the game runs: a spectator */
 } game_ctx;
 
 /* Load game `id` and authenticate the caller. 0, ERR_NOT_FOUND,

@@ -80,10 +80,15 @@ static int auth_seat(const api_config *cfg, const http_req *req, game_ctx *c,
         return err_set(e, ERR_UNAUTHORIZED, NULL,
                        "this token belongs to no seat of this game (a seat's token "
                        "changes when an invite to it is claimed)");
-    if (json_object_get(json_array_get(json_object_get(c->meta, "seats"), (size_t)found),
-                        "resigned")) {
-        /* its person left the seat to a bot: the token no longer reads the
-         * seat's hand (the bot's now), only what a spectator sees */
+    game_status gs;
+    c->ops->status(c->st, &gs);
+    if (!gs.over && json_object_get(json_array_get(json_object_get(c->meta, "seats"),
+                                                   (size_t)found), "resigned")) {
+        /* its person left the seat to a bot: while the game runs the token
+         * no longer reads the seat's hand (the bot's now), only what a
+         * spectator sees; once it is over, every card is shown anyway, and
+         * the token names its seat again (the page's "play again" seats the
+         * person who resigned as a person) */
         c->resigned = 1;
         return 0;
     }
