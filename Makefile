@@ -103,6 +103,10 @@ $(BA)/tests/test_json_arena: $(BA)/api/json_arena.o
 $(B)/tests/test_notify: $(B)/api/notify.o
 $(BA)/tests/test_notify: $(BA)/api/notify.o
 
+# test_quota: api/quota.c's token buckets.
+$(B)/tests/test_quota: $(B)/api/quota.o
+$(BA)/tests/test_quota: $(BA)/api/quota.o
+
 # test_snapshot packs and unpacks every position of seeded games (api/snapshot.c).
 $(B)/tests/test_snapshot: $(B)/api/snapshot.o
 $(BA)/tests/test_snapshot: $(BA)/api/snapshot.o

@@ -37,10 +37,14 @@ typedef struct route {
     const char *pattern; /* "/games/{id}/plays": {x} matches one segment */
     enum body_kind body;
     handler_fn fn;
-    int keyed; /* ROUTE_KEYED: takes Idempotency-Key (api/idem.h) */
+    int flags; /* ROUTE_* below */
 } route;
 
-enum { ROUTE_KEYED = 1 };
+enum {
+    ROUTE_KEYED = 1,  /* takes Idempotency-Key (api/idem.h) */
+    ROUTE_CREATE = 2, /* stores a new game: counted against QUOTA_CREATE (api/quota.h) */
+    ROUTE_WORK = 4,   /* work without a game or a turn: its CPU time against QUOTA_WORK */
+};
 
 extern const route api_routes[]; /* routes.c; terminated by a NULL method */
 

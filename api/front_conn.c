@@ -319,7 +319,8 @@ int front_conn_client_gone(void)
 /* Workers hold connections; only so many of them run a handler at a time,
  * the others wait their turn on their own thread (no hand-off). Requests
  * that may run bots (POST /games..., /play/..., a hint) take 0.3-1 MB of
- * heap and milliseconds of CPU each: at most 4 per CPU (at least 8) run at
+ * heap and milliseconds of CPU each, and so do the kit's cases (GET
+ * /cases/...: seconds for thousands): at most 4 per CPU (at least 8) run at
  * once, as hundreds at once would take hundreds of MB for no more
  * throughput. The other requests of a game (views, events, /healthz) take a
  * store connection: at most STORE_TURNS at once, the store's pool (more
@@ -346,8 +347,8 @@ int front_conn_gate(const char *method, const char *path)
     if (strcmp(method, "POST") == 0 || strcmp(method, "DELETE") == 0)
         return CONN_GATE_BOTS;
     size_t n = strlen(path);
-    if (n >= 5 && strcmp(path + n - 5, "/hint") == 0)
-        return CONN_GATE_BOTS;
+    if ((n >= 5 && strcmp(path + n - 5, "/hint") == 0) || strncmp(path, "/cases/", 7) == 0)
+        return CONN_GATE_BOTS; /* bots, or the kit's cases: milliseconds to seconds of CPU */
     if (strncmp(path, "/games", 6) == 0 || strcmp(path, "/healthz") == 0)
         return CONN_GATE_STORE;
     return CONN_GATE_NONE;

@@ -397,8 +397,14 @@ static int store_new_game(const api_config *cfg, const http_req *req, idem_ticke
         ctx_store_fail(e, rc, "the game");
         goto done;
     }
-    if (created)
+    if (created) {
         metrics_game_created();
+        res->stored = strlen(meta_s) + strlen(origin_s) + snap_len;
+        for (int r = 0; r < nrows; r++)
+            res->stored += (rows[r].play ? strlen(rows[r].play) : 0) +
+                           (rows[r].record ? strlen(rows[r].record) : 0) +
+                           (rows[r].explanation ? strlen(rows[r].explanation) : 0);
+    }
 done:
     if (rc)
         http_res_problem(res, req, rc, e, NULL);

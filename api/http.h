@@ -60,6 +60,7 @@ typedef struct http_res {
         char game_id[96];
         long after;
     } stream;
+    size_t stored; /* bytes a new game's write stored (api/quota.h counts it by them) */
 } http_res;
 
 /* Server-wide settings, read-only after start (shared by all threads). */

@@ -6,9 +6,10 @@
 #include <stdlib.h>
 
 #include "http.h"
+#include "quota.h"
 
 static const int CLASSES[] = {200, 201, 204, 304, 400, 401, 403, 404, 405,
-                              409, 412, 413, 415, 422, 500, 503};
+                              409, 412, 413, 415, 422, 429, 500, 503};
 enum { NCLASSES = sizeof CLASSES / sizeof CLASSES[0] };
 
 static atomic_ullong by_status[NCLASSES + 1]; /* last: any other status */
@@ -29,7 +30,7 @@ void metrics_rebuilt(void) { atomic_fetch_add(&games_rebuilt, 1); }
 
 char *metrics_render(size_t *len)
 {
-    size_t cap = 4096;
+    size_t cap = 8192;
     char *buf = malloc(cap);
     if (!buf)
         return NULL;
@@ -65,6 +66,7 @@ char *metrics_render(size_t *len)
     OUT("croupier_heap_bytes{kind=\"free\"} %zu\n", mi.fordblks);
     OUT("croupier_heap_bytes{kind=\"mapped\"} %zu\n", mi.hblkhd);
 #undef OUT
+    quota_metrics(buf, cap, &k);
     *len = k < cap ? k : cap - 1;
     return buf;
 }

@@ -22,6 +22,7 @@
 #include "api.h"
 #include "core/jsonx.h"
 #include "json_arena.h"
+#include "quota.h"
 
 enum { JSON_MAX_DEPTH = 32 };
 
@@ -249,6 +250,38 @@ static int serve_static(const api_config *cfg, const http_req *req, http_res *re
     return 1;
 }
 
+static int64_t thread_cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* 1 with the 429 in res when the client (or the whole server) is past its
+ * quota of `kind` (api/quota.h). */
+static int over_quota(int kind, const http_req *req, http_res *res)
+{
+    int whole = 0, wait = quota_take(kind, req->remote_addr, 1, &whole);
+    if (!wait)
+        return 0;
+    game_err e = {0};
+    if (kind == QUOTA_CREATE)
+        err_set(&e, ERR_RATE_LIMITED, NULL,
+                "%s created or imported more games than its quota allows (a game counts once, "
+                "and once more per 16 KiB it stored): try again in %d s",
+                whole ? "the server" : "this address", wait);
+    else
+        err_set(&e, ERR_RATE_LIMITED, NULL,
+                "%s asked for more work without a game than its quota allows (the CPU time of "
+                "its requests; one at a time from one address): try again in %d s",
+                whole ? "the server" : "this address", wait);
+    http_res_header(res, "Retry-After", "%d", wait);
+    http_res_problem(res, req, ERR_RATE_LIMITED, &e,
+                     json_pack("{s:s,s:s}", "quota", kind == QUOTA_CREATE ? "create" : "work",
+                               "bucket", whole ? "total" : "client"));
+    return 1;
+}
+
 static void dispatch(const api_config *cfg, const http_req *req, http_res *res)
 {
     game_err e = {0};
@@ -355,11 +388,21 @@ static void dispatch(const api_config *cfg, const http_req *req, http_res *res)
         }
     }
     idem_ticket key;
-    if (hit->keyed && idem_begin(cfg, req, &key, res)) { /* answered: a replay, 409, 422 */
+    int keyed = hit->flags & ROUTE_KEYED;
+    if (keyed && idem_begin(cfg, req, &key, res)) { /* answered: a replay, 409, 422 */
         json_arena_release(body);
         return;
     }
-    m.idem = hit->keyed ? &key : NULL;
+    m.idem = keyed ? &key : NULL;
+    /* a replay above costs nothing: the quota counts what is run */
+    int quota = hit->flags & ROUTE_CREATE ? QUOTA_CREATE : hit->flags & ROUTE_WORK ? QUOTA_WORK : -1;
+    if (quota >= 0 && over_quota(quota, req, res)) {
+        if (keyed)
+            idem_end(cfg, &key, res);
+        json_arena_release(body);
+        return;
+    }
+    int64_t cpu0 = quota == QUOTA_WORK ? thread_cpu_ms() : 0;
     int said = hit->fn(cfg, req, &m, body, res);
     if (said < 100 || said != res->status) {
         /* a handler returns the status it answered: anything else is a bug
@@ -371,7 +414,11 @@ static void dispatch(const api_config *cfg, const http_req *req, http_res *res)
         memset(&res->stream, 0, sizeof res->stream);
         http_res_problem(res, req, ERR_INTERNAL, &e, NULL);
     }
-    if (hit->keyed)
+    if (quota == QUOTA_WORK)
+        quota_end(quota, req->remote_addr, (double)(thread_cpu_ms() - cpu0));
+    else if (quota == QUOTA_CREATE)
+        quota_end(quota, req->remote_addr, (double)(res->stored / QUOTA_CREATE_BYTES));
+    if (keyed)
         idem_end(cfg, &key, res);
     json_arena_release(body); /* the walk that frees it, only when it must */
 }

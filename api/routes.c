@@ -2,7 +2,8 @@
  * the first row of the request's method whose path matches (when there is
  * none, the rows whose path matches give 405's Allow). The
  * routes that create games or play in them take an Idempotency-Key (ROUTE_KEYED,
- * api/idem.h). */
+ * api/idem.h); those that store a new game, and the work no turn limits,
+ * count against the quotas of api/quota.h (ROUTE_CREATE, ROUTE_WORK). */
 #include "api.h"
 
 const route api_routes[] = {
@@ -13,7 +14,7 @@ const route api_routes[] = {
     {"GET", "/rules", BODY_NONE, h_rules, 0},
     {"GET", "/rules/{game}", BODY_NONE, h_rules_game, 0},
     {"GET", "/docs/rules/{page}", BODY_NONE, h_rules_page, 0},
-    {"POST", "/games", BODY_JSON, h_games_create, ROUTE_KEYED},
+    {"POST", "/games", BODY_JSON, h_games_create, ROUTE_KEYED | ROUTE_CREATE},
     {"GET", "/games/{id}", BODY_NONE, h_game_get, 0},
     {"DELETE", "/games/{id}", BODY_NONE, h_game_delete, 0},
     {"POST", "/games/{id}/plays", BODY_JSON, h_plays_post, ROUTE_KEYED},
@@ -25,11 +26,11 @@ const route api_routes[] = {
     {"GET", "/games/{id}/hint", BODY_NONE, h_hint, 0},
     {"GET", "/games/{id}/export", BODY_NONE, h_export, 0},
     {"GET", "/games/{id}/events", BODY_NONE, h_events, 0},
-    {"POST", "/games/import", BODY_JSON_OR_TEXT, h_import, ROUTE_KEYED},
+    {"POST", "/games/import", BODY_JSON_OR_TEXT, h_import, ROUTE_KEYED | ROUTE_CREATE},
     {"POST", "/validate", BODY_JSON, h_validate, 0},
     {"POST", "/validate/{game}/{fn}", BODY_JSON, h_fn_validate, 0},
     {"POST", "/play/{game}", BODY_JSON, h_fn_play, 0},
     {"POST", "/play/{game}/{fn}", BODY_JSON, h_fn_play_named, 0},
-    {"GET", "/cases/{game}/{fn}", BODY_NONE, h_cases, 0},
+    {"GET", "/cases/{game}/{fn}", BODY_NONE, h_cases, ROUTE_WORK},
     {NULL, NULL, BODY_NONE, NULL, 0},
 };

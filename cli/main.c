@@ -20,6 +20,7 @@
 #include "game.h"
 #include "limits.h"
 #include "notify.h"
+#include "quota.h"
 #include "store.h"
 #include "yaml_json.h"
 
@@ -36,6 +37,7 @@ static void on_signal(int sig)
 typedef struct server_opts {
     const char *cmd, *listen, *store_url, *access_log, *www, *openapi, *docs, *cors;
     long long threads, body_limit, max_streams, max_streams_per_client, stream_idle;
+    long long quota[4]; /* --quota-create, -create-total, -work, -work-total; -1 unset */
     int log_fd; /* --access-log, opened by check_files() */
 } server_opts;
 
@@ -70,12 +72,22 @@ static void server_usage(FILE *f, const char *cmd)
         "                       every client has the proxy's address)\n"
         "  --stream-idle S      a spectator's stream with nothing sent or received for S\n"
         "                       seconds is closed, a seat's after 10 * S (default %d)\n"
-        "  --body-limit BYTES   largest request body accepted (default 65536)\n",
+        "  --body-limit BYTES   largest request body accepted (default 65536)\n"
+        "  --quota-create N     games created or imported a minute from one client address\n"
+        "                       (default %d; a game counts once more per 16 KiB it stores,\n"
+        "                       as a bot-only game does; 0: no limit); past it, 429\n"
+        "  --quota-create-total N\n"
+        "                       ... from all addresses together (default %d; 0: no limit)\n"
+        "  --quota-work S       CPU seconds a minute of work without a game (GET /cases) from\n"
+        "                       one address, one request at a time (default %d; 0: no limit)\n"
+        "  --quota-work-total S ... from all addresses together (default %d; 0: no limit)\n",
         fcgi ? FCGI_THREADS : SERVE_THREADS,
         fcgi ? "" : ": each holds one open connection\n"
                     "                       (docs/deployment.md: the connection budget)",
         fcgi ? "" : " and WebSocket", fcgi ? FCGI_THREADS / 2 : STREAMS_TOTAL_DEFAULT,
-        fcgi ? FCGI_THREADS / 2 : STREAMS_PER_CLIENT_DEFAULT, STREAMS_IDLE_DEFAULT);
+        fcgi ? FCGI_THREADS / 2 : STREAMS_PER_CLIENT_DEFAULT, STREAMS_IDLE_DEFAULT,
+        QUOTA_CREATE_DEFAULT, QUOTA_CREATE_TOTAL_DEFAULT, QUOTA_WORK_DEFAULT,
+        QUOTA_WORK_TOTAL_DEFAULT);
     if (!fcgi)
         fprintf(f, "  --access-log FILE    append an access log line per request to FILE\n");
     fprintf(f, "  --www DIR            the web page's files (default www; '' serves no page)\n");
@@ -103,6 +115,8 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
         {"max-streams", required_argument, 0, 'm'},
         {"max-streams-per-client", required_argument, 0, 'p'},
         {"stream-idle", required_argument, 0, 'i'},
+        {"quota-create", required_argument, 0, 1000}, {"quota-create-total", required_argument, 0, 1001},
+        {"quota-work", required_argument, 0, 1002}, {"quota-work-total", required_argument, 0, 1003},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -134,6 +148,18 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
         case 'i':
             if (cli_number(optarg, 1, 86400, &o->stream_idle)) {
                 fprintf(stderr, "croupier %s: --stream-idle takes 1..86400 seconds\n", o->cmd);
+                return 2;
+            }
+            break;
+        case 1000:
+        case 1001:
+        case 1002:
+        case 1003:
+            if (cli_number(optarg, 0, 1000000, &o->quota[c - 1000])) {
+                static const char *const names[] = {"quota-create", "quota-create-total",
+                                                    "quota-work", "quota-work-total"};
+                fprintf(stderr, "croupier %s: --%s takes 0..1000000 (0: no limit)\n", o->cmd,
+                        names[c - 1000]);
                 return 2;
             }
             break;
@@ -300,6 +326,18 @@ static void listen_to_store(store *st)
 
 /* The stream budget (limits.h): --max-streams, never more than half the
  * threads (streams hold one each; requests need the rest). */
+/* The quotas (quota.h): the options given, the defaults for the rest. */
+static void quotas(const server_opts *o)
+{
+    const long dflt[4] = {QUOTA_CREATE_DEFAULT, QUOTA_CREATE_TOTAL_DEFAULT, QUOTA_WORK_DEFAULT,
+                          QUOTA_WORK_TOTAL_DEFAULT};
+    long v[4];
+    for (int i = 0; i < 4; i++)
+        v[i] = o->quota[i] >= 0 ? (long)o->quota[i] : dflt[i];
+    quota_configure(QUOTA_CREATE, v[0], v[1]);
+    quota_configure(QUOTA_WORK, v[2], v[3]);
+}
+
 static void stream_budget(const server_opts *o, int fcgi)
 {
     int half = o->threads / 2 > 0 ? (int)(o->threads / 2) : 1;
@@ -333,7 +371,7 @@ static int cmd_serve(int argc, char **argv)
 {
     server_opts o = {.cmd = "serve", .listen = "127.0.0.1:8080", .www = "www",
                      .openapi = "openapi/openapi.yaml", .docs = "docs", .threads = SERVE_THREADS,
-                     .body_limit = 65536};
+                     .body_limit = 65536, .quota = {-1, -1, -1, -1}};
     front_civet fc;
     memset(&fc, 0, sizeof fc);
     store *st = NULL;
@@ -342,6 +380,7 @@ static int cmd_serve(int argc, char **argv)
         return rc;
     char err[512];
     stream_budget(&o, 0);
+    quotas(&o);
     listen_to_store(st);
     keep_heap();
     raise_nofile("serve", 2 * o.threads + 64); /* connections held + queued, files */
@@ -371,7 +410,7 @@ static int cmd_fcgi(int argc, char **argv)
 {
     server_opts o = {.cmd = "fcgi", .listen = NULL, .www = "www",
                      .openapi = "openapi/openapi.yaml", .docs = "docs", .threads = FCGI_THREADS,
-                     .body_limit = 65536};
+                     .body_limit = 65536, .quota = {-1, -1, -1, -1}};
     api_config cfg;
     store *st = NULL;
     int rc = server_setup(argc, argv, &o, &cfg, &st);
@@ -379,6 +418,7 @@ static int cmd_fcgi(int argc, char **argv)
         return rc;
     char err[512];
     stream_budget(&o, 1);
+    quotas(&o);
     if (front_fcgi_is_cgi()) {
         rc = front_fcgi_cgi(&cfg);
     } else {

@@ -272,12 +272,17 @@ fi
 
 # sections 2 (HTTP: croupier vs bare civetweb) and 3-4 (store), each a
 # function run as BENCH says (bodies not indented, as the engine's section)
+# The servers measured here take requests as fast as the drivers send them:
+# the quotas on creating games and on work without a game (api/quota.h) are
+# a limit for strangers, not a cost this bench measures.
+NOQUOTA="--quota-create 0 --quota-create-total 0 --quota-work 0 --quota-work-total 0"
+
 bench_http() {
 if [ ! -x "$ANCHOR" ]; then
     echo "$BUILD/bench/anchor missing (make bench builds it): HTTP figures skipped"; return 0
 fi
 
-"${PIN_SERVER[@]}" $BIN serve --listen 127.0.0.1:0 --store "sqlite:$tmp/bench.db" --threads "$THREADS" >"$tmp/croupier.out" 2>&1 &
+"${PIN_SERVER[@]}" $BIN serve $NOQUOTA --listen 127.0.0.1:0 --store "sqlite:$tmp/bench.db" --threads "$THREADS" >"$tmp/croupier.out" 2>&1 &
 cpid=$!
 "${PIN_SERVER[@]}" $ANCHOR --listen 127.0.0.1:0 --threads "$THREADS" >"$tmp/anchor.out" 2>&1 &
 apid=$!
@@ -535,7 +540,7 @@ if ! command -v sqlite3 >/dev/null 2>&1; then
 fi
 # a server of its own, croupier serve's defaults, a fresh SQLite file: its
 # database then holds only what this section stored
-"${PIN_SERVER[@]}" $BIN serve --listen 127.0.0.1:0 --store "sqlite:$tmp/store.db" >"$tmp/store.out" 2>&1 &
+"${PIN_SERVER[@]}" $BIN serve $NOQUOTA --listen 127.0.0.1:0 --store "sqlite:$tmp/store.db" >"$tmp/store.out" 2>&1 &
 spid=$!
 local url
 url=$(wait_url "$tmp/store.out")
@@ -745,7 +750,7 @@ echo
 if ! command -v node >/dev/null 2>&1 || [ ! -x "$ANCHOR" ]; then
     echo "== routes: node or $BUILD/bench/anchor missing: skipped"; return 0
 fi
-"${PIN_SERVER[@]}" $BIN serve --listen 127.0.0.1:0 --store "sqlite:$tmp/routes.db" >"$tmp/routes.srv" 2>&1 &
+"${PIN_SERVER[@]}" $BIN serve $NOQUOTA --listen 127.0.0.1:0 --store "sqlite:$tmp/routes.db" >"$tmp/routes.srv" 2>&1 &
 cpid=$!
 "${PIN_SERVER[@]}" $ANCHOR --listen 127.0.0.1:0 >"$tmp/routes.anchor" 2>&1 &
 apid=$!
@@ -824,7 +829,7 @@ stop_servers
 bench_stall() {
 echo
 rm -f "$tmp/stall.db" "$tmp/stall.db-wal" "$tmp/stall.db-shm"
-"${PIN_SERVER[@]}" $BIN serve --listen 127.0.0.1:0 --store "sqlite:$tmp/stall.db" >"$tmp/stall.srv" 2>&1 &
+"${PIN_SERVER[@]}" $BIN serve $NOQUOTA --listen 127.0.0.1:0 --store "sqlite:$tmp/stall.db" >"$tmp/stall.srv" 2>&1 &
 spid=$!
 local url
 url=$(wait_url "$tmp/stall.srv")

@@ -164,10 +164,13 @@ run_node "postgres [frozen, restarted]" tests/pg CROUPIER_BIN=build/croupier
 # Crowds (release build only; each bounded in count and time, 127.0.0.1 only,
 # one after the other so that they do not skew each other's latencies): 256
 # hostile connections against croupier serve's default budget, /healthz p99
-# under 100 ms; 2,000 slow connections against nginx + croupier fcgi.
+# under 100 ms; the quotas against one address that floods, others served
+# (source addresses across 127.0.0.0/8); 2,000 slow connections against
+# nginx + croupier fcgi.
 echo "crowds: the embedded server's connection budget, and nginx + FastCGI"
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 run_node "crowd [civetweb, 256 hostile]" tests/crowd/civetweb.test.mjs CROUPIER_BIN="$B"/croupier
+run_node "crowd [quotas: one address floods, others served]" tests/crowd/quota.test.mjs CROUPIER_BIN="$B"/croupier
 if [ -x /usr/sbin/nginx ]; then
     run_node "crowd [nginx + fastcgi, 2000 slow]" tests/crowd/fastcgi.test.mjs CROUPIER_BIN="$B"/croupier
 else

@@ -95,7 +95,8 @@ if (!base) {
   if (o.bin) process.env.CROUPIER_BIN = o.bin;
   // Long Phazed and Five Crowns games export more than the default 64 KiB
   // body limit: raise it so /validate and /games/import take every export.
-  server = await startServer({ store: o.store, extraArgs: ['--threads', String(threads), '--body-limit', String(16 << 20)] });
+  // quotas off: a soak creates games as fast as the server takes them (api/quota.h)
+  server = await startServer({ store: o.store, extraArgs: ['--threads', String(threads), '--body-limit', String(16 << 20), '--quota-create', '0', '--quota-create-total', '0'] });
   base = server.base;
   adminToken = server.adminToken;
 }

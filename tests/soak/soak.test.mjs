@@ -52,7 +52,8 @@ const CONTRACT = process.env.SOAK_CONTRACT !== '0'; // the full games' responses
 
 // Long games export more than the default 64 KiB body limit: raise it so that
 // /validate and /games/import take every export.
-const server = await startServer({ extraArgs: ['--threads', String(THREADS), '--body-limit', String(16 << 20)] });
+// quotas off: a soak creates games as fast as the server takes them (api/quota.h)
+const server = await startServer({ extraArgs: ['--threads', String(THREADS), '--body-limit', String(16 << 20), '--quota-create', '0', '--quota-create-total', '0'] });
 const client = makeClient(server.base, { sockets: THREADS, adminToken: server.adminToken });
 after(async () => {
   client.close();
