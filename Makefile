@@ -5,6 +5,8 @@
 #   make test    every test (unit, HTTP, under ASan+UBSan too); ends "N passed, N failed"
 #   make unit    build and run the unit tests (release and ASan+UBSan builds)
 #   make asan    build the ASan+UBSan server and unit tests and run them (with the HTTP suite)
+#   make check   the quick lane of the edit-test loop (under 5 minutes): repository tests,
+#                release unit tests, the release HTTP suite
 #   make deps    install the Debian packages and npm test tooling that are missing
 
 # The first rule below is the snapshot object's, not `all`: say which is the goal.
@@ -50,7 +52,7 @@ LAYOUT     := $(shell cat $(ENGINE_HDR) | cksum | cut -d' ' -f1)-$(shell $(CC) -
 $(B)/api/snapshot.o $(BA)/api/snapshot.o: CFLAGS += -DCROUPIER_LAYOUT='"$(LAYOUT)"'
 $(B)/api/snapshot.o $(BA)/api/snapshot.o: $(ENGINE_HDR) Makefile
 
-.PHONY: all asan run test unit deps deps-build deps-test deps-npm clean bench fuzz install soak tournaments
+.PHONY: all asan check run test unit deps deps-build deps-test deps-npm clean bench fuzz install soak tournaments
 all: $(B)/croupier
 
 $(B)/%.o: %.c
@@ -190,6 +192,10 @@ run: deps-build
 
 unit: $(UNIT_BIN) $(UNIT_BIN_A)
 	@BUILD=$(B) tests/run.sh unit
+
+check: deps
+	@$(MAKE) --no-print-directory $(B)/croupier $(UNIT_BIN)
+	@BUILD=$(B) tests/run.sh check
 
 test: deps
 	@$(MAKE) --no-print-directory $(B)/croupier $(BA)/croupier $(UNIT_BIN) $(UNIT_BIN_A) $(B)/fuzz/fuzz_api

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# tests/run.sh [all|unit|asan]: run every test suite a fresh machine can run,
-# against the release build and again under ASan+UBSan, and end with one
-# line "N passed, N failed" (the sum over all suites). Called by `make test`
-# (all), `make unit` (the unit tests, release and ASan+UBSan builds) and
-# `make asan` (the ASan+UBSan unit tests and the HTTP suite against the
-# ASan+UBSan server); BUILD is where make put the binaries (default build).
+# tests/run.sh [all|unit|asan|check]: run every test suite a fresh machine
+# can run, against the release build and again under ASan+UBSan, and end
+# with one line "N passed, N failed" (the sum over all suites). Called by
+# `make test` (all), `make unit` (the unit tests, release and ASan+UBSan
+# builds), `make asan` (the ASan+UBSan unit tests and the HTTP suite against
+# the ASan+UBSan server) and `make check` (the quick lane of the edit-test
+# loop: the repository tests, the release unit tests and the release HTTP
+# suite); BUILD is where make put the binaries (default build). Each suite's
+# time is printed beside its tally, and the slowest are listed at the end.
 set -u
 cd "$(dirname "$0")/.."
 what=${1:-all}
-case $what in all | unit | asan) ;; *) echo "usage: tests/run.sh [all|unit|asan]" >&2; exit 2 ;; esac
+case $what in all | unit | asan | check) ;; *) echo "usage: tests/run.sh [all|unit|asan|check]" >&2; exit 2 ;; esac
 B=${BUILD:-build}
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1}
@@ -19,15 +22,23 @@ fail=0
 skip=0
 failed_suites=()
 
+# Each suite's time: run_* set suite_t0 when it starts; tally() prints the
+# seconds since and keeps them for the list at the end.
+suite_t0=$SECONDS
+times=()
+started=$SECONDS
 tally() { # name passed failed rc
-    local name=$1 p=$2 f=$3 rc=$4
+    local name=$1 p=$2 f=$3 rc=$4 took=$((SECONDS - suite_t0))
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi   # crashed or leaked: count it
     pass=$((pass + p)); fail=$((fail + f))
     [ "$f" -gt 0 ] && failed_suites+=("$name")
-    printf '  %-44s %4d passed, %d failed\n' "$name" "$p" "$f"
+    printf '  %-44s %4d passed, %d failed  %4ds\n' "$name" "$p" "$f" "$took"
+    times+=("$took $name")
+    suite_t0=$SECONDS
 }
 
 run_cmocka() { # label binary
+    suite_t0=$SECONDS
     local log="tests/out/$(echo "$1" | tr ' /' '__').log"
     "$2" >"$log" 2>&1
     local rc=$?
@@ -39,6 +50,7 @@ run_cmocka() { # label binary
 }
 
 run_node() { # label dir [env...]
+    suite_t0=$SECONDS
     local label=$1 dir=$2; shift 2
     local log="tests/out/$(echo "$label" | tr ' /' '__').log"
     env "$@" node --test --test-reporter=tap "$dir" >"$log" 2>&1
@@ -53,6 +65,7 @@ run_node() { # label dir [env...]
 }
 
 run_unittest() { # label dir [env...]: python3 -m unittest over dir/test_*.py
+    suite_t0=$SECONDS
     local label=$1 dir=$2; shift 2
     local log="tests/out/$(echo "$label" | tr ' /' '__').log"
     env "$@" python3 -m unittest discover -s "$dir" -p 'test_*.py' -v >"$log" 2>&1
@@ -69,15 +82,28 @@ run_unittest() { # label dir [env...]: python3 -m unittest over dir/test_*.py
 # The last lines: the failing suites, the skipped tests, "N passed, N failed".
 summary() {
     echo
+    echo "the slowest suites (of $((SECONDS - started)) s in all):"
+    printf '%s\n' "${times[@]}" | sort -rn | head -n 8 | awk '{ t = $1; $1 = ""; printf "  %5d s %s\n", t, $0 }'
+    echo
     [ ${#failed_suites[@]} -gt 0 ] && echo "failing suites: ${failed_suites[*]} (logs in tests/out/)"
     [ "$skip" -gt 0 ] && echo "skipped: $skip (the reasons are in the logs in tests/out/)"
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ]
 }
 
-if [ "$what" = all ]; then
+if [ "$what" = all ] || [ "$what" = check ]; then
     echo "the repository stands on its own (no path outside it), its docs lead somewhere, no cycles"
     run_node "repository" tests/repo
+fi
+if [ "$what" = check ]; then
+    echo "unit tests (cmocka, release build)"
+    for t in "$B"/tests/test_*; do
+        [ -x "$t" ] && run_cmocka "unit $(basename "$t")" "$t"
+    done
+    echo "HTTP tests (real server, real SQLite file, release build)"
+    run_node "http" tests/http CROUPIER_BIN="$B"/croupier
+    summary
+    exit
 fi
 
 echo "unit tests (cmocka)"
