@@ -168,8 +168,16 @@ struct store {
 };
 
 /* Open from a URL: "sqlite:PATH" or "postgres://...". Creates or migrates
- * the schema. Writes a message into err on failure. */
+ * the schema. Writes a message into err on failure: one line, with no
+ * password of the URL in it (store_redact). */
 int store_open(store **out, const char *url, char *err, size_t errlen);
+/* msg, said of the store at `url`, as it may be shown (a message, a log,
+ * an answer) into out: every password of the URL (user:PASSWORD@, and any
+ * query parameter named like one: password=, sslpassword=) replaced by
+ * "[redacted]", wherever it appears (the URL quoted, a driver's message
+ * quoting part of it), and the whole on one line (line breaks and tabs
+ * become spaces). msg may be the URL itself. Returns out. */
+char *store_redact(const char *url, const char *msg, char *out, size_t n);
 void store_row_free(store_row *row);
 void store_plays_free(store_play *p, int k);
 void store_idem_free(store_idem *k);

@@ -297,10 +297,18 @@ static void set_err(char *err, size_t errlen, const char *what, PGconn *c, const
         m = c ? PQerrorMessage(c) : "";
     if (!m || !*m)
         m = "no answer in time";
-    int n = (int)strlen(m);
-    while (n > 0 && (m[n - 1] == '\n' || m[n - 1] == ' '))
-        n--;
-    snprintf(err, errlen, "postgres: %s: %.*s", what, n, m);
+    int k = snprintf(err, errlen, "postgres: %s: ", what);
+    /* one line: libpq's messages have several ("... failed: Connection
+     * refused\n\tIs the server running ...", one per address tried) */
+    for (; *m && k >= 0 && (size_t)k + 1 < errlen; m++)
+        if (*m != '\n' && *m != '\t' && *m != '\r')
+            err[k++] = *m;
+        else if (k > 0 && err[k - 1] != ' ')
+            err[k++] = ' ';
+    while (k > 0 && err[k - 1] == ' ')
+        k--;
+    if (k >= 0 && (size_t)k < errlen)
+        err[k] = 0;
 }
 
 /* An unexpected failure of an operation: one line on stderr for the operator. */

@@ -236,9 +236,10 @@ static int server_setup(int argc, char **argv, server_opts *o, api_config *cfg, 
         return p == 1 ? 0 : 2;
     if ((p = check_files(o, &o->log_fd)))
         return p;
-    char err[512];
+    char err[512], url[512];
     if (store_open(st, o->store_url, err, sizeof err)) {
-        fprintf(stderr, "croupier %s: --store %s: %s\n", o->cmd, o->store_url, err);
+        fprintf(stderr, "croupier %s: --store %s: %s\n", o->cmd,
+                store_redact(o->store_url, o->store_url, url, sizeof url), err);
         if (o->log_fd >= 0)
             close(o->log_fd);
         return 1;
@@ -356,7 +357,9 @@ static int cmd_serve(int argc, char **argv)
         *colon = 0;
     else
         snprintf(host, sizeof host, "0.0.0.0");
-    printf("croupier: listening on http://%s:%d (store %s)\n", host, fc.port, o.store_url);
+    char url[512];
+    printf("croupier: listening on http://%s:%d (store %s)\n", host, fc.port,
+           store_redact(o.store_url, o.store_url, url, sizeof url));
     fflush(stdout);
     while (!stop_requested)
         usleep(50 * 1000); /* no pause(): a signal between test and wait would be lost */
@@ -427,8 +430,10 @@ static int cmd_backup(int argc, char **argv)
         fprintf(stderr, "croupier backup: %s\n", err);
         return strncmp(url, "postgres", 8) == 0 ? 2 : 1;
     }
-    printf("croupier backup: %s -> %s: schema %d, %lld games, %lld plays, %d pages\n", url, file,
-           info.schema, info.games, info.plays, info.pages);
+    char shown[512];
+    printf("croupier backup: %s -> %s: schema %d, %lld games, %lld plays, %d pages\n",
+           store_redact(url, url, shown, sizeof shown), file, info.schema, info.games, info.plays,
+           info.pages);
     return 0;
 }
 
