@@ -62,6 +62,45 @@ int store_backup(const char *url, const char *file, store_backup_info *info, cha
     return tidy(url, err, errlen, b->backup(url, file, info, err, errlen));
 }
 
+/* --- room for new games ------------------------------------------------------ */
+
+/* n bytes in words: "1.5 MB" (powers of 1024, as --store-max-bytes reads them). */
+static const char *bytes_text(long long n, char *out, size_t cap)
+{
+    static const char *const unit[] = {"bytes", "KB", "MB", "GB", "TB"};
+    double v = (double)n;
+    int u = 0;
+    while (v >= 1024 && u < 4) {
+        v /= 1024;
+        u++;
+    }
+    snprintf(out, cap, u ? "%.1f %s" : "%.0f %s", v, unit[u]);
+    return out;
+}
+
+int store_takes_games(store *s, char *why, size_t n)
+{
+    store_room r;
+    char a[32], b[32], c[32];
+    if (!s->vt->room || s->vt->room(s, &r))
+        return 0; /* no account of its room: its writes will say */
+    if (r.failing)
+        snprintf(why, n, "the store's writes fail (%s) since %lld s ago",
+                 r.failing == ERR_STORE_FULL ? "its disk is full" : "an I/O error",
+                 r.failing_ms / 1000);
+    else if (s->limits.max_bytes > 0 && r.bytes >= s->limits.max_bytes)
+        snprintf(why, n, "the store holds %s, past its limit of %s (--store-max-bytes)",
+                 bytes_text(r.bytes, a, sizeof a), bytes_text(s->limits.max_bytes, b, sizeof b));
+    else if (s->limits.min_free > 0 && r.free_bytes >= 0 &&
+             r.free_bytes - r.reserve < s->limits.min_free)
+        snprintf(why, n, "the store's disk has %s free, %s of it for the WAL to grow into: less "
+                 "than the %s kept free (--store-min-free)", bytes_text(r.free_bytes, a, sizeof a),
+                 bytes_text(r.reserve, c, sizeof c), bytes_text(s->limits.min_free, b, sizeof b));
+    else
+        return 0;
+    return ERR_STORE_FULL;
+}
+
 /* --- messages fit to print ---------------------------------------------------- */
 
 static int hexval(int c)

@@ -97,6 +97,23 @@ typedef struct store_answer {
     int keep_s;
 } store_answer;
 
+/* How large a store is and how much room it has (room()). */
+typedef struct store_room {
+    long long bytes;      /* SQLite: the database file and its WAL; PostgreSQL:
+                             pg_database_size, as of its last look (PG_SIZE_EVERY_S);
+                             -1 unknown */
+    long long free_bytes; /* SQLite: free space on the file's filesystem (statvfs);
+                             -1 unknown (PostgreSQL's disk is not the server's) */
+    long long reserve;    /* of free_bytes, what the store may still take on its own
+                             (SQLite: its WAL growing to its bound); 0 */
+    int failing;          /* 0, or how writes fail now: ERR_STORE_FULL (the disk is
+                             full) or ERR_STORE (an I/O error): the last one did, and
+                             neither a write nor a checkpoint went through since
+                             (store_sqlite.c) */
+    long long failing_ms; /* for how long they have failed (ms) */
+    long failures;        /* writes that failed for a full disk or an I/O error so far */
+} store_room;
+
 typedef struct store store;
 
 typedef struct store_vtable {
@@ -161,16 +178,33 @@ typedef struct store_vtable {
      * their length. NULL when it has none. */
     size_t (*metrics)(store *s, char *buf, size_t n);
     void (*close)(store *s);
+    /* Room (store_takes_games, /healthz, /metrics): how large the store
+     * is, how much its disk has left, whether writes fail. 0 or ERR_STORE. */
+    int (*room)(store *s, store_room *r);
 } store_vtable;
+
+/* When new games are refused (store_takes_games; 0: no such limit): the
+ * store's size past max_bytes, or its disk's free space under min_free
+ * (the server's --store-max-bytes and --store-min-free). */
+typedef struct store_limits {
+    long long max_bytes, min_free;
+} store_limits;
 
 struct store {
     const store_vtable *vt;
+    store_limits limits; /* set by the server after store_open (zero: none) */
 };
 
 /* Open from a URL: "sqlite:PATH" or "postgres://...". Creates or migrates
  * the schema. Writes a message into err on failure: one line, with no
  * password of the URL in it (store_redact). */
 int store_open(store **out, const char *url, char *err, size_t errlen);
+/* The Retry-After of a new game refused for want of room: the store does
+ * not get room back in seconds. */
+enum { STORE_FULL_RETRY_S = 60 };
+/* 0 when s takes a new game; ERR_STORE_FULL with the reason in why when
+ * its writes fail or it is past one of its limits (s->limits). */
+int store_takes_games(store *s, char *why, size_t n);
 /* msg, said of the store at `url`, as it may be shown (a message, a log,
  * an answer) into out: every password of the URL (user:PASSWORD@, and any
  * query parameter named like one: password=, sslpassword=) replaced by

@@ -79,7 +79,7 @@ _Static_assert(STORE_SCHEMA_VERSION == 3, "this file creates and migrates to sch
 
 enum { Q_GET, Q_ORIGIN, Q_EXISTS, Q_CREATE, Q_CREATE_K, Q_SAME, Q_COMMIT, Q_COMMIT_K, Q_LANDED,
        Q_OVER, Q_SNAP, Q_PLAYS, Q_DEL, Q_PING, Q_SCHEMA, Q_IDEM_CLAIM, Q_IDEM_GET, Q_IDEM_TAKE,
-       Q_IDEM_RELEASE, Q_IDEM_PURGE, Q__COUNT };
+       Q_IDEM_RELEASE, Q_IDEM_PURGE, Q_SIZE, Q__COUNT };
 
 #define PLAY_COLS "game_id, n, version, seat, kind, bot, play, record, explanation, at_ms"
 #define NOW_MS "(extract(epoch FROM now()) * 1000)::bigint"
@@ -214,6 +214,7 @@ static const struct {
                       "DELETE FROM idempotency WHERE id IN (SELECT id FROM idempotency"
                       " WHERE expires_at <= now() LIMIT 10000)",
                       0, {0}},
+    [Q_SIZE] = {"croupier_size", "SELECT pg_database_size(current_database())", 0, {0}},
 };
 
 /* --- connections and the pool ---------------------------------------------- */
@@ -271,7 +272,14 @@ typedef struct pg_store {
     int stop;        /* close: it ends (atomic) */
     int live;        /* its connection listens now (atomic; metrics) */
     unsigned long heard, connects; /* notifications passed on, connections made (atomic) */
+    /* the database's size (room()), looked at every PG_SIZE_EVERY_S at most */
+    long long size, sized_ms; /* atomic */
+    int sizing;               /* the sizer thread looks (atomic) */
+    pthread_t sizer;
+    int sizer_made;           /* a sizer thread was started (joined on close) */
 } pg_store;
+
+enum { PG_SIZE_EVERY_S = 30 };
 
 enum { FOUND_LANDED, FOUND_ABSENT, FOUND_OTHER, FOUND_UNKNOWN };
 
@@ -1245,6 +1253,48 @@ static int pg_del(store *base, const char *id)
     return ret;
 }
 
+/* The database's size from pg_database_size into s->size: it sums the
+ * database's files, not a thing to do per request. */
+static void size_now(pg_store *s)
+{
+    pg_conn *pc = conn_take(s);
+    PGresult *r = pc ? run(s, &pc, Q_SIZE, NULL, NULL, NULL, 0) : NULL;
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+        __atomic_store_n(&s->size, strtoll(PQgetvalue(r, 0, 0), NULL, 10), __ATOMIC_RELAXED);
+    PQclear(r);
+    conn_give(s, pc);
+    __atomic_store_n(&s->sized_ms, mono_ms(), __ATOMIC_RELAXED); /* an answer or not */
+}
+
+static void *sizer(void *arg)
+{
+    pg_store *s = arg;
+    size_now(s);
+    __atomic_store_n(&s->sizing, 0, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+/* The size as of its last look (at open, then every PG_SIZE_EVERY_S at
+ * most, in a thread of its own: a database that does not answer holds no
+ * request). PostgreSQL's free disk space is not known here. */
+static int pg_room(store *base, store_room *out)
+{
+    pg_store *s = (pg_store *)base;
+    memset(out, 0, sizeof *out);
+    out->free_bytes = -1;
+    int idle = 0;
+    if (mono_ms() - __atomic_load_n(&s->sized_ms, __ATOMIC_RELAXED) >= PG_SIZE_EVERY_S * 1000LL &&
+        __atomic_compare_exchange_n(&s->sizing, &idle, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+        if (s->sizer_made) /* the last one, done (sizing was 0) */
+            pthread_join(s->sizer, NULL);
+        s->sizer_made = pthread_create(&s->sizer, NULL, sizer, s) == 0;
+        if (!s->sizer_made)
+            __atomic_store_n(&s->sizing, 0, __ATOMIC_RELEASE);
+    }
+    out->bytes = __atomic_load_n(&s->size, __ATOMIC_RELAXED);
+    return 0;
+}
+
 static int pg_ping(store *base)
 {
     pg_store *s = (pg_store *)base;
@@ -1575,6 +1625,8 @@ static void pg_close(store *base)
         __atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
         pthread_join(s->listener, NULL);
     }
+    if (s->sizer_made)
+        pthread_join(s->sizer, NULL);
     for (int i = 0; i < s->nidle; i++)
         conn_drop(s->idle[i]);
     pthread_mutex_destroy(&s->mu);
@@ -1601,6 +1653,7 @@ static const store_vtable VT = {
     .listen = pg_listen,
     .metrics = pg_metrics,
     .close = pg_close,
+    .room = pg_room,
 };
 
 /* --- schema ---------------------------------------------------------------- */
@@ -1810,6 +1863,7 @@ int store_pg_open(store **out, const char *url, char *err, size_t errlen)
         return ERR_STORE;
     }
     s->base.vt = &VT;
+    s->size = -1;
     pthread_mutex_init(&s->mu, NULL);
     unsigned char r[PG_INSTANCE_LEN / 2];
     if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r)
@@ -1831,6 +1885,7 @@ int store_pg_open(store **out, const char *url, char *err, size_t errlen)
         return ERR_STORE;
     }
     conn_give(s, pc); /* prepared on its first use */
+    size_now(s);
     *out = &s->base;
     return 0;
 }

@@ -7,6 +7,10 @@ int cmd_tournament(int argc, char **argv);
 int cmd_cases(int argc, char **argv);
 /* args.c: a whole number lo..hi in s: 0, or -1 when it is not one. */
 int cli_number(const char *s, long long lo, long long hi, long long *out);
+/* args.c: a size in bytes, a whole number with an optional K, M, G or T
+ * (powers of 1024), 0..hi: 0, or -1. */
+int cli_bytes(const char *s, long long hi, long long *out);
+
 
 /* remote.c: a remote player (docs/tournaments.md, "Remote players"). */
 #include <jansson.h>

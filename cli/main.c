@@ -36,8 +36,13 @@ static void on_signal(int sig)
 typedef struct server_opts {
     const char *cmd, *listen, *store_url, *access_log, *www, *openapi, *docs, *cors;
     long long threads, body_limit, max_streams, max_streams_per_client, stream_idle;
+    long long store_max_bytes, store_min_free;
     int log_fd; /* --access-log, opened by check_files() */
 } server_opts;
+
+/* The default of --store-min-free: no new game when the SQLite file's disk
+ * has less free (docs/operations.md: the WAL's headroom). */
+#define STORE_MIN_FREE_DEFAULT (256LL << 20)
 
 /* Defaults of --threads: the embedded server holds one connection per
  * thread (docs/deployment.md: the connection budget); FastCGI threads only
@@ -70,7 +75,13 @@ static void server_usage(FILE *f, const char *cmd)
         "                       every client has the proxy's address)\n"
         "  --stream-idle S      a spectator's stream with nothing sent or received for S\n"
         "                       seconds is closed, a seat's after 10 * S (default %d)\n"
-        "  --body-limit BYTES   largest request body accepted (default 65536)\n",
+        "  --body-limit BYTES   largest request body accepted (default 65536)\n"
+        "  --store-max-bytes BYTES\n"
+        "                       no new game once the store is this large (K, M, G; default\n"
+        "                       0: no limit); the games there go on\n"
+        "  --store-min-free BYTES\n"
+        "                       no new game once the SQLite file's disk has less free\n"
+        "                       (default 256M; 0: no limit)\n",
         fcgi ? FCGI_THREADS : SERVE_THREADS,
         fcgi ? "" : ": each holds one open connection\n"
                     "                       (docs/deployment.md: the connection budget)",
@@ -103,6 +114,7 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
         {"max-streams", required_argument, 0, 'm'},
         {"max-streams-per-client", required_argument, 0, 'p'},
         {"stream-idle", required_argument, 0, 'i'},
+        {"store-max-bytes", required_argument, 0, 'M'}, {"store-min-free", required_argument, 0, 'F'},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -134,6 +146,14 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
         case 'i':
             if (cli_number(optarg, 1, 86400, &o->stream_idle)) {
                 fprintf(stderr, "croupier %s: --stream-idle takes 1..86400 seconds\n", o->cmd);
+                return 2;
+            }
+            break;
+        case 'M':
+        case 'F':
+            if (cli_bytes(optarg, 1LL << 60, c == 'M' ? &o->store_max_bytes : &o->store_min_free)) {
+                fprintf(stderr, "croupier %s: --%s takes a size in bytes (a number, K, M, G "
+                                "or T after it)\n", o->cmd, c == 'M' ? "store-max-bytes" : "store-min-free");
                 return 2;
             }
             break;
@@ -231,6 +251,7 @@ static int server_setup(int argc, char **argv, server_opts *o, api_config *cfg, 
     const char *env_store = getenv("CROUPIER_STORE");
     if (!o->store_url)
         o->store_url = env_store && *env_store ? env_store : "sqlite:croupier.db";
+    o->store_min_free = STORE_MIN_FREE_DEFAULT;
     int p = parse_server_opts(argc, argv, o);
     if (p)
         return p == 1 ? 0 : 2;
@@ -244,6 +265,7 @@ static int server_setup(int argc, char **argv, server_opts *o, api_config *cfg, 
             close(o->log_fd);
         return 1;
     }
+    (*st)->limits = (store_limits){o->store_max_bytes, o->store_min_free};
     memset(cfg, 0, sizeof *cfg);
     cfg->store = *st;
     cfg->body_limit = (size_t)o->body_limit;
@@ -450,6 +472,7 @@ static void usage(FILE *f)
         "  cases      generated cases of an autograder function (docs/autograder.md)\n"
         "  games      list the games, variants and bots\n"
         "  backup     a consistent copy of a live SQLite store\n"
+
         "  help       this text\n\n"
         "`croupier <command> --help` describes each command.\n");
 }
