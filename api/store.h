@@ -114,6 +114,12 @@ typedef struct store_room {
     long failures;        /* writes that failed for a full disk or an I/O error so far */
 } store_room;
 
+/* A game and the time of its last write (ages()). */
+typedef struct store_age {
+    char id[64];
+    int64_t written; /* unix seconds */
+} store_age;
+
 typedef struct store store;
 
 typedef struct store_vtable {
@@ -181,6 +187,15 @@ typedef struct store_vtable {
     /* Room (store_takes_games, /healthz, /metrics): how large the store
      * is, how much its disk has left, whether writes fail. 0 or ERR_STORE. */
     int (*room)(store *s, store_room *r);
+    /* Retention (croupier purge, docs/operations.md): the games after
+     * `after` in id order ("" from the first), at most `limit`, each with
+     * the time of its last write (unix seconds), into out (limit rows);
+     * *k of them. 0 or ERR_STORE. */
+    int (*ages)(store *s, const char *after, int limit, store_age *out, int *k);
+    /* Delete game `id` as del() does, only if its last write is still
+     * before `before` (unix seconds): 0, ERR_NOT_FOUND (gone, or written
+     * since), ERR_STORE, ERR_STORE_FULL. */
+    int (*del_aged)(store *s, const char *id, int64_t before);
 } store_vtable;
 
 /* When new games are refused (store_takes_games; 0: no such limit): the

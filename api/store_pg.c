@@ -79,7 +79,7 @@ _Static_assert(STORE_SCHEMA_VERSION == 3, "this file creates and migrates to sch
 
 enum { Q_GET, Q_ORIGIN, Q_EXISTS, Q_CREATE, Q_CREATE_K, Q_SAME, Q_COMMIT, Q_COMMIT_K, Q_LANDED,
        Q_OVER, Q_SNAP, Q_PLAYS, Q_DEL, Q_PING, Q_SCHEMA, Q_IDEM_CLAIM, Q_IDEM_GET, Q_IDEM_TAKE,
-       Q_IDEM_RELEASE, Q_IDEM_PURGE, Q_SIZE, Q__COUNT };
+       Q_IDEM_RELEASE, Q_IDEM_PURGE, Q_AGES, Q_SIZE, Q__COUNT };
 
 #define PLAY_COLS "game_id, n, version, seat, kind, bot, play, record, explanation, at_ms"
 #define NOW_MS "(extract(epoch FROM now()) * 1000)::bigint"
@@ -185,7 +185,11 @@ static const struct {
                  "SELECT n, version, seat, kind, bot, play, record, explanation, at_ms FROM plays"
                  " WHERE game_id = $1 AND n > $2 AND ($3 OR kind <> 3) ORDER BY n LIMIT $4",
                  4, {OID_TEXT, OID_INT8, OID_BOOL, OID_INT8}},
-    [Q_DEL] = {"croupier_del", "DELETE FROM games WHERE id = $1", 1, {OID_TEXT}},
+    /* $2: only when the game's last write is before it (unix seconds; NULL: any) */
+    [Q_DEL] = {"croupier_del",
+               "DELETE FROM games WHERE id = $1"
+               " AND ($2::bigint IS NULL OR updated_at < to_timestamp($2::double precision))",
+               2, {OID_TEXT, OID_INT8}},
     [Q_PING] = {"croupier_ping", "SELECT 1 FROM games LIMIT 1", 0, {0}},
     [Q_SCHEMA] = {"croupier_schema", "SELECT max(version) FROM schema_version", 0, {0}},
     /* idempotency keys: a new pending row, or an expired one made new; then
@@ -214,6 +218,10 @@ static const struct {
                       "DELETE FROM idempotency WHERE id IN (SELECT id FROM idempotency"
                       " WHERE expires_at <= now() LIMIT 10000)",
                       0, {0}},
+    [Q_AGES] = {"croupier_ages",
+                "SELECT id, extract(epoch FROM updated_at)::bigint FROM games WHERE id > $1"
+                " ORDER BY id LIMIT $2",
+                2, {OID_TEXT, OID_INT8}},
     [Q_SIZE] = {"croupier_size", "SELECT pg_database_size(current_database())", 0, {0}},
 };
 
@@ -1234,20 +1242,58 @@ done:
 
 /* A delete run again after a lost answer finds the game gone when the
  * first run had deleted it: ERR_NOT_FOUND, which is what the caller then
- * sees (the game is gone either way). */
-static int pg_del(store *base, const char *id)
+ * sees (the game is gone either way). `before`: only when the game's last
+ * write is before it (NULL: any). */
+static int del_before(pg_store *s, const char *id, const char *before)
 {
-    pg_store *s = (pg_store *)base;
     pg_conn *pc = conn_take(s);
     if (!pc)
         return ERR_STORE;
-    const char *v[1] = {id};
+    const char *v[2] = {id, before};
     PGresult *r = run(s, &pc, Q_DEL, v, NULL, NULL, 0); /* plays: ON DELETE CASCADE */
     int ret = ERR_STORE;
     if (PQresultStatus(r) == PGRES_COMMAND_OK)
         ret = strcmp(PQcmdTuples(r), "0") == 0 ? ERR_NOT_FOUND : 0;
     else
         log_fail("delete", pc, r);
+    PQclear(r);
+    conn_give(s, pc);
+    return ret;
+}
+
+static int pg_del(store *base, const char *id)
+{
+    return del_before((pg_store *)base, id, NULL);
+}
+
+static int pg_del_aged(store *base, const char *id, int64_t before)
+{
+    char b[24];
+    fmt_i64(b, sizeof b, before);
+    return del_before((pg_store *)base, id, b);
+}
+
+static int pg_ages(store *base, const char *after, int limit, store_age *out, int *k)
+{
+    pg_store *s = (pg_store *)base;
+    *k = 0;
+    pg_conn *pc = conn_take(s);
+    if (!pc)
+        return ERR_STORE;
+    char lb[24];
+    fmt_i64(lb, sizeof lb, limit);
+    const char *v[2] = {after ? after : "", lb};
+    PGresult *r = run(s, &pc, Q_AGES, v, NULL, NULL, 0);
+    int ret = ERR_STORE;
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQnfields(r) == 2) {
+        for (int i = 0; i < PQntuples(r) && *k < limit; i++) {
+            snprintf(out[*k].id, sizeof out[*k].id, "%s", PQgetvalue(r, i, 0));
+            out[(*k)++].written = strtoll(PQgetvalue(r, i, 1), NULL, 10);
+        }
+        ret = 0;
+    } else {
+        log_fail("ages", pc, r);
+    }
     PQclear(r);
     conn_give(s, pc);
     return ret;
@@ -1654,6 +1700,8 @@ static const store_vtable VT = {
     .metrics = pg_metrics,
     .close = pg_close,
     .room = pg_room,
+    .ages = pg_ages,
+    .del_aged = pg_del_aged,
 };
 
 /* --- schema ---------------------------------------------------------------- */

@@ -96,6 +96,7 @@ enum {
     Q_IDEM_RELEASE,
     Q_IDEM_DONE,
     Q_IDEM_PURGE,
+    Q_AGES,
     Q__COUNT
 };
 
@@ -119,7 +120,7 @@ static const char *const SQL[Q__COUNT] = {
                 " ORDER BY n LIMIT ?3",
     [Q_PLAYS_NO_NOTES] = "SELECT " PLAY_COLS " FROM plays WHERE game_id = ?1 AND n > ?2"
                          " AND kind <> 3 ORDER BY n LIMIT ?3",
-    [Q_DEL_GAME] = "DELETE FROM games WHERE id = ?1",
+    [Q_DEL_GAME] = "DELETE FROM games WHERE id = ?1 AND updated_at < ?2",
     [Q_DEL_PLAYS] = "DELETE FROM plays WHERE game_id = ?1",
     [Q_PING] = "SELECT 1 FROM games LIMIT 1",
     [Q_SCHEMA] = "SELECT max(version) FROM schema_version",
@@ -140,6 +141,7 @@ static const char *const SQL[Q__COUNT] = {
                     " owner = excluded.owner, state = 1, answer = excluded.answer,"
                     " expires_at = excluded.expires_at WHERE idempotency.state = 0",
     [Q_IDEM_PURGE] = "DELETE FROM idempotency WHERE expires_at <= ?1",
+    [Q_AGES] = "SELECT id, updated_at FROM games WHERE id > ?1 ORDER BY id LIMIT ?2",
 };
 
 _Static_assert(STORE_NOTE == 3, "Q_PLAYS_NO_NOTES spells STORE_NOTE as 3");
@@ -1127,9 +1129,9 @@ done:
     return ret;
 }
 
-static int sq_del(store *base, const char *id)
+/* Delete game `id` (its plays too) when its last write is before `before`. */
+static int del_before(sqlite_store *s, const char *id, int64_t before)
 {
-    sqlite_store *s = (sqlite_store *)base;
     conn *c = begin_write(s);
     if (!c)
         return ERR_STORE;
@@ -1138,6 +1140,7 @@ static int sq_del(store *base, const char *id)
     if (!st)
         goto fail;
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, before);
     int rc = sqlite3_step(st);
     q_done(st);
     if (rc != SQLITE_DONE)
@@ -1158,6 +1161,40 @@ static int sq_del(store *base, const char *id)
 fail:
     ret = rollback_as(c, ret);
 done:
+    conn_give(s, c);
+    return ret;
+}
+
+static int sq_del(store *base, const char *id)
+{
+    return del_before((sqlite_store *)base, id, INT64_MAX);
+}
+
+static int sq_del_aged(store *base, const char *id, int64_t before)
+{
+    return del_before((sqlite_store *)base, id, before);
+}
+
+static int sq_ages(store *base, const char *after, int limit, store_age *out, int *k)
+{
+    sqlite_store *s = (sqlite_store *)base;
+    *k = 0;
+    conn *c = pool_take(s); /* a read of many rows: not while writers wait */
+    if (!c)
+        return ERR_STORE;
+    int ret = ERR_STORE, rc = SQLITE_DONE;
+    sqlite3_stmt *st = q(c, Q_AGES);
+    if (st) {
+        sqlite3_bind_text(st, 1, after ? after : "", -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 2, limit);
+        while (*k < limit && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+            const unsigned char *id = sqlite3_column_text(st, 0);
+            snprintf(out[*k].id, sizeof out[*k].id, "%s", id ? (const char *)id : "");
+            out[(*k)++].written = sqlite3_column_int64(st, 1);
+        }
+        ret = *k == limit || rc == SQLITE_DONE ? 0 : ERR_STORE;
+        q_done(st);
+    }
     conn_give(s, c);
     return ret;
 }
@@ -1457,6 +1494,8 @@ static const store_vtable VT = {
     .idem_purge = sq_idem_purge,
     .close = sq_close,
     .room = sq_room,
+    .ages = sq_ages,
+    .del_aged = sq_del_aged,
 };
 
 /* --- open: create or migrate the schema --------------------------------------- */

@@ -1,5 +1,5 @@
 // A store URL's password is never printed, and every start-up error of
-// serve, fcgi and backup is one line (docs/operations.md). Stores
+// serve, fcgi, purge and backup is one line (docs/operations.md). Stores
 // that cannot be opened: a PostgreSQL port where nothing listens (libpq's
 // message has two lines, one more per address tried), a URL libpq cannot
 // read (its message quotes the password), a scheme no back end serves.
@@ -27,8 +27,8 @@ test('no password of a store URL in any start-up error, and each is one line', (
   const dir = mkdtempSync(path.join(tmpdir(), 'croupier-url-'));
   try {
     for (const url of urls) {
-      for (const argv of [['serve', '--store', url], ['fcgi', '--store', url],
-        ['backup', '--store', url, path.join(dir, 'b.db')]]) {
+      for (const argv of [['serve', '--store', url], ['fcgi', '--store', url], ['purge', '--store', url],
+        ['purge', '--dry-run', '--store', url], ['backup', '--store', url, path.join(dir, 'b.db')]]) {
         const r = spawnSync(BIN, argv, { encoding: 'utf8', env: { ...process.env, GATEWAY_INTERFACE: '' }, timeout: 20_000 });
         const what = `croupier ${argv.join(' ')}`;
         assert.notEqual(r.status, 0, `${what} fails`);

@@ -67,7 +67,7 @@ test('past --store-max-bytes: no new game (503 store-full, Retry-After), the gam
 test('--store-max-bytes and --store-min-free take sizes; anything else is refused at start', async () => {
   const { spawnSync } = await import('node:child_process');
   const bin = process.env.CROUPIER_BIN || 'build/croupier';
-  for (const bad of [['--store-max-bytes', '12X'], ['--store-min-free', '-1'], ['--store-max-bytes', '']]) {
+  for (const bad of [['--store-max-bytes', '12X'], ['--store-min-free', '-1'], ['--store-max-bytes', ''], ['--expire-idle', '-3']]) {
     const r = spawnSync(bin, ['serve', '--store', store, ...bad], { encoding: 'utf8' });
     assert.equal(r.status, 2, `${bad.join(' ')}: ${r.stderr}`);
     assert.equal(r.stderr.trim().split('\n').length, 1, `one line: ${r.stderr}`);

@@ -1,7 +1,7 @@
 // A PostgreSQL store URL with a password (user:PASSWORD@ and ?password=):
 // the server starts on it and prints where it listens and on what store
 // with the password redacted; /healthz, /metrics, its answers and its logs
-// never hold it; and once the cluster is stopped,
+// never hold it; croupier purge neither; and once the cluster is stopped,
 // the start-up error (libpq's message has two lines) is one line without
 // it. The cluster trusts local connections, so any password is taken.
 // Without a running store: tests/cli/store_url.test.mjs.
@@ -57,9 +57,12 @@ test('a store URL\'s password: in no message, no answer, no log', { skip, timeou
       seen += s.out() + r.stderr;
     }
     assert.ok(!seen.includes(SECRET), `the password is in: ${seen.slice(0, 400)}`);
+    const purge = spawnSync(BIN, ['purge', '--dry-run', '--store', url], { encoding: 'utf8' });
+    assert.equal(purge.status, 0, purge.stderr);
+    assert.ok(!(purge.stdout + purge.stderr).includes(SECRET), purge.stdout + purge.stderr);
   }
   pg.stop();
-  for (const cmd of ['serve', 'fcgi']) {
+  for (const cmd of ['serve', 'fcgi', 'purge']) {
     const r = spawnSync(BIN, [cmd, '--store', withUser], { encoding: 'utf8', timeout: 30_000 });
     assert.equal(r.status, 1, r.stderr);
     assert.ok(!r.stderr.includes(SECRET), r.stderr);
