@@ -127,6 +127,19 @@ static int parse_players(const game_ops *ops, const json_t *players,
     return 0;
 }
 
+/* A new game is refused while the store is near full (store_takes_games):
+ * ERR_STORE_FULL in e, with a Retry-After, else 0. Plays of the games
+ * there are go on (docs/operations.md, a full disk). */
+static int room_for_games(const api_config *cfg, http_res *res, game_err *e)
+{
+    char why[200];
+    if (store_takes_games(cfg->store, why, sizeof why) == 0)
+        return 0;
+    http_res_header(res, "Retry-After", "%d", (int)STORE_FULL_RETRY_S);
+    return err_set(e, ERR_STORE_FULL, NULL, "%s: no new game is taken now; the games already "
+                   "there go on", why);
+}
+
 int h_games_create(const api_config *cfg, const http_req *req,
                    const route_match *m, json_t *body, http_res *res)
 {
@@ -136,7 +149,8 @@ int h_games_create(const api_config *cfg, const http_req *req,
     json_t *game_options = NULL, *seats = NULL;
     void *st = NULL;
     int rc = 0;
-    if (jx_object(body, "", &e) || reject_unknown(body, allowed, "", &e)) {
+    if (room_for_games(cfg, res, &e) || jx_object(body, "", &e) ||
+        reject_unknown(body, allowed, "", &e)) {
         http_res_fail(res, req, &e);
         goto done;
     }
@@ -648,7 +662,9 @@ int h_import(const api_config *cfg, const http_req *req, const route_match *m,
              json_t *body, http_res *res)
 {
     game_err e = {0};
-    int rc = body ? import_json(cfg, req, m->idem, body, res, &e)
+    int rc = room_for_games(cfg, res, &e);
+    if (!rc)
+        rc = body ? import_json(cfg, req, m->idem, body, res, &e)
                   : import_text(cfg, req, m->idem, res, &e);
     if (rc && !res->status)
         http_res_problem(res, req, rc, &e, NULL);

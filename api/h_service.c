@@ -19,6 +19,9 @@
  * balancer polling hard measures the server, not a store round trip per
  * probe. A failure is never kept. */
 static _Atomic long long g_store_ok_ms = -1000000;
+/* ... and what it said then of its room: its writes fail (a full disk,
+ * store_sqlite.c), it takes no new game (store_takes_games). */
+static _Atomic int g_writes_failing, g_games_refused;
 
 static long long mono_ms(void)
 {
@@ -29,7 +32,11 @@ static long long mono_ms(void)
 
 /* 503 when the store does not answer, or records a schema newer than this
  * build's (a newer release migrated it: this process is the old one, and
- * a balancer should take it out; README, upgrading). */
+ * a balancer should take it out; README, upgrading). A store whose writes
+ * fail, or that takes no new game, answers 200 and says so ("writes":
+ * "failing", "new_games": "refused"): reads are still served, and every
+ * process on a shared store is in the same state, so a balancer that
+ * took them out would only refuse the reads too (docs/operations.md). */
 int h_healthz(const api_config *cfg, const http_req *req, const route_match *m,
               json_t *body, http_res *res)
 {
@@ -50,22 +57,68 @@ int h_healthz(const api_config *cfg, const http_req *req, const route_match *m,
             http_res_problem(res, req, ERR_STORE, &e, NULL);
             goto done;
         }
+        store_room r;
+        char why[8];
+        g_writes_failing = cfg->store->vt->room && cfg->store->vt->room(cfg->store, &r) == 0 &&
+                           r.failing;
+        g_games_refused = store_takes_games(cfg->store, why, sizeof why) != 0;
         g_store_ok_ms = now;
     }
-    /* {"status":"ok","store":"<kind>"}: a constant answer, written as
-     * bytes (the store kinds are plain ASCII words) */
+    /* {"status":"ok","store":"<kind>","writes":"ok|failing","new_games":
+     * "ok|refused"}: a constant answer, written as bytes (the store kinds
+     * are plain ASCII words) */
     static const char head[] = "{\"status\":\"ok\",\"store\":\"";
-    char text[96];
+    const char *writes = g_writes_failing ? "\",\"writes\":\"failing" : "\",\"writes\":\"ok";
+    const char *games = g_games_refused ? "\",\"new_games\":\"refused\"}"
+                                        : "\",\"new_games\":\"ok\"}";
     const char *kind = cfg->store->vt->kind;
+    char text[160];
     size_t k = strlen(kind) < 48 ? strlen(kind) : 48, n = sizeof head - 1;
     memcpy(text, head, n);
     memcpy(text + n, kind, k);
     n += k;
-    memcpy(text + n, "\"}", 2);
-    n += 2;
+    memcpy(text + n, writes, strlen(writes));
+    n += strlen(writes);
+    memcpy(text + n, games, strlen(games));
+    n += strlen(games);
     http_res_raw(res, 200, "application/json; charset=utf-8", text, n);
 done:
     return res->status;
+}
+
+/* The store's room (store_room) as Prometheus lines into buf: their length. */
+static size_t room_metrics(store *st, char *buf, size_t n)
+{
+    store_room r;
+    if (!st->vt->room || st->vt->room(st, &r))
+        return 0;
+    char why[8];
+    int k = snprintf(buf, n,
+                     "# HELP croupier_store_bytes The store's size (SQLite: the database file and its"
+                     " WAL; PostgreSQL: pg_database_size, looked at every 30 s), -1 unknown.\n"
+                     "# TYPE croupier_store_bytes gauge\n"
+                     "croupier_store_bytes %lld\n"
+                     "# HELP croupier_store_free_bytes Free space on the SQLite file's filesystem,"
+                     " -1 unknown; of it, what the WAL may still grow into.\n"
+                     "# TYPE croupier_store_free_bytes gauge\n"
+                     "croupier_store_free_bytes %lld\n"
+                     "croupier_store_free_bytes{for=\"wal\"} %lld\n"
+                     "# HELP croupier_store_writes_failing 1 while writes fail for a full disk or an"
+                     " I/O error (each is refused with a 503), else 0.\n"
+                     "# TYPE croupier_store_writes_failing gauge\n"
+                     "croupier_store_writes_failing %d\n"
+                     "# HELP croupier_store_write_failures_total Writes that failed or were refused"
+                     " for a full disk or an I/O error.\n"
+                     "# TYPE croupier_store_write_failures_total counter\n"
+                     "croupier_store_write_failures_total %ld\n"
+                     "# HELP croupier_store_new_games_refused 1 while new games are refused (the"
+                     " store past --store-max-bytes, its disk under --store-min-free, or its"
+                     " writes failing), else 0.\n"
+                     "# TYPE croupier_store_new_games_refused gauge\n"
+                     "croupier_store_new_games_refused %d\n",
+                     r.bytes, r.free_bytes, r.reserve, r.failing != 0, r.failures,
+                     store_takes_games(st, why, sizeof why) != 0);
+    return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n ? n - 1 : 0;
 }
 
 int h_metrics(const api_config *cfg, const http_req *req, const route_match *m,
@@ -76,9 +129,11 @@ int h_metrics(const api_config *cfg, const http_req *req, const route_match *m,
     (void)body;
     size_t len = 0, more = 0;
     char *text = metrics_render(&len);
-    char store_lines[2048];
+    char store_lines[4096];
     if (text && cfg->store->vt->metrics) /* the store's own counters after the server's */
         more = cfg->store->vt->metrics(cfg->store, store_lines, sizeof store_lines);
+    if (text && more < sizeof store_lines) /* and its room */
+        more += room_metrics(cfg->store, store_lines + more, sizeof store_lines - more);
     char *all = more ? realloc(text, len + more) : text;
     if (all && more) {
         memcpy(all + len, store_lines, more);

@@ -97,6 +97,29 @@ typedef struct store_answer {
     int keep_s;
 } store_answer;
 
+/* How large a store is and how much room it has (room()). */
+typedef struct store_room {
+    long long bytes;      /* SQLite: the database file and its WAL; PostgreSQL:
+                             pg_database_size, as of its last look (PG_SIZE_EVERY_S);
+                             -1 unknown */
+    long long free_bytes; /* SQLite: free space on the file's filesystem (statvfs);
+                             -1 unknown (PostgreSQL's disk is not the server's) */
+    long long reserve;    /* of free_bytes, what the store may still take on its own
+                             (SQLite: its WAL growing to its bound); 0 */
+    int failing;          /* 0, or how writes fail now: ERR_STORE_FULL (the disk is
+                             full) or ERR_STORE (an I/O error): the last one did, and
+                             neither a write nor a checkpoint went through since
+                             (store_sqlite.c) */
+    long long failing_ms; /* for how long they have failed (ms) */
+    long failures;        /* writes that failed for a full disk or an I/O error so far */
+} store_room;
+
+/* A game and the time of its last write (ages()). */
+typedef struct store_age {
+    char id[64];
+    int64_t written; /* unix seconds */
+} store_age;
+
 typedef struct store store;
 
 typedef struct store_vtable {
@@ -161,15 +184,49 @@ typedef struct store_vtable {
      * their length. NULL when it has none. */
     size_t (*metrics)(store *s, char *buf, size_t n);
     void (*close)(store *s);
+    /* Room (store_takes_games, /healthz, /metrics): how large the store
+     * is, how much its disk has left, whether writes fail. 0 or ERR_STORE. */
+    int (*room)(store *s, store_room *r);
+    /* Retention (croupier purge, docs/operations.md): the games after
+     * `after` in id order ("" from the first), at most `limit`, each with
+     * the time of its last write (unix seconds), into out (limit rows);
+     * *k of them. 0 or ERR_STORE. */
+    int (*ages)(store *s, const char *after, int limit, store_age *out, int *k);
+    /* Delete game `id` as del() does, only if its last write is still
+     * before `before` (unix seconds): 0, ERR_NOT_FOUND (gone, or written
+     * since), ERR_STORE, ERR_STORE_FULL. */
+    int (*del_aged)(store *s, const char *id, int64_t before);
 } store_vtable;
+
+/* When new games are refused (store_takes_games; 0: no such limit): the
+ * store's size past max_bytes, or its disk's free space under min_free
+ * (the server's --store-max-bytes and --store-min-free). */
+typedef struct store_limits {
+    long long max_bytes, min_free;
+} store_limits;
 
 struct store {
     const store_vtable *vt;
+    store_limits limits; /* set by the server after store_open (zero: none) */
 };
 
 /* Open from a URL: "sqlite:PATH" or "postgres://...". Creates or migrates
- * the schema. Writes a message into err on failure. */
+ * the schema. Writes a message into err on failure: one line, with no
+ * password of the URL in it (store_redact). */
 int store_open(store **out, const char *url, char *err, size_t errlen);
+/* The Retry-After of a new game refused for want of room: the store does
+ * not get room back in seconds. */
+enum { STORE_FULL_RETRY_S = 60 };
+/* 0 when s takes a new game; ERR_STORE_FULL with the reason in why when
+ * its writes fail or it is past one of its limits (s->limits). */
+int store_takes_games(store *s, char *why, size_t n);
+/* msg, said of the store at `url`, as it may be shown (a message, a log,
+ * an answer) into out: every password of the URL (user:PASSWORD@, and any
+ * query parameter named like one: password=, sslpassword=) replaced by
+ * "[redacted]", wherever it appears (the URL quoted, a driver's message
+ * quoting part of it), and the whole on one line (line breaks and tabs
+ * become spaces). msg may be the URL itself. Returns out. */
+char *store_redact(const char *url, const char *msg, char *out, size_t n);
 void store_row_free(store_row *row);
 void store_plays_free(store_play *p, int k);
 void store_idem_free(store_idem *k);

@@ -79,7 +79,7 @@ _Static_assert(STORE_SCHEMA_VERSION == 3, "this file creates and migrates to sch
 
 enum { Q_GET, Q_ORIGIN, Q_EXISTS, Q_CREATE, Q_CREATE_K, Q_SAME, Q_COMMIT, Q_COMMIT_K, Q_LANDED,
        Q_OVER, Q_SNAP, Q_PLAYS, Q_DEL, Q_PING, Q_SCHEMA, Q_IDEM_CLAIM, Q_IDEM_GET, Q_IDEM_TAKE,
-       Q_IDEM_RELEASE, Q_IDEM_PURGE, Q__COUNT };
+       Q_IDEM_RELEASE, Q_IDEM_PURGE, Q_AGES, Q_SIZE, Q__COUNT };
 
 #define PLAY_COLS "game_id, n, version, seat, kind, bot, play, record, explanation, at_ms"
 #define NOW_MS "(extract(epoch FROM now()) * 1000)::bigint"
@@ -185,7 +185,11 @@ static const struct {
                  "SELECT n, version, seat, kind, bot, play, record, explanation, at_ms FROM plays"
                  " WHERE game_id = $1 AND n > $2 AND ($3 OR kind <> 3) ORDER BY n LIMIT $4",
                  4, {OID_TEXT, OID_INT8, OID_BOOL, OID_INT8}},
-    [Q_DEL] = {"croupier_del", "DELETE FROM games WHERE id = $1", 1, {OID_TEXT}},
+    /* $2: only when the game's last write is before it (unix seconds; NULL: any) */
+    [Q_DEL] = {"croupier_del",
+               "DELETE FROM games WHERE id = $1"
+               " AND ($2::bigint IS NULL OR updated_at < to_timestamp($2::double precision))",
+               2, {OID_TEXT, OID_INT8}},
     [Q_PING] = {"croupier_ping", "SELECT 1 FROM games LIMIT 1", 0, {0}},
     [Q_SCHEMA] = {"croupier_schema", "SELECT max(version) FROM schema_version", 0, {0}},
     /* idempotency keys: a new pending row, or an expired one made new; then
@@ -214,6 +218,11 @@ static const struct {
                       "DELETE FROM idempotency WHERE id IN (SELECT id FROM idempotency"
                       " WHERE expires_at <= now() LIMIT 10000)",
                       0, {0}},
+    [Q_AGES] = {"croupier_ages",
+                "SELECT id, extract(epoch FROM updated_at)::bigint FROM games WHERE id > $1"
+                " ORDER BY id LIMIT $2",
+                2, {OID_TEXT, OID_INT8}},
+    [Q_SIZE] = {"croupier_size", "SELECT pg_database_size(current_database())", 0, {0}},
 };
 
 /* --- connections and the pool ---------------------------------------------- */
@@ -271,7 +280,14 @@ typedef struct pg_store {
     int stop;        /* close: it ends (atomic) */
     int live;        /* its connection listens now (atomic; metrics) */
     unsigned long heard, connects; /* notifications passed on, connections made (atomic) */
+    /* the database's size (room()), looked at every PG_SIZE_EVERY_S at most */
+    long long size, sized_ms; /* atomic */
+    int sizing;               /* the sizer thread looks (atomic) */
+    pthread_t sizer;
+    int sizer_made;           /* a sizer thread was started (joined on close) */
 } pg_store;
+
+enum { PG_SIZE_EVERY_S = 30 };
 
 enum { FOUND_LANDED, FOUND_ABSENT, FOUND_OTHER, FOUND_UNKNOWN };
 
@@ -297,10 +313,18 @@ static void set_err(char *err, size_t errlen, const char *what, PGconn *c, const
         m = c ? PQerrorMessage(c) : "";
     if (!m || !*m)
         m = "no answer in time";
-    int n = (int)strlen(m);
-    while (n > 0 && (m[n - 1] == '\n' || m[n - 1] == ' '))
-        n--;
-    snprintf(err, errlen, "postgres: %s: %.*s", what, n, m);
+    int k = snprintf(err, errlen, "postgres: %s: ", what);
+    /* one line: libpq's messages have several ("... failed: Connection
+     * refused\n\tIs the server running ...", one per address tried) */
+    for (; *m && k >= 0 && (size_t)k + 1 < errlen; m++)
+        if (*m != '\n' && *m != '\t' && *m != '\r')
+            err[k++] = *m;
+        else if (k > 0 && err[k - 1] != ' ')
+            err[k++] = ' ';
+    while (k > 0 && err[k - 1] == ' ')
+        k--;
+    if (k >= 0 && (size_t)k < errlen)
+        err[k] = 0;
 }
 
 /* An unexpected failure of an operation: one line on stderr for the operator. */
@@ -1218,14 +1242,14 @@ done:
 
 /* A delete run again after a lost answer finds the game gone when the
  * first run had deleted it: ERR_NOT_FOUND, which is what the caller then
- * sees (the game is gone either way). */
-static int pg_del(store *base, const char *id)
+ * sees (the game is gone either way). `before`: only when the game's last
+ * write is before it (NULL: any). */
+static int del_before(pg_store *s, const char *id, const char *before)
 {
-    pg_store *s = (pg_store *)base;
     pg_conn *pc = conn_take(s);
     if (!pc)
         return ERR_STORE;
-    const char *v[1] = {id};
+    const char *v[2] = {id, before};
     PGresult *r = run(s, &pc, Q_DEL, v, NULL, NULL, 0); /* plays: ON DELETE CASCADE */
     int ret = ERR_STORE;
     if (PQresultStatus(r) == PGRES_COMMAND_OK)
@@ -1235,6 +1259,86 @@ static int pg_del(store *base, const char *id)
     PQclear(r);
     conn_give(s, pc);
     return ret;
+}
+
+static int pg_del(store *base, const char *id)
+{
+    return del_before((pg_store *)base, id, NULL);
+}
+
+static int pg_del_aged(store *base, const char *id, int64_t before)
+{
+    char b[24];
+    fmt_i64(b, sizeof b, before);
+    return del_before((pg_store *)base, id, b);
+}
+
+static int pg_ages(store *base, const char *after, int limit, store_age *out, int *k)
+{
+    pg_store *s = (pg_store *)base;
+    *k = 0;
+    pg_conn *pc = conn_take(s);
+    if (!pc)
+        return ERR_STORE;
+    char lb[24];
+    fmt_i64(lb, sizeof lb, limit);
+    const char *v[2] = {after ? after : "", lb};
+    PGresult *r = run(s, &pc, Q_AGES, v, NULL, NULL, 0);
+    int ret = ERR_STORE;
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQnfields(r) == 2) {
+        for (int i = 0; i < PQntuples(r) && *k < limit; i++) {
+            snprintf(out[*k].id, sizeof out[*k].id, "%s", PQgetvalue(r, i, 0));
+            out[(*k)++].written = strtoll(PQgetvalue(r, i, 1), NULL, 10);
+        }
+        ret = 0;
+    } else {
+        log_fail("ages", pc, r);
+    }
+    PQclear(r);
+    conn_give(s, pc);
+    return ret;
+}
+
+/* The database's size from pg_database_size into s->size: it sums the
+ * database's files, not a thing to do per request. */
+static void size_now(pg_store *s)
+{
+    pg_conn *pc = conn_take(s);
+    PGresult *r = pc ? run(s, &pc, Q_SIZE, NULL, NULL, NULL, 0) : NULL;
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+        __atomic_store_n(&s->size, strtoll(PQgetvalue(r, 0, 0), NULL, 10), __ATOMIC_RELAXED);
+    PQclear(r);
+    conn_give(s, pc);
+    __atomic_store_n(&s->sized_ms, mono_ms(), __ATOMIC_RELAXED); /* an answer or not */
+}
+
+static void *sizer(void *arg)
+{
+    pg_store *s = arg;
+    size_now(s);
+    __atomic_store_n(&s->sizing, 0, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+/* The size as of its last look (at open, then every PG_SIZE_EVERY_S at
+ * most, in a thread of its own: a database that does not answer holds no
+ * request). PostgreSQL's free disk space is not known here. */
+static int pg_room(store *base, store_room *out)
+{
+    pg_store *s = (pg_store *)base;
+    memset(out, 0, sizeof *out);
+    out->free_bytes = -1;
+    int idle = 0;
+    if (mono_ms() - __atomic_load_n(&s->sized_ms, __ATOMIC_RELAXED) >= PG_SIZE_EVERY_S * 1000LL &&
+        __atomic_compare_exchange_n(&s->sizing, &idle, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+        if (s->sizer_made) /* the last one, done (sizing was 0) */
+            pthread_join(s->sizer, NULL);
+        s->sizer_made = pthread_create(&s->sizer, NULL, sizer, s) == 0;
+        if (!s->sizer_made)
+            __atomic_store_n(&s->sizing, 0, __ATOMIC_RELEASE);
+    }
+    out->bytes = __atomic_load_n(&s->size, __ATOMIC_RELAXED);
+    return 0;
 }
 
 static int pg_ping(store *base)
@@ -1567,6 +1671,8 @@ static void pg_close(store *base)
         __atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
         pthread_join(s->listener, NULL);
     }
+    if (s->sizer_made)
+        pthread_join(s->sizer, NULL);
     for (int i = 0; i < s->nidle; i++)
         conn_drop(s->idle[i]);
     pthread_mutex_destroy(&s->mu);
@@ -1593,6 +1699,9 @@ static const store_vtable VT = {
     .listen = pg_listen,
     .metrics = pg_metrics,
     .close = pg_close,
+    .room = pg_room,
+    .ages = pg_ages,
+    .del_aged = pg_del_aged,
 };
 
 /* --- schema ---------------------------------------------------------------- */
@@ -1802,6 +1911,7 @@ int store_pg_open(store **out, const char *url, char *err, size_t errlen)
         return ERR_STORE;
     }
     s->base.vt = &VT;
+    s->size = -1;
     pthread_mutex_init(&s->mu, NULL);
     unsigned char r[PG_INSTANCE_LEN / 2];
     if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r)
@@ -1823,6 +1933,7 @@ int store_pg_open(store **out, const char *url, char *err, size_t errlen)
         return ERR_STORE;
     }
     conn_give(s, pc); /* prepared on its first use */
+    size_now(s);
     *out = &s->base;
     return 0;
 }

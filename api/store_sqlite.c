@@ -27,6 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,6 +54,23 @@ enum { CKPT_PASSES = 4, CKPT_TAIL = 256 };
  * p99 on an aged database was 10-13x its median, with 256 KB 8.3-10.5x,
  * for the same CPU per request (docs/benchmarks.md, the stall). */
 enum { FLUSH_PAGES = 64 };
+/* A disk short of room (docs/operations.md, the WAL's headroom). A
+ * checkpoint copies the WAL's new pages into the database file, which
+ * grows by as much as the WAL holds, before the WAL's own space comes
+ * back: so the WAL is checkpointed before it holds a CKPT_ROOM_SHARE-th
+ * of the filesystem's free space (less than CKPT_FRAMES pages only when
+ * less than 512 MB is free), but not before it holds CKPT_MIN_FRAMES
+ * pages (1 MB). */
+enum { CKPT_ROOM_SHARE = 8, CKPT_MIN_FRAMES = 256 };
+/* A WAL frame's bytes: SQLite's default page (croupier sets no other) and
+ * the frame's header. */
+enum { FRAME_BYTES = 4096 + 24 };
+/* A write that fails for a full disk or an I/O error (writes_fail): the
+ * checkpointer tries a checkpoint at once, and again every FULL_RETRY_MS,
+ * until a write goes through, or a checkpoint does with FULL_OK_BYTES
+ * free on the disk (then writes are said to work again). */
+enum { FULL_RETRY_MS = 200 };
+#define FULL_OK_BYTES (1LL << 20)
 
 /* The statements of a connection, prepared once each. */
 enum {
@@ -77,6 +96,7 @@ enum {
     Q_IDEM_RELEASE,
     Q_IDEM_DONE,
     Q_IDEM_PURGE,
+    Q_AGES,
     Q__COUNT
 };
 
@@ -100,7 +120,7 @@ static const char *const SQL[Q__COUNT] = {
                 " ORDER BY n LIMIT ?3",
     [Q_PLAYS_NO_NOTES] = "SELECT " PLAY_COLS " FROM plays WHERE game_id = ?1 AND n > ?2"
                          " AND kind <> 3 ORDER BY n LIMIT ?3",
-    [Q_DEL_GAME] = "DELETE FROM games WHERE id = ?1",
+    [Q_DEL_GAME] = "DELETE FROM games WHERE id = ?1 AND updated_at < ?2",
     [Q_DEL_PLAYS] = "DELETE FROM plays WHERE game_id = ?1",
     [Q_PING] = "SELECT 1 FROM games LIMIT 1",
     [Q_SCHEMA] = "SELECT max(version) FROM schema_version",
@@ -121,19 +141,24 @@ static const char *const SQL[Q__COUNT] = {
                     " owner = excluded.owner, state = 1, answer = excluded.answer,"
                     " expires_at = excluded.expires_at WHERE idempotency.state = 0",
     [Q_IDEM_PURGE] = "DELETE FROM idempotency WHERE expires_at <= ?1",
+    [Q_AGES] = "SELECT id, updated_at FROM games WHERE id > ?1 ORDER BY id LIMIT ?2",
 };
 
 _Static_assert(STORE_NOTE == 3, "Q_PLAYS_NO_NOTES spells STORE_NOTE as 3");
+
+typedef struct sqlite_store sqlite_store;
 
 typedef struct conn {
     sqlite3 *db;
     sqlite3_stmt *st[Q__COUNT];
     int primary; /* the store's primary connection (held with wmu) */
+    sqlite_store *s; /* its store */
 } conn;
 
-typedef struct sqlite_store {
+struct sqlite_store {
     store base;
     char *path;
+    char *wal, *dir; /* the WAL's path, and the directory of the files (statvfs) */
     pthread_mutex_t mu;
     pthread_mutex_t wmu; /* this process's writers, one at a time */
     conn *primary;       /* every write's connection, and reads' when free */
@@ -157,7 +182,16 @@ typedef struct sqlite_store {
     long wal_syncs;  /* write-behind syncs done (atomic; /metrics) */
     pthread_cond_t ck_done;
     sqlite3 *ck_db;  /* its own connection */
-} sqlite_store;
+    int ck_full;     /* a write failed for a full disk or an I/O error: a checkpoint at once */
+    int ck_limit;    /* the WAL size (pages) that calls for a checkpoint: CKPT_FRAMES,
+                        less on a disk short of room (atomic) */
+    /* writes that fail (writes_fail) */
+    int w_fail;           /* 0, or how the last write failed: ERR_STORE_FULL, ERR_STORE,
+                             until a write or a rescue goes through (atomic) */
+    long long w_fail_ms;  /* since when (mono_ms; atomic) */
+    long w_failed;        /* writes that failed so (atomic; /metrics) */
+    long w_rescues;       /* checkpoints run for them (atomic; /metrics) */
+};
 
 /* --- schema ----------------------------------------------------------------- */
 
@@ -252,6 +286,8 @@ static int wal_hook(void *arg, sqlite3 *db, const char *name, int pages)
     (void)name;
     sqlite_store *s = arg;
     __atomic_store_n(&s->ck_pages, pages, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&s->w_fail, __ATOMIC_RELAXED)) /* a write went through */
+        __atomic_store_n(&s->w_fail, 0, __ATOMIC_RELEASE);
     if (pages >= __atomic_load_n(&s->ck_next, __ATOMIC_RELAXED)) {
         ck_wake(s, &s->ck_want);
     } else if ((unsigned)(pages - __atomic_load_n(&s->ck_flushed, __ATOMIC_RELAXED)) >=
@@ -271,6 +307,7 @@ static conn *conn_new(sqlite_store *s, char *err, size_t errlen)
             snprintf(err, errlen, "sqlite %s: out of memory", path);
         return NULL;
     }
+    c->s = s;
     int rc = sqlite3_open_v2(path, &c->db,
                              SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                              NULL);
@@ -326,12 +363,70 @@ static conn *conn_new(sqlite_store *s, char *err, size_t errlen)
 }
 
 /* fsync a file of the checkpointer's connection (the database, or its WAL
- * with SQLITE_FCNTL_JOURNAL_POINTER), if that file is open: 1 when synced. */
+ * with SQLITE_FCNTL_JOURNAL_POINTER), if that file is open: 1 when synced,
+ * 0 not open, -1 the sync failed. */
 static int ck_sync(sqlite_store *s, int which)
 {
     sqlite3_file *f = NULL;
-    return sqlite3_file_control(s->ck_db, "main", which, &f) == SQLITE_OK && f && f->pMethods &&
-           f->pMethods->xSync(f, SQLITE_SYNC_NORMAL) == SQLITE_OK;
+    if (sqlite3_file_control(s->ck_db, "main", which, &f) != SQLITE_OK || !f || !f->pMethods)
+        return 0;
+    return f->pMethods->xSync(f, SQLITE_SYNC_NORMAL) == SQLITE_OK ? 1 : -1;
+}
+
+static long long mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Free bytes on the filesystem of the store's files, or -1. */
+static long long free_bytes(const sqlite_store *s)
+{
+    struct statvfs v;
+    return statvfs(s->dir, &v) == 0 ? (long long)v.f_bavail * (long long)v.f_frsize : -1;
+}
+
+/* Writes fail (a full disk: ERR_STORE_FULL; an I/O error, or a WAL that
+ * could not be synced: ERR_STORE): noted (/healthz, /metrics), and the
+ * checkpointer is woken to checkpoint at once. Without the checkpointer
+ * only counted. */
+static void writes_fail(sqlite_store *s, int code)
+{
+    __atomic_add_fetch(&s->w_failed, 1, __ATOMIC_RELAXED);
+    if (!s->ck_running)
+        return;
+    if (!__atomic_load_n(&s->w_fail, __ATOMIC_ACQUIRE))
+        __atomic_store_n(&s->w_fail_ms, mono_ms(), __ATOMIC_RELAXED);
+    __atomic_store_n(&s->w_fail, code, __ATOMIC_RELEASE);
+    ck_wake(s, &s->ck_full);
+}
+
+/* What the last call on c says of the disk: ERR_STORE_FULL (SQLITE_FULL:
+ * the disk is full) or ERR_STORE (SQLITE_IOERR), noted (writes_fail), or
+ * 0 when it is not about the disk (a constraint, a busy lock, ...). */
+static int disk_trouble(conn *c)
+{
+    int x = sqlite3_errcode(c->db) & 0xff;
+    int code = x == SQLITE_FULL ? ERR_STORE_FULL : x == SQLITE_IOERR ? ERR_STORE : 0;
+    if (code)
+        writes_fail(c->s, code);
+    return code;
+}
+
+/* The checkpoint's threshold for the room the disk has (CKPT_ROOM_SHARE):
+ * ck_limit, and ck_next brought down to it. Only the checkpointer writes
+ * ck_next. */
+static void ck_room(sqlite_store *s)
+{
+    long long room = free_bytes(s), limit = CKPT_FRAMES;
+    if (room >= 0 && room / CKPT_ROOM_SHARE / FRAME_BYTES < limit)
+        limit = room / CKPT_ROOM_SHARE / FRAME_BYTES;
+    if (limit < CKPT_MIN_FRAMES)
+        limit = CKPT_MIN_FRAMES;
+    __atomic_store_n(&s->ck_limit, (int)limit, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&s->ck_next, __ATOMIC_RELAXED) > limit)
+        __atomic_store_n(&s->ck_next, (int)limit, __ATOMIC_RELAXED);
 }
 
 /* The checkpointer's connection, opened on first use: 0 when it cannot be. */
@@ -371,7 +466,7 @@ static int ck_open(sqlite_store *s)
  * and the held pass copies and syncs only those few pages. When `idle` (no
  * commit for a while) the held pass also truncates the WAL file to nothing.
  * 1 when every page of the WAL was copied. */
-static int checkpoint(sqlite_store *s, int idle)
+static int checkpoint(sqlite_store *s, int idle, int rescue)
 {
     if (!ck_open(s))
         return 0;
@@ -384,10 +479,24 @@ static int checkpoint(sqlite_store *s, int idle)
     ck_sync(s, SQLITE_FCNTL_FILE_POINTER);
     ck_sync(s, SQLITE_FCNTL_JOURNAL_POINTER);
     pthread_mutex_lock(&s->wmu);
+    /* a rescue (writes fail) waits for the readers a moment: truncating the
+     * WAL is what gives its space back */
+    sqlite3_busy_timeout(s->ck_db, rescue ? FULL_RETRY_MS / 2 : 0);
     int rc = sqlite3_wal_checkpoint_v2(
         s->ck_db, NULL, idle ? SQLITE_CHECKPOINT_TRUNCATE : SQLITE_CHECKPOINT_PASSIVE, &log, &done);
     pthread_mutex_unlock(&s->wmu);
     return rc == SQLITE_OK && log >= 0 && done == log;
+}
+
+/* After a rescue: writes are taken to work again when it went through
+ * (`all`) and the disk has room (FULL_OK_BYTES; a filesystem that does
+ * not say is given the benefit of the doubt). */
+static void writes_retry(sqlite_store *s, int all)
+{
+    __atomic_add_fetch(&s->w_rescues, 1, __ATOMIC_RELAXED);
+    long long room = free_bytes(s);
+    if (all && (room < 0 || room >= FULL_OK_BYTES))
+        __atomic_store_n(&s->w_fail, 0, __ATOMIC_RELEASE);
 }
 
 /* Write-behind, as PostgreSQL's wal_writer_flush_after (1 MB) does. Commits
@@ -404,29 +513,46 @@ static void wal_writeback(sqlite_store *s)
 {
     if (!ck_open(s))
         return;
-    if (!ck_sync(s, SQLITE_FCNTL_JOURNAL_POINTER)) {
+    int r = ck_sync(s, SQLITE_FCNTL_JOURNAL_POINTER);
+    if (r == 0) {
         sqlite3_exec(s->ck_db, "PRAGMA schema_version", NULL, NULL, NULL);
-        if (!ck_sync(s, SQLITE_FCNTL_JOURNAL_POINTER))
-            return;
+        r = ck_sync(s, SQLITE_FCNTL_JOURNAL_POINTER);
     }
-    __atomic_add_fetch(&s->wal_syncs, 1, __ATOMIC_RELAXED);
+    if (r < 0) /* what was committed may not be on the disk: as a failed write */
+        writes_fail(s, ERR_STORE);
+    if (r > 0)
+        __atomic_add_fetch(&s->wal_syncs, 1, __ATOMIC_RELAXED);
+    ck_room(s);
 }
 
+/* The checkpointer's own loop. While writes fail (writes_fail) it runs a
+ * rescue at once and then every FULL_RETRY_MS: a checkpoint that
+ * truncates the WAL, whatever its size, after which writes are taken
+ * again (writes_retry). */
 static void *checkpointer(void *arg)
 {
     sqlite_store *s = arg;
     int quiet_at = -1; /* the WAL size seen at the last timeout */
     pthread_mutex_lock(&s->ck_mu);
     for (;;) {
+        int failing = __atomic_load_n(&s->w_fail, __ATOMIC_ACQUIRE) != 0;
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += CKPT_IDLE_S;
+        if (failing) {
+            until.tv_nsec += FULL_RETRY_MS * 1000000L;
+            until.tv_sec += until.tv_nsec / 1000000000L;
+            until.tv_nsec %= 1000000000L;
+        } else {
+            until.tv_sec += CKPT_IDLE_S;
+        }
         int timed_out = 0;
-        while (!s->ck_want && !s->ck_stop && !s->ck_flush && !timed_out)
+        while (!s->ck_want && !s->ck_stop && !s->ck_flush && !s->ck_full && !timed_out)
             timed_out = pthread_cond_timedwait(&s->ck_cv, &s->ck_mu, &until) != 0;
         if (s->ck_stop)
             break;
-        if (s->ck_flush && !s->ck_want) {
+        int rescue = s->ck_full || (failing && timed_out);
+        s->ck_full = 0;
+        if (s->ck_flush && !s->ck_want && !rescue) {
             s->ck_flush = 0;
             pthread_mutex_unlock(&s->ck_mu);
             wal_writeback(s);
@@ -434,20 +560,23 @@ static void *checkpointer(void *arg)
             continue;
         }
         int pages = __atomic_load_n(&s->ck_pages, __ATOMIC_RELAXED);
-        int idle = !s->ck_want;
-        if (idle) { /* no checkpoint asked: one when the WAL has stood still */
+        int idle = !s->ck_want || rescue;
+        if (idle && !rescue) { /* no checkpoint asked: one when the WAL has stood still */
             int still = pages > 0 && pages == quiet_at;
             quiet_at = pages;
             if (!still)
                 continue;
         }
         pthread_mutex_unlock(&s->ck_mu);
-        int all = checkpoint(s, idle);
+        int all = checkpoint(s, idle, rescue);
+        if (rescue)
+            writes_retry(s, all);
+        ck_room(s);
         pthread_mutex_lock(&s->ck_mu);
         /* the next one when the WAL is full again (it starts over at the
          * next commit), or soon when a reader kept some pages in it */
-        __atomic_store_n(&s->ck_next, all ? CKPT_FRAMES : pages + CKPT_FRAMES / 16,
-                         __ATOMIC_RELAXED);
+        int limit = __atomic_load_n(&s->ck_limit, __ATOMIC_RELAXED);
+        __atomic_store_n(&s->ck_next, all ? limit : pages + limit / 16, __ATOMIC_RELAXED);
         if (all) /* nothing left for the idle check (a commit sets it again) */
             __atomic_compare_exchange_n(&s->ck_pages, &pages, 0, 0, __ATOMIC_RELAXED,
                                         __ATOMIC_RELAXED);
@@ -577,7 +706,8 @@ static int q_exec(conn *c, int which)
  * so writes are not held a second each. */
 static void wal_wait(sqlite_store *s)
 {
-    if (!s->ck_running || __atomic_load_n(&s->ck_pages, __ATOMIC_RELAXED) < 2 * CKPT_FRAMES)
+    int most = 2 * __atomic_load_n(&s->ck_limit, __ATOMIC_RELAXED);
+    if (!s->ck_running || __atomic_load_n(&s->ck_pages, __ATOMIC_RELAXED) < most)
         return;
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
@@ -589,7 +719,7 @@ static void wal_wait(sqlite_store *s)
         pthread_cond_signal(&s->ck_cv);
     }
     while (s->ck_gen == gen && !s->ck_stop &&
-           __atomic_load_n(&s->ck_pages, __ATOMIC_RELAXED) >= 2 * CKPT_FRAMES &&
+           __atomic_load_n(&s->ck_pages, __ATOMIC_RELAXED) >= most &&
            pthread_cond_timedwait(&s->ck_done, &s->ck_mu, &until) == 0)
         ;
     pthread_mutex_unlock(&s->ck_mu);
@@ -625,10 +755,21 @@ static conn *begin_write(sqlite_store *s)
     return NULL;
 }
 
-static void rollback(conn *c)
+/* A write that failed with `ret`: a full disk or an I/O error noted
+ * (disk_trouble), then the transaction rolled back. ret, or ERR_STORE_FULL
+ * for an ERR_STORE that was a full disk. */
+static int rollback_as(conn *c, int ret)
 {
+    if (disk_trouble(c) == ERR_STORE_FULL && ret == ERR_STORE)
+        ret = ERR_STORE_FULL;
     if (!sqlite3_get_autocommit(c->db))
         q_exec(c, Q_ROLLBACK);
+    return ret;
+}
+
+static void rollback(conn *c)
+{
+    rollback_as(c, 0);
 }
 
 static int is_pk_violation(conn *c)
@@ -825,7 +966,7 @@ static int append_and_commit(conn *c, const char *id, int64_t version, const sto
     if (!ret && q_exec(c, Q_COMMIT) != SQLITE_OK)
         ret = ERR_STORE;
     if (ret)
-        rollback(c);
+        ret = rollback_as(c, ret);
     return ret;
 }
 
@@ -860,7 +1001,7 @@ static int sq_create(store *base, const store_row *row, const store_play *plays,
     ret = append_and_commit(c, row->id, row->version, plays, k, a);
     goto done;
 fail:
-    rollback(c);
+    ret = rollback_as(c, ret);
 done:
     conn_give(s, c);
     return ret;
@@ -898,7 +1039,7 @@ static int sq_commit(store *base, const char *id, int64_t expect, const char *me
     ret = append_and_commit(c, id, expect + 1, plays, k, a);
     goto done;
 fail:
-    rollback(c);
+    ret = rollback_as(c, ret);
 done:
     conn_give(s, c);
     return ret;
@@ -921,6 +1062,8 @@ static int sq_snap_put(store *base, const char *id, int64_t version, const unsig
         if (sqlite3_step(st) == SQLITE_DONE)
             ret = 0; /* 0 rows: the game moved on (or is gone); nothing to do */
         q_done(st);
+        if (ret)
+            disk_trouble(c);
     }
     conn_give(s, c);
     return ret;
@@ -986,9 +1129,9 @@ done:
     return ret;
 }
 
-static int sq_del(store *base, const char *id)
+/* Delete game `id` (its plays too) when its last write is before `before`. */
+static int del_before(sqlite_store *s, const char *id, int64_t before)
 {
-    sqlite_store *s = (sqlite_store *)base;
     conn *c = begin_write(s);
     if (!c)
         return ERR_STORE;
@@ -997,6 +1140,7 @@ static int sq_del(store *base, const char *id)
     if (!st)
         goto fail;
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, before);
     int rc = sqlite3_step(st);
     q_done(st);
     if (rc != SQLITE_DONE)
@@ -1015,8 +1159,42 @@ static int sq_del(store *base, const char *id)
     ret = 0;
     goto done;
 fail:
-    rollback(c);
+    ret = rollback_as(c, ret);
 done:
+    conn_give(s, c);
+    return ret;
+}
+
+static int sq_del(store *base, const char *id)
+{
+    return del_before((sqlite_store *)base, id, INT64_MAX);
+}
+
+static int sq_del_aged(store *base, const char *id, int64_t before)
+{
+    return del_before((sqlite_store *)base, id, before);
+}
+
+static int sq_ages(store *base, const char *after, int limit, store_age *out, int *k)
+{
+    sqlite_store *s = (sqlite_store *)base;
+    *k = 0;
+    conn *c = pool_take(s); /* a read of many rows: not while writers wait */
+    if (!c)
+        return ERR_STORE;
+    int ret = ERR_STORE, rc = SQLITE_DONE;
+    sqlite3_stmt *st = q(c, Q_AGES);
+    if (st) {
+        sqlite3_bind_text(st, 1, after ? after : "", -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 2, limit);
+        while (*k < limit && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+            const unsigned char *id = sqlite3_column_text(st, 0);
+            snprintf(out[*k].id, sizeof out[*k].id, "%s", id ? (const char *)id : "");
+            out[(*k)++].written = sqlite3_column_int64(st, 1);
+        }
+        ret = *k == limit || rc == SQLITE_DONE ? 0 : ERR_STORE;
+        q_done(st);
+    }
     conn_give(s, c);
     return ret;
 }
@@ -1205,6 +1383,26 @@ static int sq_schema(store *base)
     return ret;
 }
 
+static int sq_room(store *base, store_room *r)
+{
+    sqlite_store *s = (sqlite_store *)base;
+    struct stat db, wal;
+    memset(r, 0, sizeof *r);
+    long long w = stat(s->wal, &wal) == 0 ? (long long)wal.st_size : 0;
+    r->bytes = stat(s->path, &db) != 0 ? -1 : (long long)db.st_size + w;
+    r->free_bytes = free_bytes(s);
+    /* the WAL may grow to twice the checkpoint's threshold (wal_wait):
+     * without this, a watermark on free space would let new games in
+     * whenever a checkpoint gave the WAL's file back */
+    long long most = 2LL * __atomic_load_n(&s->ck_limit, __ATOMIC_RELAXED) * FRAME_BYTES;
+    r->reserve = most > w ? most - w : 0;
+    r->failing = __atomic_load_n(&s->w_fail, __ATOMIC_ACQUIRE);
+    if (r->failing)
+        r->failing_ms = mono_ms() - __atomic_load_n(&s->w_fail_ms, __ATOMIC_RELAXED);
+    r->failures = __atomic_load_n(&s->w_failed, __ATOMIC_RELAXED);
+    return 0;
+}
+
 static size_t sq_metrics(store *base, char *buf, size_t n)
 {
     sqlite_store *s = (sqlite_store *)base;
@@ -1233,12 +1431,22 @@ static size_t sq_metrics(store *base, char *buf, size_t n)
                      " from the files.\n"
                      "# TYPE croupier_sqlite_primary_pages_total counter\n"
                      "croupier_sqlite_primary_pages_total{from=\"cache\"} %ld\n"
-                     "croupier_sqlite_primary_pages_total{from=\"file\"} %ld\n",
+                     "croupier_sqlite_primary_pages_total{from=\"file\"} %ld\n"
+                     "# HELP croupier_sqlite_rescue_checkpoints_total Checkpoints run while writes"
+                     " failed for a full disk or an I/O error (at once, then every 200 ms).\n"
+                     "# TYPE croupier_sqlite_rescue_checkpoints_total counter\n"
+                     "croupier_sqlite_rescue_checkpoints_total %ld\n"
+                     "# HELP croupier_sqlite_checkpoint_pages The WAL size (pages) that calls for"
+                     " a checkpoint: 16000, less on a disk short of room.\n"
+                     "# TYPE croupier_sqlite_checkpoint_pages gauge\n"
+                     "croupier_sqlite_checkpoint_pages %d\n",
                      (long long)sqlite3_memory_used(), (long long)sqlite3_memory_highwater(0), idle,
                      __atomic_load_n(&s->wal_syncs, __ATOMIC_RELAXED),
                      __atomic_load_n(&s->w_done, __ATOMIC_RELAXED),
                      __atomic_load_n(&s->p_hit, __ATOMIC_RELAXED),
-                     __atomic_load_n(&s->p_miss, __ATOMIC_RELAXED));
+                     __atomic_load_n(&s->p_miss, __ATOMIC_RELAXED),
+                     __atomic_load_n(&s->w_rescues, __ATOMIC_RELAXED),
+                     __atomic_load_n(&s->ck_limit, __ATOMIC_RELAXED));
     return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n ? n - 1 : 0;
 }
 
@@ -1262,6 +1470,8 @@ static void sq_close(store *base)
     pthread_cond_destroy(&s->ck_cv);
     pthread_cond_destroy(&s->ck_done);
     free(s->path);
+    free(s->wal);
+    free(s->dir);
     free(s);
 }
 
@@ -1283,6 +1493,9 @@ static const store_vtable VT = {
     .idem_get = sq_idem_get,
     .idem_purge = sq_idem_purge,
     .close = sq_close,
+    .room = sq_room,
+    .ages = sq_ages,
+    .del_aged = sq_del_aged,
 };
 
 /* --- open: create or migrate the schema --------------------------------------- */
@@ -1472,8 +1685,13 @@ int store_sqlite_open(store **out, const char *path, char *err, size_t errlen)
 {
     *out = NULL;
     sqlite_store *s = calloc(1, sizeof *s);
-    if (!s || !(s->path = strdup(path))) {
-        free(s);
+    const char *slash = strrchr(path, '/');
+    if (!s || !(s->path = strdup(path)) || asprintf(&s->wal, "%s-wal", path) < 0 ||
+        asprintf(&s->dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".") < 0) {
+        if (s) {
+            free(s->path);
+            free(s);
+        }
         snprintf(err, errlen, "out of memory");
         return ERR_STORE;
     }
@@ -1483,7 +1701,8 @@ int store_sqlite_open(store **out, const char *path, char *err, size_t errlen)
     pthread_mutex_init(&s->ck_mu, NULL);
     pthread_cond_init(&s->ck_cv, NULL);
     pthread_cond_init(&s->ck_done, NULL);
-    s->ck_next = CKPT_FRAMES;
+    s->ck_next = s->ck_limit = CKPT_FRAMES;
+    ck_room(s);
     /* without the thread, commits checkpoint as SQLite does by default */
     s->ck_running = pthread_create(&s->ck_thread, NULL, checkpointer, s) == 0;
     conn *c = conn_new(s, err, errlen);

@@ -7,6 +7,24 @@ int cmd_tournament(int argc, char **argv);
 int cmd_cases(int argc, char **argv);
 /* args.c: a whole number lo..hi in s: 0, or -1 when it is not one. */
 int cli_number(const char *s, long long lo, long long hi, long long *out);
+/* args.c: a size in bytes, a whole number with an optional K, M, G or T
+ * (powers of 1024), 0..hi: 0, or -1. */
+int cli_bytes(const char *s, long long hi, long long *out);
+
+/* purge.c: games expire (docs/operations.md, retention). A finished game
+ * whose last play is older than finished_days, and any game with no write
+ * for idle_days, are removed (0: that rule is off). */
+typedef struct purge_policy {
+    int finished_days, idle_days;
+} purge_policy;
+enum { EXPIRE_FINISHED_DAYS = 30, EXPIRE_IDLE_DAYS = 90, EXPIRE_DAYS_MAX = 36500 };
+int cmd_purge(int argc, char **argv);
+struct store;
+/* The server's purger thread (a pass soon after start, then every hour):
+ * 0, or -1 when it cannot run. purge_stop() ends it (before the store is
+ * closed). */
+int purge_start(struct store *st, const purge_policy *p);
+void purge_stop(void);
 
 /* remote.c: a remote player (docs/tournaments.md, "Remote players"). */
 #include <jansson.h>

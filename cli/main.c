@@ -38,8 +38,13 @@ typedef struct server_opts {
     const char *cmd, *listen, *store_url, *access_log, *www, *openapi, *docs, *cors;
     long long threads, body_limit, max_streams, max_streams_per_client, stream_idle;
     long long quota[4]; /* --quota-create, -create-total, -work, -work-total; -1 unset */
+    long long store_max_bytes, store_min_free, expire_finished, expire_idle;
     int log_fd; /* --access-log, opened by check_files() */
 } server_opts;
+
+/* The default of --store-min-free: no new game when the SQLite file's disk
+ * has less free (docs/operations.md: the WAL's headroom). */
+#define STORE_MIN_FREE_DEFAULT (256LL << 20)
 
 /* Defaults of --threads: the embedded server holds one connection per
  * thread (docs/deployment.md: the connection budget); FastCGI threads only
@@ -80,14 +85,26 @@ static void server_usage(FILE *f, const char *cmd)
         "                       ... from all addresses together (default %d; 0: no limit)\n"
         "  --quota-work S       CPU seconds a minute of work without a game (GET /cases) from\n"
         "                       one address, one request at a time (default %d; 0: no limit)\n"
-        "  --quota-work-total S ... from all addresses together (default %d; 0: no limit)\n",
+        "  --quota-work-total S ... from all addresses together (default %d; 0: no limit)\n"
+        "  --store-max-bytes BYTES\n"
+        "                       no new game once the store is this large (K, M, G; default\n"
+        "                       0: no limit); the games there go on\n"
+        "  --store-min-free BYTES\n"
+        "                       no new game once the SQLite file's disk has less free\n"
+        "                       (default 256M; 0: no limit)\n"
+        "  --expire-finished DAYS\n"
+        "                       remove a finished game DAYS days after its last play\n"
+        "                       (default %d; 0: keep them)\n"
+        "  --expire-idle DAYS   remove any game with no write for DAYS days (default %d;\n"
+        "                       0: keep them)\n",
         fcgi ? FCGI_THREADS : SERVE_THREADS,
         fcgi ? "" : ": each holds one open connection\n"
                     "                       (docs/deployment.md: the connection budget)",
         fcgi ? "" : " and WebSocket", fcgi ? FCGI_THREADS / 2 : STREAMS_TOTAL_DEFAULT,
         fcgi ? FCGI_THREADS / 2 : STREAMS_PER_CLIENT_DEFAULT, STREAMS_IDLE_DEFAULT,
         QUOTA_CREATE_DEFAULT, QUOTA_CREATE_TOTAL_DEFAULT, QUOTA_WORK_DEFAULT,
-        QUOTA_WORK_TOTAL_DEFAULT);
+        QUOTA_WORK_TOTAL_DEFAULT,
+        EXPIRE_FINISHED_DAYS, EXPIRE_IDLE_DAYS);
     if (!fcgi)
         fprintf(f, "  --access-log FILE    append an access log line per request to FILE\n");
     fprintf(f, "  --www DIR            the web page's files (default www; '' serves no page)\n");
@@ -117,6 +134,8 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
         {"stream-idle", required_argument, 0, 'i'},
         {"quota-create", required_argument, 0, 1000}, {"quota-create-total", required_argument, 0, 1001},
         {"quota-work", required_argument, 0, 1002}, {"quota-work-total", required_argument, 0, 1003},
+        {"store-max-bytes", required_argument, 0, 'M'}, {"store-min-free", required_argument, 0, 'F'},
+        {"expire-finished", required_argument, 0, 'E'}, {"expire-idle", required_argument, 0, 'I'},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -160,6 +179,23 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
                                                     "quota-work", "quota-work-total"};
                 fprintf(stderr, "croupier %s: --%s takes 0..1000000 (0: no limit)\n", o->cmd,
                         names[c - 1000]);
+                return 2;
+            }
+            break;
+        case 'M':
+        case 'F':
+            if (cli_bytes(optarg, 1LL << 60, c == 'M' ? &o->store_max_bytes : &o->store_min_free)) {
+                fprintf(stderr, "croupier %s: --%s takes a size in bytes (a number, K, M, G "
+                                "or T after it)\n", o->cmd, c == 'M' ? "store-max-bytes" : "store-min-free");
+                return 2;
+            }
+            break;
+        case 'E':
+        case 'I':
+            if (cli_number(optarg, 0, EXPIRE_DAYS_MAX, c == 'E' ? &o->expire_finished
+                                                                : &o->expire_idle)) {
+                fprintf(stderr, "croupier %s: --%s takes 0..%d days\n", o->cmd,
+                        c == 'E' ? "expire-finished" : "expire-idle", EXPIRE_DAYS_MAX);
                 return 2;
             }
             break;
@@ -258,18 +294,23 @@ static int server_setup(int argc, char **argv, server_opts *o, api_config *cfg, 
     const char *env_store = getenv("CROUPIER_STORE");
     if (!o->store_url)
         o->store_url = env_store && *env_store ? env_store : "sqlite:croupier.db";
+    o->store_min_free = STORE_MIN_FREE_DEFAULT;
+    o->expire_finished = EXPIRE_FINISHED_DAYS;
+    o->expire_idle = EXPIRE_IDLE_DAYS;
     int p = parse_server_opts(argc, argv, o);
     if (p)
         return p == 1 ? 0 : 2;
     if ((p = check_files(o, &o->log_fd)))
         return p;
-    char err[512];
+    char err[512], url[512];
     if (store_open(st, o->store_url, err, sizeof err)) {
-        fprintf(stderr, "croupier %s: --store %s: %s\n", o->cmd, o->store_url, err);
+        fprintf(stderr, "croupier %s: --store %s: %s\n", o->cmd,
+                store_redact(o->store_url, o->store_url, url, sizeof url), err);
         if (o->log_fd >= 0)
             close(o->log_fd);
         return 1;
     }
+    (*st)->limits = (store_limits){o->store_max_bytes, o->store_min_free};
     memset(cfg, 0, sizeof *cfg);
     cfg->store = *st;
     cfg->body_limit = (size_t)o->body_limit;
@@ -367,6 +408,14 @@ static void raise_nofile(const char *cmd, long long need)
                         "--threads\n", cmd, (unsigned long long)rl.rlim_cur, need);
 }
 
+/* Games expire (--expire-finished, --expire-idle; cli/purge.c). */
+static void expire_games(const server_opts *o, store *st)
+{
+    purge_policy p = {(int)o->expire_finished, (int)o->expire_idle};
+    if (purge_start(st, &p))
+        fprintf(stderr, "croupier %s: games will not expire (no thread for it)\n", o->cmd);
+}
+
 static int cmd_serve(int argc, char **argv)
 {
     server_opts o = {.cmd = "serve", .listen = "127.0.0.1:8080", .www = "www",
@@ -396,12 +445,16 @@ static int cmd_serve(int argc, char **argv)
         *colon = 0;
     else
         snprintf(host, sizeof host, "0.0.0.0");
-    printf("croupier: listening on http://%s:%d (store %s)\n", host, fc.port, o.store_url);
+    char url[512];
+    printf("croupier: listening on http://%s:%d (store %s)\n", host, fc.port,
+           store_redact(o.store_url, o.store_url, url, sizeof url));
     fflush(stdout);
+    expire_games(&o, st);
     while (!stop_requested)
         usleep(50 * 1000); /* no pause(): a signal between test and wait would be lost */
     fprintf(stderr, "croupier: shutting down\n");
     front_civet_stop(&fc);
+    purge_stop();
     store_close(st);
     return 0;
 }
@@ -424,8 +477,10 @@ static int cmd_fcgi(int argc, char **argv)
     } else {
         listen_to_store(st);
         keep_heap();
+        expire_games(&o, st);
         if ((rc = front_fcgi_run(&cfg, o.listen, (int)o.threads, &stopping, err, sizeof err)))
             fprintf(stderr, "croupier fcgi: %s\n", err);
+        purge_stop();
     }
     store_close(st);
     return rc ? 1 : 0;
@@ -468,8 +523,10 @@ static int cmd_backup(int argc, char **argv)
         fprintf(stderr, "croupier backup: %s\n", err);
         return strncmp(url, "postgres", 8) == 0 ? 2 : 1;
     }
-    printf("croupier backup: %s -> %s: schema %d, %lld games, %lld plays, %d pages\n", url, file,
-           info.schema, info.games, info.plays, info.pages);
+    char shown[512];
+    printf("croupier backup: %s -> %s: schema %d, %lld games, %lld plays, %d pages\n",
+           store_redact(url, url, shown, sizeof shown), file, info.schema, info.games, info.plays,
+           info.pages);
     return 0;
 }
 
@@ -486,6 +543,7 @@ static void usage(FILE *f)
         "  cases      generated cases of an autograder function (docs/autograder.md)\n"
         "  games      list the games, variants and bots\n"
         "  backup     a consistent copy of a live SQLite store\n"
+        "  purge      remove the games that have expired (docs/operations.md)\n"
         "  help       this text\n\n"
         "`croupier <command> --help` describes each command.\n");
 }
@@ -599,6 +657,8 @@ int main(int argc, char **argv)
         return cmd_cases(argc - 1, argv + 1);
     if (strcmp(cmd, "backup") == 0)
         return cmd_backup(argc - 1, argv + 1);
+    if (strcmp(cmd, "purge") == 0)
+        return cmd_purge(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         usage(stdout);
         return 0;

@@ -222,6 +222,12 @@ if [ -d tests/cli ]; then
     run_node "cli" tests/cli CROUPIER_BIN="$B"/croupier
 fi
 
+# The SQLite store on a small tmpfs that fills under write load (needs root
+# to mount it: skipped with the reason otherwise, counted under "skipped").
+echo "a full disk: writes refused and said, room freed, writes back (tests/disk)"
+run_node "disk [full, release]" tests/disk CROUPIER_BIN="$B"/croupier
+run_node "disk [full, asan+ubsan server]" tests/disk CROUPIER_BIN="$B"/asan/croupier
+
 if [ -d tests/browser ]; then
     echo "browser tests (headless Chromium)"
     if [ -x "${CHROMIUM:-/usr/bin/chromium}" ]; then

@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "core/err.h"
@@ -126,6 +127,58 @@ static inline void store_idempotency_cases(store *s, const store_db *db)
     assert_int_equal(s->vt->idem_claim(s, &k, 30), 0);
     assert_int_equal(s->vt->idem_purge(s), 1); /* k3; k2 is live again */
     assert_int_equal(db->num(db->ctx, "SELECT count(*) FROM idempotency"), 1);
+}
+
+/* Retention (croupier purge, cli/purge.c): ages() lists the games in id
+ * order, a page at a time, each with the time of its last write;
+ * del_aged() deletes a game and its plays only while its last write is
+ * still before the time it is given. age_sql sets the last write of games
+ * "ra" and "rc" ten days back. */
+static inline void store_retention_cases(store *s, const store_db *db, const char *age_sql)
+{
+    static const char *const ids[] = {"ra", "rb", "rc"};
+    for (int i = 0; i < 3; i++) {
+        store_row row = {.version = 1, .meta = "{}", .origin = "{}"};
+        snprintf(row.id, sizeof row.id, "%s", ids[i]);
+        snprintf(row.game, sizeof row.game, "hanabi");
+        store_play p = sc_play(1);
+        assert_int_equal(store_create(s, &row, &p, 1), 0);
+    }
+    int64_t now = (int64_t)time(NULL);
+    store_age page[2];
+    int k = -1;
+    assert_int_equal(s->vt->ages(s, "", 2, page, &k), 0);
+    assert_int_equal(k, 2);
+    assert_string_equal(page[0].id, "ra");
+    assert_string_equal(page[1].id, "rb");
+    assert_true(page[0].written >= now - 60 && page[0].written <= now + 60);
+    assert_int_equal(s->vt->ages(s, "rb", 2, page, &k), 0);
+    assert_int_equal(k, 1);
+    assert_string_equal(page[0].id, "rc");
+    assert_int_equal(s->vt->ages(s, "rc", 2, page, &k), 0);
+    assert_int_equal(k, 0);
+
+    db->sql(db->ctx, age_sql);
+    assert_int_equal(s->vt->ages(s, "", 2, page, &k), 0);
+    assert_true(page[0].written <= now - 10 * 86400 + 60);
+    assert_true(page[1].written >= now - 60); /* rb: untouched */
+    int64_t cut = now - 5 * 86400;
+    assert_int_equal(s->vt->del_aged(s, "ra", cut), 0);
+    store_row got;
+    assert_int_equal(store_get(s, "ra", &got), ERR_NOT_FOUND);
+    assert_int_equal(db->num(db->ctx, "SELECT count(*) FROM plays WHERE game_id = 'ra'"), 0);
+    assert_int_equal(s->vt->del_aged(s, "ra", cut), ERR_NOT_FOUND); /* gone */
+    assert_int_equal(s->vt->del_aged(s, "rb", cut), ERR_NOT_FOUND); /* written lately */
+    assert_int_equal(store_get(s, "rb", &got), 0);
+    store_row_free(&got);
+    /* a write after the list was read keeps the game */
+    store_play p = sc_play(2);
+    assert_int_equal(store_commit(s, "rc", 1, "{}", NULL, 0, &p, 1), 0);
+    assert_int_equal(s->vt->del_aged(s, "rc", cut), ERR_NOT_FOUND);
+    assert_int_equal(db->num(db->ctx, "SELECT count(*) FROM plays WHERE game_id = 'rc'"), 2);
+    assert_int_equal(s->vt->del_aged(s, "nosuch", cut), ERR_NOT_FOUND);
+    assert_int_equal(store_delete(s, "rb"), 0); /* DELETE /games/{id}: whatever its age */
+    assert_int_equal(store_delete(s, "rc"), 0);
 }
 
 #endif

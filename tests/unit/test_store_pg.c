@@ -1239,6 +1239,21 @@ static void test_idempotency(void **state)
     PQfinish(c);
 }
 
+static void test_retention(void **state)
+{
+    (void)state;
+    need_pg();
+    reset_schema();
+    store *s = open_ok();
+    PGconn *c = raw();
+    store_db db = {db_sql, db_num, c, NULL};
+    store_retention_cases(s, &db,
+                          "UPDATE games SET updated_at = updated_at - interval '10 days'"
+                          " WHERE id IN ('ra', 'rc')");
+    store_close(s);
+    PQfinish(c);
+}
+
 int main(void)
 {
     const char *base = getenv("CROUPIER_TEST_PG_URL");
@@ -1263,6 +1278,7 @@ int main(void)
         cmocka_unit_test(test_concurrent_open),
         cmocka_unit_test(test_migrate_v2),
         cmocka_unit_test(test_idempotency),
+        cmocka_unit_test(test_retention),
     };
     int failed = cmocka_run_group_tests_name("store_pg", tests, NULL, NULL);
     if (URL[0] && !failed) { /* leave the shared database as we found it */

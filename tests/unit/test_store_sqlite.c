@@ -1213,6 +1213,17 @@ static void test_idempotency(void **state)
     store_close(s);
 }
 
+static void test_retention(void **state)
+{
+    fx *f = *state;
+    store *s = open_ok(f->path);
+    store_db db = {db_sql, db_num, f->path, NULL};
+    store_retention_cases(s, &db,
+                          "UPDATE games SET updated_at = updated_at - 10 * 86400"
+                          " WHERE id IN ('ra', 'rc')");
+    store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1234,6 +1245,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_migrate_schema2, setup, teardown),
         cmocka_unit_test_setup_teardown(test_idempotency, setup, teardown),
         cmocka_unit_test_setup_teardown(test_primary_cache, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_retention, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
