@@ -307,8 +307,10 @@ const game_bot *game_find_bot(const game_ops *ops, const char *strategy);
 /* The named strategy chooses and makes a play for the seat to move;
  * `explanation` (may be NULL) receives its public line (ops->explain).
  * record as for apply (may be NULL: selfplay passes NULL), with that line
- * as "explanation". ERR_GAME_OVER, or ERR_BAD_MEMBER for an unknown
- * strategy. */
+ * as "explanation" and the strategy's own (game_bot.choose's why) as
+ * "reasoning": api/ shows the reasoning only to the admin and, once the
+ * game is over, to everyone. ERR_GAME_OVER, or ERR_BAD_MEMBER for an
+ * unknown strategy. */
 int game_bot_play(const game_ops *ops, void *st, const char *strategy, json_t **record,
                   char *explanation, size_t explanation_len, game_err *e);
 /* Help mode: {"play": <play>, "explanation": "...", "strategy": <bots[0]>}

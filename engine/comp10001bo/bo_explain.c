@@ -5,7 +5,7 @@
  * discard piles, the stockpile tops and counts, the embargo cards, and the
  * play, which shows its card. The strategy's own line (bo_bots.c) weighs
  * the hand -- "first step of a sequence that plays 2 stockpile cards",
- * "among 55 possible plays" -- and is not shown to the table. Piles
+ * "among 55 possible plays" -- and is kept as the record's reasoning. Piles
  * and players count from 1, as in bo_play_text.
  */
 #include "bo.h"

@@ -43,8 +43,9 @@
  * "random": a uniformly random legal play.
  *
  * Each strategy's sentence is its reasoning as the seat sees it: it names
- * the hand's cards, runs, books and points. What every reader is shown
- * while the game runs is fc_explain.c's public line (at a closed table no card,
+ * the hand's cards, runs, books and points. It is the record's reasoning,
+ * for the admin and for after the game; what every reader is shown while
+ * the game runs is fc_explain.c's public line (at a closed table no card,
  * group or count of the hand). Help mode (hint) talks to the seat itself
  * and names its cards.
  */

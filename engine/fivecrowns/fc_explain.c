@@ -11,7 +11,7 @@
  * (the discard top taken, the card discarded) and the strategy's rule,
  * never a card, a group or a point count of the hand: "because with it
  * the hand can go out" would tell every reader what it holds. The
- * strategies' own lines (fc_bots.c) are not shown to the table.
+ * strategies' own lines (fc_bots.c) are kept as the record's reasoning.
  */
 #include "fc.h"
 

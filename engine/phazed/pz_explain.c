@@ -7,7 +7,7 @@
  * cards (the phase laid, the card placed or discarded). The strategies'
  * own lines (pz_bots.c, pz_plan.c) weigh the hand -- "it completes my
  * phase", "the card my phase needs least" among those it holds -- and are
- * not shown to the table. Here a line says what the strategy does
+ * kept as the record's reasoning. Here a line says what the strategy does
  * by its rule, in its words where the rule is public, and the public facts
  * that bear on the play.
  */

@@ -1729,8 +1729,8 @@ static void line(const fc_state *st, int seat, const char *play, const char *bot
 
 /* At a closed table every reader is shown the public line: the card the
  * play shows and the strategy's rule, never the hand's groups, points or
- * that it can go out; the strategy's own sentence (its reasoning) names
- * them. At an open table the two agree. */
+ * that it can go out; the strategy's own sentence (the reasoning, for the
+ * admin and after the game) names them. At an open table the two agree. */
 static void test_closed_table_explanation_wording(void **u)
 {
     (void)u;

@@ -665,7 +665,8 @@ static void test_plays_listed(void **unused)
  * bot's play while the game runs (the record's "explanation"), so it may
  * rest only on what every reader may know -- the play, what it shows the
  * table, public piles, counts and clues, the strategy's name --, never on
- * a card some reader may not see (the strategy's own line may). The counterfactual: at sampled positions of
+ * a card some reader may not see (the strategy's own line, which may, is
+ * the record's "reasoning"). The counterfactual: at sampled positions of
  * whole games (every variant at its usual table, at each table option a
  * game takes -- Five Crowns' open table --, every strategy in every seat),
  * for each reader that is not the admin (the spectator, the observer of a
@@ -708,6 +709,8 @@ static int bot_alike(const game_ops *ops, void *a, void *b, const char *bot, int
         fail_msg("%s: bot %s's explanation changes with cards reader %d may not see, for the same play "
                  "%s:\n  \"%s\"\n  \"%s\"", where, bot, reader, json_dumps(json_object_get(ra, "play"), 0),
                  wa, wb);
+    if (same) /* the strategy's own line is kept apart */
+        assert_non_null(json_string_value(json_object_get(ra, "reasoning")));
     json_decref(ra);
     json_decref(rb);
     return same;
