@@ -106,7 +106,10 @@ void ctx_free(game_ctx *c);
 int ctx_meta_own(game_ctx *c);
 /* Let bot seats (and forced plays) move until a human must decide or the
  * game ends; appends each record to `applied` and, when `whos` is not NULL,
- * who chose it ({"kind": STORE_BOT|STORE_FORCED, "bot"?}) to `whos`. */
+ * who chose it ({"kind": STORE_BOT|STORE_FORCED, "bot"?, "reasoning"?}) to
+ * `whos`: a bot's reasoning is taken out of its record (every reader may
+ * be sent the record; ctx_show_reasoning puts it back for those who may
+ * read it). */
 int ctx_run_bots(const game_ops *ops, void *st, const json_t *meta,
                  json_t *applied, json_t *whos, game_err *e);
 /* The log rows of `applied` records (whos as above; a record without a
@@ -131,8 +134,20 @@ int ctx_store_fail(game_err *e, int rc, const char *what);
 int ctx_rebuild(const api_config *cfg, const game_ops *ops, const char *id, long upto,
                 void *st, long *origin_last, long *log_last, game_err *e);
 /* Put the logged explanations (bots, forced plays, notes of imported or
- * migrated history) into history records, by "n". */
-void ctx_explain(const api_config *cfg, const char *id, json_t *records);
+ * migrated history) into history records, by "n"; and, when `reasoning`
+ * (ctx_sees_reasoning), the bots' own reasoning (the logged record's). */
+void ctx_explain(const api_config *cfg, const char *id, json_t *records, int reasoning);
+/* 1 when `reader` may read the bots' own reasoning at st, which may rest
+ * on a card only the bot's seat saw: the admin, and everyone once the
+ * game is over (when every card is shown). Every other reader gets the
+ * public explanation only (engine/game.h: explain). */
+int ctx_sees_reasoning(const game_ops *ops, const void *st, int reader);
+/* Put the reasoning ctx_run_bots kept in `whos` back into the records of
+ * `applied`, for an answer whose reader ctx_sees_reasoning. */
+void ctx_show_reasoning(const json_t *applied, const json_t *whos);
+/* The bot's reasoning a log row keeps in its record (a bot's play, or a
+ * note of an imported history), or NULL. New ref. */
+json_t *ctx_logged_reasoning(const store_play *p);
 /* ?name=N as a whole number lo..hi: 0 with *given (and *out when given),
  * or ERR_BAD_QUERY with the 400 problem (naming the parameter) in res. */
 int query_long(const http_req *req, const char *name, long lo, long hi, long *out,

@@ -25,7 +25,7 @@ static json_t *history_events(const api_config *cfg, const char *id, const game_
     for (i = skip; i < json_array_size(hist); i++)
         json_array_append(rest, json_array_get(hist, i));
     json_decref(hist);
-    ctx_explain(cfg, id, rest);
+    ctx_explain(cfg, id, rest, ctx_sees_reasoning(ops, st, seat));
     json_array_foreach(rest, i, rec) {
         json_int_t n = (json_int_t)(skip + i) + 1;
         json_t *ev = json_pack("{s:I,s:s}", "n", n, "event", "play");

@@ -357,11 +357,39 @@ static const char *seat_bot(const json_t *meta, int seat)
     return json_string_value(json_object_get(s, "bot"));
 }
 
-/* Mark who chose a record (kept beside the records, never sent). */
-static void who(json_t *whos, int kind, const char *bot)
+/* Mark who chose a record (kept beside the records, never sent), and take
+ * a bot's own reasoning out of its record into the mark: every reader is
+ * sent the record, the reasoning goes to the log (ctx_log_rows) and only
+ * to the readers of ctx_sees_reasoning. */
+static void who(json_t *whos, int kind, const char *bot, json_t *rec)
 {
-    if (whos)
-        json_array_append_new(whos, json_pack("{s:i,s:s?}", "kind", kind, "bot", bot));
+    json_t *why = json_object_get(rec, "reasoning");
+    if (whos) {
+        json_t *w = json_pack("{s:i,s:s?}", "kind", kind, "bot", bot);
+        if (why)
+            json_object_set(w, "reasoning", why);
+        json_array_append_new(whos, w);
+    }
+    if (why)
+        json_object_del(rec, "reasoning");
+}
+
+int ctx_sees_reasoning(const game_ops *ops, const void *st, int reader)
+{
+    game_status gs;
+    ops->status(st, &gs);
+    return reader == SEAT_ADMIN || gs.over;
+}
+
+void ctx_show_reasoning(const json_t *applied, const json_t *whos)
+{
+    size_t i;
+    json_t *rec;
+    json_array_foreach(applied, i, rec) {
+        json_t *why = json_object_get(json_array_get(whos, i), "reasoning");
+        if (why)
+            json_object_set(rec, "reasoning", why);
+    }
 }
 
 int ctx_run_bots(const game_ops *ops, void *st, const json_t *meta,
@@ -371,8 +399,8 @@ int ctx_run_bots(const game_ops *ops, void *st, const json_t *meta,
     for (int guard = 0; guard < 100000; guard++) {
         json_t *rec = NULL;
         if (ops->autoplay(st, &rec)) {
+            who(whos, STORE_FORCED, NULL, rec);
             json_array_append_new(applied, rec);
-            who(whos, STORE_FORCED, NULL);
             continue;
         }
         game_status gs;
@@ -386,10 +414,28 @@ int ctx_run_bots(const game_ops *ops, void *st, const json_t *meta,
         int rc = game_bot_play(ops, st, bot, &rec, expl, sizeof expl, e);
         if (rc)
             return rc;
+        who(whos, STORE_BOT, bot, rec);
         json_array_append_new(applied, rec);
-        who(whos, STORE_BOT, bot);
     }
     return err_set(e, ERR_INTERNAL, NULL, "bots did not finish");
+}
+
+/* The log's record of a play: its record without the explanation (stored
+ * beside it), with the bot's reasoning (why, may be NULL). The admin's
+ * record: only ctx_explain reads it back, for ctx_sees_reasoning's readers. */
+static char *logged_record(const json_t *rec, const json_t *why)
+{
+    if (!why || json_object_get(rec, "reasoning"))
+        return json_out_without(rec, "explanation", NULL);
+    json_t *r = json_copy((json_t *)rec); /* shallow: the members are shared */
+    char *text = NULL;
+    if (r) {
+        json_object_del(r, "explanation");
+        if (json_object_set(r, "reasoning", (json_t *)why) == 0)
+            text = json_out(r, NULL);
+    }
+    json_decref(r);
+    return text;
 }
 
 int ctx_log_rows(const json_t *applied, const json_t *whos, store_play **out, int *k)
@@ -411,7 +457,7 @@ int ctx_log_rows(const json_t *applied, const json_t *whos, store_play **out, in
         p[i].kind = w ? (int)json_integer_value(json_object_get(w, "kind")) : STORE_PERSON;
         p[i].bot = bot ? strdup(bot) : NULL;
         p[i].play = json_out(json_object_get(rec, "play"), NULL);
-        p[i].record = json_out_without(rec, "explanation", NULL);
+        p[i].record = logged_record(rec, json_object_get(w, "reasoning"));
         p[i].explanation = ex ? strdup(ex) : NULL;
         if (!p[i].play || !p[i].record || (bot && !p[i].bot) || (ex && !p[i].explanation)) {
             store_plays_free(p, (int)n);
@@ -521,7 +567,17 @@ int reject_unknown(const json_t *obj, const char *const *allowed,
     return jx_known(obj, base, allowed, e);
 }
 
-void ctx_explain(const api_config *cfg, const char *id, json_t *records)
+json_t *ctx_logged_reasoning(const store_play *p)
+{
+    if (!p->record || !strstr(p->record, "\"reasoning\""))
+        return NULL; /* a person's play, a forced one, a note without one */
+    json_t *r = json_loads(p->record, 0, NULL), *why = json_object_get(r, "reasoning");
+    why = json_is_string(why) ? json_incref(why) : NULL;
+    json_decref(r);
+    return why;
+}
+
+void ctx_explain(const api_config *cfg, const char *id, json_t *records, int reasoning)
 {
     store_play *p = NULL;
     int k = 0;
@@ -559,6 +615,9 @@ void ctx_explain(const api_config *cfg, const char *id, json_t *records)
         } else {
             if (p[j].explanation && !json_object_get(rec, "explanation"))
                 json_object_set_new(rec, "explanation", json_string(p[j].explanation));
+            json_t *why = reasoning ? ctx_logged_reasoning(&p[j]) : NULL;
+            if (why)
+                json_object_set_new(rec, "reasoning", why);
             i++;
             j++;
         }

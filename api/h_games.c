@@ -258,31 +258,44 @@ done:
     return res->status;
 }
 
-/* The explanations of an imported game's history ({"<n>": "text"}) as
- * note rows of its log, after the k rows of *rows. */
+/* The notes of an imported game's history as note rows of its log, after
+ * the k rows of *rows: `notes` is {"explanations"?, "reasoning"?}, each
+ * {"<n>": "text"}; a play's reasoning goes in its row's record, where the
+ * log keeps a bot's (ctx_logged_reasoning). One row per play number. */
 static int add_notes(const json_t *notes, store_play **rows, int *k)
 {
-    size_t n = json_object_size(notes);
+    json_t *ex = json_object_get(notes, "explanations"), *why = json_object_get(notes, "reasoning");
+    size_t n = json_object_size(ex) + json_object_size(why);
     if (!n)
         return 0;
     store_play *p = realloc(*rows, ((size_t)*k + n) * sizeof *p);
     if (!p)
         return ERR_INTERNAL;
     *rows = p;
-    const char *key;
-    json_t *v;
-    json_object_foreach((json_t *)notes, key, v) {
-        char *end;
-        long num = strtol(key, &end, 10);
-        if (!json_is_string(v) || *end || !*key)
-            continue;
-        store_play *r = &p[(*k)++];
-        memset(r, 0, sizeof *r);
-        r->n = num;
-        r->seat = -1;
-        r->kind = STORE_NOTE;
-        if (!(r->explanation = strdup(json_string_value(v))))
-            return ERR_INTERNAL;
+    for (int pass = 0; pass < 2; pass++) {
+        const char *key;
+        json_t *v;
+        json_object_foreach(pass ? why : ex, key, v) {
+            char *end;
+            long num = strtol(key, &end, 10);
+            json_t *w = json_object_get(why, key);
+            if (!json_is_string(v) || *end || !*key || (pass && json_object_get(ex, key)))
+                continue; /* pass 1: the reasoning of plays without an explanation */
+            store_play *r = &p[(*k)++];
+            memset(r, 0, sizeof *r);
+            r->n = num;
+            r->seat = -1;
+            r->kind = STORE_NOTE;
+            if (!pass && !(r->explanation = strdup(json_string_value(v))))
+                return ERR_INTERNAL;
+            if (json_is_string(w)) {
+                json_t *rec = json_pack("{s:O}", "reasoning", w);
+                r->record = rec ? json_out(rec, NULL) : NULL;
+                json_decref(rec);
+                if (!r->record)
+                    return ERR_INTERNAL;
+            }
+        }
     }
     return 0;
 }
@@ -309,7 +322,8 @@ static int answered(const api_config *cfg, const http_req *req, idem_ticket *key
  * `spectators` is NULL or the option's value; `host` NULL or the name of
  * who invites the people (api/h_seats.c). `warnings` (borrowed, may be
  * NULL) is added to the reply; `notes` (borrowed, may be NULL) are the
- * explanations of an imported history. */
+ * explanations and the bots' reasoning of an imported history
+ * ({"explanations"?, "reasoning"?}: add_notes). */
 static int store_new_game(const api_config *cfg, const http_req *req, idem_ticket *key,
                           const game_ops *ops, const char *variant, json_t *seed,
                           int show_seed, const char *spectators, const char *host,
@@ -339,6 +353,8 @@ static int store_new_game(const api_config *cfg, const http_req *req, idem_ticke
         rc = seat_secret(hostj, "token_sha256", host_token, e);
     if (rc || (rc = ctx_run_bots(ops, st, meta, applied, whos, e)))
         goto done;
+    if (ctx_sees_reasoning(ops, st, SEAT_SPECTATOR)) /* the creator: a seat or a spectator */
+        ctx_show_reasoning(applied, whos);
     meta_s = json_out(meta, NULL);
     store_row row = {.version = 1, .meta = meta_s, .origin = origin_s};
     snprintf(row.game, sizeof row.game, "%s", ops->name);
@@ -524,12 +540,55 @@ static int import_header(const game_ops *ops, const json_t *body, const json_t *
     return 0;
 }
 
+/* The export's member `name` ("explanations", "reasoning"), when there:
+ * {"<n>": "text"} with n a play's number, each text up to 1000 bytes. */
+static int import_notes(const json_t *body, const char *name, game_err *e)
+{
+    const json_t *notes = json_object_get(body, name);
+    char where[32], p[96];
+    snprintf(where, sizeof where, "/%s", name);
+    if (!notes)
+        return 0;
+    if (jx_object(notes, where, e))
+        return e->code;
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)notes, k, v) {
+        char *end;
+        jx_ptr_key(p, sizeof p, where, k);
+        long n = strtol(k, &end, 10);
+        if (!*k || *end || n < 0 || n > 10000000)
+            return err_set(e, ERR_BAD_MEMBER, p, "a key is the number n of a play");
+        if (!json_is_string(v) || strlen(json_string_value(v)) > 1000)
+            return err_set(e, ERR_BAD_MEMBER, p, "%s is a string of up to 1000 bytes",
+                           strcmp(name, "reasoning") ? "an explanation" : "a bot's reasoning");
+    }
+    return 0;
+}
+
+/* Every key of notes' member `name` names a play up to `top`, the last of
+ * the imported history; else ERR_BAD_MEMBER naming the first that does not. */
+static int notes_within(const json_t *notes, const char *name, long top, game_err *e)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach(json_object_get(notes, name), k, v) {
+        if (strtol(k, NULL, 10) > top) {
+            char where[32], p[96];
+            snprintf(where, sizeof where, "/%s", name);
+            jx_ptr_key(p, sizeof p, where, k);
+            return err_set(e, ERR_BAD_MEMBER, p, "the imported history has no play %s", k);
+        }
+    }
+    return 0;
+}
+
 static int import_json(const api_config *cfg, const http_req *req, idem_ticket *key,
                        json_t *body, http_res *res, game_err *e)
 {
     static const char *const allowed[] = {"format", "id", "game", "variant", "seed",
                                           "version", "spectators", "seats", "state",
-                                          "explanations", NULL};
+                                          "explanations", "reasoning", NULL};
     const char *gname, *fmt;
     if (jx_object(body, "", e) || reject_unknown(body, allowed, "", e) ||
         jx_string(json_object_get(body, "game"), "/game", &gname, e))
@@ -544,27 +603,15 @@ static int import_json(const api_config *cfg, const http_req *req, idem_ticket *
     if (!ops)
         return err_set(e, ERR_NOT_FOUND, NULL, "unknown game type '%s' (see GET /rules)", gname);
     const json_t *state = json_object_get(body, "state");
-    const json_t *notes = json_object_get(body, "explanations");
-    if (notes && jx_object(notes, "/explanations", e))
+    if (import_notes(body, "explanations", e) || import_notes(body, "reasoning", e))
         return e->code;
-    if (notes) {
-        const char *k;
-        json_t *v;
-        json_object_foreach((json_t *)notes, k, v) {
-            char *end, p[96];
-            jx_ptr_key(p, sizeof p, "/explanations", k);
-            long n = strtol(k, &end, 10);
-            if (!*k || *end || n < 0 || n > 10000000)
-                return err_set(e, ERR_BAD_MEMBER, p, "a key is the number n of a play");
-            if (!json_is_string(v) || strlen(json_string_value(v)) > 1000)
-                return err_set(e, ERR_BAD_MEMBER, p, "an explanation is a string of up to 1000 bytes");
-        }
-    }
     if (jx_object(state, "/state", e) || jx_array(json_object_get(body, "seats"), "/seats",
                                                   (size_t)ops->min_players,
                                                   (size_t)ops->max_players, e) ||
         import_seats(json_object_get(body, "seats"), e) || import_header(ops, body, state, e))
         return e->code;
+    json_t *notes = json_pack("{s:O*,s:O*}", "explanations", json_object_get(body, "explanations"),
+                              "reasoning", json_object_get(body, "reasoning"));
     void *st = calloc(1, ops->state_size);
     json_t *seats = json_array(), *players = export_players(json_object_get(body, "seats"));
     char tokens[GAME_MAX_SEATS][32] = {{0}};
@@ -573,21 +620,14 @@ static int import_json(const api_config *cfg, const http_req *req, idem_ticket *
         err_prefix(e, "/state");
     if (!rc)
         rc = parse_players(ops, players, "/seats", seats, tokens, e);
-    if (!rc && notes) { /* explanations of plays of the imported history only */
+    if (!rc) { /* notes of plays of the imported history only */
         json_t *h = ops->history(st, SEAT_ADMIN);
         json_t *last = json_array_get(h, json_array_size(h) - 1);
         long top = last ? (long)json_integer_value(json_object_get(last, "n")) : -1;
         json_decref(h);
-        const char *k;
-        json_t *v;
-        json_object_foreach((json_t *)notes, k, v) {
-            if (strtol(k, NULL, 10) > top) {
-                char p[96];
-                jx_ptr_key(p, sizeof p, "/explanations", k);
-                rc = err_set(e, ERR_BAD_MEMBER, p, "the imported history has no play %s", k);
-                break;
-            }
-        }
+        rc = notes_within(notes, "explanations", top, e) || notes_within(notes, "reasoning", top, e)
+                 ? ERR_BAD_MEMBER
+                 : 0;
     }
     game_status gs;
     if (!rc) {
@@ -609,6 +649,7 @@ static int import_json(const api_config *cfg, const http_req *req, idem_ticket *
             rc = store_new_game(cfg, req, key, ops, variant, seed ? seed : json_null(), 1,
                                 spectators, NULL, st, seats, tokens, NULL, notes, res, e);
     }
+    json_decref(notes);
     json_decref(seats);
     json_decref(players);
     free(st);
@@ -876,6 +917,8 @@ int h_resign(const api_config *cfg, const http_req *req, const route_match *m,
     c.meta_changed = 1;
     if ((rc = ctx_run_bots(c.ops, c.st, c.meta, applied, whos, &e)))
         goto done;
+    if (ctx_sees_reasoning(c.ops, c.st, c.seat))
+        ctx_show_reasoning(applied, whos);
     http_res ok = {0};
     etag(&ok, c.row.version + 1);
     state_text view;
@@ -951,6 +994,8 @@ int h_plays_post(const api_config *cfg, const http_req *req,
     json_array_append_new(whos, json_pack("{s:i}", "kind", STORE_PERSON));
     if ((rc = ctx_run_bots(c.ops, c.st, c.meta, applied, whos, &e)))
         goto done;
+    if (ctx_sees_reasoning(c.ops, c.st, c.seat))
+        ctx_show_reasoning(applied, whos);
     http_res ok = {0};
     etag(&ok, c.row.version + 1);
     state_text view;
@@ -1030,7 +1075,7 @@ int h_plays_get(const api_config *cfg, const http_req *req,
         goto done;
     etag(res, c.row.version);
     json_t *plays = page(c.ops->history(c.st, c.reader), after, limit, "n", req, res);
-    ctx_explain(cfg, c.row.id, plays);
+    ctx_explain(cfg, c.row.id, plays, ctx_sees_reasoning(c.ops, c.st, c.reader));
     http_res_json(res, 200, json_pack("{s:I,s:o}", "version", (json_int_t)c.row.version,
                                       "plays", plays));
 done:
@@ -1118,8 +1163,9 @@ static int has_format(const game_ops *ops, const char *f)
     return 0;
 }
 
-/* {"<n>": "<explanation>"} of a game's log (bots, forced plays, notes). */
-static json_t *explanations(const api_config *cfg, const char *id)
+/* {"<n>": "<explanation>"} of a game's log (bots, forced plays, notes),
+ * and into `reasoning` (NULL: not asked) the bots' own reasoning alike. */
+static json_t *explanations(const api_config *cfg, const char *id, json_t *reasoning)
 {
     store_play *p = NULL;
     int k = 0;
@@ -1131,6 +1177,9 @@ static json_t *explanations(const api_config *cfg, const char *id)
         snprintf(key, sizeof key, "%ld", p[i].n);
         if (p[i].explanation)
             json_object_set_new(out, key, json_string(p[i].explanation));
+        json_t *why = reasoning ? ctx_logged_reasoning(&p[i]) : NULL;
+        if (why)
+            json_object_set_new(reasoning, key, why);
     }
     store_plays_free(p, k);
     return out;
@@ -1196,10 +1245,16 @@ int h_export(const api_config *cfg, const http_req *req, const route_match *m,
                                 ctx_public_seats(c.meta), "state", c.ops->encode(st));
         if (ctx_spectators_all(c.meta))
             json_object_set_new(doc, "spectators", json_string("all"));
-        json_t *ex = explanations(cfg, c.row.id);
+        /* the bots' reasoning where it shows no more than the export: to
+         * the admin, and once the game is over (never a concealed copy) */
+        json_t *why = !conceal && ctx_sees_reasoning(c.ops, c.st, c.seat) ? json_object() : NULL;
+        json_t *ex = explanations(cfg, c.row.id, why);
         if (json_object_size(ex))
             json_object_set(doc, "explanations", ex);
+        if (json_object_size(why))
+            json_object_set(doc, "reasoning", why);
         json_decref(ex);
+        json_decref(why);
         http_res_json(res, 200, doc);
     } else {
         char *text = NULL;

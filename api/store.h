@@ -70,7 +70,8 @@ typedef struct store_play {
     int kind;          /* STORE_PERSON .. STORE_NOTE */
     char *bot;         /* strategy for STORE_BOT, else NULL */
     char *play;        /* JSON text (NULL for STORE_NOTE) */
-    char *record;      /* JSON text: the admin's history record (NULL for STORE_NOTE) */
+    char *record;      /* JSON text: the admin's history record, a bot's with its
+                          "reasoning" (a STORE_NOTE's: NULL, or {"reasoning"}) */
     char *explanation; /* or NULL */
     int64_t at_ms;     /* unix time in ms when it was appended */
 } store_play;

@@ -2,7 +2,11 @@
  *
  * A game lists its strategies as rows of ops->bots ({name, choose,
  * seats_ok}); choose() picks a play from what the seat to move may see, and
- * the game's bot_apply() makes it. Everything around that -- finding the
+ * the game's bot_apply() makes it. Its reason comes in two lines: the
+ * strategy's own (which may rest on the seat's hand: the record's
+ * "reasoning", for the admin and for after the game) and the game's
+ * explain() of the play from public facts (the "explanation" every reader
+ * is shown). Everything around that -- finding the
  * row by name ("default" is bots[0] in every game), refusing a finished
  * game, drawing chance from the state's bot RNG and keeping it only when
  * the play is made, help mode's answer, a seating some strategy cannot
@@ -47,14 +51,22 @@ int game_bot_play(const game_ops *ops, void *st, const char *strategy, json_t **
     if (!b)
         return err_set(e, ERR_BAD_MEMBER, "", "unknown strategy \"%.32s\"", strategy ? strategy : "");
     play_buf play;
-    char why[400];
+    char why[400], pub[400];
     rng r = ops->bot_rng(st);
     b->choose(st, gs.to_move, &r, play.bytes, why, sizeof why);
-    if (ops->bot_apply(st, play.bytes, &r, why, record))
+    /* every reader's line, from the position before the play */
+    json_t *pj = ops->play_json(play.bytes);
+    pub[0] = 0;
+    if (pj)
+        ops->explain(st, gs.to_move, pj, b->name, pub, sizeof pub);
+    json_decref(pj);
+    if (ops->bot_apply(st, play.bytes, &r, pub, record))
         return err_set(e, ERR_INTERNAL, "", "strategy %s chose an illegal play", b->name);
     GAME_CHECK(ops, st);
+    if (record && *record)
+        json_object_set_new(*record, "reasoning", json_string(why));
     if (explanation && explanation_len)
-        snprintf(explanation, explanation_len, "%s", why);
+        snprintf(explanation, explanation_len, "%s", pub);
     return 0;
 }
 

@@ -116,8 +116,11 @@ typedef struct game_bot {
     const char *about; /* what it does, a sentence or two (GET /rules/<game>) */
     /* Choose the play of `seat`, the seat to move, from what that seat may
      * see: write the game's own play value into *play and one line of
-     * reason into why. Chance comes from r only (a copy of the state's bot
-     * RNG, kept when the play is made). Never changes the state. */
+     * reason into why: the strategy's own reasoning, which may rest on what
+     * only that seat sees (its hand); every reader is shown the public line
+     * of ops->explain instead while the game runs. Chance comes from r only
+     * (a copy of the state's bot RNG, kept when the play is made). Never
+     * changes the state. */
     void (*choose)(const void *st, int seat, rng *r, void *play, char *why, size_t why_len);
     /* Optional: refuse a seating this strategy cannot play in (bots[i]: the
      * strategy of seat i, NULL for a person): ERR_BAD_MEMBER with the
@@ -191,12 +194,27 @@ typedef struct game_ops {
     /* The bots' side of a game, for engine/bots.c: the state's bot RNG (a
      * copy); make a play a strategy chose (the game's own play value, as
      * game_bot.choose wrote it), keeping r as the new bot RNG, with `why`
-     * in its record (record as for apply) -- returns 0, or -1 changing
-     * nothing when the play is not legal (a broken strategy); and a play
-     * value as the JSON of a play (new ref). */
+     * (the public line of explain) as its record's "explanation" (record as
+     * for apply) -- returns 0, or -1 changing nothing when the play is not
+     * legal (a broken strategy); and a play value as the JSON of a play
+     * (new ref). */
     rng (*bot_rng)(const void *st);
     int (*bot_apply)(void *st, const void *play, const rng *r, const char *why, json_t **record);
     json_t *(*play_json)(const void *play);
+    /* The public explanation of a bot's play, the one line every reader is
+     * shown while the game runs: what `seat`, the seat to move at st, does
+     * with `play` (a play of legal()'s shape) and why, as strategy
+     * `strategy` (a name of ops->bots) plays. Only what every reader may
+     * know goes into it: the play and what it shows the table (the card it
+     * lays, the cards a clue touches), the public piles, counts and clues,
+     * the rules and the strategy's name; never a card some reader may not
+     * see (a hand, the deck), a count of one, nor what the strategy
+     * concluded from one. A game writes it from a public observation of st
+     * (what a spectator sees), which holds nothing hidden, so that this
+     * holds by construction; tests/unit/test_games.c checks it against
+     * ops->redeal for every reader. Pure; never changes the state. */
+    void (*explain)(const void *st, int seat, const json_t *play, const char *strategy, char *out,
+                    size_t n);
     /* The play history as `seat` may see it: a JSON array. New ref. */
     json_t *(*history)(const void *st, int seat);
 
@@ -287,9 +305,12 @@ json_t *game_legal_page(const game_ops *ops, const void *st, int seat, size_t of
  * "default"; NULL when none. */
 const game_bot *game_find_bot(const game_ops *ops, const char *strategy);
 /* The named strategy chooses and makes a play for the seat to move;
- * `explanation` (may be NULL) receives its one line. record as for apply
- * (may be NULL: selfplay passes NULL). ERR_GAME_OVER, or ERR_BAD_MEMBER for
- * an unknown strategy. */
+ * `explanation` (may be NULL) receives its public line (ops->explain).
+ * record as for apply (may be NULL: selfplay passes NULL), with that line
+ * as "explanation" and the strategy's own (game_bot.choose's why) as
+ * "reasoning": api/ shows the reasoning only to the admin and, once the
+ * game is over, to everyone. ERR_GAME_OVER, or ERR_BAD_MEMBER for an
+ * unknown strategy. */
 int game_bot_play(const game_ops *ops, void *st, const char *strategy, json_t **record,
                   char *explanation, size_t explanation_len, game_err *e);
 /* Help mode: {"play": <play>, "explanation": "...", "strategy": <bots[0]>}

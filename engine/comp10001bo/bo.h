@@ -241,6 +241,10 @@ void bo_plan_n(const bo_obs *o, int budget, bo_play *out, char *why, size_t whyl
 void bo_plan_bonus(const bo_obs *o, bo_play *out, char *why, size_t whylen);
 /* Uniform over the possible plays. */
 void bo_random(const bo_obs *o, rng *r, bo_play *out, char *why, size_t whylen);
+/* game_ops.explain (bo_explain.c): the public line of a bot's play, from
+ * the piles, the stockpile tops and the play; never the hand. */
+void bo_explain(const bo_state *st, int seat, const json_t *play, const char *strategy, char *out,
+                size_t n);
 
 
 /* --- autograder functions (bo_fns.c) -------------------------------------- */

@@ -292,6 +292,12 @@ static int bot_apply(void *vst, const void *p, const rng *r, const char *why, js
 
 static json_t *play_json(const void *p) { return bo_play_json(p); }
 
+static void explain(const void *st, int seat, const json_t *play, const char *strategy, char *out,
+                    size_t n)
+{
+    bo_explain(st, seat, play, strategy, out, n);
+}
+
 static void reveal(void *st) { ((bo_state *)st)->revealed = 1; }
 
 static int invariants(const void *st, game_err *e) { return bo_invariants(st, e); }
@@ -323,6 +329,7 @@ const game_ops comp10001bo_ops = {
     .bot_rng = bot_rng,
     .bot_apply = bot_apply,
     .play_json = play_json,
+    .explain = explain,
     .history = history,
     .reveal = reveal,
     .redeal = redeal,

@@ -198,9 +198,8 @@ typedef struct fc_obs {
     int disc_top;    /* 0 when the discard pile is empty */
     int can_draw;    /* draw pile (or a reshuffle) available */
     int out_seat;    /* who went out, -1 */
-    int open;        /* 1: every hand is on view, so a bot's explanation may name
-                        the cards of its hand; 0: explanations are written for the
-                        public (see fc_bots.c) */
+    int open;        /* 1: every hand is on view (to every reader: the
+                        public line of a bot's play may name its hand) */
     /* Public record of this round (from the history, which every seat may
      * read): per seat, the cards taken from the discard pile and the cards
      * discarded, counted by card code; and how many turns were played. */
@@ -228,6 +227,10 @@ void fc_observe(const fc_state *st, int seat, fc_obs *o);
 void fc_strategy(const fc_obs *o, int hint, fc_advice *a);
 void fc_greedy(const fc_obs *o, fc_play *p, char *why, size_t n);
 void fc_random(const fc_obs *o, rng *r, fc_play *p, char *why, size_t n);
+/* game_ops.explain (fc_explain.c): the public line of a bot's play; at a
+ * closed table it names no card, group or count of the hand. */
+void fc_explain(const fc_state *st, int seat, const json_t *play, const char *strategy, char *out,
+                size_t n);
 
 /* --- JSON (fc_codec.c) -------------------------------------------------------- */
 json_t *fc_cards_json(const uint8_t *c, int n);       /* in the given order */

@@ -42,13 +42,12 @@
  *   goes out when it can.
  * "random": a uniformly random legal play.
  *
- * Explanations are written once, when the bot moves, and then shown to
- * every reader (the `applied` reply, the history, the events), so they are
- * written for the public: at an open table (every hand on view) they name
- * the hand's cards; at a closed one ({"open": false}) they name only cards
- * everybody has seen (the discard taken, the card discarded) and give no
- * hand contents, arrangement or point count, only the reason's kind. Help
- * mode (hint) talks to the seat itself and names its cards.
+ * Each strategy's sentence is its reasoning as the seat sees it: it names
+ * the hand's cards, runs, books and points. It is the record's reasoning,
+ * for the admin and for after the game; what every reader is shown while
+ * the game runs is fc_explain.c's public line (at a closed table no card,
+ * group or count of the hand). Help mode (hint) talks to the seat itself
+ * and names its cards.
  */
 #include "fc.h"
 
@@ -627,7 +626,6 @@ static void strategy_draw(const fc_obs *o, int hint, fc_advice *adv)
     pick p;
     memset(&p, 0, sizeof p);
     const char *who = hint ? "I recommend you" : "The computer";
-    int pub = !hint && !o->open; /* for readers who do not see the hand */
     if (t) {
         fc_card_name(t, tn, sizeof tn);
         uint8_t h[FC_HANDMAX];
@@ -660,9 +658,6 @@ static void strategy_draw(const fc_obs *o, int hint, fc_advice *adv)
         if (!o->can_draw && !(p.score < cur))
             snprintf(adv->why, sizeof adv->why, "%s %s the %s from the discard pile because the draw pile is empty.",
                      who, verb, tn);
-        else if (p.go && !o->last_turn && pub)
-            snprintf(adv->why, sizeof adv->why, "%s %s the %s from the discard pile because with it the hand can go out.",
-                     who, verb, tn);
         else if (p.go && !o->last_turn)
             snprintf(adv->why, sizeof adv->why,
                      "%s %s the %s from the discard pile because with it the hand can go out after discarding the %s.",
@@ -671,11 +666,6 @@ static void strategy_draw(const fc_obs *o, int hint, fc_advice *adv)
             snprintf(adv->why, sizeof adv->why,
                      "%s %s the %s from the discard pile because it is %s: it can stand in for any card in a run or book.",
                      who, verb, tn, fc_is_joker(t) ? "a joker" : "wild this round");
-        else if (pub)
-            snprintf(adv->why, sizeof adv->why, "%s %s the %s from the discard pile because it %s.", who, verb, tn,
-                     g >= 0  ? "completes a run or book in the hand"
-                     : pairs ? "pairs with cards in the hand toward a run or book"
-                             : "is worth more to the hand than a blind draw on average");
         else if (g >= 0) {
             fc_group_text(&p.after.g[g], wild, buf, sizeof buf);
             snprintf(adv->why, sizeof adv->why, "%s %s the %s from the discard pile because it completes %s.", who,
@@ -731,14 +721,9 @@ static void strategy_discard(const fc_obs *o, int hint, fc_advice *adv)
     snprintf(adv->arr_why, sizeof adv->arr_why, "%s %s.", hint ? "Arrange your hand as" : "It lays out", at);
     const char *who = hint ? "I recommend you" : "The computer";
     const char *verb = hint ? "discard" : "discarded";
-    int pub = !hint && !o->open; /* for readers who do not see the hand */
     if (p.go) {
-        if (pub)
-            snprintf(adv->why, sizeof adv->why, "%s %s the %s and went out because the rest of the hand forms runs and books.",
-                     who, verb, dn);
-        else
-            snprintf(adv->why, sizeof adv->why, "%s %s the %s and %s because the rest of the hand forms %s.", who, verb,
-                     dn, hint ? "go out" : "went out", at);
+        snprintf(adv->why, sizeof adv->why, "%s %s the %s and %s because the rest of the hand forms %s.", who, verb,
+                 dn, hint ? "go out" : "went out", at);
         snprintf(adv->go_out_why, sizeof adv->go_out_why,
                  "Go out now: after discarding the %s every card is in a run or book, so the hand scores 0.", dn);
         return;
@@ -751,12 +736,6 @@ static void strategy_discard(const fc_obs *o, int hint, fc_advice *adv)
         snprintf(adv->go_out_why, sizeof adv->go_out_why,
                  "Do not go out yet: no discard leaves every card in a run or book (the best leaves %d points).",
                  p.after.points);
-    if (o->last_turn && pub) {
-        snprintf(adv->why, sizeof adv->why,
-                 "%s %s the %s because this is the last turn after player %d went out and it is the card that leaves the fewest points in the hand.",
-                 who, verb, dn, o->out_seat + 1);
-        return;
-    }
     if (o->last_turn) {
         snprintf(adv->why, sizeof adv->why,
                  "%s %s the %s because this is the last turn after player %d went out and it is the card that leaves the fewest points (%d) in the hand.",
@@ -778,14 +757,10 @@ static void strategy_discard(const fc_obs *o, int hint, fc_advice *adv)
         snprintf(adv->why, sizeof adv->why,
                  "%s %s the %s because it fits no run or book and the cards kept are closer to completing one.", who,
                  verb, dn);
-    else if (pub)
-        snprintf(adv->why, sizeof adv->why, "%s %s the %s because it is the card the hand misses least.", who, verb, dn);
     else
         snprintf(adv->why, sizeof adv->why,
                  "%s %s the %s because it is the card the hand misses least: the rest still forms %s.", who, verb,
                  dn, at);
-    if (pub)
-        return;
     /* how the wilds are used */
     for (int g = 0; g < p.after.ngroups; g++)
         for (int j = 0; j < p.after.g[g].n; j++)
@@ -838,12 +813,8 @@ void fc_greedy(const fc_obs *o, fc_play *out, char *why, size_t n)
     choose_discard(NULL, o->hand, o->nhand, wild, 1, !o->last_turn, 0, &p, 0);
     *out = (fc_play){FC_PLAY_DISCARD, (uint8_t)p.card, (uint8_t)p.go};
     fc_card_name(p.card, nm, sizeof nm);
-    if (o->open)
-        snprintf(why, n, "Greedy discarded the %s%s because that leaves the fewest points (%d) in the hand.", nm,
-                 p.go ? " and went out" : "", p.pts);
-    else /* a closed table: no point count of a hidden hand */
-        snprintf(why, n, "Greedy discarded the %s%s because that leaves the fewest points in the hand.", nm,
-                 p.go ? " and went out" : "");
+    snprintf(why, n, "Greedy discarded the %s%s because that leaves the fewest points (%d) in the hand.", nm,
+             p.go ? " and went out" : "", p.pts);
 }
 
 void fc_random(const fc_obs *o, rng *r, fc_play *out, char *why, size_t n)

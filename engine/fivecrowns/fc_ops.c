@@ -5,8 +5,8 @@
  * state before fc_do() touches it, so an error leaves the state as it was.
  * Records returned by apply are what the acting seat may see; bot records
  * and their explanations are public (a blind draw's card is named only in an
- * open game; see fc_bots.c for the wording at a closed table), because the
- * API stores an explanation once and shows it to every reader.
+ * open game; fc_explain.c writes the explanation from public facts), because
+ * the API stores an explanation once and shows it to every reader.
  * conceal: a seat may save (export) the game mid-way; the API hands it a
  * copy whose draw pile order and RNGs, and at a closed table the other hands
  * and blind draws, are redrawn from a server secret (fc_conceal), so a save
@@ -256,6 +256,12 @@ static int bot_apply(void *vst, const void *p, const rng *r, const char *why, js
 
 static json_t *play_json(const void *p) { return fc_play_json(p); }
 
+static void explain(const void *st, int seat, const json_t *play, const char *strategy, char *out,
+                    size_t n)
+{
+    fc_explain(st, seat, play, strategy, out, n);
+}
+
 /* Help mode says more than the strategy's play: the draw, the discard, the
  * arrangement and whether to go out, each with its reason (game_hint has
  * checked the game is on and `seat` is to move). */
@@ -355,6 +361,7 @@ const game_ops fivecrowns_ops = {
     .bot_rng = bot_rng,
     .bot_apply = bot_apply,
     .play_json = play_json,
+    .explain = explain,
     .hint = hint,
     .history = history,
     .events = NULL,

@@ -204,5 +204,14 @@ void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, 
 json_t *hn_conv_rules(void);
 void hn_rules_bot(const hn_obs *o, hn_play *out, char *why, size_t whylen);
 void hn_random_bot(const hn_obs *o, rng *r, hn_play *out, char *why, size_t whylen);
+/* The public lines of bots' plays (game_ops.explain): what every reader may
+ * know of play p by the seat to move. `touched`: for a clue, the hand
+ * indexes it touches (the clue shows them to everyone). hn_conv_explain
+ * reads the conventions off a replay of the public history that sees no
+ * card; hn_bots_explain (rules, random, info) reads `pub`, an observation
+ * holding no card of any hand. */
+void hn_conv_explain(const hanabi_state *st, int seat, const hn_play *p, int touched, char *out, size_t n);
+void hn_bots_explain(const hn_obs *pub, const char *strategy, const hn_play *p, int touched, char *out,
+                     size_t n);
 
 #endif

@@ -347,3 +347,87 @@ void hn_rules_bot(const hn_obs *o, hn_play *out, char *why, size_t whylen)
     *out = (hn_play){HN_PLAY, 0, 0}; /* unreachable: with 8 tokens a hint exists */
     snprintf(why, whylen, "plays card 1: no other play is legal");
 }
+
+/* --- the public lines of rules, random and info ------------------------------ */
+
+/* What the hint p tells target's cards, given the cards it touches. */
+static void tell(const hn_obs *o, const hn_play *p, int touched, hn_know *k)
+{
+    memcpy(k, o->know[p->target], sizeof o->know[p->target]);
+    uint8_t bit = (uint8_t)(1u << p->value);
+    for (int i = 0; i < o->nhand[p->target]; i++) {
+        int hit = touched >> i & 1;
+        if (p->type == HN_HINT_COLOR)
+            hit ? (k[i].pos_col |= bit) : (k[i].neg_col |= bit);
+        else
+            hit ? (k[i].pos_num |= bit) : (k[i].neg_num |= bit);
+    }
+}
+
+static void rules_hint(const hn_obs *o, const hn_play *p, int touched, const char *text, char *out, size_t n)
+{
+    hn_know k[HN_MAXHAND];
+    int t = p->target, newly = 0, oldest = -1;
+    tell(o, p, touched, k);
+    for (int i = 0; i < o->nhand[t]; i++) {
+        /* a card the hint proves playable: touched (1), or told what it is not (2) */
+        if (!newly && (prove(o, &k[i], NULL, NULL) & K_PLAY) && !(prove(o, &o->know[t][i], NULL, NULL) & K_PLAY))
+            newly = touched >> i & 1 ? 1 : 2;
+        if (oldest < 0 && untouched(&o->know[t][i]))
+            oldest = i;
+    }
+    if (newly)
+        snprintf(out, n, "%s: then they know %s is playable", text,
+                 newly == 1 ? "a touched card" : "one of their cards");
+    else if (o->hints >= HN_MAXHINTS)
+        snprintf(out, n, "%s: all 8 tokens are in hand, so a hint costs nothing", text);
+    else if (p->type == HN_HINT_NUMBER && t == (o->seat + 1) % o->np && oldest >= 0 && (touched >> oldest & 1))
+        snprintf(out, n, "%s: it touches their oldest unhinted card, so they keep it rather than discard it", text);
+    else
+        snprintf(out, n, "%s: with %d hint tokens to spare, a hint that tells them something new", text, o->hints);
+}
+
+static void rules_line(const hn_obs *o, const hn_play *p, int touched, const char *text, char *out, size_t n)
+{
+    int me = o->seat, i = p->target;
+    if (p->type == HN_HINT_COLOR || p->type == HN_HINT_NUMBER) {
+        rules_hint(o, p, touched, text, out, n);
+    } else if (p->type == HN_PLAY) {
+        if (prove(o, &o->know[me][i], NULL, NULL) & K_PLAY)
+            snprintf(out, n, "plays card %d: the hints prove it fits a firework pile", i + 1);
+        else if (o->deck_left == 0 && o->errors < HN_MAXERRORS - 1)
+            snprintf(out, n, "plays card %d: the deck is empty and an error can be afforded, so it plays its "
+                     "likeliest card rather than discard", i + 1);
+        else
+            snprintf(out, n, "plays card %d: the hints and the cards it sees prove it fits a firework pile", i + 1);
+    } else {
+        int first = 0; /* the oldest card no hint touched */
+        while (first < o->nhand[me] && !untouched(&o->know[me][first]))
+            first++;
+        if (prove(o, &o->know[me][i], NULL, NULL) & K_USELESS)
+            snprintf(out, n, "discards card %d: the hints prove it can no longer be played", i + 1);
+        else if (i == first)
+            snprintf(out, n, "discards card %d, the oldest card no hint touched, to gain a token", i + 1);
+        else if (i == 0 && first == o->nhand[me])
+            snprintf(out, n, "discards card 1, the oldest card (every card is hinted), to gain a token");
+        else
+            snprintf(out, n, "discards card %d: the hints and the cards it sees prove it can no longer be played",
+                     i + 1);
+    }
+}
+
+void hn_bots_explain(const hn_obs *o, const char *strategy, const hn_play *p, int touched, char *out, size_t n)
+{
+    char text[120];
+    hn_play_text(p, text, sizeof text);
+    if (strcmp(strategy, "random") == 0)
+        snprintf(out, n, "%s: chosen at random among the legal plays", text);
+    else if (strcmp(strategy, "rules") == 0)
+        rules_line(o, p, touched, text, out, n);
+    else if (p->type == HN_HINT_COLOR || p->type == HN_HINT_NUMBER) /* info */
+        snprintf(out, n, "%s: a code: with the public card tables, it tells each other player something about "
+                 "their own hand", text);
+    else
+        snprintf(out, n, "%s: the information strategy's %s, judged from the public card tables and the cards it "
+                 "sees", text, p->type == HN_PLAY ? "play" : "discard");
+}

@@ -263,7 +263,7 @@ static void read_discard(cv *v, int from, int idx, int c)
             return;
         }
     }
-    if (v->me != from && v->nhand[v->me]) { /* nobody else has it: then I do */
+    if (v->me >= 0 && v->me != from && v->nhand[v->me]) { /* nobody else has it: then I do */
         narrow(v, v->me, v->nhand[v->me] - 1, bit(c));
         v->tag[v->me][v->nhand[v->me] - 1] |= T_FIN;
     }
@@ -461,11 +461,12 @@ static void list_cards(int mask, int n, char *out, size_t len)
         }
 }
 
-/* The explanation of a clue: what it touches and how everybody reads it. */
-static void say_clue(const cv *v, const hint *h, char *why, size_t whylen, const char *lead)
+/* The explanation of a clue: what it touches (the hand indexes `touched`,
+ * which the clue shows everyone) and how everybody reads it. */
+static void say_clue(const cv *v, const hint *h, int touched, char *why, size_t whylen, const char *lead)
 {
     cv w = *v;
-    int touched = touched_mask(v, h->to, h->type, h->value), save, n = v->nhand[h->to];
+    int save, n = v->nhand[h->to];
     int target = read_clue(&w, v->me, h->to, h->type, h->value, touched, &save);
     settle(&w);
     char what[48], cards[24], proved[24];
@@ -494,10 +495,13 @@ static void say_clue(const cv *v, const hint *h, char *why, size_t whylen, const
                  "touched cards can be playable now", lead, h->to + 1, what, s, cards);
 }
 
+/* deck size at which to risk a card, by errors left */
+static const int risk_at[HN_MAXERRORS + 1] = {-99, 1, 1, 2};
+
 static void give(const cv *v, const hint *h, hn_play *out, char *why, size_t whylen, const char *lead)
 {
     *out = (hn_play){h->type, h->to, h->value};
-    say_clue(v, h, why, whylen, lead);
+    say_clue(v, h, touched_mask(v, h->to, h->type, h->value), why, whylen, lead);
 }
 
 void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, size_t whylen)
@@ -508,8 +512,6 @@ void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, 
     replay(&m, seat, &v);
     int me = seat, n = v.nhand[me], nxt = (me + 1) % v.np, dl = deck_left(&v);
     cset ex = eye_exhausted(&v);
-    /* deck size at which to risk a card, by errors left */
-    static const int risk_at[HN_MAXERRORS + 1] = {-99, 1, 1, 2};
 
     /* a card I know is playable: a card the others do not know I know first
      * (before someone spends a clue on it), then the lowest */
@@ -701,6 +703,73 @@ void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, 
     *out = (hn_play){HN_DISCARD, bi, 0};
     snprintf(why, whylen, "I discard my card %d: every card of mine is one to keep, and this one is "
              "needed last", bi + 1);
+}
+
+/* --- the public line -------------------------------------------------------- */
+
+/* The state as a spectator may know it: no card of any hand, of the deck,
+ * or drawn; the piles, the discards and every action stay. */
+static void mask_public(const hanabi_state *st, hanabi_state *out)
+{
+    *out = *st;
+    memset(out->deck, 0, sizeof out->deck);
+    memset(out->hand, 0, sizeof out->hand);
+    for (int j = 0; j < out->nhist; j++)
+        out->hist[j].drew = 0;
+    memset(&out->rng, 0, sizeof out->rng);
+    memset(&out->brng, 0, sizeof out->brng);
+    out->seed = 0;
+}
+
+static void say_play(const cv *v, int i, char *out, size_t n)
+{
+    cset t = v->poss[v->me][i];
+    int dl = deck_left(v);
+    if (tri(t, v->play) == YES)
+        snprintf(out, n, "I play my card %d: %s", i + 1,
+                 v->tag[v->me][i] & T_FIN ? "a discard finesse: the discarded card was this one"
+                 : v->tag[v->me][i] & T_PLAY ? "a play clue asked for it"
+                                             : "the clues prove it fits a pile");
+    else if (v->errors < HN_MAXERRORS && dl <= risk_at[HN_MAXERRORS - v->errors])
+        snprintf(out, n, "I play my card %d: the clues alone do not prove it fits a pile; with the deck %s I "
+                 "play the card likeliest to fit", i + 1, dl ? "nearly out" : "empty");
+    else
+        snprintf(out, n, "I play my card %d: the clues alone do not prove it fits a pile, but the cards I see "
+                 "show it does", i + 1);
+}
+
+static void say_discard(const cv *v, int i, char *out, size_t n)
+{
+    cset t = v->poss[v->me][i];
+    if (tri(t, v->trash) == YES)
+        snprintf(out, n, "I discard my card %d: the clues prove it can no longer be played", i + 1);
+    else if (pc(t) == 1 && (t & v->play) && !(t & v->valu))
+        snprintf(out, n, "I discard my card %d, which everybody knows is playable: a discard finesse: the "
+                 "player whose newest card is that same card should play it", i + 1);
+    else if (i == chop(v, v->me))
+        snprintf(out, n, "I discard my chop, card %d: no play and no useful clue, and a discard gains a clue "
+                 "token", i + 1);
+    else
+        snprintf(out, n, "I discard my card %d: no card of mine is known playable, and I judge this one the "
+                 "least needed", i + 1);
+}
+
+void hn_conv_explain(const hanabi_state *st, int seat, const hn_play *p, int touched, char *out, size_t n)
+{
+    hanabi_state m;
+    cv v;
+    mask_public(st, &m);
+    replay(&m, -1, &v); /* what everybody knows: a replay that sees no card */
+    v.me = seat;        /* the mover, for the readings below: they read no card */
+    if (p->type == HN_PLAY) {
+        say_play(&v, p->target, out, n);
+    } else if (p->type == HN_DISCARD) {
+        say_discard(&v, p->target, out, n);
+    } else {
+        hint h = {1, p->target, p->type, p->value};
+        const char *lead = v.hints >= HN_MAXHINTS ? "All 8 clue tokens are in (no discard allowed): " : "";
+        say_clue(&v, &h, touched, out, n, lead);
+    }
 }
 
 json_t *hn_conv_rules(void)

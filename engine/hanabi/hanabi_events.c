@@ -84,7 +84,7 @@ json_t *hn_events(const hanabi_state *st, int seat, long after)
         push(a, json_pack("{s:s,s:i}", "event", "onTurnStart", "index", actor), &n, after);
         int hint = h->type == HN_HINT_COLOR || h->type == HN_HINT_NUMBER;
         if (hint && seat == h->target) {
-            int m = hn_touch(r, h->target, h->type, h->value);
+            int m = h->touched; /* what the hint showed, as recorded (hn_touch of the replay) */
             json_t *col = json_array(), *num = json_array();
             for (int i = 0; i < r->nhand[h->target]; i++) {
                 int hit = m >> i & 1;

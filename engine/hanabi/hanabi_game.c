@@ -366,13 +366,19 @@ void hn_mask(const hanabi_state *st, int seat, hanabi_state *out)
 
 void hn_redeal(hanabi_state *st, int reader, uint64_t salt)
 {
+    /* the cards are shuffled where the deal keeps them, in the deck, and
+     * the hands read again from it: a position whose invariants hold */
     rng_slots s = {.n = 0};
     for (int p = 0; p < st->np; p++)
         if (!hn_sees(st, reader, p))
-            rng_slots_add(&s, st->hand[p], st->nhand[p]);
+            for (int i = 0; i < st->nhand[p]; i++)
+                rng_slots_add(&s, st->deck + st->order[p][i], 1);
     if (reader != SEAT_ADMIN && !st->over && !st->revealed)
         rng_slots_add(&s, st->deck + st->next, (size_t)(st->ndeck - st->next));
     rng_slots_shuffle(&s, salt);
+    for (int p = 0; p < st->np; p++)
+        for (int i = 0; i < st->nhand[p]; i++)
+            st->hand[p][i] = st->deck[st->order[p][i]];
 }
 
 int hn_sees(const hanabi_state *st, int reader, int owner)

@@ -275,6 +275,42 @@ static int bot_apply(void *vst, const void *p, const rng *r, const char *why, js
 
 static json_t *play_json(const void *p) { return hn_play_json(p); }
 
+/* What a spectator knows, seen from the mover's seat: no card of any hand
+ * (only what hints told of them), the piles, the discards, the counts. */
+static void public_obs(const hanabi_state *st, int seat, hn_obs *o)
+{
+    hn_observe(st, seat, o);
+    memset(o->hand, 0, sizeof o->hand);
+    memcpy(o->seen, o->dead, sizeof o->seen);
+    for (int k = 0; k < st->nsuits; k++)
+        for (int r = 1; r <= st->fire[k]; r++)
+            o->seen[k][r]++;
+}
+
+/* The public line of a bot's play: from the public observation and, for a
+ * clue, the cards it touches (which the clue shows everyone); the
+ * conventions' reading from their replay of the public history. */
+static void explain(const void *vst, int seat, const json_t *play, const char *strategy, char *out,
+                    size_t n)
+{
+    const hanabi_state *st = vst;
+    hn_play p;
+    hn_obs o;
+    game_err e = {0};
+    if (hn_play_parse(play, &p, &e) || p.target < 0 || p.target >= HN_MAXP) {
+        snprintf(out, n, "makes a play");
+        return;
+    }
+    int clue = p.type == HN_HINT_COLOR || p.type == HN_HINT_NUMBER;
+    int touched = clue ? hn_touch(st, p.target, p.type, p.value) : 0;
+    if (strcmp(strategy, "conventions") == 0) {
+        hn_conv_explain(st, seat, &p, touched, out, n);
+        return;
+    }
+    public_obs(st, seat, &o);
+    hn_bots_explain(&o, strategy, &p, touched, out, n);
+}
+
 static int export_as(const void *st, const char *format, char **out, size_t *len,
                      const char **media_type, game_err *e)
 {
@@ -317,6 +353,7 @@ const game_ops hanabi_ops = {
     .bot_rng = bot_rng,
     .bot_apply = bot_apply,
     .play_json = play_json,
+    .explain = explain,
     .history = history,
     .events = events,
     .export_formats = EXPORTS,

@@ -278,10 +278,16 @@ int pz_find_phases(const pz_obs *o, pz_play *out, int max);
 int pz__closeness(const uint8_t *h, int n, int ph);
 int pz__can_place(const pz_obs *o, int card);
 int pz__skip_target(const pz_obs *o);
+/* 1 when the next player wants `card` (pz_plan.c: from public facts only). */
+int pz__feeds_next(const pz_obs *o, int card);
 /* The pick-up a strategy chose (take: the discard, with `reason`; else the
  * deck), with its sentence. */
 void pz__pick(const pz_obs *o, int take, const char *reason, pz_play *out, char *why, size_t whylen);
 void pz__fallback(const pz_obs *o, pz_play *out, char *why, size_t whylen);
+/* game_ops.explain (pz_explain.c): the public line of a bot's play, from
+ * the table, the discard top, the phases done and the play; never the hand. */
+void pz_explain(const pz_state *st, int seat, const json_t *play, const char *strategy, char *out,
+                size_t n);
 
 /* --- autograder functions (pz_fns.c) -------------------------------------- */
 enum { PZ_NFNS = 5 };

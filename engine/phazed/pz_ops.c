@@ -264,6 +264,12 @@ static void random_play(const void *st, int seat, rng *r, void *p, char *why, si
     pz_random(&o, r, p, why, n);
 }
 
+static void explain(const void *st, int seat, const json_t *play, const char *strategy, char *out,
+                    size_t n)
+{
+    pz_explain(st, seat, play, strategy, out, n);
+}
+
 static const game_bot BOTS[] = {
     {"planner",
      "takes the discard only when it helps its phase more than the average deck card, keeps the cards with the most outs, plays the phase that leaves the fewest cards (bonus: the hardest phase first), sheds the costliest cards, never discards what the next player can place or has been collecting; bonus: Skips the opponent closest to finishing",
@@ -335,6 +341,7 @@ const game_ops phazed_ops = {
     .bot_rng = bot_rng,
     .bot_apply = bot_apply,
     .play_json = play_json,
+    .explain = explain,
     .history = history,
     .events = events,
     .reveal = reveal,

@@ -129,8 +129,9 @@ static int value_of(const pz_obs *o, const uint8_t *h, int n)
 
 /* 1 when the next player (who may take the discard) wants card: their
  * phase is down and they could place it now, or it is not and they took a
- * card of its rank from the discard pile this hand (o->took). */
-static int feeds_next(const pz_obs *o, int card)
+ * card of its rank from the discard pile this hand (o->took). Public: it
+ * reads the table, the phases done and the hand's pick-ups only. */
+int pz__feeds_next(const pz_obs *o, int card)
 {
     int nx = (o->seat + 1) % o->np;
     if (card == PZ_JOKER)
@@ -176,7 +177,7 @@ static int pre_discard(const pz_obs *o, const uint8_t *h, int n, int *value_afte
         if (pz_wild(h[i]))
             v -= 30 * 128;
         int score = v * 32 + pts;
-        if (feeds_next(o, h[i]))
+        if (pz__feeds_next(o, h[i]))
             score -= 100000; /* a fraction of one card's closeness */
         if (best < 0 || score > bestv) {
             best = i;
@@ -427,13 +428,13 @@ void pz_plan(const pz_obs *o, pz_play *out, char *why, size_t whylen)
         w = pre_discard(o, o->hand, o->nhand, NULL);
         if (w >= 0)
             snprintf(why, whylen, "discards %s, the card my phase needs least%s", pz_card_name(o->hand[w]),
-                     feeds_next(o, o->hand[w]) ? "" : " and the next player does not want");
+                     pz__feeds_next(o, o->hand[w]) ? "" : " and the next player does not want");
     } else {
         int bv = -1;
         for (int i = 0; i < o->nhand; i++) {
             if (o->hand[i] == PZ_JOKER)
                 continue;
-            int v = pz_card_points(o->hand[i]) + (feeds_next(o, o->hand[i]) ? 0 : 100);
+            int v = pz_card_points(o->hand[i]) + (pz__feeds_next(o, o->hand[i]) ? 0 : 100);
             if (v > bv) {
                 bv = v;
                 w = i;

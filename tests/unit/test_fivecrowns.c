@@ -1719,12 +1719,26 @@ static void test_closed_table_explanations_are_public(void **u)
     free(st);
 }
 
+/* The public line of a play (ops->explain), the play as JSON text. */
+static void line(const fc_state *st, int seat, const char *play, const char *bot, char *out, size_t n)
+{
+    json_t *p = J(play);
+    OPS->explain(st, seat, p, bot, out, n);
+    json_decref(p);
+}
+
+/* At a closed table every reader is shown the public line: the card the
+ * play shows and the strategy's rule, never the hand's groups, points or
+ * that it can go out; the strategy's own sentence (the reasoning, for the
+ * admin and after the game) names them. At an open table the two agree. */
 static void test_closed_table_explanation_wording(void **u)
 {
     (void)u;
     fc_state *st = new_state();
     fc_obs o;
     fc_advice adv;
+    char pub[400], why[320];
+    fc_play p;
     /* the completing card: named (it was face up), the run it completes not */
     blank(st, 2, 2);
     st->open = 0;
@@ -1733,17 +1747,25 @@ static void test_closed_table_explanation_wording(void **u)
     disc_push(st, "7H");
     fc_observe(st, 0, &o);
     fc_strategy(&o, 0, &adv);
-    assert_string_equal(adv.why, "The computer drew the 7 of hearts from the discard pile because it completes a run or book in the hand.");
+    assert_string_equal(adv.why, "The computer drew the 7 of hearts from the discard pile because it completes a run of hearts 5-6-7.");
+    line(st, 0, "{\"draw\":\"discard\"}", "strategy", pub, sizeof pub);
+    assert_string_equal(pub, "The computer drew the 7 of hearts from the discard pile because it is worth more to the hand than a blind draw on average.");
     fc_strategy(&o, 1, &adv); /* help mode talks to the seat: its own cards */
     assert_non_null(strstr(adv.why, "a run of hearts 5-6-7"));
+    st->open = 1; /* every hand on view: the strategy's own sentence is public */
+    line(st, 0, "{\"draw\":\"discard\"}", "strategy", pub, sizeof pub);
+    assert_string_equal(pub, "The computer drew the 7 of hearts from the discard pile because it completes a run of hearts 5-6-7.");
+    st->open = 0;
     apply_ok(st, 0, "{\"draw\":\"discard\"}");
     fc_observe(st, 0, &o);
     fc_strategy(&o, 0, &adv);
     assert_string_equal(adv.why, "The computer discarded the king of clubs because it is the highest card that fits no run or book.");
-    char why[320];
-    fc_play p;
+    line(st, 0, "{\"discard\":\"KC\"}", "strategy", pub, sizeof pub);
+    assert_string_equal(pub, "The computer discarded the king of clubs because it is the card the hand misses least.");
     fc_greedy(&o, &p, why, sizeof why);
-    assert_null(strchr(why, '(')); /* no point count */
+    assert_non_null(strchr(why, '(')); /* its reasoning counts the points */
+    line(st, 0, "{\"discard\":\"KC\"}", "greedy", pub, sizeof pub);
+    assert_string_equal(pub, "Greedy discarded the king of clubs because that leaves the fewest points in the hand.");
     /* going out: the discard is named, the hand is not */
     blank(st, 2, 1);
     st->open = 0;
@@ -1752,20 +1774,24 @@ static void test_closed_table_explanation_wording(void **u)
     disc_push(st, "7H");
     fc_observe(st, 0, &o);
     fc_strategy(&o, 0, &adv);
-    assert_string_equal(adv.why, "The computer drew the 7 of hearts from the discard pile because with it the hand can go out.");
+    assert_string_equal(adv.why, "The computer drew the 7 of hearts from the discard pile because with it the hand can go out after discarding the king of clubs.");
+    line(st, 0, "{\"draw\":\"discard\"}", "strategy", pub, sizeof pub);
+    assert_null(strstr(pub, "go out")); /* that would tell every reader what the hand holds */
     apply_ok(st, 0, "{\"draw\":\"discard\"}");
-    fc_observe(st, 0, &o);
-    fc_strategy(&o, 0, &adv);
-    assert_string_equal(adv.why, "The computer discarded the king of clubs and went out because the rest of the hand forms runs and books.");
+    line(st, 0, "{\"discard\":\"KC\",\"go_out\":true}", "strategy", pub, sizeof pub);
+    assert_string_equal(pub, "The computer discarded the king of clubs and went out because the rest of the hand forms runs and books.");
     apply_ok(st, 0, "{\"discard\":\"KC\",\"go_out\":true}");
     /* the last turn: no point count of the hand before it is laid out */
     apply_ok(st, 1, "{\"draw\":\"draw\"}");
     fc_observe(st, 1, &o);
     fc_strategy(&o, 0, &adv);
-    assert_non_null(strstr(adv.why, "last turn after player 1 went out")); /* seat 0, counted from 1 */
-    assert_non_null(strstr(adv.why, "leaves the fewest points in the hand."));
-    fc_greedy(&o, &p, why, sizeof why);
-    assert_null(strchr(why, '('));
+    char play[64];
+    snprintf(play, sizeof play, "{\"discard\":\"%s\"}", fc_card_str(adv.play.card));
+    line(st, 1, play, "strategy", pub, sizeof pub);
+    assert_non_null(strstr(pub, "last turn after player 1 went out")); /* seat 0, counted from 1 */
+    assert_non_null(strstr(pub, "leaves the fewest points in the hand."));
+    line(st, 1, play, "greedy", pub, sizeof pub);
+    assert_null(strchr(pub, '('));
     free(st);
 }
 

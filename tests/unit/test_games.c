@@ -661,6 +661,183 @@ static void test_plays_listed(void **unused)
     }
 }
 
+/* Bot explanations are public: every reader is shown the same line for a
+ * bot's play while the game runs (the record's "explanation"), so it may
+ * rest only on what every reader may know -- the play, what it shows the
+ * table, public piles, counts and clues, the strategy's name --, never on
+ * a card some reader may not see (the strategy's own line, which may, is
+ * the record's "reasoning"). The counterfactual: at sampled positions of
+ * whole games (every variant at its usual table, at each table option a
+ * game takes -- Five Crowns' open table --, every strategy in every seat),
+ * for each reader that is not the admin (the spectator, the observer of a
+ * "spectators": "all" table, each seat but the mover), a copy redealt for
+ * that reader (ops->redeal: the cards it may not see shuffled among their
+ * places) is a position it cannot tell from the real one. Wherever the
+ * same play has the same public outcome on both (the spectator's view
+ * after it: what the play showed the table, a clue's touched cards), its
+ * public line is the same text: the bot's own move (game_bot_play), and
+ * ops->explain of a sample of the mover's legal plays for every strategy.
+ * A copy the bot cannot play on (a redeal may deal a position the game
+ * never reaches: a Hanabi hand at odds with its clues) is not compared.
+ * And help mode's advice to the mover, which may name its own cards, does
+ * not change with the cards the mover may not see. */
+enum { EXPL_EARLY = 30, EXPL_EVERY_EARLY = 3, EXPL_EVERY = 29, EXPL_PLAYS = 2, EXPL_SEEDS = 1 };
+
+static const char *const TABLES[] = {NULL, "{\"open\": true}"};
+
+/* 1 when the spectator sees the same after the same play on a and b. */
+static int same_outcome(const game_ops *ops, const void *a, const void *b)
+{
+    char *x = text(ops->view(a, SEAT_SPECTATOR)), *y = text(ops->view(b, SEAT_SPECTATOR));
+    int same = strcmp(x, y) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
+/* The bot's move on a and on b, which differ only in cards `reader` may
+ * not see: 1 when compared (the same play, the same outcome). */
+static int bot_alike(const game_ops *ops, void *a, void *b, const char *bot, int reader, const char *where)
+{
+    game_err e = {0};
+    json_t *ra = NULL, *rb = NULL;
+    char wa[400] = "", wb[400] = "";
+    assert_int_equal(game_bot_play(ops, a, bot, &ra, wa, sizeof wa, &e), 0);
+    int same = game_bot_play(ops, b, bot, &rb, wb, sizeof wb, &e) == 0 &&
+               json_equal(json_object_get(ra, "play"), json_object_get(rb, "play")) && same_outcome(ops, a, b);
+    if (same && strcmp(wa, wb) != 0)
+        fail_msg("%s: bot %s's explanation changes with cards reader %d may not see, for the same play "
+                 "%s:\n  \"%s\"\n  \"%s\"", where, bot, reader, json_dumps(json_object_get(ra, "play"), 0),
+                 wa, wb);
+    if (same) /* the strategy's own line is kept apart */
+        assert_non_null(json_string_value(json_object_get(ra, "reasoning")));
+    json_decref(ra);
+    json_decref(rb);
+    return same;
+}
+
+/* ops->explain of a sample of the mover's legal plays at st and at its
+ * redealt copy c, for every strategy: the number compared. */
+static int explain_alike(const game_ops *ops, const void *st, const void *c, void *a, void *b, int mover,
+                         int reader, const char *where)
+{
+    size_t n = 0;
+    json_decref(game_legal_page(ops, st, mover, 0, 1, &n)); /* Phazed's list can be long */
+    size_t step = n > EXPL_PLAYS ? n / EXPL_PLAYS : 1;
+    int compared = 0;
+    for (size_t i = 0; i < n; i += step) {
+        size_t total;
+        json_t *legal = game_legal_page(ops, st, mover, i, 1, &total), *p = json_array_get(legal, 0);
+        game_err e = {0};
+        memcpy(a, st, ops->state_size);
+        memcpy(b, c, ops->state_size);
+        if (!p || ops->apply(a, mover, p, NULL, &e) != 0 || ops->apply(b, mover, p, NULL, &e) != 0 ||
+            !same_outcome(ops, a, b)) {
+            json_decref(legal);
+            continue;
+        }
+        for (const game_bot *bot = ops->bots; bot->name; bot++) {
+            char x[400], y[400];
+            ops->explain(st, mover, p, bot->name, x, sizeof x);
+            ops->explain(c, mover, p, bot->name, y, sizeof y);
+            if (strcmp(x, y) != 0)
+                fail_msg("%s: the %s line of play %s changes with cards reader %d may not see:\n  \"%s\"\n  "
+                         "\"%s\"", where, bot->name, json_dumps(p, 0), reader, x, y);
+            compared++;
+        }
+        json_decref(legal);
+    }
+    return compared;
+}
+
+/* Help mode answers the seat to move from what that seat may see: the
+ * same advice, to the byte, however the cards it may not see lie. */
+static void hint_alike(const game_ops *ops, const void *st, const void *c, int mover, const char *where)
+{
+    json_t *x = NULL, *y = NULL;
+    game_err e = {0};
+    assert_int_equal(game_hint(ops, st, mover, &x, &e), 0);
+    assert_int_equal(game_hint(ops, c, mover, &y, &e), 0);
+    if (!json_equal(x, y))
+        fail_msg("%s: the hint of seat %d changes with cards it may not see:\n  %s\n  %s", where, mover,
+                 json_dumps(x, 0), json_dumps(y, 0));
+    json_decref(x);
+    json_decref(y);
+}
+
+static void test_explanations_public(void **unused)
+{
+    (void)unused;
+    long bots = 0, lines = 0;
+    for (const game_ops *const *g = game_registry; *g; g++) {
+        const game_ops *ops = *g;
+        assert_non_null(ops->explain);
+        assert_non_null(ops->redeal);
+        size_t sz = ops->state_size;
+        void *st = calloc(1, sz), *c = calloc(1, sz), *a = calloc(1, sz), *b = calloc(1, sz);
+        assert_true(st && c && a && b);
+        int usual = ops->default_players ? ops->default_players : ops->min_players;
+        clock_t t0 = clock();
+        for (const char *const *v = ops->variants; *v; v++)
+            for (size_t t = 0; t < sizeof TABLES / sizeof TABLES[0]; t++)
+                for (const game_bot *bot = ops->bots; bot->name; bot++)
+                    for (uint64_t seed = 1; seed <= EXPL_SEEDS; seed++) {
+                        const char *all[GAME_MAX_SEATS];
+                        game_err e = {0};
+                        for (int s = 0; s < usual; s++)
+                            all[s] = bot->name;
+                        if (game_seating(ops, all, usual, &e))
+                            continue;
+                        json_t *opt = TABLES[t] ? json_loads(TABLES[t], 0, NULL) : NULL;
+                        int rc = ops->init(st, *v, usual, 70 + seed, opt, &e);
+                        json_decref(opt);
+                        if (rc)
+                            continue; /* a table option this game does not have */
+                        game_status gs;
+                        for (int moves = 0;; moves++) {
+                            assert_true(moves < MAX_MOVES);
+                            ops->status(st, &gs);
+                            if (gs.over)
+                                break;
+                            if (ops->autoplay(st, NULL))
+                                continue;
+                            int every = moves < EXPL_EARLY ? EXPL_EVERY_EARLY : EXPL_EVERY;
+                            if ((moves + (int)seed) % every == 0) {
+                                int who[GAME_MAX_SEATS + 2] = {SEAT_SPECTATOR, SEAT_OBSERVER}, nw = 2;
+                                for (int s = 0; s < gs.nseats; s++)
+                                    if (s != gs.to_move)
+                                        who[nw++] = s;
+                                char where[160];
+                                snprintf(where, sizeof where, "%s %s %dp %s%s seed %llu move %d", ops->name, *v,
+                                         usual, TABLES[t] ? TABLES[t] : "", bot->name, (unsigned long long)seed,
+                                         moves);
+                                for (int k = 0; k < nw; k++) {
+                                    memcpy(c, st, sz);
+                                    ops->redeal(c, who[k], seed * 7919 + (uint64_t)moves * 31 + (uint64_t)k);
+                                    lines += explain_alike(ops, st, c, a, b, gs.to_move, who[k], where);
+                                    memcpy(a, st, sz);
+                                    memcpy(b, c, sz);
+                                    bots += bot_alike(ops, a, b, bot->name, who[k], where);
+                                }
+                                memcpy(c, st, sz); /* help mode: from what the mover may see */
+                                ops->redeal(c, gs.to_move, seed + (uint64_t)moves);
+                                hint_alike(ops, st, c, gs.to_move, where);
+                            }
+                            assert_int_equal(game_bot_play(ops, st, bot->name, NULL, NULL, 0, &e), 0);
+                        }
+                    }
+        if (getenv("TEST_GAMES_TIMES"))
+            fprintf(stderr, "explanations %s: %.2f s\n", ops->name, (double)(clock() - t0) / CLOCKS_PER_SEC);
+        free(st);
+        free(c);
+        free(a);
+        free(b);
+    }
+    if (getenv("TEST_GAMES_TIMES"))
+        fprintf(stderr, "explanations: %ld bot plays and %ld lines compared\n", bots, lines);
+    assert_true(bots > 600 && lines > 5000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -671,6 +848,7 @@ int main(void)
         cmocka_unit_test(test_readers_alike),
         cmocka_unit_test(test_decoded_plays_on),
         cmocka_unit_test(test_plays_listed),
+        cmocka_unit_test(test_explanations_public),
     };
     if (getenv("TEST_FILTER"))
         cmocka_set_test_filter(getenv("TEST_FILTER"));
