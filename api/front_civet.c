@@ -431,7 +431,9 @@ static int chunk_writer(void *ctx, const char *data, size_t len)
 {
     if (len == 0) /* is the client still there? (events.c) */
         return front_conn_client_gone() ? -1 : 0;
-    return mg_send_chunk(ctx, data, (unsigned)len) > 0 ? 0 : -1;
+    front_conn_arm_write(IO_MS); /* all of it taken within IO_MS, or the stream is cut off */
+    int sent = mg_send_chunk(ctx, data, (unsigned)len) > 0;
+    return front_conn_disarm() || !sent ? -1 : 0;
 }
 
 static void stream_events(struct mg_connection *conn, const front_civet *fc,
@@ -553,13 +555,14 @@ static int on_request(struct mg_connection *conn, void *data)
     front_conn_leave(gate);
     free(body);
     if (res.stream.on) {
-        if (streams_acquire(ri->remote_addr)) {
+        if (streams_acquire(ri->remote_addr, STREAM_SSE)) {
             http_res_free(&res);
             return refuse(conn, 503, path,
                           "the server holds as many event streams as it serves at once (in "
                           "all, or from this address): try again later, or poll GET %s",
                           path);
         }
+        front_conn_stream_socket(front_conn_fd());
         stream_events(conn, fc, &req, &res);
         streams_release(ri->remote_addr);
         http_res_free(&res);

@@ -265,7 +265,7 @@ static void serve_one(const api_config *cfg, const io *t, char **envp)
     free(body);
     if (res.stream.on) {
         const char *client = req.remote_addr;
-        if (streams_acquire(client)) {
+        if (streams_acquire(client, STREAM_SSE)) {
             http_res_free(&res);
             refuse(t, &req, 503,
                    "the server holds as many event streams as it serves at once (in all, or "

@@ -18,6 +18,7 @@ static struct {
     int total, per_client, open, idle_s;
     client_row *rows;
     int nrows;
+    unsigned long long refused[STREAM_KINDS]; /* atomics */
 } S = {.mu = PTHREAD_MUTEX_INITIALIZER,
        .total = STREAMS_TOTAL_DEFAULT,
        .per_client = STREAMS_PER_CLIENT_DEFAULT,
@@ -50,7 +51,7 @@ static client_row *row_of(const char *client, int create)
     return create ? free_row : NULL;
 }
 
-int streams_acquire(const char *client)
+int streams_acquire(const char *client, int kind)
 {
     if (!client || !*client)
         client = "?";
@@ -69,7 +70,23 @@ int streams_acquire(const char *client)
         }
     }
     pthread_mutex_unlock(&S.mu);
+    if (rc && kind >= 0 && kind < STREAM_KINDS)
+        __atomic_add_fetch(&S.refused[kind], 1, __ATOMIC_RELAXED);
     return rc;
+}
+
+int streams_open(void)
+{
+    pthread_mutex_lock(&S.mu);
+    int n = S.open;
+    pthread_mutex_unlock(&S.mu);
+    return n;
+}
+
+unsigned long long streams_refused(int kind)
+{
+    return kind >= 0 && kind < STREAM_KINDS ? __atomic_load_n(&S.refused[kind], __ATOMIC_RELAXED)
+                                            : 0;
 }
 
 void streams_release(const char *client)

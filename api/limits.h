@@ -33,11 +33,18 @@ enum {
 void streams_configure(int total, int per_client, int idle_s);
 /* The idle limit of a stream of reader `seat` (a seat >= 0, or not), ms. */
 long streams_idle_ms(int seat);
-/* Take a stream slot for `client` (its address as text; NULL or "" counts
- * as one unknown client). 0, or -1 when the budget is used up. */
-int streams_acquire(const char *client);
+/* The kinds of stream, as /metrics counts their refusals. */
+enum { STREAM_SSE, STREAM_WEBSOCKET, STREAM_KINDS };
+/* Take a stream slot of `kind` for `client` (its address as text; NULL or
+ * "" counts as one unknown client). 0, or -1 when the budget is used up
+ * (counted: streams_refused()). */
+int streams_acquire(const char *client, int kind);
 /* Give back a slot taken by streams_acquire() for the same client. */
 void streams_release(const char *client);
+/* For /metrics: the streams open now, and those of `kind` refused since
+ * start. */
+int streams_open(void);
+unsigned long long streams_refused(int kind);
 
 /* Fill res (uninitialised) with the problem for a transport-level refusal
  * of HTTP `status`: 400 malformed-request, 408, 411, 413, 431, 503
