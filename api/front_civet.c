@@ -146,6 +146,15 @@ static const char *header_defect(const struct mg_request_info *ri)
 
 static int refuse(struct mg_connection *conn, int status, const char *path, const char *fmt,
                   ...) __attribute__((format(printf, 4, 5)));
+static int not_ready(struct mg_connection *conn, const char *path);
+
+/* Set once the server is ready (front_civet_start): civetweb listens, and
+ * its workers take connections, before the handlers are registered and the
+ * probe has taught us civetweb's layout. A request read before then is
+ * answered 503 with Retry-After, never civetweb's own 404 (a final answer
+ * a client would trust: a retried play that had landed, refused) nor a
+ * chunked body refused 411 for want of the probe. */
+static int g_ready;
 
 static int on_begin_request(struct mg_connection *conn)
 {
@@ -157,6 +166,8 @@ static int on_begin_request(struct mg_connection *conn)
         w->fd = front_conn_socket(conn, ri);
     if (w->fd >= 0 && front_probe_answer(conn, ri))
         return 204; /* answered here: no handler, no metrics */
+    if (!__atomic_load_n(&g_ready, __ATOMIC_ACQUIRE))
+        return not_ready(conn, ri && ri->local_uri ? ri->local_uri : "/");
     const char *defect = ri ? header_defect(ri) : NULL;
     if (defect)
         return refuse(conn, 400, ri->local_uri ? ri->local_uri : "/", "%s", defect);
@@ -209,6 +220,15 @@ static int refuse(struct mg_connection *conn, int status, const char *path, cons
     int st = res.status;
     http_res_free(&res);
     return st;
+}
+
+static int not_ready(struct mg_connection *conn, const char *path)
+{
+    http_res res;
+    transport_starting(&res, "the server is starting: try again in a moment", path);
+    send_refusal(conn, &res, path);
+    http_res_free(&res);
+    return 503;
 }
 
 /* civetweb answers "Malformed message" both to a request with a bad byte in
@@ -639,6 +659,7 @@ int front_civet_start(front_civet *fc, const char *listen, int threads,
 
     g_cfg = &fc->cfg;
     g_log_fd = access_log;
+    __atomic_store_n(&g_ready, 0, __ATOMIC_RELEASE);
     if (front_conn_start(threads, err, errlen))
         return -1;
 
@@ -686,6 +707,7 @@ int front_civet_start(front_civet *fc, const char *listen, int threads,
     fc->port = n > 0 ? ports[0].port : 0;
     if (n > 0) /* protocol 1: IPv4, 2: IPv6, 3: both */
         front_probe_run(ports[0].port, ports[0].protocol == 2);
+    __atomic_store_n(&g_ready, 1, __ATOMIC_RELEASE); /* every handler is in, the probe done */
     return 0;
 fail:
     front_conn_stop();

@@ -149,6 +149,9 @@ test('errors civetweb answers itself are problem+json', { skip: viaFcgi && 'ngin
     ['headers over 16 KiB', http('GET', '/healthz', [...h, ['X-Big', 'a'.repeat(20000)]]), 431, 'request-header-fields-too-large'],
     ['a negative Content-Length', http('POST', '/validate', [...h, ['Content-Length', '-2']], '{}'), 400, 'malformed-request'],
     ['a Content-Length that is not a number', http('POST', '/validate', [...h, ['Content-Length', '2x']], '{}'), 400, 'malformed-request'],
+    // civetweb's own 404 (no WebSocket there) is a 404, not a 400 a client would read as "your request is malformed"
+    ['a WebSocket upgrade where there is none', http('GET', '/healthz', [...h, ['Upgrade', 'websocket'], ['Connection', 'Upgrade'],
+      ['Sec-WebSocket-Version', '13'], ['Sec-WebSocket-Key', 'dGhlIHNhbXBsZSBub25jZQ==']]), 404, 'not-found'],
   ];
   for (const [what, text, status, slug] of cases) {
     const r = await raw(srv.base, [text], { timeout: 8000 });
