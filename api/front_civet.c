@@ -518,6 +518,13 @@ static int on_request(struct mg_connection *conn, void *data)
         return refuse(conn, 400, path, "Content-Length and Transfer-Encoding together");
     if (nte > 1)
         return refuse(conn, 400, path, "Transfer-Encoding is given %d times", nte);
+    /* chunked is the one transfer coding read here: with any other (or a
+     * list), where the body ends is not known, and a body left unread
+     * would be taken for the next request (RFC 9112 6.1, 6.3) */
+    if (te && strcasecmp(te, "chunked") != 0)
+        return refuse(conn, 400, path,
+                      "Transfer-Encoding must be chunked, the one transfer coding this server "
+                      "reads (or send a Content-Length)");
     if (cl && !all_digits(cl))
         return refuse(conn, 400, path, "Content-Length must be a number of bytes");
     int chunked = te && strcasecmp(te, "chunked") == 0;

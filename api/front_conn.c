@@ -491,7 +491,9 @@ void front_conn_write(struct mg_connection *conn, const http_res *res, int head_
         puts_(&o, res->headers[i].value);
         put(&o, "\r\n", 2);
     }
-    if (res->status != 204 && res->status != 304) {
+    /* the head of an event stream (HEAD): a stream has no length */
+    int unsized = head_only && strcmp(res->content_type, "text/event-stream") == 0;
+    if (res->status != 204 && res->status != 304 && !unsized) {
         puts_(&o, "Content-Length: ");
         putnum(&o, res->body_len);
         put(&o, "\r\n", 2);

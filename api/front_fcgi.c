@@ -192,7 +192,9 @@ static void write_res(const io *t, const http_res *res, int head_only)
     for (int i = 0; i < res->nheaders; i++)
         k += snprintf(buf + k, cap - (size_t)k, "%s: %s\r\n", res->headers[i].name,
                       res->headers[i].value);
-    if (res->status != 204 && res->status != 304)
+    /* the head of an event stream (HEAD): a stream has no length */
+    int unsized = head_only && strcmp(res->content_type, "text/event-stream") == 0;
+    if (res->status != 204 && res->status != 304 && !unsized)
         k += snprintf(buf + k, cap - (size_t)k, "Content-Length: %zu\r\n", res->body_len);
     k += snprintf(buf + k, cap - (size_t)k, "X-Content-Type-Options: nosniff\r\n\r\n");
     size_t total = (size_t)k;

@@ -365,7 +365,9 @@ static int game_id_of(const char *uri, char *id, size_t n)
 }
 
 /* The token offered as subprotocol "croupier.token.<token>" (any of the
- * Sec-WebSocket-Protocol headers, comma-separated lists); 0 if none. */
+ * Sec-WebSocket-Protocol headers, comma-separated lists): 1, 0 if none, -1
+ * if it is longer than n - 1 (refused: no token is, and a token cut short,
+ * or dropped, would make the caller a spectator unawares). */
 static const char TOKEN_PROTOCOL[] = "croupier.token.";
 
 static int subprotocol_token(const struct mg_request_info *ri, char *out, size_t n)
@@ -379,7 +381,9 @@ static int subprotocol_token(const struct mg_request_info *ri, char *out, size_t
             while (*p == ' ' || *p == '\t' || *p == ',')
                 p++;
             size_t len = strcspn(p, ", \t");
-            if (len > plen && len - plen < n && strncmp(p, TOKEN_PROTOCOL, plen) == 0) {
+            if (len > plen && strncmp(p, TOKEN_PROTOCOL, plen) == 0) {
+                if (len - plen >= n)
+                    return -1;
                 memcpy(out, p + plen, len - plen);
                 out[len - plen] = 0;
                 return 1;
@@ -448,9 +452,13 @@ static int on_connect(const struct mg_connection *conn, void *cb)
         ((struct mg_request_info *)ri)->acceptedWebSocketSubprotocol = NULL;
     }
     const char *auth = mg_get_header(conn, "Authorization");
+    int offered = auth ? 0 : subprotocol_token(ri, tok, sizeof tok);
+    if ((auth && strlen(auth) >= sizeof wc->auth) || offered < 0)
+        return refuse_upgrade(conn, wc, ERR_UNAUTHORIZED, NULL,
+                              "the token is longer than any token is (255 characters at most)");
     if (auth)
         snprintf(wc->auth, sizeof wc->auth, "%s", auth);
-    else if (subprotocol_token(ri, tok, sizeof tok)) {
+    else if (offered) {
         if (!ri->acceptedWebSocketSubprotocol) /* a browser fails a handshake selecting none */
             return refuse_upgrade(conn, wc, ERR_BAD_QUERY, NULL,
                                   "offer the subprotocol 'croupier' together with "

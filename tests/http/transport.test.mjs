@@ -250,3 +250,37 @@ test('FastCGI: a body shorter than CONTENT_LENGTH is refused, never applied', { 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a Transfer-Encoding other than chunked is refused (400) and the connection closed: its body is never the next request', async () => {
+  const g = await gameWithPlay(38);
+  const smuggled = `GET /games/${g.id} HTTP/1.1\r\nHost: ${host()}\r\n\r\n`;
+  for (const te of ['identity', 'gzip', 'chunked, identity', 'identity, chunked', 'chunked, chunked', 'x-custom']) {
+    for (const method of ['POST', 'GET']) {
+      const body = method === 'POST' ? `${JSON.stringify({ play: g.play })}` : '';
+      const req = http(method, method === 'POST' ? `/games/${g.id}/plays` : '/healthz', [['Host', host()], ['Authorization', `Bearer ${g.token}`],
+        ['Content-Type', 'application/json'], ['Transfer-Encoding', te]], body + smuggled);
+      const r = await raw(srv.base, [req], { untilClose: true, timeout: 8000 });
+      const what = `${method} with Transfer-Encoding: ${te}`;
+      expectRawProblem(r, 400, 'malformed-request', what);
+      assert.ok(r.closed, `${what}: the connection is closed`);
+      assert.equal([...r.raw.matchAll(/HTTP\/1\.1 \d{3}/g)].length, 1, `${what}: one answer, none to the bytes after the headers: ${r.raw.slice(0, 400)}`);
+    }
+  }
+  assert.equal(await versionOf(g.id), g.version, 'the game did not change');
+});
+
+test('HEAD of an event stream is its head alone: no body, no stream slot', async () => {
+  const g = await gameWithPlay(39);
+  const head = http('HEAD', `/games/${g.id}/events`, [['Host', host()], ['Accept', 'text/event-stream']]);
+  const next = http('GET', '/healthz', [['Host', host()], ['Connection', 'close']]);
+  // the second request on the same connection is answered only if the first ended with its head
+  const r = await raw(srv.base, [head + next], { untilClose: true, timeout: 8000 });
+  const answers = r.raw.split(/(?=HTTP\/1\.1 \d{3})/);
+  assert.equal(answers.length, 2, `two answers, the HEAD's without a body: ${r.raw.slice(0, 400)}`);
+  assert.match(answers[0], /^HTTP\/1\.1 200/);
+  assert.match(answers[0], /\r\ncontent-type: text\/event-stream/i);
+  assert.doesNotMatch(answers[0], /\r\ncontent-length: (?!0\r)/i, 'no length but the 0 of an empty body, if any');
+  assert.ok(answers[0].endsWith('\r\n\r\n'), `nothing after the HEAD's head: ${JSON.stringify(answers[0].slice(-80))}`);
+  assert.match(answers[1], /^HTTP\/1\.1 200/);
+  assert.match(answers[1], /"status":"ok"/);
+});

@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { test } from 'node:test';
 import { useServer, startServer, createGame, expectStatus, request } from './lib/server.mjs';
+import { raw, http } from './lib/raw.mjs';
 
 const srv = useServer();
 const viaFcgi = process.env.CROUPIER_TEST_FRONT === 'fcgi';
@@ -397,4 +398,18 @@ test('16 streams from one address, WebSockets and SSE together; the next is refu
   const again = await openRaw(g.id);
   again.sock.destroy();
   for (const s of held) s.destroy();
+});
+
+test('a token subprotocol longer than any token is refused 401, not taken for a spectator', { skip }, async () => {
+  const g = await seatedGame(306);
+  const upgrade = (protocols, timeout = 8000) => raw(srv.base, [http('GET', `/games/${g.id}/ws`, [['Host', new URL(srv.base).host],
+    ['Upgrade', 'websocket'], ['Connection', 'Upgrade'], ['Sec-WebSocket-Version', '13'],
+    ['Sec-WebSocket-Key', randomBytes(16).toString('base64')], ['Sec-WebSocket-Protocol', protocols]])], { timeout });
+  const ok = await upgrade(`croupier, croupier.token.${g.token}`, 1000); // 101: the frames go on, read for a second
+  assert.equal(ok.status, 101, 'the seat token as a subprotocol');
+  for (const n of [256, 300, 5000]) {
+    const r = await upgrade(`croupier, croupier.token.${'a'.repeat(n)}`);
+    assert.equal(r.status, 401, `a ${n}-character token: ${r.text.slice(0, 200)}`);
+    assert.equal(r.json?.type, '/problems/unauthorized');
+  }
 });
