@@ -451,7 +451,7 @@ static int chunk_writer(void *ctx, const char *data, size_t len)
 {
     if (len == 0) /* is the client still there? (events.c) */
         return front_conn_client_gone() ? -1 : 0;
-    front_conn_arm_write(IO_MS); /* all of it taken within IO_MS, or the stream is cut off */
+    front_conn_arm_write(CONN_WRITE_MS); /* all of it taken in time, or the stream is cut off */
     int sent = mg_send_chunk(ctx, data, (unsigned)len) > 0;
     return front_conn_disarm() || !sent ? -1 : 0;
 }

@@ -18,6 +18,7 @@ enum {
     CONN_KEEPALIVE_MS = 5000,    /* idle between two requests of a connection */
     CONN_BODY_MS = 10000,        /* a body, from the end of its headers */
     CONN_BODY_MS_PER_64K = 1000, /* ... plus this per 64 KiB of Content-Length */
+    CONN_WRITE_MS = 10000,       /* a write (an event stream's, a FastCGI response) */
     CONN_STREAM_SNDBUF = 16 << 10, /* an event stream's socket send buffer (the kernel doubles it) */
 };
 
