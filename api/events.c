@@ -112,6 +112,12 @@ int h_events(const api_config *cfg, const http_req *req, const route_match *m,
         json_decref(snap.events);
         res->status = 200;
         snprintf(res->content_type, sizeof res->content_type, "text/event-stream");
+        if (strcmp(req->method, "HEAD") == 0) {
+            /* the head of the stream alone (no length: a stream has none),
+             * and no stream slot: nothing follows it */
+            http_res_header(res, "Cache-Control", "no-cache");
+            goto done;
+        }
         res->stream.on = 1;
         snprintf(res->stream.game_id, sizeof res->stream.game_id, "%s", m->params[0]);
         res->stream.after = after;

@@ -146,6 +146,15 @@ static const char *header_defect(const struct mg_request_info *ri)
 
 static int refuse(struct mg_connection *conn, int status, const char *path, const char *fmt,
                   ...) __attribute__((format(printf, 4, 5)));
+static int not_ready(struct mg_connection *conn, const char *path);
+
+/* Set once the server is ready (front_civet_start): civetweb listens, and
+ * its workers take connections, before the handlers are registered and the
+ * probe has taught us civetweb's layout. A request read before then is
+ * answered 503 with Retry-After, never civetweb's own 404 (a final answer
+ * a client would trust: a retried play that had landed, refused) nor a
+ * chunked body refused 411 for want of the probe. */
+static int g_ready;
 
 static int on_begin_request(struct mg_connection *conn)
 {
@@ -157,6 +166,8 @@ static int on_begin_request(struct mg_connection *conn)
         w->fd = front_conn_socket(conn, ri);
     if (w->fd >= 0 && front_probe_answer(conn, ri))
         return 204; /* answered here: no handler, no metrics */
+    if (!__atomic_load_n(&g_ready, __ATOMIC_ACQUIRE))
+        return not_ready(conn, ri && ri->local_uri ? ri->local_uri : "/");
     const char *defect = ri ? header_defect(ri) : NULL;
     if (defect)
         return refuse(conn, 400, ri->local_uri ? ri->local_uri : "/", "%s", defect);
@@ -209,6 +220,15 @@ static int refuse(struct mg_connection *conn, int status, const char *path, cons
     int st = res.status;
     http_res_free(&res);
     return st;
+}
+
+static int not_ready(struct mg_connection *conn, const char *path)
+{
+    http_res res;
+    transport_starting(&res, "the server is starting: try again in a moment", path);
+    send_refusal(conn, &res, path);
+    http_res_free(&res);
+    return 503;
 }
 
 /* civetweb answers "Malformed message" both to a request with a bad byte in
@@ -431,7 +451,9 @@ static int chunk_writer(void *ctx, const char *data, size_t len)
 {
     if (len == 0) /* is the client still there? (events.c) */
         return front_conn_client_gone() ? -1 : 0;
-    return mg_send_chunk(ctx, data, (unsigned)len) > 0 ? 0 : -1;
+    front_conn_arm_write(CONN_WRITE_MS); /* all of it taken in time, or the stream is cut off */
+    int sent = mg_send_chunk(ctx, data, (unsigned)len) > 0;
+    return front_conn_disarm() || !sent ? -1 : 0;
 }
 
 static void stream_events(struct mg_connection *conn, const front_civet *fc,
@@ -496,6 +518,13 @@ static int on_request(struct mg_connection *conn, void *data)
         return refuse(conn, 400, path, "Content-Length and Transfer-Encoding together");
     if (nte > 1)
         return refuse(conn, 400, path, "Transfer-Encoding is given %d times", nte);
+    /* chunked is the one transfer coding read here: with any other (or a
+     * list), where the body ends is not known, and a body left unread
+     * would be taken for the next request (RFC 9112 6.1, 6.3) */
+    if (te && strcasecmp(te, "chunked") != 0)
+        return refuse(conn, 400, path,
+                      "Transfer-Encoding must be chunked, the one transfer coding this server "
+                      "reads (or send a Content-Length)");
     if (cl && !all_digits(cl))
         return refuse(conn, 400, path, "Content-Length must be a number of bytes");
     int chunked = te && strcasecmp(te, "chunked") == 0;
@@ -553,13 +582,14 @@ static int on_request(struct mg_connection *conn, void *data)
     front_conn_leave(gate);
     free(body);
     if (res.stream.on) {
-        if (streams_acquire(ri->remote_addr)) {
+        if (streams_acquire(ri->remote_addr, STREAM_SSE)) {
             http_res_free(&res);
             return refuse(conn, 503, path,
                           "the server holds as many event streams as it serves at once (in "
                           "all, or from this address): try again later, or poll GET %s",
                           path);
         }
+        front_conn_stream_socket(front_conn_fd());
         stream_events(conn, fc, &req, &res);
         streams_release(ri->remote_addr);
         http_res_free(&res);
@@ -636,6 +666,7 @@ int front_civet_start(front_civet *fc, const char *listen, int threads,
 
     g_cfg = &fc->cfg;
     g_log_fd = access_log;
+    __atomic_store_n(&g_ready, 0, __ATOMIC_RELEASE);
     if (front_conn_start(threads, err, errlen))
         return -1;
 
@@ -683,6 +714,7 @@ int front_civet_start(front_civet *fc, const char *listen, int threads,
     fc->port = n > 0 ? ports[0].port : 0;
     if (n > 0) /* protocol 1: IPv4, 2: IPv6, 3: both */
         front_probe_run(ports[0].port, ports[0].protocol == 2);
+    __atomic_store_n(&g_ready, 1, __ATOMIC_RELEASE); /* every handler is in, the probe done */
     return 0;
 fail:
     front_conn_stop();

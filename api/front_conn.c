@@ -210,6 +210,7 @@ typedef struct slot {
     int fired;
     int idle; /* armed for keep-alive: a request that has begun to arrive gets
                  CONN_HEADER_MS more */
+    int both; /* a write's deadline: the socket is shut both ways */
 } slot;
 
 static struct {
@@ -220,7 +221,7 @@ static struct {
     pthread_t th;
 } D = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 
-void front_conn_arm(int ms)
+static void arm(int ms, int both)
 {
     if (T.slot < 0 || T.fd < 0)
         return;
@@ -229,9 +230,14 @@ void front_conn_arm(int ms)
     s->fd = T.fd;
     __atomic_store_n(&s->deadline, now_ms() + ms, __ATOMIC_RELAXED);
     s->fired = 0;
-    s->idle = ms == CONN_KEEPALIVE_MS;
+    s->idle = !both && ms == CONN_KEEPALIVE_MS;
+    s->both = both;
     pthread_mutex_unlock(&s->mu);
 }
+
+void front_conn_arm(int ms) { arm(ms, 0); }
+
+void front_conn_arm_write(int ms) { arm(ms, 1); }
 
 /* This worker's slot's fired flag; clear: disarm the slot too. */
 static int slot_fired(int clear)
@@ -278,7 +284,7 @@ static void *deadlines(void *arg)
                     s->idle = 0;
                     __atomic_store_n(&s->deadline, now + CONN_HEADER_MS, __ATOMIC_RELAXED);
                 } else {
-                    shutdown(s->fd, SHUT_RD);
+                    shutdown(s->fd, s->both ? SHUT_RDWR : SHUT_RD);
                     s->fired = 1;
                 }
             }
@@ -305,6 +311,13 @@ void front_conn_cut(int fd)
 {
     if (fd >= 0)
         shutdown(fd, SHUT_RDWR);
+}
+
+void front_conn_stream_socket(int fd)
+{
+    int size = CONN_STREAM_SNDBUF;
+    if (fd >= 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
 }
 
 int front_conn_client_gone(void)
@@ -479,7 +492,9 @@ void front_conn_write(struct mg_connection *conn, const http_res *res, int head_
         puts_(&o, res->headers[i].value);
         put(&o, "\r\n", 2);
     }
-    if (res->status != 204 && res->status != 304) {
+    /* the head of an event stream (HEAD): a stream has no length */
+    int unsized = head_only && strcmp(res->content_type, "text/event-stream") == 0;
+    if (res->status != 204 && res->status != 304 && !unsized) {
         puts_(&o, "Content-Length: ");
         putnum(&o, res->body_len);
         put(&o, "\r\n", 2);

@@ -18,6 +18,8 @@ enum {
     CONN_KEEPALIVE_MS = 5000,    /* idle between two requests of a connection */
     CONN_BODY_MS = 10000,        /* a body, from the end of its headers */
     CONN_BODY_MS_PER_64K = 1000, /* ... plus this per 64 KiB of Content-Length */
+    CONN_WRITE_MS = 10000,       /* a write (an event stream's, a FastCGI response) */
+    CONN_STREAM_SNDBUF = 16 << 10, /* an event stream's socket send buffer (the kernel doubles it) */
 };
 
 /* This worker's connection (per-thread: a worker serves one at a time). */
@@ -50,11 +52,21 @@ int front_conn_fd(void);
  * civetweb's reads and writes on it fail at once and it closes it. Only for
  * a socket known to be still open (its connection_close not yet run). */
 void front_conn_cut(int fd);
+/* An event stream (SSE, WebSocket) on socket fd: its send buffer is fixed
+ * at CONN_STREAM_SNDBUF, so that a client that stops reading holds that
+ * much of the kernel's memory, not the megabytes autotuning would grow to,
+ * and meets the write timeout after that much rather than never. */
+void front_conn_stream_socket(int fd);
 /* 1 when this worker's client has closed its connection (or it broke). */
 int front_conn_client_gone(void);
 
 /* Shut this connection's read side in `ms` unless disarmed first. */
 void front_conn_arm(int ms);
+/* The same for a write (an event stream's): shut both ways, so that a
+ * write still blocked then fails. civetweb bounds a write only by the gap
+ * between two bytes the client takes, so one that takes a few now and then
+ * would hold it for ever. */
+void front_conn_arm_write(int ms);
 /* Disarm; 1 when the deadline had passed (the read side was shut). */
 int front_conn_disarm(void);
 /* 1 when the armed deadline has passed. */

@@ -13,9 +13,19 @@
  * holds one of the N threads while it lasts: streams are counted against
  * the budget of limits.c, which croupier fcgi sets below N (503 beyond).
  * The web server in front (nginx) absorbs slow clients: it hands a request
- * over only once it has all of it.
+ * over only once it has all of it. Whatever else connects to the socket is
+ * bounded as the embedded server bounds its clients (front_conn.c's
+ * deadlines): a request's parameters within CONN_HEADER_MS of the
+ * connection (CONN_KEEPALIVE_MS idle between two requests of a kept
+ * connection), its body within CONN_BODY_MS (+ per 64 KiB), every write
+ * within CONN_WRITE_MS; past a deadline the socket is shut down, which
+ * ends libfcgi's read or write at once. For that the threads accept their
+ * connections themselves and hand each to libfcgi (see serve_connection()):
+ * libfcgi's own accept gives no moment to arm a deadline before it reads,
+ * so a client that sent half a request held a thread for ever.
  */
 #include "front_fcgi.h"
+#include "front_conn.h"
 #include "limits.h"
 
 #include <ctype.h>
@@ -147,12 +157,14 @@ static int read_body(const io *t, long long clen, size_t limit, char **out, size
     return 0;
 }
 
+/* A write, taken whole within CONN_WRITE_MS (else the connection is shut:
+ * a client that stops reading holds no thread). */
 static int put(void *ctx, const char *data, size_t len)
 {
     FCGX_Stream *out = ctx;
-    if (FCGX_PutStr(data, (int)len, out) != (int)len)
-        return -1;
-    return FCGX_FFlush(out) == 0 ? 0 : -1;
+    front_conn_arm_write(CONN_WRITE_MS);
+    int ok = FCGX_PutStr(data, (int)len, out) == (int)len && FCGX_FFlush(out) == 0;
+    return front_conn_disarm() || !ok ? -1 : 0;
 }
 
 /* An event stream's writer: as put(), and for len 0 (events.c: is the
@@ -192,7 +204,9 @@ static void write_res(const io *t, const http_res *res, int head_only)
     for (int i = 0; i < res->nheaders; i++)
         k += snprintf(buf + k, cap - (size_t)k, "%s: %s\r\n", res->headers[i].name,
                       res->headers[i].value);
-    if (res->status != 204 && res->status != 304)
+    /* the head of an event stream (HEAD): a stream has no length */
+    int unsized = head_only && strcmp(res->content_type, "text/event-stream") == 0;
+    if (res->status != 204 && res->status != 304 && !unsized)
         k += snprintf(buf + k, cap - (size_t)k, "Content-Length: %zu\r\n", res->body_len);
     k += snprintf(buf + k, cap - (size_t)k, "X-Content-Type-Options: nosniff\r\n\r\n");
     size_t total = (size_t)k;
@@ -247,9 +261,18 @@ static void serve_one(const api_config *cfg, const io *t, char **envp)
     if (strcmp(req.method, "GET") != 0 && strcmp(req.method, "HEAD") != 0) {
         long long clen = content_length(envp);
         char why[200] = "";
+        front_conn_arm(CONN_BODY_MS + (int)((clen > 0 && clen < (1LL << 40) ? clen : 0) / 65536) *
+                                          CONN_BODY_MS_PER_64K);
         int st = clen == -2 ? 400
                             : read_body(t, clen, cfg->body_limit, &body, &blen, &too_large,
                                         why, sizeof why);
+        if (front_conn_disarm()) { /* its deadline passed: the read side was shut */
+            free(body);
+            body = NULL;
+            st = 408;
+            snprintf(why, sizeof why, "the body must arrive within %d s (plus %d s per 64 KiB)",
+                     CONN_BODY_MS / 1000, CONN_BODY_MS_PER_64K / 1000);
+        }
         if (st) {
             refuse(t, &req, st,
                    clen == -2 ? "Content-Length must be a number of bytes"
@@ -265,7 +288,7 @@ static void serve_one(const api_config *cfg, const io *t, char **envp)
     free(body);
     if (res.stream.on) {
         const char *client = req.remote_addr;
-        if (streams_acquire(client)) {
+        if (streams_acquire(client, STREAM_SSE)) {
             http_res_free(&res);
             refuse(t, &req, 503,
                    "the server holds as many event streams as it serves at once (in all, or "
@@ -302,18 +325,65 @@ typedef struct worker {
     pthread_t th;
 } worker;
 
+/* The requests of one connection we accepted (fd), through libfcgi. libfcgi
+ * reads a request from the connection its FCGX_Request holds, and accepts
+ * one itself only when it holds none (ipcFd < 0; its listening socket here
+ * is -1, so that it never does: it returns an error instead, and the
+ * connection is over). It gets a copy of fd, which it closes when it is
+ * done (at the end of a request not kept, or on an error); fd stays ours
+ * until then, so that the deadline thread, which shuts it down at a
+ * deadline, never meets a descriptor reused for another connection.
+ * FCGX_Accept_r first finishes the request it holds, closing its
+ * connection unless keepConnection: set, for the connection we hand it. */
+static void serve_connection(const api_config *cfg, FCGX_Request *r, int fd)
+{
+    int lfd = dup(fd);
+    if (lfd < 0)
+        return;
+    front_conn_self()->fd = fd;
+    r->ipcFd = lfd;
+    r->keepConnection = 1;
+    front_conn_arm(CONN_HEADER_MS); /* its request's parameters */
+    while (!__atomic_load_n(g_stopping, __ATOMIC_ACQUIRE) && FCGX_Accept_r(r) >= 0) {
+        /* libfcgi takes parameters that end with the connection (its read
+         * side shut at the deadline, or closed by the client) for whole, and
+         * only says so on the stream: such a request never came, and is
+         * answered nothing */
+        int late = front_conn_disarm();
+        if (late || FCGX_GetError(r->in) != 0)
+            break;
+        io t = {fcgx_read, put, r->in, r->out, r->ipcFd};
+        serve_one(cfg, &t, r->envp);
+        front_conn_arm_write(CONN_WRITE_MS); /* what is left to send, and the close */
+        FCGX_Finish_r(r);
+        front_conn_disarm();
+        if (r->ipcFd < 0)
+            break; /* not kept: closed */
+        front_conn_arm(CONN_KEEPALIVE_MS); /* the next request on a kept connection */
+    }
+    front_conn_disarm();
+    FCGX_Free(r, 1); /* closes its copy, if it still holds it */
+    front_conn_self()->fd = -1;
+    close(fd);
+}
+
 static void *work(void *arg)
 {
     worker *w = arg;
+    front_conn_worker_start(); /* a deadline slot */
     FCGX_Request r;
-    if (FCGX_InitRequest(&r, w->sock, FCGI_FAIL_ACCEPT_ON_INTR) != 0)
+    if (FCGX_InitRequest(&r, -1, FCGI_FAIL_ACCEPT_ON_INTR) != 0)
         return NULL;
     while (!__atomic_load_n(g_stopping, __ATOMIC_ACQUIRE)) {
-        if (FCGX_Accept_r(&r) < 0)
-            break;
-        io t = {fcgx_read, put, r.in, r.out, r.ipcFd};
-        serve_one(w->cfg, &t, r.envp);
-        FCGX_Finish_r(&r);
+        int fd = accept4(w->sock, NULL, NULL, SOCK_CLOEXEC);
+        if (fd >= 0) {
+            serve_connection(w->cfg, &r, fd);
+        } else if (errno != EINTR && errno != ECONNABORTED && errno != EPROTO) {
+            if (__atomic_load_n(g_stopping, __ATOMIC_ACQUIRE) || errno == EBADF ||
+                errno == EINVAL || errno == ENOTSOCK)
+                break; /* stopping (the socket was shut down), or no socket */
+            usleep(100 * 1000); /* out of descriptors or memory: a moment, then again */
+        }
     }
     FCGX_Free(&r, 1);
     return NULL;
@@ -402,9 +472,19 @@ int front_fcgi_run(const api_config *cfg, const char *listen, int threads,
         if (sock < 0)
             return -1;
     }
+    if (getenv("FCGI_WEB_SERVER_ADDRS")) {
+        snprintf(errbuf, errlen, "FCGI_WEB_SERVER_ADDRS is not honoured (croupier fcgi accepts "
+                                 "its connections itself): listen on a Unix socket, or on an "
+                                 "address only the web server reaches");
+        return -1;
+    }
     worker *ws = calloc((size_t)threads, sizeof *ws);
     if (!ws) {
         snprintf(errbuf, errlen, "out of memory");
+        return -1;
+    }
+    if (front_conn_start(threads, errbuf, errlen)) { /* the deadline thread */
+        free(ws);
         return -1;
     }
     int started = 0;
@@ -431,6 +511,7 @@ int front_fcgi_run(const api_config *cfg, const char *listen, int threads,
     shutdown(sock, SHUT_RDWR); /* wake the threads blocked in accept() */
     for (int i = 0; i < started; i++)
         pthread_join(ws[i].th, NULL);
+    front_conn_stop();
     close(sock);
     free(ws);
     return 0;

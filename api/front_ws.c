@@ -38,6 +38,25 @@
  * spectator or the admin, 10 min for a seat by default). A silent client
  * is pinged every WS_PING_MS and dropped after WS_PINGS unanswered pings.
  * The client reconnects and gets every event it missed.
+ *
+ * Every queue a client can fill is bounded by construction, whatever it
+ * sends and whether it reads or not:
+ *  - what it sends is handed to wslay a frame at a time, and nothing more
+ *    is read while anything is owed to it (a pong, a reply, an event not
+ *    yet taken by its socket) or a message of it waits to be handled: a
+ *    ping flood gets one pong at a time, the rest waits in the kernel's
+ *    buffers (RFC 6455 5.5.3 lets a pong answer only the latest ping; here
+ *    none is skipped, they are read later);
+ *  - what is pushed to it: the poller stops adding events once
+ *    WS_OUT_MAX bytes wait for the socket, and goes on from there when they
+ *    are gone (the events are re-read from the store, nothing is lost);
+ *  - a client that has not taken all it is owed WS_SEND_MS after it began
+ *    to be owed something is cut off (a client that takes a few bytes now
+ *    and then gains nothing), and the kernel holds at most
+ *    CONN_STREAM_SNDBUF of it (front_conn.h).
+ * The poller never writes to a socket: it queues frames and wakes the
+ * connection's worker (an eventfd), which alone reads and writes, without
+ * ever blocking on the socket, so one slow client delays no one else.
  */
 #include "front_ws.h"
 #include "notify.h"
@@ -51,6 +70,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -68,7 +88,8 @@ enum {
     WS_MAX_DEPTH = 31,                /* an action, inside {"play": ...}: the API's 32 */
     WS_PING_MS = 15000,               /* a silent client is pinged ... */
     WS_PINGS = 6,                     /* ... and dropped after this many unanswered */
-    WS_SEND_MS = 10000,               /* a frame the client does not take in this long: closed */
+    WS_SEND_MS = 10000,               /* output the client does not take in this long: cut off */
+    WS_OUT_MAX = 32 << 10,            /* bytes waiting for its socket: no more events pushed */
     WS_LINGER_MS = 1000,              /* after our close frame: what still comes is dropped */
 };
 
@@ -78,6 +99,7 @@ typedef struct ws_track {
     int have, need; /* header bytes held; needed (2, then the whole header) */
     uint64_t skip;  /* payload bytes of the current frame still to come */
     uint64_t msg;   /* data bytes of the current message so far */
+    int ends;       /* the current frame ends a message, or is a control frame */
 } ws_track;
 
 /* A message received, waiting to be handled (see serve()). */
@@ -110,6 +132,11 @@ typedef struct ws_conn {
     int pings;                  /* sent since the client was last heard */
     ws_track track;             /* the frame headers read so far (track_frames) */
     int too_big;                /* a header took its message past the limit */
+    int wake;                   /* eventfd: frames were queued (the worker sends them) */
+    int64_t out_since;          /* ms: what is owed began to wait (nothing was owed before) */
+    int64_t heard, pinged;      /* ms: bytes last came from the client; our last ping */
+    uint8_t in[4096];           /* read from the socket, not yet handed to wslay */
+    size_t in_off, in_len;
 } ws_conn;
 
 static int64_t now_ms(void)
@@ -149,17 +176,35 @@ static void req_for(const ws_conn *wc, http_req *req, http_header *h, const char
     req->nheaders = wc->auth[0] ? 1 : 0;
 }
 
-/* Queue a frame and send what can be sent; NULL ws (the connection is
- * over): nothing. */
+/* The worker is in poll(): tell it that frames wait (serve()). */
+static void wake_worker(ws_conn *wc)
+{
+    uint64_t one = 1;
+    if (wc->wake >= 0 && write(wc->wake, &one, sizeof one) < 0) {
+        /* the counter is full (it cannot be): the worker is awake anyway */
+    }
+}
+
+/* A frame is about to be queued: if nothing was owed, the write timeout
+ * runs from now. Caller holds wmu. */
+static void owe(ws_conn *wc)
+{
+    if (!wslay_event_want_write(wc->ws))
+        wc->out_since = now_ms();
+}
+
+/* Queue a frame for the worker to send; NULL ws (the connection is over):
+ * nothing. Callers bound what they queue (poll_one: WS_OUT_MAX). */
 static void send_frame(ws_conn *wc, uint8_t opcode, const char *data, size_t len)
 {
     pthread_mutex_lock(&wc->wmu);
     if (wc->ws) {
         struct wslay_event_msg m = {opcode, (const uint8_t *)data, len};
-        if (wslay_event_queue_msg(wc->ws, &m) == 0)
-            wslay_event_send(wc->ws);
+        owe(wc);
+        wslay_event_queue_msg(wc->ws, &m);
     }
     pthread_mutex_unlock(&wc->wmu);
+    wake_worker(wc);
 }
 
 static void send_json(ws_conn *wc, json_t *j)
@@ -172,11 +217,34 @@ static void send_json(ws_conn *wc, json_t *j)
 
 static void close_with(ws_conn *wc, uint16_t code, const char *reason);
 
-/* Push new events and the turn prompt; 1 when something was sent. Caller
- * holds W.mu. A token that no longer names a seat (an invite to the seat
- * was claimed: api/h_seats.c) ends the connection: 1008, policy. */
+/* How many bytes are queued for the client, not yet taken by its socket. */
+static size_t backlog(ws_conn *wc)
+{
+    pthread_mutex_lock(&wc->wmu);
+    size_t n = wc->ws ? wslay_event_get_queued_msg_length(wc->ws) : 0;
+    pthread_mutex_unlock(&wc->wmu);
+    return n;
+}
+
+/* Come back to this one soon, without calling it active (its idle time
+ * runs on: a client that takes nothing is cut off by the write timeout). */
+static void soon(ws_conn *wc)
+{
+    wc->interval = WS_POLL_MIN_MS;
+    wc->next_poll = now_ms() + wc->interval;
+}
+
+/* Push new events and the turn prompt; 1 when something was sent (or is
+ * held back: WS_OUT_MAX bytes already wait for the client's socket, and
+ * the rest follows when they are gone). Caller holds W.mu. A token that
+ * no longer names a seat (an invite to the seat was claimed:
+ * api/h_seats.c) ends the connection: 1008, policy. */
 static int poll_one(ws_conn *wc)
 {
+    if (backlog(wc) >= WS_OUT_MAX) {
+        soon(wc);
+        return 1;
+    }
     http_req req;
     http_header h[1];
     req_for(wc, &req, h, "GET", "/ws");
@@ -187,10 +255,14 @@ static int poll_one(ws_conn *wc)
             close_with(wc, WSLAY_CODE_POLICY_VIOLATION, "seat token no longer valid");
         return 0; /* deleted game or store hiccup: nothing to push now */
     }
-    int sent = json_array_size(snap.events) > 0;
+    int sent = json_array_size(snap.events) > 0, held = 0;
     size_t i;
     json_t *ev;
     json_array_foreach(snap.events, i, ev) {
+        if (backlog(wc) >= WS_OUT_MAX) { /* the rest at a later poll, from wc->after */
+            held = 1;
+            break;
+        }
         long n = (long)json_integer_value(json_object_get(ev, "n"));
         json_t *bare = json_copy(ev);
         json_object_del(bare, "n");
@@ -200,7 +272,7 @@ static int poll_one(ws_conn *wc)
             wc->after = n;
     }
     json_decref(snap.events);
-    if (!snap.over && snap.seat >= 0 && snap.to_move == snap.seat &&
+    if (!held && !snap.over && snap.seat >= 0 && snap.to_move == snap.seat &&
         wc->prompted != snap.version) {
         json_t *turn = json_pack("{s:s}", "event", "turn");
         send_json(wc, turn);
@@ -210,20 +282,24 @@ static int poll_one(ws_conn *wc)
     }
     if (sent)
         active(wc);
+    if (held)
+        soon(wc);
     return sent;
 }
 
 /* Close a connection: a close frame (code and reason; 1001 going away for
- * an idle one: a client reconnects), then its socket shut, which ends civetweb's read loop even if
- * the client never answers. The entry leaves the list in on_close. */
+ * an idle one: a client reconnects), sent by its worker, which then ends
+ * the connection (serve()), or cuts it off if the client takes nothing for
+ * WS_SEND_MS. The entry leaves the list in on_close. */
 static void close_with(ws_conn *wc, uint16_t code, const char *reason)
 {
     pthread_mutex_lock(&wc->wmu);
-    if (wc->ws && wslay_event_queue_close(wc->ws, code, (const uint8_t *)reason,
-                                          strlen(reason)) == 0)
-        wslay_event_send(wc->ws);
+    if (wc->ws) {
+        owe(wc);
+        wslay_event_queue_close(wc->ws, code, (const uint8_t *)reason, strlen(reason));
+    }
     pthread_mutex_unlock(&wc->wmu);
-    front_conn_cut(wc->fd);
+    wake_worker(wc);
     wc->closing = 1;
 }
 
@@ -289,7 +365,9 @@ static int game_id_of(const char *uri, char *id, size_t n)
 }
 
 /* The token offered as subprotocol "croupier.token.<token>" (any of the
- * Sec-WebSocket-Protocol headers, comma-separated lists); 0 if none. */
+ * Sec-WebSocket-Protocol headers, comma-separated lists): 1, 0 if none, -1
+ * if it is longer than n - 1 (refused: no token is, and a token cut short,
+ * or dropped, would make the caller a spectator unawares). */
 static const char TOKEN_PROTOCOL[] = "croupier.token.";
 
 static int subprotocol_token(const struct mg_request_info *ri, char *out, size_t n)
@@ -303,7 +381,9 @@ static int subprotocol_token(const struct mg_request_info *ri, char *out, size_t
             while (*p == ' ' || *p == '\t' || *p == ',')
                 p++;
             size_t len = strcspn(p, ", \t");
-            if (len > plen && len - plen < n && strncmp(p, TOKEN_PROTOCOL, plen) == 0) {
+            if (len > plen && strncmp(p, TOKEN_PROTOCOL, plen) == 0) {
+                if (len - plen >= n)
+                    return -1;
                 memcpy(out, p + plen, len - plen);
                 out[len - plen] = 0;
                 return 1;
@@ -351,6 +431,7 @@ static int on_connect(const struct mg_connection *conn, void *cb)
         return 1;
     pthread_mutex_init(&wc->wmu, NULL);
     wc->prompted = -1;
+    wc->wake = -1;
     if (!game_id_of(ri->local_uri ? ri->local_uri : "", wc->game_id, sizeof wc->game_id))
         return refuse_upgrade(conn, wc, ERR_NOT_FOUND, NULL,
                               "no WebSocket here (use /games/{id}/ws)");
@@ -359,9 +440,10 @@ static int on_connect(const struct mg_connection *conn, void *cb)
     http_header h[1];
     char tok[256];
     req_for(wc, &probe, h, "GET", "/ws");
-    if (http_req_query(&probe, "token", tok, sizeof tok))
-        return refuse_upgrade(conn, wc, ERR_BAD_QUERY, "token",
-                              "a token is never accepted in the URL: offer the subprotocols "
+    char secret[64]; /* any parameter named like a secret, as on every route (router.c) */
+    if (http_query_secret(wc->query, secret, sizeof secret))
+        return refuse_upgrade(conn, wc, ERR_BAD_QUERY, secret,
+                              "a secret is never accepted in the URL: offer the subprotocols "
                               "'croupier' and 'croupier.token.<token>', or send the header "
                               "'Authorization: Bearer <token>'");
     if (!mg_get_header(conn, "Sec-WebSocket-Protocol")) {
@@ -371,9 +453,13 @@ static int on_connect(const struct mg_connection *conn, void *cb)
         ((struct mg_request_info *)ri)->acceptedWebSocketSubprotocol = NULL;
     }
     const char *auth = mg_get_header(conn, "Authorization");
+    int offered = auth ? 0 : subprotocol_token(ri, tok, sizeof tok);
+    if ((auth && strlen(auth) >= sizeof wc->auth) || offered < 0)
+        return refuse_upgrade(conn, wc, ERR_UNAUTHORIZED, NULL,
+                              "the token is longer than any token is (255 characters at most)");
     if (auth)
         snprintf(wc->auth, sizeof wc->auth, "%s", auth);
-    else if (subprotocol_token(ri, tok, sizeof tok)) {
+    else if (offered) {
         if (!ri->acceptedWebSocketSubprotocol) /* a browser fails a handshake selecting none */
             return refuse_upgrade(conn, wc, ERR_BAD_QUERY, NULL,
                                   "offer the subprotocol 'croupier' together with "
@@ -402,7 +488,7 @@ static int on_connect(const struct mg_connection *conn, void *cb)
     /* a stream slot for as long as it is open (given back in on_close, or in
      * front_ws_closed if the handshake never completes) */
     snprintf(wc->client, sizeof wc->client, "%s", ri->remote_addr);
-    if (streams_acquire(wc->client)) {
+    if (streams_acquire(wc->client, STREAM_WEBSOCKET)) {
         http_res res;
         transport_problem(&res, 503,
                           "the server holds as many event streams as it serves at once (in "
@@ -412,6 +498,7 @@ static int on_connect(const struct mg_connection *conn, void *cb)
         return upgrade_refused(conn, wc, &res);
     }
     wc->fd = front_conn_fd();
+    front_conn_stream_socket(wc->fd);
     wc->seat = snap.seat;
     mg_set_user_connection_data(conn, wc);
     return 0;
@@ -517,20 +604,27 @@ static void handle_message(ws_conn *wc, const char *data, size_t len)
  * nothing more would hold its connection until its pings ran out. So the
  * bytes handed to wslay pass through this tracker of frame headers, which
  * tells as soon as a header is in that it takes its message (fragments
- * counted together) past the limit; the connection is then closed with
- * 1009 (serve()). wslay still does all the rest (and the same check). */
-static int track_frames(ws_track *t, const uint8_t *p, size_t n, uint64_t limit)
+ * counted together) past the limit (*too_big; the connection is then
+ * closed with 1009, serve()). It also cuts what is handed over at the end
+ * of every frame that ends a message or is a control frame: wslay answers
+ * each ping with a pong it queues, and handles a message as it ends, so
+ * that one such frame at a time goes in (ws_recv). Returns how many of the
+ * n bytes to hand over now. wslay still does all the rest (and the same
+ * checks). */
+static size_t track_frames(ws_track *t, const uint8_t *p, size_t n, uint64_t limit,
+                           int *too_big)
 {
-    while (n) {
+    size_t used = 0;
+    while (used < n) {
         if (t->skip) { /* payload: passed through */
-            uint64_t k = t->skip < n ? t->skip : n;
+            uint64_t k = t->skip < n - used ? t->skip : n - used;
             t->skip -= k;
-            p += k;
-            n -= k;
+            used += (size_t)k;
+            if (!t->skip && t->ends)
+                break;
             continue;
         }
-        t->head[t->have++] = *p++;
-        n--;
+        t->head[t->have++] = p[used++];
         if (t->have == 2) {
             int len7 = t->head[1] & 127;
             t->need = 2 + (len7 == 126 ? 2 : len7 == 127 ? 8 : 0) + (t->head[1] & 0x80 ? 4 : 0);
@@ -547,32 +641,50 @@ static int track_frames(ws_track *t, const uint8_t *p, size_t n, uint64_t limit)
         }
         int opcode = t->head[0] & 15, fin = t->head[0] >> 7;
         if (opcode < 8) { /* a data frame (control frames are 125 bytes at most) */
-            if (len > limit || t->msg + len > limit)
-                return 1;
+            if (len > limit || t->msg + len > limit) {
+                *too_big = 1;
+                break;
+            }
             t->msg = fin ? 0 : t->msg + len;
         }
         t->skip = len;
         t->have = 0;
+        t->ends = fin || opcode >= 8;
+        if (!len && t->ends)
+            break;
     }
-    return 0;
+    if (!t->skip)
+        t->ends = 0;
+    return used;
 }
 
+/* 1 while something is owed to the client or one of its messages waits:
+ * then nothing more of what it sends is handed to wslay. Caller holds wmu. */
+static int owing(const ws_conn *wc)
+{
+    return wc->inbox || wslay_event_get_queued_msg_count(wc->ws) > 0;
+}
+
+/* wslay's read: bytes from the socket, through wc->in (one read of it at
+ * a time), a frame that ends a message or a control frame at a time
+ * (track_frames), none while owing(). Called with wmu held (serve()). */
 static ssize_t ws_recv(wslay_event_context_ptr ctx, uint8_t *buf, size_t len, int flags,
                        void *user)
 {
     (void)flags;
     ws_conn *wc = user;
-    if (wc->inbox) { /* handle what came before reading on */
+    if (owing(wc) || wc->too_big) {
         wslay_event_set_error(ctx, WSLAY_ERR_WOULDBLOCK);
         return -1;
     }
-    for (;;) {
-        ssize_t n = recv(wc->fd, buf, len, MSG_DONTWAIT);
+    while (wc->in_off == wc->in_len) {
+        ssize_t n = recv(wc->fd, wc->in, sizeof wc->in, MSG_DONTWAIT);
         if (n > 0) {
+            wc->in_off = 0;
+            wc->in_len = (size_t)n;
             wc->pings = 0;
-            if (track_frames(&wc->track, buf, (size_t)n, W.cfg->body_limit))
-                wc->too_big = 1;
-            return n;
+            wc->heard = now_ms();
+            break;
         }
         if (n < 0 && errno == EINTR)
             continue;
@@ -580,9 +692,16 @@ static ssize_t ws_recv(wslay_event_context_ptr ctx, uint8_t *buf, size_t len, in
                                        ? WSLAY_ERR_WOULDBLOCK : WSLAY_ERR_CALLBACK_FAILURE);
         return -1;
     }
+    size_t avail = wc->in_len - wc->in_off;
+    size_t k = track_frames(&wc->track, wc->in + wc->in_off, avail < len ? avail : len,
+                            W.cfg->body_limit, &wc->too_big);
+    memcpy(buf, wc->in + wc->in_off, k);
+    wc->in_off += k;
+    return (ssize_t)k;
 }
 
-/* Sends block (WS_SEND_MS at most): the poller writes the same way. */
+/* wslay's write: never blocks (serve() waits for the socket); called with
+ * wmu held. */
 static ssize_t ws_send(wslay_event_context_ptr ctx, const uint8_t *data, size_t len, int flags,
                        void *user)
 {
@@ -594,11 +713,8 @@ static ssize_t ws_send(wslay_event_context_ptr ctx, const uint8_t *data, size_t 
             return n;
         if (errno == EINTR)
             continue;
-        struct pollfd p = {.fd = wc->fd, .events = POLLOUT};
-        if ((errno == EAGAIN || errno == EWOULDBLOCK) && poll(&p, 1, WS_SEND_MS) == 1 &&
-            !(p.revents & (POLLERR | POLLHUP | POLLNVAL)))
-            continue;
-        wslay_event_set_error(ctx, WSLAY_ERR_CALLBACK_FAILURE);
+        wslay_event_set_error(ctx, errno == EAGAIN || errno == EWOULDBLOCK
+                                       ? WSLAY_ERR_WOULDBLOCK : WSLAY_ERR_CALLBACK_FAILURE);
         return -1;
     }
 }
@@ -624,36 +740,62 @@ static void ws_message(wslay_event_context_ptr ctx, const struct wslay_event_on_
 }
 
 /* Read and write frames until the connection ends: the client closed it,
- * broke it, went silent past its pings, sent a frame over the limit (1009)
- * or broke the protocol (1002, 1007); the poller closed it as idle; or the
- * server stops. Messages are handled one by one, in order, between reads. */
+ * broke it, went silent past its pings, took nothing of what it was owed
+ * for WS_SEND_MS, sent a frame over the limit (1009) or broke the protocol
+ * (1002, 1007); our close frame (the poller's: idle, or a token no longer
+ * valid) went out; or the server stops. The socket is read only while
+ * nothing is owed (ws_recv), written only as far as it takes without
+ * waiting, and the worker sleeps in poll() on it and on its eventfd (the
+ * poller queued frames). Messages are handled one by one, in order,
+ * between reads. */
 static void serve(ws_conn *wc)
 {
     for (;;) {
-        pthread_mutex_lock(&wc->wmu);
-        short want = (short)((wslay_event_want_read(wc->ws) ? POLLIN : 0) |
-                             (wslay_event_want_write(wc->ws) ? POLLOUT : 0));
-        pthread_mutex_unlock(&wc->wmu);
-        if (!want || !__atomic_load_n(&W.running, __ATOMIC_ACQUIRE))
+        if (!__atomic_load_n(&W.running, __ATOMIC_ACQUIRE))
             return;
-        struct pollfd p = {.fd = wc->fd, .events = want};
-        int r = poll(&p, 1, WS_PING_MS);
+        int64_t now = now_ms();
+        pthread_mutex_lock(&wc->wmu);
+        int owed = wslay_event_want_write(wc->ws);
+        int reading = wslay_event_want_read(wc->ws) && !wslay_event_get_close_sent(wc->ws);
+        int pending = reading && !owed && wc->in_off < wc->in_len && !wc->too_big;
+        int64_t out_since = wc->out_since;
+        pthread_mutex_unlock(&wc->wmu);
+        if (!owed && !reading)
+            return; /* closed both ways, or our close frame is out */
+        if (owed && now - out_since >= WS_SEND_MS)
+            return; /* it took not all it was owed in WS_SEND_MS: cut off */
+        int64_t ping_at = (wc->heard > wc->pinged ? wc->heard : wc->pinged) + WS_PING_MS;
+        int64_t until = owed ? out_since + WS_SEND_MS : ping_at;
+        struct pollfd p[2] = {
+            {.fd = wc->fd, .events = (short)(owed ? POLLOUT : reading ? POLLIN : 0)},
+            {.fd = wc->wake, .events = POLLIN},
+        };
+        int r = poll(p, 2, pending ? 0 : until > now ? (int)(until - now) : 0);
         if (r < 0 && errno != EINTR)
             return;
+        uint64_t woken;
+        if (r > 0 && (p[1].revents & POLLIN) && read(wc->wake, &woken, sizeof woken) < 0) {
+            /* drained already: nothing to do */
+        }
+        now = now_ms();
         pthread_mutex_lock(&wc->wmu);
         int rc = 0;
-        if (r == 0) { /* silence: ping, or give up */
-            struct wslay_event_msg ping = {WSLAY_PING, NULL, 0};
-            rc = ++wc->pings > WS_PINGS ? -1 : wslay_event_queue_msg(wc->ws, &ping);
-        } else if (r > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR))) {
+        if (!owed && reading && (pending || (r > 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR)))))
             rc = wslay_event_recv(wc->ws);
-        }
-        if (wc->too_big && wslay_event_want_read(wc->ws)) { /* close it, read no more */
+        if (rc == 0 && wc->too_big && wslay_event_want_read(wc->ws)) { /* close it, read no more */
+            owe(wc);
             rc = wslay_event_queue_close(wc->ws, WSLAY_CODE_MESSAGE_TOO_BIG,
                                          (const uint8_t *)"message too big", 15);
             wslay_event_shutdown_read(wc->ws);
         }
-        if (rc == 0)
+        if (rc == 0 && !owed && reading && now >= ping_at && !wslay_event_want_write(wc->ws)) {
+            /* silence: ping, or give up */
+            struct wslay_event_msg ping = {WSLAY_PING, NULL, 0};
+            wc->pinged = now;
+            owe(wc);
+            rc = ++wc->pings > WS_PINGS ? -1 : wslay_event_queue_msg(wc->ws, &ping);
+        }
+        if (rc == 0 && wslay_event_want_write(wc->ws))
             rc = wslay_event_send(wc->ws);
         ws_msg *todo = wc->inbox;
         wc->inbox = NULL;
@@ -704,7 +846,9 @@ static void on_ready(struct mg_connection *conn, void *cb)
         .recv_callback = ws_recv, .send_callback = ws_send, .on_msg_recv_callback = ws_message};
     wc->conn = conn;
     wc->inbox_tail = &wc->inbox;
-    if (wslay_event_context_server_init(&wc->ws, &callbacks, wc) != 0) {
+    wc->heard = wc->pinged = wc->out_since = now_ms();
+    wc->wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (wc->wake < 0 || wslay_event_context_server_init(&wc->ws, &callbacks, wc) != 0) {
         wc->ws = NULL;
         mg_disable_connection_keep_alive(conn);
         return;
@@ -740,6 +884,8 @@ static void conn_free(ws_conn *wc)
 {
     if (wc->ws)
         wslay_event_context_free(wc->ws);
+    if (wc->wake >= 0)
+        close(wc->wake);
     pthread_mutex_destroy(&wc->wmu);
     free(wc);
 }

@@ -18,6 +18,7 @@ static struct {
     int total, per_client, open, idle_s;
     client_row *rows;
     int nrows;
+    unsigned long long refused[STREAM_KINDS]; /* atomics */
 } S = {.mu = PTHREAD_MUTEX_INITIALIZER,
        .total = STREAMS_TOTAL_DEFAULT,
        .per_client = STREAMS_PER_CLIENT_DEFAULT,
@@ -50,7 +51,7 @@ static client_row *row_of(const char *client, int create)
     return create ? free_row : NULL;
 }
 
-int streams_acquire(const char *client)
+int streams_acquire(const char *client, int kind)
 {
     if (!client || !*client)
         client = "?";
@@ -69,7 +70,23 @@ int streams_acquire(const char *client)
         }
     }
     pthread_mutex_unlock(&S.mu);
+    if (rc && kind >= 0 && kind < STREAM_KINDS)
+        __atomic_add_fetch(&S.refused[kind], 1, __ATOMIC_RELAXED);
     return rc;
+}
+
+int streams_open(void)
+{
+    pthread_mutex_lock(&S.mu);
+    int n = S.open;
+    pthread_mutex_unlock(&S.mu);
+    return n;
+}
+
+unsigned long long streams_refused(int kind)
+{
+    return kind >= 0 && kind < STREAM_KINDS ? __atomic_load_n(&S.refused[kind], __ATOMIC_RELAXED)
+                                            : 0;
 }
 
 void streams_release(const char *client)
@@ -92,43 +109,55 @@ long streams_idle_ms(int seat)
 }
 
 /* The ERR_TABLE row of a refusal a front end makes with HTTP `status`
- * (its own, or civetweb's): 503 is too-many-streams (server-busy has
- * transport_busy); a status the table has no front-end row for is a
- * malformed request (4xx) or internal (5xx). */
+ * (its own, or civetweb's): 400 is a malformed request, 503 too-many-streams
+ * (server-busy has transport_busy), another status the table's first row
+ * with it (civetweb's 404: a WebSocket upgrade where there is none). A
+ * status the table has no row for is internal (500), even a 4xx: a client
+ * takes a 4xx as the final word on its request, and a status we did not
+ * choose cannot be that. */
 static int code_of(int status)
 {
     switch (status) {
+    case 400: return ERR_MALFORMED_REQUEST;
     case 408: return ERR_TIMEOUT;
     case 411: return ERR_LENGTH_REQUIRED;
     case 413: return ERR_TOO_LARGE;
     case 431: return ERR_HEADERS_TOO_LARGE;
     case 503: return ERR_TOO_MANY_STREAMS;
     case 505: return ERR_HTTP_VERSION;
-    default: return status >= 500 ? ERR_INTERNAL : ERR_MALFORMED_REQUEST;
     }
+    for (int i = 1; i < ERR__COUNT; i++)
+        if (err_status(-i) == status)
+            return -i;
+    return ERR_INTERNAL;
 }
 
 /* The problem of `code` through the one writer (http_res_problem), for a
  * request the front end may not have read: instance "/" unless `instance`
- * is a path. A 503 of the stream budget or of a busy server says to come
- * back in STREAMS_RETRY_AFTER s. */
-static void problem(http_res *res, int code, const char *detail, const char *instance)
+ * is a path. A 503 says when to come back: `retry_after` s. */
+static void problem(http_res *res, int code, const char *detail, const char *instance,
+                    int retry_after)
 {
     memset(res, 0, sizeof *res);
     game_err e;
     err_set(&e, code, NULL, "%s", detail ? detail : "");
     if (err_status(code) == 503)
-        http_res_header(res, "Retry-After", "%d", (int)STREAMS_RETRY_AFTER);
+        http_res_header(res, "Retry-After", "%d", retry_after);
     http_req r = {.method = "GET", .path = instance && instance[0] == '/' ? instance : "/"};
     http_res_problem(res, &r, code, &e, NULL);
 }
 
 void transport_problem(http_res *res, int status, const char *detail, const char *instance)
 {
-    problem(res, code_of(status), detail, instance);
+    problem(res, code_of(status), detail, instance, STREAMS_RETRY_AFTER);
 }
 
 void transport_busy(http_res *res, const char *detail, const char *instance)
 {
-    problem(res, ERR_BUSY, detail, instance);
+    problem(res, ERR_BUSY, detail, instance, STREAMS_RETRY_AFTER);
+}
+
+void transport_starting(http_res *res, const char *detail, const char *instance)
+{
+    problem(res, ERR_BUSY, detail, instance, STARTING_RETRY_AFTER);
 }

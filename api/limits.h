@@ -11,8 +11,9 @@
  * transport_problem() writes the problem+json of a refusal made by a front
  * end itself, before or instead of api_handle(): a malformed or incomplete
  * request (400), a timeout (408), too many or too large headers (431), no
- * stream slot left (503 too-many-streams), no turn to run a request (503
- * server-busy), an HTTP version we do not speak (505).
+ * stream slot left (503 too-many-streams), no turn to run a request or a
+ * server still starting (503 server-busy), an HTTP version we do not speak
+ * (505).
  */
 #ifndef CROUPIER_LIMITS_H
 #define CROUPIER_LIMITS_H
@@ -24,6 +25,7 @@ enum {
     STREAMS_PER_CLIENT_DEFAULT = 16,
     STREAMS_RETRY_AFTER = 10, /* seconds, the Retry-After of a refused stream */
     STREAMS_IDLE_DEFAULT = 60, /* seconds; a seat's stream gets 10 times that */
+    STARTING_RETRY_AFTER = 1, /* seconds, the Retry-After of a request made while starting */
 };
 
 /* Set the budget (before any stream opens): `total` streams at once,
@@ -33,20 +35,31 @@ enum {
 void streams_configure(int total, int per_client, int idle_s);
 /* The idle limit of a stream of reader `seat` (a seat >= 0, or not), ms. */
 long streams_idle_ms(int seat);
-/* Take a stream slot for `client` (its address as text; NULL or "" counts
- * as one unknown client). 0, or -1 when the budget is used up. */
-int streams_acquire(const char *client);
+/* The kinds of stream, as /metrics counts their refusals. */
+enum { STREAM_SSE, STREAM_WEBSOCKET, STREAM_KINDS };
+/* Take a stream slot of `kind` for `client` (its address as text; NULL or
+ * "" counts as one unknown client). 0, or -1 when the budget is used up
+ * (counted: streams_refused()). */
+int streams_acquire(const char *client, int kind);
 /* Give back a slot taken by streams_acquire() for the same client. */
 void streams_release(const char *client);
+/* For /metrics: the streams open now, and those of `kind` refused since
+ * start. */
+int streams_open(void);
+unsigned long long streams_refused(int kind);
 
 /* Fill res (uninitialised) with the problem for a transport-level refusal
  * of HTTP `status`: 400 malformed-request, 408, 411, 413, 431, 503
  * too-many-streams, 505, 500 (rows of ERR_TABLE, engine/core/err.h; any
- * other 4xx is sent as 400 malformed-request, any other 5xx as 500).
+ * other status with a row of the table (404) as that row, any status
+ * without one as 500: never a 4xx we did not choose).
  * `detail` a sentence; `instance` the request path if known (else "/").
  * 503 gets Retry-After. */
 void transport_problem(http_res *res, int status, const char *detail, const char *instance);
 /* 503 "server-busy" with Retry-After: no turn to run the request came. */
 void transport_busy(http_res *res, const char *detail, const char *instance);
+/* 503 "server-busy" with Retry-After: STARTING_RETRY_AFTER: the server is
+ * not ready yet (front_civet.c). */
+void transport_starting(http_res *res, const char *detail, const char *instance);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "http.h"
 #include "quota.h"
+#include "limits.h"
 
 static const int CLASSES[] = {200, 201, 204, 304, 400, 401, 403, 404, 405,
                               409, 412, 413, 415, 422, 429, 500, 503};
@@ -57,6 +58,15 @@ char *metrics_render(size_t *len)
         "play log (no usable snapshot: missing, stale, damaged or of another build).\n");
     OUT("# TYPE croupier_games_rebuilt_total counter\n");
     OUT("croupier_games_rebuilt_total %llu\n", (unsigned long long)atomic_load(&games_rebuilt));
+    OUT("# HELP croupier_streams_open Event streams (SSE and WebSockets) open now.\n");
+    OUT("# TYPE croupier_streams_open gauge\n");
+    OUT("croupier_streams_open %d\n", streams_open());
+    OUT("# HELP croupier_streams_refused_total Event streams refused (503 too-many-streams: the "
+        "stream budget, in all or from one address), by kind.\n");
+    OUT("# TYPE croupier_streams_refused_total counter\n");
+    OUT("croupier_streams_refused_total{kind=\"sse\"} %llu\n", streams_refused(STREAM_SSE));
+    OUT("croupier_streams_refused_total{kind=\"websocket\"} %llu\n",
+        streams_refused(STREAM_WEBSOCKET));
     /* where the memory is (glibc's heap: memory in use, freed but kept in
      * the arenas, and mapped on its own), to tell a leak from a cache */
     struct mallinfo2 mi = mallinfo2();

@@ -330,6 +330,8 @@ describe('WebSocket token', { skip: viaFcgi && 'FastCGI has no WebSocket (the em
     const g = await request(s.base, 'POST', '/games', { json: CREATE });
     const url = `${s.base.replace('http', 'ws')}/games/${g.json.id}/ws`;
     await assert.rejects(open(`${url}?token=made-up-token-in-a-url`), /refused 400 .*"parameter":"token"/);
+    await assert.rejects(open(`${url}?x=1;invite=made-up-invite`), /refused 400 .*"parameter":"invite"/);
+    await assert.rejects(open(`${url}?session=made-up`), /refused 400 .*"parameter":"session"/);
     await assert.rejects(open(url, [`croupier.token.${g.json.seats[0].token}`]), /refused 400 .*croupier/);
     await assert.rejects(open(url, ['croupier', 'croupier.token.not-a-token']), /refused 401/);
     const refused = await upgradeRefusal(s.base, `/games/${g.json.id}/ws?token=x`);

@@ -17,7 +17,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { useServer, createGame, expectStatus } from './lib/server.mjs';
 import { ROOT, assertSchema } from './lib/contract.mjs';
-import { raw, http, fcgiRequest } from './lib/raw.mjs';
+import net from 'node:net';
+import { raw, http, fcgiRequest, fcgiBytes } from './lib/raw.mjs';
 
 const srv = useServer();
 const viaFcgi = process.env.CROUPIER_TEST_FRONT === 'fcgi';
@@ -149,6 +150,9 @@ test('errors civetweb answers itself are problem+json', { skip: viaFcgi && 'ngin
     ['headers over 16 KiB', http('GET', '/healthz', [...h, ['X-Big', 'a'.repeat(20000)]]), 431, 'request-header-fields-too-large'],
     ['a negative Content-Length', http('POST', '/validate', [...h, ['Content-Length', '-2']], '{}'), 400, 'malformed-request'],
     ['a Content-Length that is not a number', http('POST', '/validate', [...h, ['Content-Length', '2x']], '{}'), 400, 'malformed-request'],
+    // civetweb's own 404 (no WebSocket there) is a 404, not a 400 a client would read as "your request is malformed"
+    ['a WebSocket upgrade where there is none', http('GET', '/healthz', [...h, ['Upgrade', 'websocket'], ['Connection', 'Upgrade'],
+      ['Sec-WebSocket-Version', '13'], ['Sec-WebSocket-Key', 'dGhlIHNhbXBsZSBub25jZQ==']]), 404, 'not-found'],
   ];
   for (const [what, text, status, slug] of cases) {
     const r = await raw(srv.base, [text], { timeout: 8000 });
@@ -200,20 +204,37 @@ test('deadlines: request line and headers 5 s, idle keep-alive 5 s, a body 10 s'
   assert.equal(await versionOf(g.id), g.version, 'the game did not change');
 });
 
-test('FastCGI: a body shorter than CONTENT_LENGTH is refused, never applied', { timeout: 30000 }, async () => {
+/** A croupier fcgi of its own on a Unix socket (extra: more options): {sock, env, stop}. */
+async function lonelyFcgi(name, extra = []) {
   const bin = path.resolve(ROOT, process.env.CROUPIER_BIN || 'build/croupier');
-  const dir = mkdtempSync(path.join(tmpdir(), 'croupier-fcgi-raw-'));
+  const dir = mkdtempSync(path.join(tmpdir(), `croupier-fcgi-${name}-`));
   const sock = path.join(dir, 'fcgi.sock');
-  const proc = spawn(bin, ['fcgi', '--listen', sock, '--store', `sqlite:${path.join(dir, 't.db')}`],
+  const proc = spawn(bin, ['fcgi', '--listen', sock, ...extra, '--store', `sqlite:${path.join(dir, 't.db')}`],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const stop = async () => {
+    proc.kill('SIGTERM');
+    await new Promise((r) => (proc.exitCode !== null ? r() : proc.on('exit', r)));
+    rmSync(dir, { recursive: true, force: true });
+  };
   try {
     await new Promise((resolve, reject) => {
       const t = setTimeout(() => reject(new Error('croupier fcgi did not start')), 10000);
       proc.stdout.on('data', (d) => { if (/FastCGI on/.test(String(d))) { clearTimeout(t); resolve(); } });
       proc.on('exit', () => { clearTimeout(t); reject(new Error('croupier fcgi exited')); });
     });
-    const env = (method, uri, extra = {}) => ({ REQUEST_METHOD: method, DOCUMENT_URI: uri, REQUEST_URI: uri,
-      QUERY_STRING: '', REMOTE_ADDR: '127.0.0.1', SERVER_PROTOCOL: 'HTTP/1.1', ...extra });
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  // the parameters nginx would send
+  const env = (method, uri, more = {}) => ({ REQUEST_METHOD: method, DOCUMENT_URI: uri, REQUEST_URI: uri,
+    QUERY_STRING: '', REMOTE_ADDR: '127.0.0.1', SERVER_PROTOCOL: 'HTTP/1.1', ...more });
+  return { sock, env, stop };
+}
+
+test('FastCGI: a body shorter than CONTENT_LENGTH is refused, never applied', { timeout: 30000 }, async () => {
+  const { sock, env, stop } = await lonelyFcgi('raw');
+  try {
     const create = JSON.stringify({ game: 'comp10001bo', seed: 37, players: [{ name: 'Ann' }, { bot: 'random' }, { bot: 'random' }, { bot: 'random' }] });
     const g = await fcgiRequest(sock, env('POST', '/games', { CONTENT_TYPE: 'application/json', CONTENT_LENGTH: create.length }), create);
     assert.equal(g.status, 201, g.text);
@@ -242,8 +263,79 @@ test('FastCGI: a body shorter than CONTENT_LENGTH is refused, never applied', { 
     const extra = await fcgiRequest(sock, env('POST', `/games/${g.json.id}/plays`, { ...auth, CONTENT_LENGTH: play.length }), `${play}garbage`);
     assert.equal(extra.status, 200, extra.text);
   } finally {
-    proc.kill('SIGTERM');
-    await new Promise((r) => (proc.exitCode !== null ? r() : proc.on('exit', r)));
-    rmSync(dir, { recursive: true, force: true });
+    await stop();
+  }
+});
+
+test('a Transfer-Encoding other than chunked is refused (400) and the connection closed: its body is never the next request', async () => {
+  const g = await gameWithPlay(38);
+  const smuggled = `GET /games/${g.id} HTTP/1.1\r\nHost: ${host()}\r\n\r\n`;
+  for (const te of ['identity', 'gzip', 'chunked, identity', 'identity, chunked', 'chunked, chunked', 'x-custom']) {
+    for (const method of ['POST', 'GET']) {
+      const body = method === 'POST' ? `${JSON.stringify({ play: g.play })}` : '';
+      const req = http(method, method === 'POST' ? `/games/${g.id}/plays` : '/healthz', [['Host', host()], ['Authorization', `Bearer ${g.token}`],
+        ['Content-Type', 'application/json'], ['Transfer-Encoding', te]], body + smuggled);
+      const r = await raw(srv.base, [req], { untilClose: true, timeout: 8000 });
+      const what = `${method} with Transfer-Encoding: ${te}`;
+      expectRawProblem(r, 400, 'malformed-request', what);
+      assert.ok(r.closed, `${what}: the connection is closed`);
+      assert.equal([...r.raw.matchAll(/HTTP\/1\.1 \d{3}/g)].length, 1, `${what}: one answer, none to the bytes after the headers: ${r.raw.slice(0, 400)}`);
+    }
+  }
+  assert.equal(await versionOf(g.id), g.version, 'the game did not change');
+});
+
+test('HEAD of an event stream is its head alone: no body, no stream slot', async () => {
+  const g = await gameWithPlay(39);
+  const head = http('HEAD', `/games/${g.id}/events`, [['Host', host()], ['Accept', 'text/event-stream']]);
+  const next = http('GET', '/healthz', [['Host', host()], ['Connection', 'close']]);
+  // the second request on the same connection is answered only if the first ended with its head
+  const r = await raw(srv.base, [head + next], { untilClose: true, timeout: 8000 });
+  const answers = r.raw.split(/(?=HTTP\/1\.1 \d{3})/);
+  assert.equal(answers.length, 2, `two answers, the HEAD's without a body: ${r.raw.slice(0, 400)}`);
+  assert.match(answers[0], /^HTTP\/1\.1 200/);
+  assert.match(answers[0], /\r\ncontent-type: text\/event-stream/i);
+  assert.doesNotMatch(answers[0], /\r\ncontent-length: (?!0\r)/i, 'no length but the 0 of an empty body, if any');
+  assert.ok(answers[0].endsWith('\r\n\r\n'), `nothing after the HEAD's head: ${JSON.stringify(answers[0].slice(-80))}`);
+  assert.match(answers[1], /^HTTP\/1\.1 200/);
+  assert.match(answers[1], /"status":"ok"/);
+});
+
+// croupier fcgi's own socket, spoken to directly (a misconfigured web server,
+// or anyone who reaches it): half a request must not hold a thread. Before,
+// libfcgi read its parameters and body with no deadline, and a handful of
+// half-sent requests starved every thread.
+test('FastCGI: half-sent requests are timed out; the threads go on serving', { timeout: 60000 }, async () => {
+  const { sock, env, stop } = await lonelyFcgi('half', ['--threads', '2']);
+  const held = [];
+  try {
+    // more half-sent requests than threads: the request's first record, and a
+    // few bytes of its parameters
+    const t0 = Date.now();
+    for (let i = 0; i < 3; i++) {
+      const s = net.connect({ path: sock });
+      s.closedAt = null;
+      s.on('close', () => { s.closedAt = Date.now() - t0; });
+      s.on('error', () => {});
+      s.on('connect', () => s.write(fcgiBytes(env('GET', '/healthz')).subarray(0, 20)));
+      held.push(s);
+    }
+    await new Promise((res) => setTimeout(res, 200));
+    // another client is served all the same, once the deadlines (5 s) free the threads
+    const ok = await fcgiRequest(sock, env('GET', '/healthz'), '', { timeout: 15000 });
+    assert.equal(ok.status, 200, ok.text);
+    for (const s of held) { // the third one was taken when the first two were cut: 5 s later
+      while (s.closedAt === null && Date.now() - t0 < 15000) await new Promise((res) => setTimeout(res, 100));
+      assert.ok(s.closedAt !== null, `a half-sent request's connection is closed (${Date.now() - t0} ms)`);
+    }
+    // a body that stops short of its CONTENT_LENGTH, without its end: 408 after 10 s
+    const body = JSON.stringify({ game: 'comp10001bo', seed: 1, players: [{ name: 'A' }, { name: 'B' }, { name: 'C' }, { name: 'D' }] });
+    const r = await fcgiRequest(sock, env('POST', '/games', { CONTENT_TYPE: 'application/json', CONTENT_LENGTH: body.length + 50 }), body,
+      { cut: true, timeout: 15000 });
+    assert.equal(r.status, 408, `a body that never ends: ${r.text}`);
+    assert.equal(r.json?.type, '/problems/request-timeout');
+  } finally {
+    for (const s of held) s.destroy();
+    await stop();
   }
 });

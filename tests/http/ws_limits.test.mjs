@@ -7,10 +7,12 @@
 // sees its own draw, even in the play that ends the game.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { test } from 'node:test';
-import { useServer, createGame, expectStatus } from './lib/server.mjs';
+import { useServer, startServer, createGame, expectStatus, request } from './lib/server.mjs';
+import { raw, http } from './lib/raw.mjs';
 
 const srv = useServer();
 const viaFcgi = process.env.CROUPIER_TEST_FRONT === 'fcgi';
@@ -42,9 +44,10 @@ function frame(opcode, payload, { fin = true, announce } = {}) {
   return Buffer.concat([Buffer.from(head), mask, masked]);
 }
 
-/** Open /games/{id}/ws on a raw socket; resolves once the server answered 101. */
-function openRaw(id, token) {
-  const { hostname, port } = new URL(srv.base);
+/** Open /games/{id}/ws on a raw socket (of this file's server, or the one at
+ * base); resolves once the server answered 101. */
+function openRaw(id, token, base = srv.base) {
+  const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const sock = net.connect({ host: hostname, port: Number(port) });
     let buf = Buffer.alloc(0);
@@ -212,5 +215,201 @@ test('Hanabi: the acting seat never sees its own draw, to the last play of the g
     await c.until((x) => x.messages.some((m) => m.event === 'onGameEnd'));
     check(c.messages, 'WebSocket');
     c.sock.destroy();
+  }
+});
+
+/** Resolves after ms. */
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The server's /metrics value of `name` (a line without labels). */
+async function metric(name) {
+  const r = await srv.get('/metrics');
+  expectStatus(r, 200);
+  const m = new RegExp(`^${name} (\\d+)$`, 'm').exec(r.text);
+  assert.ok(m, `/metrics has ${name}`);
+  return Number(m[1]);
+}
+
+test('a ping flood from sockets that never read is bounded: the server\'s memory stays put, others are served', { skip, timeout: 60_000 }, async () => {
+  // a server of its own: under ASan, freed memory is held in a quarantine
+  // (256 MB by default) that every pong would fill; none here, so that what
+  // is measured is what the server keeps (a release build ignores it)
+  const own = await startServer({ env: { ASAN_OPTIONS: `${process.env.ASAN_OPTIONS || ''}:quarantine_size_mb=0:thread_local_quarantine_size_kb=0` } });
+  const at = { base: own.base, get: (p, o) => request(own.base, 'GET', p, o),
+    post: (p, json, o = {}) => request(own.base, 'POST', p, { json, ...o }) };
+  const rss = () => Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${own.proc.pid}/status`, 'utf8'))[1]);
+  try {
+    await flood(at, rss);
+  } finally {
+    const { code } = await own.stop();
+    assert.equal(code, 0, 'the flooded server exits cleanly');
+  }
+});
+
+async function flood(at, memoryNow) {
+  const g = await createGame(at, { players: ['Ann', 'bot', 'bot', 'bot'], seed: 304 });
+  const socks = [];
+  for (let i = 0; i < 4; i++) { // spectators: no token needed
+    const c = await openRaw(g.id, null, at.base);
+    c.sock.pause(); // never reads another byte: every pong stays unread
+    socks.push(c);
+  }
+  const before = memoryNow();
+  let peak = before, offered = 0;
+  const batch = Buffer.concat(Array(10000).fill(frame(9, ''))); // 10,000 empty pings, 60 kB
+  const until = Date.now() + 3000;
+  const flooding = socks.map(async (c) => {
+    while (Date.now() < until && !c.closed) {
+      // as fast as the server takes them, 1 MB offered at most in this process
+      if (c.sock.writableLength < (1 << 20)) { c.sock.write(batch); offered += batch.length; }
+      await new Promise(setImmediate);
+    }
+  });
+  const served = (async () => {
+    let n = 0;
+    while (Date.now() < until) {
+      const t0 = Date.now();
+      expectStatus(await at.get('/healthz', { timeout: 5000 }), 200, 'GET /healthz during the flood');
+      assert.ok(Date.now() - t0 < 2000, `GET /healthz answered in ${Date.now() - t0} ms during the flood`);
+      n++;
+      peak = Math.max(peak, memoryNow());
+      await sleep(100);
+    }
+    return n;
+  })();
+  const [n] = await Promise.all([served, ...flooding]);
+  peak = Math.max(peak, memoryNow());
+  assert.ok(n > 5, `others were served meanwhile (${n} answers)`);
+  const grew = peak - before;
+  console.log(`# ping flood: ${(offered / 1e6).toFixed(1)} MB of pings offered on 4 sockets, server RSS ${before} kB -> peak ${peak} kB`);
+  assert.ok(grew < 5000, `resident memory grew by ${grew} kB under the flood (${(offered / 1e6).toFixed(1)} MB of pings offered)`);
+  for (const c of socks) c.sock.destroy();
+  expectStatus(await at.get('/healthz'), 200);
+}
+
+// A follower that stops reading. The client's socket takes 4 KiB (SO_RCVBUF:
+// a Python client, as Node cannot set it), so the server's output backs up
+// within a game; the server must cut it off within its write timeout (10 s)
+// and meanwhile keep every other follower up to date.
+const SLOW_FOLLOWER = `
+import base64, os, socket, sys, time
+port, path, kind = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+s.connect(('127.0.0.1', port))
+head = 'Upgrade: websocket\\r\\nConnection: Upgrade\\r\\nSec-WebSocket-Version: 13\\r\\nSec-WebSocket-Key: %s\\r\\n' % base64.b64encode(os.urandom(16)).decode() if kind == 'ws' else 'Accept: text/event-stream\\r\\n'
+s.sendall(('GET %s HTTP/1.1\\r\\nHost: x\\r\\n%s\\r\\n' % (path, head)).encode())
+print('connected', flush=True)
+time.sleep(120)  # never reads; killed by the test
+`;
+
+test('a follower that never reads is cut off within the write timeout; the others keep up', { skip, timeout: 90_000 }, async () => {
+  const created = await srv.post('/games', { game: 'fivecrowns', seed: 9, players: [{ name: 'Ann' }, ...Array(6).fill({ bot: 'strategy' })] });
+  expectStatus(created, 201);
+  const id = created.json.id, token = created.json.seats[0].token;
+  const open0 = await metric('croupier_streams_open');
+  const { port } = new URL(srv.base);
+  const slow = ['ws', 'sse'].map((kind) => spawn('python3', ['-c', SLOW_FOLLOWER, port,
+    kind === 'ws' ? `/games/${id}/ws` : `/games/${id}/events`, kind], { stdio: ['ignore', 'pipe', 'inherit'] }));
+  try {
+    await Promise.all(slow.map((p) => new Promise((r) => p.stdout.once('data', r))));
+    const reader = await openRaw(id); // a spectator that reads
+    const t0 = Date.now();
+    while (await metric('croupier_streams_open') < open0 + 3) {
+      assert.ok(Date.now() - t0 < 5000, 'the three streams opened');
+      await sleep(50);
+    }
+    // the whole game: each play's events reach the reading follower promptly
+    let worst = 0;
+    for (;;) {
+      const legal = await srv.get(`/games/${id}/legal`, { token });
+      if (!legal.json.plays.length) break;
+      expectStatus(await srv.post(`/games/${id}/plays`, { play: legal.json.plays[0] }, { token }), 200);
+      const want = (await srv.get(`/games/${id}/events`)).json.length;
+      const t1 = Date.now();
+      await reader.until((x) => x.messages.length >= want, 5000);
+      worst = Math.max(worst, Date.now() - t1);
+    }
+    const over = Date.now();
+    assert.ok(worst < 2000, `the reading follower had each play's events within ${worst} ms`);
+    // by now the slow followers' output has backed up: both are cut off, their slots given back
+    // (within 10 s of the moment their output stopped moving; the client's
+    // kernel still takes a few bytes now and then, so that moment may come
+    // a little after the last play: 30 s is the generous bound, where an
+    // uncut stream would stay until it is idle, 60 s)
+    while (await metric('croupier_streams_open') > open0 + 1) {
+      assert.ok(Date.now() - over < 30_000, `the followers that never read were cut off: still open ${Date.now() - over} ms after the last play`);
+      await sleep(250);
+    }
+    console.log(`# slow followers cut off ${Date.now() - over} ms after the game's last play; the reading one lagged ${worst} ms at most`);
+    reader.sock.destroy();
+  } finally {
+    for (const p of slow) p.kill('SIGKILL');
+  }
+});
+
+/** An SSE stream of game id on a raw socket: resolves to {status, sock} once its head is in. */
+function openSse(id) {
+  const { hostname, port } = new URL(srv.base);
+  return new Promise((resolve) => {
+    const sock = net.connect({ host: hostname, port: Number(port) }, () =>
+      sock.write(`GET /games/${id}/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`));
+    let head = '';
+    sock.on('data', (d) => {
+      head += d.toString('latin1');
+      const m = /^HTTP\/1\.1 (\d{3})/.exec(head);
+      if (m && head.includes('\r\n\r\n')) { sock.removeAllListeners('data'); sock.resume(); resolve({ status: Number(m[1]), head, sock }); }
+    });
+    sock.on('error', () => resolve({ status: 0, head, sock }));
+  });
+}
+
+test('16 streams from one address, WebSockets and SSE together; the next is refused and counted in /metrics', { skip, timeout: 60_000 }, async () => {
+  const g = await seatedGame(305);
+  const refusedBefore = async (kind) => {
+    const m = new RegExp(`^croupier_streams_refused_total\\{kind="${kind}"\\} (\\d+)$`, 'm').exec((await srv.get('/metrics')).text);
+    assert.ok(m, `/metrics counts refused ${kind} streams`);
+    return Number(m[1]);
+  };
+  const [sse0, ws0] = [await refusedBefore('sse'), await refusedBefore('websocket')];
+  const open0 = await metric('croupier_streams_open');
+  const held = [];
+  for (let i = 0; i < 8; i++) {
+    held.push((await openRaw(g.id)).sock);
+    const s = await openSse(g.id);
+    assert.equal(s.status, 200, `SSE stream ${i + 1}`);
+    held.push(s.sock);
+  }
+  assert.equal(await metric('croupier_streams_open'), open0 + 16, 'sixteen streams open');
+  const sse = await openSse(g.id);
+  assert.equal(sse.status, 503, `the 17th stream (SSE) is refused: ${sse.head.slice(0, 200)}`);
+  assert.match(sse.head, /too-many-streams/);
+  sse.sock.destroy();
+  await assert.rejects(openRaw(g.id), /503/, 'the 17th stream (a WebSocket) is refused');
+  assert.equal(await refusedBefore('sse'), sse0 + 1, 'the refused SSE stream is counted');
+  assert.equal(await refusedBefore('websocket'), ws0 + 1, 'the refused WebSocket is counted');
+  // one given back: one more may open
+  held.pop().destroy();
+  const t0 = Date.now();
+  while (await metric('croupier_streams_open') > open0 + 15) {
+    assert.ok(Date.now() - t0 < 3000, 'a closed stream gives its slot back within a second or two');
+    await sleep(100);
+  }
+  const again = await openRaw(g.id);
+  again.sock.destroy();
+  for (const s of held) s.destroy();
+});
+
+test('a token subprotocol longer than any token is refused 401, not taken for a spectator', { skip }, async () => {
+  const g = await seatedGame(306);
+  const upgrade = (protocols, timeout = 8000) => raw(srv.base, [http('GET', `/games/${g.id}/ws`, [['Host', new URL(srv.base).host],
+    ['Upgrade', 'websocket'], ['Connection', 'Upgrade'], ['Sec-WebSocket-Version', '13'],
+    ['Sec-WebSocket-Key', randomBytes(16).toString('base64')], ['Sec-WebSocket-Protocol', protocols]])], { timeout });
+  const ok = await upgrade(`croupier, croupier.token.${g.token}`, 1000); // 101: the frames go on, read for a second
+  assert.equal(ok.status, 101, 'the seat token as a subprotocol');
+  for (const n of [256, 300, 5000]) {
+    const r = await upgrade(`croupier, croupier.token.${'a'.repeat(n)}`);
+    assert.equal(r.status, 401, `a ${n}-character token: ${r.text.slice(0, 200)}`);
+    assert.equal(r.json?.type, '/problems/unauthorized');
   }
 });

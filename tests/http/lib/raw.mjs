@@ -99,17 +99,29 @@ function params(obj) {
   }));
 }
 
+/** The bytes of one FastCGI request (see fcgiRequest), for a test that sends only part of them. */
+export function fcgiBytes(env, stdin = '') {
+  const body = Buffer.from(stdin);
+  const chunks = [record(1, 1, Buffer.from([0, 1, 0, 0, 0, 0, 0, 0])), record(4, 1, params(env)), record(4, 1)];
+  for (let i = 0; i < body.length; i += 32768) chunks.push(record(5, 1, body.subarray(i, i + 32768)));
+  chunks.push(record(5, 1));
+  return Buffer.concat(chunks);
+}
+
 /**
  * One FastCGI request to the socket at `path` (a Unix socket): `env` as the
  * parameters, `stdin` as the body (sent whole, then the end of the stream,
- * whatever CONTENT_LENGTH says). Resolves to {status, headers, text, json}.
+ * whatever CONTENT_LENGTH says). opts.cut: leave out the end of the stream
+ * (the body never ends); opts.timeout (ms, default 10 s). Resolves to
+ * {status, headers, text, json}.
  */
-export function fcgiRequest(path, env, stdin = '') {
+export function fcgiRequest(path, env, stdin = '', opts = {}) {
   return new Promise((resolve, reject) => {
     const sock = net.connect({ path });
     let buf = Buffer.alloc(0);
     const out = [];
-    const timer = setTimeout(() => { sock.destroy(); reject(new Error('FastCGI: no answer in 10 s')); }, 10000);
+    const ms = opts.timeout ?? 10000;
+    const timer = setTimeout(() => { sock.destroy(); reject(new Error(`FastCGI: no answer in ${ms} ms`)); }, ms);
     sock.on('error', (e) => { clearTimeout(timer); reject(e); });
     sock.on('data', (d) => {
       buf = Buffer.concat([buf, d]);
@@ -137,11 +149,8 @@ export function fcgiRequest(path, env, stdin = '') {
       }
     });
     sock.on('connect', () => {
-      const body = Buffer.from(stdin);
-      const chunks = [record(1, 1, Buffer.from([0, 1, 0, 0, 0, 0, 0, 0])), record(4, 1, params(env)), record(4, 1)];
-      for (let i = 0; i < body.length; i += 32768) chunks.push(record(5, 1, body.subarray(i, i + 32768)));
-      chunks.push(record(5, 1));
-      sock.write(Buffer.concat(chunks));
+      const bytes = fcgiBytes(env, stdin);
+      sock.write(opts.cut ? bytes.subarray(0, bytes.length - 8) : bytes); // the last record: the end of stdin
     });
   });
 }

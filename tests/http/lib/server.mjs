@@ -6,7 +6,7 @@
 //   test('x', async () => { const r = await srv.get('/healthz'); ... });
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync, appendFileSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync, appendFileSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -33,7 +33,7 @@ function noteTokens(...tokens) {
  * handlers are the same, only the front end differs. Returns the same shape
  * as startServer.
  */
-async function startFcgi({ extraArgs = [], env = {}, store, adminToken = randomBytes(24).toString('base64url') } = {}) {
+async function startFcgi({ extraArgs = [], env = {}, store, adminToken = randomBytes(24).toString('base64url'), shippedRates = false } = {}) {
   const bin = path.resolve(ROOT, process.env.CROUPIER_BIN || 'build/croupier');
   const dir = mkdtempSync(path.join(tmpdir(), 'croupier-fcgi-'));
   noteTokens(adminToken);
@@ -54,12 +54,16 @@ async function startFcgi({ extraArgs = [], env = {}, store, adminToken = randomB
   });
   proc.stdout.resume();
   // The hardening of deploy/nginx-fastcgi.conf, as shipped: its marked
-  // http-level and server-level lines.
+  // http-level and server-level lines (their logs in the temp dir, not
+  // /var/log/nginx: errorLogs() reads them). Its rate of game creation is
+  // lifted unless shippedRates: the suites create games faster than a
+  // client should (tests/http/nginx_limits.test.mjs runs the shipped one).
   const deployConf = readFileSync(path.join(ROOT, 'deploy', 'nginx-fastcgi.conf'), 'utf8');
   const marked = (name) => {
     const m = new RegExp(`# croupier:${name}-begin\\n([\\s\\S]*?)# croupier:${name}-end`).exec(deployConf);
     if (!m) throw new Error(`deploy/nginx-fastcgi.conf has no croupier:${name} block`);
-    return m[1];
+    const text = m[1].replaceAll('/var/log/nginx/', `${dir}/`);
+    return shippedRates ? text : text.replace(/ rate=\d+r\/[sm]/g, ' rate=100000r/s').replace(/ burst=\d+/g, ' burst=100000');
   };
   let nginx, port, nerr = '';
   for (let attempt = 0; attempt < 20 && !nginx; attempt++) {
@@ -110,7 +114,10 @@ ${marked('server')}
     rmSync(dir, { recursive: true, force: true });
     return { ...r, stderr: err };
   }
-  return { base: `http://127.0.0.1:${port}`, adminToken, storeUrl, proc, stop, stderr: () => err, front: 'fcgi' };
+  // what nginx's error logs hold now: the main one and the server's own
+  const errorLogs = () => readdirSync(dir).filter((f) => /error.*\.log$/.test(f))
+    .map((f) => readFileSync(path.join(dir, f), 'utf8')).join('');
+  return { base: `http://127.0.0.1:${port}`, adminToken, storeUrl, proc, stop, stderr: () => err, front: 'fcgi', errorLogs };
 }
 
 /**
