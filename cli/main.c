@@ -18,6 +18,7 @@
 #include "front_civet.h"
 #include "front_fcgi.h"
 #include "game.h"
+#include "idem.h"
 #include "limits.h"
 #include "notify.h"
 #include "store.h"
@@ -35,7 +36,7 @@ static void on_signal(int sig)
 /* Options shared by `serve` and `fcgi`. */
 typedef struct server_opts {
     const char *cmd, *listen, *store_url, *access_log, *www, *openapi, *docs, *cors;
-    long long threads, body_limit, max_streams, max_streams_per_client, stream_idle;
+    long long threads, body_limit, max_streams, max_streams_per_client, stream_idle, idem_keep;
     int log_fd; /* --access-log, opened by check_files() */
 } server_opts;
 
@@ -70,12 +71,16 @@ static void server_usage(FILE *f, const char *cmd)
         "                       every client has the proxy's address)\n"
         "  --stream-idle S      a spectator's stream with nothing sent or received for S\n"
         "                       seconds is closed, a seat's after 10 * S (default %d)\n"
-        "  --body-limit BYTES   largest request body accepted (default 65536)\n",
+        "  --body-limit BYTES   largest request body accepted (default 65536)\n"
+        "  --idempotency-keep S how long the answer of a request sent with an\n"
+        "                       Idempotency-Key is kept for its retries (default %d\n"
+        "                       seconds: 24 hours; %d..%d)\n",
         fcgi ? FCGI_THREADS : SERVE_THREADS,
         fcgi ? "" : ": each holds one open connection\n"
                     "                       (docs/deployment.md: the connection budget)",
         fcgi ? "" : " and WebSocket", fcgi ? FCGI_THREADS / 2 : STREAMS_TOTAL_DEFAULT,
-        fcgi ? FCGI_THREADS / 2 : STREAMS_PER_CLIENT_DEFAULT, STREAMS_IDLE_DEFAULT);
+        fcgi ? FCGI_THREADS / 2 : STREAMS_PER_CLIENT_DEFAULT, STREAMS_IDLE_DEFAULT,
+        IDEM_KEEP_DEFAULT_S, IDEM_KEEP_MIN_S, IDEM_KEEP_MAX_S);
     if (!fcgi)
         fprintf(f, "  --access-log FILE    append an access log line per request to FILE\n");
     fprintf(f, "  --www DIR            the web page's files (default www; '' serves no page)\n");
@@ -103,6 +108,7 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
         {"max-streams", required_argument, 0, 'm'},
         {"max-streams-per-client", required_argument, 0, 'p'},
         {"stream-idle", required_argument, 0, 'i'},
+        {"idempotency-keep", required_argument, 0, 'k'},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -134,6 +140,13 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
         case 'i':
             if (cli_number(optarg, 1, 86400, &o->stream_idle)) {
                 fprintf(stderr, "croupier %s: --stream-idle takes 1..86400 seconds\n", o->cmd);
+                return 2;
+            }
+            break;
+        case 'k':
+            if (cli_number(optarg, IDEM_KEEP_MIN_S, IDEM_KEEP_MAX_S, &o->idem_keep)) {
+                fprintf(stderr, "croupier %s: --idempotency-keep takes %d..%d seconds\n", o->cmd,
+                        IDEM_KEEP_MIN_S, IDEM_KEEP_MAX_S);
                 return 2;
             }
             break;
@@ -251,6 +264,7 @@ static int server_setup(int argc, char **argv, server_opts *o, api_config *cfg, 
     cfg->openapi_path = o->openapi && *o->openapi ? o->openapi : NULL;
     cfg->docs_dir = o->docs && *o->docs ? o->docs : NULL;
     cfg->cors_origin = o->cors;
+    idem_configure(o->idem_keep ? (int)o->idem_keep : IDEM_KEEP_DEFAULT_S);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal; /* no SA_RESTART: blocking accept() returns */
@@ -342,10 +356,12 @@ static int cmd_serve(int argc, char **argv)
     char err[512];
     stream_budget(&o, 0);
     listen_to_store(st);
+    idem_start(st);
     keep_heap();
     raise_nofile("serve", 2 * o.threads + 64); /* connections held + queued, files */
     if (front_civet_start(&fc, o.listen, (int)o.threads, o.log_fd, err, sizeof err)) {
         fprintf(stderr, "croupier serve: %s\n", err);
+        idem_stop();
         store_close(st);
         return 1;
     }
@@ -362,6 +378,7 @@ static int cmd_serve(int argc, char **argv)
         usleep(50 * 1000); /* no pause(): a signal between test and wait would be lost */
     fprintf(stderr, "croupier: shutting down\n");
     front_civet_stop(&fc);
+    idem_stop();
     store_close(st);
     return 0;
 }
@@ -382,9 +399,11 @@ static int cmd_fcgi(int argc, char **argv)
         rc = front_fcgi_cgi(&cfg);
     } else {
         listen_to_store(st);
+        idem_start(st);
         keep_heap();
         if ((rc = front_fcgi_run(&cfg, o.listen, (int)o.threads, &stopping, err, sizeof err)))
             fprintf(stderr, "croupier fcgi: %s\n", err);
+        idem_stop();
     }
     store_close(st);
     return rc ? 1 : 0;
