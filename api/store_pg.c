@@ -239,13 +239,21 @@ static const struct {
  * keepalives find a dead peer of an idle connection within about 20 s. A
  * write whose answer was lost is settled by reading the store again within
  * PG_RESOLVE_MS (resolve_*, below). URL parameters override every default
- * here but the deadline's margin. */
+ * here but the deadline's margin.
+ *
+ * And every operation of the store (op_begin) waits no longer than the
+ * deadline in all, its connecting and preparing included; a write
+ * PG_RESOLVE_MS more, to settle an answer that was lost. After an answer
+ * that did not come in time (the database stopped answering), the store
+ * refuses at once for PG_QUIET_MS, so that the next calls of the request
+ * (and everyone else's) do not each wait the deadline again. */
 enum {
     PG_CONNECT_S = 3,
     PG_STATEMENT_MS = 3000,
     PG_IDLE_TX_MS = 10000, /* idle_in_transaction_session_timeout */
     PG_DEADLINE_MS = 1000, /* past the statement timeout */
     PG_RESOLVE_MS = 4000,
+    PG_QUIET_MS = 1000,
 };
 
 /* Which server session a connection is: its backend's pid and start, and
@@ -271,6 +279,8 @@ typedef struct pg_store {
     pg_conn *idle[PG_POOL_MAX];
     int nidle;
     int deadline_ms; /* the statement timeout of the first pooled session + the margin */
+    long long quiet_until; /* mono_ms: the database did not answer in time; refuse till then
+                              (atomic) */
     /* writes whose answer was lost, by what write_q then found (metrics) */
     unsigned long lost_found[4];
     /* the listener (listen(), below) */
@@ -322,9 +332,10 @@ static void log_fail(const char *op, pg_conn *pc, const PGresult *r)
     fprintf(stderr, "%s\n", m);
 }
 
-/* Connect: the store's defaults first, then the URL (expanded), whose
- * parameters override them (libpq keeps the last value of a keyword). */
-static PGconn *pg_connect(const char *url, char *err, size_t errlen)
+/* The store's defaults first, then the URL (expanded), whose parameters
+ * override them (libpq keeps the last value of a keyword): a connection
+ * made (`wait`) or started (PQconnectStartParams). */
+static PGconn *connect_with(const char *url, int wait)
 {
     char connect_s[16];
     snprintf(connect_s, sizeof connect_s, "%d", (int)PG_CONNECT_S);
@@ -332,7 +343,13 @@ static PGconn *pg_connect(const char *url, char *err, size_t errlen)
                                 "keepalives_interval", "keepalives_count", "tcp_user_timeout",
                                 "dbname", NULL};
     const char *const vals[] = {connect_s, "1", "10", "3", "3", "15000", url, NULL};
-    PGconn *c = PQconnectdbParams(keys, vals, 1);
+    return wait ? PQconnectdbParams(keys, vals, 1) : PQconnectStartParams(keys, vals, 1);
+}
+
+/* Connect, waiting as libpq does (connect_timeout). */
+static PGconn *pg_connect(const char *url, char *err, size_t errlen)
+{
+    PGconn *c = connect_with(url, 1);
     if (!c) {
         if (err && errlen)
             snprintf(err, errlen, "postgres: out of memory");
@@ -344,6 +361,56 @@ static PGconn *pg_connect(const char *url, char *err, size_t errlen)
         return NULL;
     }
     PQsetNoticeReceiver(c, notice_rx, NULL); /* kept across PQreset */
+    return c;
+}
+
+static long long mono_ms(void);
+static int sock_wait(PGconn *c, short events, long long end);
+
+/* The connect_timeout a connection was given (the store's default or the
+ * URL's), in ms. */
+static long long connect_ms(PGconn *c)
+{
+    long long ms = PG_CONNECT_S * 1000LL;
+    PQconninfoOption *o = PQconninfo(c);
+    for (PQconninfoOption *p = o; p && p->keyword; p++)
+        if (strcmp(p->keyword, "connect_timeout") == 0 && p->val && *p->val)
+            ms = strtoll(p->val, NULL, 10) * 1000;
+    PQconninfoFree(o);
+    return ms > 0 ? ms : PG_CONNECT_S * 1000LL;
+}
+
+/* Connect as pg_connect does, but waiting until `end` (mono_ms) at the
+ * most: libpq's own connect_timeout counts for each address apart. NULL
+ * when it fails or time is up (*late: the whole connect_timeout was up,
+ * not only what the caller had left). */
+static PGconn *pg_connect_by(const char *url, long long end, int *late)
+{
+    *late = 0;
+    PGconn *c = connect_with(url, 0);
+    if (!c || PQstatus(c) == CONNECTION_BAD) {
+        PQfinish(c);
+        return NULL;
+    }
+    long long by = mono_ms() + connect_ms(c);
+    int full = by <= end;
+    if (full)
+        end = by;
+    PostgresPollingStatusType st = PGRES_POLLING_WRITING;
+    while (st != PGRES_POLLING_OK && st != PGRES_POLLING_FAILED) {
+        int w = sock_wait(c, st == PGRES_POLLING_READING ? POLLIN : POLLOUT, end);
+        if (w <= 0) {
+            *late = w == 0 && full;
+            PQfinish(c);
+            return NULL;
+        }
+        st = PQconnectPoll(c);
+    }
+    if (st == PGRES_POLLING_FAILED) {
+        PQfinish(c);
+        return NULL;
+    }
+    PQsetNoticeReceiver(c, notice_rx, NULL);
     return c;
 }
 
@@ -477,11 +544,51 @@ static int prepare_all(pg_conn *pc, int ms)
     return 0;
 }
 
-/* A new connection to the store's database, nonblocking. */
+/* --- how long an operation may wait ----------------------------------------- */
+
+/* The end (mono_ms) of the store operation this thread runs: each of its
+ * waits (connecting, preparing, a statement, settling a lost answer) is cut
+ * to what is left of it. 0: none (the store's own connection at open). */
+static _Thread_local long long op_end;
+
+/* A store operation starts: a read, a claim, a cache write may wait the
+ * store's deadline in all; a write (`write`) PG_RESOLVE_MS more. */
+static void op_begin(const pg_store *s, int write)
+{
+    op_end = mono_ms() + s->deadline_ms + (write ? PG_RESOLVE_MS : 0);
+}
+
+/* How long one wait may last: the deadline, cut to what the operation has
+ * left (0: nothing). */
+static int op_left(const pg_store *s)
+{
+    long long left = op_end ? op_end - mono_ms() : s->deadline_ms;
+    return left < 0 ? 0 : left > s->deadline_ms ? s->deadline_ms : (int)left;
+}
+
+/* pc's last answer did not come within `ms`: when that was the whole
+ * deadline (not only what the operation had left), the database stops
+ * answering. */
+static void note_late(pg_store *s, const pg_conn *pc, int ms)
+{
+    if (pc && pc->late && ms >= s->deadline_ms)
+        __atomic_store_n(&s->quiet_until, mono_ms() + PG_QUIET_MS, __ATOMIC_RELAXED);
+}
+
+static int quiet(pg_store *s)
+{
+    return mono_ms() < __atomic_load_n(&s->quiet_until, __ATOMIC_RELAXED);
+}
+
+/* A new connection to the store's database, nonblocking, within what the
+ * operation has left. */
 static pg_conn *conn_new(pg_store *s)
 {
     pg_conn *pc = calloc(1, sizeof *pc);
-    if (pc && !(pc->pg = pg_connect(s->url, NULL, 0))) {
+    int late = 0;
+    if (pc && !(pc->pg = pg_connect_by(s->url, mono_ms() + op_left(s), &late))) {
+        pc->late = late;
+        note_late(s, pc, s->deadline_ms);
         free(pc);
         return NULL;
     }
@@ -505,10 +612,13 @@ static int idle_dead(pg_conn *pc)
     return !PQconsumeInput(pc->pg) || PQstatus(pc->pg) != CONNECTION_OK;
 }
 
-/* A connection ready to run Q[], or NULL (the database is unreachable). */
+/* A connection ready to run Q[], or NULL (the database is unreachable, or
+ * did not answer in time a moment ago). */
 static pg_conn *conn_take(pg_store *s)
 {
     pg_conn *pc = NULL;
+    if (quiet(s))
+        return NULL;
     for (;;) {
         pthread_mutex_lock(&s->mu);
         pc = s->nidle > 0 ? s->idle[--s->nidle] : NULL;
@@ -519,8 +629,10 @@ static pg_conn *conn_take(pg_store *s)
     }
     if (!pc && !(pc = conn_new(s)))
         return NULL;
-    if (pc->prepared || prepare_all(pc, s->deadline_ms) == 0)
+    int ms = op_left(s);
+    if (pc->prepared || prepare_all(pc, ms) == 0)
         return pc;
+    note_late(s, pc, ms);
     conn_drop(pc);
     return NULL;
 }
@@ -551,12 +663,13 @@ static void conn_give(pg_store *s, pg_conn *pc)
 static PGresult *send_q(pg_store *s, pg_conn *pc, int q, const char *const *vals, const int *lens,
                         const int *fmts, int binary_result, int *lost)
 {
-    int l = SENT_NOT;
+    int l = SENT_NOT, ms = op_left(s);
     PGresult *r = PQsendQueryPrepared(pc->pg, Q[q].name, Q[q].n, vals, lens, fmts, binary_result)
-                      ? await(pc, s->deadline_ms, &l)
+                      ? await(pc, ms, &l)
                       : NULL;
     if (!r && l == SENT_NOT && PQstatus(pc->pg) != CONNECTION_OK)
         pc->broken = 1;
+    note_late(s, pc, ms);
     if (lost)
         *lost = r ? SENT_NOT : l;
     return r;
@@ -776,7 +889,9 @@ typedef struct wparams {
 static int send_sql(pg_store *s, pg_conn *pc, const char *sql, int *lost)
 {
     *lost = SENT_NOT;
-    PGresult *r = PQsendQuery(pc->pg, sql) ? await(pc, s->deadline_ms, lost) : NULL;
+    int ms = op_left(s);
+    PGresult *r = PQsendQuery(pc->pg, sql) ? await(pc, ms, lost) : NULL;
+    note_late(s, pc, ms);
     int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
     PQclear(r);
     if (!ok && !pc->broken)
@@ -844,8 +959,8 @@ static int write_q(pg_store *s, pg_conn **pcp, const wparams *w, landed_fn lande
             ret = WQ_ANSWER;
             break;
         }
-        if (end < 0)
-            end = mono_ms() + PG_RESOLVE_MS;
+        if (end < 0) /* within what the write has left */
+            end = mono_ms() + PG_RESOLVE_MS < op_end ? mono_ms() + PG_RESOLVE_MS : op_end;
         pg_session who = pc ? pc->who : (pg_session){0};
         while (lost == SENT_LOST) { /* it may commit: look before anything else */
             conn_drop(pc);
@@ -894,6 +1009,7 @@ done:
 static int pg_get(store *base, const char *id, store_row *out)
 {
     pg_store *s = (pg_store *)base;
+    op_begin(s, 0);
     memset(out, 0, sizeof *out);
     out->snap_version = -1;
     pg_conn *pc = conn_take(s);
@@ -930,6 +1046,7 @@ static int pg_get(store *base, const char *id, store_row *out)
 static int pg_origin_get(store *base, const char *id, char **origin)
 {
     pg_store *s = (pg_store *)base;
+    op_begin(s, 0);
     *origin = NULL;
     pg_conn *pc = conn_take(s);
     if (!pc)
@@ -1016,6 +1133,7 @@ static int pg_create(store *base, const store_row *row, const store_play *plays,
         return ERR_STORE;
     bbuf b = {0};
     size_t off[PA__COUNT], len[PA__COUNT];
+    op_begin(s, 1);
     pg_conn *pc = encode_and_take(s, plays, k, &b, off, len);
     if (!pc)
         return ERR_STORE;
@@ -1104,6 +1222,7 @@ static int pg_commit(store *base, const char *id, int64_t expect, const char *me
         return ERR_STORE;
     bbuf b = {0};
     size_t off[PA__COUNT], len[PA__COUNT];
+    op_begin(s, 1);
     pg_conn *pc = encode_and_take(s, plays, k, &b, off, len);
     if (!pc)
         return ERR_STORE;
@@ -1161,6 +1280,7 @@ static int pg_snap_put(store *base, const char *id, int64_t version, const unsig
                        size_t snap_len)
 {
     pg_store *s = (pg_store *)base;
+    op_begin(s, 0);
     if (snap && snap_len > (size_t)PG_LEN_MAX)
         return ERR_STORE;
     pg_conn *pc = conn_take(s);
@@ -1185,6 +1305,7 @@ static int pg_plays(store *base, const char *id, long after, long limit, int wit
                     store_play **out, int *k)
 {
     pg_store *s = (pg_store *)base;
+    op_begin(s, 0);
     *out = NULL;
     *k = 0;
     pg_conn *pc = conn_take(s);
@@ -1235,6 +1356,7 @@ done:
 static int pg_del(store *base, const char *id)
 {
     pg_store *s = (pg_store *)base;
+    op_begin(s, 0);
     pg_conn *pc = conn_take(s);
     if (!pc)
         return ERR_STORE;
@@ -1253,6 +1375,7 @@ static int pg_del(store *base, const char *id)
 static int pg_ping(store *base)
 {
     pg_store *s = (pg_store *)base;
+    op_begin(s, 0);
     pg_conn *pc = conn_take(s);
     if (!pc)
         return ERR_STORE;
@@ -1307,6 +1430,7 @@ static key_params key_and(const unsigned char *id, const char *a, const char *b,
 static int pg_idem_claim(store *base, store_idem *k, int lease_s)
 {
     pg_store *s = (pg_store *)base;
+    op_begin(s, 0);
     pg_conn *pc = conn_take(s);
     if (!pc)
         return ERR_STORE;
@@ -1341,6 +1465,7 @@ static int pg_idem_claim(store *base, store_idem *k, int lease_s)
  * changed, else `none`. */
 static int idem_write(pg_store *s, int q, const key_params *p, int none)
 {
+    op_begin(s, 0);
     pg_conn *pc = conn_take(s);
     if (!pc)
         return ERR_STORE;
@@ -1387,6 +1512,7 @@ static int idem_get_on(pg_store *s, pg_conn *pc, store_idem *k)
 static int pg_idem_get(store *base, store_idem *k)
 {
     pg_store *s = (pg_store *)base;
+    op_begin(s, 0);
     pg_conn *pc = conn_take(s);
     if (!pc)
         return ERR_STORE;
@@ -1426,6 +1552,7 @@ static int answer_landed(pg_store *s, pg_conn *pc, const void *arg)
 static int pg_idem_purge(store *base)
 {
     pg_store *s = (pg_store *)base;
+    op_begin(s, 0);
     pg_conn *pc = conn_take(s);
     if (!pc)
         return ERR_STORE;
@@ -1579,6 +1706,7 @@ static size_t pg_metrics(store *base, char *buf, size_t n)
 static int pg_schema(store *base)
 {
     pg_store *s = (pg_store *)base;
+    op_begin(s, 0);
     pg_conn *pc = conn_take(s);
     if (!pc)
         return ERR_STORE;
