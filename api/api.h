@@ -124,6 +124,9 @@ int ctx_log_rows(const json_t *applied, const json_t *whos, store_play **out, in
  * the new version. */
 int ctx_save(const api_config *cfg, game_ctx *c, const json_t *applied, const json_t *whos,
              const idem_ticket *key, const http_res *ok);
+/* What api/idem.c rebuilds stored answers with (idem.h): ctx_status_json
+ * and ctx_rebuild. */
+extern const idem_hooks ctx_idem_hooks;
 /* The problem of a write the store refused (ERR_STORE) or could not say
  * it saved (ERR_OUTCOME_UNKNOWN), about `what` ("the play"); returns rc. */
 int ctx_store_fail(game_err *e, int rc, const char *what);

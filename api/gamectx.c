@@ -483,8 +483,10 @@ int ctx_save(const api_config *cfg, game_ctx *c, const json_t *applied, const js
                   : ERR_INTERNAL;
     if (!rc)
         rc = ctx_log_rows(applied, whos, &plays, &k);
+    idem_game g = {.hooks = &ctx_idem_hooks, .ops = c->ops, .st = c->st, .id = c->row.id,
+                   .version = c->row.version + 1, .reader = c->seat, .rows = plays, .k = k};
     if (!rc)
-        rc = idem_answer(key, ok, &a);
+        rc = idem_answer(key, ok, &g, &a);
     if (!rc)
         rc = cfg->store->vt->commit(cfg->store, c->row.id, c->row.version, meta, snap, len, plays,
                                     k, a.id ? &a : NULL);
@@ -499,6 +501,8 @@ int ctx_save(const api_config *cfg, game_ctx *c, const json_t *applied, const js
     }
     return rc;
 }
+
+const idem_hooks ctx_idem_hooks = {.status = ctx_status_json, .rebuild = ctx_rebuild};
 
 int ctx_store_fail(game_err *e, int rc, const char *what)
 {

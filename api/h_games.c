@@ -393,17 +393,13 @@ static int store_new_game(const api_config *cfg, const http_req *req, idem_ticke
                 json_object_set_new(s, "invite", json_string(invites[i]));
             }
         state_text view;
+        int reader = you >= 0 ? you : ctx_spectators_all(meta) ? SEAT_OBSERVER : SEAT_SPECTATOR;
         json_t *out = json_pack("{s:s,s:s,s:s,s:O,s:i,s:o,s:o,s:O,s:o}", "id", row.id,
                                 "game", ops->name, "variant", variant, "seed",
                                 show_seed ? seed : json_null(),
                                 "version", 1, "seats", pub, "you",
                                 you >= 0 ? json_integer(you) : json_null(), "applied",
-                                applied, "state",
-                                state_value(ops, st,
-                                            you >= 0                   ? you
-                                            : ctx_spectators_all(meta) ? SEAT_OBSERVER
-                                                                       : SEAT_SPECTATOR,
-                                            &view));
+                                applied, "state", state_value(ops, st, reader, &view));
         if (out)
             json_object_set_new(out, "status", ctx_status_json(ops, st));
         if (out && warnings)
@@ -415,7 +411,9 @@ static int store_new_game(const api_config *cfg, const http_req *req, idem_ticke
         http_res_header(&ok, "Location", "/games/%s", row.id);
         res_state(&ok, 201, out, &view);
         store_answer a;
-        if ((rc = idem_answer(key, &ok, &a))) {
+        idem_game g = {.hooks = &ctx_idem_hooks, .ops = ops, .st = st, .id = row.id,
+                       .version = row.version, .reader = reader, .rows = rows, .k = nrows};
+        if ((rc = idem_answer(key, &ok, &g, &a))) {
             err_set(e, rc, NULL, "out of memory");
             goto done;
         }

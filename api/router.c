@@ -389,7 +389,7 @@ static void dispatch(const api_config *cfg, const http_req *req, http_res *res)
     }
     idem_ticket key;
     int keyed = hit->flags & ROUTE_KEYED;
-    if (keyed && idem_begin(cfg, req, &key, res)) { /* answered: a replay, 409, 422 */
+    if (keyed && idem_begin(cfg, req, body, &ctx_idem_hooks, &key, res)) { /* answered: a replay, 409, 422 */
         json_arena_release(body);
         return;
     }

@@ -1,6 +1,6 @@
 /* store.h: where games live between requests.
  *
- * A game is its origin and its plays (schema version 3, docs/store.md):
+ * A game is its origin and its plays (schema version 4, docs/store.md):
  *
  *   games    one row per game: id, game type, version, the api's metadata
  *            (seats, token hashes: JSON text), the origin (the engine's JSON
@@ -18,11 +18,16 @@
  *            that appended it. Rows of kind STORE_NOTE carry only an
  *            explanation of a play inside the origin (imported or migrated
  *            history); they are never replayed.
- *   idempotency  one row per Idempotency-Key (api/idem.c): a hash naming
- *            the key in its scope, the request's fingerprint, the request
- *            that holds it, and once a write stored it (in the write's own
- *            transaction) the sealed answer; rows expire (expires_at) and
- *            are purged.
+ *   idempotency_claims   one row per Idempotency-Key whose request is in
+ *            flight (api/idem.c): a hash naming the key in its scope, the
+ *            request's fingerprint, the process and request that hold it,
+ *            the end of its lease. Inserted before the handler runs, deleted
+ *            by the write that answers it (in the write's transaction) or
+ *            when the request wrote nothing.
+ *   idempotency_answers  one row per answered key, inserted once by the
+ *            write itself, in its own transaction, at its final size: the
+ *            key's hash, the fingerprint, the sealed answer (what the retry
+ *            needs to rebuild the first answer) and when it expires.
  *
  * Every write is one transaction: the compare-and-swap on version, the new
  * snapshot and the appended plays commit together or not at all, so two
@@ -30,12 +35,13 @@
  * conflict, never a lost or doubled play.
  *
  * Implementations: store_sqlite.c (embedded default) and store_pg.c, rows
- * of store.c's table of back ends (store_backend below). Both
- * create schema version 3 on an empty database, migrate a database of the
- * previous release (schema 2: no idempotency table) or of the one before
- * (schema 1: games(id, game, version, meta, state, ...) and notes(game_id,
- * n, text)) in place on open, and record every schema version they applied
- * in a table schema_version(version, applied_at, note).
+ * of store.c's table of back ends (store_backend below). Both create
+ * schema version 4 on an empty database, migrate a database of an earlier
+ * release in place on open (schema 3: one idempotency table whose rows were
+ * grown in place; schema 2: no idempotency table; schema 1: games(id,
+ * game, version, meta, state, ...) and notes(game_id, n, text)), and record
+ * every schema version they applied in a table schema_version(version,
+ * applied_at, note).
  *
  * Ownership: strings and buffers in rows returned by the store are malloc'd;
  * free with store_row_free() / store_plays_free() (store_rows.c). Inputs are
@@ -47,7 +53,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { STORE_SCHEMA_VERSION = 3 };
+enum { STORE_SCHEMA_VERSION = 4 };
 
 typedef struct store_row {
     char id[64];
@@ -76,23 +82,28 @@ typedef struct store_play {
     int64_t at_ms;     /* unix time in ms when it was appended */
 } store_play;
 
-/* An idempotency key's row. */
+/* An idempotency key's row: its answer when there is one, else its claim.
+ * Keys and fingerprints are the first STORE_IDEM_HASH bytes of SHA-256
+ * digests (api/idem.c), stored as bytes. */
+enum { STORE_IDEM_HASH = 16, STORE_IDEM_OWNER = 64 };
+
 typedef struct store_idem {
-    char id[65];          /* hex SHA-256 naming the key in its scope */
-    char fingerprint[65]; /* hex SHA-256 of the request */
-    char owner[48];       /* the request holding it, or that stored its answer */
-    int done;             /* 1: the answer is stored */
-    int live;             /* not expired (a pending row: its lease still runs) */
+    unsigned char id[STORE_IDEM_HASH];          /* names the key in its scope */
+    unsigned char fingerprint[STORE_IDEM_HASH]; /* of the request */
+    char owner[STORE_IDEM_OWNER]; /* a claim's holder (api/idem.c: its process and request) */
+    int done;              /* 1: the answer is stored (owner is then "") */
+    int live;              /* not expired (a claim: its lease still runs) */
     unsigned char *answer; /* done: the sealed answer (malloc'd, store_idem_free) */
     size_t answer_len;
 } store_idem;
 
 /* The answer a write stores with it under its idempotency key (borrowed):
- * the key's row becomes done, owned by `owner`, kept keep_s seconds. The
- * write fails with ERR_IDEM_BUSY, changing nothing, when another request
- * stored an answer for the key first. */
+ * inserted into idempotency_answers, kept keep_s seconds, and the key's
+ * claim deleted, in the write's transaction. The write fails with
+ * ERR_IDEM_BUSY, changing nothing, when the key has a live answer already
+ * (another request with the key stored one first). */
 typedef struct store_answer {
-    const char *id, *fingerprint, *owner;
+    const unsigned char *id, *fingerprint; /* STORE_IDEM_HASH bytes each */
     const unsigned char *answer;
     size_t answer_len;
     int keep_s;
@@ -162,19 +173,23 @@ typedef struct store_vtable {
     /* The newest schema version the database records (a newer release may
      * have migrated it since this store opened it), or ERR_STORE. */
     int (*schema)(store *s);
-    /* Idempotency keys (api/idem.c). claim: hold key k->id for k->owner
-     * (pending, lease_s seconds) when no live row has it: 0. Otherwise
-     * ERR_IDEM_BUSY with *k filled from that row (fingerprint, owner, done,
-     * live, answer). ERR_STORE. */
+    /* Idempotency keys (api/idem.c). claim: when the key k->id has no live
+     * answer and no live claim, claim it for k->owner (lease_s seconds; an
+     * expired claim is made new): 0. Otherwise ERR_IDEM_BUSY with *k filled
+     * from the answer (fingerprint, done, live, answer) or, when there is
+     * none, the claim (fingerprint, owner, live). ERR_STORE. */
     int (*idem_claim)(store *s, store_idem *k, int lease_s);
-    /* The pending row of `from` becomes `to`'s (its request is gone):
-     * 0, ERR_IDEM_BUSY (the row changed meanwhile), ERR_STORE. */
-    int (*idem_take)(store *s, const char *id, const char *from, const char *to, int lease_s);
-    /* Drop the pending row of `owner` (its request wrote nothing): 0 or ERR_STORE. */
-    int (*idem_release)(store *s, const char *id, const char *owner);
-    /* The row k->id into *k: 0, ERR_NOT_FOUND, ERR_STORE. */
+    /* The claim of `from` becomes `to`'s for lease_s seconds more (from ==
+     * to: renewed; else its request is gone): 0, ERR_IDEM_BUSY (the claim
+     * is not from's any more), ERR_STORE. */
+    int (*idem_take)(store *s, const unsigned char *id, const char *from, const char *to,
+                     int lease_s);
+    /* Drop the claim of `owner` (its request wrote nothing): 0 or ERR_STORE. */
+    int (*idem_release)(store *s, const unsigned char *id, const char *owner);
+    /* The key k->id into *k (its answer, or else its claim; expired or
+     * not): 0, ERR_NOT_FOUND, ERR_STORE. */
     int (*idem_get)(store *s, store_idem *k);
-    /* Delete expired rows: how many, or ERR_STORE. */
+    /* Delete expired answers and claims: how many, or ERR_STORE. */
     int (*idem_purge)(store *s);
     /* Hear of other processes' writes: changed(id, arg) on a thread of the
      * store's for each game they wrote, changed(NULL, arg) when anything may

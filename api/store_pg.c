@@ -1,7 +1,8 @@
 /* store_pg.c: the PostgreSQL store (libpq), for several servers on several
- * machines sharing one database. Schema version 3 (store.h): games (with
+ * machines sharing one database. Schema version 4 (store.h): games (with
  * the origin and a snapshot cache), plays (the append-only log, cascading
- * from games), idempotency (the keys' rows) and schema_version.
+ * from games), idempotency_claims and idempotency_answers (the keys) and
+ * schema_version.
  *
  * Every write is ONE statement, hence one transaction of its own, and one
  * round trip whatever the number of plays:
@@ -73,7 +74,7 @@ enum {
 };
 
 _Static_assert(STORE_NOTE == 3, "the SQL below spells STORE_NOTE as 3");
-_Static_assert(STORE_SCHEMA_VERSION == 3, "this file creates and migrates to schema 3");
+_Static_assert(STORE_SCHEMA_VERSION == 4, "this file creates and migrates to schema 4");
 
 /* --- statements ------------------------------------------------------------ */
 
@@ -87,9 +88,10 @@ enum { Q_GET, Q_ORIGIN, Q_EXISTS, Q_CREATE, Q_CREATE_K, Q_SAME, Q_COMMIT, Q_COMM
 
 /* Pieces of the writes. A new game and its first plays ($1-$13); a commit's
  * compare-and-swap and its plays ($1-$11); an answer stored under its key
- * (from its first parameter: id, fingerprint, owner, the sealed answer and
- * how many seconds it is kept) when the write wrote its row, unless another
- * request stored one first. */
+ * (from its first parameter: id, fingerprint, the sealed answer and how
+ * many seconds it is kept) when the write wrote its row, unless the key has
+ * a live answer (another request stored one first), and the key's claim
+ * deleted. */
 #define CREATE_GAME                                                                    \
     "WITH g AS (INSERT INTO games (id, game, version, meta, origin, snap, snap_version)" \
     " VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $6 IS NULL THEN -1 ELSE $3 END)"        \
@@ -113,16 +115,23 @@ enum { Q_GET, Q_ORIGIN, Q_EXISTS, Q_CREATE, Q_CREATE_K, Q_SAME, Q_COMMIT, Q_COMM
 #define COMMIT_TYPES                                                                   \
     OID_TEXT, OID_INT8, OID_TEXT, OID_BYTEA, OID_INT8_ARRAY, OID_INT4_ARRAY,            \
         OID_INT4_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY, OID_TEXT_ARRAY
-#define ANSWER_PUT(id, fp, owner, answer, keep, from)                                  \
-    "INSERT INTO idempotency (id, fingerprint, owner, state, answer, expires_at)"      \
-    " SELECT " id ", " fp ", " owner ", 1, " answer ", now() + make_interval(secs => " keep \
-    ") FROM " from " ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, state = 1," \
+#define ANSWER_PUT(id, fp, answer, keep, from)                                         \
+    "INSERT INTO idempotency_answers (id, fingerprint, answer, expires_at)"            \
+    " SELECT " id ", " fp ", " answer ", now() + make_interval(secs => " keep ") FROM " \
+    from " ON CONFLICT (id) DO UPDATE SET fingerprint = excluded.fingerprint,"         \
     " answer = excluded.answer, expires_at = excluded.expires_at"                      \
-    " WHERE idempotency.state = 0 RETURNING 1"
-#define ANSWER_TYPES OID_TEXT, OID_TEXT, OID_TEXT, OID_BYTEA, OID_INT8
+    " WHERE idempotency_answers.expires_at <= now() RETURNING 1),"                     \
+    " d AS (DELETE FROM idempotency_claims WHERE id = " id " AND EXISTS (SELECT 1 FROM " from ")"
+#define ANSWER_TYPES OID_BYTEA, OID_BYTEA, OID_BYTEA, OID_INT8
 
-/* A key's row as idem_row() reads it (binary results). */
-#define IDEM_COLS "i.fingerprint, i.owner, i.state, i.expires_at > now(), i.answer"
+/* A key as idem_row() reads it (binary results): its answer when it has
+ * one (a, live only for a claim), else its claim (c). */
+#define IDEM_COLS                                                                      \
+    "coalesce(a.fingerprint, c.fingerprint), c.owner, a.id IS NOT NULL,"               \
+    " coalesce(a.expires_at, c.expires_at) > now(), a.answer"
+#define IDEM_JOIN(answer_cond)                                                         \
+    " FROM (SELECT 1) one LEFT JOIN idempotency_answers a ON a.id = $1" answer_cond     \
+    " LEFT JOIN idempotency_claims c ON c.id = $1 AND a.id IS NULL"
 
 static const struct {
     const char *name;
@@ -141,25 +150,25 @@ static const struct {
      * stored an answer for the key first (then the caller rolls back) */
     [Q_CREATE_K] = {"croupier_create_k",
                     CREATE_GAME ", p AS (INSERT INTO plays (" PLAY_COLS ")" CREATE_PLAYS "),"
-                    " k AS (" ANSWER_PUT("$14", "$15", "$16", "$17", "$18", "g") ")"
+                    " k AS (" ANSWER_PUT("$14", "$15", "$16", "$17", "g") ")"
                     " SELECT (SELECT count(*) FROM g), (SELECT count(*) FROM k)",
-                    18, {CREATE_TYPES, ANSWER_TYPES}},
+                    17, {CREATE_TYPES, ANSWER_TYPES}},
     /* after a create's answer was lost: is the row the one it wrote? */
     [Q_SAME] = {"croupier_same",
                 "SELECT 1 FROM games WHERE id = $1 AND version = $2 AND meta = $3",
                 3, {OID_TEXT, OID_INT8, OID_TEXT}},
     /* the game's change is announced (NOTIFY, sent when it commits) to the
-     * listening processes: $12 (a commit) or $17 (with an answer) is the
+     * listening processes: $12 (a commit) or $16 (with an answer) is the
      * payload "<process> <game id>" */
     [Q_COMMIT] = {"croupier_commit",
                   COMMIT_CTES " SELECT count(*), count(pg_notify('" PG_CHANNEL "', $12)) FROM u",
                   12, {COMMIT_TYPES, OID_TEXT}},
     /* a commit with its answer (counts as Q_CREATE_K's) */
     [Q_COMMIT_K] = {"croupier_commit_k",
-                    COMMIT_CTES ", k AS (" ANSWER_PUT("$12", "$13", "$14", "$15", "$16", "u") ")"
+                    COMMIT_CTES ", k AS (" ANSWER_PUT("$12", "$13", "$14", "$15", "u") ")"
                     " SELECT (SELECT count(*) FROM u), (SELECT count(*) FROM k),"
-                    " (SELECT count(pg_notify('" PG_CHANNEL "', $17)) FROM u)",
-                    17, {COMMIT_TYPES, ANSWER_TYPES, OID_TEXT}},
+                    " (SELECT count(pg_notify('" PG_CHANNEL "', $16)) FROM u)",
+                    16, {COMMIT_TYPES, ANSWER_TYPES, OID_TEXT}},
     /* after a commit's answer was lost: the game's version, and whether the
      * play numbered $2 is the commit's (logged under which version) */
     [Q_LANDED] = {"croupier_landed",
@@ -192,31 +201,33 @@ static const struct {
                2, {OID_TEXT, OID_INT8}},
     [Q_PING] = {"croupier_ping", "SELECT 1 FROM games LIMIT 1", 0, {0}},
     [Q_SCHEMA] = {"croupier_schema", "SELECT max(version) FROM schema_version", 0, {0}},
-    /* idempotency keys: a new pending row, or an expired one made new; then
-     * the row as it is (when the claim did not take it) */
+    /* idempotency keys: when the key has no live answer, a new claim, or an
+     * expired one made new; then the key as it is (when the claim did not
+     * take it) */
     [Q_IDEM_CLAIM] = {"croupier_idem_claim",
-                      "WITH c AS (INSERT INTO idempotency (id, fingerprint, owner, state, answer,"
-                      " expires_at) VALUES ($1, $2, $3, 0, NULL, now() + make_interval(secs => $4))"
+                      "WITH n AS (INSERT INTO idempotency_claims (id, fingerprint, owner, expires_at)"
+                      " SELECT $1, $2, $3, now() + make_interval(secs => $4) WHERE NOT EXISTS"
+                      " (SELECT 1 FROM idempotency_answers WHERE id = $1 AND expires_at > now())"
                       " ON CONFLICT (id) DO UPDATE SET fingerprint = excluded.fingerprint,"
-                      " owner = excluded.owner, state = 0, answer = NULL,"
-                      " expires_at = excluded.expires_at WHERE idempotency.expires_at <= now()"
-                      " RETURNING 1)"
-                      " SELECT (SELECT count(*) FROM c), " IDEM_COLS
-                      " FROM (SELECT 1) one LEFT JOIN idempotency i ON i.id = $1",
-                      4, {OID_TEXT, OID_TEXT, OID_TEXT, OID_INT8}},
-    [Q_IDEM_GET] = {"croupier_idem_get",
-                    "SELECT 0::bigint, " IDEM_COLS " FROM idempotency i WHERE i.id = $1", 1,
-                    {OID_TEXT}},
+                      " owner = excluded.owner, expires_at = excluded.expires_at"
+                      " WHERE idempotency_claims.expires_at <= now() RETURNING 1)"
+                      " SELECT (SELECT count(*) FROM n), " IDEM_COLS
+                      IDEM_JOIN(" AND a.expires_at > now()"),
+                      4, {OID_BYTEA, OID_BYTEA, OID_TEXT, OID_INT8}},
+    [Q_IDEM_GET] = {"croupier_idem_get", "SELECT 0::bigint, " IDEM_COLS IDEM_JOIN(""), 1,
+                    {OID_BYTEA}},
     [Q_IDEM_TAKE] = {"croupier_idem_take",
-                     "UPDATE idempotency SET owner = $3, expires_at = now() + make_interval(secs => $4)"
-                     " WHERE id = $1 AND owner = $2 AND state = 0",
-                     4, {OID_TEXT, OID_TEXT, OID_TEXT, OID_INT8}},
+                     "UPDATE idempotency_claims SET owner = $3,"
+                     " expires_at = now() + make_interval(secs => $4) WHERE id = $1 AND owner = $2",
+                     4, {OID_BYTEA, OID_TEXT, OID_TEXT, OID_INT8}},
     [Q_IDEM_RELEASE] = {"croupier_idem_release",
-                        "DELETE FROM idempotency WHERE id = $1 AND owner = $2 AND state = 0", 2,
-                        {OID_TEXT, OID_TEXT}},
+                        "DELETE FROM idempotency_claims WHERE id = $1 AND owner = $2", 2,
+                        {OID_BYTEA, OID_TEXT}},
     [Q_IDEM_PURGE] = {"croupier_idem_purge",
-                      "DELETE FROM idempotency WHERE id IN (SELECT id FROM idempotency"
-                      " WHERE expires_at <= now() LIMIT 10000)",
+                      "WITH a AS (DELETE FROM idempotency_answers WHERE id IN (SELECT id FROM"
+                      " idempotency_answers WHERE expires_at <= now() LIMIT 10000) RETURNING 1),"
+                      " c AS (DELETE FROM idempotency_claims WHERE expires_at <= now() RETURNING 1)"
+                      " SELECT (SELECT count(*) FROM a) + (SELECT count(*) FROM c)",
                       0, {0}},
     [Q_AGES] = {"croupier_ages",
                 "SELECT id, extract(epoch FROM updated_at)::bigint FROM games WHERE id > $1"
@@ -237,13 +248,21 @@ static const struct {
  * keepalives find a dead peer of an idle connection within about 20 s. A
  * write whose answer was lost is settled by reading the store again within
  * PG_RESOLVE_MS (resolve_*, below). URL parameters override every default
- * here but the deadline's margin. */
+ * here but the deadline's margin.
+ *
+ * And every operation of the store (op_begin) waits no longer than the
+ * deadline in all, its connecting and preparing included; a write
+ * PG_RESOLVE_MS more, to settle an answer that was lost. After an answer
+ * that did not come in time (the database stopped answering), the store
+ * refuses at once for PG_QUIET_MS, so that the next calls of the request
+ * (and everyone else's) do not each wait the deadline again. */
 enum {
     PG_CONNECT_S = 3,
     PG_STATEMENT_MS = 3000,
     PG_IDLE_TX_MS = 10000, /* idle_in_transaction_session_timeout */
     PG_DEADLINE_MS = 1000, /* past the statement timeout */
     PG_RESOLVE_MS = 4000,
+    PG_QUIET_MS = 1000,
 };
 
 /* Which server session a connection is: its backend's pid and start, and
@@ -269,6 +288,8 @@ typedef struct pg_store {
     pg_conn *idle[PG_POOL_MAX];
     int nidle;
     int deadline_ms; /* the statement timeout of the first pooled session + the margin */
+    long long quiet_until; /* mono_ms: the database did not answer in time; refuse till then
+                              (atomic) */
     /* writes whose answer was lost, by what write_q then found (metrics) */
     unsigned long lost_found[4];
     /* the listener (listen(), below) */
@@ -335,9 +356,10 @@ static void log_fail(const char *op, pg_conn *pc, const PGresult *r)
     fprintf(stderr, "%s\n", m);
 }
 
-/* Connect: the store's defaults first, then the URL (expanded), whose
- * parameters override them (libpq keeps the last value of a keyword). */
-static PGconn *pg_connect(const char *url, char *err, size_t errlen)
+/* The store's defaults first, then the URL (expanded), whose parameters
+ * override them (libpq keeps the last value of a keyword): a connection
+ * made (`wait`) or started (PQconnectStartParams). */
+static PGconn *connect_with(const char *url, int wait)
 {
     char connect_s[16];
     snprintf(connect_s, sizeof connect_s, "%d", (int)PG_CONNECT_S);
@@ -345,7 +367,13 @@ static PGconn *pg_connect(const char *url, char *err, size_t errlen)
                                 "keepalives_interval", "keepalives_count", "tcp_user_timeout",
                                 "dbname", NULL};
     const char *const vals[] = {connect_s, "1", "10", "3", "3", "15000", url, NULL};
-    PGconn *c = PQconnectdbParams(keys, vals, 1);
+    return wait ? PQconnectdbParams(keys, vals, 1) : PQconnectStartParams(keys, vals, 1);
+}
+
+/* Connect, waiting as libpq does (connect_timeout). */
+static PGconn *pg_connect(const char *url, char *err, size_t errlen)
+{
+    PGconn *c = connect_with(url, 1);
     if (!c) {
         if (err && errlen)
             snprintf(err, errlen, "postgres: out of memory");
@@ -357,6 +385,56 @@ static PGconn *pg_connect(const char *url, char *err, size_t errlen)
         return NULL;
     }
     PQsetNoticeReceiver(c, notice_rx, NULL); /* kept across PQreset */
+    return c;
+}
+
+static long long mono_ms(void);
+static int sock_wait(PGconn *c, short events, long long end);
+
+/* The connect_timeout a connection was given (the store's default or the
+ * URL's), in ms. */
+static long long connect_ms(PGconn *c)
+{
+    long long ms = PG_CONNECT_S * 1000LL;
+    PQconninfoOption *o = PQconninfo(c);
+    for (PQconninfoOption *p = o; p && p->keyword; p++)
+        if (strcmp(p->keyword, "connect_timeout") == 0 && p->val && *p->val)
+            ms = strtoll(p->val, NULL, 10) * 1000;
+    PQconninfoFree(o);
+    return ms > 0 ? ms : PG_CONNECT_S * 1000LL;
+}
+
+/* Connect as pg_connect does, but waiting until `end` (mono_ms) at the
+ * most: libpq's own connect_timeout counts for each address apart. NULL
+ * when it fails or time is up (*late: the whole connect_timeout was up,
+ * not only what the caller had left). */
+static PGconn *pg_connect_by(const char *url, long long end, int *late)
+{
+    *late = 0;
+    PGconn *c = connect_with(url, 0);
+    if (!c || PQstatus(c) == CONNECTION_BAD) {
+        PQfinish(c);
+        return NULL;
+    }
+    long long by = mono_ms() + connect_ms(c);
+    int full = by <= end;
+    if (full)
+        end = by;
+    PostgresPollingStatusType st = PGRES_POLLING_WRITING;
+    while (st != PGRES_POLLING_OK && st != PGRES_POLLING_FAILED) {
+        int w = sock_wait(c, st == PGRES_POLLING_READING ? POLLIN : POLLOUT, end);
+        if (w <= 0) {
+            *late = w == 0 && full;
+            PQfinish(c);
+            return NULL;
+        }
+        st = PQconnectPoll(c);
+    }
+    if (st == PGRES_POLLING_FAILED) {
+        PQfinish(c);
+        return NULL;
+    }
+    PQsetNoticeReceiver(c, notice_rx, NULL);
     return c;
 }
 
@@ -490,11 +568,51 @@ static int prepare_all(pg_conn *pc, int ms)
     return 0;
 }
 
-/* A new connection to the store's database, nonblocking. */
+/* --- how long an operation may wait ----------------------------------------- */
+
+/* The end (mono_ms) of the store operation this thread runs: each of its
+ * waits (connecting, preparing, a statement, settling a lost answer) is cut
+ * to what is left of it. 0: none (the store's own connection at open). */
+static _Thread_local long long op_end;
+
+/* A store operation starts: a read, a claim, a cache write may wait the
+ * store's deadline in all; a write (`write`) PG_RESOLVE_MS more. */
+static void op_begin(const pg_store *s, int write)
+{
+    op_end = mono_ms() + s->deadline_ms + (write ? PG_RESOLVE_MS : 0);
+}
+
+/* How long one wait may last: the deadline, cut to what the operation has
+ * left (0: nothing). */
+static int op_left(const pg_store *s)
+{
+    long long left = op_end ? op_end - mono_ms() : s->deadline_ms;
+    return left < 0 ? 0 : left > s->deadline_ms ? s->deadline_ms : (int)left;
+}
+
+/* pc's last answer did not come within `ms`: when that was the whole
+ * deadline (not only what the operation had left), the database stops
+ * answering. */
+static void note_late(pg_store *s, const pg_conn *pc, int ms)
+{
+    if (pc && pc->late && ms >= s->deadline_ms)
+        __atomic_store_n(&s->quiet_until, mono_ms() + PG_QUIET_MS, __ATOMIC_RELAXED);
+}
+
+static int quiet(pg_store *s)
+{
+    return mono_ms() < __atomic_load_n(&s->quiet_until, __ATOMIC_RELAXED);
+}
+
+/* A new connection to the store's database, nonblocking, within what the
+ * operation has left. */
 static pg_conn *conn_new(pg_store *s)
 {
     pg_conn *pc = calloc(1, sizeof *pc);
-    if (pc && !(pc->pg = pg_connect(s->url, NULL, 0))) {
+    int late = 0;
+    if (pc && !(pc->pg = pg_connect_by(s->url, mono_ms() + op_left(s), &late))) {
+        pc->late = late;
+        note_late(s, pc, s->deadline_ms);
         free(pc);
         return NULL;
     }
@@ -518,10 +636,13 @@ static int idle_dead(pg_conn *pc)
     return !PQconsumeInput(pc->pg) || PQstatus(pc->pg) != CONNECTION_OK;
 }
 
-/* A connection ready to run Q[], or NULL (the database is unreachable). */
+/* A connection ready to run Q[], or NULL (the database is unreachable, or
+ * did not answer in time a moment ago). */
 static pg_conn *conn_take(pg_store *s)
 {
     pg_conn *pc = NULL;
+    if (quiet(s))
+        return NULL;
     for (;;) {
         pthread_mutex_lock(&s->mu);
         pc = s->nidle > 0 ? s->idle[--s->nidle] : NULL;
@@ -532,8 +653,10 @@ static pg_conn *conn_take(pg_store *s)
     }
     if (!pc && !(pc = conn_new(s)))
         return NULL;
-    if (pc->prepared || prepare_all(pc, s->deadline_ms) == 0)
+    int ms = op_left(s);
+    if (pc->prepared || prepare_all(pc, ms) == 0)
         return pc;
+    note_late(s, pc, ms);
     conn_drop(pc);
     return NULL;
 }
@@ -564,12 +687,13 @@ static void conn_give(pg_store *s, pg_conn *pc)
 static PGresult *send_q(pg_store *s, pg_conn *pc, int q, const char *const *vals, const int *lens,
                         const int *fmts, int binary_result, int *lost)
 {
-    int l = SENT_NOT;
+    int l = SENT_NOT, ms = op_left(s);
     PGresult *r = PQsendQueryPrepared(pc->pg, Q[q].name, Q[q].n, vals, lens, fmts, binary_result)
-                      ? await(pc, s->deadline_ms, &l)
+                      ? await(pc, ms, &l)
                       : NULL;
     if (!r && l == SENT_NOT && PQstatus(pc->pg) != CONNECTION_OK)
         pc->broken = 1;
+    note_late(s, pc, ms);
     if (lost)
         *lost = r ? SENT_NOT : l;
     return r;
@@ -789,7 +913,9 @@ typedef struct wparams {
 static int send_sql(pg_store *s, pg_conn *pc, const char *sql, int *lost)
 {
     *lost = SENT_NOT;
-    PGresult *r = PQsendQuery(pc->pg, sql) ? await(pc, s->deadline_ms, lost) : NULL;
+    int ms = op_left(s);
+    PGresult *r = PQsendQuery(pc->pg, sql) ? await(pc, ms, lost) : NULL;
+    note_late(s, pc, ms);
     int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
     PQclear(r);
     if (!ok && !pc->broken)
@@ -857,8 +983,8 @@ static int write_q(pg_store *s, pg_conn **pcp, const wparams *w, landed_fn lande
             ret = WQ_ANSWER;
             break;
         }
-        if (end < 0)
-            end = mono_ms() + PG_RESOLVE_MS;
+        if (end < 0) /* within what the write has left */
+            end = mono_ms() + PG_RESOLVE_MS < op_end ? mono_ms() + PG_RESOLVE_MS : op_end;
         pg_session who = pc ? pc->who : (pg_session){0};
         while (lost == SENT_LOST) { /* it may commit: look before anything else */
             conn_drop(pc);
@@ -907,6 +1033,7 @@ done:
 static int pg_get(store *base, const char *id, store_row *out)
 {
     pg_store *s = (pg_store *)base;
+    op_begin(s, 0);
     memset(out, 0, sizeof *out);
     out->snap_version = -1;
     pg_conn *pc = conn_take(s);
@@ -943,6 +1070,7 @@ static int pg_get(store *base, const char *id, store_row *out)
 static int pg_origin_get(store *base, const char *id, char **origin)
 {
     pg_store *s = (pg_store *)base;
+    op_begin(s, 0);
     *origin = NULL;
     pg_conn *pc = conn_take(s);
     if (!pc)
@@ -994,18 +1122,20 @@ static int create_landed(pg_store *s, pg_conn *pc, const void *arg)
  * (the caller answers what that one stored); not stored: not landed. */
 static int answer_landed(pg_store *s, pg_conn *pc, const void *arg);
 
-/* The answer's parameters at v[first..first+4] (binary answer, text rest). */
+/* The answer's parameters at v[first..first+3] (binary key, fingerprint
+ * and answer, text keep). */
 static void answer_params(const store_answer *a, const char **v, int *lens, int *fmts, int first,
                           char keep[16])
 {
     snprintf(keep, 16, "%d", a->keep_s);
-    v[first] = a->id;
-    v[first + 1] = a->fingerprint;
-    v[first + 2] = a->owner;
-    v[first + 3] = (const char *)a->answer;
-    lens[first + 3] = (int)a->answer_len;
-    fmts[first + 3] = 1;
-    v[first + 4] = keep;
+    const unsigned char *bin[3] = {a->id, a->fingerprint, a->answer};
+    size_t n[3] = {STORE_IDEM_HASH, STORE_IDEM_HASH, a->answer_len};
+    for (int i = 0; i < 3; i++) {
+        v[first + i] = (const char *)bin[i];
+        lens[first + i] = (int)n[i];
+        fmts[first + i] = 1;
+    }
+    v[first + 3] = keep;
 }
 
 /* A keyed write's counts (Q_CREATE_K, Q_COMMIT_K): 1 wrote and stored, 0
@@ -1027,6 +1157,7 @@ static int pg_create(store *base, const store_row *row, const store_play *plays,
         return ERR_STORE;
     bbuf b = {0};
     size_t off[PA__COUNT], len[PA__COUNT];
+    op_begin(s, 1);
     pg_conn *pc = encode_and_take(s, plays, k, &b, off, len);
     if (!pc)
         return ERR_STORE;
@@ -1115,6 +1246,7 @@ static int pg_commit(store *base, const char *id, int64_t expect, const char *me
         return ERR_STORE;
     bbuf b = {0};
     size_t off[PA__COUNT], len[PA__COUNT];
+    op_begin(s, 1);
     pg_conn *pc = encode_and_take(s, plays, k, &b, off, len);
     if (!pc)
         return ERR_STORE;
@@ -1129,7 +1261,7 @@ static int pg_commit(store *base, const char *id, int64_t expect, const char *me
         answer_params(a, v, lens, fmts, 11, keep);
     char payload[PG_INSTANCE_LEN + 2 + 64];
     snprintf(payload, sizeof payload, "%s %s", s->instance, id);
-    v[a ? 16 : 11] = payload;
+    v[a ? 15 : 11] = payload;
     commit_arg arg = {.id = id, .meta = meta, .expect = expect, .first = k ? &plays[0] : NULL};
     wparams w = {.q = a ? Q_COMMIT_K : Q_COMMIT, .tx = a != NULL, .vals = v, .lens = lens,
                  .fmts = fmts};
@@ -1172,6 +1304,7 @@ static int pg_snap_put(store *base, const char *id, int64_t version, const unsig
                        size_t snap_len)
 {
     pg_store *s = (pg_store *)base;
+    op_begin(s, 0);
     if (snap && snap_len > (size_t)PG_LEN_MAX)
         return ERR_STORE;
     pg_conn *pc = conn_take(s);
@@ -1196,6 +1329,7 @@ static int pg_plays(store *base, const char *id, long after, long limit, int wit
                     store_play **out, int *k)
 {
     pg_store *s = (pg_store *)base;
+    op_begin(s, 0);
     *out = NULL;
     *k = 0;
     pg_conn *pc = conn_take(s);
@@ -1246,6 +1380,7 @@ done:
  * write is before it (NULL: any). */
 static int del_before(pg_store *s, const char *id, const char *before)
 {
+    op_begin(s, 0);
     pg_conn *pc = conn_take(s);
     if (!pc)
         return ERR_STORE;
@@ -1277,6 +1412,7 @@ static int pg_ages(store *base, const char *after, int limit, store_age *out, in
 {
     pg_store *s = (pg_store *)base;
     *k = 0;
+    op_begin(s, 0);
     pg_conn *pc = conn_take(s);
     if (!pc)
         return ERR_STORE;
@@ -1303,6 +1439,7 @@ static int pg_ages(store *base, const char *after, int limit, store_age *out, in
  * database's files, not a thing to do per request. */
 static void size_now(pg_store *s)
 {
+    op_begin(s, 0);
     pg_conn *pc = conn_take(s);
     PGresult *r = pc ? run(s, &pc, Q_SIZE, NULL, NULL, NULL, 0) : NULL;
     if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
@@ -1344,6 +1481,7 @@ static int pg_room(store *base, store_room *out)
 static int pg_ping(store *base)
 {
     pg_store *s = (pg_store *)base;
+    op_begin(s, 0);
     pg_conn *pc = conn_take(s);
     if (!pc)
         return ERR_STORE;
@@ -1367,12 +1505,11 @@ static void bin_text(const PGresult *r, int row, int col, char *out, size_t n)
  * 0, ERR_NOT_FOUND (NULLs: no row), ERR_STORE (no memory). */
 static int idem_row(const PGresult *r, store_idem *k)
 {
-    if (PQgetisnull(r, 0, 1))
+    if (PQgetisnull(r, 0, 1) || PQgetlength(r, 0, 1) != STORE_IDEM_HASH)
         return ERR_NOT_FOUND;
-    bin_text(r, 0, 1, k->fingerprint, sizeof k->fingerprint);
+    memcpy(k->fingerprint, PQgetvalue(r, 0, 1), STORE_IDEM_HASH);
     bin_text(r, 0, 2, k->owner, sizeof k->owner);
-    const unsigned char *st = (const unsigned char *)PQgetvalue(r, 0, 3);
-    k->done = PQgetlength(r, 0, 3) == 2 && (st[0] << 8 | st[1]) == 1;
+    k->done = PQgetlength(r, 0, 3) == 1 && *PQgetvalue(r, 0, 3) == 1;
     k->live = PQgetlength(r, 0, 4) == 1 && *PQgetvalue(r, 0, 4) == 1;
     store_idem_free(k);
     char *answer = NULL;
@@ -1383,20 +1520,36 @@ static int idem_row(const PGresult *r, store_idem *k)
     return 0;
 }
 
+/* The parameters of a statement on a key ($1, binary) and text ones after
+ * it (at most 3). */
+typedef struct key_params {
+    const char *v[4];
+    int lens[4], fmts[4];
+} key_params;
+
+static key_params key_and(const unsigned char *id, const char *a, const char *b, const char *c)
+{
+    key_params p = {.v = {(const char *)id, a, b, c}, .lens = {STORE_IDEM_HASH}, .fmts = {1}};
+    return p;
+}
+
 static int pg_idem_claim(store *base, store_idem *k, int lease_s)
 {
     pg_store *s = (pg_store *)base;
+    op_begin(s, 0);
     pg_conn *pc = conn_take(s);
     if (!pc)
         return ERR_STORE;
     char ls[16];
     snprintf(ls, sizeof ls, "%d", lease_s);
-    const char *v[4] = {k->id, k->fingerprint, k->owner, ls};
+    key_params p = key_and(k->id, (const char *)k->fingerprint, k->owner, ls);
+    p.lens[1] = STORE_IDEM_HASH;
+    p.fmts[1] = 1;
     int ret = ERR_STORE;
     /* a row that came in between this statement's snapshot and its insert
      * shows in neither: ask again */
     for (int tries = 0; tries < 3 && ret == ERR_STORE; tries++) {
-        PGresult *r = run(s, &pc, Q_IDEM_CLAIM, v, NULL, NULL, 1);
+        PGresult *r = run(s, &pc, Q_IDEM_CLAIM, p.v, p.lens, p.fmts, 1);
         int64_t claimed = 0;
         if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1 ||
             bin_i64(r, 0, 0, &claimed)) {
@@ -1414,14 +1567,15 @@ static int pg_idem_claim(store *base, store_idem *k, int lease_s)
     return ret;
 }
 
-/* A conditional write of a key's row (take, release): 0 when a row
+/* A conditional write of a key's claim (take, release): 0 when a row
  * changed, else `none`. */
-static int idem_write(pg_store *s, int q, const char *const *v, int none)
+static int idem_write(pg_store *s, int q, const key_params *p, int none)
 {
+    op_begin(s, 0);
     pg_conn *pc = conn_take(s);
     if (!pc)
         return ERR_STORE;
-    PGresult *r = run(s, &pc, q, v, NULL, NULL, 0); /* conditional: may run twice */
+    PGresult *r = run(s, &pc, q, p->v, p->lens, p->fmts, 0); /* conditional: may run twice */
     int ret = ERR_STORE;
     if (PQresultStatus(r) == PGRES_COMMAND_OK)
         ret = strcmp(PQcmdTuples(r), "0") == 0 ? none : 0;
@@ -1432,31 +1586,31 @@ static int idem_write(pg_store *s, int q, const char *const *v, int none)
     return ret;
 }
 
-static int pg_idem_take(store *base, const char *id, const char *from, const char *to,
+static int pg_idem_take(store *base, const unsigned char *id, const char *from, const char *to,
                         int lease_s)
 {
     char ls[16];
     snprintf(ls, sizeof ls, "%d", lease_s);
-    const char *v[4] = {id, from, to, ls};
-    return idem_write((pg_store *)base, Q_IDEM_TAKE, v, ERR_IDEM_BUSY);
+    key_params p = key_and(id, from, to, ls);
+    return idem_write((pg_store *)base, Q_IDEM_TAKE, &p, ERR_IDEM_BUSY);
 }
 
-static int pg_idem_release(store *base, const char *id, const char *owner)
+static int pg_idem_release(store *base, const unsigned char *id, const char *owner)
 {
-    const char *v[2] = {id, owner};
-    return idem_write((pg_store *)base, Q_IDEM_RELEASE, v, 0);
+    key_params p = key_and(id, owner, NULL, NULL);
+    return idem_write((pg_store *)base, Q_IDEM_RELEASE, &p, 0);
 }
 
 /* The key's row, read on pc (no second try). */
 static int idem_get_on(pg_store *s, pg_conn *pc, store_idem *k)
 {
-    const char *v[1] = {k->id};
-    PGresult *r = send_q(s, pc, Q_IDEM_GET, v, NULL, NULL, 1, NULL);
+    key_params p = key_and(k->id, NULL, NULL, NULL);
+    PGresult *r = send_q(s, pc, Q_IDEM_GET, p.v, p.lens, p.fmts, 1, NULL);
     int ret = ERR_STORE;
-    if (PQresultStatus(r) != PGRES_TUPLES_OK)
+    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1)
         log_fail("idempotency get", pc, r);
     else
-        ret = PQntuples(r) == 0 ? ERR_NOT_FOUND : idem_row(r, k);
+        ret = idem_row(r, k);
     PQclear(r);
     return ret;
 }
@@ -1464,6 +1618,7 @@ static int idem_get_on(pg_store *s, pg_conn *pc, store_idem *k)
 static int pg_idem_get(store *base, store_idem *k)
 {
     pg_store *s = (pg_store *)base;
+    op_begin(s, 0);
     pg_conn *pc = conn_take(s);
     if (!pc)
         return ERR_STORE;
@@ -1478,32 +1633,39 @@ static int pg_idem_get(store *base, store_idem *k)
     return ret;
 }
 
+/* landed() of a keyed write: the key's answer is this write's (the same
+ * sealed bytes: each sealing has a nonce of its own), another request's
+ * (ERR_IDEM_BUSY), or there is none (not landed). */
 static int answer_landed(pg_store *s, pg_conn *pc, const void *arg)
 {
     const store_answer *a = arg;
     store_idem k = {0};
-    snprintf(k.id, sizeof k.id, "%s", a->id);
+    memcpy(k.id, a->id, sizeof k.id);
     int ret = idem_get_on(s, pc, &k);
+    int mine = ret == 0 && k.done && k.answer_len == a->answer_len &&
+               memcmp(k.answer, a->answer, a->answer_len) == 0;
+    int done = k.done;
     store_idem_free(&k);
     if (ret == ERR_NOT_FOUND)
         return 0;
     if (ret)
         return ERR_STORE;
-    if (!k.done)
+    if (!done)
         return 0;
-    return strcmp(k.owner, a->owner) == 0 ? 1 : ERR_IDEM_BUSY;
+    return mine ? 1 : ERR_IDEM_BUSY;
 }
 
 static int pg_idem_purge(store *base)
 {
     pg_store *s = (pg_store *)base;
+    op_begin(s, 0);
     pg_conn *pc = conn_take(s);
     if (!pc)
         return ERR_STORE;
     PGresult *r = run(s, &pc, Q_IDEM_PURGE, NULL, NULL, NULL, 0);
     int ret = ERR_STORE;
-    if (PQresultStatus(r) == PGRES_COMMAND_OK)
-        ret = (int)strtol(PQcmdTuples(r), NULL, 10);
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+        ret = (int)strtol(PQgetvalue(r, 0, 0), NULL, 10);
     else
         log_fail("idempotency purge", pc, r);
     PQclear(r);
@@ -1650,6 +1812,7 @@ static size_t pg_metrics(store *base, char *buf, size_t n)
 static int pg_schema(store *base)
 {
     pg_store *s = (pg_store *)base;
+    op_begin(s, 0);
     pg_conn *pc = conn_take(s);
     if (!pc)
         return ERR_STORE;
@@ -1715,13 +1878,27 @@ static const store_vtable VT = {
     " kind integer NOT NULL, bot text, play text, record text, explanation text,"      \
     " at_ms bigint NOT NULL, PRIMARY KEY (game_id, n))"
 
-#define DDL_IDEMPOTENCY                                                                 \
+/* Schema 3's idempotency keys, one table whose pending rows a write grew
+ * into answered ones (kept only to migrate a schema-2 database on through
+ * schema 3). */
+#define DDL_IDEMPOTENCY_V3                                                              \
     "CREATE TABLE idempotency (id text PRIMARY KEY, fingerprint text NOT NULL,"        \
     " owner text NOT NULL, state smallint NOT NULL, answer bytea,"                     \
     " expires_at timestamptz NOT NULL)"
-#define DDL_IDEMPOTENCY_INDEX "CREATE INDEX idempotency_expires ON idempotency (expires_at)"
+#define DDL_IDEMPOTENCY_V3_INDEX "CREATE INDEX idempotency_expires ON idempotency (expires_at)"
 
-static const char *const CREATE_V3[] = {
+/* Schema 4: the keys' claims (small, short-lived) and answers (inserted
+ * once, at their final size, by the write they answer), apart (store.h). */
+#define DDL_IDEMPOTENCY_CLAIMS                                                          \
+    "CREATE TABLE idempotency_claims (id bytea PRIMARY KEY, fingerprint bytea NOT NULL," \
+    " owner text NOT NULL, expires_at timestamptz NOT NULL)"
+#define DDL_IDEMPOTENCY_ANSWERS                                                         \
+    "CREATE TABLE idempotency_answers (id bytea PRIMARY KEY, fingerprint bytea NOT NULL," \
+    " answer bytea NOT NULL, expires_at timestamptz NOT NULL)"
+#define DDL_IDEMPOTENCY_ANSWERS_INDEX                                                   \
+    "CREATE INDEX idempotency_answers_expires ON idempotency_answers (expires_at)"
+
+static const char *const CREATE_V4[] = {
     DDL_SCHEMA_VERSION,
     "CREATE TABLE games (id text PRIMARY KEY, game text NOT NULL, version bigint NOT NULL,"
     " meta text NOT NULL, origin text NOT NULL, snap bytea,"
@@ -1729,18 +1906,40 @@ static const char *const CREATE_V3[] = {
     " created_at timestamptz NOT NULL DEFAULT now(),"
     " updated_at timestamptz NOT NULL DEFAULT now())",
     DDL_PLAYS,
-    DDL_IDEMPOTENCY,
-    DDL_IDEMPOTENCY_INDEX,
+    DDL_IDEMPOTENCY_CLAIMS,
+    DDL_IDEMPOTENCY_ANSWERS,
+    DDL_IDEMPOTENCY_ANSWERS_INDEX,
     "INSERT INTO schema_version (version, note)"
-    " VALUES (3, 'origin + play log + snapshot cache + idempotency keys')",
+    " VALUES (4, 'origin + play log + snapshot cache + idempotency claims and answers')",
 };
 
-/* Schema 2 -> 3: the idempotency keys' table. */
+/* Schema 2 -> 3: the idempotency keys' table (as schema 3 had it). */
 static const char *const MIGRATE_V2[] = {
-    DDL_IDEMPOTENCY,
-    DDL_IDEMPOTENCY_INDEX,
+    DDL_IDEMPOTENCY_V3,
+    DDL_IDEMPOTENCY_V3_INDEX,
     "INSERT INTO schema_version (version, note) VALUES (3, 'migrated: idempotency keys')",
 };
+
+/* Schema 3 -> 4: schema 3's rows into the two tables (their hex hashes as
+ * bytes, cut to STORE_IDEM_HASH; the answers as they were sealed, which
+ * api/idem.c still opens; the pending rows as claims, which run out within
+ * their lease), then the old table dropped. */
+#define HASH_OF_HEX(col) "decode(substr(" col ", 1, 32), 'hex')"
+static const char *const MIGRATE_V3[] = {
+    DDL_IDEMPOTENCY_CLAIMS,
+    DDL_IDEMPOTENCY_ANSWERS,
+    DDL_IDEMPOTENCY_ANSWERS_INDEX,
+    "INSERT INTO idempotency_answers (id, fingerprint, answer, expires_at)"
+    " SELECT " HASH_OF_HEX("id") ", " HASH_OF_HEX("fingerprint") ", answer, expires_at"
+    " FROM idempotency WHERE state = 1 AND answer IS NOT NULL",
+    "INSERT INTO idempotency_claims (id, fingerprint, owner, expires_at)"
+    " SELECT " HASH_OF_HEX("id") ", " HASH_OF_HEX("fingerprint") ", owner, expires_at"
+    " FROM idempotency WHERE state = 0",
+    "DROP TABLE idempotency",
+    "INSERT INTO schema_version (version, note)"
+    " VALUES (4, 'migrated: idempotency claims and compact answers apart')",
+};
+_Static_assert(STORE_IDEM_HASH == 16, "HASH_OF_HEX takes 32 hex digits");
 
 /* Schema 1 -> 2, inside the open's transaction. The state a game had
  * becomes its origin (no plays to replay), its notes STORE_NOTE rows. */
@@ -1809,6 +2008,17 @@ static int migrate_v1(PGconn *c, int has_notes, char *err, size_t errlen)
     return 0;
 }
 
+/* Schema `from` (2 or 3) on to 4, step by step. 0 or -1 with a message. */
+static int migrate_from(PGconn *c, int from, char *err, size_t errlen)
+{
+    int rc = from == 2 ? exec_all(c, MIGRATE_V2, sizeof MIGRATE_V2 / sizeof MIGRATE_V2[0],
+                                  "migrating schema 2 to 3", err, errlen)
+                       : 0;
+    return rc ? rc
+              : exec_all(c, MIGRATE_V3, sizeof MIGRATE_V3 / sizeof MIGRATE_V3[0],
+                         "migrating schema 3 to 4", err, errlen);
+}
+
 /* Create, migrate or accept the schema, in one transaction under the
  * schema lock. 0 or -1 with a message in err. */
 static int schema_setup(PGconn *c, char *err, size_t errlen)
@@ -1846,9 +2056,8 @@ static int schema_setup(PGconn *c, char *err, size_t errlen)
         long long v = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
         if (v == STORE_SCHEMA_VERSION)
             rc = 0;
-        else if (v == 2) /* the previous release */
-            rc = exec_all(c, MIGRATE_V2, sizeof MIGRATE_V2 / sizeof MIGRATE_V2[0],
-                          "migrating schema 2 to 3", err, errlen);
+        else if (v == 3 || v == 2) /* an earlier release */
+            rc = migrate_from(c, (int)v, err, errlen);
         else if (v > STORE_SCHEMA_VERSION)
             snprintf(err, errlen,
                      "postgres: the database has schema %lld, newer than this build (%d)", v,
@@ -1858,13 +2067,12 @@ static int schema_setup(PGconn *c, char *err, size_t errlen)
                      "postgres: schema_version records %lld, which this build (%d) cannot open", v,
                      STORE_SCHEMA_VERSION);
     } else if (!has_games) {
-        rc = exec_all(c, CREATE_V3, sizeof CREATE_V3 / sizeof CREATE_V3[0], "creating schema 3",
+        rc = exec_all(c, CREATE_V4, sizeof CREATE_V4 / sizeof CREATE_V4[0], "creating schema 4",
                       err, errlen);
     } else if (has_state) {
         rc = migrate_v1(c, has_notes, err, errlen);
         if (!rc)
-            rc = exec_all(c, MIGRATE_V2, sizeof MIGRATE_V2 / sizeof MIGRATE_V2[0],
-                          "migrating schema 2 to 3", err, errlen);
+            rc = migrate_from(c, 2, err, errlen);
     } else {
         snprintf(err, errlen,
                  "postgres: a games table with neither games.state (schema 1) nor a "

@@ -1,9 +1,9 @@
 /* store_sqlite.c: the embedded default store (one SQLite file, WAL).
  *
- * Schema version 3 (store.h): games (one row per game: origin, snapshot
+ * Schema version 4 (store.h): games (one row per game: origin, snapshot
  * cache), plays (the append-only log, WITHOUT ROWID, keyed by game and play
- * number), idempotency (the keys' rows) and schema_version. A database of
- * the previous release (schema 2) or of the one before (schema 1:
+ * number), idempotency_claims and idempotency_answers (the keys) and
+ * schema_version. A database of an earlier release (schema 3, 2, or 1:
  * games.state + notes) is migrated in place on open, in one transaction.
  *
  * A small pool of connections, one per concurrent request at most, so that
@@ -36,6 +36,8 @@
 
 enum { POOL_MAX = 32, BUSY_MS = 5000, OPEN_WAIT_TRIES = 12 /* x BUSY_MS on open */,
        CACHE_KB = 512 };
+/* Expired idempotency answers are deleted this many a transaction. */
+enum { PURGE_BATCH = 5000 };
 /* The primary connection's cache (primary_get) stays good from one use to
  * the next: SQLite's default size, 2 MB. */
 #define PRIMARY_CACHE_PRAGMA "PRAGMA cache_size=-2000"
@@ -91,11 +93,14 @@ enum {
     Q_PING,
     Q_SCHEMA,
     Q_IDEM_CLAIM,
-    Q_IDEM_GET,
+    Q_IDEM_ANSWER,
+    Q_IDEM_HELD,
     Q_IDEM_TAKE,
     Q_IDEM_RELEASE,
     Q_IDEM_DONE,
+    Q_IDEM_UNCLAIM,
     Q_IDEM_PURGE,
+    Q_IDEM_PURGE_CLAIMS,
     Q_AGES,
     Q__COUNT
 };
@@ -124,23 +129,30 @@ static const char *const SQL[Q__COUNT] = {
     [Q_DEL_PLAYS] = "DELETE FROM plays WHERE game_id = ?1",
     [Q_PING] = "SELECT 1 FROM games LIMIT 1",
     [Q_SCHEMA] = "SELECT max(version) FROM schema_version",
-    /* a new pending row, or an expired one made new */
-    [Q_IDEM_CLAIM] = "INSERT INTO idempotency (id, fingerprint, owner, state, answer, expires_at)"
-                     " VALUES (?1, ?2, ?3, 0, NULL, ?4) ON CONFLICT (id) DO UPDATE SET"
-                     " fingerprint = excluded.fingerprint, owner = excluded.owner, state = 0,"
-                     " answer = NULL, expires_at = excluded.expires_at"
-                     " WHERE idempotency.expires_at <= ?5",
-    [Q_IDEM_GET] = "SELECT fingerprint, owner, state, expires_at > ?2, answer FROM idempotency"
-                   " WHERE id = ?1",
-    [Q_IDEM_TAKE] = "UPDATE idempotency SET owner = ?3, expires_at = ?4"
-                    " WHERE id = ?1 AND owner = ?2 AND state = 0",
-    [Q_IDEM_RELEASE] = "DELETE FROM idempotency WHERE id = ?1 AND owner = ?2 AND state = 0",
-    /* inside a write: the answer, unless another request stored one first */
-    [Q_IDEM_DONE] = "INSERT INTO idempotency (id, fingerprint, owner, state, answer, expires_at)"
-                    " VALUES (?1, ?2, ?3, 1, ?4, ?5) ON CONFLICT (id) DO UPDATE SET"
-                    " owner = excluded.owner, state = 1, answer = excluded.answer,"
-                    " expires_at = excluded.expires_at WHERE idempotency.state = 0",
-    [Q_IDEM_PURGE] = "DELETE FROM idempotency WHERE expires_at <= ?1",
+    /* a new claim, or an expired one made new */
+    [Q_IDEM_CLAIM] = "INSERT INTO idempotency_claims (id, fingerprint, owner, expires_at)"
+                     " VALUES (?1, ?2, ?3, ?4) ON CONFLICT (id) DO UPDATE SET"
+                     " fingerprint = excluded.fingerprint, owner = excluded.owner,"
+                     " expires_at = excluded.expires_at WHERE idempotency_claims.expires_at <= ?5",
+    [Q_IDEM_ANSWER] = "SELECT fingerprint, answer, expires_at > ?2 FROM idempotency_answers"
+                      " WHERE id = ?1",
+    [Q_IDEM_HELD] = "SELECT fingerprint, owner, expires_at > ?2 FROM idempotency_claims"
+                    " WHERE id = ?1",
+    [Q_IDEM_TAKE] = "UPDATE idempotency_claims SET owner = ?3, expires_at = ?4"
+                    " WHERE id = ?1 AND owner = ?2",
+    [Q_IDEM_RELEASE] = "DELETE FROM idempotency_claims WHERE id = ?1 AND owner = ?2",
+    /* inside a write: its answer, unless the key has a live one already (an
+     * expired one not purged yet is written over) */
+    [Q_IDEM_DONE] = "INSERT INTO idempotency_answers (id, fingerprint, answer, expires_at)"
+                    " VALUES (?1, ?2, ?3, ?4) ON CONFLICT (id) DO UPDATE SET"
+                    " fingerprint = excluded.fingerprint, answer = excluded.answer,"
+                    " expires_at = excluded.expires_at"
+                    " WHERE idempotency_answers.expires_at <= ?5",
+    [Q_IDEM_UNCLAIM] = "DELETE FROM idempotency_claims WHERE id = ?1",
+    /* a batch at a time (PURGE_BATCH): no write holds the others back long */
+    [Q_IDEM_PURGE] = "DELETE FROM idempotency_answers WHERE rowid IN (SELECT rowid FROM"
+                     " idempotency_answers WHERE expires_at <= ?1 LIMIT ?2)",
+    [Q_IDEM_PURGE_CLAIMS] = "DELETE FROM idempotency_claims WHERE expires_at <= ?1",
     [Q_AGES] = "SELECT id, updated_at FROM games WHERE id > ?1 ORDER BY id LIMIT ?2",
 };
 
@@ -225,10 +237,10 @@ static const char *const PLAYS_DDL =
     " at_ms INTEGER NOT NULL,"
     " PRIMARY KEY (game_id, n)) WITHOUT ROWID;";
 
-/* Schema 3: an idempotency key's row (store.h: store_idem). `expires_at`
- * (unix seconds): the end of a pending row's lease, or of an answered
- * row's keeping; past it the row counts as absent and is purged. */
-static const char *const IDEM_DDL =
+/* Schema 3's idempotency keys, one table whose pending rows a write grew
+ * into answered ones (kept only to migrate a schema-2 database on through
+ * schema 3). */
+static const char *const IDEM_V3_DDL =
     "CREATE TABLE idempotency ("
     " id TEXT PRIMARY KEY,"
     " fingerprint TEXT NOT NULL,"
@@ -237,6 +249,40 @@ static const char *const IDEM_DDL =
     " answer BLOB,"
     " expires_at INTEGER NOT NULL) WITHOUT ROWID;"
     "CREATE INDEX idempotency_expires ON idempotency (expires_at);";
+
+/* Schema 4: the keys (store.h: store_idem), claims and answers apart. A
+ * claim is small and short-lived. An answer is inserted once, at its final
+ * size, by the write it answers: a rowid table, so that rows are appended
+ * in the order they come and pages fill up (keyed by the key's random hash
+ * the table's pages would be split and half empty), the key unique beside
+ * it. `expires_at` (unix seconds): the end of a claim's lease or of an
+ * answer's keeping; past it the row counts as absent and is purged. */
+static const char *const IDEM_DDL =
+    "CREATE TABLE idempotency_claims ("
+    " id BLOB PRIMARY KEY,"
+    " fingerprint BLOB NOT NULL,"
+    " owner TEXT NOT NULL,"
+    " expires_at INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE TABLE idempotency_answers ("
+    " id BLOB NOT NULL UNIQUE,"
+    " fingerprint BLOB NOT NULL,"
+    " answer BLOB NOT NULL,"
+    " expires_at INTEGER NOT NULL);"
+    "CREATE INDEX idempotency_answers_expires ON idempotency_answers (expires_at);";
+
+/* Schema 3 -> 4: schema 3's rows into the two tables (their hex hashes as
+ * bytes, cut to STORE_IDEM_HASH; the answers as they were sealed, which
+ * api/idem.c still opens; the pending rows as claims, which run out within
+ * their lease), then the old table dropped. croupier_unhex() is
+ * registered on the connection that migrates (schema_ensure). */
+static const char *const MIGRATE_3_4 =
+    "INSERT INTO idempotency_answers (id, fingerprint, answer, expires_at)"
+    " SELECT croupier_unhex(id), croupier_unhex(fingerprint), answer, expires_at"
+    " FROM idempotency WHERE state = 1 AND answer IS NOT NULL ORDER BY expires_at;"
+    "INSERT INTO idempotency_claims (id, fingerprint, owner, expires_at)"
+    " SELECT croupier_unhex(id), croupier_unhex(fingerprint), owner, expires_at"
+    " FROM idempotency WHERE state = 0;"
+    "DROP TABLE idempotency;";
 
 /* Schema 1 -> 2, run inside the open's transaction (the schema_version rows
  * are inserted after, with the time). Notes of games that no longer exist
@@ -935,23 +981,32 @@ static int sq_origin_get(store *base, const char *id, char **origin)
     return ret;
 }
 
-/* Inside a write: store its answer under its key. 0, ERR_IDEM_BUSY
- * (another request stored one first), ERR_STORE. */
+/* Inside a write: store its answer under its key, and drop the key's
+ * claim. 0, ERR_IDEM_BUSY (the key has a live answer: another request
+ * stored one first), ERR_STORE. */
 static int answer_put(conn *c, const store_answer *a)
 {
     sqlite3_stmt *st = q(c, Q_IDEM_DONE);
     if (!st)
         return ERR_STORE;
-    sqlite3_bind_text(st, 1, a->id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, a->fingerprint, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, a->owner, -1, SQLITE_STATIC);
-    bind_blob(st, 4, a->answer, a->answer_len);
-    sqlite3_bind_int64(st, 5, (sqlite3_int64)time(NULL) + a->keep_s);
+    sqlite3_int64 now = (sqlite3_int64)time(NULL);
+    bind_blob(st, 1, a->id, STORE_IDEM_HASH);
+    bind_blob(st, 2, a->fingerprint, STORE_IDEM_HASH);
+    bind_blob(st, 3, a->answer, a->answer_len);
+    sqlite3_bind_int64(st, 4, now + a->keep_s);
+    sqlite3_bind_int64(st, 5, now);
     int rc = sqlite3_step(st);
     q_done(st);
     if (rc != SQLITE_DONE)
         return ERR_STORE;
-    return sqlite3_changes(c->db) == 1 ? 0 : ERR_IDEM_BUSY;
+    if (sqlite3_changes(c->db) != 1)
+        return ERR_IDEM_BUSY;
+    if (!(st = q(c, Q_IDEM_UNCLAIM)))
+        return ERR_STORE;
+    bind_blob(st, 1, a->id, STORE_IDEM_HASH);
+    rc = sqlite3_step(st);
+    q_done(st);
+    return rc == SQLITE_DONE ? 0 : ERR_STORE;
 }
 
 /* The end of a write transaction: the plays appended as `version`, the
@@ -1218,37 +1273,70 @@ static int sq_ping(store *base)
 
 /* --- idempotency keys ------------------------------------------------------- */
 
-/* The row k->id into *k (its fingerprint, owner, state, whether it is
- * live, its answer). 0, ERR_NOT_FOUND, ERR_STORE. */
-static int idem_read(conn *c, store_idem *k)
+/* A STORE_IDEM_HASH-byte column into out (zeros when it is not one). */
+static void col_hash(sqlite3_stmt *st, int col, unsigned char *out)
 {
-    sqlite3_stmt *st = q(c, Q_IDEM_GET);
+    const void *b = sqlite3_column_blob(st, col);
+    int n = sqlite3_column_bytes(st, col);
+    memset(out, 0, STORE_IDEM_HASH);
+    if (b && n == STORE_IDEM_HASH)
+        memcpy(out, b, STORE_IDEM_HASH);
+}
+
+/* The key k->id's answer (which: Q_IDEM_ANSWER) or else its claim
+ * (Q_IDEM_HELD) into *k. 0, ERR_NOT_FOUND, ERR_STORE. */
+static int idem_read_one(conn *c, int which, store_idem *k)
+{
+    sqlite3_stmt *st = q(c, which);
     if (!st)
         return ERR_STORE;
-    sqlite3_bind_text(st, 1, k->id, -1, SQLITE_STATIC);
+    bind_blob(st, 1, k->id, STORE_IDEM_HASH);
     sqlite3_bind_int64(st, 2, (sqlite3_int64)time(NULL));
     int rc = sqlite3_step(st), ret = rc == SQLITE_DONE ? ERR_NOT_FOUND : ERR_STORE;
     if (rc == SQLITE_ROW) {
-        const unsigned char *fp = sqlite3_column_text(st, 0), *ow = sqlite3_column_text(st, 1);
-        snprintf(k->fingerprint, sizeof k->fingerprint, "%s", fp ? (const char *)fp : "");
-        snprintf(k->owner, sizeof k->owner, "%s", ow ? (const char *)ow : "");
-        k->done = sqlite3_column_int(st, 2) == 1;
-        k->live = sqlite3_column_int(st, 3) == 1;
         store_idem_free(k);
-        const void *b = sqlite3_column_blob(st, 4);
-        int n = sqlite3_column_bytes(st, 4);
+        col_hash(st, 0, k->fingerprint);
+        k->live = sqlite3_column_int(st, 2) == 1;
+        k->done = which == Q_IDEM_ANSWER;
+        k->owner[0] = 0;
         ret = 0;
-        if (b && n > 0) {
-            if ((k->answer = malloc((size_t)n))) {
+        if (k->done) {
+            const void *b = sqlite3_column_blob(st, 1);
+            int n = sqlite3_column_bytes(st, 1);
+            if (b && n > 0 && (k->answer = malloc((size_t)n))) {
                 memcpy(k->answer, b, (size_t)n);
                 k->answer_len = (size_t)n;
             } else {
                 ret = ERR_STORE;
             }
+        } else {
+            const unsigned char *ow = sqlite3_column_text(st, 1);
+            snprintf(k->owner, sizeof k->owner, "%s", ow ? (const char *)ow : "");
         }
     }
     q_done(st);
     return ret;
+}
+
+/* The key's answer when it has one (live only when `live_only`), else its
+ * claim. 0, ERR_NOT_FOUND, ERR_STORE. */
+static int idem_read(conn *c, store_idem *k, int live_only)
+{
+    int ret = idem_read_one(c, Q_IDEM_ANSWER, k);
+    if (ret == 0 && live_only && !k->live) {
+        store_idem_free(k);
+        ret = ERR_NOT_FOUND;
+    }
+    return ret == ERR_NOT_FOUND ? idem_read_one(c, Q_IDEM_HELD, k) : ret;
+}
+
+/* *k takes what `got` read of its key (its answer or its claim). */
+static void idem_found(store_idem *k, store_idem *got)
+{
+    store_idem_free(k);
+    memcpy(got->id, k->id, sizeof got->id);
+    *k = *got;
+    memset(got, 0, sizeof *got);
 }
 
 static int sq_idem_claim(store *base, store_idem *k, int lease_s)
@@ -1257,13 +1345,23 @@ static int sq_idem_claim(store *base, store_idem *k, int lease_s)
     conn *c = begin_write(s);
     if (!c)
         return ERR_STORE;
-    int ret = ERR_STORE;
+    store_idem got = {0};
+    memcpy(got.id, k->id, sizeof got.id);
+    int ret = idem_read_one(c, Q_IDEM_ANSWER, &got);
+    if (ret == 0 && got.live) { /* answered: nothing to write */
+        ret = ERR_IDEM_BUSY;
+        goto fail;
+    }
+    store_idem_free(&got);
+    if (ret != 0 && ret != ERR_NOT_FOUND)
+        goto fail;
+    ret = ERR_STORE;
     sqlite3_stmt *st = q(c, Q_IDEM_CLAIM);
     if (!st)
         goto fail;
     sqlite3_int64 now = (sqlite3_int64)time(NULL);
-    sqlite3_bind_text(st, 1, k->id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, k->fingerprint, -1, SQLITE_STATIC);
+    bind_blob(st, 1, k->id, STORE_IDEM_HASH);
+    bind_blob(st, 2, k->fingerprint, STORE_IDEM_HASH);
     sqlite3_bind_text(st, 3, k->owner, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 4, now + lease_s);
     sqlite3_bind_int64(st, 5, now);
@@ -1273,7 +1371,7 @@ static int sq_idem_claim(store *base, store_idem *k, int lease_s)
         goto fail;
     if (sqlite3_changes(c->db) == 1)
         ret = 0;
-    else if ((ret = idem_read(c, k)) == 0) /* in the same transaction: it is there */
+    else if ((ret = idem_read_one(c, Q_IDEM_HELD, &got)) == 0) /* in the same transaction: it is there */
         ret = ERR_IDEM_BUSY;
     if (q_exec(c, Q_COMMIT) == SQLITE_OK)
         goto done;
@@ -1282,6 +1380,9 @@ fail:
     rollback(c);
 done:
     conn_give(s, c);
+    if (ret == ERR_IDEM_BUSY)
+        idem_found(k, &got);
+    store_idem_free(&got);
     return ret;
 }
 
@@ -1312,9 +1413,10 @@ done:
     return ret;
 }
 
-/* The parameters of Q_IDEM_TAKE / Q_IDEM_RELEASE / Q_IDEM_PURGE. */
+/* The parameters of Q_IDEM_TAKE / Q_IDEM_RELEASE / Q_IDEM_PURGE(_CLAIMS). */
 typedef struct idem_args {
-    const char *id, *owner, *to;
+    const unsigned char *id;
+    const char *owner, *to;
     int lease_s;
 } idem_args;
 
@@ -1324,9 +1426,10 @@ static void bind_idem(sqlite3_stmt *st, const void *arg)
     sqlite3_int64 now = (sqlite3_int64)time(NULL);
     if (!a->id) { /* purge */
         sqlite3_bind_int64(st, 1, now);
+        sqlite3_bind_int(st, 2, PURGE_BATCH);
         return;
     }
-    sqlite3_bind_text(st, 1, a->id, -1, SQLITE_STATIC);
+    bind_blob(st, 1, a->id, STORE_IDEM_HASH);
     sqlite3_bind_text(st, 2, a->owner, -1, SQLITE_STATIC);
     if (a->to) {
         sqlite3_bind_text(st, 3, a->to, -1, SQLITE_STATIC);
@@ -1334,7 +1437,7 @@ static void bind_idem(sqlite3_stmt *st, const void *arg)
     }
 }
 
-static int sq_idem_take(store *base, const char *id, const char *from, const char *to,
+static int sq_idem_take(store *base, const unsigned char *id, const char *from, const char *to,
                         int lease_s)
 {
     idem_args a = {id, from, to, lease_s};
@@ -1342,7 +1445,7 @@ static int sq_idem_take(store *base, const char *id, const char *from, const cha
     return n < 0 ? n : n ? 0 : ERR_IDEM_BUSY;
 }
 
-static int sq_idem_release(store *base, const char *id, const char *owner)
+static int sq_idem_release(store *base, const unsigned char *id, const char *owner)
 {
     idem_args a = {id, owner, NULL, 0};
     int n = write_one((sqlite_store *)base, Q_IDEM_RELEASE, bind_idem, &a);
@@ -1355,15 +1458,24 @@ static int sq_idem_get(store *base, store_idem *k)
     conn *c = conn_take(s);
     if (!c)
         return ERR_STORE;
-    int ret = idem_read(c, k);
+    int ret = idem_read(c, k, 0);
     conn_give(s, c);
     return ret;
 }
 
+/* Expired claims, then expired answers a batch at a time. */
 static int sq_idem_purge(store *base)
 {
+    sqlite_store *s = (sqlite_store *)base;
     idem_args a = {0};
-    return write_one((sqlite_store *)base, Q_IDEM_PURGE, bind_idem, &a);
+    int n = write_one(s, Q_IDEM_PURGE_CLAIMS, bind_idem, &a), total = n;
+    while (n >= 0 && total >= 0) {
+        n = write_one(s, Q_IDEM_PURGE, bind_idem, &a);
+        total = n < 0 ? n : total + n;
+        if (n < PURGE_BATCH)
+            break;
+    }
+    return total;
 }
 
 static int sq_schema(store *base)
@@ -1568,22 +1680,67 @@ static int check_recorded(sqlite3_int64 v, const char *path, char *err, size_t e
     return ERR_STORE;
 }
 
-/* Schema 2 -> 3: the idempotency keys' table. */
+/* The notes of schema_version rows 3 and 4. */
+#define NOTE_MIGRATED_3 "migrated: idempotency keys"
+#define NOTE_MIGRATED_4 "migrated: idempotency claims and compact answers apart"
+#define NOTE_CREATED_4 "origin + play log + snapshot cache + idempotency claims and answers"
+
+/* Schema 3 -> 4: the keys' claims and answers in tables of their own. */
+static int migrate_3_4(sqlite3 *db, const char *path, long long now, char *err, size_t errlen)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "INSERT INTO schema_version (version, applied_at, note)"
+             " VALUES (4, %lld, '" NOTE_MIGRATED_4 "')",
+             now);
+    return exec_msg(db, IDEM_DDL, path, "migrating schema 3 to 4", err, errlen) ||
+                   exec_msg(db, MIGRATE_3_4, path, "migrating schema 3 to 4", err, errlen) ||
+                   exec_msg(db, sql, path, "migrating schema 3 to 4", err, errlen)
+               ? ERR_STORE
+               : 0;
+}
+
+/* Schema 2 -> 3: the idempotency keys' table (as schema 3 had it), then on
+ * to 4. */
 static int migrate_2_3(sqlite3 *db, const char *path, long long now, char *err, size_t errlen)
 {
     char sql[256];
     snprintf(sql, sizeof sql,
              "INSERT INTO schema_version (version, applied_at, note)"
-             " VALUES (3, %lld, 'migrated: idempotency keys')",
+             " VALUES (3, %lld, '" NOTE_MIGRATED_3 "')",
              now);
-    return exec_msg(db, IDEM_DDL, path, "migrating schema 2 to 3", err, errlen) ||
+    return exec_msg(db, IDEM_V3_DDL, path, "migrating schema 2 to 3", err, errlen) ||
                    exec_msg(db, sql, path, "migrating schema 2 to 3", err, errlen)
                ? ERR_STORE
-               : 0;
+               : migrate_3_4(db, path, now, err, errlen);
+}
+
+/* croupier_unhex(TEXT): the first STORE_IDEM_HASH bytes a hex text spells
+ * (schema 3's hashes; SQLite's own unhex() came in 3.41). NULL when it is
+ * shorter or not hex. */
+static void sql_unhex(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    const unsigned char *t = sqlite3_value_text(argv[0]);
+    unsigned char out[STORE_IDEM_HASH];
+    for (int i = 0; t && i < 2 * STORE_IDEM_HASH; i++) {
+        int c = t[i], v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (v < 0) {
+            sqlite3_result_null(ctx);
+            return;
+        }
+        out[i / 2] = (unsigned char)(i % 2 ? out[i / 2] | v : v << 4);
+    }
+    if (!t) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    sqlite3_result_blob(ctx, out, sizeof out, SQLITE_TRANSIENT);
 }
 
 /* Inside BEGIN IMMEDIATE: whatever the database is now, bring it to
- * schema 3 (or refuse). */
+ * schema 4 (or refuse). */
 static int schema_upgrade_locked(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
     sqlite3_int64 v = -1;
@@ -1592,7 +1749,9 @@ static int schema_upgrade_locked(sqlite3 *db, const char *path, char *err, size_
     int r = recorded_version(db, &v);
     if (r < 0)
         goto sqlerr;
-    if (r > 0) { /* the previous release's schema 2, or someone else got here first */
+    if (r > 0) { /* an earlier release's schema 3 or 2, or someone else got here first */
+        if (v == 3)
+            return migrate_3_4(db, path, now, err, errlen);
         if (v == 2)
             return migrate_2_3(db, path, now, err, errlen);
         return check_recorded(v, path, err, errlen);
@@ -1601,15 +1760,15 @@ static int schema_upgrade_locked(sqlite3 *db, const char *path, char *err, size_
     if (games < 0)
         goto sqlerr;
     if (!games) { /* a new database */
-        if (exec_msg(db, SCHEMA_V2, path, "creating schema 3", err, errlen) ||
-            exec_msg(db, PLAYS_DDL, path, "creating schema 3", err, errlen) ||
-            exec_msg(db, IDEM_DDL, path, "creating schema 3", err, errlen))
+        if (exec_msg(db, SCHEMA_V2, path, "creating schema 4", err, errlen) ||
+            exec_msg(db, PLAYS_DDL, path, "creating schema 4", err, errlen) ||
+            exec_msg(db, IDEM_DDL, path, "creating schema 4", err, errlen))
             return ERR_STORE;
         snprintf(sql, sizeof sql,
                  "INSERT INTO schema_version (version, applied_at, note)"
-                 " VALUES (3, %lld, 'origin + play log + snapshot cache + idempotency keys')",
+                 " VALUES (4, %lld, '" NOTE_CREATED_4 "')",
                  now);
-        return exec_msg(db, sql, path, "creating schema 3", err, errlen);
+        return exec_msg(db, sql, path, "creating schema 4", err, errlen);
     }
     sqlite3_int64 one;
     int state = query_int(db, "SELECT 1 FROM pragma_table_info('games') WHERE name = 'state'",
@@ -1653,11 +1812,16 @@ sqlerr:
 
 static int schema_ensure(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
-    /* Fast path: already at schema 3 (every open but the first). */
+    /* Fast path: already at schema 4 (every open but the first). */
     sqlite3_int64 v = -1;
     int r = recorded_version(db, &v);
-    if (r > 0 && v != 2)
+    if (r > 0 && v != 2 && v != 3)
         return check_recorded(v, path, err, errlen);
+    if (sqlite3_create_function(db, "croupier_unhex", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                                sql_unhex, NULL, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "sqlite %s: %s", path, sqlite3_errmsg(db));
+        return ERR_STORE;
+    }
     /* Create or migrate under the write lock; another process may be doing
      * the same right now, so the state is read again inside. A migration of
      * a big file may hold the lock longer than one busy timeout. */

@@ -18,6 +18,7 @@
 #include "front_civet.h"
 #include "front_fcgi.h"
 #include "game.h"
+#include "idem.h"
 #include "limits.h"
 #include "notify.h"
 #include "quota.h"
@@ -36,7 +37,7 @@ static void on_signal(int sig)
 /* Options shared by `serve` and `fcgi`. */
 typedef struct server_opts {
     const char *cmd, *listen, *store_url, *access_log, *www, *openapi, *docs, *cors;
-    long long threads, body_limit, max_streams, max_streams_per_client, stream_idle;
+    long long threads, body_limit, max_streams, max_streams_per_client, stream_idle, idem_keep;
     long long quota[4]; /* --quota-create, -create-total, -work, -work-total; -1 unset */
     long long store_max_bytes, store_min_free, expire_finished, expire_idle;
     int log_fd; /* --access-log, opened by check_files() */
@@ -96,7 +97,10 @@ static void server_usage(FILE *f, const char *cmd)
         "                       remove a finished game DAYS days after its last play\n"
         "                       (default %d; 0: keep them)\n"
         "  --expire-idle DAYS   remove any game with no write for DAYS days (default %d;\n"
-        "                       0: keep them)\n",
+        "                       0: keep them)\n"
+        "  --idempotency-keep S how long the answer of a request sent with an\n"
+        "                       Idempotency-Key is kept for its retries (default %d\n"
+        "                       seconds: 24 hours; %d..%d)\n",
         fcgi ? FCGI_THREADS : SERVE_THREADS,
         fcgi ? "" : ": each holds one open connection\n"
                     "                       (docs/deployment.md: the connection budget)",
@@ -104,7 +108,8 @@ static void server_usage(FILE *f, const char *cmd)
         fcgi ? FCGI_THREADS / 2 : STREAMS_PER_CLIENT_DEFAULT, STREAMS_IDLE_DEFAULT,
         QUOTA_CREATE_DEFAULT, QUOTA_CREATE_TOTAL_DEFAULT, QUOTA_WORK_DEFAULT,
         QUOTA_WORK_TOTAL_DEFAULT,
-        EXPIRE_FINISHED_DAYS, EXPIRE_IDLE_DAYS);
+        EXPIRE_FINISHED_DAYS, EXPIRE_IDLE_DAYS,
+        IDEM_KEEP_DEFAULT_S, IDEM_KEEP_MIN_S, IDEM_KEEP_MAX_S);
     if (!fcgi)
         fprintf(f, "  --access-log FILE    append an access log line per request to FILE\n");
     fprintf(f, "  --www DIR            the web page's files (default www; '' serves no page)\n");
@@ -136,6 +141,7 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
         {"quota-work", required_argument, 0, 1002}, {"quota-work-total", required_argument, 0, 1003},
         {"store-max-bytes", required_argument, 0, 'M'}, {"store-min-free", required_argument, 0, 'F'},
         {"expire-finished", required_argument, 0, 'E'}, {"expire-idle", required_argument, 0, 'I'},
+        {"idempotency-keep", required_argument, 0, 'k'},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -196,6 +202,13 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
                                                                 : &o->expire_idle)) {
                 fprintf(stderr, "croupier %s: --%s takes 0..%d days\n", o->cmd,
                         c == 'E' ? "expire-finished" : "expire-idle", EXPIRE_DAYS_MAX);
+                return 2;
+            }
+            break;
+        case 'k':
+            if (cli_number(optarg, IDEM_KEEP_MIN_S, IDEM_KEEP_MAX_S, &o->idem_keep)) {
+                fprintf(stderr, "croupier %s: --idempotency-keep takes %d..%d seconds\n", o->cmd,
+                        IDEM_KEEP_MIN_S, IDEM_KEEP_MAX_S);
                 return 2;
             }
             break;
@@ -319,6 +332,7 @@ static int server_setup(int argc, char **argv, server_opts *o, api_config *cfg, 
     cfg->openapi_path = o->openapi && *o->openapi ? o->openapi : NULL;
     cfg->docs_dir = o->docs && *o->docs ? o->docs : NULL;
     cfg->cors_origin = o->cors;
+    idem_configure(o->idem_keep ? (int)o->idem_keep : IDEM_KEEP_DEFAULT_S);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal; /* no SA_RESTART: blocking accept() returns */
@@ -431,10 +445,12 @@ static int cmd_serve(int argc, char **argv)
     stream_budget(&o, 0);
     quotas(&o);
     listen_to_store(st);
+    idem_start(st);
     keep_heap();
     raise_nofile("serve", 2 * o.threads + 64); /* connections held + queued, files */
     if (front_civet_start(&fc, o.listen, (int)o.threads, o.log_fd, err, sizeof err)) {
         fprintf(stderr, "croupier serve: %s\n", err);
+        idem_stop();
         store_close(st);
         return 1;
     }
@@ -455,6 +471,7 @@ static int cmd_serve(int argc, char **argv)
     fprintf(stderr, "croupier: shutting down\n");
     front_civet_stop(&fc);
     purge_stop();
+    idem_stop();
     store_close(st);
     return 0;
 }
@@ -476,11 +493,13 @@ static int cmd_fcgi(int argc, char **argv)
         rc = front_fcgi_cgi(&cfg);
     } else {
         listen_to_store(st);
+        idem_start(st);
         keep_heap();
         expire_games(&o, st);
         if ((rc = front_fcgi_run(&cfg, o.listen, (int)o.threads, &stopping, err, sizeof err)))
             fprintf(stderr, "croupier fcgi: %s\n", err);
         purge_stop();
+        idem_stop();
     }
     store_close(st);
     return rc ? 1 : 0;

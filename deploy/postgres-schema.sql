@@ -1,7 +1,7 @@
--- PostgreSQL schema of the Croupier store, schema version 3 (docs/store.md).
+-- PostgreSQL schema of the Croupier store, schema version 4 (docs/store.md).
 -- The server creates it itself on an empty database, and migrates the
 -- schemas of earlier releases in place; this file is for DBAs who create it
--- ahead (then the server finds version 3 and changes nothing). It is what
+-- ahead (then the server finds version 4 and changes nothing). It is what
 -- the server creates, statement for statement: tests/pg/schema.test.mjs
 -- compares the two (pg_dump --schema-only).
 --
@@ -47,19 +47,27 @@ CREATE TABLE plays (
     PRIMARY KEY (game_id, n)
 );
 
--- Idempotency keys: one row per key in its scope (a hash), the request's
--- fingerprint, the request holding it, its state (0 pending, 1 answered),
--- the sealed answer, and when the row expires (a lease, or 24 hours).
-CREATE TABLE idempotency (
-    id          text PRIMARY KEY,
-    fingerprint text NOT NULL,
+-- Idempotency keys, by a hash of the key in its scope (16 bytes). A claim
+-- is held while the request runs: the request's fingerprint, the process
+-- and request holding it, the end of its lease (renewed while it runs).
+CREATE TABLE idempotency_claims (
+    id          bytea PRIMARY KEY,
+    fingerprint bytea NOT NULL,
     owner       text NOT NULL,
-    state       smallint NOT NULL,
-    answer      bytea,
     expires_at  timestamptz NOT NULL
 );
-CREATE INDEX idempotency_expires ON idempotency (expires_at);
+
+-- An answer is inserted once, by the write it answers: the fingerprint,
+-- the sealed answer (without what the game gives back), and when it
+-- expires (--idempotency-keep, 24 hours by default).
+CREATE TABLE idempotency_answers (
+    id          bytea PRIMARY KEY,
+    fingerprint bytea NOT NULL,
+    answer      bytea NOT NULL,
+    expires_at  timestamptz NOT NULL
+);
+CREATE INDEX idempotency_answers_expires ON idempotency_answers (expires_at);
 
 INSERT INTO schema_version (version, note)
-    VALUES (3, 'origin + play log + snapshot cache + idempotency keys');
+    VALUES (4, 'origin + play log + snapshot cache + idempotency claims and answers');
 COMMIT;

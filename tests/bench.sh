@@ -55,6 +55,13 @@
 #    tests/bench/memory.mjs: a croupier serve under a mixed load (persons'
 #    plays, reads, bot games created, SSE streams, at once), its RSS every
 #    30 s, against the target (under 50 MB from the second minute on).
+# 7. idem (BENCH=idem only, not part of all: it takes IDEM_SECONDS=300):
+#    tests/bench/idem.mjs: a soak of plays each sent with an Idempotency-Key
+#    through a croupier serve on a fresh SQLite file (IDEM_STORE=postgres:
+#    a throwaway cluster), then the store's size against the plays' own
+#    (the games and plays tables) against the target (within 2x), the
+#    idempotency tables' share, plays per second by window, the slowest
+#    answers.
 #
 # Knobs (environment): RUNS=5 engine runs; HTTP_RUNS=5 wrk runs per figure;
 # DURATION=5 seconds per wrk run; CONNS="32 256"; THREADS=server threads for
@@ -69,7 +76,7 @@
 # ROUTES_LATE=200, ROUTES_WINDOW=20 plays (section "routes", issue 33:
 # tests/bench/routes.mjs); STALL_SECONDS=10 per run, STALL_AGE=120 seconds of
 # the loop before the "aged" runs, SLOW_MS=10 (section "stall", issue 33);
-# BENCH=all|engine|hanabi|http|routes|store|stall|events|memory; BUILD=build (where make put croupier and
+# BENCH=all|engine|hanabi|http|routes|store|stall|events|memory|idem; BUILD=build (where make put croupier and
 # bench/*), CROUPIER_BIN=$BUILD/croupier (another build of the server);
 # BENCH_DOC=FILE (make bench: docs/benchmarks.md) also writes each part the
 # run printed into FILE, between that part's markers (tests/docblock.mjs),
@@ -111,7 +118,7 @@ ROUTES_LATE=${ROUTES_LATE:-200}
 ROUTES_WINDOW=${ROUTES_WINDOW:-20}
 BUILD=${BUILD:-build}
 CROUPIER_BIN=${CROUPIER_BIN:-$BUILD/croupier}
-case $BENCH in all | engine | hanabi | http | routes | store | stall) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http, routes, store or stall" >&2; exit 2 ;; esac
+case $BENCH in all | engine | hanabi | http | routes | store | stall | events | memory | idem) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http, routes, store, stall, events, memory or idem" >&2; exit 2 ;; esac
 RSS_TARGET_KB=$((50 * 1024))
 
 tmp=$(mktemp -d)
@@ -262,6 +269,10 @@ if [ "$BENCH" = events ]; then
 fi
 if [ "$BENCH" = memory ]; then
     node tests/bench/memory.mjs --bin "$CROUPIER_BIN" --minutes "${MEMORY_MINUTES:-10}"
+    exit 0
+fi
+if [ "$BENCH" = idem ]; then
+    node tests/bench/idem.mjs --bin "$CROUPIER_BIN" --seconds "${IDEM_SECONDS:-300}" --store "${IDEM_STORE:-sqlite}"
     exit 0
 fi
 

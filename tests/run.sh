@@ -187,6 +187,12 @@ fi
 echo "PostgreSQL stopped, frozen and restarted under a running server"
 run_node "postgres [frozen, restarted]" tests/pg CROUPIER_BIN=build/croupier
 
+# croupier itself killed (SIGKILL) under keyed writes and started again, on
+# SQLite and PostgreSQL, and who may take over an Idempotency-Key's claim
+# (tests/faults: each test runs a store of its own).
+echo "faults: the server killed under keyed writes; claims of stopped and far servers"
+run_node "faults [kill, claims]" tests/faults CROUPIER_BIN="$B"/croupier
+
 # Crowds (release build only; each bounded in count and time, 127.0.0.1 only,
 # one after the other so that they do not skew each other's latencies): 256
 # hostile connections against croupier serve's default budget, /healthz p99

@@ -2,13 +2,16 @@
 // /games/{id}/plays, /games/{id}/resign and /games/import: the same
 // request sent again with the same key gets the first answer (same status,
 // body, ETag or Location), marked `Idempotent-Replayed: true`, and writes
-// nothing; the same key with another request is a 422; a duplicate while
-// the first is in flight a 409 with Retry-After; keys are scoped by the
-// caller's token and the path; an answer that wrote nothing is not kept;
-// answers survive the process (another server on the store replays them),
-// are sealed in the database, expire and are purged. Runs on SQLite, and on
-// PostgreSQL when CROUPIER_TEST_STORE names one (the checks of the raw
-// database are SQLite's).
+// nothing; the same JSON written otherwise (spacing, member order) is the
+// same request; the same key with another request is a 422; a duplicate
+// while the first is in flight a 409 with Retry-After; keys are scoped by
+// the caller's token and the path; an answer that wrote nothing is not
+// kept; answers survive the process (another server on the store replays
+// them), byte for byte even after the game moved on (they are stored
+// without what the game gives back: a fraction of their size), are sealed
+// in the database, expire (after --idempotency-keep) and are purged. Runs
+// on SQLite, and on PostgreSQL when CROUPIER_TEST_STORE names one (the
+// checks of the raw database are SQLite's).
 import test, { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -192,7 +195,7 @@ test('the database holds answers sealed: no seat token, no view in clear', { ski
   const k = key();
   const r = await post(a.base, '/games', newGame, { 'idempotency-key': k });
   const token = r.json.seats[0].token;
-  const rows = sql(`SELECT hex(answer) FROM idempotency WHERE state = 1`).split('\n');
+  const rows = sql(`SELECT hex(answer) FROM idempotency_answers`).split('\n');
   assert.ok(rows.length > 0);
   const tokenHex = Buffer.from(token).toString('hex').toUpperCase();
   const idHex = Buffer.from(r.json.id).toString('hex').toUpperCase();
@@ -200,22 +203,134 @@ test('the database holds answers sealed: no seat token, no view in clear', { ski
     assert.ok(!h.includes(tokenHex), 'no seat token in clear');
     assert.ok(!h.includes(idHex), 'no game id in clear');
   }
-  assert.equal(sql(`SELECT count(*) FROM idempotency WHERE id LIKE '%${k.slice(1, 9)}%'`), '0', 'the key is not stored in clear');
+  const keyHex = Buffer.from(k.slice(1, 9)).toString('hex').toUpperCase();
+  for (const t of ['idempotency_answers', 'idempotency_claims']) {
+    assert.equal(sql(`SELECT count(*) FROM ${t} WHERE instr(hex(id), '${keyHex}') > 0`), '0', `the key is not stored in clear (${t})`);
+  }
 });
 
 test('an expired key is a new key, and expired rows are purged', { skip: !SQLITE && 'SQLite file only' }, async () => {
   const k = key();
   expectStatus(await post(a.base, '/games', newGame, { 'idempotency-key': k }), 201);
-  sql('UPDATE idempotency SET expires_at = 1');
+  sql('UPDATE idempotency_answers SET expires_at = 1');
   // past its time the key is free: another request with it runs
   const r = await post(a.base, '/games', { ...newGame, seed: 13 }, { 'idempotency-key': k });
   expectStatus(r, 201);
   assert.equal(r.headers.get('idempotent-replayed'), null);
   // a server purges expired rows (at most once a minute, after a keyed
-  // request): a fresh one does it at its first
+  // request, in a thread of its own): a fresh one does it after its first
   const c = await startServer({ store, env });
   servers.push(c);
-  sql('UPDATE idempotency SET expires_at = 1');
+  sql('UPDATE idempotency_answers SET expires_at = 1');
+  sql(`INSERT INTO idempotency_claims VALUES (x'00112233445566778899aabbccddeeff', x'00', 'gone', 1)`);
   expectStatus(await post(c.base, '/games', newGame, { 'idempotency-key': key() }), 201);
-  assert.equal(sql('SELECT count(*) FROM idempotency WHERE expires_at = 1'), '0');
+  const left = () => sql('SELECT (SELECT count(*) FROM idempotency_answers WHERE expires_at = 1) +' +
+    ' (SELECT count(*) FROM idempotency_claims WHERE expires_at = 1)');
+  for (let i = 0; i < 50 && left() !== '0'; i++) await new Promise((res) => setTimeout(res, 100));
+  assert.equal(left(), '0', 'expired answers and claims purged');
+});
+
+test('the same JSON written otherwise (spacing, member order, escapes) is the same request', async () => {
+  const k = key();
+  const body = JSON.stringify(newGame);
+  const first = await request(a.base, 'POST', '/games', { body, contentType: 'application/json', headers: { 'idempotency-key': k } });
+  expectStatus(first, 201);
+  const { players: ps, ...rest } = newGame;
+  const respelled = `{\n  "players" : ${JSON.stringify(ps, null, 1)},\t${JSON.stringify(rest, null, 3).slice(1, -1).replace('comp', '\\u0063omp')}\n}`;
+  assert.notEqual(respelled, body);
+  assert.deepEqual(JSON.parse(respelled), newGame);
+  const again = await request(a.base, 'POST', '/games', { body: respelled, contentType: 'application/json', headers: { 'idempotency-key': k } });
+  sameAnswer(first, again, 'POST /games, the JSON spelled otherwise');
+  // a play too; another value under the key is still another request
+  const token = first.json.seats[0].token;
+  const legal = (await request(a.base, 'GET', `/games/${first.json.id}/legal`, { token })).json.plays;
+  const kp = key();
+  const p = `/games/${first.json.id}/plays`;
+  const one = await request(a.base, 'POST', p, { token, body: JSON.stringify({ play: legal[0] }), contentType: 'application/json', headers: { 'idempotency-key': kp } });
+  expectStatus(one, 200);
+  const two = await request(a.base, 'POST', p, { token, body: `  ${JSON.stringify({ play: legal[0] }, null, 4)}  `, contentType: 'application/json', headers: { 'idempotency-key': kp } });
+  sameAnswer(one, two, 'POST /plays, the JSON spelled otherwise');
+  expectProblem(await post(a.base, '/games', { ...newGame, seed: 99 }, { 'idempotency-key': k }), 422, 'idempotency-key-reused');
+  expectProblem(await request(a.base, 'POST', '/games', { body: JSON.stringify({ ...newGame, seed: 11.0 }).replace('"seed":11', '"seed":11.0'),
+    contentType: 'application/json', headers: { 'idempotency-key': k } }), 422, 'idempotency-key-reused', 'a number written as a real is another value');
+});
+
+// The person's seat of one game of each kind, played by keyed plays (the
+// first legal play each time), then every key sent again once the game has
+// moved on: each answer comes back byte for byte, rebuilt from the game at
+// its version (the state, the log), and is stored in a fraction of its size.
+const TABLES = [
+  { game: 'comp10001bo', seed: 21, players: [{ name: 'P' }, { bot: 'planner' }, { bot: 'random' }, { bot: 'standard' }] },
+  { game: 'hanabi', seed: 22, players: [{ name: 'P' }, { bot: 'rules' }, { bot: 'rules' }] },
+  { game: 'phazed', seed: 23, players: [{ name: 'P' }, { bot: 'planner' }, { bot: 'random' }] },
+  { game: 'fivecrowns', seed: 24, players: [{ name: 'P' }, { name: 'Q' }, { bot: 'strategy' }], options: undefined },
+];
+
+test('answers come back byte for byte after the game moved on, every game; stored in a fraction of their size', { timeout: 120_000 }, async () => {
+  const sent = [];
+  const before = SQLITE ? Number(sql('SELECT coalesce(sum(length(answer)), 0) FROM idempotency_answers')) : 0;
+  for (const t of TABLES) {
+    const body = Object.fromEntries(Object.entries(t).filter(([, v]) => v !== undefined));
+    const kc = key();
+    const g = await post(a.base, '/games', body, { 'idempotency-key': kc });
+    expectStatus(g, 201, t.game);
+    sent.push({ what: `${t.game}: create`, p: '/games', json: body, k: kc, first: g });
+    const { id } = g.json;
+    const tokens = g.json.seats.map((s) => s.token);
+    for (let i = 0; i < 8; i++) {
+      const v = await request(a.base, 'GET', `/games/${id}`, { token: env.CROUPIER_ADMIN_TOKEN });
+      if (v.json.status.over) break;
+      const token = tokens[v.json.status.current];
+      const legal = (await request(a.base, 'GET', `/games/${id}/legal`, { token })).json.plays;
+      const k = key();
+      const json = { play: legal[i % legal.length] };
+      const r = await post(a.base, `/games/${id}/plays`, json, { 'idempotency-key': k }, token);
+      expectStatus(r, 200, `${t.game}: play ${i}`);
+      sent.push({ what: `${t.game}: play ${i}`, p: `/games/${id}/plays`, json, k, token, first: r });
+    }
+    if (tokens.filter(Boolean).length > 1) {
+      const k = key();
+      const token = tokens.filter(Boolean).at(-1);
+      const r = await request(a.base, 'POST', `/games/${id}/resign`, { token, headers: { 'idempotency-key': k } });
+      expectStatus(r, 200, `${t.game}: resign`);
+      sent.push({ what: `${t.game}: resign`, p: `/games/${id}/resign`, k, token, first: r });
+      // the game moves on past the resignation: the rest of it is the bots'
+      // and the person's (a few more plays)
+      for (let i = 0; i < 3; i++) {
+        const v = await request(a.base, 'GET', `/games/${id}`, { token: env.CROUPIER_ADMIN_TOKEN });
+        if (v.json.status.over || !tokens[v.json.status.current]) break;
+        const tk = tokens[v.json.status.current];
+        const legal = (await request(a.base, 'GET', `/games/${id}/legal`, { token: tk })).json.plays;
+        expectStatus(await post(a.base, `/games/${id}/plays`, { play: legal[0] }, {}, tk), 200);
+      }
+    }
+  }
+  // a game of bots only, played to its end by the POST itself
+  const kb = key();
+  const bots = { game: 'phazed', seed: 25, players: [{ bot: 'planner' }, { bot: 'random' }, { bot: 'planner' }] };
+  const b = await post(a.base, '/games', bots, { 'idempotency-key': kb });
+  expectStatus(b, 201);
+  sent.push({ what: 'phazed, bots only, to the end', p: '/games', json: bots, k: kb, first: b });
+  // again, on another server of the store (nothing of the first in memory)
+  const other = await startServer({ store, env });
+  servers.push(other);
+  for (const s of sent) {
+    const again = s.json !== undefined ? await post(other.base, s.p, s.json, { 'idempotency-key': s.k }, s.token)
+      : await request(other.base, 'POST', s.p, { token: s.token, headers: { 'idempotency-key': s.k } });
+    sameAnswer(s.first, again, s.what);
+  }
+  if (SQLITE) {
+    const stored = Number(sql('SELECT sum(length(answer)) FROM idempotency_answers')) - before;
+    const answered = sent.reduce((n, s) => n + Buffer.byteLength(s.first.text), 0);
+    assert.ok(stored * 10 < answered, `the answers are stored in a tenth of their size or less: ${stored} bytes for ${answered}`);
+  }
+});
+
+test('--idempotency-keep: answers are kept that long', { skip: !SQLITE && 'SQLite file only' }, async () => {
+  const c = await startServer({ store, env, extraArgs: ['--idempotency-keep', '120'] });
+  servers.push(c);
+  const k = key();
+  expectStatus(await post(c.base, '/games', { ...newGame, seed: 31 }, { 'idempotency-key': k }), 201);
+  const left = Number(sql("SELECT expires_at - CAST(strftime('%s', 'now') AS INTEGER) FROM idempotency_answers ORDER BY rowid DESC LIMIT 1"));
+  assert.ok(left >= 100 && left <= 121, `kept 120 s: ${left} s left`);
 });

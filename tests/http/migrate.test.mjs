@@ -1,15 +1,19 @@
 // A store of an earlier release is migrated in place by the current server
-// on its first start (schema 3: origin + plays + snapshot + idempotency
-// keys), and every game in it answers exactly what the old server
-// answered: its view to the admin, to each seat and to a spectator, its
-// history with the bots' explanations, its events, legal plays and export.
-// Then every game in progress is played on to its end. Two earlier
-// releases:
-//   - the previous one, 6dacb9a (schema 2: no idempotency table): gains
-//     the table and schema_version 3;
-//   - the one before, 497a75b (schema 1: games.state and the notes table):
-//     becomes schema 2 then 3 (schema_version 1, 2 and 3); ?at=N replays a
-//     game from the position it was migrated in.
+// on its first start (schema 4: origin + plays + snapshot + idempotency
+// claims and answers), and every game in it answers exactly what the old
+// server answered: its view to the admin, to each seat and to a spectator,
+// its history with the bots' explanations, its events, legal plays and
+// export. Then every game in progress is played on to its end. Three
+// earlier releases:
+//   - the previous one, d8001a3 (schema 3: one idempotency table): its keys
+//     move to the claims and answers tables (schema_version 4), and every
+//     request it answered under a key, sent again byte for byte, gets the
+//     answer it stored (before and after the games are played on);
+//   - 6dacb9a (schema 2: no idempotency table): gains the tables and
+//     schema_version 3 and 4;
+//   - 497a75b (schema 1: games.state and the notes table): becomes schema
+//     2, 3 then 4 (schema_version 1 to 4); ?at=N replays a game from the
+//     position it was migrated in.
 //
 // The fixtures (tests/fixtures/store-vN/, made by that release itself with
 // tests/fixtures/make-store.sh N): croupier-vN.db + expected.json (SQLite),
@@ -182,9 +186,15 @@ async function checkAtOrigin(base, fx, played) {
 /** The schema after the migration, through `rows(sql)`; `from` the fixture's schema. */
 function checkSchema(rows, fx, tables, from) {
   assert.deepEqual(rows('SELECT version FROM schema_version ORDER BY version').map((r) => Number(r.version)),
-    from === 1 ? [1, 2, 3] : [2, 3], 'schema_version holds every version the store had, and 3 (this one)');
-  assert.ok(!tables().includes('notes'), `the notes table is gone: ${tables()}`);
-  for (const t of ['games', 'plays', 'schema_version', 'idempotency']) assert.ok(tables().includes(t), `table ${t}: ${tables()}`);
+    [1, 2, 3, 4].slice(from - 1), 'schema_version holds every version the store had, and 4 (this one)');
+  for (const t of ['notes', 'idempotency']) assert.ok(!tables().includes(t), `the ${t} table is gone: ${tables()}`);
+  for (const t of ['games', 'plays', 'schema_version', 'idempotency_claims', 'idempotency_answers']) {
+    assert.ok(tables().includes(t), `table ${t}: ${tables()}`);
+  }
+  if (fx.keyed) {
+    assert.equal(Number(rows('SELECT count(*) AS k FROM idempotency_answers')[0].k), fx.keyed.length,
+      'every answer of the old store is kept');
+  }
   const notes = fx.games.reduce((k, g) => k + g.reads.admin.plays.plays.filter((p) => p.explanation).length, 0);
   const kind3 = Number(rows('SELECT count(*) AS k FROM plays WHERE kind = 3 AND explanation IS NOT NULL')[0].k);
   if (from === 1) assert.equal(kind3, notes, 'every note of the old store is a plays row of kind 3');
@@ -238,6 +248,25 @@ async function playOn(base, fx) {
   }
 }
 
+/**
+ * Every request the old server answered under an Idempotency-Key, sent
+ * again as it was (the same bytes, token and key): the answer it stored,
+ * marked as a replay (the old rows were made within their keep: the
+ * fixture's times are freshened before the server starts).
+ */
+async function checkKeyed(base, fx, when) {
+  for (const k of fx.keyed ?? []) {
+    const headers = { 'idempotency-key': k.key };
+    if (k.body !== null) headers['content-type'] = 'application/json';
+    const r = await request(base, k.method, k.path, { token: k.token ?? undefined, body: k.body ?? undefined, headers });
+    const what = `${when}: ${k.method} ${k.path} sent again with its key`;
+    expectStatus(r, k.status, what);
+    assert.equal(r.text, k.text, `${what}: the old server's answer`);
+    for (const [h, v] of Object.entries(k.headers)) assert.equal(r.headers.get(h), v, `${what}: ${h}`);
+    assert.equal(r.headers.get('idempotent-replayed'), 'true', `${what}: a replay`);
+  }
+}
+
 async function stopOk(s) {
   const { code, signal, stderr } = await s.stop();
   assert.equal(signal, null, `server killed by ${signal}; stderr: ${stderr.slice(-2000)}`);
@@ -256,14 +285,16 @@ async function migrateAndPlay(store, fx, rows, hex, tables, from) {
   await checkAnswers(s.base, fx, 'after the migration');
   checkSchema(rows, fx, tables, from);
   checkSnapshots(rows, hex, fx);
+  await checkKeyed(s.base, fx, 'after the migration');
   await stopOk(s);
-  // A second start finds schema 3: nothing migrates again, nothing changes.
+  // A second start finds schema 4: nothing migrates again, nothing changes.
   s = await startServer({ store, adminToken: fx.admin_token, extraArgs: KEEP });
   await checkAnswers(s.base, fx, 'after a restart');
   checkSchema(rows, fx, tables, from);
   if (from === 1) await checkAtOrigin(s.base, fx, false);
   await playOn(s.base, fx);
   if (from === 1) await checkAtOrigin(s.base, fx, true);
+  await checkKeyed(s.base, fx, 'after the games were played on');
   stopped = true;
   await stopOk(s);
 }
@@ -271,6 +302,7 @@ async function migrateAndPlay(store, fx, rows, hex, tables, from) {
 const FROM = [
   { v: 1, release: '497a75b', tables: ['games', 'notes'] },
   { v: 2, release: '6dacb9a', tables: ['games', 'plays', 'schema_version'] },
+  { v: 3, release: 'd8001a3', tables: ['games', 'idempotency', 'plays', 'schema_version'] },
 ];
 
 for (const { v, release, tables: before } of FROM) {
@@ -283,6 +315,7 @@ for (const { v, release, tables: before } of FROM) {
       const rows = (sql) => sqliteRows(file, sql);
       const tables = () => rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map((r) => r.name);
       assert.deepEqual(tables(), before, `the fixture is a schema-${v} store`);
+      if (v === 3) run('sqlite3', [file, "UPDATE idempotency SET expires_at = CAST(strftime('%s', 'now') AS INTEGER) + 3600"], 'freshen the keys');
       await migrateAndPlay(`sqlite:${file}`, fx, rows, 'hex(substr(snap, 1, 13))', tables, v);
     });
 
@@ -299,6 +332,7 @@ for (const { v, release, tables: before } of FROM) {
         const rows = (sql) => pgRows(url, sql);
         const tables = () => rows("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename").map((r) => r.tablename);
         assert.deepEqual(tables(), before, `the fixture is a schema-${v} store`);
+        if (v === 3) run('psql', ['-X', '-q', '-d', url, '-c', "UPDATE idempotency SET expires_at = now() + interval '1 hour'"], 'freshen the keys');
         await migrateAndPlay(url, fx, rows, "upper(encode(substring(snap FROM 1 FOR 13), 'hex'))", tables, v);
       });
   }

@@ -21,14 +21,22 @@ typedef struct store_db {
     void (*sql)(void *ctx, const char *sql);
     long long (*num)(void *ctx, const char *sql);
     void *ctx;
-    const char *expire_sql; /* sets expires_at of keys k2, k3 in the past */
+    const char *expire_sql; /* sets expires_at of the answers of keys k2 ("k2" then zero
+                               bytes) and k3 in the past */
 } store_db;
+
+/* A key's hash from a short name (its bytes, then zeros). */
+static inline void sc_hash(unsigned char out[STORE_IDEM_HASH], const char *name)
+{
+    memset(out, 0, STORE_IDEM_HASH);
+    memcpy(out, name, strlen(name) < STORE_IDEM_HASH ? strlen(name) : STORE_IDEM_HASH);
+}
 
 static inline store_idem sc_key(const char *id, const char *fp, const char *owner)
 {
     store_idem k = {0};
-    snprintf(k.id, sizeof k.id, "%s", id);
-    snprintf(k.fingerprint, sizeof k.fingerprint, "%s", fp);
+    sc_hash(k.id, id);
+    sc_hash(k.fingerprint, fp);
     snprintf(k.owner, sizeof k.owner, "%s", owner);
     return k;
 }
@@ -42,39 +50,48 @@ static inline store_play sc_play(long n)
 }
 
 /* Idempotency keys: claim / get / take / release / purge, and writes that
- * store their answer in their own transaction: once, whoever comes
- * second; a write that loses its compare-and-swap stores nothing. */
+ * store their answer in their own transaction, dropping the key's claim:
+ * once, whoever comes second; a write that loses its compare-and-swap
+ * stores nothing. */
 static inline void store_idempotency_cases(store *s, const store_db *db)
 {
     store_row row = {.version = 1, .meta = "{}", .origin = "{}"};
     snprintf(row.id, sizeof row.id, "g");
     snprintf(row.game, sizeof row.game, "hanabi");
     assert_int_equal(store_create(s, &row, NULL, 0), 0);
+    unsigned char k1[STORE_IDEM_HASH], k2[STORE_IDEM_HASH], fp[STORE_IDEM_HASH],
+        fp1[STORE_IDEM_HASH];
+    sc_hash(k1, "k1");
+    sc_hash(k2, "k2");
+    sc_hash(fp, "fp");
+    sc_hash(fp1, "fp1");
 
     store_idem k = sc_key("k1", "fp1", "a:1");
     assert_int_equal(s->vt->idem_claim(s, &k, 30), 0); /* new: held by a:1 */
     store_idem other = sc_key("k1", "fp2", "b:1");
     assert_int_equal(s->vt->idem_claim(s, &other, 30), ERR_IDEM_BUSY); /* held */
-    assert_string_equal(other.fingerprint, "fp1");
+    assert_memory_equal(other.fingerprint, fp1, STORE_IDEM_HASH);
     assert_string_equal(other.owner, "a:1");
     assert_false(other.done);
     assert_true(other.live);
     assert_null(other.answer);
-    /* taken over only from its holder; released only by its holder */
-    assert_int_equal(s->vt->idem_take(s, "k1", "x:9", "b:1", 30), ERR_IDEM_BUSY);
-    assert_int_equal(s->vt->idem_take(s, "k1", "a:1", "b:1", 30), 0);
-    assert_int_equal(s->vt->idem_release(s, "k1", "a:1"), 0);
+    /* taken over (or renewed) only from its holder; released only by its holder */
+    assert_int_equal(s->vt->idem_take(s, k1, "x:9", "b:1", 30), ERR_IDEM_BUSY);
+    assert_int_equal(s->vt->idem_take(s, k1, "a:1", "a:1", 30), 0);
+    assert_int_equal(s->vt->idem_take(s, k1, "a:1", "b:1", 30), 0);
+    assert_int_equal(s->vt->idem_release(s, k1, "a:1"), 0);
     store_idem got = sc_key("k1", "", "");
     assert_int_equal(s->vt->idem_get(s, &got), 0);
     assert_string_equal(got.owner, "b:1");
-    assert_int_equal(s->vt->idem_release(s, "k1", "b:1"), 0);
+    assert_false(got.done);
+    assert_int_equal(s->vt->idem_release(s, k1, "b:1"), 0);
     assert_int_equal(s->vt->idem_get(s, &got), ERR_NOT_FOUND);
 
-    /* a commit with its answer: the row is answered, owned by the writer */
+    /* a commit with its answer: the key is answered, its claim gone */
     k = sc_key("k2", "fp", "a:2");
     assert_int_equal(s->vt->idem_claim(s, &k, 30), 0);
     static const unsigned char answer[] = {0, 1, 2, 0xff, 0};
-    store_answer a = {.id = "k2", .fingerprint = "fp", .owner = "a:2", .answer = answer,
+    store_answer a = {.id = k2, .fingerprint = fp, .answer = answer,
                       .answer_len = sizeof answer, .keep_s = 3600};
     store_play p[1] = {sc_play(1)};
     assert_int_equal(s->vt->commit(s, "g", 1, "{}", NULL, 0, p, 1, &a), 0);
@@ -82,51 +99,89 @@ static inline void store_idempotency_cases(store *s, const store_db *db)
     assert_int_equal(s->vt->idem_get(s, &got), 0);
     assert_true(got.done);
     assert_true(got.live);
-    assert_string_equal(got.owner, "a:2");
+    assert_memory_equal(got.fingerprint, fp, STORE_IDEM_HASH);
     assert_int_equal(got.answer_len, sizeof answer);
     assert_memory_equal(got.answer, answer, sizeof answer);
     store_idem_free(&got);
+    assert_int_equal(db->num(db->ctx, "SELECT count(*) FROM idempotency_claims"), 0);
     /* a second write with the key changes nothing: the first answer stays */
+    static const unsigned char second[] = {9, 9};
     store_answer b = a;
-    b.owner = "b:2";
+    b.answer = second;
+    b.answer_len = sizeof second;
     p[0] = sc_play(2);
     assert_int_equal(s->vt->commit(s, "g", 2, "{}", NULL, 0, p, 1, &b), ERR_IDEM_BUSY);
     assert_int_equal(db->num(db->ctx, "SELECT version FROM games WHERE id = 'g'"), 2);
     assert_int_equal(db->num(db->ctx, "SELECT count(*) FROM plays WHERE game_id = 'g'"), 1);
-    /* a keyed commit that loses its compare-and-swap stores nothing */
-    store_answer d = {.id = "k4", .fingerprint = "fp", .owner = "a:4", .answer = answer,
-                      .answer_len = 1, .keep_s = 3600};
+    got = sc_key("k2", "", "");
+    assert_int_equal(s->vt->idem_get(s, &got), 0);
+    assert_memory_equal(got.answer, answer, sizeof answer);
+    store_idem_free(&got);
+    /* a keyed commit that loses its compare-and-swap stores nothing, and
+     * keeps its claim (for idem_end to release) */
+    k = sc_key("k4", "fp", "a:4");
+    assert_int_equal(s->vt->idem_claim(s, &k, 30), 0);
+    unsigned char k4[STORE_IDEM_HASH];
+    sc_hash(k4, "k4");
+    store_answer d = {.id = k4, .fingerprint = fp, .answer = answer, .answer_len = 1,
+                      .keep_s = 3600};
     assert_int_equal(s->vt->commit(s, "g", 1, "{}", NULL, 0, p, 1, &d), ERR_CONFLICT);
     got = sc_key("k4", "", "");
+    assert_int_equal(s->vt->idem_get(s, &got), 0);
+    assert_false(got.done);
+    assert_string_equal(got.owner, "a:4");
+    assert_int_equal(s->vt->idem_release(s, k4, "a:4"), 0);
     assert_int_equal(s->vt->idem_get(s, &got), ERR_NOT_FOUND);
-    /* a claim of an answered key gets the answer; it is not released */
+    /* a claim of an answered key gets the answer and claims nothing */
     k = sc_key("k2", "fp", "c:2");
     assert_int_equal(s->vt->idem_claim(s, &k, 30), ERR_IDEM_BUSY);
     assert_true(k.done);
     assert_int_equal(k.answer_len, sizeof answer);
+    assert_memory_equal(k.fingerprint, fp, STORE_IDEM_HASH);
     store_idem_free(&k);
-    assert_int_equal(s->vt->idem_release(s, "k2", "a:2"), 0);
-    got = sc_key("k2", "", "");
-    assert_int_equal(s->vt->idem_get(s, &got), 0);
-    store_idem_free(&got);
+    assert_int_equal(db->num(db->ctx, "SELECT count(*) FROM idempotency_claims"), 0);
 
     /* a create with its answer; the key again: nothing created */
     snprintf(row.id, sizeof row.id, "new1");
-    store_answer c = {.id = "k3", .fingerprint = "fp", .owner = "a:3", .answer = answer,
-                      .answer_len = 2, .keep_s = 3600};
+    unsigned char k3[STORE_IDEM_HASH];
+    sc_hash(k3, "k3");
+    store_answer c = {.id = k3, .fingerprint = fp, .answer = answer, .answer_len = 2,
+                      .keep_s = 3600};
     assert_int_equal(s->vt->create(s, &row, NULL, 0, &c), 0);
     snprintf(row.id, sizeof row.id, "new2");
-    c.owner = "b:3";
     assert_int_equal(s->vt->create(s, &row, NULL, 0, &c), ERR_IDEM_BUSY);
     assert_int_equal(db->num(db->ctx, "SELECT count(*) FROM games WHERE id LIKE 'new%'"), 1);
 
-    /* expiry: a row past its time counts as absent (a claim makes it new)
-     * and is purged */
+    /* expiry: an answer past its time counts as absent (a claim takes the
+     * key, and a write answers it anew, over the old row) and is purged */
     db->sql(db->ctx, db->expire_sql);
     k = sc_key("k2", "fp9", "d:2");
     assert_int_equal(s->vt->idem_claim(s, &k, 30), 0);
-    assert_int_equal(s->vt->idem_purge(s), 1); /* k3; k2 is live again */
-    assert_int_equal(db->num(db->ctx, "SELECT count(*) FROM idempotency"), 1);
+    snprintf(row.id, sizeof row.id, "new3");
+    assert_int_equal(s->vt->create(s, &row, NULL, 0, &c), 0); /* k3 again: expired */
+    assert_int_equal(db->num(db->ctx, "SELECT count(*) FROM idempotency_answers"), 2);
+    db->sql(db->ctx, db->expire_sql);
+    assert_int_equal(s->vt->idem_purge(s), 2); /* k2's answer and k3's */
+    assert_int_equal(db->num(db->ctx, "SELECT count(*) FROM idempotency_answers"), 0);
+    assert_int_equal(db->num(db->ctx, "SELECT count(*) FROM idempotency_claims"), 1); /* d:2's */
+}
+
+/* After the migration of the schema-3 rows of test_store_*'s SCHEMA_3_IDEM
+ * (the answer of key 00112233... is the bytes 00 01 02 ff, kept an hour
+ * or more): the store reads that answer as its own. */
+static inline void store_migrated_answer_case(store *s)
+{
+    store_idem k = {0};
+    static const unsigned char id[STORE_IDEM_HASH] = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55,
+                                                      0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb,
+                                                      0xcc, 0xdd, 0xee, 0xff};
+    memcpy(k.id, id, sizeof id);
+    assert_int_equal(s->vt->idem_get(s, &k), 0);
+    assert_true(k.done);
+    assert_true(k.live);
+    assert_int_equal(k.answer_len, 4);
+    assert_memory_equal(k.answer, "\x00\x01\x02\xff", 4);
+    store_idem_free(&k);
 }
 
 /* Retention (croupier purge, cli/purge.c): ages() lists the games in id

@@ -9,14 +9,14 @@
  * other tests; the store's connections carry application_name
  * croupier-unit, which the reconnection test uses to kill them.
  *
- * Covered: schema 3 on an empty database; create / get / origin_get;
+ * Covered: schema 4 on an empty database; create / get / origin_get;
  * commit (ok, stale, unknown, a failed commit changes nothing); plays
  * paging and notes; snap_put; delete (plays cascade); threads racing
  * commits; reset-and-retry of killed connections; a commit whose answer
  * is lost on a frozen backend (ERR_OUTCOME_UNKNOWN), and writes whose answer
  * is lost after they committed (a proxy drops it: settled as landed); the in-place migration
- * of a schema-2 and of a schema-1 database (and its rollback when a step
- * fails), reopening, refusal of a newer or unknown schema; servers opening
+ * of a schema-3, a schema-2 and a schema-1 database (and its rollback when a
+ * step fails), reopening, refusal of a newer or unknown schema; servers opening
  * at once; the idempotency keys (store_cases.h).
  */
 #include <libpq-fe.h>
@@ -236,25 +236,30 @@ static const char *PLAYS_COLS =
     " version bigint NO -";
 static const char *SV_COLS =
     "applied_at timestamp with time zone NO now(), note text NO -, version integer NO -";
-static const char *IDEM_COLS =
-    "answer bytea YES -, expires_at timestamp with time zone NO -, fingerprint text NO -,"
-    " id text NO -, owner text NO -, state smallint NO -";
+static const char *CLAIMS_COLS =
+    "expires_at timestamp with time zone NO -, fingerprint bytea NO -, id bytea NO -,"
+    " owner text NO -";
+static const char *ANSWERS_COLS =
+    "answer bytea NO -, expires_at timestamp with time zone NO -, fingerprint bytea NO -,"
+    " id bytea NO -";
 
-static void assert_schema3(PGconn *c)
+static void assert_schema4(PGconn *c)
 {
     sql_eq(c, COLS_SQL("games"), GAMES_COLS);
     sql_eq(c, COLS_SQL("plays"), PLAYS_COLS);
     sql_eq(c, COLS_SQL("schema_version"), SV_COLS);
-    sql_eq(c, COLS_SQL("idempotency"), IDEM_COLS);
-    sql_eq(c, "SELECT to_regclass('notes') IS NULL", "t");
-    sql_eq(c, "SELECT to_regclass('idempotency_expires') IS NOT NULL", "t");
-    /* keys: games(id), plays(game_id, n) cascading from games,
-     * idempotency(id), schema_version(version) */
+    sql_eq(c, COLS_SQL("idempotency_claims"), CLAIMS_COLS);
+    sql_eq(c, COLS_SQL("idempotency_answers"), ANSWERS_COLS);
+    sql_eq(c, "SELECT to_regclass('notes') IS NULL AND to_regclass('idempotency') IS NULL", "t");
+    sql_eq(c, "SELECT to_regclass('idempotency_answers_expires') IS NOT NULL", "t");
+    /* keys: games(id), plays(game_id, n) cascading from games, the keys'
+     * claims and answers (id), schema_version(version) */
     sql_eq(c,
            "SELECT string_agg(conrelid::regclass::text || ':' || contype::text || ':' ||"
            " pg_get_constraintdef(oid), '; ' ORDER BY conrelid::regclass::text, contype)"
            " FROM pg_constraint WHERE connamespace = '" SCHEMA "'::regnamespace",
-           "games:p:PRIMARY KEY (id); idempotency:p:PRIMARY KEY (id); plays:f:FOREIGN KEY "
+           "games:p:PRIMARY KEY (id); idempotency_answers:p:PRIMARY KEY (id); "
+           "idempotency_claims:p:PRIMARY KEY (id); plays:f:FOREIGN KEY "
            "(game_id) REFERENCES games(id) ON DELETE CASCADE; plays:p:PRIMARY KEY (game_id, n); "
            "schema_version:p:PRIMARY KEY (version)");
 }
@@ -295,8 +300,32 @@ static const char *SCHEMA2 =
     "INSERT INTO plays VALUES ('g2', 1, 3, 0, 0, NULL, '[1]', '{}', NULL, 1),"
     " ('g2', 2, 7, 1, 1, 'rules', '[2]', '{}', 'why', 2)";
 
+/* Schema 3's idempotency table exactly as the previous release's
+ * store_pg.c created it (on schema 2), with an answered key, a pending one
+ * and an expired answer. */
+static const char *SCHEMA3_IDEM =
+    "CREATE TABLE idempotency (id text PRIMARY KEY, fingerprint text NOT NULL,"
+    " owner text NOT NULL, state smallint NOT NULL, answer bytea,"
+    " expires_at timestamptz NOT NULL);"
+    "CREATE INDEX idempotency_expires ON idempotency (expires_at);"
+    "INSERT INTO schema_version (version, note) VALUES (3, 'migrated: idempotency keys');"
+    "INSERT INTO idempotency VALUES"
+    " ('00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',"
+    "  'ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100',"
+    "  '0123456789abcdef:7', 1, '\\x000102ff', now() + interval '1 hour'),"
+    " ('aa112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',"
+    "  'bbeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100',"
+    "  '0123456789abcdef:8', 0, NULL, now() + interval '30 seconds'),"
+    " ('cc112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',"
+    "  'ddeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100',"
+    "  '0123456789abcdef:9', 1, '\\x05', now() - interval '1 second')";
+
 static const char *SV_ROWS_SQL =
     "SELECT string_agg(version || ':' || note, ' | ' ORDER BY version) FROM schema_version";
+#define V2_MIGRATED                                                                     \
+    "2:origin + play log + snapshot cache | 3:migrated: idempotency keys | "            \
+    "4:migrated: idempotency claims and compact answers apart"
+#define V3_MIGRATED V2_MIGRATED
 
 /* --- tests --------------------------------------------------------------- */
 
@@ -307,8 +336,8 @@ static void test_fresh_create_get(void **state)
     reset_schema();
     store *s = open_ok();
     PGconn *c = raw();
-    assert_schema3(c);
-    sql_eq(c, SV_ROWS_SQL, "3:origin + play log + snapshot cache + idempotency keys");
+    assert_schema4(c);
+    sql_eq(c, SV_ROWS_SQL, "4:origin + play log + snapshot cache + idempotency claims and answers");
 
     static const unsigned char snap[] = {0, 1, 2, 0xff, 0, 'x', 0x80, 0};
     store_row row = mkrow("g1", "hanabi", 3, "{\"m\":1}", "{\"o\":1}", snap, sizeof snap);
@@ -941,12 +970,9 @@ static void test_answer_lost_after_commit(void **state)
 
     /* a keyed commit (BEGIN, the write, COMMIT: the third answer is
      * COMMIT's): settled by its key's row */
-    store_idem k = {0};
-    snprintf(k.id, sizeof k.id, "key");
-    snprintf(k.fingerprint, sizeof k.fingerprint, "fp");
-    snprintf(k.owner, sizeof k.owner, "me:1");
+    store_idem k = sc_key("key", "fp", "me:1");
     assert_int_equal(s->vt->idem_claim(s, &k, 30), 0);
-    store_answer a = {.id = "key", .fingerprint = "fp", .owner = "me:1",
+    store_answer a = {.id = k.id, .fingerprint = k.fingerprint,
                       .answer = (const unsigned char *)"A", .answer_len = 1, .keep_s = 60};
     __atomic_store_n(&px.armed, 3, __ATOMIC_SEQ_CST);
     p[0] = mkplay(2, 0, STORE_PERSON, NULL, "[2]", "{}", NULL);
@@ -1003,10 +1029,11 @@ static void test_migrate_v1(void **state)
     sql(c, "UPDATE games SET created_at = '2020-01-02T03:04:05Z' WHERE id = 'g1'");
 
     store *s = open_ok();
-    assert_schema3(c);
+    assert_schema4(c);
     sql_eq(c, SV_ROWS_SQL,
            "1:found: the previous release (games.state + notes) | "
-           "2:migrated: origin + play log + snapshot cache | 3:migrated: idempotency keys");
+           "2:migrated: origin + play log + snapshot cache | 3:migrated: idempotency keys | "
+           "4:migrated: idempotency claims and compact answers apart");
     sql_eq(c, "SELECT created_at = '2020-01-02T03:04:05Z' FROM games WHERE id = 'g1'", "t");
 
     assert_get(s, "g1", 5, "{\"seats\":[1]}", NULL, 0, -1);
@@ -1054,19 +1081,20 @@ static void test_migrate_v1(void **state)
     s = open_ok();
     sql_eq(c, SV_ROWS_SQL,
            "1:found: the previous release (games.state + notes) | "
-           "2:migrated: origin + play log + snapshot cache | 3:migrated: idempotency keys");
+           "2:migrated: origin + play log + snapshot cache | 3:migrated: idempotency keys | "
+           "4:migrated: idempotency claims and compact answers apart");
     assert_get(s, "g1", 6, "{\"seats\":[1]}", "s6", 2, 6);
     assert_int_equal(count_plays(s, "g1", 1), 3);
     store_close(s);
 
     /* a newer schema: refused */
-    sql(c, "INSERT INTO schema_version (version, note) VALUES (4, 'from the future')");
+    sql(c, "INSERT INTO schema_version (version, note) VALUES (5, 'from the future')");
     s = (store *)&s;
     char err[512] = "";
     assert_int_equal(store_open(&s, URL, err, sizeof err), ERR_STORE);
     assert_null(s);
-    assert_non_null(strstr(err, "the database has schema 4, newer than this build (3)"));
-    sql_eq(c, "SELECT count(*) FROM schema_version", "4");
+    assert_non_null(strstr(err, "the database has schema 5, newer than this build (4)"));
+    sql_eq(c, "SELECT count(*) FROM schema_version", "5");
     PQfinish(c);
 }
 
@@ -1097,7 +1125,7 @@ static void test_migrate_failure_rolls_back(void **state)
     /* once the stray table is gone the migration goes through */
     sql(c, "DROP TABLE plays");
     s = open_ok();
-    assert_schema3(c);
+    assert_schema4(c);
     assert_int_equal(count_plays(s, "g1", 1), 2);
     store_close(s);
     PQfinish(c);
@@ -1182,26 +1210,34 @@ static void test_concurrent_open(void **state)
 
     reset_schema();
     open_at_once();
-    assert_schema3(c);
-    sql_eq(c, SV_ROWS_SQL, "3:origin + play log + snapshot cache + idempotency keys");
+    assert_schema4(c);
+    sql_eq(c, SV_ROWS_SQL, "4:origin + play log + snapshot cache + idempotency claims and answers");
 
     reset_schema();
     make_schema1(c);
     open_at_once();
-    assert_schema3(c);
-    sql_eq(c, "SELECT count(*) FROM schema_version", "3");
+    assert_schema4(c);
+    sql_eq(c, "SELECT count(*) FROM schema_version", "4");
     sql_eq(c, "SELECT count(*) FROM plays", "2");
 
     reset_schema();
     sql(c, SCHEMA2);
     open_at_once();
-    assert_schema3(c);
-    sql_eq(c, SV_ROWS_SQL, "2:origin + play log + snapshot cache | 3:migrated: idempotency keys");
+    assert_schema4(c);
+    sql_eq(c, SV_ROWS_SQL, V2_MIGRATED);
+
+    reset_schema();
+    sql(c, SCHEMA2);
+    sql(c, SCHEMA3_IDEM);
+    open_at_once();
+    assert_schema4(c);
+    sql_eq(c, SV_ROWS_SQL, V3_MIGRATED);
+    sql_eq(c, "SELECT count(*) FROM idempotency_answers", "2");
     PQfinish(c);
 }
 
-/* The previous release's schema 2 gains the idempotency table and row 3
- * in place; its games are untouched and take writes. */
+/* The release before the previous one (schema 2) gains the idempotency
+ * tables and rows 3 and 4 in place; its games are untouched and take writes. */
 static void test_migrate_v2(void **state)
 {
     (void)state;
@@ -1210,13 +1246,45 @@ static void test_migrate_v2(void **state)
     PGconn *c = raw();
     sql(c, SCHEMA2);
     store *s = open_ok();
-    assert_schema3(c);
-    sql_eq(c, SV_ROWS_SQL, "2:origin + play log + snapshot cache | 3:migrated: idempotency keys");
+    assert_schema4(c);
+    sql_eq(c, SV_ROWS_SQL, V2_MIGRATED);
     assert_get(s, "g2", 7, "{}", "snap7", 5, 7);
     assert_int_equal(count_plays(s, "g2", 1), 2);
     store_play p[1] = {mkplay(3, 0, STORE_PERSON, NULL, "[3]", "{}", NULL)};
     assert_int_equal(store_commit(s, "g2", 7, "{}", NULL, 0, p, 1), 0);
     assert_int_equal(count_plays(s, "g2", 1), 3);
+    store_close(s);
+    PQfinish(c);
+}
+
+/* The previous release (schema 3: one idempotency table whose pending rows
+ * were grown into answers) is migrated in place: its answers become rows of
+ * idempotency_answers as they were sealed (the hashes as their first 16
+ * bytes), its pending rows claims, the old table is gone; the store reads
+ * the answers. */
+static void test_migrate_v3(void **state)
+{
+    (void)state;
+    need_pg();
+    reset_schema();
+    PGconn *c = raw();
+    sql(c, SCHEMA2);
+    sql(c, SCHEMA3_IDEM);
+    store *s = open_ok();
+    assert_schema4(c);
+    sql_eq(c, SV_ROWS_SQL, V3_MIGRATED);
+    sql_eq(c,
+           "SELECT string_agg(encode(id, 'hex') || ':' || encode(fingerprint, 'hex') || ':' ||"
+           " encode(answer, 'hex') || ':' || (expires_at > now()), '|' ORDER BY id)"
+           " FROM idempotency_answers",
+           "00112233445566778899aabbccddeeff:ffeeddccbbaa99887766554433221100:000102ff:true|"
+           "cc112233445566778899aabbccddeeff:ddeeddccbbaa99887766554433221100:05:false");
+    sql_eq(c,
+           "SELECT string_agg(encode(id, 'hex') || ':' || encode(fingerprint, 'hex') || ':' ||"
+           " owner, '|') FROM idempotency_claims",
+           "aa112233445566778899aabbccddeeff:bbeeddccbbaa99887766554433221100:0123456789abcdef:8");
+    store_migrated_answer_case(s);
+    assert_get(s, "g2", 7, "{}", "snap7", 5, 7);
     store_close(s);
     PQfinish(c);
 }
@@ -1232,8 +1300,8 @@ static void test_idempotency(void **state)
     store *s = open_ok();
     PGconn *c = raw();
     store_db db = {db_sql, db_num, c,
-                   "UPDATE idempotency SET expires_at = now() - interval '1 second'"
-                   " WHERE id IN ('k2', 'k3')"};
+                   "UPDATE idempotency_answers SET expires_at = now() - interval '1 second'"
+                   " WHERE id IN ('\\x6b320000000000000000000000000000'::bytea, '\\x6b330000000000000000000000000000'::bytea)"};
     store_idempotency_cases(s, &db);
     store_close(s);
     PQfinish(c);
@@ -1277,6 +1345,7 @@ int main(void)
         cmocka_unit_test(test_unknown_schema_refused),
         cmocka_unit_test(test_concurrent_open),
         cmocka_unit_test(test_migrate_v2),
+        cmocka_unit_test(test_migrate_v3),
         cmocka_unit_test(test_idempotency),
         cmocka_unit_test(test_retention),
     };

@@ -1,14 +1,15 @@
 /* test_store_sqlite.c: the SQLite store (api/store_sqlite.c) on real files.
  *
- * Each test works in a fresh temporary directory: schema 3 on an empty
+ * Each test works in a fresh temporary directory: schema 4 on an empty
  * file, create/get/origin_get, the compare-and-swap of commit (one winner,
  * clean conflicts, nothing written by a failed commit), the play log and its
  * paging, the snapshot cache, delete, threads (and two store handles, as two
  * processes would have) racing on one game, opening one file from several
- * threads at once, and the in-place migration of a schema-2 database of the
- * previous release and of a schema-1 database of the one before (built here
- * with their own DDL), including a migration that fails and must leave the
- * file as it was, and a newer schema refused; the checkpointer (the WAL
+ * threads at once, and the in-place migration of a schema-3 database of the
+ * previous release, of a schema-2 database of the one before and of a
+ * schema-1 database of the one before that (built here with their own DDL),
+ * including a migration that fails and must leave the file as it was, and a
+ * newer schema refused; the checkpointer (the WAL
  * bounded under a stream of commits, the rest copied once they stop) and
  * its write-behind (the WAL synced every megabyte); the idempotency keys
  * (store_cases.h).
@@ -164,6 +165,33 @@ static void create_game(store *s, const char *id, int64_t version, const char *o
 
 /* --- tests --------------------------------------------------------------------- */
 
+/* Schema 4's idempotency tables, and no schema 3 one: claims keyed by the
+ * key's hash, answers a rowid table (appended in order) with the hash
+ * unique beside it and an index on their expiry. */
+static void check_idem_tables(const char *path)
+{
+    char buf[256];
+    assert_string_equal(
+        raw_text(path, "SELECT group_concat(name, ',') FROM pragma_table_info('idempotency_claims')",
+                 buf, sizeof buf),
+        "id,fingerprint,owner,expires_at");
+    assert_string_equal(
+        raw_text(path, "SELECT group_concat(name, ',') FROM pragma_table_info('idempotency_answers')",
+                 buf, sizeof buf),
+        "id,fingerprint,answer,expires_at");
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE name ="
+                                   " 'idempotency_answers' AND sql LIKE '%WITHOUT ROWID%'"),
+                     0);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM pragma_index_list('idempotency_answers')"
+                                   " WHERE \"unique\" = 1"),
+                     1);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE name ="
+                                   " 'idempotency_answers_expires'"),
+                     1);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'idempotency'"),
+                     0);
+}
+
 static void test_fresh_schema(void **state)
 {
     fx *f = *state;
@@ -173,11 +201,11 @@ static void test_fresh_schema(void **state)
     store_close(s);
     char buf[256];
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM schema_version"), 1);
-    assert_int_equal(raw_int(f->path, "SELECT version FROM schema_version"), 3);
+    assert_int_equal(raw_int(f->path, "SELECT version FROM schema_version"), 4);
     long long at = raw_int(f->path, "SELECT applied_at FROM schema_version");
     assert_true(at > 1600000000 && at <= (long long)time(NULL));
     assert_string_equal(raw_text(f->path, "SELECT note FROM schema_version", buf, sizeof buf),
-                        "origin + play log + snapshot cache + idempotency keys");
+                        "origin + play log + snapshot cache + idempotency claims and answers");
     assert_string_equal(raw_text(f->path, "PRAGMA journal_mode", buf, sizeof buf), "wal");
     /* The column names other programs rely on, in order. */
     assert_string_equal(
@@ -188,10 +216,7 @@ static void test_fresh_schema(void **state)
         raw_text(f->path, "SELECT group_concat(name, ',') FROM pragma_table_info('plays')", buf,
                  sizeof buf),
         "game_id,n,version,seat,kind,bot,play,record,explanation,at_ms");
-    assert_string_equal(
-        raw_text(f->path, "SELECT group_concat(name, ',') FROM pragma_table_info('idempotency')",
-                 buf, sizeof buf),
-        "id,fingerprint,owner,state,answer,expires_at");
+    check_idem_tables(f->path);
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_master WHERE name = 'plays'"
                                       " AND sql LIKE '%WITHOUT ROWID%'"),
                      1);
@@ -756,7 +781,9 @@ static void check_migrated(const char *path)
                        " (SELECT * FROM schema_version ORDER BY version)",
                  buf, sizeof buf),
         "1:found: the previous release (games.state + notes)|"
-        "2:migrated: origin + play log + snapshot cache|3:migrated: idempotency keys");
+        "2:migrated: origin + play log + snapshot cache|3:migrated: idempotency keys|"
+        "4:migrated: idempotency claims and compact answers apart");
+    check_idem_tables(path);
     long long at = raw_int(path, "SELECT min(applied_at) FROM schema_version");
     assert_true(at > 1600000000 && at <= (long long)time(NULL));
 
@@ -1009,10 +1036,10 @@ static void test_migrate_schema1(void **state)
     fx *f = *state;
     make_schema1(f->path, NULL);
     check_migrated(f->path);
-    /* Opening again is a no-op: still three schema_version rows, same data. */
+    /* Opening again is a no-op: still four schema_version rows, same data. */
     store *s = open_ok(f->path);
     store_close(s);
-    assert_int_equal(raw_int(f->path, "SELECT count(*) FROM schema_version"), 3);
+    assert_int_equal(raw_int(f->path, "SELECT count(*) FROM schema_version"), 4);
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM games"), 4);
     assert_int_equal(raw_int(f->path, "SELECT version FROM games WHERE id = 'a1'"), 4);
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM plays"), 5);
@@ -1028,7 +1055,7 @@ static void test_migrate_empty_schema1(void **state)
     store *s = open_ok(f->path);
     create_game(s, "g", 1, "{}", NULL, NULL, 0, 0);
     store_close(s);
-    assert_int_equal(raw_int(f->path, "SELECT max(version) FROM schema_version"), 3);
+    assert_int_equal(raw_int(f->path, "SELECT max(version) FROM schema_version"), 4);
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_master WHERE name = 'notes'"),
                      0);
 }
@@ -1068,13 +1095,13 @@ static void test_newer_schema_refused(void **state)
     sqlite3 *db = raw_open(f->path);
     raw_exec(db, "CREATE TABLE schema_version (version INTEGER PRIMARY KEY,"
                  " applied_at INTEGER NOT NULL, note TEXT NOT NULL);"
-                 "INSERT INTO schema_version VALUES (3, 1, 'x'), (4, 2, 'from the future');");
+                 "INSERT INTO schema_version VALUES (4, 1, 'x'), (5, 2, 'from the future');");
     sqlite3_close(db);
     store *s = NULL;
     char err[512] = "";
     assert_int_equal(store_sqlite_open(&s, f->path, err, sizeof err), ERR_STORE);
     assert_null(s);
-    assert_non_null(strstr(err, "the database has schema 4, newer than this build (3)"));
+    assert_non_null(strstr(err, "the database has schema 5, newer than this build (4)"));
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM schema_version"), 2);
 
     /* Unknown shapes are refused too, and nothing is created. */
@@ -1147,7 +1174,7 @@ static void test_concurrent_open_empty(void **state)
     fx *f = *state;
     open_concurrently(f->path);
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM schema_version"), 1);
-    assert_int_equal(raw_int(f->path, "SELECT version FROM schema_version"), 3);
+    assert_int_equal(raw_int(f->path, "SELECT version FROM schema_version"), 4);
 }
 
 static void test_concurrent_open_schema1(void **state)
@@ -1155,13 +1182,27 @@ static void test_concurrent_open_schema1(void **state)
     fx *f = *state;
     make_schema1(f->path, NULL);
     open_concurrently(f->path);
-    assert_int_equal(raw_int(f->path, "SELECT count(*) FROM schema_version"), 3);
+    assert_int_equal(raw_int(f->path, "SELECT count(*) FROM schema_version"), 4);
     check_migrated(f->path);
 }
 
-/* A database of the previous release (schema 2: no idempotency table)
- * gains the table and schema_version row 3, in place; its games are
- * untouched; several openers at once migrate it once. */
+/* Several openers at once migrated a schema-2 (or -3) database once: rows
+ * 2, 3 and 4, schema 4's tables. */
+static void check_migrated_from2(const char *path)
+{
+    char buf[256];
+    assert_string_equal(
+        raw_text(path, "SELECT group_concat(version || ':' || note, '|') FROM"
+                       " (SELECT * FROM schema_version ORDER BY version)",
+                 buf, sizeof buf),
+        "2:origin + play log + snapshot cache|3:migrated: idempotency keys|"
+        "4:migrated: idempotency claims and compact answers apart");
+    check_idem_tables(path);
+}
+
+/* A database of the release before the previous one (schema 2: no
+ * idempotency table) gains the tables and schema_version rows 3 and 4, in
+ * place; its games are untouched; several openers at once migrate it once. */
 static void test_migrate_schema2(void **state)
 {
     fx *f = *state;
@@ -1169,16 +1210,7 @@ static void test_migrate_schema2(void **state)
     raw_exec(db, SCHEMA_2);
     sqlite3_close(db);
     open_concurrently(f->path);
-    char buf[256];
-    assert_string_equal(
-        raw_text(f->path, "SELECT group_concat(version || ':' || note, '|') FROM"
-                          " (SELECT * FROM schema_version ORDER BY version)",
-                 buf, sizeof buf),
-        "2:origin + play log + snapshot cache|3:migrated: idempotency keys");
-    assert_string_equal(
-        raw_text(f->path, "SELECT group_concat(name, ',') FROM pragma_table_info('idempotency')",
-                 buf, sizeof buf),
-        "id,fingerprint,owner,state,answer,expires_at");
+    check_migrated_from2(f->path);
     store *s = open_ok(f->path);
     store_row r;
     assert_int_equal(store_get(s, "g2", &r), 0);
@@ -1189,6 +1221,62 @@ static void test_migrate_schema2(void **state)
     store_play p[1] = {P(3, 0, STORE_PERSON, NULL, "[3]", "{}", NULL)};
     assert_int_equal(store_commit(s, "g2", 7, "{}", NULL, 0, p, 1), 0);
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM plays WHERE game_id = 'g2'"), 3);
+    store_close(s);
+}
+
+/* The previous release's schema 3 (its store_sqlite.c's DDL, verbatim), with
+ * an answered key, a pending one and an expired answer. */
+static const char *const SCHEMA_3_IDEM =
+    "CREATE TABLE idempotency ( id TEXT PRIMARY KEY, fingerprint TEXT NOT NULL,"
+    " owner TEXT NOT NULL, state INTEGER NOT NULL, answer BLOB,"
+    " expires_at INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE INDEX idempotency_expires ON idempotency (expires_at);"
+    "INSERT INTO schema_version VALUES (3, 1700000001, 'migrated: idempotency keys');"
+    "INSERT INTO idempotency VALUES"
+    " ('00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',"
+    "  'ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100',"
+    "  '0123456789abcdef:7', 1, x'000102ff', 4000000000),"
+    " ('aa112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',"
+    "  'bbeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100',"
+    "  '0123456789abcdef:8', 0, NULL, 4000000001),"
+    " ('cc112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',"
+    "  'ddeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100',"
+    "  '0123456789abcdef:9', 1, x'05', 1);";
+
+/* The previous release's database (schema 3: one idempotency table whose
+ * pending rows were grown into answers) is migrated in place: its answers
+ * become rows of idempotency_answers as they were sealed (the hashes as
+ * their first 16 bytes; in the order they expire), its pending rows
+ * claims, the old table is gone, schema_version gains row 4; the answers
+ * are the store's (idem_get). */
+static void test_migrate_schema3(void **state)
+{
+    fx *f = *state;
+    sqlite3 *db = raw_open(f->path);
+    raw_exec(db, SCHEMA_2);
+    raw_exec(db, SCHEMA_3_IDEM);
+    sqlite3_close(db);
+    open_concurrently(f->path);
+    check_migrated_from2(f->path);
+    char buf[256];
+    assert_string_equal(
+        raw_text(f->path, "SELECT group_concat(hex(id) || ':' || hex(fingerprint) || ':' ||"
+                          " hex(answer) || ':' || expires_at, '|') FROM idempotency_answers",
+                 buf, sizeof buf),
+        "CC112233445566778899AABBCCDDEEFF:DDEEDDCCBBAA99887766554433221100:05:1|"
+        "00112233445566778899AABBCCDDEEFF:FFEEDDCCBBAA99887766554433221100:000102FF:4000000000");
+    assert_string_equal(
+        raw_text(f->path, "SELECT group_concat(hex(id) || ':' || hex(fingerprint) || ':' ||"
+                          " owner || ':' || expires_at, '|') FROM idempotency_claims",
+                 buf, sizeof buf),
+        "AA112233445566778899AABBCCDDEEFF:BBEEDDCCBBAA99887766554433221100:"
+        "0123456789abcdef:8:4000000001");
+    store *s = open_ok(f->path);
+    store_migrated_answer_case(s);
+    store_row r;
+    assert_int_equal(store_get(s, "g2", &r), 0);
+    assert_int_equal(r.version, 7);
+    store_row_free(&r);
     store_close(s);
 }
 
@@ -1208,7 +1296,8 @@ static void test_idempotency(void **state)
     fx *f = *state;
     store *s = open_ok(f->path);
     store_db db = {db_sql, db_num, f->path,
-                   "UPDATE idempotency SET expires_at = 1 WHERE id IN ('k2', 'k3')"};
+                   "UPDATE idempotency_answers SET expires_at = 1"
+                   " WHERE id IN (x'6b320000000000000000000000000000', x'6b330000000000000000000000000000')"};
     store_idempotency_cases(s, &db);
     store_close(s);
 }
@@ -1243,6 +1332,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_concurrent_open_empty, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_open_schema1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_schema2, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_migrate_schema3, setup, teardown),
         cmocka_unit_test_setup_teardown(test_idempotency, setup, teardown),
         cmocka_unit_test_setup_teardown(test_primary_cache, setup, teardown),
         cmocka_unit_test_setup_teardown(test_retention, setup, teardown),
