@@ -464,9 +464,34 @@ static int same_request(const http_req *req, idem_ticket *t, const unsigned char
 
 enum { PIECE_APPLIED = 1, PIECE_STATE, PIECE_STATUS, PIECES = 3, PIECE_MIN = 16 };
 
+/* The length of record text r[0..n) without its last member when that is
+ * "reasoning" (a string): the log's record keeps a bot's reasoning there
+ * (gamectx.c, logged_record), which an answer shows only to the admin or at
+ * the game's end. An answer that did show it is not rebuilt the same, and
+ * is then stored whole (answer_pieces compares the bytes). */
+static size_t without_reasoning(const char *r, size_t n)
+{
+    static const char key[] = ",\"reasoning\":";
+    const size_t kl = sizeof key - 1;
+    if (n < kl + 3 || r[n - 1] != '}')
+        return n;
+    for (size_t i = n - kl - 3;; i--) {
+        if (memcmp(r + i, key, kl) == 0) {
+            json_t *v = json_loadb(r + i + kl, n - 1 - (i + kl), JSON_DECODE_ANY, NULL);
+            int str = json_is_string(v);
+            json_decref(v);
+            return str ? i + 1 : n; /* i + 1: the '}' written back after it */
+        }
+        if (i == 0)
+            return n;
+    }
+}
+
 /* The applied records of a write as the answer writes them, from its log
- * rows: each record with its explanation as its last member. */
-static char *applied_text(const store_play *rows, int k, size_t *len)
+ * rows: each record without its reasoning, then its explanation, then (when
+ * the answer shows it: `reasoning`, gamectx.c's ctx_sees_reasoning) its
+ * reasoning, as ctx_show_reasoning adds it last. */
+static char *applied_text(const store_play *rows, int k, int reasoning, size_t *len)
 {
     size_t cap = 2;
     for (int i = 0; i < k; i++)
@@ -488,8 +513,11 @@ static char *applied_text(const store_play *rows, int k, size_t *len)
         if (!first)
             *p++ = ',';
         first = 0;
-        memcpy(p, r, n);
-        p += n;
+        size_t keep = without_reasoning(r, n);
+        memcpy(p, r, keep);
+        p += keep;
+        if (keep < n)
+            p[-1] = '}'; /* the ',' of the member cut */
         if (rows[i].explanation) {
             json_t *s = json_string(rows[i].explanation);
             size_t sl = 0;
@@ -504,6 +532,11 @@ static char *applied_text(const store_play *rows, int k, size_t *len)
             p += sprintf(p, "%s\"explanation\":%s}", n > 2 ? "," : "", st);
             free(st);
         }
+        if (reasoning && keep < n) { /* the member cut, written back last */
+            p--;
+            memcpy(p, r + keep - 1, n - keep + 1); /* ,"reasoning":"..."} */
+            p += n - keep + 1;
+        }
     }
     *p++ = ']';
     *p = 0;
@@ -516,8 +549,11 @@ static char *piece_text(const idem_game *g, int kind, size_t *len)
 {
     json_t *v = NULL;
     char *t = NULL;
-    if (kind == PIECE_APPLIED)
-        return applied_text(g->rows, g->k, len);
+    if (kind == PIECE_APPLIED) {
+        game_status gs;
+        g->ops->status(g->st, &gs);
+        return applied_text(g->rows, g->k, g->reader == SEAT_ADMIN || gs.over, len);
+    }
     if (kind == PIECE_STATE) { /* as h_games.c's state_value() */
         if (g->ops->view_text && (t = g->ops->view_text(g->st, g->reader, len)))
             return t;

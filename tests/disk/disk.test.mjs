@@ -114,7 +114,7 @@ test('a full disk: writes refused cleanly and said on /healthz; freed room bring
   writeFileSync(fillers[0], Buffer.alloc(6 << 20, 1));
   writeFileSync(fillers[1], Buffer.alloc(3 << 20, 1));
   const wal = path.join(dir, 't.db-wal');
-  const server = await startServer({ store: `sqlite:${path.join(dir, 't.db')}`, extraArgs: ['--store-min-free', '0'] });
+  const server = await startServer({ store: `sqlite:${path.join(dir, 't.db')}`, extraArgs: ['--store-min-free', '0', '--quota-create', '0'] /* creates by the hundred: not the quota's test */ });
   const loads = [];
   try {
     assert.equal((await health(server.base)).writes, 'ok');
@@ -170,7 +170,7 @@ test('a full disk: writes refused cleanly and said on /healthz; freed room bring
 test('--store-min-free: new games refused before the disk fills, the games there go on', { skip, timeout: 240_000 }, async () => {
   const disk = smallDisk();
   assert.ok(disk.dir, disk.skip);
-  const server = await startServer({ store: `sqlite:${path.join(disk.dir, 't.db')}`, extraArgs: ['--store-min-free', '12M'] });
+  const server = await startServer({ store: `sqlite:${path.join(disk.dir, 't.db')}`, extraArgs: ['--store-min-free', '12M', '--quota-create', '0'] });
   let load;
   try {
     const kept = []; // games made before, played only once new ones are refused
