@@ -127,7 +127,7 @@ async function metric(server, name) {
 
 test('restarted -m immediate under keyed plays: every acknowledged play once, none doubled',
   { skip, timeout: 300_000 }, async () => {
-    const server = await startServer({ store: pg.url, extraArgs: ['--threads', '32'] });
+    const server = await startServer({ store: pg.url, extraArgs: ['--threads', '32', '--quota-create', '0'] });
     cleanups.push(() => server.stop());
     const games = await newGames(server);
     const tally = { sent: 0, retried: 0, replayed: 0, statuses: {} };
@@ -164,7 +164,7 @@ test('restarted -m immediate under keyed plays: every acknowledged play once, no
 
 test('restarted -m immediate under plays without keys: no store-unavailable answer for a play that was saved',
   { skip, timeout: 300_000 }, async () => {
-    const server = await startServer({ store: pg.url, extraArgs: ['--threads', '32'] });
+    const server = await startServer({ store: pg.url, extraArgs: ['--threads', '32', '--quota-create', '0'] });
     cleanups.push(() => server.stop());
     const games = await newGames(server);
     const tally = {};
