@@ -2,16 +2,16 @@
 // last few plays are repeated next to the player's hand (shown on narrow
 // screens only, see phone.css), where the player is looking. The message
 // takes its place in the page there, under the hand: it never covers the
-// table. (state.js's say() writes it; the message bar above stays the live
-// region that screen readers hear.)
+// table (core/render.js writes it; the message bar above stays the live
+// region that screen readers hear).
 
-import { byId, h } from './dom.js';
+import { h } from './dom.js';
 import { askHint } from './game.js';
-import { app, myTurn, renderer, seatName } from './state.js';
+import { renderer, seatName } from './state.js';
 
 /** The last k plays of the log, short. */
-function recentPlays(k = 3) {
-  const recs = [...app.log.values()].slice(-k);
+function recentPlays(a, k = 3) {
+  const recs = [...a.log.values()].slice(-k);
   if (!recs.length) return null;
   const r = renderer();
   return h('ol', { class: 'recent-plays', 'data-testid': 'recent-plays', 'aria-label': 'Latest plays' },
@@ -20,17 +20,16 @@ function recentPlays(k = 3) {
       r.describePlayNodes ? r.describePlayNodes(rec.play, rec.seat, rec) : JSON.stringify(rec.play))));
 }
 
-/** Hint button and the latest plays, for the hand's side of the table. */
-export function nearHand() {
-  if (app.you === null || app.you === undefined || !app.state) return null;
-  const playing = myTurn();
-  const bar = byId('message');
-  const kind = (/message-(\w+)/.exec(bar.className) || [])[1] || 'info';
+/** Hint button and the latest plays, for the hand's side of table
+ *  context `a` (core/board.js). */
+export function nearHand(a) {
+  if (a.you === null || a.you === undefined || !a.state) return null;
+  const { text, kind } = a.message;
   return h('div', { class: 'near-hand', 'data-testid': 'near-hand' },
-    h('p', { class: `near-message message-${kind}`, 'data-testid': 'message-near-hand', 'aria-hidden': 'true' }, bar.textContent),
+    h('p', { class: `near-message message-${kind}`, 'data-testid': 'message-near-hand', 'aria-hidden': 'true' }, text),
     h('button', {
       type: 'button', class: 'btn btn-secondary btn-small', 'data-testid': 'hint-near-hand',
-      disabled: !playing || app.busy, onclick: () => askHint(),
+      disabled: !a.myTurn || a.busy, onclick: () => askHint(),
     }, 'Hint'),
-    recentPlays(3));
+    recentPlays(a, 3));
 }
