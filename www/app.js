@@ -19,7 +19,7 @@
 //
 // Layout: core/ holds what every game shares (store.js, the state and its one
 // writer; render.js, the one render path; dom.js, api.js, state.js, lobby.js,
-// seats.js, invite.js, game.js, events.js, log.js, board.js,
+// seats.js, invite.js, game.js, events.js, log.js, board.js, playback.js,
 // verdict.js, nearhand.js, replay.js, summary.js, help.js, connection.js,
 // numbering.js, json.js); tables/ holds one module per table (and its
 // helpers and CSS) and registry.js, which maps a game id to its table.
@@ -33,6 +33,7 @@ import { askHint, loadGame, refreshFromServer, setLeaving, stopLive, syncLive } 
 import { setupHelp } from './core/help.js';
 import { claimInvite, takeInviteFromHash } from './core/invite.js';
 import { loadCatalogue, setupForm } from './core/lobby.js';
+import { setupPlayback } from './core/playback.js';
 import { render } from './core/render.js';
 import { setupReplay, syncReplay } from './core/replay.js';
 import { getToken, refreshMyGames } from './core/seats.js';
@@ -53,6 +54,7 @@ async function start() {
   setupForm();
   setupHelp();
   setupReplay();
+  setupPlayback();
   byId('hint-button').addEventListener('click', askHint);
   byId('cancel-button').addEventListener('click', () => select(null, { keepHint: true }));
   document.addEventListener('keydown', (ev) => {

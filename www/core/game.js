@@ -6,6 +6,7 @@ import { connectionLost, goneOffline, setConnection } from './connection.js';
 import { followGame } from './events.js';
 import { same } from './json.js';
 import { fetchPlays, markTurnEnds, readable, withExplanations } from './log.js';
+import { afterPlayback, endPlayback, runPlayback, toPlayBack } from './playback.js';
 import { verdictOf, verdictText } from './verdict.js';
 import { forgetSeat, getToken } from './seats.js';
 import { app, dispatch, myTurn, renderer, resultText, say, sayError } from './state.js';
@@ -48,11 +49,12 @@ function lastN(log) {
   return n;
 }
 
-/** A game document taken in: the view and its new records; then the
- *  stream follows the game while it runs. */
-function takeIn(data, records) {
-  dispatch({ type: 'game/view', data, records });
+/** A game document taken in: the view, its new records, and those of them
+ *  to play back; then the stream follows the game while it runs. */
+function takeIn(data, records, playBack = []) {
+  dispatch({ type: 'game/view', data, records, playBack });
   syncLive();
+  if (playBack.length) runPlayback();
 }
 
 export async function loadGame(id, opts) {
@@ -161,8 +163,8 @@ if (typeof window !== 'undefined') {
 }
 
 /** Something happened in the game: fetch the view (304 when nothing changed
- *  for us) and the plays since the last one known, and show them, as after
- *  a move. */
+ *  for us) and the plays since the last one known, and show them: one at a
+ *  time when there are several (core/playback.js), as after a move. */
 export async function refreshFromServer(id = app.id) {
   if (!id || id !== app.id) return;
   if (app.busy || refreshing) {
@@ -186,13 +188,16 @@ export async function refreshFromServer(id = app.id) {
         let records = [];
         try { records = asRecords(await fetchPlays(id, app.token, known), res.data.status, id); } catch { /* the view will do */ }
         if (id !== app.id) return;
-        takeIn(res.data, records);
+        takeIn(res.data, records, app.log.size ? toPlayBack(records) : []);
         await refreshLegal();
       } finally {
         endUpdate();
       }
-      if (app.status && app.status.over) say(resultText(), 'info');
-      else if (myTurn() && !wasMyTurn) say('Your turn.');
+      afterPlayback(() => {
+        if (app.id !== id) return;
+        if (app.status && app.status.over) say(resultText(), 'info');
+        else if (myTurn() && !wasMyTurn) say('Your turn.');
+      });
     }
   } catch {
     // Transient; the next event or the fallback poll looks again.
@@ -208,6 +213,7 @@ export async function refreshFromServer(id = app.id) {
  *  aimed at, where a refusal is shown (core/verdict.js). */
 export async function sendPlay(play, anchor = null) {
   if (app.busy) return;
+  if (app.playback) endPlayback(); // the live table first: never a play on a past position
   if (!myTurn()) { say('It is not your turn.', 'error'); return; }
   if (connectionLost()) {
     say('Not sent: the connection to the server is lost, so nothing was played. Make your play again once the table says "Live".', 'error', { net: true });
@@ -226,10 +232,15 @@ export async function sendPlay(play, anchor = null) {
     const records = withExplanations(data.applied || [], id);
     const mine = records.filter((r) => r.seat === app.you).length;
     const others = records.length - mine;
-    takeIn(data, records);
+    // The person's play, then the others' one by one, when others follow.
+    takeIn(data, records, others > 0 ? toPlayBack(records) : []);
     await refreshLegal();
-    if (app.status && app.status.over) say(resultText(), 'info');
-    else if (others > 0 && myTurn()) say(`The bots played ${others} time${others === 1 ? '' : 's'}; your turn again.`);
+    // Said once the board shows where the game stands (after a playback).
+    afterPlayback(() => {
+      if (app.id !== id) return;
+      if (app.status && app.status.over) say(resultText(), 'info');
+      else if (others > 0 && myTurn()) say(`The bots played ${others} time${others === 1 ? '' : 's'}; your turn again.`);
+    });
   } catch (err) {
     verdict = await handlePlayError(err, anchor);
   } finally {
@@ -273,6 +284,7 @@ async function handlePlayError(err, anchor) {
 }
 
 export async function askHint() {
+  if (app.playback) endPlayback();
   if (!myTurn() || app.busy) return;
   try {
     const { data } = await api('GET', `/games/${encodeURIComponent(app.id)}/hint`, { token: app.token });

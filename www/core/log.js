@@ -1,5 +1,6 @@
 // The play log and the bots' explanations: the records a game's history
-// holds (fetched here), as the log draws them.
+// holds (fetched here), as the log draws them (the full record: a playback
+// shows the plays on the board, the log has them all at once).
 
 import { api } from './api.js';
 import { byId, h } from './dom.js';
@@ -79,9 +80,11 @@ function logEntry(rec, n) {
 
 let drawnLog = null;  // the log drawn
 let drawnKeys = [];   // its keys, in order
+let showing = null;   // the entry marked as the play on the board
 
 /** Draw the log: a new record is appended (the live region announces it),
- *  a new game's log starts the list afresh. */
+ *  a new game's log starts the list afresh; the play a playback shows is
+ *  marked. */
 export function drawLog(s) {
   const ol = byId('log');
   if (s.log !== drawnLog) {
@@ -96,5 +99,13 @@ export function drawLog(s) {
     }
     drawnLog = s.log;
     if (added) ol.scrollTop = ol.scrollHeight;
+  }
+  const pb = s.playback;
+  const n = pb && pb.shown >= 0 ? pb.records[pb.shown].n : null;
+  const want = n === null ? null : ol.querySelector(`[data-testid="log-entry-${n}"]`);
+  if (want !== showing) {
+    if (showing) { showing.classList.remove('log-showing'); showing.removeAttribute('aria-current'); }
+    if (want) { want.classList.add('log-showing'); want.setAttribute('aria-current', 'step'); }
+    showing = want;
   }
 }

@@ -1,12 +1,14 @@
 // On a phone the board is long: the Hint button, the latest message and the
 // last few plays are repeated next to the player's hand (shown on narrow
-// screens only, see phone.css), where the player is looking. The message
-// takes its place in the page there, under the hand: it never covers the
-// table (core/render.js writes it; the message bar above stays the live
-// region that screen readers hear).
+// screens only, see phone.css), where the player is looking; so are a
+// playback's Skip and Faster while one runs. The message takes its place in
+// the page there, under the hand: it never covers the table (core/render.js
+// writes it; the message bar above stays the live region that screen
+// readers hear).
 
 import { h } from './dom.js';
 import { askHint } from './game.js';
+import { endPlayback, faster } from './playback.js';
 import { renderer, seatName } from './state.js';
 
 /** The last k plays of the log, short. */
@@ -20,16 +22,20 @@ function recentPlays(a, k = 3) {
       r.describePlayNodes ? r.describePlayNodes(rec.play, rec.seat, rec) : JSON.stringify(rec.play))));
 }
 
-/** Hint button and the latest plays, for the hand's side of table
- *  context `a` (core/board.js). */
+/** Hint button (Skip and Faster in a playback) and the latest plays, for
+ *  the hand's side of table context `a` (core/board.js). */
 export function nearHand(a) {
   if (a.you === null || a.you === undefined || !a.state) return null;
   const { text, kind } = a.message;
-  return h('div', { class: 'near-hand', 'data-testid': 'near-hand' },
-    h('p', { class: `near-message message-${kind}`, 'data-testid': 'message-near-hand', 'aria-hidden': 'true' }, text),
-    h('button', {
+  const buttons = a.mode === 'playback'
+    ? [h('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-testid': 'playback-skip-near-hand', 'data-playback': 'skip', onclick: () => endPlayback() }, 'Skip to now'),
+      h('button', { type: 'button', class: 'btn btn-secondary btn-small', 'data-testid': 'playback-faster-near-hand', 'data-playback': 'faster', onclick: () => faster() }, 'Faster')]
+    : [h('button', {
       type: 'button', class: 'btn btn-secondary btn-small', 'data-testid': 'hint-near-hand',
       disabled: !a.myTurn || a.busy, onclick: () => askHint(),
-    }, 'Hint'),
+    }, 'Hint')];
+  return h('div', { class: 'near-hand', 'data-testid': 'near-hand' },
+    h('p', { class: `near-message message-${kind}`, 'data-testid': 'message-near-hand', 'aria-hidden': 'true' }, text),
+    buttons,
     recentPlays(a, 3));
 }

@@ -4,7 +4,8 @@
 // is drawn from its slice of the state, left alone when that slice has not
 // changed (so a focused button stays, and live regions announce real news
 // only). The game's table is drawn by its own module (tables/), handed the
-// context of core/board.js.
+// context of core/board.js: the live game or, while a playback runs, the
+// position it shows.
 
 import { byId } from './dom.js';
 import { drawTable, drawingKey, sameKey, tableContext } from './board.js';
@@ -13,6 +14,7 @@ import { drawRules } from './help.js';
 import { drawInvites } from './invite.js';
 import { drawLobby } from './lobby.js';
 import { drawLog } from './log.js';
+import { WAIT, drawPlayback, playbackFrame } from './playback.js';
 import { drawReplay } from './replay.js';
 import { drawMyGames } from './seats.js';
 import { app, myTurn, renderer, resultText, seatName } from './state.js';
@@ -47,13 +49,15 @@ function drawMessage(s) {
 let boardKey = null;   // what the board's drawing was made from
 let wasShown = false;
 
-/** The board: the live table. */
+/** The board: the live table, or the position a playback shows. */
 function drawBoard(s) {
   const board = byId('board');
-  if (s.updates > 0) board.setAttribute('aria-busy', 'true');
+  if (s.updates > 0 || s.playback) board.setAttribute('aria-busy', 'true');
   else board.removeAttribute('aria-busy');
+  const frame = playbackFrame(s);
+  if (frame === WAIT) return; // the first position is on its way: the last drawing stays
   const r = renderer();
-  const a = tableContext(s);
+  const a = frame ? tableContext(s, { view: frame.view, log: frame.log, mode: 'playback', moved: frame.rec }) : tableContext(s);
   const key = drawingKey(r, a);
   if (sameKey(key, boardKey)) return;
   boardKey = key;
@@ -63,6 +67,8 @@ function drawBoard(s) {
   const scrollY = scroller ? scroller.scrollTop : 0;
   board.replaceChildren(drawTable(r, a));
   board.dataset.game = s.game;
+  if (frame) board.dataset.at = String(frame.rec.n); else delete board.dataset.at;
+  if (a.moved && typeof a.moved.n === 'number') board.dataset.moved = String(a.moved.n); else delete board.dataset.moved;
   if (focused) {
     const again = board.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
     if (again) again.focus({ preventScroll: true });
@@ -95,6 +101,7 @@ function drawGame(s) {
   setText(byId('game-version'), String(s.version));
   setText(byId('status'), statusText(s));
   byId('status').classList.toggle('your-turn', myTurn());
+  drawPlayback(s);
   drawBoard(s);
   byId('hint-button').disabled = !myTurn() || s.busy;
   byId('cancel-button').disabled = s.selection === null;

@@ -153,7 +153,7 @@ function drawPosition(s, rp) {
   const rec = pos >= 0 ? rp.plays[pos] : null;
   // The history up to this position, as the log the table reads.
   const log = logUpTo(replayLog(rp.plays), rp.viewAt);
-  const a = tableContext(s, { view, log, mode: 'replay' });
+  const a = tableContext(s, { view, log, mode: 'replay', moved: rec });
   const key = drawingKey(r, a);
   if (sameKey(key, drawnKey)) return;
   drawnKey = key;

@@ -21,8 +21,8 @@
 //   lobby {open}                      the lobby shown (New game) or hidden
 //   mygames {rows}                    the "My games" list
 //   game/open {id, token}             a game is being opened (a new id: its log and table state start afresh)
-//   game/view {data, records}         a game document taken in (a read, a play's reply, an event's refresh),
-//                                     and its new records
+//   game/view {data, records, playBack} a game document taken in (a read, a play's reply, an event's refresh),
+//                                     its new records, and those to play back (core/playback.js)
 //   game/shown                        the game on show, the lobby hidden
 //   game/gone                         no game: back to the lobby
 //   log/add {records}                 records of plays, for the log
@@ -37,6 +37,10 @@
 //   invite/open {seat}                a new invite link waits for seat `seat`
 //   invites/hide {id}                 the invite links put away for game `id`
 //   replay/open {id, token, plays}, replay/plays {plays}, replay/at {at}, replay/view {at, view}, replay/close
+//   playback/queue {records}          plays to show one at a time (core/playback.js)
+//   playback/view {n, view}           the position after play n, fetched
+//   playback/show {i}                 the i-th queued play on the board
+//   playback/end                      the live table again
 //   table {key, value}                the shown table's own state
 //   pref {key, value}                 a setting of this browser (also kept in localStorage)
 
@@ -71,6 +75,7 @@ function initial() {
     connectionNotice: false, // "Reconnecting…" is on show
     invitesHidden: null,  // the game whose invite links were put away
     replay: null,         // {id, token, plays, at, pos, view}: the replay shown (core/replay.js)
+    playback: null,       // {records, shown, views}: plays shown one at a time (core/playback.js)
     table: {},            // the shown table's own state (tables/)
     prefs: {},            // this browser's settings
   };
@@ -132,7 +137,7 @@ function withRecords(log, records) {
 /** A game document (GET /games/{id}, a play's reply) taken in. */
 function takeGame(s, data) {
   const next = { ...s, selection: null, hint: null };
-  if (data.id && data.id !== s.id) Object.assign(next, { id: data.id, log: new Map(), table: {}, replay: null, verdict: null });
+  if (data.id && data.id !== s.id) Object.assign(next, { id: data.id, log: new Map(), table: {}, replay: null, playback: null, verdict: null });
   if (data.game) next.game = data.game;
   if (data.variant) next.variant = data.variant;
   if (data.version !== undefined && data.version !== s.version) Object.assign(next, { version: data.version, legal: [], legalTotal: 0 });
@@ -146,14 +151,34 @@ function takeGame(s, data) {
 const noGame = {
   id: null, token: null, game: null, variant: null, version: null, seats: [], you: null, state: null, status: null,
   shown: false, legal: [], legalTotal: 0, selection: null, hint: null, log: new Map(), busy: false, verdict: null,
-  replay: null, table: {},
+  replay: null, playback: null, table: {},
 };
+
+function reducePlayback(s, a) {
+  const pb = s.playback;
+  switch (a.type) {
+    case 'playback/queue': {
+      const have = new Set(pb ? pb.records.map((r) => r.n) : []);
+      const more = (a.records || []).filter((r) => !have.has(r.n));
+      if (!more.length) return s;
+      return { ...s, playback: pb ? { ...pb, records: [...pb.records, ...more] } : { records: more, shown: -1, views: {} } };
+    }
+    case 'playback/view':
+      return pb ? { ...s, playback: { ...pb, views: { ...pb.views, [a.n]: a.view } } } : s;
+    case 'playback/show':
+      return pb && a.i !== pb.shown ? { ...s, playback: { ...pb, shown: a.i } } : s;
+    case 'playback/end':
+      return pb ? { ...s, playback: null } : s;
+    default:
+      return s;
+  }
+}
 
 function reduceReplay(s, a) {
   const rp = s.replay;
   switch (a.type) {
     case 'replay/open':
-      return { ...s, replay: { id: a.id, token: a.token, plays: a.plays, at: null, pos: -1, view: null, viewAt: null } };
+      return { ...s, playback: null, replay: { id: a.id, token: a.token, plays: a.plays, at: null, pos: -1, view: null, viewAt: null } };
     case 'replay/plays':
       return rp ? { ...s, replay: { ...rp, plays: a.plays } } : s;
     case 'replay/at': {
@@ -187,7 +212,7 @@ function reduce(s, a) {
     case 'game/view': {
       const next = takeGame(s, a.data);
       next.log = withRecords(next.log, a.records);
-      return next;
+      return a.playBack && a.playBack.length ? reducePlayback(next, { type: 'playback/queue', records: a.playBack }) : next;
     }
     case 'game/shown': return { ...s, shown: true, lobby: false };
     case 'game/gone': return { ...s, ...noGame, lobby: true };
@@ -212,6 +237,7 @@ function reduce(s, a) {
     case 'pref': return { ...s, prefs: { ...s.prefs, [a.key]: a.value } };
     default:
       if (a.type.startsWith('replay/')) return reduceReplay(s, a);
+      if (a.type.startsWith('playback/')) return reducePlayback(s, a);
       throw new Error(`unknown action ${a.type}`);
   }
 }

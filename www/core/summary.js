@@ -60,11 +60,12 @@ function roundTable(view, r) {
 // ---------------------------------------------------------------------------
 // The panel
 
-/** The panel, drawn once per version of a finished game. */
+/** The panel, drawn once per version of a finished game (hidden while a
+ *  playback shows the plays that ended it). */
 export function drawSummary(st) {
   const el = byId('summary');
   const s = st.status;
-  if (!s || !s.over) { el.hidden = true; el.dataset.key = ''; return; }
+  if (!s || !s.over || st.playback) { el.hidden = true; el.dataset.key = ''; return; }
   const key = `${st.id}@${st.version}`;
   if (el.dataset.key === key && !el.hidden) return;
   el.dataset.key = key;

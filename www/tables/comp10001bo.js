@@ -290,6 +290,23 @@ export const BO = {
       help), a.verdict);
   },
 
+  /** What a move touched (core/board.js marks it): where the card went, and
+   *  the pile it came from when it is on the table (a hand is not). */
+  moveMarks(rec) {
+    const play = rec.play;
+    if (!Array.isArray(play)) return [];
+    const [type, src, dest] = play;
+    const places = [];
+    if (Array.isArray(dest)) {
+      if (dest[0] === 0) places.push(`build-pile-${dest[1]}`);
+      else if (dest[0] === 1 && Array.isArray(dest[1])) places.push(`discard-pile-${dest[1][0]}-${dest[1][1]}`);
+      else if (dest[0] === 2) places.push(`player-${dest[1]}`);
+    }
+    if (type === 1 && Array.isArray(src) && Array.isArray(src[1])) places.push(`discard-pile-${src[1][0]}-${src[1][1]}`);
+    if (type === 2) places.push(`stockpile-${rec.seat}`);
+    return places;
+  },
+
   /** Plays with no pile to click: passing, and embargoes handled in-board. */
   extraPlays(a) {
     if (!a.myTurn) return [];

@@ -20,8 +20,8 @@ const FC_SUITS = {
 const FC_RANKS = { X: ['10', '10'], J: ['J', 'jack'], Q: ['Q', 'queen'], K: ['K', 'king'] };
 const FC_RANK_PLURAL = { 3: '3s', 4: '4s', 5: '5s', 6: '6s', 7: '7s', 8: '8s', 9: '9s', X: '10s', J: 'jacks', Q: 'queens', K: 'kings' };
 
-// The view being drawn (a replayed position has its own
-// round, so its own wild rank); the live one otherwise.
+// The view being drawn (a replayed or played back position has its own
+// round, so its own wild rank); the live one otherwise (the log's words).
 let drawing = null;
 
 function fcCard(card) {
@@ -255,6 +255,15 @@ export const FC = {
     } finally {
       drawing = null;
     }
+  },
+
+  /** What a move touched (core/board.js marks it): the pile drawn from, the
+   *  discard pile discarded to. */
+  moveMarks(rec) {
+    const play = rec.play || {};
+    if (play.draw === 'draw') return ['fc-draw-pile'];
+    if (play.draw === 'discard' || play.discard) return ['fc-discard-pile'];
+    return [];
   },
 
   /** Save is not a play, but it belongs with the controls. */

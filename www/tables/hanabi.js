@@ -31,7 +31,7 @@ import { hbEmpathyButton, hbEmpathyOn, hbMayBeLine } from './hanabi-empathy.js';
 import { hbReplayTools } from './hanabi-hypo.js';
 
 /** The drawing's context from core's (core/board.js): the live table, a
- *  replayed position (read-only). */
+ *  replayed position or one played back (both read-only). */
 function liveContext(a) {
   return {
     s: a.state,
@@ -148,6 +148,22 @@ export const HB = {
   render(a) {
     const ctx = liveContext(a);
     return ctx.mode === 'live' ? placeVerdict(hbTable(ctx), a.verdict) : hbTable(ctx);
+  },
+
+  /** What a move touched (core/board.js marks it): the card played, on the
+   *  fireworks or the discard pile, and the one drawn in its place; the
+   *  cards a clue touched. */
+  moveMarks(rec, a) {
+    const play = hbPlay(rec.play);
+    if (play.type === 'hint') return (Array.isArray(rec.touched) ? rec.touched : []).map((i) => `hb-card-${play.target}-${i}`);
+    if (play.type !== 'play' && play.type !== 'discard') return [];
+    const c = hbCard(rec.card);
+    const places = [];
+    if (play.type === 'play' && rec.correct && !c.hidden) places.push(`hb-firework-${c.colour}`);
+    else places.push(c.hidden ? 'hb-discard-pile' : `hb-discard-${c.colour}`);
+    const hand = ((a.state && a.state.hands) || [])[rec.seat] || [];
+    if (rec.drew && hand.length) places.push(`hb-card-${rec.seat}-${hand.length - 1}`);
+    return places;
   },
 
   /** Tools under a replayed position: hypotheticals (hanabi-hypo.js). */

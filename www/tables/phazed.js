@@ -444,4 +444,16 @@ export const PZ = {
       h('p', { class: 'help', 'data-testid': 'play-help' }, helpText),
       handsTable), a.verdict);
   },
+
+  /** What a move touched (core/board.js marks it): the deck or the discard
+   *  pile, the phase laid, the group a card was placed on, the player skipped. */
+  moveMarks(rec) {
+    const [t, x] = Array.isArray(rec.play) ? rec.play : [];
+    if (t === 1) return ['pz-deck'];
+    if (t === 2 || t === 5) return ['pz-discard'];
+    if (t === 3) return [`pz-table-${rec.seat}`];
+    if (t === 4 && Array.isArray(x) && Array.isArray(x[1])) return [`pz-group-${x[1][0]}-${x[1][1]}`];
+    if (t === 6) return [`player-${x}`, 'pz-discard'];
+    return [];
+  },
 };
