@@ -17,23 +17,28 @@
 // a token query parameter). The page runs under a Content-Security-Policy of
 // 'self' only: no inline script, inline style or style attribute.
 //
-// Layout: core/ holds what every game shares (dom.js, api.js, state.js,
-// lobby.js, seats.js, invite.js, game.js, events.js, log.js, render.js,
-// cards.js, verdict.js, nearhand.js, replay.js, summary.js, help.js); tables/ holds one module per
-// table and registry.js, which maps a game id to its table. Adding a game's
-// table is one file in tables/ and one row in tables/registry.js. Imports go
-// one way, app.js -> tables/ -> core/, and form no cycle
-// (tests/repo/www_modules.test.mjs).
+// Layout: core/ holds what every game shares (store.js, the state and its one
+// writer; render.js, the one render path; dom.js, api.js, state.js, lobby.js,
+// seats.js, invite.js, game.js, events.js, log.js, board.js, playback.js,
+// verdict.js, nearhand.js, replay.js, summary.js, help.js, connection.js,
+// numbering.js, json.js); tables/ holds one module per table (and its
+// helpers and CSS) and registry.js, which maps a game id to its table.
+// Adding a game's table is one file in tables/ and one row in
+// tables/registry.js. Imports go one way, app.js -> tables/ -> core/, and
+// form no cycle (tests/repo/www_modules.test.mjs). How the state flows is in
+// docs/web-page.md.
 
 import { byId } from './core/dom.js';
-import { askHint, loadGame, refreshFromServer, stopLive, syncLive } from './core/game.js';
+import { askHint, loadGame, refreshFromServer, setLeaving, stopLive, syncLive } from './core/game.js';
+import { setupHelp } from './core/help.js';
 import { claimInvite, takeInviteFromHash } from './core/invite.js';
 import { loadCatalogue, setupForm } from './core/lobby.js';
-import { getToken, refreshMyGames } from './core/seats.js';
-import { render, showSetup } from './core/render.js';
-import { setupHelp } from './core/help.js';
+import { setupPlayback } from './core/playback.js';
+import { render } from './core/render.js';
 import { setupReplay, syncReplay } from './core/replay.js';
-import { app, useTables } from './core/state.js';
+import { getToken, refreshMyGames } from './core/seats.js';
+import { app, select, useTables } from './core/state.js';
+import { subscribe } from './core/store.js';
 import { GENERIC } from './tables/generic.js';
 import { RENDERERS } from './tables/registry.js';
 
@@ -45,26 +50,29 @@ function gameIdFromHash() {
 
 async function start() {
   useTables(RENDERERS, GENERIC);
+  subscribe(render); // the one render path: the page drawn from the state after every dispatch
   setupForm();
   setupHelp();
   setupReplay();
+  setupPlayback();
   byId('hint-button').addEventListener('click', askHint);
-  byId('cancel-button').addEventListener('click', () => { app.selection = null; render(); });
+  byId('cancel-button').addEventListener('click', () => select(null, { keepHint: true }));
   document.addEventListener('keydown', (ev) => {
-    if (ev.key === 'Escape' && app.selection !== null) { app.selection = null; render(); }
+    if (ev.key === 'Escape' && app.selection !== null) select(null, { keepHint: true });
   });
   window.addEventListener('hashchange', async () => {
     const id = gameIdFromHash();
     const quiet = await claimInvite(id); // an invite link: take the seat first
-    if (id && (id !== app.id || !app.state || app.token !== getToken(id))) { stopLive(); app.log = new Map(); byId('log').replaceChildren(); loadGame(id, { quiet }).then(syncReplay); } else syncReplay();
+    if (id && (id !== app.id || !app.state || app.token !== getToken(id))) { stopLive(); loadGame(id, { quiet }).then(syncReplay); } else syncReplay();
   });
   // Leaving the page ends its event stream; coming back (from the back/forward
   // cache) follows the game again.
-  window.addEventListener('pagehide', () => { app.leaving = true; stopLive(); });
+  window.addEventListener('pagehide', () => setLeaving(true));
   window.addEventListener('pageshow', (ev) => {
-    app.leaving = false;
+    setLeaving(false);
     if (ev.persisted && app.id) { syncLive(); refreshFromServer(); }
   });
+  render();
   const catalogue = loadCatalogue();
   const id = gameIdFromHash();
   if (id) {
@@ -73,7 +81,6 @@ async function start() {
     await loadGame(id, { quiet });
     await syncReplay();
   } else {
-    showSetup();
     await catalogue;
     await refreshMyGames();
   }

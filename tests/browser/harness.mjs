@@ -15,6 +15,12 @@ export const OUT = path.join(ROOT, 'tests', 'out');
 /** Five Crowns saves of other programs (tests/fixtures/fivecrowns/README.md). */
 export const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'fivecrowns');
 const BIN = process.env.CROUPIER_BIN || 'build/croupier';
+/** The page plays the bots' moves back one at a time (www/core/playback.js)
+ *  unless the reader prefers reduced motion. These tests read the table
+ *  after each play, so their browsers ask for reduced motion and are shown
+ *  the end at once; playback.test.mjs (and screens.test.mjs's playback
+ *  stage) open browsers that do not. */
+export const REDUCED = 'reduce';
 
 /** Start the server on `listen` with env's store; resolves to its base URL. */
 function serve(env, listen, extra = []) {
@@ -51,7 +57,7 @@ export async function startAll({ accessLog = false, docs } = {}) {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  env.context = await env.browser.newContext({ baseURL: env.baseURL, viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  env.context = await env.browser.newContext({ baseURL: env.baseURL, viewport: { width: 1280, height: 900 }, acceptDownloads: true, reducedMotion: REDUCED });
   env.page = await env.context.newPage();
   env.page.on('console', (msg) => { if (msg.type() === 'error') env.consoleErrors.push(`console: ${msg.text()}`); });
   env.page.on('pageerror', (err) => env.consoleErrors.push(`page error: ${err.message}`));
@@ -157,8 +163,8 @@ export async function logGrows(page, n) {
 /** Another browser (its own storage, as a second person's browser would be):
  *  a fresh context on the same server, with its console errors and every
  *  request URL it sent recorded. */
-export async function openContext(env, label, { width = 1280, height = 900 } = {}) {
-  const context = await env.browser.newContext({ baseURL: env.baseURL, viewport: { width, height } });
+export async function openContext(env, label, { width = 1280, height = 900, reducedMotion = REDUCED } = {}) {
+  const context = await env.browser.newContext({ baseURL: env.baseURL, viewport: { width, height }, reducedMotion });
   const errors = [];
   const urls = [];
   const log = []; // timed requests, for diagnosing a failure

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startAll, stopAll, OUT } from './harness.mjs';
+import { startAll, stopAll, OUT, REDUCED } from './harness.mjs';
 
 let env;
 before(async () => { env = await startAll(); });
@@ -16,7 +16,7 @@ after(async () => { await stopAll(env); });
 /** Open the game in a fresh browser context; with a token, the page holds
  *  that seat exactly as after creating the game (localStorage). */
 async function openSeat(id, token, label) {
-  const context = await env.browser.newContext({ baseURL: env.baseURL, viewport: { width: 1280, height: 900 } });
+  const context = await env.browser.newContext({ baseURL: env.baseURL, viewport: { width: 1280, height: 900 }, reducedMotion: REDUCED });
   if (token) {
     await context.addInitScript(([k, t]) => { localStorage.setItem(k, t); }, [`croupier.token.${id}`, token]);
   }

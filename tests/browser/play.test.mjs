@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { settled } from './harness.mjs';
+import { REDUCED, settled } from './harness.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OUT = path.join(ROOT, 'tests', 'out');
@@ -52,7 +52,7 @@ before(async () => {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 } });
+  context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 }, reducedMotion: REDUCED });
   page = await context.newPage();
   page.on('console', (msg) => { if (msg.type() === 'error') consoleErrors.push(`console: ${msg.text()}`); });
   page.on('pageerror', (err) => consoleErrors.push(`page error: ${err.message}`));

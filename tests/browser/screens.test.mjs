@@ -2,24 +2,36 @@
 // 375x740, at the start, in the middle and at game over, each game played to
 // its end from the page's seat (the hint's play each turn, sent with this
 // browser's token: every game, Phazed and Five Crowns included, runs its
-// whole course). Saved as tests/out/screens/<game>-<variant>-<stage>-<width>.png
+// whole course), and in the middle while the bots' moves are played back
+// (issue 43 item 1: 1280x800 and 375x812, in a browser that does not ask for
+// reduced motion). Saved as tests/out/screens/<game>-<variant>-<stage>-<width>.png
 // for a person to look at; asserted: each stage shows the table it should
-// (your hand at the start and in the middle, the summary at the end), and
-// nothing scrolls sideways.
+// (your hand at the start and in the middle, the summary at the end, the
+// playback's bar and the seat that moved during a playback), and nothing
+// scrolls sideways.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { startAll, stopAll, apiCall, dealFromLobby, OUT } from './harness.mjs';
+import { startAll, stopAll, apiCall, dealFromLobby, openContext, settled, OUT } from './harness.mjs';
 
 const DIR = path.join(OUT, 'screens');
 const SIZES = [[1280, 800], [375, 740]];
-let env, page;
+const PLAYBACK_SIZES = [[1280, 800], [375, 812]];
+let env, page, motion;
 const tid = (id) => page.getByTestId(id);
 
-before(async () => { env = await startAll(); page = env.page; mkdirSync(DIR, { recursive: true }); });
-after(async () => { await stopAll(env); });
+before(async () => {
+  env = await startAll();
+  page = env.page;
+  motion = await openContext(env, 'motion', { reducedMotion: 'no-preference' });
+  mkdirSync(DIR, { recursive: true });
+});
+after(async () => {
+  assert.deepEqual(motion ? motion.errors : [], [], 'no console errors while playing back');
+  await stopAll(env);
+});
 
 const TABLES = [
   { game: 'comp10001bo', variant: 'standard', hand: 'hand', middle: (s) => Math.min(...s.turns) >= 10 },
@@ -43,6 +55,46 @@ async function shoot(t, stage, ready) {
     const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(sideways <= 1, `${t.game} ${t.variant} ${stage} at ${w}px: nothing scrolls sideways (${sideways}px)`);
     await page.screenshot({ path: path.join(DIR, `${t.game}-${t.variant}-${stage}-${w}.png`), fullPage: true });
+  }
+}
+
+/** During a playback: the page's seat makes the hint's play (through the
+ *  page: core/game.js sendPlay) until the bots' plays are played back, and
+ *  the second of them is shot at each width. */
+async function shootPlayback(t) {
+  const p = motion.page;
+  for (const [w, h] of PLAYBACK_SIZES) {
+    await p.setViewportSize({ width: w, height: h });
+    await p.goto('/');
+    await p.evaluate(([id, tok]) => localStorage.setItem(`croupier.token.${id}`, tok), [t.id, t.token]);
+    await p.goto(`/#game=${t.id}`);
+    await p.waitForSelector('body[data-ready="true"]');
+    await settled(p);
+    let shown = false;
+    for (let k = 0; k < 8 && !shown; k++) {
+      await p.evaluate(async (tok) => {
+        const { app } = await import('/core/state.js');
+        if (app.status.over) return;
+        const hint = await (await fetch(`/games/${app.id}/hint`, { headers: { Authorization: `Bearer ${tok}` } })).json();
+        await (await import('/core/game.js')).sendPlay(hint.play);
+      }, t.token);
+      // A past position on the board: the second play shown, or the first of two.
+      shown = await p.waitForFunction(() => {
+        const b = document.querySelector('[data-testid="board"]');
+        const m = / · (\d+) of (\d+)$/.exec(document.querySelector('[data-testid="playback-position"]').textContent);
+        return b.dataset.at !== undefined && !!m && Number(m[1]) >= Math.min(2, Number(m[2]) - 1);
+      }, null, { timeout: 3000 }).then(() => true, () => false);
+      if (!shown) await settled(p);
+    }
+    assert.ok(shown, `${t.game} ${t.variant}: a playback at ${w}px`);
+    assert.ok(await p.getByTestId('playback').isVisible(), 'the playback\'s bar shows');
+    assert.equal(await p.locator('#board .moved-seat').count(), 1, 'the seat that moved is marked');
+    const sideways = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(sideways <= 1, `${t.game} ${t.variant} playback at ${w}px: nothing scrolls sideways (${sideways}px)`);
+    await p.screenshot({ path: path.join(DIR, `${t.game}-${t.variant}-playback-${w}.png`) });
+    await p.getByTestId(w < 900 ? 'playback-skip-near-hand' : 'playback-skip').click(); // the rest at once
+    await settled(p);
+    assert.equal(await p.getByTestId('playback').isHidden(), true, 'Skip ends the playback');
   }
 }
 
@@ -73,6 +125,7 @@ for (const t of TABLES) {
     const mid = await playUntil(t, t.middle);
     assert.equal(mid.over, false, `${t.game} ${t.variant}: the middle comes before the end`);
     await shoot(t, 'middle', t.hand);
+    await shootPlayback(t);
     const end = await playUntil(t, () => false);
     assert.equal(end.over, true);
     await shoot(t, 'over', 'summary');

@@ -7,32 +7,36 @@
 // player makes it again once reconnected (core/game.js asks connectionLost()).
 
 import { byId } from './dom.js';
-import { app, say } from './state.js';
+import { app, dispatch, say } from './state.js';
 
 const NOTICE_AFTER = 1000; // ms without a stream before the notice shows
 const RECONNECTING = 'Reconnecting to the server… Plays wait until the connection is back.';
 
 let noticeTimer = null;
 
+function showNotice() {
+  dispatch({ type: 'connection', state: 'down', notice: true });
+  say(RECONNECTING, 'warning', { net: true });
+}
+
 /** The stream's state, from events.js: 'live', 'down', 'polling', or null (not following). */
 export function setConnection(state) {
-  const was = app.connection;
-  app.connection = state;
   clearTimeout(noticeTimer);
   if (state === 'down') {
-    if (was !== 'down') app.lostSince = Date.now();
-    noticeTimer = setTimeout(() => { if (app.connection === 'down') { app.connectionNotice = true; showNotice(); } }, NOTICE_AFTER);
-  } else {
-    const noticed = app.connectionNotice;
-    app.connectionNotice = false;
-    app.lostSince = null;
-    if (state === 'live' && (noticed || app.messageNet)) {
-      // Back: the notice and any stale "could not reach the server" go.
-      say(noticed ? 'Connected again.' : '', 'info');
-      app.messageNet = false;
-    }
+    dispatch({ type: 'connection', state, notice: app.connectionNotice });
+    noticeTimer = setTimeout(() => { if (app.connection === 'down') showNotice(); }, NOTICE_AFTER);
+    return;
   }
-  drawConnection();
+  const noticed = app.connectionNotice;
+  dispatch({ type: 'connection', state, notice: false });
+  // Back: the notice and any stale "could not reach the server" go.
+  if (state === 'live' && (noticed || app.message.net)) say(noticed ? 'Connected again.' : '', 'info');
+}
+
+/** The browser went off line (the stream is followed): said at once. */
+export function goneOffline() {
+  clearTimeout(noticeTimer);
+  showNotice();
 }
 
 /** The stream is lost and the player has been told so. */
@@ -40,40 +44,16 @@ export function connectionLost() {
   return app.connection === 'down' && (app.connectionNotice || (typeof navigator !== 'undefined' && navigator.onLine === false));
 }
 
-function showNotice() {
-  say(RECONNECTING, 'warning');
-  app.messageNet = true;
-  drawConnection();
-}
-
 /** The indicator in the game's heading. */
-export function drawConnection() {
+export function drawConnection(s) {
   const el = byId('connection');
-  if (!el) return;
-  const following = app.id && app.status && !app.status.over && app.connection;
+  const following = s.id && s.status && !s.status.over && s.connection;
   let text = '';
   let kind = '';
   if (following) {
-    if (app.connection === 'live') { text = 'Live'; kind = 'live'; } else if (app.connection === 'polling') { text = 'Updates every 15 s'; kind = 'polling'; } else if (app.connectionNotice) { text = 'Reconnecting…'; kind = 'down'; }
+    if (s.connection === 'live') { text = 'Live'; kind = 'live'; } else if (s.connection === 'polling') { text = 'Updates every 15 s'; kind = 'polling'; } else if (s.connectionNotice) { text = 'Reconnecting…'; kind = 'down'; }
   }
   if (el.textContent !== text) el.textContent = text;
   el.className = `connection${kind ? ` connection-${kind}` : ''}`;
   el.hidden = !text;
-}
-
-// The browser knows when it goes off line: say so at once, and try again as
-// soon as it is back.
-if (typeof window !== 'undefined') {
-  window.addEventListener('offline', () => {
-    if (!app.live) return;
-    setConnection('down');
-    app.connectionNotice = true;
-    clearTimeout(noticeTimer);
-    showNotice();
-  });
-  window.addEventListener('online', () => {
-    if (!app.live) return;
-    if (app.live.connected) setConnection('live'); // the stream held on throughout
-    else app.live.reconnect();
-  });
 }

@@ -1,44 +1,60 @@
-// Loading, resuming, following (live events) and playing one game.
+// Loading, resuming, following (live events) and playing one game. Each
+// function here asks the server and dispatches what it learnt; none draws.
 
 import { api } from './api.js';
-import { connectionLost, drawConnection, setConnection } from './connection.js';
+import { connectionLost, goneOffline, setConnection } from './connection.js';
 import { followGame } from './events.js';
-import { byId } from './dom.js';
-import { addLog, markTurnEnds, readable } from './log.js';
-import { setVerdict, verdictText } from './verdict.js';
-import { render, showGame, showSetup } from './render.js';
-import { showInvites } from './invite.js';
+import { same } from './json.js';
+import { fetchPlays, markTurnEnds, readable, withExplanations } from './log.js';
+import { afterPlayback, endPlayback, runPlayback, toPlayBack } from './playback.js';
+import { verdictOf, verdictText } from './verdict.js';
 import { forgetSeat, getToken } from './seats.js';
-import { app, myTurn, renderer, resultText, say, sayError } from './state.js';
+import { app, dispatch, myTurn, renderer, resultText, say, sayError } from './state.js';
 
-// Loading, resuming, following live
+// What follows the game: kept here, not in the state (nothing draws it).
+let live = null;          // the event stream followed (core/events.js), at most one
+let refreshTimer = null;
+let refreshing = false;
+let leaving = false;      // the page is being left: follow nothing
 
 /** The table is being brought up to date (a play, news from the server, a
  *  game opened): the board is aria-busy until the last update under way has
- *  redrawn it, so that a screen reader (and the browser tests) read the table
+ *  been drawn, so that a screen reader (and the browser tests) read the table
  *  whole, not the old turn's board under the new turn's log. */
 export function beginUpdate() {
-  app.updates += 1;
-  byId('board').setAttribute('aria-busy', 'true');
+  dispatch({ type: 'update', delta: 1 });
 }
 
 export function endUpdate() {
-  app.updates = Math.max(0, app.updates - 1);
-  if (!app.updates) byId('board').removeAttribute('aria-busy');
+  dispatch({ type: 'update', delta: -1 });
 }
 
-export function acceptGame(data) {
-  if (data.id) app.id = data.id;
-  if (data.game) app.game = data.game;
-  if (data.variant) app.variant = data.variant;
-  if (data.version !== undefined) app.version = data.version;
-  if (Array.isArray(data.seats)) app.seats = data.seats.map((s) => ({ ...s, token: undefined }));
-  if (data.you !== undefined) app.you = data.you;
-  if (data.state !== undefined) app.state = data.state;
-  if (data.status !== undefined) app.status = data.status;
-  app.selection = null;
-  app.hint = null;
-  syncLive(); // follow the game's events while it runs, and only then
+/** The page is left (pagehide) or shown again (pageshow). */
+export function setLeaving(on) {
+  leaving = on;
+  if (on) stopLive();
+}
+
+/** The history `plays` of GET /plays as log records (the table's own
+ *  historyRecords hook first), the last one's turn_ending from `status`. */
+function asRecords(plays, status, id) {
+  const r = renderer();
+  return withExplanations(markTurnEnds(r.historyRecords ? r.historyRecords(plays) : plays, status), id);
+}
+
+/** The newest numbered play of the log (-1: none). */
+function lastN(log) {
+  let n = -1;
+  for (const rec of log.values()) if (typeof rec.n === 'number' && rec.n > n) n = rec.n;
+  return n;
+}
+
+/** A game document taken in: the view, its new records, and those of them
+ *  to play back; then the stream follows the game while it runs. */
+function takeIn(data, records, playBack = []) {
+  dispatch({ type: 'game/view', data, records, playBack });
+  syncLive();
+  if (playBack.length) runPlayback();
 }
 
 export async function loadGame(id, opts) {
@@ -51,58 +67,50 @@ export async function loadGame(id, opts) {
 }
 
 async function loadGameNow(id, { quiet } = {}) {
-  app.id = id;
-  app.token = getToken(id);
+  dispatch({ type: 'game/open', id, token: getToken(id) });
+  let data;
   try {
-    const { data } = await api('GET', `/games/${encodeURIComponent(id)}`, { token: app.token });
-    if (!app.log.size || app.game !== data.game) {
-      app.log = new Map();
-      byId('log').replaceChildren();
-    }
-    acceptGame(data);
+    ({ data } = await api('GET', `/games/${encodeURIComponent(id)}`, { token: app.token }));
   } catch (err) {
     if (err.status === 401 && app.token) {
       // Our token is no longer valid for this game: continue as a spectator.
       forgetSeat(id);
-      app.token = null;
+      dispatch({ type: 'game/open', id, token: null });
       return loadGameNow(id, { quiet });
     }
     sayError(err, 'Could not load the game');
     if (err.status === 404) {
       stopLive();
       history.replaceState(null, '', location.pathname + location.search);
-      showSetup();
+      dispatch({ type: 'game/gone' });
     }
     return false;
   }
-  await loadHistory();
+  let records = [];
+  try {
+    // The history is a nicety; the board is what matters.
+    records = asRecords(await fetchPlays(id, app.token), data.status, id);
+  } catch { /* drawn without it */ }
+  takeIn(data, records);
   await refreshLegal();
-  showGame();
-  showInvites();
-  render();
+  dispatch({ type: 'game/shown' });
   if (!quiet) say(app.you === null || app.you === undefined ? 'Watching this game as a spectator.' : 'Game resumed.');
   return true;
 }
 
-async function loadHistory() {
-  try {
-    const { data } = await api('GET', `/games/${encodeURIComponent(app.id)}/plays`, { token: app.token });
-    const r = renderer();
-    const plays = (data && data.plays) || [];
-    addLog(markTurnEnds(r.historyRecords ? r.historyRecords(plays) : plays));
-  } catch {
-    // The history is a nicety; the board is what matters.
-  }
-}
-
+/** Our legal plays, when it is our turn (GET /legal's first page). */
 export async function refreshLegal() {
-  app.legal = [];
-  app.legalTotal = 0; // the whole list's length: app.legal is its first page
-  if (!myTurn()) return;
+  if (!myTurn()) {
+    if (app.legal.length || app.legalTotal) dispatch({ type: 'legal', plays: [], total: 0 });
+    return;
+  }
+  const version = app.version;
   try {
     const { data } = await api('GET', `/games/${encodeURIComponent(app.id)}/legal`, { token: app.token });
-    app.legal = Array.isArray(data && data.plays) ? data.plays : [];
-    app.legalTotal = Number.isInteger(data && data.total) ? data.total : app.legal.length;
+    const plays = Array.isArray(data && data.plays) ? data.plays : [];
+    const total = Number.isInteger(data && data.total) ? data.total : plays.length;
+    // The same plays again (after a refusal): nothing to draw anew.
+    if (app.version === version && !(total === app.legalTotal && same(plays, app.legal))) dispatch({ type: 'legal', plays, total });
   } catch (err) {
     sayError(err, 'Could not fetch the legal plays');
   }
@@ -110,25 +118,24 @@ export async function refreshLegal() {
 
 /** Stop following the game (the page left it, or a new one replaces it). */
 export function stopLive() {
-  clearTimeout(app.refreshTimer);
-  app.refreshTimer = null;
-  if (app.live) app.live.stop();
-  app.live = null;
+  clearTimeout(refreshTimer);
+  refreshTimer = null;
+  if (live) live.stop();
+  live = null;
   setConnection(null);
 }
 
 /** Follow the shown game's event stream while it runs: start the stream if
  *  none follows this game (with this token), stop it once the game is over.
- *  Called whenever a game document is taken in (acceptGame) and when the
- *  page is shown again; never more than one stream per tab. */
+ *  Called whenever a game document is taken in and when the page is shown
+ *  again; never more than one stream per tab. */
 export function syncLive() {
-  const want = app.id && app.status && !app.status.over && !app.leaving;
-  if (app.live && (!want || app.live.id !== app.id || app.live.token !== app.token)) stopLive();
-  drawConnection();
-  if (!want || app.live) return;
+  const want = app.id && app.status && !app.status.over && !leaving;
+  if (live && (!want || live.id !== app.id || live.token !== app.token)) stopLive();
+  if (!want || live) return;
   const id = app.id;
   const token = app.token;
-  app.live = followGame({
+  live = followGame({
     id,
     token,
     onNews: () => refreshFromServer(id),
@@ -144,93 +151,113 @@ export function syncLive() {
   });
 }
 
+// The browser knows when it goes off line: say so at once, and try again as
+// soon as it is back.
+if (typeof window !== 'undefined') {
+  window.addEventListener('offline', () => { if (live) goneOffline(); });
+  window.addEventListener('online', () => {
+    if (!live) return;
+    if (live.connected) setConnection('live'); // the stream held on throughout
+    else live.reconnect();
+  });
+}
+
 /** Something happened in the game: fetch the view (304 when nothing changed
- *  for us) and redraw, as after a move. */
+ *  for us) and the plays since the last one known, and show them: one at a
+ *  time when there are several (core/playback.js), as after a move. */
 export async function refreshFromServer(id = app.id) {
   if (!id || id !== app.id) return;
-  if (app.busy || app.refreshing) {
+  if (app.busy || refreshing) {
     // A play is under way (its reply brings the view) or a refresh is: look again after it.
-    clearTimeout(app.refreshTimer);
-    app.refreshTimer = setTimeout(() => refreshFromServer(id), 150);
+    clearTimeout(refreshTimer);
+    refreshTimer = setTimeout(() => refreshFromServer(id), 150);
     return;
   }
-  app.refreshing = true;
+  refreshing = true;
   try {
     const res = await api('GET', `/games/${encodeURIComponent(id)}`, {
       token: app.token, headers: { 'If-None-Match': `"${app.version}"` },
     });
     if (id !== app.id) return;
-    if (app.busy) { app.refreshTimer = setTimeout(() => refreshFromServer(id), 150); return; }
+    if (app.busy) { refreshTimer = setTimeout(() => refreshFromServer(id), 150); return; }
     if (res.status === 200 && res.data && res.data.version !== app.version) {
       const wasMyTurn = myTurn();
       beginUpdate();
       try {
-        acceptGame(res.data);
-        await loadHistory();
+        const known = lastN(app.log);
+        let records = [];
+        try { records = asRecords(await fetchPlays(id, app.token, known), res.data.status, id); } catch { /* the view will do */ }
+        if (id !== app.id) return;
+        takeIn(res.data, records, app.log.size ? toPlayBack(records) : []);
         await refreshLegal();
-        render();
       } finally {
         endUpdate();
       }
-      showInvites(); // a friend may have taken their seat
-      if (app.status && app.status.over) say(resultText(), 'info');
-      else if (myTurn() && !wasMyTurn) say('Your turn.');
+      afterPlayback(() => {
+        if (app.id !== id) return;
+        if (app.status && app.status.over) say(resultText(), 'info');
+        else if (myTurn() && !wasMyTurn) say('Your turn.');
+      });
     }
   } catch {
     // Transient; the next event or the fallback poll looks again.
   } finally {
-    app.refreshing = false;
+    refreshing = false;
   }
 }
 
 // ---------------------------------------------------------------------------
 // Playing
 
-export async function sendPlay(play) {
+/** Send `play`; `anchor` is the place (a data-testid on the board) it was
+ *  aimed at, where a refusal is shown (core/verdict.js). */
+export async function sendPlay(play, anchor = null) {
   if (app.busy) return;
+  if (app.playback) endPlayback(); // the live table first: never a play on a past position
   if (!myTurn()) { say('It is not your turn.', 'error'); return; }
   if (connectionLost()) {
-    say('Not sent: the connection to the server is lost, so nothing was played. Make your play again once the table says "Live".', 'error');
-    app.messageNet = true;
+    say('Not sent: the connection to the server is lost, so nothing was played. Make your play again once the table says "Live".', 'error', { net: true });
     return;
   }
-  app.busy = true;
+  const id = app.id;
+  // Advice or news about the position left behind is stale once the play is sent.
+  if (app.message.text && (app.message.kind === 'hint' || app.message.kind === 'info')) say('');
+  dispatch({ type: 'play', on: true });
   beginUpdate();
-  // A hint asked now would not be sent (askHint): off until render() sets them again.
-  for (const b of document.querySelectorAll('#hint-button, [data-testid="hint-near-hand"]')) b.disabled = true;
+  let verdict = null; // a refusal, drawn with the end of the play (one drawing: the table holds still after it)
   try {
-    const { data } = await api('POST', `/games/${encodeURIComponent(app.id)}/plays`, {
+    const { data } = await api('POST', `/games/${encodeURIComponent(id)}/plays`, {
       token: app.token, body: { play }, headers: { 'If-Match': `"${app.version}"` },
     });
-    acceptGame(data);
-    addLog(data.applied);
+    const records = withExplanations(data.applied || [], id);
+    const mine = records.filter((r) => r.seat === app.you).length;
+    const others = records.length - mine;
+    // The person's play, then the others' one by one, when others follow.
+    takeIn(data, records, others > 0 ? toPlayBack(records) : []);
     await refreshLegal();
-    const mine = (data.applied || []).filter((r) => r.seat === app.you).length;
-    const others = (data.applied || []).length - mine;
-    if (app.status && app.status.over) say(resultText(), 'info');
-    else if (others > 0 && myTurn()) say(`The bots played ${others} time${others === 1 ? '' : 's'}; your turn again.`);
-    else byId('message').textContent = '';
+    // Said once the board shows where the game stands (after a playback).
+    afterPlayback(() => {
+      if (app.id !== id) return;
+      if (app.status && app.status.over) say(resultText(), 'info');
+      else if (others > 0 && myTurn()) say(`The bots played ${others} time${others === 1 ? '' : 's'}; your turn again.`);
+    });
   } catch (err) {
-    await handlePlayError(err);
+    verdict = await handlePlayError(err, anchor);
   } finally {
-    app.busy = false;
-    try {
-      render();
-    } finally {
-      endUpdate();
-    }
+    dispatch({ type: 'play', on: false, verdict });
+    endUpdate();
   }
 }
 
-/** Send `play`, remembering the place (a data-testid on the board) it was
- *  aimed at: a refusal is shown there (core/verdict.js). */
+/** Send `play`, aimed at the place `anchor` (a data-testid on the board):
+ *  a refusal is shown there. */
 export function attempt(play, anchor) {
-  app.verdictAnchor = anchor || null;
-  app.verdict = null;
-  return sendPlay(play);
+  return sendPlay(play, anchor || null);
 }
 
-async function handlePlayError(err) {
+/** Say why a play failed, and what to do; resolves to the server's verdict
+ *  of a refused play (to be shown by its place), or null. */
+async function handlePlayError(err, anchor) {
   const st = err.status;
   if (st === 412) {
     await loadGame(app.id, { quiet: true });
@@ -240,31 +267,31 @@ async function handlePlayError(err) {
     sayError(err);
   } else if (st === 422) {
     // The server's verdict, in words next to the place aimed at (core/verdict.js) and in the live message bar.
-    say(verdictText(setVerdict(err)), 'error');
-    app.selection = null;
+    const v = verdictOf(err, anchor);
+    say(verdictText(v), 'error');
     await refreshLegal();
+    return v;
   } else if (st === 0) {
     // No answer: the play may or may not have reached the server. The table
     // shows which once the connection is back (the stream refreshes it).
-    say('Your play could not be sent: the server did not answer. Once the connection is back the table shows whether it was made.', 'error');
-    app.messageNet = true;
+    say('Your play could not be sent: the server did not answer. Once the connection is back the table shows whether it was made.', 'error', { net: true });
   } else if (st === 401) {
     sayError(err, 'Your seat token was not accepted');
   } else {
     sayError(err, 'The play failed');
   }
+  return null;
 }
 
 export async function askHint() {
+  if (app.playback) endPlayback();
   if (!myTurn() || app.busy) return;
   try {
     const { data } = await api('GET', `/games/${encodeURIComponent(app.id)}/hint`, { token: app.token });
-    app.hint = data;
-    app.selection = null;
+    dispatch({ type: 'hint', hint: data });
     const r = renderer();
     const what = r.describePlay ? r.describePlay(data.play, app.you, { forHint: true }) : JSON.stringify(data.play);
     say(`Hint${data.strategy ? ` (${data.strategy})` : ''}: ${what}. ${readable(data.explanation || '')}`.trim(), 'hint');
-    render();
   } catch (err) {
     sayError(err, 'No hint available');
   }

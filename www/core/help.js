@@ -1,21 +1,26 @@
 // The rules/help panel: a <dialog> drawn from GET /rules/{game}, fetched once
-// per game and kept in app.rulesDocs, with a link to the game's rules in
-// words (its `rules_page`, served by the server as Markdown).
+// per game and kept in the state's rulesDocs, with a link to the game's rules
+// in words (its `rules_page`, served by the server as Markdown).
 
 import { api } from './api.js';
 import { byId, h } from './dom.js';
-import { app, sayError } from './state.js';
+import { app, dispatch, sayError } from './state.js';
 
 const pending = {};
 
-/** GET /rules/{game}, once per game (app.rulesDocs is shared with the tables). */
-function rulesDoc(game) {
+/** GET /rules/{game}, once per game, into the state's rulesDocs (shared with
+ *  the tables, which may show a part of it). Resolves to the document, null
+ *  when it could not be had. */
+export function rulesDoc(game) {
   const have = app.rulesDocs[game];
   if (have) return Promise.resolve(have);
   if (!pending[game]) {
     pending[game] = api('GET', `/rules/${encodeURIComponent(game)}`).then(({ data }) => {
-      app.rulesDocs[game] = data || null;
+      dispatch({ type: 'rules/doc', game, doc: data || null });
       return data;
+    }, (err) => {
+      dispatch({ type: 'rules/doc', game, doc: null });
+      throw err;
     }).finally(() => { delete pending[game]; });
   }
   return pending[game];
@@ -80,21 +85,41 @@ function rulesContent(doc) {
 /** Open the rules panel for a game (its id, as in GET /rules). */
 async function showRules(game) {
   if (!game) return;
-  const dialog = byId('rules-dialog');
-  const body = byId('rules-body');
-  const entry = app.catalogue.find((g) => g.game === game);
-  byId('rules-title').textContent = `Rules: ${(entry && entry.title) || game}`;
-  body.replaceChildren(h('p', {}, 'Loading…'));
-  if (!dialog.open) dialog.showModal();
+  dispatch({ type: 'rules/open', game });
   try {
     const doc = await rulesDoc(game);
     if (!doc) throw new Error('no rules document');
-    byId('rules-title').textContent = `Rules: ${doc.title || game}`;
-    body.replaceChildren(...rulesContent(doc).filter(Boolean));
   } catch (err) {
-    body.replaceChildren(h('p', {}, 'The rules could not be loaded.'));
     sayError(err, 'Could not load the rules');
   }
+}
+
+let drawn = null; // the game and document the dialog shows
+
+/** The Rules panel: open while the state names a game, its content from
+ *  that game's document (loading, or could not be loaded). */
+export function drawRules(s) {
+  const dialog = byId('rules-dialog');
+  if (!s.rules) {
+    if (dialog.open) dialog.close();
+    drawn = null;
+    return;
+  }
+  const game = s.rules;
+  const doc = s.rulesDocs[game];
+  if (!drawn || drawn.game !== game || drawn.doc !== doc) {
+    drawn = { game, doc };
+    const entry = s.catalogue.find((g) => g.game === game);
+    const body = byId('rules-body');
+    if (doc) {
+      byId('rules-title').textContent = `Rules: ${doc.title || (entry && entry.title) || game}`;
+      body.replaceChildren(...rulesContent(doc).filter(Boolean));
+    } else {
+      byId('rules-title').textContent = `Rules: ${(entry && entry.title) || game}`;
+      body.replaceChildren(h('p', {}, doc === null ? 'The rules could not be loaded.' : 'Loading…'));
+    }
+  }
+  if (!dialog.open) dialog.showModal();
 }
 
 /** The game the header's Rules button is about: the lobby's choice while the
@@ -108,6 +133,8 @@ function gameInView() {
 
 export function setupHelp() {
   byId('rules-close').addEventListener('click', () => byId('rules-dialog').close());
+  // However it closes (the button, the backdrop, Escape), the state says so.
+  byId('rules-dialog').addEventListener('close', () => { if (app.rules) dispatch({ type: 'rules/close' }); });
   // A click on the backdrop (outside the dialog's box) closes it too.
   byId('rules-dialog').addEventListener('click', (ev) => {
     if (ev.target === ev.currentTarget) {

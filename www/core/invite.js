@@ -14,7 +14,7 @@
 import { api } from './api.js';
 import { byId, h } from './dom.js';
 import { getToken, hostToken, savedInvites, saveInvites, setToken } from './seats.js';
-import { app, say } from './state.js';
+import { app, dispatch, say } from './state.js';
 
 /** The fragment's parameters: {game, seat, invite, token} (absent ones undefined). */
 function hashParams(hash = location.hash) {
@@ -115,10 +115,8 @@ async function newLink(inv, replace = false) {
   try {
     const { data } = await api('POST', `/games/${encodeURIComponent(app.id)}/seats/${inv.seat}/invite`, { token: host, body: replace ? { replace } : {} });
     saveInvites(app.id, savedInvites(app.id).map((x) => (x.seat === inv.seat ? { seat: x.seat, name: x.name, invite: data.invite } : x)), host);
-    const s = app.seats.find((x) => x.seat === inv.seat);
-    if (s) s.invite_open = true;
+    dispatch({ type: 'invite/open', seat: inv.seat });
     say(`A new invite link for ${inv.name || 'that seat'}; the old one no longer works.`);
-    showInvites(true);
   } catch (err) {
     say(`Could not make a new link: ${err.message}`, 'error');
   }
@@ -162,13 +160,14 @@ function inviteRow(inv) {
     h('div', { class: 'invite-line' }, input, copy, renew));
 }
 
-/** Show (or hide) the invite links of the shown game, if this browser created
- *  it; `force` redraws the rows (a new link), otherwise they are redrawn only
- *  when a seat's standing changed (so a selected link stays selected). */
-export function showInvites(force = false) {
+/** The invite links of the shown game, if this browser created it (the
+ *  links are kept in localStorage: core/seats.js); redrawn only when a
+ *  seat's standing or a link changed, so that a selected link stays
+ *  selected. */
+export function drawInvites(s) {
   let box = byId('invites');
-  const list = app.id ? savedInvites(app.id) : [];
-  if (!list.length || (app.status && app.status.over)) {
+  const list = s.id ? savedInvites(s.id) : [];
+  if (!list.length || (s.status && s.status.over) || s.invitesHidden === s.id) {
     if (box) box.hidden = true;
     return;
   }
@@ -177,13 +176,9 @@ export function showInvites(force = false) {
     const game = byId('game');
     game.parentNode.insertBefore(box, game);
   }
-  if (box.dataset.gameId === app.id && box.dataset.dismissed === 'true') { box.hidden = true; return; }
-  const key = `${app.id}:${list.map((inv) => `${inv.seat}=${seatStatus(inv.seat)}:${inv.invite || ''}`).join(',')}`;
-  if (!force && box.dataset.key === key && !box.hidden) return;
-  const fresh = box.dataset.gameId !== app.id;
-  box.dataset.gameId = app.id;
+  const key = `${s.id}:${list.map((inv) => `${inv.seat}=${seatStatus(inv.seat)}:${inv.invite || ''}`).join(',')}`;
+  if (box.dataset.key === key && !box.hidden) return;
   box.dataset.key = key;
-  if (fresh) box.dataset.dismissed = 'false';
   box.replaceChildren(
     h('h2', { id: 'invites-title' }, 'Invite your friends'),
     h('p', { class: 'hint-text' }, 'Send each friend their own link: the first browser to open it takes that seat, and the link is used up. ' +
@@ -191,7 +186,7 @@ export function showInvites(force = false) {
     h('ul', { class: 'invite-list' }, list.map(inviteRow)),
     h('button', {
       type: 'button', class: 'btn btn-secondary', 'data-testid': 'invites-close',
-      onclick: () => { box.dataset.dismissed = 'true'; box.hidden = true; },
+      onclick: () => dispatch({ type: 'invites/hide', id: s.id }),
     }, 'Hide the links'));
   box.hidden = false;
 }

@@ -1,14 +1,16 @@
-// The lobby: the new-game form and "Resume from file".
+// The lobby: the new-game form and "Resume from file". The form is the
+// page's one uncontrolled part: its inputs keep their own values, read when
+// it is sent; what it is filled from (GET /rules) is in the state.
 
 import { ApiError, api } from './api.js';
 import { byId, h } from './dom.js';
-import { acceptGame, beginUpdate, endUpdate, refreshLegal, stopLive } from './game.js';
-import { addLog } from './log.js';
+import { beginUpdate, endUpdate, refreshLegal, stopLive, syncLive } from './game.js';
+import { withExplanations } from './log.js';
 import { nth } from './numbering.js';
-import { render, showGame, showSetup } from './render.js';
-import { showInvites } from './invite.js';
-import { hooks, refreshMyGames, saveInvites, setToken } from './seats.js';
-import { app, say, sayError, tableOf } from './state.js';
+import { refreshMyGames, saveInvites, setToken } from './seats.js';
+import { app, dispatch, say, sayError, tableOf } from './state.js';
+
+let formGame = null; // the game the form's fields were last filled for
 
 // New-game form
 
@@ -25,47 +27,46 @@ export function setupForm() {
     createGame();
   });
   byId('new-game-toggle').addEventListener('click', () => {
-    const setup = byId('setup');
-    setup.hidden = !setup.hidden;
-    byId('new-game-toggle').setAttribute('aria-expanded', String(!setup.hidden));
-    if (!setup.hidden) { refreshMyGames(); byId('ng-game').focus(); }
+    dispatch({ type: 'lobby', open: !app.lobby });
+    if (app.lobby) { refreshMyGames(); byId('ng-game').focus(); }
   });
-  hooks.back = () => { if (app.id && app.state) { showGame(); render(); byId('board').focus(); } };
   byId('my-games-leave').addEventListener('click', leaveTable);
 }
 
 /** Leave the shown table for the lobby; the seat stays in "My games" to come back to. */
 function leaveTable() {
   stopLive();
-  app.id = null;
-  app.token = null;
-  app.state = null;
-  app.status = null;
-  app.you = null;
-  app.legal = [];
-  app.log = new Map();
-  byId('log').replaceChildren();
-  const inv = byId('invites');
-  if (inv) inv.hidden = true;
+  dispatch({ type: 'game/gone' });
   history.pushState(null, '', location.pathname + location.search);
-  showSetup();
   refreshMyGames();
   byId('my-games-title').focus();
 }
 
 export async function loadCatalogue() {
-  const gameSel = byId('ng-game');
   try {
     const { data } = await api('GET', '/rules');
-    app.catalogue = Array.isArray(data && data.games) ? data.games : [];
+    dispatch({ type: 'catalogue', games: Array.isArray(data && data.games) ? data.games : [] });
   } catch (err) {
+    dispatch({ type: 'catalogue', games: [], failed: true });
     sayError(err, 'Could not load the list of games');
+  }
+}
+
+let drawnCatalogue = null;
+
+/** The form's list of games, once the catalogue is here (then the fields of
+ *  the game chosen). */
+export function drawLobby(s) {
+  if (s.catalogue === drawnCatalogue) return;
+  drawnCatalogue = s.catalogue;
+  const gameSel = byId('ng-game');
+  if (s.catalogueFailed) {
     gameSel.replaceChildren(h('option', {}, 'Unavailable'));
     return;
   }
-  gameSel.replaceChildren(...app.catalogue.map((g) => h('option', { value: g.game }, g.title || g.game)));
-  gameSel.disabled = app.catalogue.length === 0;
-  byId('ng-submit').disabled = app.catalogue.length === 0;
+  gameSel.replaceChildren(...s.catalogue.map((g) => h('option', { value: g.game }, g.title || g.game)));
+  gameSel.disabled = s.catalogue.length === 0;
+  byId('ng-submit').disabled = s.catalogue.length === 0;
   fillGameFields();
 }
 
@@ -99,8 +100,8 @@ function fillGameFields() {
   players.min = min;
   players.max = max;
   const dflt = (g.players && g.players.default) || tableOf(g.game).defaultPlayers || Math.min(max, Math.max(min, 4));
-  if (app.formGame !== g.game || !players.value || +players.value < min || +players.value > max) players.value = max === min ? min : dflt;
-  app.formGame = g.game;
+  if (formGame !== g.game || !players.value || +players.value < min || +players.value > max) players.value = max === min ? min : dflt;
+  formGame = g.game;
   byId('ng-players-field').hidden = min === max;
   // Game-specific options (coin-toss call, open table, ...) come from the renderer.
   const r = tableOf(g.game);
@@ -115,7 +116,7 @@ const ME = '@me';
 const INVITE = '@invite';
 
 /** The bots a game offers: with people at the table, only those GET /rules
- *  lists in bots_with_people (Hanabi's info bot plays only with bots). */
+ *  lists in bots_with_people (a bot may play only with bots). */
 function botPools(g) {
   const all = Array.isArray(g.bots) && g.bots.length ? g.bots : ['random'];
   const withPeople = Array.isArray(g.bots_with_people) ? g.bots_with_people : all;
@@ -250,30 +251,24 @@ async function enterGame(data, game, variant, meSeat) {
     ? (data.seats || []).find((s) => s.token && s.seat === meSeat)
     : (data.seats || []).find((s) => s.token && (data.you === undefined || data.you === null || s.seat === data.you));
   stopLive();
-  app.id = data.id;
-  app.token = mine ? mine.token : null;
-  if (app.token) setToken(app.id, app.token);
+  const token = mine ? mine.token : null;
+  if (token) setToken(data.id, token);
   if (mine && data.you !== mine.seat) {
     // With several people at the table the reply shows the public view: fetch ours.
     try {
-      const res = await api('GET', `/games/${encodeURIComponent(app.id)}`, { token: app.token });
+      const res = await api('GET', `/games/${encodeURIComponent(data.id)}`, { token });
       data = { ...data, ...res.data, applied: data.applied };
     } catch { /* the live stream's first refresh brings it */ }
   }
   if (!mine) data = { ...data, you: null };
-  app.game = data.game || game;
-  app.variant = data.variant || variant;
-  app.log = new Map();
-  byId('log').replaceChildren();
   beginUpdate();
   try {
-    acceptGame(data);
-    addLog(data.applied);
-    history.replaceState(null, '', `#game=${encodeURIComponent(app.id)}`);
-    showGame();
-    showInvites();
+    dispatch({ type: 'game/open', id: data.id, token });
+    dispatch({ type: 'game/view', data: { ...data, game: data.game || game, variant: data.variant || variant }, records: withExplanations(data.applied, data.id) });
+    syncLive();
+    history.replaceState(null, '', `#game=${encodeURIComponent(data.id)}`);
+    dispatch({ type: 'game/shown' });
     await refreshLegal();
-    render();
   } finally {
     endUpdate();
   }
@@ -284,7 +279,7 @@ async function enterGame(data, game, variant, meSeat) {
   window.scrollTo(0, 0);
 }
 
-/** "Resume from file": a Five Crowns save (text) or a JSON export, POSTed to /games/import. */
+/** "Resume from file": a game's own text save or a JSON export, POSTed to /games/import. */
 async function resumeFromFile(file) {
   if (!file) return;
   let text;

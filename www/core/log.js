@@ -1,59 +1,69 @@
-// The play log and the bots' explanations.
+// The play log and the bots' explanations: the records a game's history
+// holds (fetched here), as the log draws them (the full record: a playback
+// shows the plays on the board, the log has them all at once).
 
+import { api } from './api.js';
 import { byId, h } from './dom.js';
 import { app, playerWords, renderer, seatName } from './state.js';
 
-// Log
+// Records
 
 /** History records may lack turn_ending: a play ended its turn when the next
- *  play is another seat's (or, for the last one, when the turn has passed). */
-export function markTurnEnds(records) {
+ *  play is another seat's (or, for the last one, when the turn has passed,
+ *  as `status`, where the game stands now, says). */
+export function markTurnEnds(records, status = app.status) {
   return records.map((rec, i) => {
     if (rec.turn_ending !== undefined) return rec;
     const next = records[i + 1];
-    const s = app.status || {};
+    const s = status || {};
     const ended = next ? next.seat !== rec.seat : (s.over || s.current !== rec.seat);
     return { ...rec, turn_ending: ended };
   });
 }
 
-/** The history (GET /plays) carries no bot explanations, only the replies to
- *  POST /plays do: keep the ones this tab has seen, so a reload still shows them. */
+/** A history may carry no bot explanations where the replies to POST /plays
+ *  did: keep the ones this tab has seen (sessionStorage), so a reload still
+ *  shows them. Returns the records with the explanations known. */
 const EXPL_KEY = (id) => `croupier.explanations.${id}`;
-function explanationCache() {
-  try { return JSON.parse(sessionStorage.getItem(EXPL_KEY(app.id)) || '{}') || {}; } catch { return {}; }
+export function withExplanations(records, id = app.id) {
+  if (!Array.isArray(records) || !records.length) return [];
+  let cache;
+  try { cache = JSON.parse(sessionStorage.getItem(EXPL_KEY(id)) || '{}') || {}; } catch { cache = {}; }
+  let changed = false;
+  const out = records.map((rec) => {
+    if (rec.n === undefined) return rec;
+    if (rec.explanation && cache[rec.n] !== rec.explanation) { cache[rec.n] = rec.explanation; changed = true; return rec; }
+    return !rec.explanation && cache[rec.n] ? { ...rec, explanation: cache[rec.n] } : rec;
+  });
+  if (changed) {
+    try { sessionStorage.setItem(EXPL_KEY(id), JSON.stringify(cache)); } catch { /* full: not worth an error */ }
+  }
+  return out;
 }
 
-export function addLog(records) {
-  if (!Array.isArray(records)) return;
-  const ol = byId('log');
-  let added = false;
-  const cache = explanationCache();
-  let cacheChanged = false;
-  records.forEach((rec0, i) => {
-    let rec = rec0;
-    if (rec.n !== undefined) {
-      if (rec.explanation && cache[rec.n] !== rec.explanation) { cache[rec.n] = rec.explanation; cacheChanged = true; }
-      else if (!rec.explanation && cache[rec.n]) rec = { ...rec, explanation: cache[rec.n] };
-    }
-    const n = rec.n !== undefined ? rec.n : `x${app.log.size + i}`;
-    if (app.log.has(n)) return;
-    app.log.set(n, rec);
-    ol.append(logEntry(rec, n));
-    added = true;
-  });
-  if (cacheChanged) {
-    try { sessionStorage.setItem(EXPL_KEY(app.id), JSON.stringify(cache)); } catch { /* full: not worth an error */ }
+/** The plays of game `id` after play number `after` that `token` may see,
+ *  page by page (GET /games/{id}/plays?after=&limit=). */
+export async function fetchPlays(id, token, after = -1) {
+  const plays = [];
+  let from = after;
+  for (let guard = 0; guard < 100; guard++) {
+    const { data } = await api('GET', `/games/${encodeURIComponent(id)}/plays?after=${from}&limit=1000`, { token });
+    const page = (data && data.plays) || [];
+    plays.push(...page);
+    if (page.length < 1000) break;
+    from = page[page.length - 1].n;
   }
-  if (added) ol.scrollTop = ol.scrollHeight;
+  return plays;
 }
 
 /** A bot's explanation or a server's reason as the table says it: card
- *  codes in words ("10♥") and players by name (core/numbering.js). */
+ *  codes in words ("10♥") and players by name. */
 export function readable(text) {
   const r = renderer();
   return playerWords(r.explainText ? r.explainText(text) : text);
 }
+
+// The log, drawn
 
 function logEntry(rec, n) {
   const r = renderer();
@@ -66,4 +76,36 @@ function logEntry(rec, n) {
     rec.turn_ending ? h('span', { class: 'badge', 'data-testid': 'log-turn-end' }, 'turn ends') : null,
     rec.explanation ? h('span', { class: 'log-why', 'data-testid': 'log-explanation' }, readable(rec.explanation)) : null,
     r.logExtra ? r.logExtra(rec) : null);
+}
+
+let drawnLog = null;  // the log drawn
+let drawnKeys = [];   // its keys, in order
+let showing = null;   // the entry marked as the play on the board
+
+/** Draw the log: a new record is appended (the live region announces it),
+ *  a new game's log starts the list afresh; the play a playback shows is
+ *  marked. */
+export function drawLog(s) {
+  const ol = byId('log');
+  if (s.log !== drawnLog) {
+    if (drawnKeys.some((k) => !s.log.has(k))) { ol.replaceChildren(); drawnKeys = []; }
+    const have = new Set(drawnKeys);
+    let added = false;
+    for (const [n, rec] of s.log) {
+      if (have.has(n)) continue;
+      ol.append(logEntry(rec, n));
+      drawnKeys.push(n);
+      added = true;
+    }
+    drawnLog = s.log;
+    if (added) ol.scrollTop = ol.scrollHeight;
+  }
+  const pb = s.playback;
+  const n = pb && pb.shown >= 0 ? pb.records[pb.shown].n : null;
+  const want = n === null ? null : ol.querySelector(`[data-testid="log-entry-${n}"]`);
+  if (want !== showing) {
+    if (showing) { showing.classList.remove('log-showing'); showing.removeAttribute('aria-current'); }
+    if (want) { want.classList.add('log-showing'); want.setAttribute('aria-current', 'step'); }
+    showing = want;
+  }
 }

@@ -6,11 +6,8 @@
 //   plays' JSON stays 0-based;
 // - players are named as the table shows them: the engine's "player 2"
 //   (counted from 1) becomes that seat's name (core/state.js playerWords);
-// - a Hanabi hand counts from 1, card 1 being the oldest, as the conventions
-//   bot's explanations do ("I play my card 2").
+// - a table's own positions (the cards of a hand) follow the same rule, in
+//   the table's module.
 
 /** A pile, group or position (0-based in the plays) as the page writes it. */
 export const nth = (i) => i + 1;
-
-/** A position in a Hanabi hand as the page writes it. */
-export const handCard = (i) => i + 1;

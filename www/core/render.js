@@ -1,87 +1,122 @@
-// Drawing the table: the page chrome around the game's own renderer.
+// The one render path: render(state) draws the whole page from the state
+// (core/store.js), after every dispatch. Nothing else draws: the modules that
+// fetch or listen dispatch what they learnt, and each part of the page here
+// is drawn from its slice of the state, left alone when that slice has not
+// changed (so a focused button stays, and live regions announce real news
+// only). The game's table is drawn by its own module (tables/), handed the
+// context of core/board.js: the live game or, while a playback runs, the
+// position it shows.
 
 import { byId } from './dom.js';
+import { drawTable, drawingKey, sameKey, tableContext } from './board.js';
 import { drawConnection } from './connection.js';
+import { drawRules } from './help.js';
+import { drawInvites } from './invite.js';
+import { drawLobby } from './lobby.js';
+import { drawLog } from './log.js';
+import { WAIT, drawPlayback, playbackFrame } from './playback.js';
+import { drawReplay } from './replay.js';
+import { drawMyGames } from './seats.js';
 import { app, myTurn, renderer, resultText, seatName } from './state.js';
-import { renderSummary } from './summary.js';
-
-// Rendering
-
-export function showGame() {
-  byId('setup').hidden = true;
-  byId('game').hidden = false;
-  const toggle = byId('new-game-toggle');
-  toggle.hidden = false;
-  toggle.setAttribute('aria-expanded', 'false');
-  toggle.setAttribute('aria-controls', 'setup');
-  const log = byId('log');
-  log.scrollTop = log.scrollHeight; // entries added while hidden did not scroll
-}
-
-export function showSetup() {
-  byId('setup').hidden = false;
-  byId('game').hidden = true;
-  byId('new-game-toggle').hidden = true;
-}
-
-export function render() {
-  if (!app.state) return;
-  const r = renderer();
-  const entry = app.catalogue.find((g) => g.game === app.game);
-  // Only touch text that changed, so live regions announce real news only.
-  setText(byId('game-title'), `${(entry && entry.title) || r.title || app.game}${app.variant ? ` · ${app.variant}` : ''}`);
-  setText(byId('game-id'), app.id);
-  setText(byId('game-version'), String(app.version));
-  setText(byId('status'), statusText());
-  byId('status').classList.toggle('your-turn', myTurn());
-
-  // Keep keyboard focus on the "same" control across re-renders.
-  const board = byId('board');
-  const focused = document.activeElement && board.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
-  const scroller = document.scrollingElement;
-  const scrollY = scroller ? scroller.scrollTop : 0;
-  board.replaceChildren(r.render(app));
-  board.dataset.game = app.game;
-  if (focused) {
-    const again = board.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
-    if (again) again.focus({ preventScroll: true });
-  }
-  if (scroller) scroller.scrollTop = scrollY;
-
-  byId('hint-button').disabled = !myTurn() || app.busy;
-  byId('cancel-button').disabled = app.selection === null;
-  const extra = r.extraPlays ? r.extraPlays(app) : [];
-  byId('extra-plays').replaceChildren(...extra);
-  renderSummary();
-  syncReplayButton();
-  drawConnection();
-}
-
-/** After a render of the live game: the Replay button works once a play exists. */
-function syncReplayButton() {
-  const b = byId('replay-button');
-  b.disabled = !(app.log && app.log.size > 0);
-  // A reload of the live game (showGame) must not uncover it under a replay.
-  if (app.replay) byId('game').hidden = true;
-}
+import { drawSummary } from './summary.js';
 
 function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
 }
 
-function statusText() {
-  const s = app.status;
-  if (!s) return '';
-  if (s.over) return resultText();
+function statusText(s) {
+  const st = s.status;
+  if (!st) return '';
+  if (st.over) return resultText();
   const r = renderer();
-  const core = myTurn() ? 'Your turn' : (s.current !== null ? `${seatName(s.current)} to play` : 'Waiting');
-  const extra = r.statusExtra ? r.statusExtra(app.state) : '';
+  const core = myTurn() ? 'Your turn' : (st.current !== null ? `${seatName(st.current)} to play` : 'Waiting');
+  const extra = r.statusExtra ? r.statusExtra(s.state) : '';
   return extra ? `${core} · ${extra}` : core;
 }
 
-// Pass the selected source to the renderer and re-render.
-export function select(key) {
-  app.selection = app.selection === key ? null : key;
-  app.hint = null;
-  render();
+/** The message bar, and its copies by the hand (a phone's: core/nearhand.js). */
+function drawMessage(s) {
+  const { text, kind } = s.message;
+  const el = byId('message');
+  el.className = `message message-${kind}`;
+  setText(el, text);
+  for (const near of document.querySelectorAll('[data-testid="message-near-hand"]')) {
+    near.className = `near-message message-${kind}`;
+    setText(near, text);
+  }
+}
+
+let boardKey = null;   // what the board's drawing was made from
+let wasShown = false;
+
+/** The board: the live table, or the position a playback shows. */
+function drawBoard(s) {
+  const board = byId('board');
+  if (s.updates > 0 || s.playback) board.setAttribute('aria-busy', 'true');
+  else board.removeAttribute('aria-busy');
+  const frame = playbackFrame(s);
+  if (frame === WAIT) return; // the first position is on its way: the last drawing stays
+  const r = renderer();
+  const a = frame ? tableContext(s, { view: frame.view, log: frame.log, mode: 'playback', moved: frame.rec }) : tableContext(s);
+  const key = drawingKey(r, a);
+  if (sameKey(key, boardKey)) return;
+  boardKey = key;
+  // Keep keyboard focus on the "same" control across drawings, and the page where it was.
+  const focused = document.activeElement && board.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
+  const scroller = document.scrollingElement;
+  const scrollY = scroller ? scroller.scrollTop : 0;
+  board.replaceChildren(drawTable(r, a));
+  board.dataset.game = s.game;
+  if (frame) board.dataset.at = String(frame.rec.n); else delete board.dataset.at;
+  if (a.moved && typeof a.moved.n === 'number') board.dataset.moved = String(a.moved.n); else delete board.dataset.moved;
+  if (focused) {
+    const again = board.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
+  if (scroller) scroller.scrollTop = scrollY;
+  // Buttons under the board (a pass, "go out"): from the same context.
+  byId('extra-plays').replaceChildren(...(r.extraPlays ? r.extraPlays(a) : []));
+}
+
+function drawGame(s) {
+  const game = byId('game');
+  const shown = s.shown && !s.replay;
+  game.hidden = !shown;
+  const toggle = byId('new-game-toggle');
+  toggle.hidden = !s.shown;
+  toggle.setAttribute('aria-expanded', String(s.lobby));
+  toggle.setAttribute('aria-controls', 'setup');
+  if (shown && !wasShown) {
+    const log = byId('log');
+    log.scrollTop = log.scrollHeight; // entries added while hidden did not scroll
+  }
+  wasShown = shown;
+  drawLog(s);
+  drawInvites(s);
+  if (!s.state) { boardKey = null; return; } // a game being opened: its last drawing stays until it is here
+  const r = renderer();
+  const entry = s.catalogue.find((g) => g.game === s.game);
+  setText(byId('game-title'), `${(entry && entry.title) || r.title || s.game}${s.variant ? ` · ${s.variant}` : ''}`);
+  setText(byId('game-id'), s.id);
+  setText(byId('game-version'), String(s.version));
+  setText(byId('status'), statusText(s));
+  byId('status').classList.toggle('your-turn', myTurn());
+  drawPlayback(s);
+  drawBoard(s);
+  byId('hint-button').disabled = !myTurn() || s.busy;
+  byId('cancel-button').disabled = s.selection === null;
+  byId('replay-button').disabled = !(s.log && s.log.size > 0);
+  drawSummary(s);
+  drawConnection(s);
+}
+
+/** Draw the page from state `s` (subscribed to the store by app.js). */
+export function render(s = app) {
+  byId('setup').hidden = !s.lobby;
+  drawLobby(s);
+  drawMyGames(s);
+  drawGame(s);
+  drawReplay(s);
+  drawRules(s);
+  drawMessage(s);
 }

@@ -3,14 +3,16 @@
 // tab's token, so the server decides what the viewer may see then (a person
 // only their own knowledge, every card once the game is over); the moves and
 // the bots' explanations come from GET /games/{id}/plays. The game's own table
-// draws each position, read-only (no legal plays, no selection).
+// draws each position, read-only (no legal plays, no selection): the state
+// holds the replay (its plays, the position asked for, the view drawn), and
+// drawReplay() draws it.
 
 import { api } from './api.js';
 import { byId, h } from './dom.js';
+import { drawTable, drawingKey, logUpTo, sameKey, tableContext } from './board.js';
 import { refreshFromServer, refreshLegal } from './game.js';
-import { render } from './render.js';
-import { readable } from './log.js';
-import { app, renderer, resultText, sayError, seatName } from './state.js';
+import { fetchPlays, readable } from './log.js';
+import { app, dispatch, renderer, resultText, sayError, seatName } from './state.js';
 
 /** The play number in the address (#...&at=N), or null. */
 function atFromHash() {
@@ -20,19 +22,9 @@ function atFromHash() {
 
 const replayHash = (id, at) => `#game=${encodeURIComponent(id)}&at=${at}`;
 
-/** All the plays the viewer may see, page by page. */
-async function fetchPlays(id, token) {
-  const plays = [];
-  let after = -1;
-  for (let guard = 0; guard < 100; guard++) {
-    const { data } = await api('GET', `/games/${encodeURIComponent(id)}/plays?after=${after}&limit=1000`, { token });
-    const page = (data && data.plays) || [];
-    plays.push(...page);
-    if (page.length < 1000) break;
-    after = page[page.length - 1].n;
-  }
-  return plays;
-}
+/** The positions fetched since the replay was opened, by play number (a
+ *  past position changes once: every card shows when the game is over). */
+let views = new Map();
 
 /** The address names a replay: open it, move to its position, or close it.
  *  `loaded` is loadGame's answer when called after it (false: no such game). */
@@ -55,48 +47,17 @@ async function openReplay(at) {
     return;
   }
   if (app.id !== id) return;
-  app.replay = { id, token, plays, views: new Map(), at: null, pos: -1, seq: 0 };
-  byId('game').hidden = true;
-  byId('replay').hidden = false;
-  byId('replay-title').textContent = `Replay: ${byId('game-title').textContent}`;
-  const slider = byId('replay-slider');
-  slider.min = '-1';
-  slider.max = String(plays.length - 1);
-  buildList();
+  views = new Map();
+  dispatch({ type: 'replay/open', id, token, plays });
   await showAt(at);
   byId('replay-next').focus();
 }
 
 function closeReplay() {
   if (!app.replay) return;
-  app.replay = null;
-  byId('replay').hidden = true;
-  // The replayed table's test ids must not linger beside the live table's.
-  byId('replay-board').replaceChildren();
-  byId('replay-list').replaceChildren();
-  byId('replay-tools').replaceChildren();
-  byId('game').hidden = false;
+  dispatch({ type: 'replay/close' });
   // The legal plays were not fetched while replaying (myTurn() is false then).
-  refreshLegal().then(() => { render(); refreshFromServer(); });
-}
-
-/** The list of every move, each a button that jumps to it. */
-function buildList() {
-  const rp = app.replay;
-  const r = renderer();
-  const ol = byId('replay-list');
-  ol.replaceChildren(h('li', {}, h('button', { type: 'button', class: 'replay-jump', 'data-testid': 'replay-item--1', onclick: () => go(-1) }, 'The deal')),
-    ...rp.plays.map((rec, i) => h('li', {}, h('button', {
-      type: 'button', class: `replay-jump${rec.seat === app.you ? ' mine' : ''}`, 'data-testid': `replay-item-${rec.n}`, onclick: () => go(i),
-    }, h('span', { class: 'replay-n' }, `${i + 1}.`), ' ', h('span', { class: 'log-who' }, seatName(rec.seat)), ' ', describe(r, rec)))));
-}
-
-function describe(r, rec) {
-  try {
-    return r.describePlayNodes ? r.describePlayNodes(rec.play, rec.seat, rec) : JSON.stringify(rec.play);
-  } catch {
-    return JSON.stringify(rec.play);
-  }
+  refreshLegal().then(() => refreshFromServer());
 }
 
 /** Go to the position after plays[i] (-1: the deal). */
@@ -115,95 +76,144 @@ function step(delta) {
   go(rp.pos + delta);
 }
 
-/** Show the game as it was after play number `at`. */
+/** Show the game as it was after play number `at0` (the last play numbered
+ *  at most that). The position's label moves at once; its board once here. */
 async function showAt(at0) {
+  dispatch({ type: 'replay/at', at: at0 });
   const rp = app.replay;
-  let pos = -1;
-  if (at0 >= 0) {
-    // The position of the last play numbered at most at0.
-    for (let i = rp.plays.length - 1; i >= 0; i--) if (rp.plays[i].n <= at0) { pos = i; break; }
-  }
-  const at = pos < 0 ? -1 : rp.plays[pos].n;
-  rp.pos = pos;
-  rp.at = at;
-  const seq = ++rp.seq;
-  updateControls(pos);
-  let view = rp.views.get(at);
-  if (!view) {
+  const key = rp.at;
+  if (!views.has(key)) {
     try {
-      const { data } = await api('GET', `/games/${encodeURIComponent(rp.id)}?at=${at}`, { token: rp.token });
-      view = data;
-      rp.views.set(at, view);
+      const { data } = await api('GET', `/games/${encodeURIComponent(rp.id)}?at=${rp.at}`, { token: rp.token });
+      views.set(key, data);
     } catch (err) {
       sayError(err, 'Could not replay that position');
       return;
     }
   }
-  if (app.replay !== rp || seq !== rp.seq) return; // a later step overtook this one
-  drawPosition(view, pos);
+  // A later step overtakes this one: the state takes the view of the position asked for last.
+  dispatch({ type: 'replay/view', at: rp.at, view: views.get(key) });
 }
 
-function updateControls(pos) {
-  const rp = app.replay;
+function describe(r, rec) {
+  try {
+    return r.describePlayNodes ? r.describePlayNodes(rec.play, rec.seat, rec) : JSON.stringify(rec.play);
+  } catch {
+    return JSON.stringify(rec.play);
+  }
+}
+
+let drawnPlays = null;   // the move list drawn
+let drawnKey = null;     // what the board was drawn from
+
+/** The list of every move, each a button that jumps to it. */
+function drawList(rp) {
+  if (drawnPlays === rp.plays) return;
+  drawnPlays = rp.plays;
+  const r = renderer();
+  byId('replay-list').replaceChildren(h('li', {}, h('button', { type: 'button', class: 'replay-jump', 'data-testid': 'replay-item--1', onclick: () => go(-1) }, 'The deal')),
+    ...rp.plays.map((rec, i) => h('li', {}, h('button', {
+      type: 'button', class: `replay-jump${rec.seat === app.you ? ' mine' : ''}`, 'data-testid': `replay-item-${rec.n}`, onclick: () => go(i),
+    }, h('span', { class: 'replay-n' }, `${i + 1}.`), ' ', h('span', { class: 'log-who' }, seatName(rec.seat)), ' ', describe(r, rec)))));
+}
+
+function drawControls(s, rp) {
+  const pos = rp.pos;
   const n = rp.plays.length;
   byId('replay-first').disabled = pos <= -1;
   byId('replay-prev').disabled = pos <= -1;
   byId('replay-next').disabled = pos >= n - 1;
   // A running game may have moved on: Last looks for new plays then.
-  byId('replay-last').disabled = pos >= n - 1 && !!(app.status && app.status.over);
+  byId('replay-last').disabled = pos >= n - 1 && !!(s.status && s.status.over);
   const slider = byId('replay-slider');
+  slider.min = '-1';
+  slider.max = String(n - 1);
   slider.value = String(pos);
   slider.setAttribute('aria-valuetext', pos < 0 ? 'the deal' : `move ${pos + 1} of ${n}`);
-  byId('replay-position').textContent = pos < 0 ? `The deal · ${n} move${n === 1 ? '' : 's'}` : `Move ${pos + 1} of ${n}`;
-  for (const b of byId('replay-list').querySelectorAll('.replay-jump.current')) { b.classList.remove('current'); b.removeAttribute('aria-current'); }
-  const cur = byId('replay-list').querySelector(`[data-testid="replay-item-${pos < 0 ? -1 : rp.plays[pos].n}"]`);
+  const label = pos < 0 ? `The deal · ${n} move${n === 1 ? '' : 's'}` : `Move ${pos + 1} of ${n}`;
+  if (byId('replay-position').textContent !== label) byId('replay-position').textContent = label;
+  const list = byId('replay-list');
+  const cur = list.querySelector(`[data-testid="replay-item-${pos < 0 ? -1 : rp.plays[pos].n}"]`);
+  const was = list.querySelector('.replay-jump.current');
+  if (cur === was) return;
+  if (was) { was.classList.remove('current'); was.removeAttribute('aria-current'); }
   if (cur) {
     cur.classList.add('current');
     cur.setAttribute('aria-current', 'step');
-    const list = byId('replay-list');
     const top = cur.offsetTop - list.offsetTop;
     if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - cur.offsetHeight) list.scrollTop = Math.max(0, top - list.clientHeight / 2);
   }
 }
 
-/** Draw a past view with the game's table, read-only. */
-function drawPosition(view, pos) {
-  const rp = app.replay;
+/** Draw the position shown with the game's table, read-only, and its move. */
+function drawPosition(s, rp) {
+  const view = rp.view;
   const r = renderer();
+  const pos = rp.plays.findIndex((x) => x.n === rp.viewAt);
   const rec = pos >= 0 ? rp.plays[pos] : null;
-  // The tables read the global app (state, legal plays, selection): lend them
-  // the past view for the length of one drawing. myTurn() is false in a replay.
-  const saved = { state: app.state, status: app.status, legal: app.legal, selection: app.selection, hint: app.hint, log: app.log };
-  let board;
-  let move;
-  try {
-    // The history up to this position, as the log the table reads.
-    const log = new Map(rp.plays.slice(0, pos + 1).map((rec) => [rec.n, rec]));
-    Object.assign(app, { state: view.state, status: view.status, legal: [], selection: null, hint: null, log });
-    board = r.render(app);
-    move = rec ? describe(r, rec) : null;
-  } finally {
-    Object.assign(app, saved);
-  }
+  // The history up to this position, as the log the table reads.
+  const log = logUpTo(replayLog(rp.plays), rp.viewAt);
+  const a = tableContext(s, { view, log, mode: 'replay', moved: rec });
+  const key = drawingKey(r, a);
+  if (sameKey(key, drawnKey)) return;
+  drawnKey = key;
   const st = view.status || {};
   const status = st.over ? resultText(view.state, st)
     : (st.current !== null && st.current !== undefined ? `${seatName(st.current)} to play next` : '');
   const el = byId('replay-board');
-  el.dataset.game = app.game;
-  el.dataset.at = String(rp.at);
-  el.replaceChildren(board);
-  byId('replay-status').textContent = [r.statusExtra && view.state && !st.over ? r.statusExtra(view.state) : '', status].filter(Boolean).join(' · ');
+  el.dataset.game = s.game;
+  el.dataset.at = String(rp.viewAt);
+  el.replaceChildren(drawTable(r, a));
   byId('replay-move').replaceChildren(...(rec
-    ? [h('span', { class: 'log-who' }, seatName(rec.seat)), ' ', h('span', { 'data-testid': 'replay-move-text' }, move)]
+    ? [h('span', { class: 'log-who' }, seatName(rec.seat)), ' ', h('span', { 'data-testid': 'replay-move-text' }, describe(r, rec))]
     : ['The deal: no play yet.']));
   const why = byId('replay-explanation');
   why.textContent = rec && rec.explanation ? readable(rec.explanation) : (rec ? 'No explanation: a person made this play.' : '');
   why.classList.toggle('muted', !(rec && rec.explanation));
   const atEnd = pos === rp.plays.length - 1 && st.over;
   byId('replay-end').replaceChildren(...(atEnd && r.finalHands ? [r.finalHands(view.state)].filter(Boolean) : []));
-  // The table's own tools for this position (Hanabi: hypotheticals).
-  const tools = r.replayTools ? r.replayTools({ id: rp.id, at: rp.at, pos, plays: rp.plays, state: view.state }) : null;
+  // The table's own tools for this position (hypotheticals, say). When
+  // they show a position of their own (data-replaces), the replay's board
+  // steps aside and the status line is theirs (data-status).
+  const tools = r.replayTools ? r.replayTools({ id: rp.id, at: rp.viewAt, pos, plays: rp.plays, state: view.state, table: s.table }) : null;
   byId('replay-tools').replaceChildren(...(tools ? [tools] : []));
+  const replaces = !!(tools && tools.dataset && tools.dataset.replaces === 'true');
+  byId('replay-board').closest('.game-body').hidden = replaces;
+  const status0 = [r.statusExtra && view.state && !st.over ? r.statusExtra(view.state) : '', status].filter(Boolean).join(' · ');
+  byId('replay-status').textContent = replaces ? tools.dataset.status || '' : status0;
+  byId('replay-status').classList.toggle('replay-status-tools', replaces);
+}
+
+/** The plays of a replay as a log (n -> record), one per plays list. */
+const logs = new WeakMap();
+function replayLog(plays) {
+  if (!logs.has(plays)) logs.set(plays, new Map(plays.map((rec) => [rec.n, rec])));
+  return logs.get(plays);
+}
+
+/** The replay section, from the state's replay (hidden when there is none). */
+export function drawReplay(s) {
+  const rp = s.replay;
+  const section = byId('replay');
+  if (!rp) {
+    if (!section.hidden) {
+      section.hidden = true;
+      // The replayed table's test ids must not linger beside the live table's.
+      byId('replay-board').replaceChildren();
+      byId('replay-list').replaceChildren();
+      byId('replay-tools').replaceChildren();
+      byId('replay-board').closest('.game-body').hidden = false;
+    }
+    drawnPlays = null;
+    drawnKey = null;
+    return;
+  }
+  section.hidden = false;
+  const title = `Replay: ${byId('game-title').textContent}`;
+  if (byId('replay-title').textContent !== title) byId('replay-title').textContent = title;
+  drawList(rp);
+  drawControls(s, rp);
+  if (rp.view) drawPosition(s, rp);
 }
 
 export function setupReplay() {
@@ -217,14 +227,10 @@ export function setupReplay() {
     if (app.status && !app.status.over) {
       try {
         const plays = await fetchPlays(rp.id, rp.token);
-        if (app.replay === rp && plays.length > rp.plays.length) {
-          rp.plays = plays;
-          byId('replay-slider').max = String(plays.length - 1);
-          buildList();
-        }
+        if (app.replay && app.replay.id === rp.id && plays.length > app.replay.plays.length) dispatch({ type: 'replay/plays', plays });
       } catch { /* the plays known will do */ }
     }
-    go(rp.plays.length - 1);
+    if (app.replay) go(app.replay.plays.length - 1);
   });
   byId('replay-slider').addEventListener('input', (ev) => go(Number(ev.target.value)));
   byId('replay-exit').addEventListener('click', () => {

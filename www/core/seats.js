@@ -4,7 +4,7 @@
 
 import { api } from './api.js';
 import { byId, h } from './dom.js';
-import { app } from './state.js';
+import { app, dispatch } from './state.js';
 
 // Where a game's seat token is kept: localStorage["croupier.token.<id>"].
 const TOKEN_PREFIX = 'croupier.token.';
@@ -127,16 +127,11 @@ function describe(data) {
   };
 }
 
-/** What the lobby does for "Back to it" (the game shown before the lobby opened). */
-export const hooks = { back: null };
-
 let listing = 0; // the latest refresh wins
 
-/** Rebuild the "My games" list (in the lobby) from this browser's seats. */
+/** List this browser's seats again (GET /games/{id} of each, as its seat
+ *  sees it) for the lobby's "My games". */
 export async function refreshMyGames() {
-  const box = byId('my-games');
-  const list = byId('my-games-list');
-  if (!box || !list) return;
   const run = ++listing;
   const held = heldSeats();
   const rows = await Promise.all(held.map(async ({ id, token }) => {
@@ -150,23 +145,36 @@ export async function refreshMyGames() {
     }
   }));
   if (run !== listing) return;
-  const shown = rows.filter(Boolean);
-  list.replaceChildren(...shown.map((r) => gameRow(r)));
-  box.hidden = shown.length === 0 && !app.id;
-  byId('my-games-empty').hidden = shown.length > 0;
-  byId('my-games-leave').hidden = !app.id;
+  dispatch({ type: 'mygames', rows: rows.filter(Boolean) });
 }
 
-function gameRow(r) {
-  const here = r.id === app.id;
+let drawn = null; // the rows and the game they were drawn for
+
+/** The lobby's "My games" list. */
+export function drawMyGames(s) {
+  const box = byId('my-games');
+  const rows = s.myGames || [];
+  box.hidden = rows.length === 0 && !s.id;
+  byId('my-games-empty').hidden = rows.length > 0;
+  byId('my-games-leave').hidden = !s.id;
+  if (drawn && drawn.rows === s.myGames && drawn.id === s.id && drawn.back === !!s.state) return;
+  drawn = { rows: s.myGames, id: s.id, back: !!s.state };
+  byId('my-games-list').replaceChildren(...rows.map((r) => gameRow(r, s)));
+}
+
+function gameRow(r, s) {
+  const here = r.id === s.id && !!s.state;
   return h('li', { class: `my-game${r.yours ? ' my-game-yours' : ''}`, 'data-testid': 'my-game', 'data-game-id': r.id },
     h('div', { class: 'my-game-what' },
       h('span', { class: 'my-game-title' }, r.title), r.variant ? h('span', { class: 'my-game-variant' }, ` · ${r.variant}`) : null,
       h('span', { class: 'my-game-players' }, r.players)),
     h('span', { class: `my-game-turn${r.yours ? ' badge badge-turn' : ''}`, 'data-testid': 'my-game-turn' }, r.turn),
     h('div', { class: 'my-game-actions' },
-      here && hooks.back
-        ? h('button', { type: 'button', class: 'btn btn-secondary', 'data-testid': 'my-game-open', onclick: () => hooks.back() }, 'Back to it')
+      here
+        ? h('button', {
+          type: 'button', class: 'btn btn-secondary', 'data-testid': 'my-game-open',
+          onclick: () => { dispatch({ type: 'game/shown' }); byId('board').focus(); },
+        }, 'Back to it')
         : h('a', { class: 'btn btn-secondary', href: `#game=${encodeURIComponent(r.id)}`, 'data-testid': 'my-game-open' }, 'Rejoin'),
       h('button', {
         type: 'button', class: 'btn btn-secondary', 'data-testid': 'my-game-forget',

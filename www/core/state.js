@@ -1,46 +1,21 @@
-// Application state (one game at a time), the game tables app.js hands
-// over, seat names, where the game stands in words, and the message bar.
+// The page's state as the modules read it (core/store.js holds it and its
+// one writer, dispatch), the game tables app.js hands over, seat names,
+// where the game stands in words, and the small actions every module uses:
+// a message, a selection, a table's own state, a setting.
 //
 // core/ names no game and imports nothing from tables/: whose turn it is,
 // whether the game is over and who won come from the server's generic
 // "status" beside each view (docs/api.md), and a game's own words come from
-// its table's optional hooks (docs/web-tables.md).
+// its table's optional hooks (docs/web-page.md).
 
 import { ApiError } from './api.js';
-import { byId } from './dom.js';
+import { app, dispatch } from './store.js';
 
-// Application state (one game at a time)
-
-export const app = {
-  catalogue: [],        // GET /rules games
-  id: null,             // game id
-  token: null,          // this tab's seat token (null = spectator)
-  game: null,           // game type id, e.g. "comp10001bo"
-  variant: null,
-  version: null,
-  seats: [],
-  you: null,            // our seat, or null
-  state: null,          // the view (the game's own shape: only its table reads it)
-  status: null,         // where the game stands: the server's "status" (current, over, winners, scores, ...)
-  legal: [],            // our legal plays now
-  legalTotal: 0,        // how many there are (GET /legal pages them; legal is the first page)
-  selection: null,      // renderer-specific selected source key
-  hint: null,           // {play, explanation, strategy}
-  log: new Map(),       // n -> record, as shown
-  rulesDocs: {},        // game -> GET /rules/{game} (fetched once, for help texts)
-  busy: false,
-  updates: 0,           // table updates under way (core/game.js beginUpdate): the board is aria-busy meanwhile
-  live: null,           // the event stream followed (core/events.js), at most one
-  refreshTimer: null,
-  refreshing: false,
-  leaving: false,       // the page is being left: follow nothing
-  connection: null,     // the event stream: 'live', 'down', 'polling' or null (core/connection.js)
-  connectionNotice: false, // "Reconnecting…" is on show
-  messageNet: false,    // the message bar holds news of a lost connection (cleared once back)
-};
+export { app, dispatch };
 
 // The game tables, keyed by game id, and the one that draws any other game:
-// handed over by app.js (useTables) before anything is drawn.
+// handed over by app.js (useTables) before anything is drawn. Configuration,
+// not state: they never change.
 let tables = {};
 let otherTable = null;
 
@@ -93,10 +68,11 @@ export function whose(seat) {
   return seat === app.you ? 'your' : `${seatName(seat)}'s`;
 }
 
+/** It is this tab's seat's turn in the live game (a replay is read-only). */
 export function myTurn() {
   const s = app.status;
   return app.you !== null && app.you !== undefined && !!s && !s.over &&
-    s.current === app.you && !app.replay; // a replay (core/replay.js) is read-only
+    s.current === app.you && !app.replay;
 }
 
 /** How a finished game ended, in words ('' while it runs): the table's own
@@ -114,27 +90,56 @@ export function resultText(view = app.state, status = app.status) {
 }
 
 // ---------------------------------------------------------------------------
-// Messages
+// Small actions
 
 let messageTimer = null;
-export function say(text, kind = 'info') {
-  const el = byId('message');
+
+/** A message in the bar (and, on a phone, by the hand: core/nearhand.js).
+ *  `net`: it is news of a lost connection, cleared once the connection is
+ *  back (core/connection.js). An information goes after 12 s. */
+export function say(text, kind = 'info', { net = false } = {}) {
   clearTimeout(messageTimer);
-  app.messageNet = false;
-  el.className = `message message-${kind}`;
-  el.textContent = text;
-  // A phone shows the message by the hand (core/nearhand.js), not over the table.
-  for (const near of document.querySelectorAll('[data-testid="message-near-hand"]')) {
-    near.className = `near-message message-${kind}`;
-    near.textContent = text;
-  }
+  dispatch({ type: 'message', text, kind, net });
+  const seq = app.message.seq;
   if (kind === 'info' && text) {
-    messageTimer = setTimeout(() => { if (el.textContent === text) say('', kind); }, 12000);
+    messageTimer = setTimeout(() => { if (app.message.seq === seq) say('', kind); }, 12000);
   }
 }
 
 export function sayError(err, prefix) {
   const detail = playerWords(err instanceof ApiError ? err.message : String(err && err.message || err));
-  say(prefix ? `${prefix}: ${detail}` : detail, 'error');
-  app.messageNet = !!(err && err.status === 0); // "could not reach the server": stale once reconnected
+  // "could not reach the server": stale once reconnected
+  say(prefix ? `${prefix}: ${detail}` : detail, 'error', { net: !!(err && err.status === 0) });
+}
+
+/** Choose a source on the table (the same again: unchoose; null: none).
+ *  The hint's advice goes, unless `keepHint`. */
+export function select(key, { keepHint = false } = {}) {
+  dispatch({ type: 'select', key, keepHint });
+}
+
+/** A part of the shown table's own state (tables/: a pager's page, a
+ *  setting shown): `app.table[key]`, started afresh with each game. */
+export function setTable(key, value) {
+  dispatch({ type: 'table', key, value });
+}
+
+const PREF_KEY = (key) => `croupier.${key}`;
+
+/** A setting of this browser: the state's once set here, else the one kept
+ *  in localStorage (croupier.<key>), else `fallback`. */
+export function pref(key, fallback = null) {
+  if (Object.hasOwn(app.prefs, key)) return app.prefs[key];
+  try {
+    const v = localStorage.getItem(PREF_KEY(key));
+    return v === null ? fallback : v;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Change a setting (a string), kept in localStorage for the next visit. */
+export function setPref(key, value) {
+  try { localStorage.setItem(PREF_KEY(key), value); } catch { /* private mode: this page only */ }
+  dispatch({ type: 'pref', key, value });
 }

@@ -40,7 +40,7 @@ function scoreTable(cols, won) {
       cols.map(([, f]) => h('td', {}, f(p) === undefined || f(p) === null ? '—' : String(f(p)))))))));
 }
 
-/** The table's rounds (Five Crowns' rounds, Phazed's hands), when it has them. */
+/** The table's rounds (or hands), when it has them. */
 function roundTable(view, r) {
   const rounds = r.summaryRounds ? r.summaryRounds(view) : null;
   if (!rounds || !rounds.rows.length) return null;
@@ -60,15 +60,17 @@ function roundTable(view, r) {
 // ---------------------------------------------------------------------------
 // The panel
 
-export function renderSummary() {
+/** The panel, drawn once per version of a finished game (hidden while a
+ *  playback shows the plays that ended it). */
+export function drawSummary(st) {
   const el = byId('summary');
-  const s = app.status;
-  if (!s || !s.over) { el.hidden = true; el.dataset.key = ''; return; }
-  const key = `${app.id}@${app.version}`;
+  const s = st.status;
+  if (!s || !s.over || st.playback) { el.hidden = true; el.dataset.key = ''; return; }
+  const key = `${st.id}@${st.version}`;
   if (el.dataset.key === key && !el.hidden) return;
   el.dataset.key = key;
   const r = renderer();
-  const view = app.state;
+  const view = st.state;
   const won = s.winners || [];
   const winnerText = s.cooperative
     ? (s.max_score !== undefined ? `Team score ${s.scores[0]} of ${s.max_score}.` : '')

@@ -5,36 +5,28 @@
 
 import { h } from './dom.js';
 import { readable } from './log.js';
-import { app } from './state.js';
+import { app, dispatch } from './state.js';
 
-/** A rule reference in words: "bo.build.empty" -> "bo build empty". */
+/** A rule reference in words: "build.start" -> "build start". */
 function ruleWords(rule) {
   if (!rule) return '';
   return String(rule).replace(/[._]+/g, ' ').replace(/-/g, ' ').trim();
 }
 
-/** The verdict of a refused play (handlePlayError): remembered for the next render. */
-export function setVerdict(err) {
+/** The verdict of a refused play (core/game.js dispatches it), shown by
+ *  the place `anchor` (a data-testid) it was aimed at. */
+export function verdictOf(err, anchor) {
   const p = (err && err.problem) || {};
-  app.verdict = { anchor: app.verdictAnchor || null, detail: readable(p.detail || (err && err.message) || 'not allowed'), rule: p.rule || null };
-  app.verdictAnchor = null;
-  return app.verdict;
+  return { anchor: anchor || null, detail: readable(p.detail || (err && err.message) || 'not allowed'), rule: p.rule || null };
 }
 
 export function verdictText(v) {
   return `Not allowed: ${v.detail}${v.rule ? ` (rule: ${ruleWords(v.rule)})` : ''}`;
 }
 
-function clearVerdict() {
-  if (!app.verdict) return;
-  app.verdict = null;
-  for (const el of document.querySelectorAll('[data-testid="verdict"]')) el.remove();
-  for (const el of document.querySelectorAll('[aria-describedby="verdict"]')) el.removeAttribute('aria-describedby');
-}
-
-/** Put the verdict next to its place in a freshly drawn table `tree` (tables call this last). */
-export function placeVerdict(tree) {
-  const v = app.verdict;
+/** Put `verdict` next to its place in a freshly drawn table `tree` (tables call this last). */
+export function placeVerdict(tree, verdict) {
+  const v = verdict;
   if (!v) return tree;
   const note = h('div', { class: 'verdict', id: 'verdict', 'data-testid': 'verdict' },
     h('strong', {}, 'Not allowed: '), v.detail,
@@ -57,13 +49,14 @@ export function placeVerdict(tree) {
   return tree;
 }
 
-// The next action (a click, or Enter/Space/Escape) clears the verdict (and
-// any place aimed at before) first; the action's own attempt() (core/game.js) sets a new one.
+// The next action (a click, or Enter/Space/Escape) clears the verdict first;
+// the action's own attempt (core/game.js) may set a new one. Cleared on the
+// click itself, not on the press before it: the table is drawn again without
+// the note, and a press that moved what it was aimed at would lose its click.
 function onAction() {
-  app.verdictAnchor = null;
-  clearVerdict();
+  if (app.verdict) dispatch({ type: 'verdict', verdict: null });
 }
 if (typeof document !== 'undefined') {
-  document.addEventListener('pointerdown', onAction, true);
+  document.addEventListener('click', onAction, true);
   document.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ' || e.key === 'Escape') onAction(); }, true);
 }

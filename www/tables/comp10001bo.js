@@ -1,13 +1,12 @@
 // The Comp10001-Bo table.
 
-import { boCard, cardFace, cardText, readableCodes } from '../core/cards.js';
 import { h } from '../core/dom.js';
 import { attempt, sendPlay } from '../core/game.js';
-import { select } from '../core/render.js';
-import { myTurn, say, seatName, whose } from '../core/state.js';
+import { say, seatName, select, whose } from '../core/state.js';
 import { nth } from '../core/numbering.js';
 import { nearHand } from '../core/nearhand.js';
 import { placeVerdict } from '../core/verdict.js';
+import { boCard, cardFace, cardText, readableCodes } from './french-cards.js';
 
 export const BO = {
   title: 'Comp10001-Bo',
@@ -119,7 +118,7 @@ export const BO = {
     const s = a.state;
     const n = (s.stockpiles || []).length || 4;
     const you = a.you === null || a.you === undefined ? null : a.you;
-    const playing = myTurn();
+    const playing = a.myTurn;
     const sel = a.selection;
     const targets = new Set(sel ? BO.playsFrom(a, sel).map(BO.destKey) : []);
     const sources = new Set(playing ? a.legal.map(BO.sourceKey).filter(Boolean) : []);
@@ -246,7 +245,7 @@ export const BO = {
         const slots = [];
         for (let i = 0; i < Math.max(5, hand.length); i++) {
           const card = hand[i];
-          if (!card) { slots.push(h('span', { class: 'card card-slot', 'aria-hidden': 'true' })); continue; }
+          if (!card) { slots.push(h('span', { class: 'card card-empty card-slot', 'aria-hidden': 'true' })); continue; }
           const key = `hand:${card}`;
           slots.push(h('button', {
             type: 'button', class: `hand-card ${classes(key, null)}`, 'data-testid': `hand-card-${i}`,
@@ -269,7 +268,7 @@ export const BO = {
           holds || onMe ? h('div', { class: 'bo-embargo-row' },
             holds ? embargoBtn('embargo-on', 'embargo-play', 'Embargo a player…') : null,
             onMe ? embargoBtn('embargo', 'embargo-card', 'Clear the embargo…') : null) : null,
-          nearHand()));
+          nearHand(a)));
       }
       return area;
     };
@@ -288,12 +287,29 @@ export const BO = {
       h('div', { class: 'opponents' }, others.map(playerArea)),
       builds,
       you === null ? null : playerArea(you),
-      help));
+      help), a.verdict);
+  },
+
+  /** What a move touched (core/board.js marks it): where the card went, and
+   *  the pile it came from when it is on the table (a hand is not). */
+  moveMarks(rec) {
+    const play = rec.play;
+    if (!Array.isArray(play)) return [];
+    const [type, src, dest] = play;
+    const places = [];
+    if (Array.isArray(dest)) {
+      if (dest[0] === 0) places.push(`build-pile-${dest[1]}`);
+      else if (dest[0] === 1 && Array.isArray(dest[1])) places.push(`discard-pile-${dest[1][0]}-${dest[1][1]}`);
+      else if (dest[0] === 2) places.push(`player-${dest[1]}`);
+    }
+    if (type === 1 && Array.isArray(src) && Array.isArray(src[1])) places.push(`discard-pile-${src[1][0]}-${src[1][1]}`);
+    if (type === 2) places.push(`stockpile-${rec.seat}`);
+    return places;
   },
 
   /** Plays with no pile to click: passing, and embargoes handled in-board. */
   extraPlays(a) {
-    if (!myTurn()) return [];
+    if (!a.myTurn) return [];
     return a.legal.filter((p) => p[0] === 3).map((p) => h('button', {
       type: 'button', class: 'btn btn-primary', 'data-testid': 'pass-button', onclick: () => sendPlay(p),
     }, 'No play possible — pass'));

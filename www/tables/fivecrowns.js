@@ -3,8 +3,7 @@
 import { ApiError, api } from '../core/api.js';
 import { attempt } from '../core/game.js';
 import { byId, h } from '../core/dom.js';
-import { render } from '../core/render.js';
-import { app, myTurn, say, sayError, seatName } from '../core/state.js';
+import { app, say, sayError, seatName, select, setTable } from '../core/state.js';
 import { nearHand } from '../core/nearhand.js';
 import { readable } from '../core/log.js';
 import { placeVerdict } from '../core/verdict.js';
@@ -21,8 +20,13 @@ const FC_SUITS = {
 const FC_RANKS = { X: ['10', '10'], J: ['J', 'jack'], Q: ['Q', 'queen'], K: ['K', 'king'] };
 const FC_RANK_PLURAL = { 3: '3s', 4: '4s', 5: '5s', 6: '6s', 7: '7s', 8: '8s', 9: '9s', X: '10s', J: 'jacks', Q: 'queens', K: 'kings' };
 
+// The view being drawn (a replayed or played back position has its own
+// round, so its own wild rank); the live one otherwise (the log's words).
+let drawing = null;
+
 function fcCard(card) {
-  const wild = app.state && app.state.wild_rank;
+  const view = drawing || app.state;
+  const wild = view && view.wild_rank;
   if (typeof card !== 'string') return { rank: '?', sym: '', name: 'unknown card', suit: 'none', text: '?' };
   if (/^J[123]$/.test(card)) return { rank: '★', sym: '', name: 'joker', suit: 'joker', text: 'Joker', joker: true };
   const m = /^(10|[3-9XJQK])([SCDHT])$/.exec(card);
@@ -114,20 +118,21 @@ function fcHandGroups(hand, arr) {
 
 /** The arranger's runs and books for our hand. The view carries none; the
  *  help mode's GET /hint does (`arrangement`): asked quietly once per version
- *  on our turn (its advice is shown only when the player presses Hint). */
+ *  on our turn (its advice is shown only when the player presses Hint), kept
+ *  in the table's state (app.table.fcArrangement: {key, arr}). Until it is
+ *  here, the last one known stands (fcHandGroups drops it if it no longer fits). */
+let asked = null; // the version last asked for
 function fcHandArrangement(a) {
   if (a.hint && a.hint.arrangement) return a.hint.arrangement;
   const key = `${a.id}:${a.version}`;
-  const c = a.fcArrangement;
-  if (myTurn() && (!c || c.key !== key)) {
-    a.fcArrangement = { key, arr: c && c.id === a.id ? c.arr : null, id: a.id };
+  const kept = a.table.fcArrangement;
+  if (a.myTurn && (!kept || kept.key !== key) && asked !== key) {
+    asked = key;
     api('GET', `/games/${encodeURIComponent(a.id)}/hint`, { token: a.token }).then(({ data }) => {
-      if (!a.fcArrangement || a.fcArrangement.key !== key || !data || !data.arrangement) return;
-      a.fcArrangement.arr = data.arrangement;
-      if (a.game === 'fivecrowns' && `${a.id}:${a.version}` === key && !a.busy) render();
+      if (data && data.arrangement && app.id === a.id && app.version === a.version) setTable('fcArrangement', { key, arr: data.arrangement });
     }).catch(() => { /* the sorted hand stands */ });
   }
-  return a.fcArrangement && a.fcArrangement.id === a.id ? a.fcArrangement.arr : null;
+  return kept ? kept.arr : null;
 }
 
 async function fcSave() {
@@ -244,182 +249,26 @@ export const FC = {
   },
 
   render(a) {
-    const s = a.state;
-    const you = a.you === null || a.you === undefined ? null : a.you;
-    const playing = myTurn();
-    const legal = playing ? a.legal : [];
-    const n = s.players || (s.scores || []).length;
-    const goOut = a.selection === 'go_out';
-    const canDraw = (src) => legal.some((p) => p.draw === src);
-    const canGoOut = legal.some((p) => p.discard && p.go_out);
-    const hintPlay = a.hint && a.hint.play;
-
-    // --- round, wild, scores
-    const toss = s.toss && s.round === 1
-      ? h('p', { class: 'fc-toss', 'data-testid': 'fc-toss' },
-        s.toss.call ? `Coin toss: ${you === 0 ? 'you' : seatName(0)} called ${s.toss.call}, it came up ${s.toss.result}` : `Coin toss: ${s.toss.result}`,
-        s.starter !== null && s.starter !== undefined ? ` — ${seatName(s.starter)} started.` : '.')
-      : null;
-    const info = h('section', { class: 'fc-info', 'aria-label': 'Round and scores' },
-      h('p', { class: 'fc-round', 'data-testid': 'fc-round' }, `Round ${s.round} of ${s.rounds_total || 11}`,
-        h('span', { class: 'fc-sub' }, ` · ${s.cards_dealt} cards each`)),
-      h('p', { class: 'fc-wildinfo', 'data-testid': 'fc-wild' }, 'Wild: ', h('strong', {}, FC_RANK_PLURAL[s.wild_rank] || s.wild_rank), ' and jokers'),
-      h('table', { class: 'fc-scores', 'data-testid': 'fc-scores' },
-        h('caption', { class: 'visually-hidden' }, 'Scores so far (lowest wins)'),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col' }, 'Score'))),
-        h('tbody', {}, (s.scores || []).map((p, i) => h('tr', { class: i === you ? 'you' : '' },
-          h('th', { scope: 'row' }, seatName(i)), h('td', { 'data-testid': `fc-score-${i}` }, p))))),
-      toss,
-      h('p', { class: 'fc-legend', 'aria-hidden': 'true' }, 'Suits: ',
-        Object.entries(FC_SUITS).map(([k, v]) => h('span', { class: `fc-text fc-${k}` }, `${v.sym} ${v.name} `)),
-        h('span', { class: 'fc-text fc-joker' }, '★ joker')));
-
-    // --- piles
-    const drawHinted = hintPlay && hintPlay.draw === 'draw';
-    const discHinted = hintPlay && hintPlay.draw === 'discard';
-    const pileClick = (src) => () => {
-      if (a.busy) return;
-      if (!playing) { say(s.over ? 'The game is over.' : 'It is not your turn.', 'error'); return; }
-      // Legal or not, the server judges (its verdict shows by the pile).
-      attempt({ draw: src }, src === 'draw' ? 'fc-draw-pile' : 'fc-discard-pile');
-    };
-    const drawBtn = h('button', {
-      type: 'button', class: `pile fc-pile${canDraw('draw') ? ' playable target' : ''}${drawHinted ? ' hinted' : ''}`, 'data-testid': 'fc-draw-pile',
-      'aria-disabled': playing ? null : 'true',
-      'aria-label': `Draw pile, face down, ${s.draw_count} cards${canDraw('draw') ? ': draw its top card' : ''}${drawHinted ? ', hint: draw here' : ''}`,
-      onclick: pileClick('draw'),
-    }, s.draw_count ? fcBack() : h('span', { class: 'card card-empty' }, 'empty'), h('span', { class: 'count', 'aria-hidden': 'true' }, s.draw_count));
-    const discBtn = h('button', {
-      type: 'button', class: `pile fc-pile${canDraw('discard') ? ' playable target' : ''}${discHinted ? ' hinted' : ''}`, 'data-testid': 'fc-discard-pile',
-      'aria-disabled': playing ? null : 'true',
-      'aria-label': `Discard pile: ${s.discard_top ? `${fcName(s.discard_top)} on top` : 'empty'}, ${s.discard_count} cards${canDraw('discard') ? ': take the top card' : ''}${discHinted ? ', hint: take this card' : ''}`,
-      onclick: pileClick('discard'),
-    }, s.discard_top ? fcFace(s.discard_top) : h('span', { class: 'card card-empty' }, 'empty'), h('span', { class: 'count', 'aria-hidden': 'true' }, s.discard_count));
-    const pileList = (cards, testid, summary) => Array.isArray(cards)
-      ? h('details', { class: 'fc-pile-list', 'data-testid': testid },
-        h('summary', {}, summary),
-        h('p', { class: 'fc-mini-row fc-wrap' }, cards.map((c) => fcFace(c, 'fc-mini'))))
-      : null;
-    const piles = h('section', { class: 'fc-piles', 'aria-label': 'Draw and discard piles' },
-      h('div', { class: 'fc-pile-wrap' }, h('span', { class: 'pile-caption' }, 'Draw pile'), drawBtn),
-      h('div', { class: 'fc-pile-wrap' }, h('span', { class: 'pile-caption' }, 'Discard pile'), discBtn),
-      h('div', { class: 'fc-pile-lists' },
-        pileList(s.draw_pile, 'fc-draw-pile-list', `Draw pile (${s.draw_count}, top first) — on view, but play as if you could not see it`),
-        pileList(s.discard_pile, 'fc-discard-pile-list', `Discard pile (${s.discard_count}, top first)`)));
-
-    // --- a player's area
-    const playerArea = (seat) => {
-      const isYou = seat === you;
-      const cards = isYou ? (s.hand || []) : ((s.hands || [])[seat] || null);
-      const size = (s.hand_sizes || [])[seat] || 0;
-      const isCurrent = s.current === seat && !s.over;
-      const header = h('h3', { class: 'player-name' },
-        h('span', {}, seatName(seat)),
-        isCurrent ? h('span', { class: 'badge badge-turn' }, s.phase === 'discard' ? 'to discard' : 'to draw') : null,
-        s.went_out === seat ? h('span', { class: 'badge badge-win' }, 'went out') : null,
-        s.over && s.winner === seat ? h('span', { class: 'badge badge-win' }, 'winner') : null,
-        h('span', { class: 'fc-seat-score' }, `score ${(s.scores || [])[seat] ?? 0}`));
-      let hand;
-      if (isYou) {
-        const discarding = playing && s.phase === 'discard';
-        const groups = fcHandGroups(cards, fcHandArrangement(a));
-        const cardBtn = (i) => {
-          const card = cards[i];
-          const plain = legal.find((p) => p.discard === card && !p.go_out);
-          const out = legal.find((p) => p.discard === card && p.go_out);
-          const play = goOut ? out : (plain || out);
-          const ok = discarding && !!play;
-          const isHint = hintPlay && hintPlay.discard === card && cards.indexOf(card) === i;
-          return h('button', {
-            type: 'button', class: `hand-card${ok ? ' playable' : ''}${ok && goOut ? ' target' : ''}${isHint ? ' hinted' : ''}`, 'data-testid': `fc-hand-card-${i}`,
-            'aria-disabled': playing ? null : 'true',
-            'aria-label': `${fcName(card)}${ok ? (play.go_out ? ': discard it and go out' : ': discard it') : ''}${isHint ? ', hint: discard this card' : ''}`,
-            onclick: () => {
-              if (a.busy) return;
-              if (!playing) { say(s.over ? 'The game is over.' : 'It is not your turn.', 'error'); return; }
-              // Legal or not, the server judges (its verdict shows by the card).
-              attempt(play || (goOut ? { discard: card, go_out: true } : { discard: card }), `fc-hand-card-${i}`);
-            },
-          }, fcFace(card));
-        };
-        const groupWords = { run: 'Run', book: 'Book', left: 'Not in a run or book', sorted: 'Sorted by suit and rank, wild cards last' };
-        hand = h('div', { class: 'hand fc-hand fc-grouped', role: 'group', 'aria-label': 'Your hand', 'data-testid': 'fc-hand' },
-          groups.map((g, gi) => h('div', { class: `fc-hand-group fc-hand-${g.kind}`, role: 'group', 'aria-label': groupWords[g.kind], 'data-testid': `fc-hand-group-${gi}`, dataset: { kind: g.kind } },
-            groups.length > 1 || g.kind !== 'sorted' ? h('span', { class: 'fc-hand-group-kind', 'aria-hidden': 'true' }, g.kind === 'left' ? 'rest' : g.kind) : null,
-            g.idx.map(cardBtn))));
-      } else if (cards) {
-        hand = h('div', { class: 'hand fc-hand fc-open', role: 'group', 'aria-label': `${seatName(seat)}'s hand (open table): ${cards.map(fcName).join(', ')}`, 'data-testid': `fc-hand-${seat}` },
-          cards.map((card) => fcFace(card)));
-      } else {
-        hand = h('div', { class: 'hand fc-hand fc-closed', role: 'img', 'aria-label': `${seatName(seat)}'s hand: ${size} cards, face down`, 'data-testid': `fc-hand-${seat}` },
-          Array.from({ length: size }, () => fcBack()));
-      }
-      const extras = [];
-      if (isYou && playing && s.phase === 'discard') {
-        extras.push(h('div', { class: 'fc-go-out-row' },
-          h('button', {
-            type: 'button', class: `btn ${goOut ? 'btn-primary' : 'btn-secondary'}`, 'data-testid': 'fc-go-out',
-            'aria-pressed': String(goOut), // always offered: the server judges a claim to go out
-            onclick: () => { app.selection = goOut ? null : 'go_out'; render(); },
-          }, goOut ? 'Going out: pick the card to discard' : 'Go out'),
-          h('span', { class: 'fc-note' }, canGoOut
-            ? (goOut ? 'The highlighted cards let the rest of your hand form runs and books.' : 'You can go out: press "Go out", then pick the card to discard.')
-            : (goOut ? 'No discard lets you go out now; pick a card and the table will say why.' : 'Going out needs the cards left after your discard to form runs and books.'))));
-      }
-      return h('section', {
-        class: `player fc-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}`, 'data-testid': `player-${seat}`,
-        'aria-label': isYou ? 'Your area' : `${seatName(seat)}'s area`,
-      }, header, hand, ...extras, isYou ? nearHand() : null);
-    };
-
-    // --- help mode advice
-    let advice = null;
-    if (a.hint && a.hint.arrangement) {
-      const hnt = a.hint;
-      advice = h('section', { class: 'fc-advice', 'data-testid': 'fc-advice', 'aria-labelledby': 'fc-advice-title' },
-        h('h3', { class: 'area-title', id: 'fc-advice-title' }, `Help${hnt.strategy ? ` · advice of the ${hnt.strategy} bot` : ''}`),
-        hnt.draw ? h('p', { 'data-testid': 'fc-advice-draw' }, h('strong', {}, hnt.draw.source === 'discard' ? 'Take the discard. ' : 'Draw from the draw pile. '), readable(hnt.draw.why)) : null,
-        hnt.discard ? h('p', { 'data-testid': 'fc-advice-discard' }, h('strong', {}, 'Discard ', fcCardText(hnt.discard.card), '. '), readable(hnt.discard.why)) : null,
-        h('p', { class: 'fc-advice-why' }, readable(hnt.arrangement.why)),
-        fcArrangement(hnt.arrangement, 'fc-advice-arrangement'),
-        // Before the draw nobody goes out: the advice says what comes after it, with no verdict of its own.
-        h('p', { 'data-testid': 'fc-advice-go-out' }, hnt.draw ? null : h('strong', {}, hnt.go_out ? 'Go out. ' : 'Do not go out yet. '), readable(hnt.go_out_why || '')));
+    drawing = a.state;
+    try {
+      return fcTable(a);
+    } finally {
+      drawing = null;
     }
+  },
 
-    // --- finished rounds
-    const rounds = s.rounds || [];
-    const roundsTable = rounds.length ? h('section', { class: 'fc-rounds', 'data-testid': 'fc-rounds', 'aria-labelledby': 'fc-rounds-title' },
-      h('h3', { class: 'area-title', id: 'fc-rounds-title' }, 'Finished rounds (points scored)'),
-      h('div', { class: 'fc-table-wrap' }, h('table', {},
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Round'), Array.from({ length: n }, (_, i) => h('th', { scope: 'col' }, seatName(i))))),
-        h('tbody', {}, rounds.map((r) => h('tr', { 'data-testid': `fc-round-${r.round}` },
-          h('th', { scope: 'row' }, `${r.round} (wild ${FC_RANK_PLURAL['3456789XJQK'[r.round - 1]] || ''})`),
-          (r.points || []).map((p, i) => h('td', {}, p, r.went_out === i ? h('span', { class: 'badge badge-win' }, 'out') : null))))))),
-      h('details', { class: 'fc-layouts', 'data-testid': 'fc-last-layouts' },
-        h('summary', {}, `How the hands were laid out in round ${rounds[rounds.length - 1].round}`),
-        ((rounds[rounds.length - 1].layouts) || []).map((l, i) => h('div', { class: 'fc-layout' },
-          h('h4', {}, `${seatName(i)}: ${l.points} points`), fcArrangement(l, `fc-layout-${i}`))))) : null;
-
-    const order = [];
-    for (let i = 1; i <= n; i++) order.push(you === null ? i - 1 : (you + i) % n);
-    const others = order.filter((x) => x !== you);
-    const help = h('p', { class: 'help', 'data-testid': 'play-help' },
-      playing ? (s.phase === 'draw' ? 'Draw: click the draw pile or the discard pile.'
-        : (goOut ? 'Pick the card to discard as you go out (Escape cancels).' : 'Discard: click a card in your hand.'))
-        : (s.over ? '' : 'Waiting for the other players.'));
-    return placeVerdict(h('div', { class: 'fc-table' },
-      info,
-      h('div', { class: 'opponents fc-opponents' }, others.map(playerArea)),
-      piles,
-      you === null ? null : playerArea(you),
-      help,
-      advice,
-      roundsTable));
+  /** What a move touched (core/board.js marks it): the pile drawn from, the
+   *  discard pile discarded to. */
+  moveMarks(rec) {
+    const play = rec.play || {};
+    if (play.draw === 'draw') return ['fc-draw-pile'];
+    if (play.draw === 'discard' || play.discard) return ['fc-discard-pile'];
+    return [];
   },
 
   /** Save is not a play, but it belongs with the controls. */
   extraPlays(a) {
-    if (!a.id) return [];
+    if (!a.id || a.mode !== 'live') return [];
     const why = fcSaveRefusal(a);
     // Offered only where the server can save; otherwise disabled, with the reason beside it.
     return [h('button', {
@@ -428,3 +277,178 @@ export const FC = {
     }, 'Save'), why ? h('span', { class: 'fc-save-why', id: 'fc-save-why', 'data-testid': 'fc-save-why' }, why) : null].filter(Boolean);
   },
 };
+
+/** The whole table for context `a` (core/board.js). */
+function fcTable(a) {
+  const s = a.state;
+  const you = a.you === null || a.you === undefined ? null : a.you;
+  const playing = a.myTurn;
+  const legal = playing ? a.legal : [];
+  const n = s.players || (s.scores || []).length;
+  const goOut = a.selection === 'go_out';
+  const canDraw = (src) => legal.some((p) => p.draw === src);
+  const canGoOut = legal.some((p) => p.discard && p.go_out);
+  const hintPlay = a.hint && a.hint.play;
+
+  // --- round, wild, scores
+  const toss = s.toss && s.round === 1
+    ? h('p', { class: 'fc-toss', 'data-testid': 'fc-toss' },
+      s.toss.call ? `Coin toss: ${you === 0 ? 'you' : seatName(0)} called ${s.toss.call}, it came up ${s.toss.result}` : `Coin toss: ${s.toss.result}`,
+      s.starter !== null && s.starter !== undefined ? ` — ${seatName(s.starter)} started.` : '.')
+    : null;
+  const info = h('section', { class: 'fc-info', 'aria-label': 'Round and scores' },
+    h('p', { class: 'fc-round', 'data-testid': 'fc-round' }, `Round ${s.round} of ${s.rounds_total || 11}`,
+      h('span', { class: 'fc-sub' }, ` · ${s.cards_dealt} cards each`)),
+    h('p', { class: 'fc-wildinfo', 'data-testid': 'fc-wild' }, 'Wild: ', h('strong', {}, FC_RANK_PLURAL[s.wild_rank] || s.wild_rank), ' and jokers'),
+    h('table', { class: 'fc-scores', 'data-testid': 'fc-scores' },
+      h('caption', { class: 'visually-hidden' }, 'Scores so far (lowest wins)'),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col' }, 'Score'))),
+      h('tbody', {}, (s.scores || []).map((p, i) => h('tr', { class: i === you ? 'you' : '' },
+        h('th', { scope: 'row' }, seatName(i)), h('td', { 'data-testid': `fc-score-${i}` }, p))))),
+    toss,
+    h('p', { class: 'fc-legend', 'aria-hidden': 'true' }, 'Suits: ',
+      Object.entries(FC_SUITS).map(([k, v]) => h('span', { class: `fc-text fc-${k}` }, `${v.sym} ${v.name} `)),
+      h('span', { class: 'fc-text fc-joker' }, '★ joker')));
+
+  // --- piles
+  const drawHinted = hintPlay && hintPlay.draw === 'draw';
+  const discHinted = hintPlay && hintPlay.draw === 'discard';
+  const pileClick = (src) => () => {
+    if (a.busy) return;
+    if (!playing) { say(s.over ? 'The game is over.' : 'It is not your turn.', 'error'); return; }
+    // Legal or not, the server judges (its verdict shows by the pile).
+    attempt({ draw: src }, src === 'draw' ? 'fc-draw-pile' : 'fc-discard-pile');
+  };
+  const drawBtn = h('button', {
+    type: 'button', class: `pile fc-pile${canDraw('draw') ? ' playable target' : ''}${drawHinted ? ' hinted' : ''}`, 'data-testid': 'fc-draw-pile',
+    'aria-disabled': playing ? null : 'true',
+    'aria-label': `Draw pile, face down, ${s.draw_count} cards${canDraw('draw') ? ': draw its top card' : ''}${drawHinted ? ', hint: draw here' : ''}`,
+    onclick: pileClick('draw'),
+  }, s.draw_count ? fcBack() : h('span', { class: 'card card-empty' }, 'empty'), h('span', { class: 'count', 'aria-hidden': 'true' }, s.draw_count));
+  const discBtn = h('button', {
+    type: 'button', class: `pile fc-pile${canDraw('discard') ? ' playable target' : ''}${discHinted ? ' hinted' : ''}`, 'data-testid': 'fc-discard-pile',
+    'aria-disabled': playing ? null : 'true',
+    'aria-label': `Discard pile: ${s.discard_top ? `${fcName(s.discard_top)} on top` : 'empty'}, ${s.discard_count} cards${canDraw('discard') ? ': take the top card' : ''}${discHinted ? ', hint: take this card' : ''}`,
+    onclick: pileClick('discard'),
+  }, s.discard_top ? fcFace(s.discard_top) : h('span', { class: 'card card-empty' }, 'empty'), h('span', { class: 'count', 'aria-hidden': 'true' }, s.discard_count));
+  const pileList = (cards, testid, summary) => Array.isArray(cards)
+    ? h('details', { class: 'fc-pile-list', 'data-testid': testid },
+      h('summary', {}, summary),
+      h('p', { class: 'fc-mini-row fc-wrap' }, cards.map((c) => fcFace(c, 'fc-mini'))))
+    : null;
+  const piles = h('section', { class: 'fc-piles', 'aria-label': 'Draw and discard piles' },
+    h('div', { class: 'fc-pile-wrap' }, h('span', { class: 'pile-caption' }, 'Draw pile'), drawBtn),
+    h('div', { class: 'fc-pile-wrap' }, h('span', { class: 'pile-caption' }, 'Discard pile'), discBtn),
+    h('div', { class: 'fc-pile-lists' },
+      pileList(s.draw_pile, 'fc-draw-pile-list', `Draw pile (${s.draw_count}, top first) — on view, but play as if you could not see it`),
+      pileList(s.discard_pile, 'fc-discard-pile-list', `Discard pile (${s.discard_count}, top first)`)));
+
+  // --- a player's area
+  const playerArea = (seat) => {
+    const isYou = seat === you;
+    const cards = isYou ? (s.hand || []) : ((s.hands || [])[seat] || null);
+    const size = (s.hand_sizes || [])[seat] || 0;
+    const isCurrent = s.current === seat && !s.over;
+    const header = h('h3', { class: 'player-name' },
+      h('span', {}, seatName(seat)),
+      isCurrent ? h('span', { class: 'badge badge-turn' }, s.phase === 'discard' ? 'to discard' : 'to draw') : null,
+      s.went_out === seat ? h('span', { class: 'badge badge-win' }, 'went out') : null,
+      s.over && s.winner === seat ? h('span', { class: 'badge badge-win' }, 'winner') : null,
+      h('span', { class: 'fc-seat-score' }, `score ${(s.scores || [])[seat] ?? 0}`));
+    let hand;
+    if (isYou) {
+      const discarding = playing && s.phase === 'discard';
+      const groups = fcHandGroups(cards, fcHandArrangement(a));
+      const cardBtn = (i) => {
+        const card = cards[i];
+        const plain = legal.find((p) => p.discard === card && !p.go_out);
+        const out = legal.find((p) => p.discard === card && p.go_out);
+        const play = goOut ? out : (plain || out);
+        const ok = discarding && !!play;
+        const isHint = hintPlay && hintPlay.discard === card && cards.indexOf(card) === i;
+        return h('button', {
+          type: 'button', class: `hand-card${ok ? ' playable' : ''}${ok && goOut ? ' target' : ''}${isHint ? ' hinted' : ''}`, 'data-testid': `fc-hand-card-${i}`,
+          'aria-disabled': playing ? null : 'true',
+          'aria-label': `${fcName(card)}${ok ? (play.go_out ? ': discard it and go out' : ': discard it') : ''}${isHint ? ', hint: discard this card' : ''}`,
+          onclick: () => {
+            if (a.busy) return;
+            if (!playing) { say(s.over ? 'The game is over.' : 'It is not your turn.', 'error'); return; }
+            // Legal or not, the server judges (its verdict shows by the card).
+            attempt(play || (goOut ? { discard: card, go_out: true } : { discard: card }), `fc-hand-card-${i}`);
+          },
+        }, fcFace(card));
+      };
+      const groupWords = { run: 'Run', book: 'Book', left: 'Not in a run or book', sorted: 'Sorted by suit and rank, wild cards last' };
+      hand = h('div', { class: 'hand fc-hand fc-grouped', role: 'group', 'aria-label': 'Your hand', 'data-testid': 'fc-hand' },
+        groups.map((g, gi) => h('div', { class: `fc-hand-group fc-hand-${g.kind}`, role: 'group', 'aria-label': groupWords[g.kind], 'data-testid': `fc-hand-group-${gi}`, dataset: { kind: g.kind } },
+          groups.length > 1 || g.kind !== 'sorted' ? h('span', { class: 'fc-hand-group-kind', 'aria-hidden': 'true' }, g.kind === 'left' ? 'rest' : g.kind) : null,
+          g.idx.map(cardBtn))));
+    } else if (cards) {
+      hand = h('div', { class: 'hand fc-hand fc-open', role: 'group', 'aria-label': `${seatName(seat)}'s hand (open table): ${cards.map(fcName).join(', ')}`, 'data-testid': `fc-hand-${seat}` },
+        cards.map((card) => fcFace(card)));
+    } else {
+      hand = h('div', { class: 'hand fc-hand fc-closed', role: 'img', 'aria-label': `${seatName(seat)}'s hand: ${size} cards, face down`, 'data-testid': `fc-hand-${seat}` },
+        Array.from({ length: size }, () => fcBack()));
+    }
+    const extras = [];
+    if (isYou && playing && s.phase === 'discard') {
+      extras.push(h('div', { class: 'fc-go-out-row' },
+        h('button', {
+          type: 'button', class: `btn ${goOut ? 'btn-primary' : 'btn-secondary'}`, 'data-testid': 'fc-go-out',
+          'aria-pressed': String(goOut), // always offered: the server judges a claim to go out
+          onclick: () => select('go_out', { keepHint: true }),
+        }, goOut ? 'Going out: pick the card to discard' : 'Go out'),
+        h('span', { class: 'fc-note' }, canGoOut
+          ? (goOut ? 'The highlighted cards let the rest of your hand form runs and books.' : 'You can go out: press "Go out", then pick the card to discard.')
+          : (goOut ? 'No discard lets you go out now; pick a card and the table will say why.' : 'Going out needs the cards left after your discard to form runs and books.'))));
+    }
+    return h('section', {
+      class: `player fc-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}`, 'data-testid': `player-${seat}`,
+      'aria-label': isYou ? 'Your area' : `${seatName(seat)}'s area`,
+    }, header, hand, ...extras, isYou ? nearHand(a) : null);
+  };
+
+  // --- help mode advice
+  let advice = null;
+  if (a.hint && a.hint.arrangement) {
+    const hnt = a.hint;
+    advice = h('section', { class: 'fc-advice', 'data-testid': 'fc-advice', 'aria-labelledby': 'fc-advice-title' },
+      h('h3', { class: 'area-title', id: 'fc-advice-title' }, `Help${hnt.strategy ? ` · advice of the ${hnt.strategy} bot` : ''}`),
+      hnt.draw ? h('p', { 'data-testid': 'fc-advice-draw' }, h('strong', {}, hnt.draw.source === 'discard' ? 'Take the discard. ' : 'Draw from the draw pile. '), readable(hnt.draw.why)) : null,
+      hnt.discard ? h('p', { 'data-testid': 'fc-advice-discard' }, h('strong', {}, 'Discard ', fcCardText(hnt.discard.card), '. '), readable(hnt.discard.why)) : null,
+      h('p', { class: 'fc-advice-why' }, readable(hnt.arrangement.why)),
+      fcArrangement(hnt.arrangement, 'fc-advice-arrangement'),
+      // Before the draw nobody goes out: the advice says what comes after it, with no verdict of its own.
+      h('p', { 'data-testid': 'fc-advice-go-out' }, hnt.draw ? null : h('strong', {}, hnt.go_out ? 'Go out. ' : 'Do not go out yet. '), readable(hnt.go_out_why || '')));
+  }
+
+  // --- finished rounds
+  const rounds = s.rounds || [];
+  const roundsTable = rounds.length ? h('section', { class: 'fc-rounds', 'data-testid': 'fc-rounds', 'aria-labelledby': 'fc-rounds-title' },
+    h('h3', { class: 'area-title', id: 'fc-rounds-title' }, 'Finished rounds (points scored)'),
+    h('div', { class: 'fc-table-wrap' }, h('table', {},
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Round'), Array.from({ length: n }, (_, i) => h('th', { scope: 'col' }, seatName(i))))),
+      h('tbody', {}, rounds.map((r) => h('tr', { 'data-testid': `fc-round-${r.round}` },
+        h('th', { scope: 'row' }, `${r.round} (wild ${FC_RANK_PLURAL['3456789XJQK'[r.round - 1]] || ''})`),
+        (r.points || []).map((p, i) => h('td', {}, p, r.went_out === i ? h('span', { class: 'badge badge-win' }, 'out') : null))))))),
+    h('details', { class: 'fc-layouts', 'data-testid': 'fc-last-layouts' },
+      h('summary', {}, `How the hands were laid out in round ${rounds[rounds.length - 1].round}`),
+      ((rounds[rounds.length - 1].layouts) || []).map((l, i) => h('div', { class: 'fc-layout' },
+        h('h4', {}, `${seatName(i)}: ${l.points} points`), fcArrangement(l, `fc-layout-${i}`))))) : null;
+
+  const order = [];
+  for (let i = 1; i <= n; i++) order.push(you === null ? i - 1 : (you + i) % n);
+  const others = order.filter((x) => x !== you);
+  const help = h('p', { class: 'help', 'data-testid': 'play-help' },
+    playing ? (s.phase === 'draw' ? 'Draw: click the draw pile or the discard pile.'
+      : (goOut ? 'Pick the card to discard as you go out (Escape cancels).' : 'Discard: click a card in your hand.'))
+      : (s.over ? '' : 'Waiting for the other players.'));
+  return placeVerdict(h('div', { class: 'fc-table' },
+    info,
+    h('div', { class: 'opponents fc-opponents' }, others.map(playerArea)),
+    piles,
+    you === null ? null : playerArea(you),
+    help,
+    advice,
+    roundsTable), a.verdict);
+}

@@ -2,7 +2,6 @@
 
 import { h } from '../core/dom.js';
 import { sendPlay } from '../core/game.js';
-import { myTurn } from '../core/state.js';
 
 // Generic fallback: the JSON view and the legal plays as buttons.
 
@@ -18,7 +17,7 @@ export const GENERIC = {
         ? h('div', { class: 'legal-list' }, a.legal.map((p, i) => h('button', {
           type: 'button', class: 'btn btn-secondary', 'data-testid': `legal-play-${i}`, onclick: () => sendPlay(p),
         }, JSON.stringify(p))))
-        : h('p', {}, myTurn() ? 'No legal plays.' : 'Not your turn.'),
+        : h('p', {}, a.myTurn ? 'No legal plays.' : 'Not your turn.'),
       h('h3', { class: 'area-title' }, 'State'),
       h('pre', { class: 'json', 'data-testid': 'generic-state', tabindex: '0' }, JSON.stringify(a.state, null, 2)));
   },

@@ -8,7 +8,12 @@
 // per colour, so that no card is known by its colour alone.
 
 import { h } from '../core/dom.js';
-import { app } from '../core/state.js';
+import { app, pref, setPref } from '../core/state.js';
+
+/** A position in a hand as the page writes it: from 1, card 1 the oldest
+ *  (leftmost), as the conventions bot's explanations count ("I play my card
+ *  2"); the plays' JSON indexes stay 0-based (core/numbering.js). */
+export const handCard = (i) => i + 1;
 
 export const HB_COLOURS = {
   R: 'red', Y: 'yellow', B: 'blue', G: 'green', W: 'white', M: 'rainbow',
@@ -145,29 +150,22 @@ export function hbDiscardPile(s, colours) {
 // ---------------------------------------------------------------------------
 // The colour-blind setting (this browser only)
 
-const CB_KEY = 'croupier.hanabi.colourblind';
-
-function hbColourBlind() {
-  try { return localStorage.getItem(CB_KEY) === '1'; } catch { return false; }
-}
+const CB_PREF = 'hanabi.colourblind'; // localStorage croupier.hanabi.colourblind: '1' or '0'
 
 /** Put the setting on the page (a class on <html>, read by hanabi.css). */
-function hbApplyColourBlind(on = hbColourBlind()) {
+function hbApplyColourBlind(on) {
   document.documentElement.classList.toggle('hb-cb', on);
 }
 
-/** The setting's checkbox, for the table's foot. */
-export function hbColourBlindToggle(onChange) {
-  const on = hbColourBlind();
+/** The setting's checkbox, for the table's foot (drawn with the table: the
+ *  page's class follows the setting). */
+export function hbColourBlindToggle() {
+  const on = pref(CB_PREF, '0') === '1';
   hbApplyColourBlind(on);
   return h('label', { class: 'hb-setting' },
     h('input', {
       type: 'checkbox', 'data-testid': 'hb-colourblind', checked: on,
-      onchange: (ev) => {
-        try { localStorage.setItem(CB_KEY, ev.target.checked ? '1' : '0'); } catch { /* private mode: this page only */ }
-        hbApplyColourBlind(ev.target.checked);
-        if (onChange) onChange();
-      },
+      onchange: (ev) => setPref(CB_PREF, ev.target.checked ? '1' : '0'),
     }),
     ' Colour-blind friendly colours and shapes');
 }

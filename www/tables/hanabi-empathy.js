@@ -7,18 +7,26 @@
 // shown: the owner may know a little more (they see this reader's hand).
 
 import { h } from '../core/dom.js';
+import { app, setTable } from '../core/state.js';
 import { hbCard, hbLetter, HB_COLOURS } from './hanabi-cards.js';
 
 /** Copies of each number in a colour. */
 const COPIES = { 1: 3, 2: 2, 3: 2, 4: 2, 5: 1 };
 
-const on = new Set();        // "gameId:seat" with empathy shown
-let held = null;             // the key shown only while a press lasts
-
+// Which hands show empathy: the table's own state (app.table.hbEmpathy),
+// {on: ["gameId:seat", ...], held: the key shown only while a press lasts}.
+const NONE = { on: [], held: null };
 const key = (gameId, seat) => `${gameId || ''}:${seat}`;
+const empathy = (table) => (table && table.hbEmpathy) || NONE;
 
-export function hbEmpathyOn(gameId, seat) {
-  return on.has(key(gameId, seat)) || held === key(gameId, seat);
+/** Empathy is shown for `seat`'s hand (in game `gameId`: the real one or a hypothetical). */
+export function hbEmpathyOn(table, gameId, seat) {
+  const e = empathy(table);
+  return e.on.includes(key(gameId, seat)) || e.held === key(gameId, seat);
+}
+
+function setEmpathy(change) {
+  setTable('hbEmpathy', { ...empathy(app.table), ...change });
 }
 
 /** How many copies of each card both the owner and this reader can see. */
@@ -60,32 +68,32 @@ export function hbMayBeLine(s, owner, slot, testid) {
 }
 
 /** The hand's empathy button: a click toggles it, a press held shows it while held. */
-export function hbEmpathyButton(gameId, seat, label, redraw) {
+export function hbEmpathyButton(table, gameId, seat, label) {
   const k = key(gameId, seat);
-  const pressed = hbEmpathyOn(gameId, seat);
+  const pressed = hbEmpathyOn(table, gameId, seat);
   let timer = null;
   let wasHeld = false;
   const release = () => {
     clearTimeout(timer);
     window.removeEventListener('pointerup', release);
     window.removeEventListener('pointercancel', release);
-    if (held === k) { held = null; redraw(); }
+    if (empathy(app.table).held === k) setEmpathy({ held: null });
   };
   return h('button', {
     type: 'button', class: `btn btn-secondary btn-small hb-empathy${pressed ? ' on' : ''}`, 'data-testid': `hb-empathy-${seat}`,
     'aria-pressed': String(pressed), title: 'Click to keep it on; hold to look while pressed',
     onpointerdown: (ev) => {
-      if (ev.button !== 0 || on.has(k)) return;
+      if (ev.button !== 0 || empathy(app.table).on.includes(k)) return;
       wasHeld = false;
       window.addEventListener('pointerup', release);
       window.addEventListener('pointercancel', release);
-      timer = setTimeout(() => { wasHeld = true; held = k; redraw(); }, 350);
+      timer = setTimeout(() => { wasHeld = true; setEmpathy({ held: k }); }, 350);
     },
     onclick: () => {
       if (wasHeld) { wasHeld = false; return; } // the end of a hold, not a click
       clearTimeout(timer);
-      if (on.has(k)) on.delete(k); else on.add(k);
-      redraw();
+      const on = empathy(app.table).on;
+      setEmpathy({ on: on.includes(k) ? on.filter((x) => x !== k) : [...on, k] });
     },
   }, label);
 }

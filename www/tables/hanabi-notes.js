@@ -6,13 +6,18 @@
 // right-clicking (a long press on a phone) the card.
 
 import { h } from '../core/dom.js';
+import { app, setTable } from '../core/state.js';
 
 const KEY = (gameId) => `croupier.notes.${gameId}`;
 const MAX = 200;
 
-/** This browser's notes for a game: {cardName: text}. */
-export function hbNotes(gameId) {
+/** This browser's notes for a game: {cardName: text}. Kept in localStorage;
+ *  once one is written here, the table's state has them too (app.table.hbNotes),
+ *  so that the table is drawn again. */
+export function hbNotes(gameId, table) {
   if (!gameId) return {};
+  const kept = table && table.hbNotes;
+  if (kept && kept.gameId === gameId) return kept.notes;
   try {
     const v = JSON.parse(localStorage.getItem(KEY(gameId)) || '{}');
     return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
@@ -23,13 +28,14 @@ export function hbNotes(gameId) {
 
 function hbSetNote(gameId, card, text) {
   if (!gameId || !card) return;
-  const notes = hbNotes(gameId);
+  const notes = { ...hbNotes(gameId, app.table) };
   const t = String(text || '').trim().slice(0, MAX);
   if (t) notes[card] = t; else delete notes[card];
   try {
     if (Object.keys(notes).length) localStorage.setItem(KEY(gameId), JSON.stringify(notes));
     else localStorage.removeItem(KEY(gameId));
   } catch { /* storage full or private mode: the note is not kept */ }
+  setTable('hbNotes', { gameId, notes });
 }
 
 /** The note under a card (empty when none; keeps its room so nothing jumps). */
@@ -55,19 +61,18 @@ function noteDialog() {
   return dialog;
 }
 
-/** Open the note of `card` (its name) in game `gameId`; `done()` after a
- *  change; focus goes back to the element named `refocus` (a data-testid). */
-export function hbEditNote(gameId, card, what, { done, refocus } = {}) {
+/** Open the note of `card` (its name) in game `gameId`; focus goes back to
+ *  the element named `refocus` (a data-testid). */
+export function hbEditNote(gameId, card, what, { refocus } = {}) {
   if (!gameId || !card) return;
   const d = noteDialog();
   const input = d.querySelector('textarea');
   d.querySelector('.hb-note-title').textContent = `Note on ${what}`;
-  input.value = hbNotes(gameId)[card] || '';
+  input.value = hbNotes(gameId, app.table)[card] || '';
   const back = document.activeElement;
   d.onclose = () => {
     if (d.returnValue === 'save') hbSetNote(gameId, card, input.value);
     else if (d.returnValue === 'clear') hbSetNote(gameId, card, '');
-    if ((d.returnValue === 'save' || d.returnValue === 'clear') && done) done();
     const again = refocus ? document.querySelector(`[data-testid="${CSS.escape(refocus)}"]`) : back;
     if (again && again.isConnected) again.focus();
   };

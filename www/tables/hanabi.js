@@ -14,17 +14,15 @@
 // (the same, read-only) and a hypothetical (hanabi-hypo.js), each handing
 // hbTable() a context: the view, who acts, the legal plays, what a click does.
 
-import { api } from '../core/api.js';
-import { same } from '../core/cards.js';
 import { byId, h } from '../core/dom.js';
 import { attempt } from '../core/game.js';
+import { rulesDoc } from '../core/help.js';
+import { same } from '../core/json.js';
 import { placeVerdict } from '../core/verdict.js';
 import { nearHand } from '../core/nearhand.js';
-import { render, select } from '../core/render.js';
-import { app, myTurn, say, seatName } from '../core/state.js';
-import { handCard } from '../core/numbering.js';
+import { app, say, seatName, select } from '../core/state.js';
 import {
-  HB_COLOURS, HB_ORDER, hbCard, hbCardText, hbColourBlindToggle, hbColours, hbDiscardPile, hbFace,
+  HB_COLOURS, HB_ORDER, handCard, hbCard, hbCardText, hbColourBlindToggle, hbColours, hbDiscardPile, hbFace,
   hbKnowledgeText, hbKnown, hbLetter, hbMarks, hbPlay, hbShown, hbTouches,
 } from './hanabi-cards.js';
 import { hbCardIds, hbLatestClue } from './hanabi-track.js';
@@ -32,24 +30,26 @@ import { hbEditNote, hbNoteLine, hbNotes } from './hanabi-notes.js';
 import { hbEmpathyButton, hbEmpathyOn, hbMayBeLine } from './hanabi-empathy.js';
 import { hbReplayTools } from './hanabi-hypo.js';
 
-/** The live table's context (a replayed position lends its view to app). */
+/** The drawing's context from core's (core/board.js): the live table, a
+ *  replayed position or one played back (both read-only). */
 function liveContext(a) {
   return {
     s: a.state,
     you: a.you === null || a.you === undefined ? null : a.you,
-    playing: myTurn(),
-    legal: myTurn() ? a.legal.map(hbPlay) : [],
+    playing: a.myTurn,
+    legal: a.myTurn ? a.legal.map(hbPlay) : [],
     sel: a.selection,
     hint: a.hint ? hbPlay(a.hint.play) : null,
     busy: a.busy,
     gameId: a.id,
     records: a.log,
-    mode: a.replay ? 'replay' : 'live',
+    mode: a.mode === 'live' ? 'live' : 'replay',
+    table: a.table,
     select,
     act: attempt,
     say,
-    redraw: render,
-    near: nearHand,
+    near: () => nearHand(a),
+    conventions: a.mode === 'live' ? conventionsHelp(a) : null,
   };
 }
 
@@ -147,7 +147,23 @@ export const HB = {
 
   render(a) {
     const ctx = liveContext(a);
-    return ctx.mode === 'live' ? placeVerdict(hbTable(ctx)) : hbTable(ctx);
+    return ctx.mode === 'live' ? placeVerdict(hbTable(ctx), a.verdict) : hbTable(ctx);
+  },
+
+  /** What a move touched (core/board.js marks it): the card played, on the
+   *  fireworks or the discard pile, and the one drawn in its place; the
+   *  cards a clue touched. */
+  moveMarks(rec, a) {
+    const play = hbPlay(rec.play);
+    if (play.type === 'hint') return (Array.isArray(rec.touched) ? rec.touched : []).map((i) => `hb-card-${play.target}-${i}`);
+    if (play.type !== 'play' && play.type !== 'discard') return [];
+    const c = hbCard(rec.card);
+    const places = [];
+    if (play.type === 'play' && rec.correct && !c.hidden) places.push(`hb-firework-${c.colour}`);
+    else places.push(c.hidden ? 'hb-discard-pile' : `hb-discard-${c.colour}`);
+    const hand = ((a.state && a.state.hands) || [])[rec.seat] || [];
+    if (rec.drew && hand.length) places.push(`hb-card-${rec.seat}-${hand.length - 1}`);
+    return places;
   },
 
   /** Tools under a replayed position: hypotheticals (hanabi-hypo.js). */
@@ -200,12 +216,12 @@ function hbTable(ctx) {
   const colours = hbColours(s);
   const ids = hbCardIds(s, ctx.records);
   const latest = ids ? hbLatestClue(s, ctx.records) : null;
-  const notes = ctx.mode === 'hypo' ? {} : hbNotes(ctx.gameId);
+  const notes = ctx.mode === 'hypo' ? {} : hbNotes(ctx.gameId, ctx.table);
   const cardId = (seat, i) => (ids && ids[seat] ? ids[seat][i] : null);
   const whoseCard = (seat, i) => (seat === you && ctx.mode !== 'hypo' ? `your card ${handCard(i)}` : `${seatName(seat)}'s card ${handCard(i)}`);
   const editNote = (seat, i) => {
     if (ctx.mode === 'hypo' || !cardId(seat, i)) return;
-    hbEditNote(ctx.gameId, cardId(seat, i), whoseCard(seat, i), { done: ctx.redraw, refocus: `hb-card-${seat}-${i}` });
+    hbEditNote(ctx.gameId, cardId(seat, i), whoseCard(seat, i), { refocus: `hb-card-${seat}-${i}` });
   };
 
   // Which cards the recommended play is about.
@@ -227,7 +243,7 @@ function hbTable(ctx) {
     const hand = (s.hands || [])[seat] || [];
     const isCurrent = s.current === seat && !s.over;
     const canHintThem = !isYou && legal.some((p) => p.type === 'hint' && p.target === seat);
-    const empathy = hbEmpathyOn(ctx.gameId, seat);
+    const empathy = hbEmpathyOn(ctx.table, ctx.gameId, seat);
     // A line for notes under the cards once this hand has one (its room kept).
     const noted = hand.some((slot, i) => cardId(seat, i) && notes[cardId(seat, i)]);
     const cards = hand.map((slot, i) => {
@@ -267,7 +283,7 @@ function hbTable(ctx) {
       h('span', {}, seatName(seat), ownHidden ? h('span', { class: 'hb-hidden-note' }, ' — your cards are hidden from you') : null),
       isCurrent ? h('span', { class: 'badge badge-turn' }, 'to play') : null,
       s.first === seat ? h('span', { class: 'badge' }, 'started') : null,
-      hbEmpathyButton(ctx.gameId, seat, isYou && ownHidden ? 'What you may hold' : 'What they know', ctx.redraw));
+      hbEmpathyButton(ctx.table, ctx.gameId, seat, isYou && ownHidden ? 'What you may hold' : 'What they know'));
     return h('section', {
       class: `player hb-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}${empathy ? ' hb-empathy-on' : ''}`, 'data-testid': `player-${seat}`,
       'aria-label': isYou ? 'Your hand' : `${seatName(seat)}'s hand`,
@@ -290,7 +306,7 @@ function hbTable(ctx) {
     h('div', { class: 'hb-actions-slot' }, actionsFor(ctx, has, editNote, cardId)),
     help,
     you !== null && ctx.near ? ctx.near() : null,
-    h('div', { class: 'hb-foot' }, hbColourBlindToggle(ctx.redraw), ctx.mode === 'live' ? conventionsHelp() : null));
+    h('div', { class: 'hb-foot' }, hbColourBlindToggle(), ctx.conventions || null));
 }
 
 /** The panel of the selected card: play or discard it (yours), hint its
@@ -351,15 +367,12 @@ function actionsFor(ctx, has, editNote, cardId) {
 }
 
 // The conventions the bots play by (and read a person's clues by), as
-// GET /rules/hanabi states them: fetched once, shown folded under the table.
-function conventionsHelp() {
-  const doc = app.rulesDocs.hanabi;
+// GET /rules/hanabi states them: asked once (core/help.js keeps the document
+// in the state), shown folded under the table.
+function conventionsHelp(a) {
+  const doc = a.rulesDocs.hanabi;
   if (doc === undefined) {
-    app.rulesDocs.hanabi = null; // asked once
-    api('GET', '/rules/hanabi').then(({ data }) => {
-      app.rulesDocs.hanabi = data || null;
-      if (app.game === 'hanabi') render();
-    }).catch(() => {});
+    rulesDoc('hanabi').catch(() => {}); // drawn again once it is here
     return null;
   }
   const conv = doc && doc.conventions;

@@ -7,43 +7,41 @@
 // Phase plays come last in /legal's list, after every other kind.
 import { api } from '../core/api.js';
 import { h } from '../core/dom.js';
-import { render } from '../core/render.js';
-import { app, sayError } from '../core/state.js';
+import { app, sayError, setTable } from '../core/state.js';
 // Where the pager stands for this position (a new hand or turn starts it
-// again), and the pages fetched from the API.
+// again), and the pages fetched from the API: the table's own state,
+// app.table.pzPager.
 const PZ_PHASE_PAGE = 12;
-let pzPager = { key: '', page: 0, fetched: new Map(), loading: false };
 
-/** The phase plays' section: `legal` /legal's first answer, `phasePlays`
- *  its phase plays, `total` how many there are in all, `button(play,
- *  testid)` one play's button. */
+/** The phase plays' section: `a` the table's context (core/board.js),
+ *  `legal` /legal's first answer, `phasePlays` its phase plays, `total` how
+ *  many there are in all, `button(play, testid)` one play's button. */
 export function phasePager(a, legal, phasePlays, total, hint, button) {
   const key = `${a.id}|${a.state.hand_number}|${(a.state.hand || []).join(',')}|${total}`;
-  if (pzPager.key !== key) pzPager = { key, page: 0, fetched: new Map(), loading: false };
-  const pages = Math.ceil(total / PZ_PHASE_PAGE), k = Math.min(pzPager.page, pages - 1);
+  const kept = a.table.pzPager;
+  const pager = kept && kept.key === key ? kept : { key, page: 0, fetched: {}, loading: false };
+  const pages = Math.ceil(total / PZ_PHASE_PAGE), k = Math.min(pager.page, pages - 1);
   const from = k * PZ_PHASE_PAGE, to = Math.min(total, from + PZ_PHASE_PAGE);
   // phase plays come last in /legal's list: phase play i is entry before + i
   const before = legal.length - phasePlays.length;
   const inLegal = (page) => Math.min(total, (page + 1) * PZ_PHASE_PAGE) <= phasePlays.length;
-  const shown = inLegal(k) ? phasePlays.slice(from, to) : pzPager.fetched.get(k);
+  const shown = inLegal(k) ? phasePlays.slice(from, to) : pager.fetched[k];
   const go = async (to) => {
-    pzPager.page = to;
-    if (!inLegal(to) && !pzPager.fetched.has(to)) {
-      pzPager.loading = true;
-      render();
-      try {
-        const { data } = await api('GET', `/games/${encodeURIComponent(app.id)}/legal?offset=${before + to * PZ_PHASE_PAGE}&limit=${PZ_PHASE_PAGE}`, { token: app.token });
-        if (pzPager.key === key) pzPager.fetched.set(to, (data.plays || []).filter((p) => p[0] === 3));
-      } catch (err) {
-        sayError(err, 'Could not fetch more phase plays');
-      }
-      pzPager.loading = false;
+    if (inLegal(to) || pager.fetched[to]) { setTable('pzPager', { ...pager, page: to }); return; }
+    setTable('pzPager', { ...pager, page: to, loading: true });
+    let plays = null;
+    try {
+      const { data } = await api('GET', `/games/${encodeURIComponent(a.id)}/legal?offset=${before + to * PZ_PHASE_PAGE}&limit=${PZ_PHASE_PAGE}`, { token: a.token });
+      plays = (data.plays || []).filter((p) => p[0] === 3);
+    } catch (err) {
+      sayError(err, 'Could not fetch more phase plays');
     }
-    render();
+    const now = app.table.pzPager;
+    if (now && now.key === key) setTable('pzPager', { ...now, loading: false, fetched: plays ? { ...now.fetched, [to]: plays } : now.fetched });
   };
   const nav = (label, text, to, testid) => h('button', {
     type: 'button', class: 'btn btn-secondary btn-small', 'data-testid': testid, 'aria-label': label,
-    disabled: to === k || to < 0 || to >= pages || pzPager.loading, onclick: () => go(to),
+    disabled: to === k || to < 0 || to >= pages || pager.loading, onclick: () => go(to),
   }, text);
   const hinted = hint && hint[0] === 3 ? hint : null;
   const ways = total === 1 ? 'one way' : `${total.toLocaleString('en')} ways`;

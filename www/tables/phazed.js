@@ -1,13 +1,13 @@
 // The Phazed table.
 
-import { boCard, readableCodes, same } from '../core/cards.js';
 import { h } from '../core/dom.js';
 import { attempt, sendPlay } from '../core/game.js';
-import { render } from '../core/render.js';
-import { app, myTurn, resultText, say, seatName } from '../core/state.js';
+import { same } from '../core/json.js';
+import { app, pref, resultText, say, seatName, select, setPref } from '../core/state.js';
 import { nth } from '../core/numbering.js';
 import { nearHand } from '../core/nearhand.js';
 import { placeVerdict } from '../core/verdict.js';
+import { boCard, readableCodes } from './french-cards.js';
 import { phasePager } from './phazed-phases.js';
 
 // Phazed: pick up (deck or discard), then maybe lay the phase for this hand,
@@ -199,7 +199,7 @@ export const PZ = {
   render(a) {
     const s = a.state;
     const you = a.you === null || a.you === undefined ? null : a.you;
-    const playing = myTurn();
+    const playing = a.myTurn;
     const legal = playing ? a.legal : [];
     const n = s.players || (s.hand_sizes || []).length;
     const hint = a.hint && Array.isArray(a.hint.play) ? a.hint.play : null;
@@ -353,7 +353,7 @@ export const PZ = {
     };
 
     // --- your hand
-    const sortBy = localStorage.getItem('croupier.phazed.sort') || 'dealt';
+    const sortBy = pref('phazed.sort', 'dealt');
     const order = hand.map((c, i) => i);
     if (sortBy !== 'dealt') order.sort((x, y) => pzSortKey(hand[x], sortBy) - pzSortKey(hand[y], sortBy) || x - y);
     const hintCard = hint && (hint[0] === 5 ? hint[1] : hint[0] === 4 ? hint[1][0] : hint[0] === 6 ? 'ZZ' : null);
@@ -373,8 +373,7 @@ export const PZ = {
         onclick: () => {
           if (!guard()) return;
           // Any card may be chosen; the server judges where it goes.
-          app.selection = sel === i ? null : `pz:${i}`;
-          render();
+          select(`pz:${i}`, { keepHint: true });
         },
       }, pzFace(card));
     }));
@@ -382,13 +381,13 @@ export const PZ = {
       h('span', { class: 'pz-sort-label', 'aria-hidden': 'true' }, 'Sort:'),
       [['dealt', 'as dealt'], ['value', 'by value'], ['suit', 'by suit']].map(([k, t]) => h('button', {
         type: 'button', class: `btn btn-secondary btn-small${sortBy === k ? ' on' : ''}`, 'data-testid': `pz-sort-${k}`, 'aria-pressed': String(sortBy === k),
-        onclick: () => { localStorage.setItem('croupier.phazed.sort', k); render(); },
+        onclick: () => setPref('phazed.sort', k),
       }, t)));
 
     // --- actions: phases, discard the selected card, skips
     // a hand can hold thousands of phase plays: phazed-phases.js pages them
     const phasePlays = legal.filter((p) => p[0] === 3);
-    const phaseTotal = playing ? Math.max(phasePlays.length, (app.legalTotal ?? legal.length) - (legal.length - phasePlays.length)) : 0;
+    const phaseTotal = playing ? Math.max(phasePlays.length, (a.legalTotal ?? legal.length) - (legal.length - phasePlays.length)) : 0;
     const phaseButton = (p, testid) => {
       const isHint = hint && same(hint, p); // the hint's phase play is exactly one of /legal's
       return h('button', {
@@ -414,7 +413,7 @@ export const PZ = {
       const area = playerArea(you);
       area.append(
         h('div', { class: 'pz-hand-head' }, h('h4', { class: 'area-title' }, 'Your hand'), sortBtns),
-        ...[handEl, actions, phaseList, nearHand()].filter(Boolean));
+        ...[handEl, actions, phaseList, nearHand(a)].filter(Boolean));
       return area;
     })();
 
@@ -435,7 +434,7 @@ export const PZ = {
       else if (selCard !== null) helpText = `Your ${pzCard(selCard).name}: click a highlighted group to place it, or the discard pile (or "Discard") to end your turn. Escape cancels.`;
       else helpText = `${phaseTotal ? 'Lay your phase with a "Play phase" button, or choose' : 'Choose'} a card in your hand to place on a group or to discard.`;
     }
-    const over = s.over ? h('p', { class: 'pz-over', 'data-testid': 'pz-game-over', role: 'status' }, resultText()) : null;
+    const over = s.over ? h('p', { class: 'pz-over', 'data-testid': 'pz-game-over', role: 'status' }, resultText(s, a.status)) : null;
     return placeVerdict(h('div', { class: 'pz-board' },
       over,
       info,
@@ -443,6 +442,18 @@ export const PZ = {
       piles,
       youArea,
       h('p', { class: 'help', 'data-testid': 'play-help' }, helpText),
-      handsTable));
+      handsTable), a.verdict);
+  },
+
+  /** What a move touched (core/board.js marks it): the deck or the discard
+   *  pile, the phase laid, the group a card was placed on, the player skipped. */
+  moveMarks(rec) {
+    const [t, x] = Array.isArray(rec.play) ? rec.play : [];
+    if (t === 1) return ['pz-deck'];
+    if (t === 2 || t === 5) return ['pz-discard'];
+    if (t === 3) return [`pz-table-${rec.seat}`];
+    if (t === 4 && Array.isArray(x) && Array.isArray(x[1])) return [`pz-group-${x[1][0]}-${x[1][1]}`];
+    if (t === 6) return [`player-${x}`, 'pz-discard'];
+    return [];
   },
 };

@@ -1,8 +1,8 @@
-// French-suited cards (Comp10001-Bo's codes): faces and text.
+// French-suited cards in Comp10001-Bo's codes ("0H" the 10 of hearts, "ZZ"
+// a joker), which Phazed's cards share: faces and text. Its look is in
+// comp10001bo.css (.card-rank, .card-suit, the suits' colours in style.css).
 
-import { h } from './dom.js';
-
-// Comp10001-Bo
+import { h } from '../core/dom.js';
 
 const SUITS = {
   S: { sym: '♠', name: 'spades', colour: 'black' },
@@ -41,5 +41,3 @@ export function readableCodes(text, joker = 'Joker') {
   if (typeof text !== 'string') return text;
   return text.replace(/\b(ZZ|[A2-90JQK][SHDC])\b/g, (m) => (m === 'ZZ' ? joker : boCard(m).text));
 }
-
-export const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
