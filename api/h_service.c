@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "api.h"
+#include "version.h"
 #include "yaml_json.h"
 
 /* The store answered at this time (ms, CLOCK_MONOTONIC) with a schema this
@@ -65,22 +66,15 @@ int h_healthz(const api_config *cfg, const http_req *req, const route_match *m,
         g_store_ok_ms = now;
     }
     /* {"status":"ok","store":"<kind>","writes":"ok|failing","new_games":
-     * "ok|refused"}: a constant answer, written as bytes (the store kinds
-     * are plain ASCII words) */
-    static const char head[] = "{\"status\":\"ok\",\"store\":\"";
-    const char *writes = g_writes_failing ? "\",\"writes\":\"failing" : "\",\"writes\":\"ok";
-    const char *games = g_games_refused ? "\",\"new_games\":\"refused\"}"
-                                        : "\",\"new_games\":\"ok\"}";
-    const char *kind = cfg->store->vt->kind;
-    char text[160];
-    size_t k = strlen(kind) < 48 ? strlen(kind) : 48, n = sizeof head - 1;
-    memcpy(text, head, n);
-    memcpy(text + n, kind, k);
-    n += k;
-    memcpy(text + n, writes, strlen(writes));
-    n += strlen(writes);
-    memcpy(text + n, games, strlen(games));
-    n += strlen(games);
+     * "ok|refused","version":"<VERSION>","commit":"<commit>"} (the store
+     * kinds, the release and the commit are plain ASCII words) */
+    char text[256];
+    int k = snprintf(text, sizeof text,
+                     "{\"status\":\"ok\",\"store\":\"%.48s\",\"writes\":\"%s\",\"new_games\":\"%s\","
+                     "\"version\":\"%.32s\",\"commit\":\"%.48s\"}",
+                     cfg->store->vt->kind, g_writes_failing ? "failing" : "ok",
+                     g_games_refused ? "refused" : "ok", croupier_version, croupier_commit);
+    size_t n = k < 0 ? 0 : (size_t)k < sizeof text ? (size_t)k : sizeof text - 1;
     http_res_raw(res, 200, "application/json; charset=utf-8", text, n);
 done:
     return res->status;

@@ -24,6 +24,7 @@
 #include "quota.h"
 #include "store.h"
 #include "yaml_json.h"
+#include "version.h"
 
 static volatile sig_atomic_t stop_requested;
 static int stopping; /* mirrors stop_requested for the front ends' loops */
@@ -564,7 +565,8 @@ static void usage(FILE *f)
         "  backup     a consistent copy of a live SQLite store\n"
         "  purge      remove the games that have expired (docs/operations.md)\n"
         "  help       this text\n\n"
-        "`croupier <command> --help` describes each command.\n");
+        "`croupier <command> --help` describes each command; `croupier --version`\n"
+        "names the release and the commit it was built from.\n");
 }
 
 /* `croupier games --json`: the registry as data, for scripts
@@ -678,6 +680,10 @@ int main(int argc, char **argv)
         return cmd_backup(argc - 1, argv + 1);
     if (strcmp(cmd, "purge") == 0)
         return cmd_purge(argc - 1, argv + 1);
+    if (strcmp(cmd, "--version") == 0) {
+        printf("croupier %s (commit %s)\n", croupier_version, croupier_commit);
+        return 0;
+    }
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         usage(stdout);
         return 0;

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -14,6 +14,20 @@ test('croupier without a command prints usage and exits 2', () => {
   const r = run();
   assert.equal(r.status, 2);
   assert.match(r.stderr, /usage: croupier <command>/);
+});
+
+test('croupier --version names VERSION and the commit built', () => {
+  const r = run('--version');
+  assert.equal(r.status, 0);
+  const m = /^croupier (\S+) \(commit ([0-9a-f]{7,40})(-dirty)?\)\n$/.exec(r.stdout);
+  assert.ok(m, r.stdout);
+  assert.equal(m[1], readFileSync('VERSION', 'utf8').trim());
+  assert.match(m[1], /^\d+\.\d+\.\d+$/, 'Semantic Versioning');
+  const built = readFileSync(path.join(path.dirname(BIN), BIN.includes('asan') ? '..' : '.', 'gen', 'build_info.h'), 'utf8');
+  assert.match(built, new RegExp(`CROUPIER_COMMIT "${m[2]}${m[3] || ''}"`), 'the commit of the build');
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+  const ancestor = spawnSync('git', ['merge-base', '--is-ancestor', m[2], 'HEAD']).status === 0;
+  assert.ok(m[2] === head || ancestor, `${m[2]} is HEAD (${head}) or an ancestor of it`);
 });
 
 test('every command has --help', () => {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import YAML from 'yaml';
 import { useServer, startServer, request, expectStatus, expectProblem } from './lib/server.mjs';
 import { OPENAPI_TEXT, ROOT, doc } from './lib/contract.mjs';
@@ -24,6 +25,17 @@ test('GET /healthz', async () => {
   expectStatus(r, 200);
   assert.equal(r.json.status, 'ok');
   assert.equal(r.json.store, (process.env.CROUPIER_TEST_STORE || 'sqlite').startsWith('postgres') ? 'postgres' : 'sqlite');
+  // the release is VERSION's, the commit the one the binary was built from
+  // (HEAD or an ancestor of it, "-dirty" if the tree had changes), the
+  // same that `croupier --version` names
+  assert.equal(r.json.version, readFileSync(path.join(ROOT, 'VERSION'), 'utf8').trim());
+  const bin = process.env.CROUPIER_BIN || 'build/croupier';
+  const v = spawnSync(bin, ['--version'], { encoding: 'utf8' });
+  assert.equal(v.stdout, `croupier ${r.json.version} (commit ${r.json.commit})\n`);
+  const m = /^([0-9a-f]{7,40})(-dirty)?$/.exec(r.json.commit);
+  assert.ok(m, `commit ${r.json.commit}`);
+  const anc = spawnSync('git', ['merge-base', '--is-ancestor', m[1], 'HEAD'], { cwd: ROOT });
+  assert.equal(anc.status, 0, `${m[1]} is HEAD or an ancestor of it`);
 });
 
 test('GET /openapi.yaml is openapi/openapi.yaml, and parses', async () => {
