@@ -8,6 +8,7 @@
 #   make check   the quick lane of the edit-test loop (under 5 minutes): repository tests,
 #                release unit tests, the release HTTP suite
 #   make deps    install the Debian packages and npm test tooling that are missing
+#                (plain `make` without the build's headers says to run `make deps-build`)
 
 # The first rule below is the snapshot object's, not `all`: say which is the goal.
 .DEFAULT_GOAL := all
@@ -71,7 +72,7 @@ $(B)/api/version.o $(BA)/api/version.o: $(B)/gen/build_info.h
 $(B)/api/version.o $(BA)/api/version.o: CFLAGS += -I$(B)/gen
 FORCE:
 
-.PHONY: FORCE all asan check run test unit deps deps-build deps-test deps-npm clean bench fuzz install soak tournaments
+.PHONY: FORCE all asan check run test unit deps deps-check deps-build deps-test deps-npm clean bench fuzz install soak tournaments
 all: $(B)/croupier
 
 $(B)/%.o: %.c
@@ -191,6 +192,20 @@ define apt_missing
 	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends $$missing; \
 	fi
 endef
+# deps-check: the build's headers are there (a fresh machine has none of the
+# libraries' -dev packages: plain `make` says so in one line, not with the
+# compiler's first "No such file"). Every object waits for it; one
+# preprocessor run when all are there, one per header to name the missing.
+BUILD_HEADERS := civetweb.h wslay/wslay.h fcgiapp.h jansson.h sqlite3.h libpq-fe.h yaml.h \
+  openssl/evp.h xxhash.h lz4.h
+deps-check:
+	@printf '#include <%s>\n' $(BUILD_HEADERS) | $(CC) $(CSTD) -I/usr/include/postgresql -E -x c - \
+	  >/dev/null 2>&1 || { missing=""; for h in $(BUILD_HEADERS); do \
+	    echo "#include <$$h>" | $(CC) $(CSTD) -I/usr/include/postgresql -E -x c - >/dev/null 2>&1 || \
+	    missing="$$missing $$h"; done; \
+	  echo "croupier: missing$${missing:- build headers}: run 'make deps-build' (the Debian packages of the build; 'make deps' for the tests too)" >&2; \
+	  exit 1; }
+$(ENGINE_OBJ) $(SERVER_OBJ) $(ENGINE_OBJ_A) $(SERVER_OBJ_A): | deps-check
 deps: deps-build deps-test deps-npm
 deps-build:
 	$(call apt_missing,$(DEB_BUILD),)
