@@ -33,7 +33,7 @@ static long long mono_ms(void)
 
 /* 503 when the store does not answer, or records a schema newer than this
  * build's (a newer release migrated it: this process is the old one, and
- * a balancer should take it out; README, upgrading). A store whose writes
+ * a balancer should take it out; docs/operations.md, upgrading). A store whose writes
  * fail, or that takes no new game, answers 200 and says so ("writes":
  * "failing", "new_games": "refused"): reads are still served, and every
  * process on a shared store is in the same state, so a balancer that
@@ -52,7 +52,7 @@ int h_healthz(const api_config *cfg, const http_req *req, const route_match *m,
         else if (v > STORE_SCHEMA_VERSION)
             err_set(&e, ERR_STORE, NULL,
                     "the %s store has schema %d, newer than this build's (%d): a newer release "
-                    "migrated it; stop this process and run the new release (README, upgrading)",
+                    "migrated it; stop this process and run the new release (docs/operations.md, upgrading)",
                     cfg->store->vt->kind, v, (int)STORE_SCHEMA_VERSION);
         if (e.code) {
             http_res_problem(res, req, ERR_STORE, &e, NULL);

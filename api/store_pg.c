@@ -238,7 +238,7 @@ static const struct {
 
 /* --- connections and the pool ---------------------------------------------- */
 
-/* How long the store waits for PostgreSQL (README, docs/operations.md). A
+/* How long the store waits for PostgreSQL (docs/operations.md). A
  * database that refuses is seen at once; one that stops answering (a
  * frozen host, a lost network) would hold a request for the kernel's TCP
  * timeouts, so: connecting gives up after PG_CONNECT_S; a statement is

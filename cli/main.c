@@ -347,7 +347,7 @@ static int server_setup(int argc, char **argv, server_opts *o, api_config *cfg, 
  * gives back only the top of an arena, and only malloc_trim() the pages
  * of free chunks in the middle. Under a long mixed load (plays, reads,
  * bot games, event streams at once) the arenas' free space grew to as
- * much as the memory in use, and the server's RSS with it (README,
+ * much as the memory in use, and the server's RSS with it (docs/operations.md,
  * memory); the front end trims only when the server goes idle. So every
  * HEAP_CHECK_S seconds, when more than HEAP_FREE_MAX bytes lie free in
  * the arenas, malloc_trim(0) gives their pages back (a few ms, each arena
@@ -628,7 +628,7 @@ static int cmd_games(int argc, char **argv)
  * (a request's JSON values come from its thread's blocks, json_arena.h,
  * not from malloc). The caches are set at start only (GLIBC_TUNABLES): the
  * server runs itself again with them off, unless GLIBC_TUNABLES already
- * says how many (README, memory). */
+ * says how many (docs/operations.md, memory). */
 static void no_thread_caches(char **argv)
 {
     const char *t = getenv("GLIBC_TUNABLES");

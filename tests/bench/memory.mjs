@@ -2,7 +2,7 @@
 // mixed load: games created (whole bot games, played inside the POST),
 // persons' plays, reads and event streams, all at once, as a classroom
 // would. Prints the server's RSS every 30 s and, at the end, whether it
-// levelled off under the README's 50 MB after the first two minutes.
+// levelled off under the 50 MB target (docs/operations.md, memory) after the first two minutes.
 //
 //   node tests/bench/memory.mjs [--bin build/croupier] [--minutes 10] [--store URL]
 //

@@ -1,8 +1,8 @@
 // The documentation leads somewhere: every relative link of a tracked
 // Markdown page names a file or folder that exists, every repository path a
 // tracked text file names (docs/store.md, api/store.c, ...) exists,
-// docs/README.md indexes every page of docs/, and the README's Layout
-// section names every folder of the repository (two levels deep). A page
+// docs/README.md indexes every page of docs/, and docs/layout.md's "Every
+// folder" section names every folder of the repository (two levels deep). A page
 // moved or a file renamed without its mentions fails here, not in a
 // reader's hands. CHANGELOG.md is history (it names files as they were)
 // and is only checked for links; tests/fixtures/ holds data, not prose.
@@ -51,9 +51,9 @@ export function brokenLinks(file, text, exists) {
   return out;
 }
 
-/** The folders the README's Layout block names, as paths ("engine/core"). */
-export function layoutFolders(readme) {
-  const sec = readme.split(/^## Layout\n/m)[1]?.split(/^#{2,3} /m)[0] ?? '';
+/** The folders docs/layout.md's "Every folder" block names, as paths ("engine/core"). */
+export function layoutFolders(page) {
+  const sec = page.split(/^## Every folder\n/m)[1]?.split(/^#{2,3} /m)[0] ?? '';
   const names = [];
   const stack = [];
   for (const l of sec.split('\n')) {
@@ -83,7 +83,7 @@ test('the checks flag what leads nowhere, and only that', () => {
   assert.deepEqual(brokenLinks(`${D}/rules/x.md`, '[a](../research/a.md#s) [b](https://x.org/y.md) [c](#top)',
     (p) => p === `${D}/research/a.md`), []);
   assert.deepEqual(brokenLinks(`${D}/rules/x.md`, 'as [a](../a.md) says', none).map((h) => h.path), ['../a.md']);
-  assert.deepEqual(layoutFolders('## Layout\n\n    engine/   x\n      core/   y\n    .ci/  z\n\n## Next\n    no/\n'),
+  assert.deepEqual(layoutFolders('## Every folder\n\n    engine/   x\n      core/   y\n    .ci/  z\n\n## Next\n    no/\n'),
     ['engine', 'engine/core', '.ci']);
 });
 
@@ -115,15 +115,15 @@ test('docs/README.md indexes every page of docs/', () => {
   assert.ok(research.length > 0, 'research notes live in docs/research/');
 });
 
-test("the README's Layout names every folder of the repository", () => {
-  const named = new Set(layoutFolders(read('README.md')));
+test("docs/layout.md names every folder of the repository", () => {
+  const named = new Set(layoutFolders(read('docs/layout.md')));
   const folders = new Set();
   for (const f of tracked()) {
     const parts = f.split('/').slice(0, -1);
     for (let d = 1; d <= Math.min(2, parts.length); d++) folders.add(parts.slice(0, d).join('/'));
   }
   const missing = [...folders].filter((d) => !named.has(d)).sort();
-  assert.deepEqual(missing, [], `folders the README's Layout does not name: ${missing.join(', ')}`);
+  assert.deepEqual(missing, [], `folders docs/layout.md does not name: ${missing.join(', ')}`);
   const stale = [...named].filter((d) => !folders.has(d));
-  assert.deepEqual(stale, [], `the Layout names folders that are not there: ${stale.join(', ')}`);
+  assert.deepEqual(stale, [], `docs/layout.md names folders that are not there: ${stale.join(', ')}`);
 });

@@ -1,4 +1,5 @@
-// The front door and the history: CHANGELOG.md is cut into releases
+// The front door and the history: the README stays a front door (at most
+// 200 lines; the detail lives in docs/), CHANGELOG.md is cut into releases
 // (Semantic Versioning) under one `## Unreleased`, newest first, and VERSION
 // is the newest release or the next one.
 //
@@ -66,4 +67,13 @@ test('the changelog check passes a good text and finds each kind of wrong one', 
 
 test('CHANGELOG.md is cut into releases, newest first, and VERSION is the newest or the next', () => {
   assert.deepEqual(changelogProblems(read('CHANGELOG.md'), read('VERSION').trim()), []);
+});
+
+const README_MAX = 200;
+
+test(`the README is at most ${README_MAX} lines`, () => {
+  const n = read('README.md').split('\n').length - 1;
+  assert.ok(n <= README_MAX, `README.md has ${n} lines: move the detail to the doc of docs/ that owns it`);
+  assert.match(read('README.md').split('\n').slice(0, 25).join('\n'), /make run[\s\S]*make test/,
+    'the first screen says make run and make test');
 });
