@@ -268,8 +268,8 @@ bench: deps-build
 # failures: N" and fails unless every game finished and failures is 0.
 # tournaments: the table of every game's bots in docs/tournaments.md
 # (tests/tournaments.mjs: croupier tournament for every pair of bots and the
-# issues' lineups, seeded; a few minutes on 2 cores). It rewrites the table
-# between the page's tournaments markers; TOURNAMENT_ARGS='--scale 0.1' for a
+# lineups the bots' targets are set for, seeded; a few minutes on 2 cores).
+# It rewrites the table between the page's tournaments markers; TOURNAMENT_ARGS='--scale 0.1' for a
 # quick look.
 tournaments: $(B)/croupier
 	node tests/tournaments.mjs --bin $(B)/croupier --write docs/tournaments.md $(TOURNAMENT_ARGS)

@@ -72,10 +72,10 @@
 # copy, LONG_PAIRS=3 games (seeds) per game type, LONG_POLICY=random|eager
 # (eager: plays that put cards down first, so hands end as in played games) (B);
 # HANABI_GAMES=10000 games per Hanabi table size and strategy (section
-# "hanabi strategies", issue 12); ROUTES_SECONDS=1.5 per figure, ROUTES_EARLY=10,
-# ROUTES_LATE=200, ROUTES_WINDOW=20 plays (section "routes", issue 33:
+# "hanabi strategies"); ROUTES_SECONDS=1.5 per figure, ROUTES_EARLY=10,
+# ROUTES_LATE=200, ROUTES_WINDOW=20 plays (section "routes":
 # tests/bench/routes.mjs); STALL_SECONDS=10 per run, STALL_AGE=120 seconds of
-# the loop before the "aged" runs, SLOW_MS=10 (section "stall", issue 33);
+# the loop before the "aged" runs, SLOW_MS=10 (section "stall");
 # BENCH=all|engine|hanabi|http|routes|store|stall|events|memory|idem; BUILD=build (where make put croupier and
 # bench/*), CROUPIER_BIN=$BUILD/croupier (another build of the server);
 # BENCH_DOC=FILE (make bench: docs/benchmarks.md) also writes each part the
@@ -154,7 +154,7 @@ if [ -z "${THREADS:-}" ]; then
     [ "$THREADS" -ge "$maxc" ] || THREADS=$maxc
 fi
 
-# Pinning (issue 33): where the machine has 4 cores or more, the servers run
+# Pinning: where the machine has 4 cores or more, the servers run
 # on the first half of them and the driver (wrk, Node) on the other half, so
 # that neither takes the other's CPU; on fewer they share every core, and
 # the figures to trust are the CPU per request (below), which the driver's
@@ -226,7 +226,7 @@ fivecrowns random 100
 LIST
 fi
 
-# Hanabi strategies (issue 12): HANABI_GAMES seeded games per table size, both
+# Hanabi strategies: HANABI_GAMES seeded games per table size, both
 # variants, {"end":"standard"}, every seat the strategy; the published figures
 # under the same end rule beside them (hanabi.rs information strategy and
 # SmartBot, from hanabi.rs's README; chikinn's hat player for rainbow).
@@ -650,7 +650,7 @@ if [ -s "$tmp/store.croupier" ] && [ -s "$tmp/store.ceiling" ]; then
     scpp=$(awk -v c="$(fcol "$tmp/store.ceiling" cores)" -v r="$sp" 'BEGIN { printf "%.1f", (r > 0) ? c / r * 1e6 : 0 }')
     ccpr=$(awk -v c="$(fcol "$tmp/store.croupier" server_cores)" -v r="$cr" 'BEGIN { printf "%.1f", (r > 0) ? c / r * 1e6 : 0 }')
     scpr=$(awk -v c="$(fcol "$tmp/store.ceiling" cores)" -v r="$sr" 'BEGIN { printf "%.1f", (r > 0) ? c / r * 1e6 : 0 }')
-    # issue 33 item 3: a person's play against one bot within 4x /healthz
+    # the target: a person's play against one bot within 4x /healthz
     # plus the store's own cost (the ceiling's CPU per request: the same writes)
     bot_limit=$(awk -v h="$floor_cpu" -v c="$scpr" 'BEGIN { printf "%.1f", 4 * h + c }')
     bot_mark=$(awk -v a="$ccpr" -v b="$bot_limit" 'BEGIN { print (a + 0 <= b + 0) ? "PASS" : "ABOVE" }')
@@ -754,7 +754,7 @@ echo "  machine after (B): $(load)"
 stop_servers
 }
 
-# section "routes" (issue 33, item 2): the server's CPU per request of every
+# section "routes": the server's CPU per request of every
 # route a client calls often, every game, early and late (tests/bench/routes.mjs)
 bench_routes() {
 echo
@@ -815,7 +815,7 @@ END {
         printf "\n"
     }
     printf "  anchor: GET /healthz %s us, POST /validate (the bench body) %s us, measured the same way\n", anchor["GET /healthz"], anchor["POST /validate/comp10001bo/is_valid_play"]
-    # the targets (issue 33, item 3) that this table measures
+    # the targets that this table measures
     worst = 0
     for (i = 1; i <= ng; i++) for (sd = 1; sd <= 2; sd++) {
         side = (sd == 1) ? "early" : "late"; v = val["GET /games/{id}", games[i], side]
@@ -830,7 +830,7 @@ echo "  machine after (routes): $(load)"
 stop_servers
 }
 
-# section "stall" (issue 33, item 6): the store loop's tail. A fresh server
+# section "stall": the store loop's tail. A fresh server
 # and database; tests/bench/store_play.lua at 2 and 8 connections, then the
 # loop run for STALL_AGE seconds (8 connections) and both again on that
 # database; the same driver on GET /healthz beside each (the machine's own

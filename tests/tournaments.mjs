@@ -1,5 +1,5 @@
 // tests/tournaments.mjs: the table of every game's bots in docs/tournaments.md,
-// by one command (`make tournaments`; issue 14 item 5). It runs `croupier
+// by one command (`make tournaments`). It runs `croupier
 // tournament --json` (docs/tournaments.md) for each lineup below and prints
 // Markdown; with --write FILE it replaces what lies between the markers
 // <!-- tournaments:begin --> and <!-- tournaments:end --> in FILE

@@ -263,7 +263,8 @@ json_t *pz_record(const pz_state *st, int seat, const pz_play *p, const pz_effec
                   const char *explanation);
 
 /* --- strategies (pz_bots.c, pz_plan.c) ------------------------------------- */
-/* "planner" (pz_plan.c) and "greedy" (pz_bots.c, the planner before issue 14):
+/* "planner" (pz_plan.c) and "greedy" (pz_bots.c, the first planner, kept as
+ * a yardstick):
  * a play valid for o (pz_judge), chosen from o alone; why: a sentence. */
 void pz_plan(const pz_obs *o, pz_play *out, char *why, size_t whylen);
 void pz_greedy(const pz_obs *o, pz_play *out, char *why, size_t whylen);

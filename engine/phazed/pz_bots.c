@@ -9,7 +9,8 @@
  * with Wilds filling, runs by start value, accumulations by enumerating
  * 34-subsets and pairing disjoint ones), best first (most penalty points
  * shed, naturals preferred to Wilds).
- * "greedy" (the planner until issue 14; today's "planner" is pz_plan.c):
+ * "greedy" (the first planner, kept unchanged as a yardstick; today's
+ * "planner" is pz_plan.c):
  * before its phase, keeps the cards that bring the phase closest
  * (a closeness score per phase type) and takes the discard only when it
  * helps; plays its phase as soon as it can; then sheds every card it can

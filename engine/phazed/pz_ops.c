@@ -275,7 +275,7 @@ static const game_bot BOTS[] = {
      "takes the discard only when it helps its phase more than the average deck card, keeps the cards with the most outs, plays the phase that leaves the fewest cards (bonus: the hardest phase first), sheds the costliest cards, never discards what the next player can place or has been collecting; bonus: Skips the opponent closest to finishing",
      planner, NULL},
     {"greedy",
-     "the planner before issue 14: keeps the cards closest to its phase, plays it at once, sheds every card it can place (costliest first), discards the costliest useless card; bonus: Skips the opponent closest to finishing",
+     "the first planner, kept unchanged as a yardstick: keeps the cards closest to its phase, plays it at once, sheds every card it can place (costliest first), discards the costliest useless card; bonus: Skips the opponent closest to finishing",
      greedy, NULL},
     {"random",
      "a uniformly random kind of legal play, then a uniformly random play of that kind",

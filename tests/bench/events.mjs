@@ -3,7 +3,7 @@
 // of the same store: PostgreSQL (the second server hears of it by
 // LISTEN/NOTIFY) and, for comparison, one SQLite file shared by two
 // processes (the stream polls the store: 250 ms after an event, backing
-// off to a second). Target: p99 <= 100 ms on PostgreSQL (issue 31).
+// off to a second). Target: p99 <= 100 ms on PostgreSQL.
 //
 //   node tests/bench/events.mjs [--bin build/croupier] [--plays 200]
 //

@@ -2,7 +2,7 @@
 // A soak of plays each sent with an Idempotency-Key of its own, through a
 // real `croupier serve` on a fresh store, then the store's size against
 // the plays' own: the games and plays tables (with their indexes) beside
-// the idempotency tables and the whole file. Target (issue 42): the store
+// the idempotency tables and the whole file. Target: the store
 // within 2x of the plays' own size. Also the plays per second over the
 // run, in windows, the slowest answers (the stalls of a growing WAL), and
 // the server's CPU per keyed play (its threads' run time, /proc: a figure

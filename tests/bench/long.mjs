@@ -1,5 +1,5 @@
 // tests/bench/long.mjs: does a request cost more late in a long game than
-// early? (issue 11, target (B); run by tests/bench.sh, section "store").
+// early? (target (B); run by tests/bench.sh, section "store").
 //
 //   node tests/bench/long.mjs --url http://127.0.0.1:PORT [--low 10] [--high 500]
 //        [--window 40] [--pairs 3] [--get-seconds 3] [--get-runs 3] [--conns 8]

@@ -1,5 +1,5 @@
 // tests/bench/routes.mjs: the server's CPU per request, route by route
-// (issue 33, item 2; run by tests/bench.sh, section "routes").
+// (run by tests/bench.sh, section "routes").
 //
 //   node tests/bench/routes.mjs --url http://127.0.0.1:PORT --pid PID --bin build/croupier
 //        [--anchor http://127.0.0.1:PORT2 --anchor-pid PID2] [--seconds 1.5] [--conns 2]

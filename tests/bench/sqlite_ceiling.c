@@ -1,5 +1,5 @@
 /* sqlite_ceiling.c: how many stored plays per second SQLite itself allows
- * for croupier's write pattern (build/bench/sqlite_ceiling; issue 11,
+ * for croupier's write pattern (build/bench/sqlite_ceiling;
  * target (A): `make bench` sets croupier's stored plays/s beside this).
  *
  * It creates a fresh SQLite file with the store's schema 2 (games + plays,

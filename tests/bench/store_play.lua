@@ -1,4 +1,4 @@
--- tests/bench/store_play.lua: wrk drives stored plays (issue 11, target (A);
+-- tests/bench/store_play.lua: wrk drives stored plays (target (A);
 -- run by tests/bench.sh, section "store"):
 --
 --   wrk -t2 -c2 -d5s -s tests/bench/store_play.lua http://127.0.0.1:PORT

@@ -1,4 +1,4 @@
-// Browser test: the connection's state is always on view (issue 30 item 4).
+// Browser test: the connection's state is always on view.
 // The real server goes away under a game being played and comes back on the
 // same address with the same store: the page says "Reconnecting…" (in the
 // game's heading and in the message bar), refuses a play meanwhile with a

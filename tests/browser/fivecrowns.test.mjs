@@ -22,7 +22,7 @@ const shown = (c) => (/^J[123]$/.test(c) ? '★Joker' : `${c[0] === 'X' ? '10' :
 before(async () => { env = await startAll(); page = env.page; });
 after(async () => { await stopAll(env); });
 
-/** The page's order of our hand (issue 13): by suit (SCDHT), then rank, wild cards (the round's wild rank, jokers) last. */
+/** The page's order of our hand: by suit (SCDHT), then rank, wild cards (the round's wild rank, jokers) last. */
 function sortedHand(hand, wild) {
   const key = (c) => {
     if (/^J[123]$/.test(c)) return 2000 + +c[1];

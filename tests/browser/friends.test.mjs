@@ -1,4 +1,4 @@
-// Browser tests of playing with friends (issue 13, items 1 and 2): the lobby
+// Browser tests of playing with friends: the lobby
 // seats me, invited friends and bots; each invited seat gets a link whose
 // invite lives in the URL fragment only (never sent to the server in a URL,
 // so never in its access log); opening it in another browser claims that

@@ -1,6 +1,5 @@
-// Browser test: the Hanabi table at hanab.live's level (issue 30 item 3, and
-// of item 7 the discard pile's colour letters and the negative information):
-// notes on cards that follow their card and stay in this browser, the cards
+// Browser test: the Hanabi table at hanab.live's level (with the
+// discard pile's colour letters and the negative information): notes on cards that follow their card and stay in this browser, the cards
 // the latest clue touched, empathy, colour letters everywhere and the
 // colour-blind setting, spectators who see every hand at a table that allows
 // it, and hypotheticals in the replay of a finished game. What the page shows

@@ -87,7 +87,7 @@ test('play Hanabi (rainbow) against two bots in the browser', async () => {
   const botEntry = page.locator(`[data-testid="log"] > li:not([data-seat="${you}"])`).first();
   assert.match(await botEntry.innerText(), /hinted you about your 1s/);
   assert.ok((await botEntry.getByTestId('log-explanation').innerText()).length > 5);
-  // One numbering (issue 13): cards count from 1 (card 1 = oldest) on the table, in
+  // One numbering: cards count from 1 (card 1 = oldest) on the table, in
   // the log and in the explanations; players count from 0 everywhere.
   assert.equal(await tid('hb-card-0-0').locator('.hb-pos').innerText(), '1');
   assert.match(await tid('hb-card-0-0').getAttribute('aria-label'), /^Your card 1 \(oldest\)/);

@@ -1,4 +1,4 @@
-// Invites are claimed once (issue 30), in separate browsers (contexts): Ada
+// Invites are claimed once, in separate browsers (contexts): Ada
 // creates a table and invites Bob and Cy; Bob opens his link and takes the
 // seat; Eve, a third browser, opens the same link, is told the seat is
 // taken and that Ada invited, and watches; Ada's page shows Bob joined. Ada

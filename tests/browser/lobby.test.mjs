@@ -1,4 +1,4 @@
-// Browser tests of the lobby and of the page's words (issue 13): the Players
+// Browser tests of the lobby and of the page's words: the Players
 // field hides where the table size is fixed, table sizes are bounded by
 // GET /rules before the API is asked, "New game" stays readable on hover, the
 // default name never gives "You's", and players are numbered from 0 as in the

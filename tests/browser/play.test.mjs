@@ -244,7 +244,7 @@ test('play Comp10001-Bo against three bots in the browser', async () => {
   }
   await page.screenshot({ path: path.join(OUT, 'play-desktop.png'), fullPage: true });
 
-  // One numbering (issue 13): where a bot's explanation names the build pile it
+  // One numbering: where a bot's explanation names the build pile it
   // played to, the log's own words name the same pile.
   let compared = 0;
   for (const li of await page.locator('[data-testid="log"] > li').all()) {

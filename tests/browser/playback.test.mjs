@@ -1,5 +1,5 @@
-// Browser test: the bots' moves played back as moves (issue 43 item 1,
-// www/core/playback.js). After a play whose reply holds the bots' plays up
+// Browser test: the bots' moves played back as moves
+// (www/core/playback.js). After a play whose reply holds the bots' plays up
 // to the person's next turn, the board shows the position after each play in
 // turn, about half a second apart, with the seat that moved and what moved
 // marked, and ends on the live table; each position drawn is the one the

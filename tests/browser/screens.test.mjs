@@ -1,9 +1,9 @@
-// Browser test: screenshots of every table (issue 30 item 7) at 1280x800 and
+// Browser test: screenshots of every table at 1280x800 and
 // 375x740, at the start, in the middle and at game over, each game played to
 // its end from the page's seat (the hint's play each turn, sent with this
 // browser's token: every game, Phazed and Five Crowns included, runs its
 // whole course), and in the middle while the bots' moves are played back
-// (issue 43 item 1: 1280x800 and 375x812, in a browser that does not ask for
+// (1280x800 and 375x812, in a browser that does not ask for
 // reduced motion). Saved as tests/out/screens/<game>-<variant>-<stage>-<width>.png
 // for a person to look at; asserted: each stage shows the table it should
 // (your hand at the start and in the middle, the summary at the end, the

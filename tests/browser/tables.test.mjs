@@ -1,4 +1,4 @@
-// Browser test of every game table (issue 13 items 4, 5, 8): each table at
+// Browser test of every game table: each table at
 // desktop (1280x900) and phone (375x812) width, screenshots saved to
 // tests/out/<game>-<variant>-<width>.png, no console errors, keyboard play,
 // illegal attempts judged by the server with the verdict shown next to the

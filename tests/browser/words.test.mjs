@@ -1,4 +1,4 @@
-// Words, not notation (issue 30 item 6): a game of every table, played to
+// Words, not notation: a game of every table, played to
 // its end through the page (the help mode's advice, played as the page
 // plays a click: core/game.js sendPlay), with the text a person reads
 // scanned after every play: the board, the log and the bots' explanations,

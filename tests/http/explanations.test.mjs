@@ -1,4 +1,4 @@
-// Bot explanations from public facts (issue 42): while a game runs, every
+// Bot explanations from public facts: while a game runs, every
 // reader that is not the admin -- a seat, a spectator -- reads a bot's play
 // with its public `explanation` only, on every route (the `applied` of the
 // answers, GET /plays, the events as JSON and as a stream, a seat's

@@ -83,7 +83,7 @@ function pgWithDb(url, name) {
  * own members: docs/api.md), which `got` has and old answers lack.
  */
 function asThisRelease(what, body, got) {
-  if (what === 'legal' && body && !('total' in body) && got) { // paged since issue 32: a whole list plus its total
+  if (what === 'legal' && body && !('total' in body) && got) { // paged since 0.2.0: a whole list plus its total
     assert.equal(got.total, (got.plays || []).length, 'legal: total counts the plays');
     body = { ...body, total: got.total };
   }

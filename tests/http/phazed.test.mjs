@@ -142,7 +142,7 @@ test('stored games: hands and deck hidden (raw text), history in turn_history fo
   assert.ok(bots.json.applied.every((r) => r.seat === undefined || typeof r.explanation === 'string'));
 });
 
-// Issue 9: a person against three planners, following /hint every turn, to
+// A person against three planners, following /hint every turn, to
 // the end, every route read after every play. Seeds from 1 on until three
 // games have reached a hand in which a player completed their seventh phase
 // and the hand went on (which seeds do depends on the bots' strategy); the

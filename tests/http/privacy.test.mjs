@@ -1,4 +1,4 @@
-// Spectators see public information only (issue 9): for every game, a table
+// Spectators see public information only: for every game, a table
 // of people only (every hand hidden from someone), played a little way in,
 // read by a reader without a token on every route: the game, /plays,
 // /events (JSON and the SSE stream), /legal, /hint, /export and the

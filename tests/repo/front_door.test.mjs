@@ -1,12 +1,16 @@
 // The front door and the history: the README stays a front door (at most
 // 200 lines; the detail lives in docs/), CHANGELOG.md is cut into releases
 // (Semantic Versioning) under one `## Unreleased`, newest first, and VERSION
-// is the newest release or the next one.
+// is the newest release or the next one; and what the server serves (the
+// page, the contract, the rules pages, every string of the C sources) and
+// the docs say what a thing does, never which issue asked for it (the
+// CHANGELOG and the tests' fixtures may name issues: they are history).
 //
 // The checks are functions of a text; the first tests run them on made-up
 // texts, so a check that stops finding anything fails here.
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,4 +80,34 @@ test(`the README is at most ${README_MAX} lines`, () => {
   assert.ok(n <= README_MAX, `README.md has ${n} lines: move the detail to the doc of docs/ that owns it`);
   assert.match(read('README.md').split('\n').slice(0, 25).join('\n'), /make run[\s\S]*make test/,
     'the first screen says make run and make test');
+});
+
+/** The lines of a text that name an issue ("issue 42", "issues 13 and 30",
+ * "Issue #9"): [{line, text}]. */
+export function issueNames(text) {
+  const out = [];
+  text.split('\n').forEach((l, i) => { if (/\bissues? #?\d+/i.test(l)) out.push({ line: i + 1, text: l.trim() }); });
+  return out;
+}
+
+test('the issue check finds an issue named in a comment, a string or prose, and nothing else', () => {
+  assert.deepEqual(issueNames('// The bots\' moves (issue 43 item 1).\nint x;').map((h) => h.line), [1]);
+  assert.equal(issueNames('"the planner before Issue 14"').length, 1);
+  assert.equal(issueNames('as issues 13 and 30 asked').length, 1);
+  assert.equal(issueNames('see issue #9').length, 1);
+  assert.deepEqual(issueNames('an issue of the store\ntissue 3\nno issues here, 42 plays'), []);
+});
+
+// What is served or read by the people who use it: the page, the contract,
+// every C source (its strings are served: bots' descriptions, problems),
+// the docs (the rules pages are served), the client, deploy/ and the README.
+const SERVED = /^(www|openapi|api|cli|engine|docs|clients|deploy)\/|^README\.md$|^Makefile$/;
+
+test('served texts, code comments and the docs name no issue', () => {
+  const files = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).split('\n')
+    .filter((f) => SERVED.test(f) && /\.(c|h|js|mjs|css|html|yaml|md|py|conf|service|sql|json)$|^Makefile$/.test(f));
+  assert.ok(files.some((f) => f.startsWith('www/')) && files.includes('openapi/openapi.yaml'), 'the served files are listed');
+  const found = [];
+  for (const f of files) for (const h of issueNames(read(f))) found.push(`${f}:${h.line}: ${h.text}`);
+  assert.deepEqual(found, [], `say what it does, not which issue asked for it:\n${found.join('\n')}`);
 });

@@ -1,4 +1,4 @@
-// soak.mjs: the whole-game soak driver (issue 9, item 2), used by
+// soak.mjs: the whole-game soak driver, used by
 // soak.test.mjs (`make test`) and cli.mjs (`make soak`).
 //
 // It plays complete games through a real server and its store, and knows

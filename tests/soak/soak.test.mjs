@@ -1,4 +1,4 @@
-// The whole-game soak in `make test` (issue 9, item 2): for every game of GET
+// The whole-game soak in `make test`: for every game of GET
 // /rules, SOAK_GAMES_PER_GAME complete games (default 200) spread over
 // variant x table size x seating (one person and bots, every seat a person,
 // people at some seats), played to the end through a real server and its

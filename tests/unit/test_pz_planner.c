@@ -1,10 +1,11 @@
 /* test_pz_planner.c: Phazed's "planner" and "greedy" strategies
  * (engine/phazed/pz_plan.c, pz_bots.c).
  *
- * "greedy" is the planner as it was before issue 14: whole seeded games of
- * four greedy bots must give the very plays the old planner gave (digests
- * of the plays, taken when its plays and explanations still matched the old
- * code's digests; issue 30 changed the explanations' words). The new
+ * "greedy" is the first planner, kept unchanged as a yardstick: whole
+ * seeded games of four greedy bots must give the very plays the old planner
+ * gave (digests of the plays, taken when its plays and explanations still
+ * matched the old code's digests; the explanations' words have changed
+ * since, players and piles counted from 1). The new
  * planner is shown making the choices that differ, on positions built by
  * moving cards out of the deck of a dealt state, and winning more than its
  * share against three greedy bots.
@@ -149,7 +150,7 @@ static void test_greedy_is_the_old_planner(void **unused)
     (void)unused;
     /* the plays of the planner of commit 60d5106 (four planners, seeds 1-3),
      * each phase play in pz_phase_canon's order (the order every bot lays
-     * a phase in since issue 32); in standard seed 2 the two accumulations
+     * a phase in now); in standard seed 2 the two accumulations
      * of a phase 3 so lie the other way round, and the placements on them
      * name the other group: the same game, the same cards */
     static const struct {

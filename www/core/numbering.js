@@ -1,6 +1,6 @@
 // One numbering for every sentence a person reads: the page's own words, the
-// hints, the refusals and the bots' explanations (issues 13 and 30), kept
-// here so that it is one decision:
+// hints, the refusals and the bots' explanations, kept here so that it is
+// one decision:
 // - piles, groups and positions in a group count from 1, as the engine's
 //   sentences do ("build pile 1", "player 2's group 1 at position 3"); the
 //   plays' JSON stays 0-based;

@@ -1,4 +1,4 @@
-// The bots' moves played back as moves (issue 43 item 1). A play's reply
+// The bots' moves played back as moves, one at a time. A play's reply
 // (`applied`) holds the person's play and every bot play up to their next
 // turn, and a live event brings a friend's plays (or this seat's, from
 // another tab); rather than the end only, the board shows the position after

@@ -1,4 +1,4 @@
-// The page's state: one object, written by dispatch() alone (issue 43 item 7).
+// The page's state: one object, written by dispatch() alone.
 //
 // Every module reads `app` (a live binding: after each dispatch it is the new
 // state) and none writes it. What a module learns (a game's view, the legal

@@ -1,4 +1,4 @@
-// The server's verdict on an attempted play (issue 13 item 5). The tables let
+// The server's verdict on an attempted play. The tables let
 // a person try any card on any place; the server judges. A refused play (422)
 // is shown in words next to the place it was aimed at, and announced through
 // the message bar (a live region); the next click or key clears it.
