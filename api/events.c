@@ -14,7 +14,7 @@
 #include "json_arena.h"
 #include "json_out.h"
 #include "notify.h"
-#include "limits.h"
+#include "transport_limits.h"
 
 static json_t *history_events(const api_config *cfg, const char *id, const game_ops *ops,
                               const void *st, int seat, long after)
@@ -170,7 +170,7 @@ static char *sse_frames(const json_t *events, long *last, size_t *len)
  * and answers -1 once the front end sees the connection closed (checked at
  * every poll, so a closed stream gives its slot back within a second).
  * How long a stream lives: SSE_MAX_S in all, streams_idle_ms() without an
- * event (limits.h: 60 s for a spectator, 10 min for a seat by default; a
+ * event (transport_limits.h: 60 s for a spectator, 10 min for a seat by default; a
  * comment line every SSE_BEAT_S keeps proxies from closing it, and tells us
  * when the client is gone). A client (EventSource) reconnects with
  * Last-Event-ID and loses nothing. A write to the game committed by this

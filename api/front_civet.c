@@ -14,7 +14,7 @@
  *    of its Content-Length (or a broken chunked one) a 400, and neither
  *    reaches a handler;
  *  - streams (SSE here, WebSockets in front_ws.c) are counted against the
- *    stream budget of limits.c (503 + Retry-After beyond it) and end when
+ *    stream budget of transport_limits.c (503 + Retry-After beyond it) and end when
  *    idle (events.c, front_ws.c).
  *
  * civetweb bounds a header read only by time since its start and a body
@@ -47,7 +47,7 @@
 #include "front_conn.h"
 #include "front_probe.h"
 #include "front_ws.h"
-#include "limits.h"
+#include "transport_limits.h"
 
 #include <civetweb.h>
 #include <arpa/inet.h>

@@ -11,7 +11,8 @@
  * FastCGI serves with N threads on one listening socket; SIGTERM stops
  * accepting and lets requests in flight finish. A Server-Sent Events stream
  * holds one of the N threads while it lasts: streams are counted against
- * the budget of limits.c, which croupier fcgi sets below N (503 beyond).
+ * the budget of transport_limits.c, which croupier fcgi sets below N (503
+ * beyond).
  * The web server in front (nginx) absorbs slow clients: it hands a request
  * over only once it has all of it. Whatever else connects to the socket is
  * bounded as the embedded server bounds its clients (front_conn.c's
@@ -26,7 +27,7 @@
  */
 #include "front_fcgi.h"
 #include "front_conn.h"
-#include "limits.h"
+#include "transport_limits.h"
 
 #include <ctype.h>
 #include <fcgiapp.h>

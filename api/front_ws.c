@@ -32,7 +32,7 @@
  * answer are not read (RFC 6455 4.1: a client waits for it).
  *
  * A WebSocket holds a civetweb worker for as long as it is open, so it
- * counts against the stream budget of limits.c (past it the upgrade is
+ * counts against the stream budget of transport_limits.c (past it the upgrade is
  * refused with a 503 problem and Retry-After), and it is closed when idle:
  * nothing pushed and nothing received for streams_idle_ms() (60 s for a
  * spectator or the admin, 10 min for a seat by default). A silent client
@@ -79,7 +79,7 @@
 #include "api.h"
 #include "core/jsonx.h"
 #include "front_conn.h"
-#include "limits.h"
+#include "transport_limits.h"
 #include "json_arena.h"
 
 enum {

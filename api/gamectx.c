@@ -14,13 +14,14 @@
 #include "notify.h"
 #include "snapshot.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* every play of the log (api/limits.h shadows <limits.h> here) */
-#define LOG_ALL ((long)(~0UL >> 1))
+/* every play of the log */
+#define LOG_ALL LONG_MAX
 
 static void meta_return(void);
 

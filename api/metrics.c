@@ -7,7 +7,7 @@
 
 #include "http.h"
 #include "quota.h"
-#include "limits.h"
+#include "transport_limits.h"
 
 static const int CLASSES[] = {200, 201, 204, 304, 400, 401, 403, 404, 405,
                               409, 412, 413, 415, 422, 429, 500, 503};

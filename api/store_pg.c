@@ -34,6 +34,7 @@
 
 #include <errno.h>
 #include <libpq-fe.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -48,9 +49,8 @@
 
 enum { PG_POOL_MAX = 32 };
 
-/* libpq parameter lengths are ints (32 bits here); <limits.h> is shadowed by
- * api/limits.h under -Iapi, hence stdint's INT32_MAX. */
-#define PG_LEN_MAX INT32_MAX
+/* libpq parameter lengths are ints */
+#define PG_LEN_MAX INT_MAX
 
 /* The channel of the games' changes (LISTEN/NOTIFY; per database), and
  * the length of a process's name in its payloads. */

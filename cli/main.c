@@ -19,7 +19,7 @@
 #include "front_fcgi.h"
 #include "game.h"
 #include "idem.h"
-#include "limits.h"
+#include "transport_limits.h"
 #include "notify.h"
 #include "quota.h"
 #include "store.h"
@@ -380,7 +380,7 @@ static void listen_to_store(store *st)
         st->vt->listen(st, notify_store_changed, NULL);
 }
 
-/* The stream budget (limits.h): --max-streams, never more than half the
+/* The stream budget (transport_limits.h): --max-streams, never more than half the
  * threads (streams hold one each; requests need the rest). */
 /* The quotas (quota.h): the options given, the defaults for the rest. */
 static void quotas(const server_opts *o)

@@ -1,4 +1,5 @@
-/* limits.h: what the front ends share about their connection budget.
+/* transport_limits.h: what the front ends share about their connection
+ * budget, and the problems of the refusals they make themselves.
  *
  * Event streams (Server-Sent Events, WebSockets) hold a thread of the front
  * end for as long as they are open, so they are counted: at most `total` at
@@ -15,8 +16,8 @@
  * server still starting (503 server-busy), an HTTP version we do not speak
  * (505).
  */
-#ifndef CROUPIER_LIMITS_H
-#define CROUPIER_LIMITS_H
+#ifndef CROUPIER_TRANSPORT_LIMITS_H
+#define CROUPIER_TRANSPORT_LIMITS_H
 
 #include "http.h"
 

@@ -1,5 +1,6 @@
-/* limits.c: the stream budget and the transport-level problems (limits.h). */
-#include "limits.h"
+/* transport_limits.c: the stream budget and the transport-level problems
+ * (transport_limits.h). */
+#include "transport_limits.h"
 
 #include <pthread.h>
 #include <stdio.h>
