@@ -52,7 +52,8 @@ def atomic_write(path, text):
 # --- the sandbox --------------------------------------------------------------
 
 def sandbox_python():
-    """The python3 the sandbox runs: the system's (bubblewrap binds /usr)."""
+    """The python3 the student's code runs on: the system's (bubblewrap binds
+    /usr; the user nobody may run it)."""
     for p in ("/usr/bin/python3", "/usr/local/bin/python3"):
         if os.access(p, os.X_OK):
             return p
@@ -157,17 +158,18 @@ class Sandbox:
         self.drop = os.getuid() == 0
         self.warnings = []
         self.kind = "rlimits"
+        why = "--sandbox none"
         if want in ("auto", "bwrap"):
             why = probe_bwrap(lim, self.drop)
             if why == "bwrap":
                 self.kind = "bwrap"
             elif want == "bwrap":
                 raise RuntimeError(why)
-            else:
-                self.warnings.append("no sandbox: %s; the student's code ran with rlimits only (CPU, memory, "
-                                     "files, processes, file size) in a fresh process%s: it could use the "
-                                     "network and read what its uid may read" % (
-                                         why, " as the user nobody" if self.drop else ""))
+        if self.kind != "bwrap":
+            self.warnings.append("no sandbox: %s; the student's code ran with rlimits only (CPU, memory, "
+                                 "files, processes, file size) in a fresh process%s: it could use the "
+                                 "network and read what its uid may read" % (
+                                     why, " as the user nobody" if self.drop else ""))
         self.stage = tempfile.mkdtemp(prefix="croupier-sandbox-")
         os.chmod(self.stage, 0o755)
         os.mkdir(os.path.join(self.stage, "croupier"), 0o755)
@@ -180,7 +182,7 @@ class Sandbox:
             self.cwd = "/"
             self.module = "/submission/" + module
         else:
-            self.cmd = [sys.executable, "-I", os.path.join(self.stage, "croupier", "kit_harness.py"), "--serve"]
+            self.cmd = [sandbox_python(), "-I", os.path.join(self.stage, "croupier", "kit_harness.py"), "--serve"]
             self.cwd = os.path.join(self.stage, "submission")
             self.module = os.path.join(self.cwd, module)
 
@@ -580,7 +582,7 @@ def cmd_cohort(run_path):
         with open(os.path.join(out, "students", student + ".json"), encoding="utf-8") as f:
             records.append(json.load(f))
     with open(os.path.join(out, "grades.csv.tmp"), "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
+        w = csv.writer(f, lineterminator="\n")
         w.writerow(["student", "suite", "passed", "failed", "score"])
         for rec in records:
             for s in rec["suites"]:
