@@ -60,10 +60,28 @@ def sandbox_python():
     return sys.executable
 
 
+def processes_of(uid):
+    """How many processes uid runs now (RLIMIT_NPROC counts them all)."""
+    n = 0
+    for pid in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/status" % pid, encoding="ascii", errors="replace") as f:
+                for line in f:
+                    if line.startswith("Uid:"):
+                        n += int(line.split()[1]) == uid
+                        break
+        except (OSError, ValueError):
+            continue
+    return n
+
+
 def preexec(lim, drop):
     """In the child, before exec: a session of its own, the rlimits, and as
     root the uid nobody (so RLIMIT_NPROC holds and no file of ours is
-    writable)."""
+    writable). Run as another user, RLIMIT_NPROC is that user's processes
+    now plus the limit (it counts every process of the uid)."""
+    nproc = int(lim["nproc"]) + (0 if drop else processes_of(os.getuid()))
+
     def f():
         os.setsid()
         cpu = int(lim["cpu"])
@@ -72,8 +90,8 @@ def preexec(lim, drop):
         resource.setrlimit(resource.RLIMIT_NOFILE, (int(lim["nofile"]), int(lim["nofile"])))
         resource.setrlimit(resource.RLIMIT_FSIZE, (int(lim["fsize"]), int(lim["fsize"])))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
         if drop:
-            resource.setrlimit(resource.RLIMIT_NPROC, (int(lim["nproc"]), int(lim["nproc"])))
             os.setgroups([])
             os.setgid(NOBODY)
             os.setuid(NOBODY)
@@ -325,7 +343,7 @@ def outcomes(box, suite, lim):
         for line in lines:
             try:
                 m = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):
                 m = {}
             if not isinstance(m, dict):
                 m = {}
