@@ -39,7 +39,7 @@ static void usage(FILE *f)
     fprintf(f,
         "usage: croupier grade --game G [--fn F ...] [--variant V] [--n N] [--seed S]\n"
         "                      [--module NAME] [--call-timeout S] [--timeout S] [--memory BYTES]\n"
-        "                      [--sandbox auto|bwrap|none] --out DIR SUBMISSIONS\n"
+        "                      [--sandbox auto|bwrap|none] [--jobs J] --out DIR SUBMISSIONS\n"
         "       croupier grade --gradescope-bundle --game G [--fn F ...] [--variant V] [--n N]\n"
         "                      [--seed S] [--module NAME] --out FILE.zip\n"
         "Check every student of SUBMISSIONS (a file <student>.py or a folder <student>/ each)\n"
@@ -60,6 +60,8 @@ static void usage(FILE *f)
         "  --memory BYTES    address space of the student's process (default 1G; K, M, G)\n"
         "  --sandbox M       auto (bubblewrap when it works here, else rlimits with a warning),\n"
         "                    bwrap (refuse to run without it), none (rlimits only)\n"
+        "  --jobs J          students graded at once, 1..64 (default 1; the machine's cores is a\n"
+        "                    good choice)\n"
         "  --out DIR         the output folder (with --gradescope-bundle: the zip file)\n"
         "  --gradescope-bundle  write Gradescope's autograder zip (setup.sh, run_autograder,\n"
         "                    the suites, the harness) instead of grading\n"
@@ -133,9 +135,8 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* Run argv; its exit status (128 + signal when killed), -1 when it could not
- * start; killed (its process group) after timeout_s. */
-static int run_wait(char *const argv[], double timeout_s)
+/* Start argv in a process group of its own: its pid, or -1. */
+static pid_t spawn(char *const argv[])
 {
     pid_t pid = fork();
     if (pid < 0)
@@ -147,24 +148,44 @@ static int run_wait(char *const argv[], double timeout_s)
         _exit(127);
     }
     setpgid(pid, pid);
-    double end = now_s() + timeout_s;
+    return pid;
+}
+
+/* pid's exit status (128 + signal when killed) once it ended, -1 while it
+ * runs, -2 when it ran past `end` (then its process group is killed). */
+static int reap(pid_t pid, double end)
+{
     int st;
-    for (;;) {
-        pid_t r = waitpid(pid, &st, WNOHANG);
-        if (r == pid)
-            break;
-        if (r < 0 && errno != EINTR)
-            return -1;
-        if (now_s() > end) {
-            kill(-pid, SIGKILL);
-            waitpid(pid, &st, 0);
-            return -2;
-        }
-        struct timespec nap = {0, 20 * 1000 * 1000};
-        nanosleep(&nap, NULL);
+    pid_t r = waitpid(pid, &st, WNOHANG);
+    if (r == 0 && now_s() <= end)
+        return -1;
+    if (r != pid) {
+        kill(-pid, SIGKILL);
+        waitpid(pid, &st, 0);
+        return -2;
     }
     kill(-pid, SIGKILL); /* anything it left behind */
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void nap(void)
+{
+    struct timespec t = {0, 20 * 1000 * 1000};
+    nanosleep(&t, NULL);
+}
+
+/* Run argv to its end (killed after timeout_s): its exit status, -1 when
+ * it could not start, -2 when it was late. */
+static int run_wait(char *const argv[], double timeout_s)
+{
+    pid_t pid = spawn(argv);
+    if (pid < 0)
+        return -1;
+    double end = now_s() + timeout_s;
+    int st;
+    while ((st = reap(pid, end)) == -1)
+        nap();
+    return st;
 }
 
 static const char *python(void)
@@ -178,7 +199,7 @@ typedef struct grade_opts {
     const game_suite *suites[GRADE_FNS_MAX];
     int nsuites;
     const char *variant, *module, *out, *sandbox;
-    long long n, seed, timeout, memory;
+    long long n, seed, timeout, memory, jobs;
     double call_timeout;
 } grade_opts;
 
@@ -361,48 +382,75 @@ static int grade(const grade_opts *o, const char *subs)
     char grader[GRADE_PATH], harness[GRADE_PATH];
     pathf(grader, sizeof grader, "%s/kit_grade.py", kitdir);
     pathf(harness, sizeof harness, "%s/kit_harness.py", kitdir);
-    int resumed = 0, graded = 0, failed = 0;
-    double spent = 0;
-    for (int i = 0; i < ns; i++) {
-        char rec[GRADE_PATH], job[GRADE_PATH];
-        pathf(rec, sizeof rec, "%s/%s.json", sdir, sv[i]);
-        json_array_append_new(students, json_string(sv[i]));
-        if (done_before(rec, params)) {
-            resumed++;
-        } else {
+    int resumed = 0, graded = 0, failed = 0, finished = 0, next = 0, nrun = 0;
+    double t0 = now_s();
+    struct child {
+        pid_t pid;
+        int i;
+        double end;
+        char job[GRADE_PATH], rec[GRADE_PATH];
+    } *kids = calloc((size_t)o->jobs, sizeof *kids);
+    while (kids && (next < ns || nrun)) {
+        int changed = 0;
+        while (nrun < o->jobs && next < ns) {
+            int i = next++;
+            struct child *k = &kids[nrun];
+            pathf(k->rec, sizeof k->rec, "%s/%s.json", sdir, sv[i]);
+            json_array_append_new(students, json_string(sv[i]));
+            changed = 1;
+            if (done_before(k->rec, params)) {
+                resumed++;
+                finished++;
+                continue;
+            }
             char txt[GRADE_PATH], gs[GRADE_PATH];
             pathf(txt, sizeof txt, "%s/%s.txt", sdir, sv[i]);
             pathf(gs, sizeof gs, "%s/gradescope/%s/results.json", out, sv[i]);
-            pathf(job, sizeof job, "%s/job-%s.json", kitdir, sv[i]);
+            pathf(k->job, sizeof k->job, "%s/job-%s.json", kitdir, sv[i]);
             json_t *j = json_pack("{s:s,s:s,s:s?,s:O,s:s,s:s,s:O,s:o,s:{s:s,s:s,s:s}}", "student", sv[i],
                                   "submission", pv[i], "module", o->module, "suites", suites, "harness", harness,
                                   "sandbox", o->sandbox, "params", params, "limits", limits_of(o), "out", "json",
-                                  rec, "text", txt, "gradescope", gs);
-            int w = write_json(job, j, 0600);
+                                  k->rec, "text", txt, "gradescope", gs);
+            int w = write_json(k->job, j, 0600);
             json_decref(j);
-            if (w) {
-                fprintf(stderr, "croupier grade: cannot write %s: %s\n", job, strerror(errno));
-                json_decref(suites);
-                goto done;
+            char *argv[] = {(char *)python(), grader, "--student", k->job, NULL};
+            k->pid = w ? -1 : spawn(argv);
+            if (k->pid < 0) {
+                fprintf(stderr, "croupier grade: %s: cannot start the grader: %s\n", sv[i], strerror(errno));
+                failed++;
+                finished++;
+                continue;
             }
-            double t0 = now_s();
-            char *argv[] = {(char *)python(), grader, "--student", job, NULL};
-            int st = run_wait(argv, (double)o->timeout * o->nsuites * 1.5 + 60);
-            spent += now_s() - t0;
+            k->i = i;
+            k->end = now_s() + (double)o->timeout * o->nsuites * 1.5 + 60;
+            nrun++;
+        }
+        for (int k = 0; k < nrun; k++) {
+            int st = reap(kids[k].pid, kids[k].end);
+            if (st == -1)
+                continue;
             graded++;
-            unlink(job);
-            if (st != 0 || !done_before(rec, params)) {
+            finished++;
+            changed = 1;
+            unlink(kids[k].job);
+            if (st != 0 || !done_before(kids[k].rec, params)) {
                 fprintf(stderr, "croupier grade: %s: the grader failed (status %d); graded again next run\n",
-                        sv[i], st);
+                        sv[kids[k].i], st);
                 failed++;
             }
+            kids[k--] = kids[--nrun];
         }
-        char left[32];
-        int todo = ns - i - 1;
-        hms(graded ? spent / graded * todo : 0, left, sizeof left);
-        fprintf(stderr, "croupier grade: %d/%d students done (%d from an earlier run), %s left\n", i + 1, ns,
-                resumed, graded || !todo ? left : "?");
+        if (changed) {
+            char left[32];
+            int todo = ns - finished;
+            hms(graded ? (now_s() - t0) / graded * todo : 0, left, sizeof left);
+            fprintf(stderr, "croupier grade: %d/%d students done (%d from an earlier run), %s left\n", finished,
+                    ns, resumed, graded || !todo ? left : "?");
+        } else {
+            nap();
+        }
     }
+    free(kids);
     json_decref(suites);
     json_t *run = json_pack("{s:O,s:O,s:s}", "params", params, "students", students, "out", out);
     pathf(path, sizeof path, "%s/run.json", kitdir);
@@ -498,8 +546,9 @@ int cmd_grade(int argc, char **argv)
         {"module", required_argument, 0, 'm'},       {"call-timeout", required_argument, 0, 'c'},
         {"timeout", required_argument, 0, 't'},      {"memory", required_argument, 0, 'M'},
         {"sandbox", required_argument, 0, 'S'},      {"gradescope-bundle", no_argument, 0, 'B'},
-        {"help", no_argument, 0, 'h'},               {0, 0, 0, 0}};
-    grade_opts o = {.n = 100, .seed = 1, .timeout = 300, .memory = 1LL << 30, .call_timeout = 5,
+        {"jobs", required_argument, 0, 'j'},         {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    grade_opts o = {.n = 100, .seed = 1, .timeout = 300, .memory = 1LL << 30, .call_timeout = 5, .jobs = 1,
                     .sandbox = "auto"};
     const char *game = NULL, *fns[GRADE_FNS_MAX];
     int nfns = 0, bundle_mode = 0, c;
@@ -540,6 +589,12 @@ int cmd_grade(int argc, char **argv)
         case 's':
             if (cli_number(optarg, 0, (1LL << 53) - 1, &o.seed)) {
                 fprintf(stderr, "croupier grade: --seed takes 0..2^53-1\n");
+                return 2;
+            }
+            break;
+        case 'j':
+            if (cli_number(optarg, 1, 64, &o.jobs)) {
+                fprintf(stderr, "croupier grade: --jobs takes 1..64\n");
                 return 2;
             }
             break;

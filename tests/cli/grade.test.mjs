@@ -57,6 +57,7 @@ test('refusals: exit 2, naming what is wrong', () => {
     [['--game', 'phazed', '--fn', 'nope', '--out', '/tmp/x', 's'], /phazed has no suite of 'nope'/],
     [['--game', 'phazed', '--sandbox', 'chroot', '--out', '/tmp/x', 's'], /--sandbox takes auto, bwrap or none/],
     [['--game', 'phazed', '--call-timeout', '0', '--out', '/tmp/x', 's'], /--call-timeout takes/],
+    [['--game', 'phazed', '--jobs', '0', '--out', '/tmp/x', 's'], /--jobs takes 1..64/],
     [['--game', 'phazed', '--gradescope-bundle', '--out', '/tmp/x.zip', 'extra'], /unexpected argument 'extra'/],
   ]) {
     const r = run(['grade', ...args]);
@@ -72,7 +73,7 @@ test('a cohort: the kit\'s implementation full marks, a mutant fails its clause,
     kitStudent(path.join(dir, 'subs', 'alice'));
     kitStudent(path.join(dir, 'subs', 'bob'), 'run-no-wrap');
     const out = path.join(dir, 'out');
-    const args = ['grade', '--game', 'phazed', '--fn', 'group_type', '--fn', 'score', '--n', '68', '--module', 'phazed',
+    const args = ['grade', '--game', 'phazed', '--fn', 'group_type', '--fn', 'score', '--n', '68', '--module', 'phazed', '--jobs', '2',
       '--out', out, path.join(dir, 'subs')];
     const r = run(args);
     assert.equal(r.status, 0, r.stderr);
@@ -169,7 +170,7 @@ test('hostile submissions: each its own clear result, the run goes on, the other
     };
     for (const [name, text] of Object.entries(hostile)) writeFileSync(path.join(subs, `${name}.py`), text);
     const r = run(['grade', '--game', 'phazed', '--fn', 'group_type', '--fn', 'score', '--n', '17', '--module', 'phazed',
-      '--call-timeout', '0.5', '--timeout', '4', '--memory', '512M', '--out', out, subs]);
+      '--call-timeout', '0.5', '--timeout', '4', '--memory', '512M', '--jobs', '2', '--out', out, subs]);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /12\/12 students done/);
     const rec = (s) => readJson(path.join(out, 'students', `${s}.json`));
