@@ -622,6 +622,8 @@ def cmd_gradescope(root):
         conf = json.load(f)
     lim = dict(DEFAULT_LIMITS, **conf.get("limits", {}))
     suites = [os.path.join(src, p) for p in conf["suites"]]
+    for p in suites:  # the expected answers: ours alone, whatever the unzip kept
+        os.chmod(p, 0o600)
     rec = grade_student("submission", os.path.join(root, "submission"), conf.get("module"), suites, lim,
                         conf.get("sandbox", "auto"), os.path.join(src, "kit_harness.py"))
     os.makedirs(os.path.join(root, "results"), exist_ok=True)
@@ -636,7 +638,7 @@ def cmd_zip(src, dst):
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
         for name in sorted(os.listdir(src)):
             info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-            mode = 0o755 if name in ("setup.sh", "run_autograder") else 0o644
+            mode = 0o755 if name in ("setup.sh", "run_autograder") else 0o600 if name.startswith("suite-") else 0o644
             info.external_attr = (0o100000 | mode) << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             with open(os.path.join(src, name), "rb") as f:

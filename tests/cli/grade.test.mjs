@@ -132,11 +132,18 @@ test('--sandbox none: rlimits only, and the record and the report say so', () =>
   try {
     kitStudent(path.join(dir, 'subs', 'carol'));
     const out = path.join(dir, 'out');
+    // Run by root, the code runs as the user nobody, who may not read the suites (0600 in a 0700 folder).
+    writeFileSync(path.join(dir, 'subs', 'cheat.py'), `import glob, json\ndef phazed_score(h):\n    p = glob.glob(${JSON.stringify(path.join(out, '.croupier'))} + '/suite-*.json')\n    return json.load(open(p[0]))["cases"][0]["expected"] if p else open(${JSON.stringify(path.join(out, '.croupier', 'suite-score-standard.json'))}).read()\n`);
     const r = run(['grade', '--game', 'phazed', '--fn', 'score', '--n', '10', '--sandbox', 'none', '--module', 'phazed',
       '--out', out, path.join(dir, 'subs')]);
     assert.equal(r.status, 0, r.stderr);
     const carol = readJson(path.join(out, 'students', 'carol.json'));
     assert.deepEqual([carol.sandbox, carol.passed, carol.failed], ['rlimits', 10, 0]);
+    if (process.getuid() === 0) {
+      const cheat = readJson(path.join(out, 'students', 'cheat.json'));
+      assert.equal(cheat.passed, 0);
+      assert.match(cheat.suites[0].clauses[0].example.message, /raised: +PermissionError/);
+    }
     assert.match(readFileSync(path.join(out, 'students', 'carol.txt'), 'utf8'),
       /sandbox: rlimits\nwarning: no sandbox: --sandbox none; the student's code ran with rlimits only/);
   } finally {
