@@ -128,6 +128,11 @@ static int make_dir(const char *path, mode_t mode)
     return -1;
 }
 
+/* SIGINT or SIGTERM: the running students' graders are killed, and the run
+ * stops; what was written stays (the next run resumes). */
+static volatile sig_atomic_t stopping;
+static void on_stop(int sig) { stopping = sig; }
+
 static double now_s(void)
 {
     struct timespec t;
@@ -390,7 +395,11 @@ static int grade(const grade_opts *o, const char *subs)
         double end;
         char job[GRADE_PATH], rec[GRADE_PATH];
     } *kids = calloc((size_t)o->jobs, sizeof *kids);
-    while (kids && (next < ns || nrun)) {
+    struct sigaction sa = {0}, old_int, old_term;
+    sa.sa_handler = on_stop;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    while (kids && (next < ns || nrun) && !stopping) {
         int changed = 0;
         while (nrun < o->jobs && next < ns) {
             int i = next++;
@@ -450,7 +459,21 @@ static int grade(const grade_opts *o, const char *subs)
             nap();
         }
     }
+    for (int k = 0; k < nrun; k++) { /* stopped: the graders under way */
+        kill(-kids[k].pid, SIGKILL);
+        waitpid(kids[k].pid, NULL, 0);
+        unlink(kids[k].job);
+    }
     free(kids);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (stopping) {
+        fprintf(stderr, "croupier grade: stopped by signal %d: %d of %d students done; the same command "
+                "resumes\n", (int)stopping, finished, ns);
+        json_decref(suites);
+        rc = 128 + stopping;
+        goto done;
+    }
     json_decref(suites);
     json_t *run = json_pack("{s:O,s:O,s:s}", "params", params, "students", students, "out", out);
     pathf(path, sizeof path, "%s/run.json", kitdir);

@@ -8,7 +8,7 @@
 // it out.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -122,6 +122,34 @@ test('a cohort: the kit\'s implementation full marks, a mutant fails its clause,
     assert.deepEqual(csv(path.join(out, 'grades.csv')), rows);
     const reseeded = run([...args.slice(0, -3), '--seed', '7', '--out', out, path.join(dir, 'subs')]);
     assert.match(reseeded.stdout, /2 graded now, 0 from an earlier run/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('an interrupted run (SIGTERM) stops at once and the same command resumes it', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'croupier-resume-'));
+  try {
+    for (const s of ['s1', 's2', 's3', 's4']) kitStudent(path.join(dir, 'subs', s));
+    const out = path.join(dir, 'out');
+    const args = ['grade', '--game', 'phazed', '--fn', 'group_type', '--fn', 'phase_type', '--n', '300', '--module', 'phazed',
+      '--out', out, path.join(dir, 'subs')];
+    const child = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    const code = await new Promise((resolve) => {
+      child.stderr.on('data', (d) => {
+        err += d;
+        if (/1\/4 students done/.test(err)) child.kill('SIGTERM');
+      });
+      child.on('close', (c, sig) => resolve(c ?? sig));
+    });
+    assert.equal(code, 143, err);
+    assert.match(err, /stopped by signal 15: [12] of 4 students done; the same command resumes/);
+    assert.ok(!existsSync(path.join(out, 'grades.csv')));
+    const r = run(args);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /4\/4 students done \([12] from an earlier run\)/);
+    assert.deepEqual(csv(path.join(out, 'grades.csv')).slice(1).map((row) => row.slice(2)), Array(8).fill(['300', '0', '1.0000']));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
