@@ -242,25 +242,28 @@ def call_case(fn, suite, case, timeout=None):
 def judge_case(suite, case, outcome):
     """The Result of a case whose call gave `outcome` (call_case)."""
     ret_shape = suite["shapes"]["return"]
-    shown = "%s(%s)" % (suite["course_name"], ", ".join(repr(a) for a in case_args(suite, case)))
-    clause = suite["_sentences"].get(case["rule"], "")
-    head = "case %d [%s]\n  call:     %s\n" % (case["id"], case["rule"], shown)
-    tail = "  clause:   %s\n  why:      %s" % (clause, case.get("why", ""))
+
+    def fail(text, quality=None):  # the message is written for a failure only
+        shown = "%s(%s)" % (suite["course_name"], ", ".join(repr(a) for a in case_args(suite, case)))
+        clause = suite["_sentences"].get(case["rule"], "")
+        return Result(case, False, "case %d [%s]\n  call:     %s\n%s  clause:   %s\n  why:      %s" % (
+            case["id"], case["rule"], shown, text, clause, case.get("why", "")), quality or {})
+
     kind = outcome[0]
     if kind == "missing":
-        return Result(case, False, head + "  the module has no function %s\n" % suite["course_name"] + tail, {})
+        return fail("  the module has no function %s\n" % suite["course_name"])
     if kind == "timeout":
-        return Result(case, False, head + "  no answer within %g s\n" % outcome[1] + tail, {})
+        return fail("  no answer within %g s\n" % outcome[1])
     if kind == "raised":
-        return Result(case, False, head + "  raised:   %s\n" % outcome[1] + tail, {})
+        return fail("  raised:   %s\n" % outcome[1])
     if kind == "ended":
-        return Result(case, False, head + "  no answer: %s\n" % outcome[1] + tail, {})
+        return fail("  no answer: %s\n" % outcome[1])
     actual = outcome[1]
     if "expected" in case:
         expected = convert(case["expected"], ret_shape)
         if same(actual, expected):
             return Result(case, True, "", {})
-        return Result(case, False, head + "  expected: %r\n  actual:   %r\n" % (expected, actual) + tail, {})
+        return fail("  expected: %r\n  actual:   %r\n" % (expected, actual))
     legal = [convert(p, ret_shape) for p in case["legal"]]
     why_not = "not one of the %d legal plays (e.g. %s)" % (
         len(legal), ", ".join(repr(p) for p in legal[:3]))
@@ -278,12 +281,10 @@ def judge_case(suite, case, outcome):
         quality[bar] = ok and isinstance(actual, tuple) and bool(actual) and (
             types is None or actual[0] in types)
     if not ok:
-        return Result(case, False, head + "  actual:   %r\n  illegal:  %s\n" % (actual, why_not) + tail,
-                      quality)
+        return fail("  actual:   %r\n  illegal:  %s\n" % (actual, why_not), quality)
     if os.environ.get("CROUPIER_QUALITY") == "1" and not all(quality.values()):
         missed = ", ".join(b for b, met in quality.items() if not met)
-        return Result(case, False, head + "  actual:   %r\n  legal, but below the bar %s\n" % (actual, missed)
-                      + tail, quality)
+        return fail("  actual:   %r\n  legal, but below the bar %s\n" % (actual, missed), quality)
     return Result(case, True, "", quality)
 
 
