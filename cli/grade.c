@@ -350,6 +350,29 @@ static void hms(double s, char *out, size_t n)
     snprintf(out, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
 }
 
+/* A student's grader under way. Run by root, the student's code runs as
+ * uid GRADE_UID + slot, a uid of its own among those running at once, so
+ * RLIMIT_NPROC (counted per uid) bounds each student apart. */
+enum { GRADE_UID = 65000 };
+struct child {
+    pid_t pid;
+    int i, slot;
+    double end;
+    char job[GRADE_PATH], rec[GRADE_PATH];
+};
+
+static int free_slot(const struct child *kids, int nrun, int jobs)
+{
+    for (int s = 0; s < jobs; s++) {
+        int used = 0;
+        for (int k = 0; k < nrun; k++)
+            used |= kids[k].slot == s;
+        if (!used)
+            return s;
+    }
+    return 0;
+}
+
 static int grade(const grade_opts *o, const char *subs)
 {
     char kitdir[GRADE_PATH], path[GRADE_PATH], sdir[GRADE_PATH];
@@ -389,12 +412,7 @@ static int grade(const grade_opts *o, const char *subs)
     pathf(harness, sizeof harness, "%s/kit_harness.py", kitdir);
     int resumed = 0, graded = 0, failed = 0, finished = 0, next = 0, nrun = 0;
     double t0 = now_s();
-    struct child {
-        pid_t pid;
-        int i;
-        double end;
-        char job[GRADE_PATH], rec[GRADE_PATH];
-    } *kids = calloc((size_t)o->jobs, sizeof *kids);
+    struct child *kids = calloc((size_t)o->jobs, sizeof *kids);
     struct sigaction sa = {0}, old_int, old_term;
     sa.sa_handler = on_stop;
     sigaction(SIGINT, &sa, &old_int);
@@ -406,20 +424,21 @@ static int grade(const grade_opts *o, const char *subs)
             struct child *k = &kids[nrun];
             pathf(k->rec, sizeof k->rec, "%s/%s.json", sdir, sv[i]);
             json_array_append_new(students, json_string(sv[i]));
-            changed = 1;
             if (done_before(k->rec, params)) {
                 resumed++;
                 finished++;
+                changed = 1;
                 continue;
             }
             char txt[GRADE_PATH], gs[GRADE_PATH];
             pathf(txt, sizeof txt, "%s/%s.txt", sdir, sv[i]);
             pathf(gs, sizeof gs, "%s/gradescope/%s/results.json", out, sv[i]);
             pathf(k->job, sizeof k->job, "%s/job-%s.json", kitdir, sv[i]);
-            json_t *j = json_pack("{s:s,s:s,s:s?,s:O,s:s,s:s,s:O,s:o,s:{s:s,s:s,s:s}}", "student", sv[i],
+            k->slot = free_slot(kids, nrun, (int)o->jobs);
+            json_t *j = json_pack("{s:s,s:s,s:s?,s:O,s:s,s:s,s:O,s:o,s:{s:s,s:s,s:s},s:i}", "student", sv[i],
                                   "submission", pv[i], "module", o->module, "suites", suites, "harness", harness,
                                   "sandbox", o->sandbox, "params", params, "limits", limits_of(o), "out", "json",
-                                  k->rec, "text", txt, "gradescope", gs);
+                                  k->rec, "text", txt, "gradescope", gs, "uid", GRADE_UID + k->slot);
             int w = write_json(k->job, j, 0600);
             json_decref(j);
             char *argv[] = {(char *)python(), grader, "--student", k->job, NULL};
@@ -428,6 +447,7 @@ static int grade(const grade_opts *o, const char *subs)
                 fprintf(stderr, "croupier grade: %s: cannot start the grader: %s\n", sv[i], strerror(errno));
                 failed++;
                 finished++;
+                changed = 1;
                 continue;
             }
             k->i = i;

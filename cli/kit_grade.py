@@ -75,7 +75,7 @@ def processes_of(uid):
     return n
 
 
-def preexec(lim, drop):
+def preexec(lim, drop, uid=NOBODY):
     """In the child, before exec: a session of its own, the rlimits, and as
     root the uid nobody (so RLIMIT_NPROC holds and no file of ours is
     writable). Run as another user, RLIMIT_NPROC is that user's processes
@@ -93,8 +93,8 @@ def preexec(lim, drop):
         resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
         if drop:
             os.setgroups([])
-            os.setgid(NOBODY)
-            os.setuid(NOBODY)
+            os.setgid(uid)
+            os.setuid(uid)
     return f
 
 
@@ -120,7 +120,7 @@ ENV = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "PYTHONDONTWR
        "PYTHONHASHSEED": "0"}
 
 
-def probe_bwrap(lim, drop):
+def probe_bwrap(lim, drop, uid):
     """'bwrap' when bubblewrap runs a sandbox here, else why not."""
     if not shutil.which("bwrap"):
         return "bubblewrap (bwrap) is not installed"
@@ -129,7 +129,7 @@ def probe_bwrap(lim, drop):
         os.chmod(stage, 0o755)
         for d in ("croupier", "submission"):
             os.mkdir(os.path.join(stage, d), 0o755)
-        r = subprocess.run(bwrap_args(stage, lim) + ["true"], env=ENV, preexec_fn=preexec(lim, drop),
+        r = subprocess.run(bwrap_args(stage, lim) + ["true"], env=ENV, preexec_fn=preexec(lim, drop, uid),
                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                            timeout=30)
         if r.returncode == 0:
@@ -171,14 +171,15 @@ class Sandbox:
     the harness, under bubblewrap ('bwrap') or, where it cannot run, plainly
     with the rlimits ('rlimits')."""
 
-    def __init__(self, submission, module, harness, lim, want):
+    def __init__(self, submission, module, harness, lim, want, uid=NOBODY):
         self.lim = lim
         self.drop = os.getuid() == 0
+        self.uid = uid
         self.warnings = []
         self.kind = "rlimits"
         why = "--sandbox none"
         if want in ("auto", "bwrap"):
-            why = probe_bwrap(lim, self.drop)
+            why = probe_bwrap(lim, self.drop, uid)
             if why == "bwrap":
                 self.kind = "bwrap"
             elif want == "bwrap":
@@ -209,7 +210,7 @@ class Sandbox:
 
     def run(self, request, wall):
         """One runner: (lines of answers, how it ended, output bytes, output head)."""
-        p = subprocess.Popen(self.cmd, cwd=self.cwd, env=ENV, preexec_fn=preexec(self.lim, self.drop),
+        p = subprocess.Popen(self.cmd, cwd=self.cwd, env=ENV, preexec_fn=preexec(self.lim, self.drop, self.uid),
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              close_fds=True)
         lines, state = [], {"answers": 0, "out": 0, "head": b"", "capped": False}
@@ -249,6 +250,8 @@ class Sandbox:
             late = True
         kill(p)
         p.wait()
+        if self.drop:
+            kill_uid(self.uid)
         for t in threads:
             t.join(timeout=5)
         if late:
@@ -266,6 +269,29 @@ def kill(p):
         os.killpg(p.pid, signal.SIGKILL)
     except OSError:
         pass
+
+
+def kill_uid(uid):
+    """SIGKILL every process of uid (a student's uid of its own: what escaped
+    the process group, and what would count against the next student's
+    RLIMIT_NPROC)."""
+    for _ in range(10):
+        pids = []
+        for pid in os.listdir("/proc"):
+            try:
+                with open("/proc/%s/status" % pid, encoding="ascii", errors="replace") as f:
+                    if any(line.startswith("Uid:") and int(line.split()[1]) == uid for line in f):
+                        pids.append(int(pid))
+            except (OSError, ValueError):
+                continue
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.05)
 
 
 def why_ended(ended, lim, wall):
@@ -437,7 +463,7 @@ def find_module(submission, module):
     return None, "the submission holds several .py files (%s): --module names the one to grade" % ", ".join(py)
 
 
-def grade_student(student, submission, module, suites, lim, sandbox, harness):
+def grade_student(student, submission, module, suites, lim, sandbox, harness, uid=NOBODY):
     """The student's record: every suite graded."""
     t0 = time.monotonic()
     rec = {"student": student, "sandbox": None, "warnings": [], "suites": []}
@@ -445,7 +471,7 @@ def grade_student(student, submission, module, suites, lim, sandbox, harness):
     box = None
     try:
         if name:
-            box = Sandbox(submission, name, harness, lim, sandbox)
+            box = Sandbox(submission, name, harness, lim, sandbox, uid)
             rec["sandbox"], rec["warnings"] = box.kind, box.warnings
     except (OSError, ValueError) as ex:
         why = str(ex)
@@ -533,7 +559,7 @@ def cmd_student(job_path):
         job = json.load(f)
     lim = dict(DEFAULT_LIMITS, **job.get("limits", {}))
     rec = grade_student(job["student"], job["submission"], job.get("module"), job["suites"], lim,
-                        job.get("sandbox", "auto"), job["harness"])
+                        job.get("sandbox", "auto"), job["harness"], int(job.get("uid", NOBODY)))
     rec["params"] = job["params"]
     out = job["out"]
     os.makedirs(os.path.dirname(out["gradescope"]), exist_ok=True)
