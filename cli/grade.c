@@ -39,9 +39,10 @@ static void usage(FILE *f)
     fprintf(f,
         "usage: croupier grade --game G [--fn F ...] [--variant V] [--n N] [--seed S]\n"
         "                      [--module NAME] [--call-timeout S] [--timeout S] [--memory BYTES]\n"
-        "                      [--sandbox auto|bwrap|none] [--jobs J] --out DIR SUBMISSIONS\n"
+        "                      [--sandbox auto|bwrap|none] [--jobs J] [--visibility V]\n"
+        "                      --out DIR SUBMISSIONS\n"
         "       croupier grade --gradescope-bundle --game G [--fn F ...] [--variant V] [--n N]\n"
-        "                      [--seed S] [--module NAME] --out FILE.zip\n"
+        "                      [--seed S] [--module NAME] [--visibility V] --out FILE.zip\n"
         "Check every student of SUBMISSIONS (a file <student>.py or a folder <student>/ each)\n"
         "against the suites of the game's functions, each student in a sandbox of its own, and\n"
         "write into DIR a report per student (students/S.txt, students/S.json), grades.csv,\n"
@@ -62,6 +63,8 @@ static void usage(FILE *f)
         "                    bwrap (refuse to run without it), none (rlimits only)\n"
         "  --jobs J          students graded at once, 1..64 (default 1; the machine's cores is a\n"
         "                    good choice)\n"
+        "  --visibility V    Gradescope's visibility of the results: visible (default), hidden,\n"
+        "                    after_due_date, after_published\n"
         "  --out DIR         the output folder (with --gradescope-bundle: the zip file)\n"
         "  --gradescope-bundle  write Gradescope's autograder zip (setup.sh, run_autograder,\n"
         "                    the suites, the harness) instead of grading\n"
@@ -203,7 +206,7 @@ typedef struct grade_opts {
     const game_ops *ops;
     const game_suite *suites[GRADE_FNS_MAX];
     int nsuites;
-    const char *variant, *module, *out, *sandbox;
+    const char *variant, *module, *out, *sandbox, *visibility;
     long long n, seed, timeout, memory, jobs;
     double call_timeout;
 } grade_opts;
@@ -435,10 +438,11 @@ static int grade(const grade_opts *o, const char *subs)
             pathf(gs, sizeof gs, "%s/gradescope/%s/results.json", out, sv[i]);
             pathf(k->job, sizeof k->job, "%s/job-%s.json", kitdir, sv[i]);
             k->slot = free_slot(kids, nrun, (int)o->jobs);
-            json_t *j = json_pack("{s:s,s:s,s:s?,s:O,s:s,s:s,s:O,s:o,s:{s:s,s:s,s:s},s:i}", "student", sv[i],
+            json_t *j = json_pack("{s:s,s:s,s:s?,s:O,s:s,s:s,s:O,s:o,s:{s:s,s:s,s:s},s:i,s:s}", "student", sv[i],
                                   "submission", pv[i], "module", o->module, "suites", suites, "harness", harness,
                                   "sandbox", o->sandbox, "params", params, "limits", limits_of(o), "out", "json",
-                                  k->rec, "text", txt, "gradescope", gs, "uid", GRADE_UID + k->slot);
+                                  k->rec, "text", txt, "gradescope", gs, "uid", GRADE_UID + k->slot, "visibility",
+                                  o->visibility);
             int w = write_json(k->job, j, 0600);
             json_decref(j);
             char *argv[] = {(char *)python(), grader, "--student", k->job, NULL};
@@ -548,8 +552,8 @@ static int bundle(const grade_opts *o)
     int rc = 1;
     if (write_kit(o, dir, names))
         goto done;
-    json_t *conf = json_pack("{s:o,s:O,s:s?,s:o,s:s}", "params", params_of(o), "suites", names, "module",
-                             o->module, "limits", limits_of(o), "sandbox", o->sandbox);
+    json_t *conf = json_pack("{s:o,s:O,s:s?,s:o,s:s,s:s}", "params", params_of(o), "suites", names, "module",
+                             o->module, "limits", limits_of(o), "sandbox", o->sandbox, "visibility", o->visibility);
     pathf(path, sizeof path, "%s/grade.json", dir);
     int w = write_json(path, conf, 0644);
     json_decref(conf);
@@ -589,10 +593,11 @@ int cmd_grade(int argc, char **argv)
         {"module", required_argument, 0, 'm'},       {"call-timeout", required_argument, 0, 'c'},
         {"timeout", required_argument, 0, 't'},      {"memory", required_argument, 0, 'M'},
         {"sandbox", required_argument, 0, 'S'},      {"gradescope-bundle", no_argument, 0, 'B'},
-        {"jobs", required_argument, 0, 'j'},         {"help", no_argument, 0, 'h'},
+        {"jobs", required_argument, 0, 'j'},         {"visibility", required_argument, 0, 'V'},
+        {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     grade_opts o = {.n = 100, .seed = 1, .timeout = 300, .memory = 1LL << 30, .call_timeout = 5, .jobs = 1,
-                    .sandbox = "auto"};
+                    .sandbox = "auto", .visibility = "visible"};
     const char *game = NULL, *fns[GRADE_FNS_MAX];
     int nfns = 0, bundle_mode = 0, c;
     optind = 1;
@@ -616,6 +621,15 @@ int cmd_grade(int argc, char **argv)
             o.module = optarg;
             break;
         case 'B': bundle_mode = 1; break;
+        case 'V':
+            if (strcmp(optarg, "visible") && strcmp(optarg, "hidden") && strcmp(optarg, "after_due_date") &&
+                strcmp(optarg, "after_published")) {
+                fprintf(stderr, "croupier grade: --visibility takes visible, hidden, after_due_date or "
+                                "after_published\n");
+                return 2;
+            }
+            o.visibility = optarg;
+            break;
         case 'S':
             if (strcmp(optarg, "auto") && strcmp(optarg, "bwrap") && strcmp(optarg, "none")) {
                 fprintf(stderr, "croupier grade: --sandbox takes auto, bwrap or none\n");

@@ -564,7 +564,7 @@ def cmd_student(job_path):
     out = job["out"]
     os.makedirs(os.path.dirname(out["gradescope"]), exist_ok=True)
     atomic_write(out["text"], report_text(rec))
-    atomic_write(out["gradescope"], json.dumps(gradescope(rec), indent=1) + "\n")
+    atomic_write(out["gradescope"], json.dumps(gradescope(rec, job.get("visibility", "visible")), indent=1) + "\n")
     atomic_write(out["json"], json.dumps(rec, indent=1) + "\n")  # last: the record says the student is done
     return 0
 

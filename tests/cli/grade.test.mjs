@@ -58,6 +58,7 @@ test('refusals: exit 2, naming what is wrong', () => {
     [['--game', 'phazed', '--sandbox', 'chroot', '--out', '/tmp/x', 's'], /--sandbox takes auto, bwrap or none/],
     [['--game', 'phazed', '--call-timeout', '0', '--out', '/tmp/x', 's'], /--call-timeout takes/],
     [['--game', 'phazed', '--jobs', '0', '--out', '/tmp/x', 's'], /--jobs takes 1..64/],
+    [['--game', 'phazed', '--visibility', 'public', '--out', '/tmp/x', 's'], /--visibility takes visible, hidden/],
     [['--game', 'phazed', '--gradescope-bundle', '--out', '/tmp/x.zip', 'extra'], /unexpected argument 'extra'/],
   ]) {
     const r = run(['grade', ...args]);
@@ -254,7 +255,7 @@ test('--gradescope-bundle: a zip that grades /autograder/submission into results
   try {
     const zip = path.join(dir, 'autograder.zip');
     const b = run(['grade', '--gradescope-bundle', '--game', 'phazed', '--fn', 'score', '--fn', 'group_type', '--n', '40',
-      '--module', 'phazed', '--out', zip]);
+      '--module', 'phazed', '--visibility', 'after_due_date', '--out', zip]);
     assert.equal(b.status, 0, b.stderr);
     assert.match(b.stdout, /Gradescope's autograder, 2 suites of 40 cases/);
     const root = path.join(dir, 'autograder');
@@ -275,6 +276,8 @@ test('--gradescope-bundle: a zip that grades /autograder/submission into results
     t.diagnostic(g.stdout.split('\n')[0]);
     const failed = doc.tests.filter((x) => x.status === 'failed').map((x) => x.tags[1]);
     assert.deepEqual(failed, ['phazed.score.ace']);
+    assert.equal(doc.visibility, 'after_due_date');
+    assert.ok(doc.tests.every((x) => x.visibility === 'after_due_date'));
     assert.equal(doc.tests.reduce((a, x) => a + x.max_score, 0), 80);
   } finally {
     rmSync(dir, { recursive: true, force: true });
