@@ -206,7 +206,7 @@ test('hostile submissions: each its own clear result, the run goes on, the other
     };
     for (const [name, text] of Object.entries(hostile)) writeFileSync(path.join(subs, `${name}.py`), text);
     const r = run(['grade', '--game', 'phazed', '--fn', 'group_type', '--fn', 'score', '--n', '17', '--module', 'phazed',
-      '--call-timeout', '0.5', '--timeout', '6', '--memory', '512M', '--jobs', '2', '--out', out, subs]);
+      '--call-timeout', '0.5', '--timeout', '10', '--memory', '512M', '--jobs', '2', '--out', out, subs]);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /12\/12 students done/);
     const rec = (s) => readJson(path.join(out, 'students', `${s}.json`));
@@ -218,7 +218,7 @@ test('hostile submissions: each its own clear result, the run goes on, the other
     assert.ok(existsSync(path.join(out, 'grades.csv')));
     const messages = (s) => rec(s).suites.flatMap((x) => x.clauses.filter((c) => c.example).map((c) => c.example.message)).join('\n');
     const expect = {
-      loop: /the student's time ran out \(6 s of wall-clock time for the suite\)/,
+      loop: /the student's time ran out \(10 s of wall-clock time for the suite\)/,
       spin: /no answer within 0\.5 s/,
       memory: /raised: +MemoryError/,
       forkbomb: /raised: +BlockingIOError/,
