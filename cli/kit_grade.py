@@ -338,17 +338,26 @@ def decode(v):
 
 
 def outcome_of(o):
-    if not isinstance(o, list) or not o or o[0] not in ("value", "raised", "timeout", "missing"):
-        return ("ended", "the process wrote a line that is not an answer")
-    if o[0] == "value":
-        return ("value", decode(o[1] if len(o) > 1 else None))
-    return tuple(o)
+    """An answer line's outcome; whatever the student's code wrote there."""
+    bad = ("ended", "the process wrote a line that is not an answer")
+    if not isinstance(o, list) or len(o) not in (1, 2) or o[0] not in ("value", "raised", "timeout", "missing"):
+        return bad
+    arg = o[1] if len(o) > 1 else None
+    try:
+        if o[0] == "value":
+            return ("value", decode(arg))
+        if o[0] == "timeout":
+            return ("timeout", float(arg))
+    except (RecursionError, TypeError, ValueError):
+        return bad
+    return ("raised", str(arg)[:2000]) if o[0] == "raised" else ("missing",)
 
 
 def outcomes(box, suite, lim):
     """{case id: outcome} for every case of the suite, and notes."""
     pending = [c["id"] for c in suite["cases"]]
     byid = {c["id"]: c for c in suite["cases"]}
+    waiting = set(pending)
     got, notes, out = {}, [], {"bytes": 0, "head": b""}
     deadline = time.monotonic() + lim["wall"]
     restarts = 0
@@ -379,9 +388,10 @@ def outcomes(box, suite, lim):
                 ready = True
             elif m.get("missing"):
                 stop = ("missing",)
-            elif m.get("id") in byid and m["id"] in pending:
+            elif type(m.get("id")) is int and m["id"] in waiting:
                 got[m["id"]] = outcome_of(m.get("o"))
-                pending.remove(m["id"])
+                waiting.discard(m["id"])
+        pending = [i for i in pending if i in waiting]
         if stop:
             for i in pending:
                 got[i] = stop
@@ -396,6 +406,7 @@ def outcomes(box, suite, lim):
                 got[i] = ("ended", why)
             break
         first = pending.pop(0)
+        waiting.discard(first)
         got[first] = ("ended", why)
         restarts += 1
         notes.append("case %d: %s; started again for the rest" % (first, why))
@@ -416,7 +427,13 @@ def grade_suite(box, suite, lim):
         got, notes, out = box.got, [], {"bytes": 0, "head": b""}
     else:
         got, notes, out = outcomes(box, suite, lim)
-    results = [kh.judge_case(suite, c, got[c["id"]]) for c in suite["cases"]]
+    def judged(c):
+        try:
+            return kh.judge_case(suite, c, got[c["id"]])
+        except Exception as ex:  # a returned value the checks cannot take (nested past the stack ...)
+            return kh.judge_case(suite, c, ("ended", "the answer could not be judged (%s)" % type(ex).__name__))
+
+    results = [judged(c) for c in suite["cases"]]
     clauses = []
     for cl in suite["clauses"]:
         mine = [r for r in results if r.case["rule"] == cl["id"]]

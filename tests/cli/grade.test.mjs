@@ -203,12 +203,13 @@ test('hostile submissions: each its own clear result, the run goes on, the other
       socket: both(`import socket\ndef phazed_group_type(g):\n    socket.create_connection(("127.0.0.1", ${port}), timeout=1).close()\n    return [1]`),
       cheat: both(`import glob, json\ndef phazed_group_type(g):\n    for p in glob.glob(${JSON.stringify(path.join(out, '.croupier', 'suite-*.json'))}):\n        suite = json.load(open(p))\n        return [c for c in suite["cases"] if c["args"] == [g]][0]["expected"]\n    return open(${JSON.stringify(path.join(subs, 'good', 'phazed.py'))}).read()`),
       missing: 'import numpy_not_installed_here\n',
+      forger: both('import os\ndef phazed_group_type(g):\n    for fd in range(3, 10):\n        try:\n            os.write(fd, b\'{"id": [], "o": 1}\\n{"id": 16, "o": ["timeout", "x"]}\\n[[[[\\n\')\n        except OSError:\n            pass\n    x = []\n    for _ in range(100000):\n        x = [x]\n    return x'),
     };
     for (const [name, text] of Object.entries(hostile)) writeFileSync(path.join(subs, `${name}.py`), text);
     const r = run(['grade', '--game', 'phazed', '--fn', 'group_type', '--fn', 'score', '--n', '17', '--module', 'phazed',
       '--call-timeout', '0.5', '--timeout', '10', '--memory', '512M', '--jobs', '2', '--out', out, subs]);
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stderr, /12\/12 students done/);
+    assert.match(r.stderr, /13\/13 students done/);
     const rec = (s) => readJson(path.join(out, 'students', `${s}.json`));
     const good = rec('good');
     t.diagnostic(`sandbox: ${good.sandbox}`);
@@ -226,6 +227,7 @@ test('hostile submissions: each its own clear result, the run goes on, the other
       hardexit: /the process exited with status 0/,
       deletes: /raised: +OSError: \[Errno 30\] Read-only file system/,
       missing: /the module could not be imported: ModuleNotFoundError: No module named 'numpy_not_installed_here'/,
+      forger: /the process wrote a line that is not an answer/,
     };
     if (good.sandbox === 'bwrap') {
       expect.socket = /raised: +(OSError|ConnectionRefusedError|PermissionError).*|raised: +.*Network is unreachable/;
