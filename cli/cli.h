@@ -5,6 +5,7 @@
 int cmd_selfplay(int argc, char **argv);
 int cmd_tournament(int argc, char **argv);
 int cmd_cases(int argc, char **argv);
+int cmd_grade(int argc, char **argv);
 /* args.c: a whole number lo..hi in s: 0, or -1 when it is not one. */
 int cli_number(const char *s, long long lo, long long hi, long long *out);
 /* args.c: a size in bytes, a whole number with an optional K, M, G or T

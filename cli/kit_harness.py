@@ -188,8 +188,9 @@ CHECKERS = {"phazed.phase-play": check_phazed_phase_play}
 
 # --- running a case ----------------------------------------------------------
 
-class Timeout(Exception):
-    pass
+class Timeout(BaseException):
+    """A call's time ran out (a BaseException: `except Exception` in the
+    student's code does not swallow it)."""
 
 
 def _alarm(_sig, _frame):
@@ -215,34 +216,54 @@ def call_with_timeout(fn, args, seconds):
 Result = collections.namedtuple("Result", "case ok message quality")
 
 
-def run_case(fn, suite, case, timeout=None):
-    """Call fn on the case's arguments; a Result (quality: {bar: met})."""
+def case_args(suite, case):
+    """A fresh copy of the case's arguments as the course function takes them."""
+    params = suite["shapes"]["params"]
+    return [convert(copy.deepcopy(a), params[i]["shape"] if i < len(params) else "any")
+            for i, a in enumerate(case["args"])]
+
+
+def call_case(fn, suite, case, timeout=None):
+    """Call fn on the case's arguments: an outcome, ("value", v), ("raised",
+    text), ("timeout", seconds) or ("missing",) (judge_case reads it; the
+    grader's parent also builds ("ended", why) when the process died)."""
     if timeout is None:
         timeout = float(os.environ.get("CROUPIER_TIMEOUT", "10"))
-    params = suite["shapes"]["params"]
+    if fn is None:
+        return ("missing",)
+    try:
+        return ("value", call_with_timeout(fn, case_args(suite, case), timeout))
+    except Timeout:
+        return ("timeout", timeout)
+    except Exception as ex:  # the student's code raised: a failure of this case
+        return ("raised", "%s: %s" % (type(ex).__name__, ex))
+
+
+def judge_case(suite, case, outcome):
+    """The Result of a case whose call gave `outcome` (call_case)."""
     ret_shape = suite["shapes"]["return"]
 
-    def args_of():
-        return [convert(copy.deepcopy(a), params[i]["shape"] if i < len(params) else "any")
-                for i, a in enumerate(case["args"])]
+    def fail(text, quality=None):  # the message is written for a failure only
+        shown = "%s(%s)" % (suite["course_name"], ", ".join(repr(a) for a in case_args(suite, case)))
+        clause = suite["_sentences"].get(case["rule"], "")
+        return Result(case, False, "case %d [%s]\n  call:     %s\n%s  clause:   %s\n  why:      %s" % (
+            case["id"], case["rule"], shown, text, clause, case.get("why", "")), quality or {})
 
-    shown = "%s(%s)" % (suite["course_name"], ", ".join(repr(a) for a in args_of()))
-    clause = suite["_sentences"].get(case["rule"], "")
-    head = "case %d [%s]\n  call:     %s\n" % (case["id"], case["rule"], shown)
-    tail = "  clause:   %s\n  why:      %s" % (clause, case.get("why", ""))
-    if fn is None:
-        return Result(case, False, head + "  the module has no function %s\n" % suite["course_name"] + tail, {})
-    try:
-        actual = call_with_timeout(fn, args_of(), timeout)
-    except Timeout:
-        return Result(case, False, head + "  no answer within %g s\n" % timeout + tail, {})
-    except Exception as ex:  # the student's code raised: a failure of this case
-        return Result(case, False, head + "  raised:   %s: %s\n" % (type(ex).__name__, ex) + tail, {})
+    kind = outcome[0]
+    if kind == "missing":
+        return fail("  the module has no function %s\n" % suite["course_name"])
+    if kind == "timeout":
+        return fail("  no answer within %g s\n" % outcome[1])
+    if kind == "raised":
+        return fail("  raised:   %s\n" % outcome[1])
+    if kind == "ended":
+        return fail("  no answer: %s\n" % outcome[1])
+    actual = outcome[1]
     if "expected" in case:
         expected = convert(case["expected"], ret_shape)
         if same(actual, expected):
             return Result(case, True, "", {})
-        return Result(case, False, head + "  expected: %r\n  actual:   %r\n" % (expected, actual) + tail, {})
+        return fail("  expected: %r\n  actual:   %r\n" % (expected, actual))
     legal = [convert(p, ret_shape) for p in case["legal"]]
     why_not = "not one of the %d legal plays (e.g. %s)" % (
         len(legal), ", ".join(repr(p) for p in legal[:3]))
@@ -252,7 +273,7 @@ def run_case(fn, suite, case, timeout=None):
         if checker is None:
             why_not = "no checker %r in this harness" % case["check"]
         elif isinstance(actual, tuple) and actual[:1] == (3,):
-            why_not = checker(actual, args_of(), suite["variant"])
+            why_not = checker(actual, case_args(suite, case), suite["variant"])
             ok = why_not is None
     quality = {}
     for bar, prop in (case.get("quality") or {}).items():
@@ -260,13 +281,16 @@ def run_case(fn, suite, case, timeout=None):
         quality[bar] = ok and isinstance(actual, tuple) and bool(actual) and (
             types is None or actual[0] in types)
     if not ok:
-        return Result(case, False, head + "  actual:   %r\n  illegal:  %s\n" % (actual, why_not) + tail,
-                      quality)
+        return fail("  actual:   %r\n  illegal:  %s\n" % (actual, why_not), quality)
     if os.environ.get("CROUPIER_QUALITY") == "1" and not all(quality.values()):
         missed = ", ".join(b for b, met in quality.items() if not met)
-        return Result(case, False, head + "  actual:   %r\n  legal, but below the bar %s\n" % (actual, missed)
-                      + tail, quality)
+        return fail("  actual:   %r\n  legal, but below the bar %s\n" % (actual, missed), quality)
     return Result(case, True, "", quality)
+
+
+def run_case(fn, suite, case, timeout=None):
+    """Call fn on the case's arguments; a Result (quality: {bar: met})."""
+    return judge_case(suite, case, call_case(fn, suite, case, timeout))
 
 
 def summary(suite, results):
@@ -307,6 +331,76 @@ def import_student(name):
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     return importlib.import_module(name)
+
+
+# --- the sandboxed side of croupier grade (cli/kit_grade.py is the parent) --
+# `python3 kit_harness.py --serve` reads one request on stdin: {"module": a
+# path to the student's .py file, "course_name", "shapes", "timeout" (per
+# call), "import_timeout", "cases": [{"id", "args"}]}: arguments only, never
+# an expected answer. It writes one JSON line per event on its stdout
+# ({"import": why} or {"ready": true}, {"missing": true}, then {"id": i, "o":
+# outcome}); the student's own prints go to stderr. The parent compares.
+
+def encode(v, depth=0):
+    """v as JSON that keeps Python's types: {"L": [...]} a list, {"T": [...]}
+    a tuple, {"D": [[k, v], ...]} a dict, {"R": repr} anything else."""
+    t = type(v)
+    if v is None or t in (bool, int, float, str):
+        return v
+    if depth > 40:
+        return {"R": "(nested deeper than 40)"}
+    if t is list:
+        return {"L": [encode(x, depth + 1) for x in v]}
+    if t is tuple:
+        return {"T": [encode(x, depth + 1) for x in v]}
+    if t is dict:
+        return {"D": [[encode(k, depth + 1), encode(x, depth + 1)] for k, x in v.items()]}
+    try:
+        r = repr(v)
+    except Exception:
+        r = "(an unprintable %s)" % t.__name__
+    return {"R": r[:300]}
+
+
+def serve():
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    req = json.load(sys.stdin)
+    sys.stdin.close()
+    suite = {"shapes": req["shapes"]}
+
+    def send(obj):
+        out.write(json.dumps(obj) + "\n")
+        out.flush()
+
+    path = req["module"]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    try:
+        mod = call_with_timeout(import_student, [path], float(req.get("import_timeout", 10)))
+    except Timeout:
+        send({"import": "the module was not imported within %g s" % float(req.get("import_timeout", 10))})
+        return 0
+    except BaseException as ex:  # SystemExit, ImportError, SyntaxError ...
+        send({"import": "%s: %s" % (type(ex).__name__, ex)})
+        return 0
+    send({"ready": True})
+    fn = getattr(mod, req["course_name"], None)
+    if not callable(fn):
+        send({"missing": True})
+        return 0
+    timeout = float(req.get("timeout", 10))
+
+    def answer(*args):
+        return encode(fn(*args))
+
+    for case in req["cases"]:
+        try:
+            o = list(call_case(answer, suite, case, timeout))
+        except BaseException as ex:  # SystemExit, KeyboardInterrupt from the student's code
+            o = ["raised", "%s: %s" % (type(ex).__name__, ex)]
+        send({"id": case["id"], "o": o})
+    return 0
 
 
 def prepared_suite():
@@ -366,4 +460,4 @@ if pytest is not None and __name__ != "__main__" and (SUITE_JSON is not None or 
             pytest.fail(r.message, pytrace=False)
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(serve() if sys.argv[1:] == ["--serve"] else main(sys.argv))

@@ -561,6 +561,7 @@ static void usage(FILE *f)
         "  selfplay   let bots play many games and report how they fare\n"
         "  tournament rotate named strategies through the seats and rank them\n"
         "  cases      generated cases of an autograder function (docs/autograder.md)\n"
+        "  grade      grade a cohort's submissions, sandboxed; a Gradescope autograder\n"
         "  games      list the games, variants and bots\n"
         "  backup     a consistent copy of a live SQLite store\n"
         "  purge      remove the games that have expired (docs/operations.md)\n"
@@ -676,6 +677,8 @@ int main(int argc, char **argv)
         return cmd_games(argc - 1, argv + 1);
     if (strcmp(cmd, "cases") == 0)
         return cmd_cases(argc - 1, argv + 1);
+    if (strcmp(cmd, "grade") == 0)
+        return cmd_grade(argc - 1, argv + 1);
     if (strcmp(cmd, "backup") == 0)
         return cmd_backup(argc - 1, argv + 1);
     if (strcmp(cmd, "purge") == 0)
