@@ -255,6 +255,12 @@ async function playOn(base, fx) {
  * fixture's times are freshened before the server starts).
  */
 async function checkKeyed(base, fx, when) {
+  // The schema and snapshot checks before this read the store with psql or
+  // sqlite3 synchronously: while they ran, Node's event loop stood still and
+  // could not see the server end an idle keep-alive connection (after 5 s),
+  // so the pool would send the next POST on a socket already closed ("other
+  // side closed", seen on a loaded machine). One turn of the loop lets it.
+  await new Promise((r) => setTimeout(r, 50));
   for (const k of fx.keyed ?? []) {
     const headers = { 'idempotency-key': k.key };
     if (k.body !== null) headers['content-type'] = 'application/json';
