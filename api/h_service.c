@@ -213,11 +213,7 @@ static json_t *catalogue_entry(const game_ops *ops)
     json_t *with_people = json_array();
     for (const game_bot *b = ops->bots; b->name; b++) {
         json_array_append_new(bots, json_string(b->name));
-        const char *seat[GAME_MAX_SEATS] = {0};
-        for (int i = 1; i < ops->max_players && i < GAME_MAX_SEATS; i++)
-            seat[i] = b->name;
-        game_err e = {0};
-        if (game_seating(ops, seat, ops->max_players, &e) == 0)
+        if (game_bot_with_people(ops, b))
             json_array_append_new(with_people, json_string(b->name));
     }
     for (int i = 0; i < ops->nfns; i++) {
@@ -232,13 +228,17 @@ static json_t *catalogue_entry(const game_ops *ops)
     }
     char page[96];
     snprintf(page, sizeof page, "/docs/rules/%s.md", ops->name);
-    return json_pack("{s:s,s:s,s:o,s:{s:i,s:i,s:i},s:b,s:o,s:o,s:o,s:o,s:s}", "game", ops->name,
+    json_t *doc = json_pack("{s:s,s:s,s:o,s:{s:i,s:i,s:i},s:b,s:o,s:o,s:o,s:o,s:s}", "game", ops->name,
                      "title", ops->title, "variants", variants, "players", "min",
                      ops->min_players, "max", ops->max_players, "default",
                      ops->default_players ? ops->default_players : ops->min_players,
                      "cooperative", ops->cooperative, "bots", bots, "bots_with_people",
                      with_people, "functions", fns, "export_formats", formats,
                      "rules_page", page);
+    json_t *guide = game_guide_json(ops); /* the game in players' words */
+    if (guide)
+        json_object_set_new(doc, "guide", guide);
+    return doc;
 }
 
 int h_rules(const api_config *cfg, const http_req *req, const route_match *m,

@@ -63,6 +63,22 @@ export function readable(text) {
   return playerWords(r.explainText ? r.explainText(text) : text);
 }
 
+/** A hint in the player's words: the table's play as an instruction, then
+ *  the adviser's reason turned to the reader ("Play your card 1: the clues
+ *  prove it fits a pile"). The reason is the explanation's part after its
+ *  play (after the first ": " or " because "); the adviser's "I" and "my"
+ *  become "you" and "your". */
+export function advice(what, explanation) {
+  const text = readable(explanation || '');
+  const m = /: | because /.exec(text);
+  const why = (m ? text.slice(m.index + m[0].length) : '')
+    .replace(/\bI am\b/g, 'you are').replace(/\bI\b/g, 'you').replace(/\bmy\b/g, 'your')
+    .replace(/\bme\b/g, 'you').replace(/\bmine\b/g, 'yours').replace(/\bthe hand\b/g, 'your hand')
+    .replace(/[.\s]+$/, '');
+  const head = String(what).replace(/^./, (c) => c.toUpperCase());
+  return why ? `${head}: ${why}.` : `${head}.`;
+}
+
 // The log, drawn
 
 function logEntry(rec, n) {

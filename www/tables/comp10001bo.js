@@ -85,7 +85,17 @@ export const BO = {
     return readableCodes(text);
   },
 
-  describePlay(play, seat) {
+  describePlay(play, seat, opts = {}) {
+    if (opts.forHint && Array.isArray(play)) {
+      const [type, src, dest] = play;
+      const to = () => h('span', {}, BO.destNodes(dest, seat)).textContent.replace(/^own /, 'your ');
+      if (type === 0) return `play ${h('span', {}, cardText(src)).textContent} from your hand to ${to()}`;
+      if (type === 2) return `play ${h('span', {}, cardText(src)).textContent} from your stockpile to ${to()}`;
+      if (type === 1) return `play ${h('span', {}, cardText(src[0])).textContent} from ${src[1][0] === seat ? 'your' : whose(src[1][0])} discard pile ${nth(src[1][1])} to ${to()}`;
+      if (type === 3) return 'pass: no play is possible';
+      if (type === 4) return `put the embargo on ${to()}`;
+      if (type === 5) return `clear your embargo to ${to()}`;
+    }
     const span = h('span', {}, BO.describePlayNodes(play, seat));
     return span.textContent;
   },
