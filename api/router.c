@@ -155,6 +155,11 @@ static int has_header(const http_res *res, const char *name)
     return header_index(res, name) >= 0;
 }
 
+void http_res_page_csp(http_res *res)
+{
+    http_res_header(res, "Content-Security-Policy", "%s", CSP_PAGE);
+}
+
 void http_res_browser(const api_config *cfg, const http_req *req, http_res *res)
 {
     if (!has_header(res, "Content-Security-Policy"))
@@ -245,7 +250,7 @@ static int serve_static(const api_config *cfg, const http_req *req, http_res *re
         return 0;
     http_res_raw(res, 200, mime_of(file), buf, n);
     http_res_header(res, "Cache-Control", "no-cache");
-    http_res_header(res, "Content-Security-Policy", "%s", CSP_PAGE);
+    http_res_page_csp(res);
     free(buf);
     return 1;
 }

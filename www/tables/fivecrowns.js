@@ -38,7 +38,7 @@ function fcCard(card) {
 }
 const fcName = (card) => { const c = fcCard(card); return c.wild ? `${c.name} (wild)` : c.name; };
 
-function fcFace(card, extra = '') {
+export function fcFace(card, extra = '') {
   const c = fcCard(card);
   const cls = `card fc-card fc-${c.suit}${c.wild ? ' fc-wild' : ''}${c.joker ? ' fc-joker' : ''} ${extra}`;
   return h('span', { class: cls, 'aria-hidden': 'true', dataset: { card } },
