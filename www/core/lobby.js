@@ -217,7 +217,7 @@ function fillBotSeats() {
 async function createGame() {
   const g = currentCatalogueGame();
   if (!g) return;
-  const name = byId('ng-name').value.trim() || 'You';
+  const typed = byId('ng-name').value.trim();
   const seedText = byId('ng-seed').value.trim();
   if (seedText && !/^\d{1,16}$/.test(seedText)) {
     say('The seed must be a whole number (digits only), or left empty.', 'error');
@@ -231,6 +231,17 @@ async function createGame() {
     return;
   }
   const sels = seatSelects();
+  const inviting = sels.some((s) => s.value === INVITE);
+  // Friends read the host's name ("Ada invited you", "Ada to play"): a
+  // table with friends needs one; alone with bots the table says "you".
+  if (inviting && !typed) {
+    say('Your friends will see your name: enter it under "Your name" first.', 'error');
+    byId('ng-name').setAttribute('aria-invalid', 'true');
+    byId('ng-name').focus();
+    return;
+  }
+  byId('ng-name').removeAttribute('aria-invalid');
+  const name = typed || 'Guest';
   const players = sels.map((s, i) => {
     if (s.value === ME) return { name };
     if (s.value === INVITE) {
@@ -240,8 +251,7 @@ async function createGame() {
     return { bot: s.value };
   });
   const meSeat = sels.findIndex((s) => s.value === ME);
-  const inviting = sels.some((s) => s.value === INVITE);
-  if (meSeat >= 0 || inviting) localStorage.setItem('croupier.name', name);
+  if (typed && (meSeat >= 0 || inviting)) localStorage.setItem('croupier.name', typed);
   const body = { game: g.game, variant: byId('ng-variant').value, players };
   if (inviting) body.host = { name };
   if (seedText) body.seed = Number(seedText);

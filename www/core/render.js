@@ -110,6 +110,20 @@ function drawGame(s) {
   drawConnection(s);
 }
 
+const TITLE = document.title; // the lobby's
+
+/** The tab's title: the game and, while the reader may act, "Your turn"
+ *  first, so a background tab says so. */
+function drawTitle(s) {
+  let t = TITLE;
+  if (s.shown && !s.replay && s.state) {
+    const entry = s.catalogue.find((g) => g.game === s.game);
+    const game = (entry && entry.title) || s.game;
+    t = myTurn() ? `Your turn · ${game} · Croupier` : `${s.status && s.status.over ? 'Game over · ' : ''}${game} · Croupier`;
+  }
+  if (document.title !== t) document.title = t;
+}
+
 /** Draw the page from state `s` (subscribed to the store by app.js). */
 export function render(s = app) {
   byId('setup').hidden = !s.lobby;
@@ -119,4 +133,5 @@ export function render(s = app) {
   drawReplay(s);
   drawRules(s);
   drawMessage(s);
+  drawTitle(s);
 }
