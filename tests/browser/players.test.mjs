@@ -1,4 +1,4 @@
-// Browser tests of rules for players (issue 43 item 5): the lobby says what
+// Browser tests of rules for players: the lobby says what
 // each game is, what its variants change and which bots are strongest (and
 // why one cannot sit beside people), all from GET /rules' guide; the Rules
 // panel shows that and no notation, route or play shape; Deal is on the
@@ -56,7 +56,7 @@ test('the lobby says what each game is, what the variant changes and the bots st
     assert.deepEqual(g.guide.variants.map((v) => v.name), g.variants, 'every variant, in order');
     assert.deepEqual([...g.guide.bots.map((b) => b.name)].sort(), [...g.bots].sort(), 'every bot once');
     await tid('new-game-bots-about').locator('summary').click();
-    const names = await page.locator('[data-testid^="new-game-bot-about-"]').allInnerTexts();
+    const names = await page.locator('[data-testid^="lobby-bot-"]').allInnerTexts();
     assert.deepEqual(names, g.guide.bots.map((b) => b.name), `${g.game}: the bots, strongest first`);
     const about = await tid('new-game-bots-about').innerText();
     for (const b of g.guide.bots) assert.ok(about.includes(b.text), `${g.game}: ${b.name}'s sentence`);

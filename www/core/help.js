@@ -4,6 +4,7 @@
 
 import { api } from './api.js';
 import { byId, h } from './dom.js';
+import { CORE_KEYS } from './keys.js';
 import { app, dispatch, sayError, tableOf } from './state.js';
 
 const pending = {};
@@ -51,7 +52,7 @@ export function botsList(guide, testid) {
 function rulesContent(doc, game) {
   const g = doc.guide;
   const table = tableOf(game);
-  const keys = table && Array.isArray(table.hotkeys) ? table.hotkeys : [];
+  const keys = [...(table && Array.isArray(table.hotkeys) ? table.hotkeys : []), ...CORE_KEYS];
   // The rules in full (every ruling too), rendered as a page: a new tab, the panel stays.
   const href = doc.rules_html || doc.rules_page;
   const page = typeof href === 'string' && href.startsWith('/docs/rules/') ? href : null;

@@ -125,7 +125,7 @@ function drawAbout(g) {
   variantAbout();
   byId('ng-variant').onchange = variantAbout;
   byId('ng-bots-about').hidden = !guide;
-  byId('ng-bots-about-list').replaceChildren(...(guide ? [botsList(guide, 'new-game-bot-about')] : []));
+  byId('ng-bots-about-list').replaceChildren(...(guide ? [botsList(guide, 'lobby-bot')] : []));
 }
 
 // Who sits where: each seat is "me", "a friend (invite)" or a bot strategy.

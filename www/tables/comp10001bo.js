@@ -9,6 +9,15 @@ import { placeVerdict } from '../core/verdict.js';
 import { boCard, cardFace, cardText, readableCodes } from './french-cards.js';
 
 export const BO = {
+  // The keys of the table (core/keys.js presses the control a key names;
+  // the Rules panel lists them). A digit picks a hand card, or, with a card
+  // picked, plays it on that build pile.
+  hotkeys: [
+    { key: '1 to 5', what: 'pick the card in that place of your hand', keys: ['1', '2', '3', '4', '5'], target: (k, a) => (a.selection ? null : `hand-card-${+k - 1}`) },
+    { key: 'S', what: 'pick your stockpile\'s top card', keys: ['s'], target: (k, a) => `stockpile-${a.you}` },
+    { key: '1 to 4 (a card picked)', what: 'play it on that build pile', keys: ['1', '2', '3', '4'], target: (k, a) => (a.selection ? `build-pile-${+k - 1}` : null) },
+    { key: 'X', what: 'pass, when no play is possible', keys: ['x'], target: () => 'pass-button' },
+  ],
   title: 'Comp10001-Bo',
 
   // Source/destination keys: "hand:<card>", "stock", "embargo", "discard:<o>:<p>";
