@@ -27,7 +27,7 @@ const atShown = (n) => page.waitForFunction((k) => {
 
 /** Open a page address with this browser holding `token` for game `id` (none: spectator). */
 /** An explanation as the page shows it (card codes as names: 4D -> 4♦). */
-const readable = (text) => page.evaluate(async (t) => (await import('/core/log.js')).readable(t), text);
+const readable = (text) => page.evaluate(async (t) => { const l = await import('/core/log.js'); return l.readable(l.botSays(t)); }, text); // as the page says a bot's line
 
 async function open(hash, id, token) {
   await page.goto('/');

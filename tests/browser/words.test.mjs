@@ -155,6 +155,9 @@ for (const [game, variant, seed, players] of TABLES) {
       if (!played) continue;
       await page.waitForFunction(async (v) => (await import('/core/state.js')).app.version !== v, version);
       scan(await text(), `${game} after a play`);
+      for (const l of (await page.locator('[data-testid="log-explanation"]').allInnerTexts()).slice(-8)) {
+        assert.doesNotMatch(l, /\b(I|my|me)\b|The computer/, `${game}: a bot's line out of the log's one voice: ${l}`);
+      }
       if (plays === 40) await shots(game, variant, 'middle');
     }
     assert.ok((await pageState()).state.over, `the game ended (${plays} plays of ours)`);
