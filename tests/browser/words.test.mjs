@@ -100,7 +100,8 @@ async function deal(game, variant, seed, players) {
   if (players) await tid('new-game-players').fill(String(players));
   // the lobby, with its list of bots open, is read as a player reads it
   await tid('new-game-bots-about').locator('summary').click();
-  scan(await page.locator('#setup').innerText(), `${game} lobby`);
+  // (its sentences: the seats' labels number the seats, "Player 2", as a form does)
+  scan((await page.locator('#ng-about, #ng-variant-about, #ng-bots-about').allInnerTexts()).join('\n'), `${game} lobby`);
   scanApi(await page.locator('#setup').innerText(), `${game} lobby`);
   await tid('new-game-name').fill('Ada');
   await tid('new-game-seed').fill(String(seed));
