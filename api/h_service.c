@@ -15,6 +15,10 @@
 #include "version.h"
 #include "yaml_json.h"
 
+#include <cmark-gfm.h>
+#include <cmark-gfm-core-extensions.h>
+#include <pthread.h>
+
 /* The store answered at this time (ms, CLOCK_MONOTONIC) with a schema this
  * build reads: /healthz asks it again at most once a second, so a load
  * balancer polling hard measures the server, not a store round trip per
@@ -215,11 +219,7 @@ static json_t *catalogue_entry(const game_ops *ops)
     json_t *with_people = json_array();
     for (const game_bot *b = ops->bots; b->name; b++) {
         json_array_append_new(bots, json_string(b->name));
-        const char *seat[GAME_MAX_SEATS] = {0};
-        for (int i = 1; i < ops->max_players && i < GAME_MAX_SEATS; i++)
-            seat[i] = b->name;
-        game_err e = {0};
-        if (game_seating(ops, seat, ops->max_players, &e) == 0)
+        if (game_bot_with_people(ops, b))
             json_array_append_new(with_people, json_string(b->name));
     }
     for (int i = 0; i < ops->nfns; i++) {
@@ -232,15 +232,21 @@ static json_t *catalogue_entry(const game_ops *ops)
         json_array_append_new(fns, json_pack("{s:s,s:s,s:s}", "kind", f->kind, "path",
                                              path, "signature", f->signature));
     }
-    char page[96];
+    char page[96], html[96];
     snprintf(page, sizeof page, "/docs/rules/%s.md", ops->name);
-    return json_pack("{s:s,s:s,s:o,s:{s:i,s:i,s:i},s:b,s:o,s:o,s:o,s:o,s:s}", "game", ops->name,
+    snprintf(html, sizeof html, "/docs/rules/%s.html", ops->name);
+    json_t *doc = json_pack("{s:s,s:s,s:o,s:{s:i,s:i,s:i},s:b,s:o,s:o,s:o,s:o,s:s}", "game", ops->name,
                      "title", ops->title, "variants", variants, "players", "min",
                      ops->min_players, "max", ops->max_players, "default",
                      ops->default_players ? ops->default_players : ops->min_players,
                      "cooperative", ops->cooperative, "bots", bots, "bots_with_people",
                      with_people, "functions", fns, "export_formats", formats,
                      "rules_page", page);
+    json_object_set_new(doc, "rules_html", json_string(html)); /* the page, rendered */
+    json_t *guide = game_guide_json(ops); /* the game in players' words */
+    if (guide)
+        json_object_set_new(doc, "guide", guide);
+    return doc;
 }
 
 int h_rules(const api_config *cfg, const http_req *req, const route_match *m,
@@ -284,23 +290,74 @@ done:
     return res->status;
 }
 
+/* The rules page's Markdown rendered as a page of its own (cmark-gfm, with
+ * the GitHub tables, strikethrough and autolinks of the repository's
+ * pages): cmark's safe mode, so raw HTML in the Markdown is left out and a
+ * link may not be javascript:; the page shell links its own style and
+ * www/rules-page.js (card pictures where the rules show cards), and is
+ * served under the page's CSP. */
+static pthread_once_t g_cmark_once = PTHREAD_ONCE_INIT;
+static void cmark_init(void) { cmark_gfm_core_extensions_ensure_registered(); }
+
+static char *render_rules_html(const game_ops *ops, const char *md, size_t len, size_t *out_len)
+{
+    pthread_once(&g_cmark_once, cmark_init);
+    const int opts = CMARK_OPT_DEFAULT | CMARK_OPT_SAFE | CMARK_OPT_GITHUB_PRE_LANG;
+    cmark_parser *p = cmark_parser_new(opts);
+    static const char *const EXT[] = {"table", "strikethrough", "autolink"};
+    for (size_t i = 0; i < sizeof EXT / sizeof EXT[0]; i++) {
+        cmark_syntax_extension *x = cmark_find_syntax_extension(EXT[i]);
+        if (x)
+            cmark_parser_attach_syntax_extension(p, x);
+    }
+    cmark_parser_feed(p, md, len);
+    cmark_node *doc = cmark_parser_finish(p);
+    char *body = doc ? cmark_render_html(doc, opts, cmark_parser_get_syntax_extensions(p)) : NULL;
+    if (doc)
+        cmark_node_free(doc);
+    cmark_parser_free(p);
+    if (!body)
+        return NULL;
+    static const char HEAD[] =
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        "<meta name=\"color-scheme\" content=\"light dark\">\n<title>Rules: %s</title>\n"
+        "<link rel=\"icon\" href=\"data:,\">\n<link rel=\"stylesheet\" href=\"/rules-page.css\">\n"
+        "<script type=\"module\" src=\"/rules-page.js\"></script>\n</head>\n"
+        "<body data-game=\"%s\">\n<main class=\"rules-page\" data-testid=\"rules-page-body\">\n";
+    static const char TAIL[] = "</main>\n</body>\n</html>\n";
+    size_t n = strlen(HEAD) + strlen(ops->title) + strlen(ops->name) + strlen(body) + sizeof TAIL;
+    char *out = malloc(n);
+    if (out) {
+        int k = snprintf(out, n, HEAD, ops->title, ops->name);
+        k += snprintf(out + k, n - (size_t)k, "%s%s", body, TAIL);
+        *out_len = (size_t)k;
+    }
+    free(body);
+    return out;
+}
+
 /* GET /docs/rules/{game}.md: the game's rules page, <--docs>/rules/<game>.md,
- * as Markdown (a 404 naming --docs when it is not installed). */
+ * as Markdown; {game}.html: the same page rendered (a 404 naming --docs
+ * when it is not installed). */
 int h_rules_page(const api_config *cfg, const http_req *req, const route_match *m,
                  json_t *body, http_res *res)
 {
     (void)body;
     game_err e = {0};
-    char *text = NULL; /* the page */
+    char *text = NULL, *html = NULL; /* the page, and the page rendered */
     const char *page = m->params[0];
     size_t n = strlen(page);
     char name[sizeof m->params[0]] = "";
-    if (n > 3 && strcmp(page + n - 3, ".md") == 0)
+    int as_html = n > 5 && strcmp(page + n - 5, ".html") == 0;
+    if (as_html)
+        memcpy(name, page, n - 5);
+    else if (n > 3 && strcmp(page + n - 3, ".md") == 0)
         memcpy(name, page, n - 3);
     const game_ops *ops = name[0] ? game_find(name) : NULL;
     if (!ops) {
-        err_set(&e, ERR_NOT_FOUND, NULL, "no rules page '%s': the pages are <game>.md "
-                "for the games of GET /rules", page);
+        err_set(&e, ERR_NOT_FOUND, NULL, "no rules page '%s': the pages are <game>.md, and "
+                "<game>.html rendered, for the games of GET /rules", page);
         http_res_problem(res, req, ERR_NOT_FOUND, &e, NULL);
         goto done;
     }
@@ -315,9 +372,22 @@ int h_rules_page(const api_config *cfg, const http_req *req, const route_match *
         http_res_problem(res, req, ERR_NOT_FOUND, &e, NULL);
         goto done;
     }
-    http_res_raw(res, 200, "text/markdown; charset=utf-8", text, len);
+    if (as_html) {
+        size_t hlen = 0;
+        html = render_rules_html(ops, text, len, &hlen);
+        if (!html) {
+            err_set(&e, ERR_INTERNAL, NULL, "the rules page of %s could not be rendered", ops->name);
+            http_res_problem(res, req, ERR_INTERNAL, &e, NULL);
+            goto done;
+        }
+        http_res_raw(res, 200, "text/html; charset=utf-8", html, hlen);
+        http_res_page_csp(res);
+    } else {
+        http_res_raw(res, 200, "text/markdown; charset=utf-8", text, len);
+    }
     http_res_header(res, "Cache-Control", "no-cache");
 done:
     free(text);
+    free(html);
     return res->status;
 }

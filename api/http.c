@@ -347,3 +347,12 @@ size_t http_redact_secrets(const char *in, char *out, size_t n)
     out[k] = 0;
     return k;
 }
+
+/* The web page: its own files only, no inline script or style, never in a
+ * frame (its files, and the rules pages rendered by h_service.c). */
+void http_res_page_csp(http_res *res)
+{
+    http_res_header(res, "Content-Security-Policy", "%s",
+                    "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+                    "form-action 'self'; frame-ancestors 'none'");
+}

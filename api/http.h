@@ -83,6 +83,10 @@ void api_handle(const api_config *cfg, const http_req *req, http_res *res);
  * when cfg->cors_origin is the request's Origin, the CORS headers. For
  * responses built outside api_handle() (a refused WebSocket upgrade). */
 void http_res_browser(const api_config *cfg, const http_req *req, http_res *res);
+/* The web page's Content-Security-Policy (its own files only, no inline
+ * script or style, never in a frame): the page's files and the rendered
+ * rules pages. */
+void http_res_page_csp(http_res *res);
 /* 1 when s is an origin --cors accepts: http(s)://host[:port], no path. */
 int http_cors_origin_valid(const char *s);
 /* The problem for a filled game_err (its code; 500 if none was set). */

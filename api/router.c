@@ -26,11 +26,8 @@
 
 enum { JSON_MAX_DEPTH = 32 };
 
-/* The web page: its own files only, no inline script or style, never in a
- * frame. The API: nothing at all (a JSON reply opened as a page runs nothing). */
-static const char CSP_PAGE[] =
-    "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
-    "form-action 'self'; frame-ancestors 'none'";
+/* The API: nothing at all (a JSON reply opened as a page runs nothing; the
+ * web page's policy is http_res_page_csp's, http.c). */
 static const char CSP_API[] = "default-src 'none'; frame-ancestors 'none'";
 /* What a cross-origin page may send and read (with --cors). */
 static const char CORS_ALLOW_HEADERS[] = "Authorization, Content-Type, If-Match, If-None-Match, "
@@ -245,7 +242,7 @@ static int serve_static(const api_config *cfg, const http_req *req, http_res *re
         return 0;
     http_res_raw(res, 200, mime_of(file), buf, n);
     http_res_header(res, "Cache-Control", "no-cache");
-    http_res_header(res, "Content-Security-Policy", "%s", CSP_PAGE);
+    http_res_page_csp(res);
     free(buf);
     return 1;
 }

@@ -108,6 +108,46 @@ int game_seating(const game_ops *ops, const char *const *bots, int n, game_err *
     return 0;
 }
 
+/* May a person sit beside this strategy? Its seats_ok asked of the
+ * largest table with a person in seat 0 and the strategy in every other. */
+int game_bot_with_people(const game_ops *ops, const game_bot *b)
+{
+    const char *seat[GAME_MAX_SEATS] = {0};
+    for (int i = 1; i < ops->max_players && i < GAME_MAX_SEATS; i++)
+        seat[i] = b->name;
+    game_err e = {0};
+    return !b->seats_ok || b->seats_ok(seat, ops->max_players, &e) == 0;
+}
+
+static json_t *guide_lines(const char *const *lines)
+{
+    json_t *a = json_array();
+    for (; lines && *lines; lines++)
+        json_array_append_new(a, json_string(*lines));
+    return a;
+}
+
+json_t *game_guide_json(const game_ops *ops)
+{
+    const game_guide *g = ops->guide;
+    if (!g)
+        return NULL;
+    json_t *variants = json_array(), *bots = json_array();
+    for (const game_guide_row *v = g->variants; v && v->name; v++)
+        json_array_append_new(variants, json_pack("{s:s,s:s}", "name", v->name, "text", v->text));
+    for (const game_guide_row *r = g->bots; r && r->name; r++) {
+        const game_bot *b = game_find_bot(ops, r->name);
+        int people = b && game_bot_with_people(ops, b);
+        json_t *row = json_pack("{s:s,s:s,s:b}", "name", r->name, "text", r->text, "with_people", people);
+        if (!people && r->alone)
+            json_object_set_new(row, "alone", json_string(r->alone));
+        json_array_append_new(bots, row);
+    }
+    return json_pack("{s:s,s:s,s:o,s:o,s:o,s:o}", "summary", g->summary, "length", g->length,
+                     "variants", variants, "bots", bots, "turn", guide_lines(g->turn), "winning",
+                     guide_lines(g->winning));
+}
+
 #ifdef CROUPIER_CHECKS
 void game_check(const game_ops *ops, const void *st)
 {

@@ -128,6 +128,25 @@ typedef struct game_bot {
     int (*seats_ok)(const char *const *bots, int n, game_err *e);
 } game_bot;
 
+/* What a player reads of a game (the lobby and the page's Rules panel,
+ * GET /rules as "guide"): plain words for people, no notation, play shape,
+ * route or code (those are the rules() document's, for programs). */
+typedef struct game_guide_row {
+    const char *name; /* a variant or a strategy of the game; NULL ends a list */
+    const char *text; /* what it changes, or how it plays: one sentence */
+    /* Strategies only (may be NULL): why it cannot sit beside people,
+     * when its seats_ok refuses that table. */
+    const char *alone;
+} game_guide_row;
+typedef struct game_guide {
+    const char *summary;               /* what the game is, two lines at most */
+    const char *length;                /* the players and how long a game lasts */
+    const game_guide_row *variants;    /* every variant, ops->variants' order */
+    const game_guide_row *bots;        /* every strategy, the strongest first */
+    const char *const *turn;           /* how a turn goes, NULL ended */
+    const char *const *winning;        /* how the game ends and is won, NULL ended */
+} game_guide;
+
 typedef struct game_ops {
     const char *name;              /* "comp10001bo": the id used in URLs and bodies */
     const char *title;             /* "Comp10001-Bo" */
@@ -151,6 +170,8 @@ typedef struct game_ops {
 
     /* GET /rules/<game>: variants, notation, play shapes, bots. New ref. */
     json_t *(*rules)(void);
+    /* The game for players (GET /rules and /rules/<game>, "guide"). */
+    const game_guide *guide;
 
     /* New game. options may be NULL; unknown options -> ERR_BAD_MEMBER with
      * pointer "/options/<name>". */
@@ -323,6 +344,15 @@ json_t *game_bots_json(const game_ops *ops);
 /* Refuse a seating one of its strategies cannot play (their seats_ok); 0
  * when every seated strategy accepts it. */
 int game_seating(const game_ops *ops, const char *const *bots, int n, game_err *e);
+
+/* May a person sit beside strategy b (its seats_ok accepts a table of one
+ * person and b in every other seat)? */
+int game_bot_with_people(const game_ops *ops, const game_bot *b);
+/* The game for players, as GET /rules says it ("guide"): {summary, length,
+ * variants: [{name, text}], bots: [{name, text, with_people, alone?}] the
+ * strongest first, turn: [...], winning: [...]}; NULL for a game without
+ * one. New ref. */
+json_t *game_guide_json(const game_ops *ops);
 
 /* Debug builds (-DCROUPIER_CHECKS, which the ASan build sets) check the
  * game's invariants after every play made -- each game's apply() and

@@ -31,6 +31,7 @@
 import { byId } from './core/dom.js';
 import { askHint, loadGame, refreshFromServer, setLeaving, stopLive, syncLive } from './core/game.js';
 import { setupHelp } from './core/help.js';
+import { setupKeys } from './core/keys.js';
 import { claimInvite, takeInviteFromHash } from './core/invite.js';
 import { loadCatalogue, setupForm } from './core/lobby.js';
 import { setupPlayback } from './core/playback.js';
@@ -55,6 +56,7 @@ async function start() {
   setupHelp();
   setupReplay();
   setupPlayback();
+  setupKeys();
   byId('hint-button').addEventListener('click', askHint);
   byId('cancel-button').addEventListener('click', () => select(null, { keepHint: true }));
   document.addEventListener('keydown', (ev) => {

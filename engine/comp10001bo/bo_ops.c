@@ -304,6 +304,8 @@ static int invariants(const void *st, game_err *e) { return bo_invariants(st, e)
 
 static void redeal(void *st, int reader, uint64_t salt) { bo_redeal(st, reader, salt); }
 
+extern const game_guide bo_guide; /* bo_guide.c: the game for players */
+
 const game_ops comp10001bo_ops = {
     .name = "comp10001bo",
     .title = "Comp10001-Bo",
@@ -317,6 +319,7 @@ const game_ops comp10001bo_ops = {
     .suites = bo_suites,
     .nsuites = BO_NSUITES,
     .rules = rules,
+    .guide = &bo_guide,
     .init = init,
     .decode = decode,
     .encode = encode,

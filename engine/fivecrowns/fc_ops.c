@@ -336,6 +336,8 @@ static size_t state_used(const void *s)
     return offsetof(fc_state, hist) + n * sizeof st->hist[0];
 }
 
+extern const game_guide fc_guide; /* fc_guide.c: the game for players */
+
 const game_ops fivecrowns_ops = {
     .name = "fivecrowns",
     .title = "Five Crowns",
@@ -349,6 +351,7 @@ const game_ops fivecrowns_ops = {
     .fns = NULL,
     .nfns = 0,
     .rules = rules,
+    .guide = &fc_guide,
     .init = init,
     .decode = decode,
     .encode = encode,

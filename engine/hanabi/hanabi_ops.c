@@ -328,6 +328,8 @@ static int invariants(const void *st, game_err *e) { return hn_invariants(st, e)
 
 static void redeal(void *st, int reader, uint64_t salt) { hn_redeal(st, reader, salt); }
 
+extern const game_guide hanabi_guide; /* hanabi_guide.c: the game for players */
+
 const game_ops hanabi_ops = {
     .name = "hanabi",
     .title = "Hanabi",
@@ -340,6 +342,7 @@ const game_ops hanabi_ops = {
     .fns = NULL,
     .nfns = 0,
     .rules = rules,
+    .guide = &hanabi_guide,
     .init = init,
     .decode = decode,
     .encode = encode,

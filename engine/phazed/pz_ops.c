@@ -312,6 +312,8 @@ static size_t state_used(const void *s)
     return offsetof(pz_state, log) + n * sizeof st->log[0];
 }
 
+extern const game_guide pz_guide; /* pz_guide.c: the game for players */
+
 const game_ops phazed_ops = {
     .name = "phazed",
     .title = "Phazed",
@@ -328,6 +330,7 @@ const game_ops phazed_ops = {
     .suites = pz_suites,
     .nsuites = PZ_NSUITES,
     .rules = rules,
+    .guide = &pz_guide,
     .init = init,
     .decode = decode,
     .encode = encode,

@@ -387,7 +387,7 @@ test('an old sessionStorage token moves to localStorage; seats the server no lon
   assert.equal(await cy.page.locator('[data-testid="my-game"]').count(), 1, 'the unknown game was dropped');
 
   // A table of friends only: no seat is "me", so this browser watches, with both links.
-  const { id, links } = await createInLobby(cy.page, { game: 'hanabi', players: 2, seats: ['@invite', '@invite'], seed: 9 });
+  const { id, links } = await createInLobby(cy.page, { game: 'hanabi', players: 2, seats: ['@invite', '@invite'], seed: 9, name: 'Cy' });
   assert.deepEqual(Object.keys(links), ['0', '1']);
   assert.equal((await pageApp(cy.page)).you, null, 'the creator watches');
   assert.equal(await cy.page.evaluate((k) => localStorage.getItem(k), `croupier.token.${id}`), null, 'and holds no seat');

@@ -105,7 +105,15 @@ test('play Hanabi (rainbow) against two bots in the browser', async () => {
   const [hintRes] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/hint')), tid('hint-button').click()]);
   const hint = await hintRes.json();
   await page.waitForFunction(() => /Hint/.test(document.querySelector('[data-testid="message"]').textContent));
-  assert.ok((await tid('message').innerText()).includes(hint.explanation));
+  // said to the player: the play as an instruction, then the adviser's reason ("Play your card 2: the clues prove it fits")
+  const msg = await tid('message').innerText();
+  assert.match(msg, /^Hint: [A-Z]/);
+  assert.doesNotMatch(msg, /\b(I|my)\b/);
+  const m = /: | because /.exec(hint.explanation);
+  if (m) {
+    const reason = hint.explanation.slice(m.index + m[0].length).split(' ').slice(0, 3).join(' ').replace(/\bmy\b/g, 'your').replace(/\bI\b/g, 'you');
+    assert.ok(msg.includes(reason), `the reason "${reason}" is in "${msg}"`);
+  }
   if (hint.play.type === 'play' || hint.play.type === 'discard') {
     assert.match(await tid(`hb-card-0-${hint.play.card}`).getAttribute('class'), /\bhinted\b/);
     assert.match(await tid('message').innerText(), new RegExp(`your card ${hint.play.card + 1}\\b`));

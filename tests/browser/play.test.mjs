@@ -233,7 +233,11 @@ test('play Comp10001-Bo against three bots in the browser', async () => {
     const msg = await tid('message').innerText();
     // card codes read as names on the page (AS -> A♠), as in the log
     const shown = await page.evaluate(async (t) => (await import('/core/log.js')).readable(t), hint.explanation);
-    assert.ok(msg.includes(shown), `message shows the hint's explanation: ${msg}`);
+    // said to the player: the play as an instruction, then the reason after the adviser's play
+    assert.match(msg, /^Hint: [A-Z]/);
+    const cut = /: | because /.exec(shown);
+    const reason = cut ? shown.slice(cut.index + cut[0].length).replace(/\bmy\b/g, 'your').replace(/\bI\b/g, 'you').split(' ').slice(0, 4).join(' ') : '';
+    assert.ok(msg.includes(reason), `message shows the hint's reason (${reason}): ${msg}`);
     if (hint.play[0] !== 3) {
       const hinted = await page.locator('.hinted').evaluateAll((els) => els.map((e) => e.dataset.testid));
       assert.ok(hinted.includes(destTestId(hint.play)), `hint destination highlighted (${hinted})`);

@@ -27,7 +27,7 @@ const atShown = (n) => page.waitForFunction((k) => {
 
 /** Open a page address with this browser holding `token` for game `id` (none: spectator). */
 /** An explanation as the page shows it (card codes as names: 4D -> 4♦). */
-const readable = (text) => page.evaluate(async (t) => (await import('/core/log.js')).readable(t), text);
+const readable = (text) => page.evaluate(async (t) => { const l = await import('/core/log.js'); return l.readable(l.botSays(t)); }, text); // as the page says a bot's line
 
 async function open(hash, id, token) {
   await page.goto('/');
@@ -260,9 +260,9 @@ test('the rules panel, in the lobby and at the table, drawn from GET /rules/{gam
   await dialog.getByTestId('rules-turn').waitFor();
   assert.equal(await page.getByTestId('rules-title').innerText(), `Rules: ${doc.title}`);
   const items = await dialog.locator('[data-testid="rules-turn"] li').allInnerTexts();
-  assert.deepEqual(items, doc.turn, 'every rule of the turn, in order');
+  assert.deepEqual(items, doc.guide.turn, 'every line of the turn, in players\' words, in order');
   assert.doesNotMatch(await page.getByTestId('rules-body').innerText(), /\b(null|undefined)\b|\[object/);
-  for (const b of doc.bots) assert.equal(await dialog.getByTestId(`rules-bot-${b.name}`).innerText(), b.name);
+  for (const b of doc.guide.bots) assert.equal(await dialog.getByTestId(`rules-bot-${b.name}`).innerText(), b.name);
   await page.screenshot({ path: path.join(OUT, 'rules-fivecrowns-1280.png') });
   await page.setViewportSize({ width: 375, height: 800 });
   await page.screenshot({ path: path.join(OUT, 'rules-fivecrowns-375.png') });

@@ -3,7 +3,9 @@
 // plays a click: core/game.js sendPlay), with the text a person reads
 // scanned after every play: the board, the log and the bots' explanations,
 // the hints, the server's refusals (an illegal attempt every few turns),
-// the game-over summary and the replay's labels and explanations. None may
+// the game-over summary and the replay's labels and explanations, and the
+// lobby and the Rules panel (no routes, play shapes or reason codes there
+// either); a hint speaks to the player, never in the adviser's "I". None may
 // hold code notation: brackets, null, pile coordinates ("3,0"), raw card
 // codes ("0D", "7H"), "#0", numbered players ("Player 0", "player 2": the
 // table names them), "(play 3)".
@@ -36,6 +38,19 @@ async function text() {
     const { app } = await import('/core/state.js');
     return document.body.innerText.split(app.id || '\u0000').join('');
   });
+}
+
+// What a player reads in the lobby and the Rules panel holds no API either:
+// routes, play shapes, reason codes (those are docs/api.md's).
+const API = [
+  ['a route', /\b(GET|POST) \/|\/games\b|\.md\b/], ['a reason code', /\breason \d/], ['a JSON member', /"[a-z_]+":/],
+  ['paging', /\blimit and offset\b/],
+];
+function scanApi(t, where) {
+  for (const [what, re] of API) {
+    const m = re.exec(t);
+    if (m) assert.fail(`${where}: ${what} ("${m[0]}") in what a player reads: ${t.split('\n').find((l) => re.test(l))}`);
+  }
 }
 
 const seen = new Map(); // what was scanned, by where (for the failure message)
@@ -83,6 +98,11 @@ async function deal(game, variant, seed, players) {
   const variants = await tid('new-game-variant').locator('option').evaluateAll((os) => os.map((o) => o.value));
   if (variants.includes(variant)) await tid('new-game-variant').selectOption(variant);
   if (players) await tid('new-game-players').fill(String(players));
+  // the lobby, with its list of bots open, is read as a player reads it
+  await tid('new-game-bots-about').locator('summary').click();
+  // (its sentences: the seats' labels number the seats, "Player 2", as a form does)
+  scan((await page.locator('#ng-about, #ng-variant-about, #ng-bots-about').allInnerTexts()).join('\n'), `${game} lobby`);
+  scanApi(await page.locator('#setup').innerText(), `${game} lobby`);
   await tid('new-game-name').fill('Ada');
   await tid('new-game-seed').fill(String(seed));
   await tid('new-game-submit').click();
@@ -100,6 +120,12 @@ for (const [game, variant, seed, players] of TABLES) {
   test(`${game} ${variant}: a whole game's text holds no code notation`, { timeout: 900000 }, async () => {
     await deal(game, variant, seed, players);
     scan(await text(), `${game} deal`);
+    // the table's Rules panel
+    await tid('rules-button').click();
+    await tid('rules-dialog').getByTestId('rules-bots').waitFor();
+    scan(await tid('rules-body').innerText(), `${game} rules`);
+    scanApi(await tid('rules-body').innerText(), `${game} rules`);
+    await tid('rules-close').click();
     await shots(game, variant, 'start');
     let plays = 0;
     for (; plays < 3000; plays++) {
@@ -114,6 +140,11 @@ for (const [game, variant, seed, players] of TABLES) {
       await tid('hint-button').click();
       await page.waitForFunction(async () => (await import('/core/state.js')).app.hint !== null);
       scan(await text(), `${game} hint`);
+      const said = await tid('message').innerText();
+      if (/^Hint/.test(said)) { // the advice speaks to the player, not in the adviser's voice
+        assert.match(said, /^Hint: [A-Z]/, `${game} hint: ${said}`);
+        assert.doesNotMatch(said, /\b(I|my|me|I recommend)\b/, `${game} hint in the bot's voice: ${said}`);
+      }
       // the advice, played as a click would (a refresh may have cleared it: ask again)
       const version = await page.evaluate(async () => (await import('/core/state.js')).app.version);
       const played = await page.evaluate(async () => {
@@ -125,6 +156,9 @@ for (const [game, variant, seed, players] of TABLES) {
       if (!played) continue;
       await page.waitForFunction(async (v) => (await import('/core/state.js')).app.version !== v, version);
       scan(await text(), `${game} after a play`);
+      for (const l of (await page.locator('[data-testid="log-explanation"]').allInnerTexts()).slice(-8)) {
+        assert.doesNotMatch(l, /\b(I|my|me)\b|The computer/, `${game}: a bot's line out of the log's one voice: ${l}`);
+      }
       if (plays === 40) await shots(game, variant, 'middle');
     }
     assert.ok((await pageState()).state.over, `the game ended (${plays} plays of ours)`);
@@ -150,7 +184,7 @@ for (const [game, variant, seed, players] of TABLES) {
 
 test('every kind of text was read, and no console error but the refusals the browser logs itself', () => {
   for (const [game] of TABLES) {
-    for (const where of ['deal', 'refusal', 'hint', 'after a play', 'game over', 'replay']) {
+    for (const where of ['lobby', 'deal', 'rules', 'refusal', 'hint', 'after a play', 'game over', 'replay']) {
       assert.ok(seen.get(`${game} ${where}`) > 0, `${game} ${where} was scanned`);
     }
   }

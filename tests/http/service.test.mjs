@@ -105,6 +105,16 @@ test('every game of GET /rules links its rules page, and the server serves it', 
     expectStatus(r, 200, want);
     assert.match(r.headers.get('content-type'), /^text\/markdown; charset=utf-8$/);
     assert.equal(r.text, readFileSync(file, 'utf8'), `${want} is docs/rules/${g.game}.md as it is`);
+    // rendered as a page: every heading of the Markdown a heading, its tables tables
+    const html = `/docs/rules/${g.game}.html`;
+    assert.equal(g.rules_html, html, `GET /rules: ${g.game}'s rules_html`);
+    const p = await srv.get(html);
+    expectStatus(p, 200, html);
+    assert.match(p.headers.get('content-type'), /^text\/html; charset=utf-8$/);
+    assert.match(p.headers.get('content-security-policy'), /^default-src 'self'/);
+    const md = readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');
+    assert.equal((p.text.match(/<h2>/g) || []).length, (md.match(/^## /gm) || []).length, `${html}: the sections`);
+    assert.equal((p.text.match(/<table>/g) || []).length, (md.match(/^\|[-| :]+\|$/gm) || []).length, `${html}: the tables`);
   }
 });
 
@@ -125,7 +135,7 @@ test('rules pages: only a registered game\'s page, from --docs, never another fi
     const missing = expectProblem(await request(s.base, 'GET', '/docs/rules/phazed.md'), 404, 'not-found');
     assert.match(missing.detail, /--docs/);
     // a file that is there but is no game's page, names without .md, other files
-    for (const p of ['/docs/rules/nosuchgame.md', '/docs/rules/hanabi', '/docs/rules/hanabi.md.md',
+    for (const p of ['/docs/rules/nosuchgame.md', '/docs/rules/nosuchgame.html', '/docs/rules/hanabi.htm', '/docs/rules/hanabi', '/docs/rules/hanabi.md.md',
       '/docs/rules/.md', '/docs/secret.md', '/docs/rules/..%2Fsecret.md', '/docs/rules/%2E%2E/secret.md']) {
       expectProblem(await request(s.base, 'GET', p), 404, 'not-found', p);
     }

@@ -838,6 +838,65 @@ static void test_explanations_public(void **unused)
     assert_true(bots > 600 && lines > 5000);
 }
 
+/* The game for players (ops->guide, GET /rules' "guide"): every game has
+ * one; it names each variant once in ops->variants' order and each
+ * strategy once, says why one that cannot sit beside people cannot, and
+ * holds no notation: no bracket, brace, quote, route or play code. */
+static void guide_text_ok(const game_ops *ops, const char *t)
+{
+    if (!t || !*t)
+        fail_msg("%s: an empty guide line", ops->name);
+    static const char *const BAD[] = {"[", "]", "{", "}", "\"", "GET ", "POST ", "/games", "null",
+                                      "reason ", "seat 0", "play_type", NULL};
+    for (const char *const *b = BAD; *b; b++)
+        if (strstr(t, *b))
+            fail_msg("%s: \"%s\" in a player's line: %s", ops->name, *b, t);
+}
+
+static void test_guides(void **unused)
+{
+    (void)unused;
+    for (const game_ops *const *g = game_registry; *g; g++) {
+        const game_ops *ops = *g;
+        const game_guide *gd = ops->guide;
+        if (!gd)
+            fail_msg("%s has no guide", ops->name);
+        guide_text_ok(ops, gd->summary);
+        guide_text_ok(ops, gd->length);
+        int nv = 0;
+        for (; ops->variants[nv]; nv++) {
+            if (!gd->variants[nv].name || strcmp(gd->variants[nv].name, ops->variants[nv]) != 0)
+                fail_msg("%s: guide variant %d is not %s", ops->name, nv, ops->variants[nv]);
+            guide_text_ok(ops, gd->variants[nv].text);
+        }
+        assert_null(gd->variants[nv].name);
+        int nb = 0, nr = 0;
+        for (const game_bot *b = ops->bots; b->name; b++)
+            nb++;
+        for (const game_guide_row *r = gd->bots; r->name; r++, nr++) {
+            const game_bot *b = game_find_bot(ops, r->name);
+            if (!b || strcmp(b->name, r->name) != 0)
+                fail_msg("%s: the guide names no strategy %s", ops->name, r->name);
+            for (const game_guide_row *q = gd->bots; q < r; q++)
+                assert_string_not_equal(q->name, r->name);
+            guide_text_ok(ops, r->text);
+            if (!game_bot_with_people(ops, b)) {
+                if (!r->alone)
+                    fail_msg("%s: %s cannot sit beside people and the guide does not say why", ops->name,
+                             r->name);
+                guide_text_ok(ops, r->alone);
+            }
+        }
+        assert_int_equal(nr, nb);
+        for (const char *const *l = gd->turn; *l; l++)
+            guide_text_ok(ops, *l);
+        for (const char *const *l = gd->winning; *l; l++)
+            guide_text_ok(ops, *l);
+        assert_non_null(gd->turn[0]);
+        assert_non_null(gd->winning[0]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -849,6 +908,7 @@ int main(void)
         cmocka_unit_test(test_decoded_plays_on),
         cmocka_unit_test(test_plays_listed),
         cmocka_unit_test(test_explanations_public),
+        cmocka_unit_test(test_guides),
     };
     if (getenv("TEST_FILTER"))
         cmocka_set_test_filter(getenv("TEST_FILTER"));

@@ -5,7 +5,7 @@ import { api } from './api.js';
 import { connectionLost, goneOffline, setConnection } from './connection.js';
 import { followGame } from './events.js';
 import { same } from './json.js';
-import { fetchPlays, markTurnEnds, readable, withExplanations } from './log.js';
+import { advice, fetchPlays, markTurnEnds, withExplanations } from './log.js';
 import { afterPlayback, endPlayback, runPlayback, toPlayBack } from './playback.js';
 import { verdictOf, verdictText } from './verdict.js';
 import { forgetSeat, getToken } from './seats.js';
@@ -291,7 +291,7 @@ export async function askHint() {
     dispatch({ type: 'hint', hint: data });
     const r = renderer();
     const what = r.describePlay ? r.describePlay(data.play, app.you, { forHint: true }) : JSON.stringify(data.play);
-    say(`Hint${data.strategy ? ` (${data.strategy})` : ''}: ${what}. ${readable(data.explanation || '')}`.trim(), 'hint');
+    say(`Hint: ${advice(what, data.explanation)}`, 'hint');
   } catch (err) {
     sayError(err, 'No hint available');
   }

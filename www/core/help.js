@@ -1,10 +1,11 @@
 // The rules/help panel: a <dialog> drawn from GET /rules/{game}, fetched once
 // per game and kept in the state's rulesDocs, with a link to the game's rules
-// in words (its `rules_page`, served by the server as Markdown).
+// in full (its `rules_html`, the rules page the server renders from Markdown).
 
 import { api } from './api.js';
 import { byId, h } from './dom.js';
-import { app, dispatch, sayError } from './state.js';
+import { CORE_KEYS } from './keys.js';
+import { app, dispatch, sayError, tableOf } from './state.js';
 
 const pending = {};
 
@@ -26,59 +27,52 @@ export function rulesDoc(game) {
   return pending[game];
 }
 
-// Technical members of GET /rules/{game} that say nothing to a player.
-const SKIP = new Set(['game', 'title', 'variants', 'players', 'cooperative', 'bots', 'bots_with_people',
-  'functions', 'export_formats', 'events', 'export', 'save', 'conventions', 'rules_page']);
-const HEADINGS = {
-  notation: 'Cards and notation', plays: 'Plays', turn: 'How a turn goes', scoring: 'Scoring',
-  options: 'Options', bonus: 'The bonus game',
-};
+// The panel speaks to players: it shows the document's `guide` (the game in
+// players' words, from the engine), the bots' conventions where the game
+// has them and the table's keys; the notation and play shapes (for
+// programs) stay in docs/api.md and the rules document.
 
-const ORDER = ['turn', 'scoring', 'bonus', 'options', 'plays', 'notation'];
+const cap = (t) => String(t).replace(/^./, (c) => c.toUpperCase());
 
-const words = (k) => HEADINGS[k] || k.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+const section = (key, title, ...body) =>
+  h('section', { class: 'rules-section', 'data-testid': `rules-${key}` }, h('h3', {}, title), ...body);
 
-/** Any JSON member as readable text: strings as paragraphs, lists as lists,
- *  objects as definition lists. */
-function block(v, depth = 0) {
-  if (v === null || v === undefined) return null;
-  if (typeof v !== 'object') return h('p', {}, String(v));
-  if (Array.isArray(v)) {
-    return h('ul', { class: 'rules-list' }, v.map((x) => h('li', {},
-      typeof x === 'object' && x !== null
-        ? (x.text ? [x.text, x.play !== undefined ? [' ', h('code', {}, JSON.stringify(x.play))] : null] : block(x, depth + 1))
-        : String(x))));
-  }
-  if (depth > 2) return h('code', {}, JSON.stringify(v));
-  return h('dl', { class: 'rules-dl' }, Object.entries(v).map(([k, x]) => [
-    h('dt', {}, words(k)),
-    h('dd', {}, typeof x === 'object' && x !== null ? block(x, depth + 1) : String(x)),
+const list = (lines) => h('ul', { class: 'rules-list' }, lines.map((t) => h('li', {}, String(t))));
+
+/** The bots, strongest first, one sentence each; one that cannot sit
+ *  beside people says why. */
+export function botsList(guide, testid) {
+  return h('dl', { class: 'rules-dl', 'data-testid': testid }, guide.bots.map((b) => [
+    h('dt', { 'data-testid': `${testid}-${b.name}` }, b.name),
+    h('dd', {}, b.text, b.with_people === false && b.alone ? [' ', h('em', { class: 'bot-alone' }, b.alone)] : null),
   ]));
 }
 
 /** The dialog's content for one game's rules document. */
-function rulesContent(doc) {
-  const players = doc.players ? `${doc.players.min === doc.players.max ? doc.players.min : `${doc.players.min} to ${doc.players.max}`} players` : '';
-  const facts = [players, doc.cooperative ? 'cooperative: everyone wins or loses together' : '',
-    Array.isArray(doc.variants) && doc.variants.length ? `variants: ${doc.variants.join(', ')}` : ''].filter(Boolean).join(' · ');
-  // The rules of play first, the notation (for reading plays and logs) last.
-  const rank = (k) => { const i = ORDER.indexOf(k); return i < 0 ? ORDER.length : i; };
-  const sections = Object.keys(doc).filter((k) => !SKIP.has(k)).sort((a, b) => rank(a) - rank(b)).map((k) =>
-    h('section', { class: 'rules-section', 'data-testid': `rules-${k}` }, h('h3', {}, words(k)), block(doc[k])));
+function rulesContent(doc, game) {
+  const g = doc.guide;
+  const table = tableOf(game);
+  const keys = [...(table && Array.isArray(table.hotkeys) ? table.hotkeys : []), ...CORE_KEYS];
+  // The rules in full (every ruling too), rendered as a page: a new tab, the panel stays.
+  const href = doc.rules_html || doc.rules_page;
+  const page = typeof href === 'string' && href.startsWith('/docs/rules/') ? href : null;
   const conv = doc.conventions;
-  const bots = Array.isArray(doc.bots) ? doc.bots : [];
-  // The rules in full (every ruling too): a new tab, the panel stays.
-  const page = typeof doc.rules_page === 'string' && doc.rules_page.startsWith('/docs/rules/') ? doc.rules_page : null;
+  if (!g) return [h('p', {}, 'This game has no rules for players yet.')];
   return [
-    facts ? h('p', { class: 'rules-facts', 'data-testid': 'rules-facts' }, facts) : null,
-    page ? h('p', { class: 'rules-facts' }, 'The rules in full, with every ruling: ',
-      h('a', { href: page, target: '_blank', rel: 'noopener', 'data-testid': 'rules-page' }, page.slice(1))) : null,
-    ...sections,
-    conv && Array.isArray(conv.rules) ? h('section', { class: 'rules-section', 'data-testid': 'rules-conventions' },
-      h('h3', {}, 'How the bots play: conventions'), conv.summary ? h('p', {}, conv.summary) : null, block(conv.rules)) : null,
-    bots.length ? h('section', { class: 'rules-section', 'data-testid': 'rules-bots' }, h('h3', {}, 'Bots'),
-      h('dl', { class: 'rules-dl' }, bots.map((b) => typeof b === 'string' ? h('dt', {}, b)
-        : [h('dt', { 'data-testid': `rules-bot-${b.name}` }, b.name), h('dd', {}, b.description || '')]))) : null,
+    h('p', { class: 'rules-summary', 'data-testid': 'rules-summary' }, g.summary),
+    h('p', { class: 'rules-facts', 'data-testid': 'rules-facts' }, g.length,
+      doc.cooperative ? ' Everyone plays together: the whole table wins or loses.' : ''),
+    page ? h('p', { class: 'rules-facts' },
+      h('a', { href: page, target: '_blank', rel: 'noopener', 'data-testid': 'rules-page' }, 'The rules in full, with every ruling')) : null,
+    section('turn', 'How a turn goes', list(g.turn)),
+    section('winning', 'How it ends', list(g.winning)),
+    g.variants.length > 1 ? section('variants', 'Variants', h('dl', { class: 'rules-dl' }, g.variants.map((v) => [
+      h('dt', { 'data-testid': `rules-variant-${v.name}` }, cap(v.name)), h('dd', {}, v.text)]))) : null,
+    section('bots', 'The bots, strongest first', botsList(g, 'rules-bot')),
+    conv && Array.isArray(conv.rules) ? section('conventions', 'How the bots play: conventions',
+      conv.summary ? h('p', {}, conv.summary) : null, list(conv.rules)) : null,
+    keys.length ? section('keys', 'Keys', h('dl', { class: 'rules-dl rules-keys' }, keys.map((k) => [
+      h('dt', {}, h('kbd', {}, k.key)), h('dd', {}, k.what)]))) : null,
   ];
 }
 
@@ -113,7 +107,7 @@ export function drawRules(s) {
     const body = byId('rules-body');
     if (doc) {
       byId('rules-title').textContent = `Rules: ${doc.title || (entry && entry.title) || game}`;
-      body.replaceChildren(...rulesContent(doc).filter(Boolean));
+      body.replaceChildren(...rulesContent(doc, game).filter(Boolean));
     } else {
       byId('rules-title').textContent = `Rules: ${(entry && entry.title) || game}`;
       body.replaceChildren(h('p', {}, doc === null ? 'The rules could not be loaded.' : 'Loading…'));

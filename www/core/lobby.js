@@ -7,6 +7,7 @@ import { byId, h } from './dom.js';
 import { beginUpdate, endUpdate, refreshLegal, stopLive, syncLive } from './game.js';
 import { withExplanations } from './log.js';
 import { nth } from './numbering.js';
+import { botsList } from './help.js';
 import { refreshMyGames, saveInvites, setToken } from './seats.js';
 import { app, dispatch, say, sayError, tableOf } from './state.js';
 
@@ -94,6 +95,7 @@ function fillGameFields() {
   if (!g) return;
   const variants = Array.isArray(g.variants) && g.variants.length ? g.variants : ['standard'];
   byId('ng-variant').replaceChildren(...variants.map((v) => h('option', { value: v }, v)));
+  drawAbout(g);
   const { min, max } = tableBounds(g);
   byId('ng-players-range').textContent = `(${min} to ${max})`;
   const players = byId('ng-players');
@@ -109,6 +111,21 @@ function fillGameFields() {
   byId('ng-options').replaceChildren(...opts);
   byId('ng-options').hidden = opts.length === 0;
   fillBotSeats();
+}
+
+/** What the game is, what the chosen variant changes and the bots,
+ *  strongest first (GET /rules' guide: the engine's words for players). */
+function drawAbout(g) {
+  const guide = g.guide;
+  byId('ng-about').textContent = guide ? `${guide.summary} ${guide.length}` : '';
+  const variantAbout = () => {
+    const v = guide && guide.variants.find((x) => x.name === byId('ng-variant').value);
+    byId('ng-variant-about').textContent = v ? v.text : '';
+  };
+  variantAbout();
+  byId('ng-variant').onchange = variantAbout;
+  byId('ng-bots-about').hidden = !guide;
+  byId('ng-bots-about-list').replaceChildren(...(guide ? [botsList(guide, 'lobby-bot')] : []));
 }
 
 // Who sits where: each seat is "me", "a friend (invite)" or a bot strategy.
@@ -166,7 +183,11 @@ function syncSeats() {
   const sels = seatSelects();
   const people = sels.some((s) => s.value === ME || s.value === INVITE);
   for (const s of sels) {
-    for (const o of s.options) o.disabled = people && o.value !== ME && o.value !== INVITE && !withPeople.includes(o.value);
+    for (const o of s.options) {
+      const person = o.value === ME || o.value === INVITE;
+      o.disabled = people && !person && !withPeople.includes(o.value);
+      if (!person) o.textContent = o.disabled ? `${o.value} (not beside people)` : o.value;
+    }
     if (s.selectedOptions[0] && s.selectedOptions[0].disabled) s.value = withPeople[0] || INVITE;
     const friend = s.parentElement.querySelector('.friend-name');
     if (friend) friend.hidden = s.value !== INVITE;
@@ -196,7 +217,7 @@ function fillBotSeats() {
 async function createGame() {
   const g = currentCatalogueGame();
   if (!g) return;
-  const name = byId('ng-name').value.trim() || 'You';
+  const typed = byId('ng-name').value.trim();
   const seedText = byId('ng-seed').value.trim();
   if (seedText && !/^\d{1,16}$/.test(seedText)) {
     say('The seed must be a whole number (digits only), or left empty.', 'error');
@@ -210,6 +231,17 @@ async function createGame() {
     return;
   }
   const sels = seatSelects();
+  const inviting = sels.some((s) => s.value === INVITE);
+  // Friends read the host's name ("Ada invited you", "Ada to play"): a
+  // table with friends needs one; alone with bots the table says "you".
+  if (inviting && !typed) {
+    say('Your friends will see your name: enter it under "Your name" first.', 'error');
+    byId('ng-name').setAttribute('aria-invalid', 'true');
+    byId('ng-name').focus();
+    return;
+  }
+  byId('ng-name').removeAttribute('aria-invalid');
+  const name = typed || 'Guest';
   const players = sels.map((s, i) => {
     if (s.value === ME) return { name };
     if (s.value === INVITE) {
@@ -219,8 +251,7 @@ async function createGame() {
     return { bot: s.value };
   });
   const meSeat = sels.findIndex((s) => s.value === ME);
-  const inviting = sels.some((s) => s.value === INVITE);
-  if (meSeat >= 0 || inviting) localStorage.setItem('croupier.name', name);
+  if (typed && (meSeat >= 0 || inviting)) localStorage.setItem('croupier.name', typed);
   const body = { game: g.game, variant: byId('ng-variant').value, players };
   if (inviting) body.host = { name };
   if (seedText) body.seed = Number(seedText);

@@ -63,6 +63,46 @@ export function readable(text) {
   return playerWords(r.explainText ? r.explainText(text) : text);
 }
 
+const KEEP = new Set(['can', 'could', 'will', 'would', 'must', 'may', 'might', 'should', 'did', 'had', 'was', 'drew', 'took', 'went', 'gave', 'kept']);
+const third = (v) => {
+  if (KEEP.has(v) || /ed$/.test(v)) return v;
+  if (v === 'have') return 'has';
+  if (v === 'do' || v === 'go') return `${v}es`;
+  if (/(s|sh|ch|x|z)$/.test(v)) return `${v}es`;
+  if (/[^aeiou]y$/.test(v)) return `${v.slice(0, -1)}ies`;
+  return `${v}s`;
+};
+
+/** A bot's explanation in the log's one voice: every bot speaks of itself
+ *  as the log names it, in the third person ("clues Bob's 1s", "draws from
+ *  the deck: the discard does not help their phase"), never "I", "my" or
+ *  "The computer" (the games' engines word their bots differently). */
+export function botSays(text) {
+  if (typeof text !== 'string') return text;
+  return text
+    .replace(/^The computer /, '')
+    .replace(/(^|[:;.]\s+)I (?!am\b)([a-z]+)/g, (m, pre, v) => `${pre}${third(v)}`)
+    .replace(/\bI am\b/g, 'they are').replace(/\bI'm\b/g, "they're").replace(/\bI\b/g, 'they')
+    .replace(/\bmy\b/g, 'their').replace(/\bMy\b/g, 'Their').replace(/\bmyself\b/g, 'themselves')
+    .replace(/\bmine\b/g, 'theirs').replace(/\bme\b/g, 'them');
+}
+
+/** A hint in the player's words: the table's play as an instruction, then
+ *  the adviser's reason turned to the reader ("Play your card 1: the clues
+ *  prove it fits a pile"). The reason is the explanation's part after its
+ *  play (after the first ": " or " because "); the adviser's "I" and "my"
+ *  become "you" and "your". */
+export function advice(what, explanation) {
+  const text = readable(explanation || '');
+  const m = /: | because /.exec(text);
+  const why = (m ? text.slice(m.index + m[0].length) : '')
+    .replace(/\bI am\b/g, 'you are').replace(/\bI\b/g, 'you').replace(/\bmy\b/g, 'your')
+    .replace(/\bme\b/g, 'you').replace(/\bmine\b/g, 'yours').replace(/\bthe hand\b/g, 'your hand')
+    .replace(/[.\s]+$/, '');
+  const head = String(what).replace(/^./, (c) => c.toUpperCase());
+  return why ? `${head}: ${why}.` : `${head}.`;
+}
+
 // The log, drawn
 
 function logEntry(rec, n) {
@@ -74,7 +114,7 @@ function logEntry(rec, n) {
     ' ',
     h('span', { class: 'log-play', 'data-testid': 'log-play' }, desc),
     rec.turn_ending ? h('span', { class: 'badge', 'data-testid': 'log-turn-end' }, 'turn ends') : null,
-    rec.explanation ? h('span', { class: 'log-why', 'data-testid': 'log-explanation' }, readable(rec.explanation)) : null,
+    rec.explanation ? h('span', { class: 'log-why', 'data-testid': 'log-explanation' }, readable(botSays(rec.explanation))) : null,
     r.logExtra ? r.logExtra(rec) : null);
 }
 

@@ -11,6 +11,7 @@ import { byId } from './dom.js';
 import { drawTable, drawingKey, sameKey, tableContext } from './board.js';
 import { drawConnection } from './connection.js';
 import { drawRules } from './help.js';
+import { focusNext } from './keys.js';
 import { drawInvites } from './invite.js';
 import { drawLobby } from './lobby.js';
 import { drawLog } from './log.js';
@@ -47,6 +48,8 @@ function drawMessage(s) {
 }
 
 let boardKey = null;   // what the board's drawing was made from
+let drawnVersion = null; // the game's version the live board was last drawn at
+let focusPending = false; // a play was drawn whose next control is not chosen yet
 let wasShown = false;
 
 /** The board: the live table, or the position a playback shows. */
@@ -71,7 +74,13 @@ function drawBoard(s) {
   if (a.moved && typeof a.moved.n === 'number') board.dataset.moved = String(a.moved.n); else delete board.dataset.moved;
   if (focused) {
     const again = board.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
-    if (again) again.focus({ preventScroll: true });
+    if (again && !again.disabled && again.getAttribute('aria-disabled') !== 'true') again.focus({ preventScroll: true });
+  }
+  if (!frame && a.mode === 'live') { // never lost on the body after a play
+    // after a play the focus moves on once the new position's plays are here
+    if (drawnVersion !== s.version) { drawnVersion = s.version; focusPending = true; }
+    focusNext(board, a.myTurn, focusPending);
+    if (s.legal.length || !a.myTurn) focusPending = false;
   }
   if (scroller) scroller.scrollTop = scrollY;
   // Buttons under the board (a pass, "go out"): from the same context.
@@ -110,6 +119,20 @@ function drawGame(s) {
   drawConnection(s);
 }
 
+const TITLE = document.title; // the lobby's
+
+/** The tab's title: the game and, while the reader may act, "Your turn"
+ *  first, so a background tab says so. */
+function drawTitle(s) {
+  let t = TITLE;
+  if (s.shown && !s.replay && s.state) {
+    const entry = s.catalogue.find((g) => g.game === s.game);
+    const game = (entry && entry.title) || s.game;
+    t = myTurn() ? `Your turn · ${game} · Croupier` : `${s.status && s.status.over ? 'Game over · ' : ''}${game} · Croupier`;
+  }
+  if (document.title !== t) document.title = t;
+}
+
 /** Draw the page from state `s` (subscribed to the store by app.js). */
 export function render(s = app) {
   byId('setup').hidden = !s.lobby;
@@ -119,4 +142,5 @@ export function render(s = app) {
   drawReplay(s);
   drawRules(s);
   drawMessage(s);
+  drawTitle(s);
 }

@@ -11,7 +11,7 @@ import { api } from './api.js';
 import { byId, h } from './dom.js';
 import { drawTable, drawingKey, logUpTo, sameKey, tableContext } from './board.js';
 import { refreshFromServer, refreshLegal } from './game.js';
-import { fetchPlays, readable } from './log.js';
+import { botSays, fetchPlays, readable } from './log.js';
 import { app, dispatch, renderer, resultText, sayError, seatName } from './state.js';
 
 /** The play number in the address (#...&at=N), or null. */
@@ -168,7 +168,7 @@ function drawPosition(s, rp) {
     ? [h('span', { class: 'log-who' }, seatName(rec.seat)), ' ', h('span', { 'data-testid': 'replay-move-text' }, describe(r, rec))]
     : ['The deal: no play yet.']));
   const why = byId('replay-explanation');
-  why.textContent = rec && rec.explanation ? readable(rec.explanation) : (rec ? 'No explanation: a person made this play.' : '');
+  why.textContent = rec && rec.explanation ? readable(botSays(rec.explanation)) : (rec ? 'No explanation: a person made this play.' : '');
   why.classList.toggle('muted', !(rec && rec.explanation));
   const atEnd = pos === rp.plays.length - 1 && st.over;
   byId('replay-end').replaceChildren(...(atEnd && r.finalHands ? [r.finalHands(view.state)].filter(Boolean) : []));

@@ -9,6 +9,15 @@ import { placeVerdict } from '../core/verdict.js';
 import { boCard, cardFace, cardText, readableCodes } from './french-cards.js';
 
 export const BO = {
+  // The keys of the table (core/keys.js presses the control a key names;
+  // the Rules panel lists them). A digit picks a hand card, or, with a card
+  // picked, plays it on that build pile.
+  hotkeys: [
+    { key: '1 to 5', what: 'pick the card in that place of your hand', keys: ['1', '2', '3', '4', '5'], target: (k, a) => (a.selection ? null : `hand-card-${+k - 1}`) },
+    { key: 'S', what: 'pick your stockpile\'s top card', keys: ['s'], target: (k, a) => `stockpile-${a.you}` },
+    { key: '1 to 4 (a card picked)', what: 'play it on that build pile', keys: ['1', '2', '3', '4'], target: (k, a) => (a.selection ? `build-pile-${+k - 1}` : null) },
+    { key: 'X', what: 'pass, when no play is possible', keys: ['x'], target: () => 'pass-button' },
+  ],
   title: 'Comp10001-Bo',
 
   // Source/destination keys: "hand:<card>", "stock", "embargo", "discard:<o>:<p>";
@@ -85,7 +94,17 @@ export const BO = {
     return readableCodes(text);
   },
 
-  describePlay(play, seat) {
+  describePlay(play, seat, opts = {}) {
+    if (opts.forHint && Array.isArray(play)) {
+      const [type, src, dest] = play;
+      const to = () => h('span', {}, BO.destNodes(dest, seat)).textContent.replace(/^own /, 'your ');
+      if (type === 0) return `play ${h('span', {}, cardText(src)).textContent} from your hand to ${to()}`;
+      if (type === 2) return `play ${h('span', {}, cardText(src)).textContent} from your stockpile to ${to()}`;
+      if (type === 1) return `play ${h('span', {}, cardText(src[0])).textContent} from ${src[1][0] === seat ? 'your' : whose(src[1][0])} discard pile ${nth(src[1][1])} to ${to()}`;
+      if (type === 3) return 'pass: no play is possible';
+      if (type === 4) return `put the embargo on ${to()}`;
+      if (type === 5) return `clear your embargo to ${to()}`;
+    }
     const span = h('span', {}, BO.describePlayNodes(play, seat));
     return span.textContent;
   },

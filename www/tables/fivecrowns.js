@@ -38,7 +38,7 @@ function fcCard(card) {
 }
 const fcName = (card) => { const c = fcCard(card); return c.wild ? `${c.name} (wild)` : c.name; };
 
-function fcFace(card, extra = '') {
+export function fcFace(card, extra = '') {
   const c = fcCard(card);
   const cls = `card fc-card fc-${c.suit}${c.wild ? ' fc-wild' : ''}${c.joker ? ' fc-joker' : ''} ${extra}`;
   return h('span', { class: cls, 'aria-hidden': 'true', dataset: { card } },
@@ -162,6 +162,13 @@ async function fcSave() {
 }
 
 export const FC = {
+  // The keys of the table (core/keys.js presses the control a key names;
+  // the Rules panel lists them).
+  hotkeys: [
+    { key: 'D', what: 'draw from the draw pile', keys: ['d'], target: () => 'fc-draw-pile' },
+    { key: 'T', what: 'take the top of the discard pile', keys: ['t'], target: () => 'fc-discard-pile' },
+    { key: '1 to 9, 0', what: 'discard the card in that place of your hand (0: the tenth)', keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0'], target: (k) => `fc-hand-card-${k === '0' ? 9 : +k - 1}` },
+  ],
   title: 'Five Crowns',
   defaultPlayers: 2,
 

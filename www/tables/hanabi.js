@@ -54,6 +54,15 @@ function liveContext(a) {
 }
 
 export const HB = {
+  // The keys of the table (core/keys.js presses the control a key names;
+  // the Rules panel lists them).
+  hotkeys: [
+    { key: '1 to 5', what: 'pick your card 1 to 5', keys: ['1', '2', '3', '4', '5'], target: (k, a) => `hb-card-${a.you}-${+k - 1}` },
+    { key: 'P', what: 'play the card you picked', keys: ['p'], target: () => 'hb-play' },
+    { key: 'D', what: 'discard the card you picked', keys: ['d'], target: () => 'hb-discard' },
+    { key: 'C', what: 'clue the colour of the teammate\'s card you picked', keys: ['c'], target: () => 'hb-hint-color' },
+    { key: 'N', what: 'clue the number of the teammate\'s card you picked', keys: ['n'], target: () => 'hb-hint-number' },
+  ],
   title: 'Hanabi',
   defaultPlayers: 3,
 

@@ -97,6 +97,14 @@ function handOverWords(r) {
 
 
 export const PZ = {
+  // The keys of the table (core/keys.js presses the control a key names;
+  // the Rules panel lists them).
+  hotkeys: [
+    { key: 'D', what: 'pick up from the deck', keys: ['d'], target: () => 'pz-deck' },
+    { key: 'T', what: 'take the top of the discard pile (or, with a card picked, discard it there)', keys: ['t'], target: () => 'pz-discard' },
+    { key: '1 to 9, 0', what: 'pick the card in that place of your hand (0: the tenth)', keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0'], target: (k) => `pz-hand-card-${k === '0' ? 9 : +k - 1}` },
+    { key: 'X', what: 'discard the card you picked', keys: ['x'], target: () => 'pz-discard-button' },
+  ],
   title: 'Phazed',
   defaultPlayers: 4,
 
