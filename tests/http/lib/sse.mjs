@@ -4,12 +4,14 @@
 //   const s = follow(`${base}/games/${id}/events`);
 //   await s.ready;                       // the stream answered 200
 //   const t = await s.arrival(n);        // performance.now() when event n came
+//   s.frames                             // [{id, data (parsed), text (the frame)}]
 //   s.close();
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 
 export function follow(url, headers = {}) {
   const at = new Map(); // event id -> arrival time
+  const frames = []; // the events, as they came
   const waiting = new Map(); // event id -> [resolve]
   let req;
   const ready = new Promise((resolve, reject) => {
@@ -28,6 +30,8 @@ export function follow(url, headers = {}) {
           const m = /^id: (\d+)$/m.exec(frame);
           if (!m) continue;
           const id = Number(m[1]);
+          const data = /^data: (.*)$/m.exec(frame);
+          frames.push({ id, data: data ? JSON.parse(data[1]) : undefined, text: frame });
           at.set(id, now);
           for (const r of waiting.get(id) ?? []) r(now);
           waiting.delete(id);
@@ -38,6 +42,7 @@ export function follow(url, headers = {}) {
   });
   return {
     ready,
+    frames,
     /** When event `id` arrived (waits for it; rejects after `ms`). */
     arrival(id, ms = 30_000) {
       if (at.has(id)) return Promise.resolve(at.get(id));
