@@ -451,9 +451,23 @@ static int chunk_writer(void *ctx, const char *data, size_t len)
 {
     if (len == 0) /* is the client still there? (events.c) */
         return front_conn_client_gone() ? -1 : 0;
+    /* the chunk in one write (mg_send_chunk makes three: three segments
+     * with tcp_nodelay, per event and per stream) */
+    char *chunk = malloc(len + 24);
+    if (!chunk)
+        return -1;
+    int k = snprintf(chunk, 24, "%zx\r\n", len);
+    memcpy(chunk + k, data, len);
+    memcpy(chunk + k + len, "\r\n", 2);
+    size_t n = (size_t)k + len + 2;
     front_conn_arm_write(CONN_WRITE_MS); /* all of it taken in time, or the stream is cut off */
-    int sent = mg_send_chunk(ctx, data, (unsigned)len) > 0;
-    return front_conn_disarm() || !sent ? -1 : 0;
+    int sent = mg_write(ctx, chunk, n) == (int)n;
+    free(chunk);
+    if (front_conn_disarm()) { /* not taken within CONN_WRITE_MS: cut off */
+        streams_cut(STREAM_SSE);
+        return -1;
+    }
+    return sent ? 0 : -1;
 }
 
 static void stream_events(struct mg_connection *conn, const front_civet *fc,

@@ -764,8 +764,10 @@ static void serve(ws_conn *wc)
         pthread_mutex_unlock(&wc->wmu);
         if (!owed && !reading)
             return; /* closed both ways, or our close frame is out */
-        if (owed && now - out_since >= WS_SEND_MS)
-            return; /* it took not all it was owed in WS_SEND_MS: cut off */
+        if (owed && now - out_since >= WS_SEND_MS) {
+            streams_cut(STREAM_WEBSOCKET); /* it took not all it was owed in WS_SEND_MS */
+            return;
+        }
         int64_t ping_at = (wc->heard > wc->pinged ? wc->heard : wc->pinged) + WS_PING_MS;
         int64_t until = owed ? out_since + WS_SEND_MS : ping_at;
         struct pollfd p[2] = {

@@ -68,6 +68,12 @@ char *metrics_render(size_t *len)
     OUT("croupier_streams_refused_total{kind=\"sse\"} %llu\n", streams_refused(STREAM_SSE));
     OUT("croupier_streams_refused_total{kind=\"websocket\"} %llu\n",
         streams_refused(STREAM_WEBSOCKET));
+    OUT("# HELP croupier_streams_cut_total Event streams cut off because their client did not "
+        "take what was written to it within the write timeout (10 s), by kind.\n");
+    OUT("# TYPE croupier_streams_cut_total counter\n");
+    OUT("croupier_streams_cut_total{kind=\"sse\"} %llu\n", streams_cut_total(STREAM_SSE));
+    OUT("croupier_streams_cut_total{kind=\"websocket\"} %llu\n",
+        streams_cut_total(STREAM_WEBSOCKET));
     unsigned long long fb, fd;
     long fbufs;
     fan_counts(&fb, &fd, &fbufs);
