@@ -461,9 +461,12 @@ static int chunk_writer(void *ctx, const char *data, size_t len)
     memcpy(chunk + k + len, "\r\n", 2);
     size_t n = (size_t)k + len + 2;
     front_conn_arm_write(CONN_WRITE_MS); /* all of it taken in time, or the stream is cut off */
+    int64_t t0 = front_conn_now_us();
     int sent = mg_write(ctx, chunk, n) == (int)n;
     free(chunk);
-    if (front_conn_disarm()) { /* not taken within CONN_WRITE_MS: cut off */
+    /* not taken in time: our deadline fired, or civetweb's own bound on a
+     * write (IO_MS, the same 10 s) ended it first; either way cut off */
+    if (front_conn_disarm() || (!sent && front_conn_now_us() - t0 >= (CONN_WRITE_MS - 1000) * 1000LL)) {
         streams_cut(STREAM_SSE);
         return -1;
     }

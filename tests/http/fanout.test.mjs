@@ -8,9 +8,8 @@
 // (croupier_event_builds_total).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import WebSocket from 'ws';
 import { useServer, expectStatus } from './lib/server.mjs';
-import { follow } from './lib/sse.mjs';
+import { follow, followWs } from './lib/sse.mjs';
 
 // 23 streams from one address: more than the default 16 allow
 const srv = useServer({ extraArgs: ['--threads', '64', '--max-streams-per-client', '32'] });
@@ -18,18 +17,6 @@ const viaFcgi = process.env.CROUPIER_TEST_FRONT === 'fcgi';
 
 /** An SSE stream of a reader (a seat's token, or none), lib/sse.mjs. */
 const sse = (path, token) => follow(srv.base + path, token ? { authorization: `Bearer ${token}` } : {});
-
-/** A WebSocket follower (a seat by header, or a spectator): its event messages. */
-function ws(path, token) {
-  const w = { msgs: [] };
-  w.ready = new Promise((resolve, reject) => {
-    w.ws = new WebSocket(srv.base.replace('http', 'ws') + path, [], token ? { headers: { authorization: `Bearer ${token}` } } : {});
-    w.ws.on('open', resolve);
-    w.ws.on('error', reject);
-    w.ws.on('message', (m) => { const j = JSON.parse(m.toString()); if (j.event !== 'turn') w.msgs.push(j); });
-  });
-  return w;
-}
 
 const metric = async (name) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec((await srv.get('/metrics')).text)?.[1]);
 
@@ -43,7 +30,7 @@ test('each audience gets its own events, the same bytes for all its streams, bui
   const streams = [];
   readers.forEach((tok, r) => { for (let i = 0; i < per[r]; i++) streams.push({ r, s: sse(`/games/${id}/events`, tok) }); });
   await Promise.all(streams.map((x) => x.s.ready));
-  const sockets = viaFcgi ? [] : readers.map((tok, r) => ({ r, w: ws(`/games/${id}/ws`, tok) }));
+  const sockets = viaFcgi ? [] : readers.map((tok, r) => ({ r, w: followWs(srv.base.replace('http', 'ws') + `/games/${id}/ws`, tok) }));
   await Promise.all(sockets.map((x) => x.w.ready));
   const builds0 = await metric('croupier_event_builds_total');
   const PLAYS = 12;
