@@ -93,7 +93,7 @@ async function run(srv, followers) {
   all.forEach((s) => s.close());
   const m = await request(srv.base, 'GET', '/metrics', {});
   const builds = /^croupier_event_builds_total (\d+)/m.exec(m.text)?.[1];
-  return { followers, plays: other.length, cpu, ns, delivered, streams: all.length, other, post, builds: Number(builds) };
+  return { followers, plays: other.length, cpu, ns, delivered, streams: all.length, other, post, builds: builds === undefined ? NaN : Number(builds) };
 }
 
 console.log(`== fanout: server CPU and the other seat's latency with F spectators following one game (SSE, loopback; ${PLAYS} plays each)`);
@@ -121,7 +121,7 @@ try {
     console.log(`  F=${String(f).padStart(4)}  streams ${String(r.streams).padStart(4)}  plays ${r.plays}  CPU ${String(r.cpu).padStart(5)} ms (stat)  CPU/play ${ms(perPlay)} ms  ` +
       `CPU/event/stream ${perEv.toFixed(1).padStart(6)} us  per extra stream ${extra.padStart(8)}  ` +
       `other seat p50 ${ms(percentile(r.other, 50))} p99 ${ms(percentile(r.other, 99))} ms  ` +
-      `POST p50 ${ms(percentile(r.post, 50))} p99 ${ms(percentile(r.post, 99))} ms  loads ${r.builds}`);
+      `POST p50 ${ms(percentile(r.post, 50))} p99 ${ms(percentile(r.post, 99))} ms  loads ${Number.isNaN(r.builds) ? "-" : r.builds}`);
     rows.push(r);
   }
   const none = rows.find((r) => r.followers === 0), two = rows.find((r) => r.followers === 200);
@@ -130,7 +130,7 @@ try {
     console.log(`  the other seat's p99 with 200 spectators / with none: ${k.toFixed(2)}x (goal: within 2x)`);
   }
   console.log('  (CPU: utime + stime of /proc/PID/stat over the plays, in 10 ms ticks; the per-play and per-event figures from');
-  console.log('   the threads\' /proc/PID/task/*/schedstat, in ns; "per extra stream": the CPU above the previous F's, over the deliveries added;');
+  console.log('   the threads\' /proc/PID/task/*/schedstat, in ns; "per extra stream": the CPU above the previous count, over the deliveries added;');
   console.log('   "loads": croupier_event_builds_total over the count: one per audience and write when shared)');
 } finally {
   await srv.stop();
