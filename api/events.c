@@ -137,7 +137,9 @@ done:
  * event (limits.h: 60 s for a spectator, 10 min for a seat by default; a
  * comment line every SSE_BEAT_S keeps proxies from closing it, and tells us
  * when the client is gone). A client (EventSource) reconnects with
- * Last-Event-ID and loses nothing. A write to the game committed by this
+ * Last-Event-ID and loses nothing. The events are loaded and written once
+ * for all the streams of one credential (fanout.h); each stream writes its
+ * part of the shared bytes. A write to the game committed by this
  * process, or on PostgreSQL by another (LISTEN/NOTIFY, store.h listen()),
  * wakes the stream at once (notify.h); the store is polled too, every
  * SSE_POLL_MIN_MS after an event, backing off to SSE_POLL_MAX_MS while

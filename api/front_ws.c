@@ -13,7 +13,9 @@
  * event shapes (the member "n" removed) written as Python's json.dumps would
  * (", " and ": " separators), sends {"event": "turn"} when it is that seat's
  * turn, and takes the action JSON back as the seat's play. Nothing about a
- * game is held here: each push re-reads the store (the events snapshot), and
+ * game is held here but the last events of each audience (fanout.h: loaded
+ * and written once for every stream, SSE or WebSocket, of one credential;
+ * a push re-reads the store when the game changed), and
  * an action is a synthesized POST /games/{id}/plays through api_handle(), so
  * every rule, check and compare-and-swap is the one the HTTP API uses.
  * One poller thread serves all connections: every 100 ms after something

@@ -10,7 +10,7 @@
 // time, so the same plays and the same work), both seats' SSE streams and F
 // spectators' streams, caught up; then PLAYS plays, each made by the seat
 // to move (its bot's hint, asked before the clock starts) and waited for on
-// every stream before the next. Printed per F: the server's CPU (utime +
+// every stream before the next (one untimed run of F = 0 first). Printed per F: the server's CPU (utime +
 // stime of /proc/PID/stat, over the plays) per play, per event delivered
 // to one stream (CPU over events x streams), and per extra stream (the CPU
 // above the previous count's, over the deliveries added); the other seat's p50/p99 (from sending
@@ -104,6 +104,9 @@ try {
   const rows = [];
   let prev = null;
   let builds = 0;
+  await run(srv, 0); // warm-up, not counted (the store's first pages, the bots' first hints)
+  builds = (await request(srv.base, 'GET', '/metrics', {})).text.match(/^croupier_event_builds_total (\d+)/m)?.[1] ?? NaN;
+  builds = Number(builds);
   for (const f of COUNTS) {
     const r = await run(srv, f);
     r.builds -= builds;
