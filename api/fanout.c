@@ -327,9 +327,10 @@ void fan_get(fan_aud *a, const api_config *cfg, const http_req *req, const char 
             pthread_cond_wait(&F.cv, &F.mu);
             continue;
         }
-        if (fresh(a, gen, now) && after < a->b.after)
-            break; /* behind the audience: its own load */
-        /* stale (or this kind not built yet): this stream builds for all */
+        /* stale, this kind not built yet, or this stream behind the build
+         * (it had not taken the last events when the next came, or it just
+         * joined with an older Last-Event-ID): it builds for all, from its
+         * own position, and the others behind with it find theirs there */
         a->building = 1;
         for (int k = 0; k < FAN_KINDS; k++)
             want[k] = a->users[k] > 0 || k == kind;
@@ -353,7 +354,7 @@ void fan_get(fan_aud *a, const api_config *cfg, const http_req *req, const char 
         return;
     }
     pthread_mutex_unlock(&F.mu);
-    /* no audience (out of memory) or behind it: loaded for this one alone */
+    /* no audience (out of memory): loaded for this one alone */
     memset(want, 0, sizeof want);
     want[kind] = 1;
     build(cfg, req, id, after, want, &b);

@@ -20,8 +20,11 @@
  * the others of that audience wait for it. A build is reused while its
  * game's notify generation has not moved and for at most FAN_FRESH_MS
  * (writes of another process to a SQLite file are not notified: the
- * streams' polls find them). A stream behind the audience's build (just
- * joined with an old Last-Event-ID) loads its own, not shared.
+ * streams' polls find them). A stream behind the audience's build (it had
+ * not taken the last events when the next came, or it just joined with an
+ * older Last-Event-ID) builds again from its own position, for all: the
+ * build then holds more events, and every stream at or past that position
+ * takes its part of it.
  *
  * Memory: one entry per audience followed now (freed with its last
  * stream), holding its last build only; a replaced build is freed when the
