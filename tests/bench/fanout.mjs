@@ -15,7 +15,9 @@
 // to one stream (CPU over events x streams), and per extra stream (the CPU
 // above the previous count's, over the deliveries added); the other seat's p50/p99 (from sending
 // the play to its event on the other seat's stream), and the mover's own
-// POST's p50/p99. Bounded: PLAYS plays per F, 30 s per event at most.
+// POST's p50/p99; the loads (croupier_event_builds_total) and how often each
+// stream looked (croupier_event_deliveries_total: woken by a write or by its
+// poll of the store). Bounded: PLAYS plays per F, 30 s per event at most.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -70,6 +72,8 @@ async function run(srv, followers) {
   const other = [];
   const post = [];
   let delivered = 0; // events x streams
+  const handed = async () => Number(/^croupier_event_deliveries_total (\d+)/m.exec((await request(srv.base, 'GET', '/metrics', {})).text)?.[1] ?? NaN);
+  const handed0 = await handed();
   const cpu0 = cpuMs(srv.proc.pid), ns0 = cpuNs(srv.proc.pid);
   for (let i = 0; i < PLAYS; i++) {
     const st = (await request(srv.base, 'GET', `/games/${id}`, { token: srv.adminToken })).json.state;
@@ -87,13 +91,14 @@ async function run(srv, followers) {
     events = now;
   }
   const cpu = cpuMs(srv.proc.pid) - cpu0, ns = cpuNs(srv.proc.pid) - ns0;
+  const wakes = ((await handed()) - handed0) / (other.length * all.length); // each stream's looks a play
   for (const s of all) {
     if (s.frames.length !== events[reader(s)]) throw new Error(`a stream got ${s.frames.length} events of ${events[reader(s)]}`);
   }
   all.forEach((s) => s.close());
   const m = await request(srv.base, 'GET', '/metrics', {});
   const builds = /^croupier_event_builds_total (\d+)/m.exec(m.text)?.[1];
-  return { followers, plays: other.length, cpu, ns, delivered, streams: all.length, other, post, builds: builds === undefined ? NaN : Number(builds) };
+  return { followers, plays: other.length, cpu, ns, wakes, delivered, streams: all.length, other, post, builds: builds === undefined ? NaN : Number(builds) };
 }
 
 console.log(`== fanout: server CPU and the other seat's latency with F spectators following one game (SSE, loopback; ${PLAYS} plays each)`);
@@ -124,7 +129,7 @@ try {
     console.log(`  F=${String(f).padStart(4)}  streams ${String(r.streams).padStart(4)}  plays ${r.plays}  CPU ${String(r.cpu).padStart(5)} ms (stat)  CPU/play ${ms(perPlay)} ms  ` +
       `CPU/event/stream ${perEv.toFixed(1).padStart(6)} us  per extra stream ${extra.padStart(8)}  ` +
       `other seat p50 ${ms(percentile(r.other, 50))} p99 ${ms(percentile(r.other, 99))} ms  ` +
-      `POST p50 ${ms(percentile(r.post, 50))} p99 ${ms(percentile(r.post, 99))} ms  loads ${Number.isNaN(r.builds) ? "-" : r.builds}`);
+      `POST p50 ${ms(percentile(r.post, 50))} p99 ${ms(percentile(r.post, 99))} ms  loads ${Number.isNaN(r.builds) ? "-" : r.builds}  looks/stream/play ${Number.isNaN(r.wakes) ? "-" : r.wakes.toFixed(1)}`);
     rows.push(r);
   }
   const none = rows.find((r) => r.followers === 0), two = rows.find((r) => r.followers === 200);
@@ -134,7 +139,8 @@ try {
   }
   console.log('  (CPU: utime + stime of /proc/PID/stat over the plays, in 10 ms ticks; the per-play and per-event figures from');
   console.log('   the threads\' /proc/PID/task/*/schedstat, in ns; "per extra stream": the CPU above the previous count, over the deliveries added;');
-  console.log('   "loads": croupier_event_builds_total over the count: one per audience and write when shared)');
+  console.log('   "loads": croupier_event_builds_total over the count: one per audience and write when shared;');
+  console.log('   "looks": croupier_event_deliveries_total over the plays, per stream and play: its wake-ups, by a write or its poll)');
 } finally {
   await srv.stop();
 }
