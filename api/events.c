@@ -169,7 +169,7 @@ void api_stream_events(const api_config *cfg, const http_req *req, const http_re
     for (;;) {
         fan_view v;
         unsigned long seen = notify_seen(res->stream.game_id); /* before the load */
-        fan_get(aud, cfg, req, res->stream.game_id, FAN_SSE, after, &v);
+        fan_get(aud, api_events_load, cfg, req, res->stream.game_id, FAN_SSE, after, &v);
         long long was = version;
         if (v.rc) {
             char msg[96];

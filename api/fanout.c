@@ -202,8 +202,8 @@ static fan_buf *buf_of(int kind, const json_t *events)
 
 /* Load the game for req and write the buffers of the kinds wanted[]
  * (outside F.mu). */
-static void build(const api_config *cfg, const http_req *req, const char *id, long after,
-                  const int wanted[FAN_KINDS], fan_build *out)
+static void build(fan_load load, const api_config *cfg, const http_req *req, const char *id,
+                  long after, const int wanted[FAN_KINDS], fan_build *out)
 {
     memset(out, 0, sizeof *out);
     out->after = after;
@@ -212,7 +212,7 @@ static void build(const api_config *cfg, const http_req *req, const char *id, lo
     /* the load's JSON values in this thread's blocks (json_arena.h), freed
      * at once after: a stream polls for as long as it lives */
     json_arena_begin();
-    int rc = api_events_load(cfg, req, id, after, &snap, &e);
+    int rc = load(cfg, req, id, after, &snap, &e);
     if (rc) {
         out->rc = rc;
     } else {
@@ -307,8 +307,8 @@ static int fresh(const fan_aud *a, unsigned long gen, int64_t now)
     return a->valid && a->gen == gen && now - a->at < FAN_FRESH_MS;
 }
 
-void fan_get(fan_aud *a, const api_config *cfg, const http_req *req, const char *id, int kind,
-             long after, fan_view *v)
+void fan_get(fan_aud *a, fan_load load, const api_config *cfg, const http_req *req,
+             const char *id, int kind, long after, fan_view *v)
 {
     int want[FAN_KINDS] = {0};
     fan_build b;
@@ -335,7 +335,7 @@ void fan_get(fan_aud *a, const api_config *cfg, const http_req *req, const char 
         for (int k = 0; k < FAN_KINDS; k++)
             want[k] = a->users[k] > 0 || k == kind;
         pthread_mutex_unlock(&F.mu);
-        build(cfg, req, id, after, want, &b);
+        build(load, cfg, req, id, after, want, &b);
         pthread_mutex_lock(&F.mu);
         for (int k = 0; k < FAN_KINDS; k++) {
             buf_unref(a->b.buf[k]);
@@ -357,7 +357,7 @@ void fan_get(fan_aud *a, const api_config *cfg, const http_req *req, const char 
     /* no audience (out of memory): loaded for this one alone */
     memset(want, 0, sizeof want);
     want[kind] = 1;
-    build(cfg, req, id, after, want, &b);
+    build(load, cfg, req, id, after, want, &b);
     pthread_mutex_lock(&F.mu);
     F.builds++;
     F.buffers += b.buf[kind] != NULL;

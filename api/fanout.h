@@ -60,11 +60,15 @@ typedef struct fan_view {
  * memory (the stream then loads its own). */
 fan_aud *fan_join(const char *id, const http_req *req, int kind);
 void fan_leave(fan_aud *a, int kind);
+/* How a build loads the events (api_events_load, given by the caller: this
+ * file knows nothing of games). */
+typedef int (*fan_load)(const api_config *cfg, const http_req *req, const char *id, long after,
+                        events_snapshot *out, game_err *e);
 /* The events after `after` for a stream of `kind` of audience a (NULL:
- * loaded for this stream alone), loaded with cfg and req if the
+ * loaded for this stream alone), loaded by load with cfg and req if the
  * audience's build is stale. Always fan_release(v) after. */
-void fan_get(fan_aud *a, const api_config *cfg, const http_req *req, const char *id, int kind,
-             long after, fan_view *v);
+void fan_get(fan_aud *a, fan_load load, const api_config *cfg, const http_req *req,
+             const char *id, int kind, long after, fan_view *v);
 /* Event i of v->buf: its bytes (len in *len), its number in *n. */
 const char *fan_event(const fan_view *v, size_t i, size_t *len, long *n);
 void fan_release(fan_view *v);

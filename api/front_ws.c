@@ -255,7 +255,7 @@ static int poll_one(ws_conn *wc)
     fan_view v;
     /* the events as texts written once for the reader's audience
      * (fanout.h): each is queued from the shared bytes */
-    fan_get(wc->aud, W.cfg, &req, wc->game_id, FAN_WS, wc->after, &v);
+    fan_get(wc->aud, api_events_load, W.cfg, &req, wc->game_id, FAN_WS, wc->after, &v);
     if (v.rc) {
         if (v.rc == ERR_UNAUTHORIZED)
             close_with(wc, WSLAY_CODE_POLICY_VIOLATION, "seat token no longer valid");
