@@ -13,6 +13,7 @@
 #include "api.h"
 #include "json_arena.h"
 #include "json_out.h"
+#include "fanout.h"
 #include "notify.h"
 #include "transport_limits.h"
 
@@ -129,43 +130,6 @@ done:
     return res->status;
 }
 
-/* One SSE frame per event: "id: n\nevent: name\ndata: {json}\n\n"
- * (malloc'd, its length in *len); *last = the highest "n" seen. */
-static char *sse_frames(const json_t *events, long *last, size_t *len)
-{
-    size_t cap = 256, k = 0;
-    char *out = malloc(cap);
-    size_t i;
-    json_t *ev;
-    if (!out)
-        return NULL;
-    json_array_foreach(events, i, ev) {
-        char *data = json_out(ev, NULL);
-        const char *name = json_string_value(json_object_get(ev, "event"));
-        long n = (long)json_integer_value(json_object_get(ev, "n"));
-        size_t need = (data ? strlen(data) : 0) + 128 + (name ? strlen(name) : 0);
-        if (k + need >= cap) {
-            while (k + need >= cap)
-                cap *= 2;
-            char *nb = realloc(out, cap);
-            if (!nb) {
-                free(data);
-                free(out);
-                return NULL;
-            }
-            out = nb;
-        }
-        k += (size_t)snprintf(out + k, cap - k, "id: %ld\nevent: %s\ndata: %s\n\n", n,
-                              name ? name : "message", data ? data : "{}");
-        free(data);
-        if (n > *last)
-            *last = n;
-    }
-    out[k] = 0;
-    *len = k;
-    return out;
-}
-
 /* A stream ends when the client is gone: write(ctx, NULL, 0) sends nothing
  * and answers -1 once the front end sees the connection closed (checked at
  * every poll, so a closed stream gives its slot back within a second).
@@ -173,7 +137,9 @@ static char *sse_frames(const json_t *events, long *last, size_t *len)
  * event (transport_limits.h: 60 s for a spectator, 10 min for a seat by default; a
  * comment line every SSE_BEAT_S keeps proxies from closing it, and tells us
  * when the client is gone). A client (EventSource) reconnects with
- * Last-Event-ID and loses nothing. A write to the game committed by this
+ * Last-Event-ID and loses nothing. The events are loaded and written once
+ * for all the streams of one credential (fanout.h); each stream writes its
+ * part of the shared bytes. A write to the game committed by this
  * process, or on PostgreSQL by another (LISTEN/NOTIFY, store.h listen()),
  * wakes the stream at once (notify.h); the store is polled too, every
  * SSE_POLL_MIN_MS after an event, backing off to SSE_POLL_MAX_MS while
@@ -197,62 +163,63 @@ void api_stream_events(const api_config *cfg, const http_req *req, const http_re
     if (write(ctx, "retry: 2000\n\n", 13) != 0)
         return;
     long long version = -1; /* the game's version at the last load */
+    /* the events are written once for every stream of this reader's
+     * audience (fanout.h): this stream writes its part of the bytes */
+    fan_aud *aud = fan_join(res->stream.game_id, req, FAN_SSE);
     for (;;) {
-        events_snapshot snap;
-        game_err e = {0};
+        fan_view v;
         unsigned long seen = notify_seen(res->stream.game_id); /* before the load */
-        /* a load's JSON values in the thread's blocks (json_arena.h), freed
-         * at once after: a stream polls for as long as it lives, and its
-         * values made one by one left the heap in shreds */
-        json_arena_begin();
-        int rc = api_events_load_since(cfg, req, res->stream.game_id, after, version, &snap, &e);
-        size_t len = 0;
-        char *frames = NULL;
+        fan_get(aud, api_events_load, cfg, req, res->stream.game_id, FAN_SSE, after, &v);
         long long was = version;
-        if (!rc) {
-            version = snap.version;
-            if (json_array_size(snap.events))
-                frames = sse_frames(snap.events, &after, &len);
-            json_arena_release(snap.events);
-        }
-        json_arena_end();
-        if (rc) {
+        if (v.rc) {
             char msg[96];
             int n = snprintf(msg, sizeof msg, "event: error\ndata: {\"status\":%d}\n\n",
-                             err_status(e.code));
+                             err_status(v.rc));
             write(ctx, msg, (size_t)n);
-            return;
+            break;
+        }
+        version = v.version;
+        const char *frames = v.len ? v.data : NULL;
+        size_t len = v.len;
+        if (v.count) {
+            size_t n1;
+            long n;
+            fan_event(&v, v.first + v.count - 1, &n1, &n);
+            after = n;
         }
         if (idle_ms < 0)
-            idle_ms = streams_idle_ms(snap.seat);
+            idle_ms = streams_idle_ms(v.seat);
+        char vf[80];
         if (!frames && was >= 0 && version != was) {
             /* the game changed with no event (a seat claimed, api/h_seats.c):
              * a frame without an id, so that readers fetch it again */
-            char v[80];
-            int k = snprintf(v, sizeof v, "event: version\ndata: {\"version\":%lld}\n\n", version);
-            frames = strdup(v);
-            len = frames ? (size_t)k : 0;
+            int k = snprintf(vf, sizeof vf, "event: version\ndata: {\"version\":%lld}\n\n",
+                             version);
+            frames = vf;
+            len = (size_t)k;
         }
         int gone = frames ? write(ctx, frames, len) != 0 : write(ctx, NULL, 0) != 0;
-        free(frames);
-        if (gone || snap.over || __atomic_load_n(stopping, __ATOMIC_ACQUIRE))
-            return;
+        int over = v.over, sent = frames != NULL;
+        fan_release(&v);
+        if (gone || over || __atomic_load_n(stopping, __ATOMIC_ACQUIRE))
+            break;
         time_t now = time(NULL);
-        if (frames) {
+        if (sent) {
             last = now;
             interval = SSE_POLL_MIN_MS;
         } else if (interval < SSE_POLL_MAX_MS) {
             interval = interval * 2 > SSE_POLL_MAX_MS ? SSE_POLL_MAX_MS : interval * 2;
         }
         if (now - start >= SSE_MAX_S || (now - last) * 1000L >= idle_ms)
-            return;
+            break;
         if (now - beat >= SSE_BEAT_S) {
             beat = now;
             if (write(ctx, ": keep-alive\n\n", 14) != 0)
-                return;
+                break;
         }
         /* a write to this game in this process wakes us at once */
         if (notify_wait(res->stream.game_id, seen, interval))
             interval = SSE_POLL_MIN_MS;
     }
+    fan_leave(aud, FAN_SSE);
 }

@@ -451,9 +451,26 @@ static int chunk_writer(void *ctx, const char *data, size_t len)
 {
     if (len == 0) /* is the client still there? (events.c) */
         return front_conn_client_gone() ? -1 : 0;
+    /* the chunk in one write (mg_send_chunk makes three: three segments
+     * with tcp_nodelay, per event and per stream) */
+    char *chunk = malloc(len + 24);
+    if (!chunk)
+        return -1;
+    int k = snprintf(chunk, 24, "%zx\r\n", len);
+    memcpy(chunk + k, data, len);
+    memcpy(chunk + k + len, "\r\n", 2);
+    size_t n = (size_t)k + len + 2;
     front_conn_arm_write(CONN_WRITE_MS); /* all of it taken in time, or the stream is cut off */
-    int sent = mg_send_chunk(ctx, data, (unsigned)len) > 0;
-    return front_conn_disarm() || !sent ? -1 : 0;
+    int64_t t0 = front_conn_now_us();
+    int sent = mg_write(ctx, chunk, n) == (int)n;
+    free(chunk);
+    /* not taken in time: our deadline fired, or civetweb's own bound on a
+     * write (IO_MS, the same 10 s) ended it first; either way cut off */
+    if (front_conn_disarm() || (!sent && front_conn_now_us() - t0 >= (CONN_WRITE_MS - 1000) * 1000LL)) {
+        streams_cut(STREAM_SSE);
+        return -1;
+    }
+    return sent ? 0 : -1;
 }
 
 static void stream_events(struct mg_connection *conn, const front_civet *fc,

@@ -13,7 +13,9 @@
  * event shapes (the member "n" removed) written as Python's json.dumps would
  * (", " and ": " separators), sends {"event": "turn"} when it is that seat's
  * turn, and takes the action JSON back as the seat's play. Nothing about a
- * game is held here: each push re-reads the store (the events snapshot), and
+ * game is held here but the last events of each audience (fanout.h: loaded
+ * and written once for every stream, SSE or WebSocket, of one credential;
+ * a push re-reads the store when the game changed), and
  * an action is a synthesized POST /games/{id}/plays through api_handle(), so
  * every rule, check and compare-and-swap is the one the HTTP API uses.
  * One poller thread serves all connections: every 100 ms after something
@@ -59,6 +61,7 @@
  * ever blocking on the socket, so one slow client delays no one else.
  */
 #include "front_ws.h"
+#include "fanout.h"
 #include "notify.h"
 
 #include <civetweb.h>
@@ -124,6 +127,7 @@ typedef struct ws_conn {
     int64_t next_poll;  /* ms */
     int interval;       /* ms */
     unsigned long seen; /* its game's notify generation at its last poll */
+    fan_aud *aud;       /* its audience (fanout.h), NULL: it loads its own */
     struct ws_conn *next;
     /* the frames (wslay): read by its worker, written by it and the poller */
     pthread_mutex_t wmu;
@@ -248,36 +252,36 @@ static int poll_one(ws_conn *wc)
     http_req req;
     http_header h[1];
     req_for(wc, &req, h, "GET", "/ws");
-    events_snapshot snap;
-    game_err e = {0};
-    if (api_events_load(W.cfg, &req, wc->game_id, wc->after, &snap, &e)) {
-        if (e.code == ERR_UNAUTHORIZED)
+    fan_view v;
+    /* the events as texts written once for the reader's audience
+     * (fanout.h): each is queued from the shared bytes */
+    fan_get(wc->aud, api_events_load, W.cfg, &req, wc->game_id, FAN_WS, wc->after, &v);
+    if (v.rc) {
+        if (v.rc == ERR_UNAUTHORIZED)
             close_with(wc, WSLAY_CODE_POLICY_VIOLATION, "seat token no longer valid");
+        fan_release(&v);
         return 0; /* deleted game or store hiccup: nothing to push now */
     }
-    int sent = json_array_size(snap.events) > 0, held = 0;
-    size_t i;
-    json_t *ev;
-    json_array_foreach(snap.events, i, ev) {
+    int sent = v.count > 0, held = 0;
+    for (size_t i = v.first; i < v.first + v.count; i++) {
         if (backlog(wc) >= WS_OUT_MAX) { /* the rest at a later poll, from wc->after */
             held = 1;
             break;
         }
-        long n = (long)json_integer_value(json_object_get(ev, "n"));
-        json_t *bare = json_copy(ev);
-        json_object_del(bare, "n");
-        send_json(wc, bare);
-        json_decref(bare);
+        size_t len;
+        long n;
+        const char *text = fan_event(&v, i, &len, &n);
+        send_frame(wc, WSLAY_TEXT_FRAME, text, len);
         if (n > wc->after)
             wc->after = n;
     }
-    json_decref(snap.events);
-    if (!held && !snap.over && snap.seat >= 0 && snap.to_move == snap.seat &&
-        wc->prompted != snap.version) {
+    fan_release(&v);
+    if (!held && !v.over && v.seat >= 0 && v.to_move == v.seat &&
+        wc->prompted != v.version) {
         json_t *turn = json_pack("{s:s}", "event", "turn");
         send_json(wc, turn);
         json_decref(turn);
-        wc->prompted = snap.version;
+        wc->prompted = v.version;
         sent = 1;
     }
     if (sent)
@@ -762,8 +766,10 @@ static void serve(ws_conn *wc)
         pthread_mutex_unlock(&wc->wmu);
         if (!owed && !reading)
             return; /* closed both ways, or our close frame is out */
-        if (owed && now - out_since >= WS_SEND_MS)
-            return; /* it took not all it was owed in WS_SEND_MS: cut off */
+        if (owed && now - out_since >= WS_SEND_MS) {
+            streams_cut(STREAM_WEBSOCKET); /* it took not all it was owed in WS_SEND_MS */
+            return;
+        }
         int64_t ping_at = (wc->heard > wc->pinged ? wc->heard : wc->pinged) + WS_PING_MS;
         int64_t until = owed ? out_since + WS_SEND_MS : ping_at;
         struct pollfd p[2] = {
@@ -854,7 +860,12 @@ static void on_ready(struct mg_connection *conn, void *cb)
         return;
     }
     wslay_event_config_set_max_recv_msg_length(wc->ws, W.cfg->body_limit);
+    http_req req;
+    http_header h[1];
+    req_for(wc, &req, h, "GET", "/ws");
+    fan_aud *aud = fan_join(wc->game_id, &req, FAN_WS);
     pthread_mutex_lock(&W.mu);
+    wc->aud = aud;
     active(wc);
     wc->next = W.list;
     W.list = wc;
@@ -870,7 +881,10 @@ static void on_ready(struct mg_connection *conn, void *cb)
             *q = wc->next;
             break;
         }
+    aud = wc->aud;
+    wc->aud = NULL;
     pthread_mutex_unlock(&W.mu);
+    fan_leave(aud, FAN_WS);
     pthread_mutex_lock(&wc->wmu);
     wslay_event_context_free(wc->ws);
     wc->ws = NULL;
@@ -882,6 +896,7 @@ static void on_ready(struct mg_connection *conn, void *cb)
 
 static void conn_free(ws_conn *wc)
 {
+    fan_leave(wc->aud, FAN_WS);
     if (wc->ws)
         wslay_event_context_free(wc->ws);
     if (wc->wake >= 0)

@@ -7,6 +7,7 @@
 
 #include "http.h"
 #include "quota.h"
+#include "fanout.h"
 #include "transport_limits.h"
 
 static const int CLASSES[] = {200, 201, 204, 304, 400, 401, 403, 404, 405,
@@ -67,6 +68,27 @@ char *metrics_render(size_t *len)
     OUT("croupier_streams_refused_total{kind=\"sse\"} %llu\n", streams_refused(STREAM_SSE));
     OUT("croupier_streams_refused_total{kind=\"websocket\"} %llu\n",
         streams_refused(STREAM_WEBSOCKET));
+    OUT("# HELP croupier_streams_cut_total Event streams cut off because their client did not "
+        "take what was written to it within the write timeout (10 s), by kind.\n");
+    OUT("# TYPE croupier_streams_cut_total counter\n");
+    OUT("croupier_streams_cut_total{kind=\"sse\"} %llu\n", streams_cut_total(STREAM_SSE));
+    OUT("croupier_streams_cut_total{kind=\"websocket\"} %llu\n",
+        streams_cut_total(STREAM_WEBSOCKET));
+    unsigned long long fb, fd;
+    long fbufs;
+    fan_counts(&fb, &fd, &fbufs);
+    OUT("# HELP croupier_event_builds_total Loads of a game's events for an audience of its "
+        "streams (one per audience and write, however many streams follow it).\n");
+    OUT("# TYPE croupier_event_builds_total counter\n");
+    OUT("croupier_event_builds_total %llu\n", fb);
+    OUT("# HELP croupier_event_deliveries_total Times a stream was handed an audience's "
+        "built events (shared bytes).\n");
+    OUT("# TYPE croupier_event_deliveries_total counter\n");
+    OUT("croupier_event_deliveries_total %llu\n", fd);
+    OUT("# HELP croupier_event_buffers Built event buffers alive (held by an audience or a "
+        "stream writing them).\n");
+    OUT("# TYPE croupier_event_buffers gauge\n");
+    OUT("croupier_event_buffers %ld\n", fbufs);
     /* where the memory is (glibc's heap: memory in use, freed but kept in
      * the arenas, and mapped on its own), to tell a leak from a cache */
     struct mallinfo2 mi = mallinfo2();

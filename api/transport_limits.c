@@ -20,6 +20,7 @@ static struct {
     client_row *rows;
     int nrows;
     unsigned long long refused[STREAM_KINDS]; /* atomics */
+    unsigned long long cut[STREAM_KINDS];     /* atomics */
 } S = {.mu = PTHREAD_MUTEX_INITIALIZER,
        .total = STREAMS_TOTAL_DEFAULT,
        .per_client = STREAMS_PER_CLIENT_DEFAULT,
@@ -88,6 +89,17 @@ unsigned long long streams_refused(int kind)
 {
     return kind >= 0 && kind < STREAM_KINDS ? __atomic_load_n(&S.refused[kind], __ATOMIC_RELAXED)
                                             : 0;
+}
+
+void streams_cut(int kind)
+{
+    if (kind >= 0 && kind < STREAM_KINDS)
+        __atomic_add_fetch(&S.cut[kind], 1, __ATOMIC_RELAXED);
+}
+
+unsigned long long streams_cut_total(int kind)
+{
+    return kind >= 0 && kind < STREAM_KINDS ? __atomic_load_n(&S.cut[kind], __ATOMIC_RELAXED) : 0;
 }
 
 void streams_release(const char *client)

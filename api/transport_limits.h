@@ -48,6 +48,10 @@ void streams_release(const char *client);
  * start. */
 int streams_open(void);
 unsigned long long streams_refused(int kind);
+/* A stream of `kind` cut off: its client did not take what was written to
+ * it within the write timeout (CONN_WRITE_MS, WS_SEND_MS); for /metrics. */
+void streams_cut(int kind);
+unsigned long long streams_cut_total(int kind);
 
 /* Fill res (uninitialised) with the problem for a transport-level refusal
  * of HTTP `status`: 400 malformed-request, 408, 411, 413, 431, 503

@@ -50,7 +50,12 @@
 #    its event on an SSE stream held on another server of the same store,
 #    PostgreSQL (LISTEN/NOTIFY, a throwaway cluster) against the target
 #    (p99 <= 100 ms), and one SQLite file shared by two processes (polling)
-#    for comparison; EVENTS_PLAYS=200 plays each.
+#    for comparison; EVENTS_PLAYS=200 plays each. Then tests/bench/fanout.mjs:
+#    F spectators (FANOUT_FOLLOWERS=0,1,10,200,1000) and both seats following
+#    one Hanabi game on one server (SSE, loopback; its stream budget opened
+#    by its options): the server's CPU per event per stream and per extra
+#    stream (goal: under 5 us), the other seat's p50/p99 (goal with 200
+#    spectators: within 2x of none); FANOUT_PLAYS=50 plays per count.
 # 6. memory (BENCH=memory only, not part of all: it takes MEMORY_MINUTES=10):
 #    tests/bench/memory.mjs: a croupier serve under a mixed load (persons'
 #    plays, reads, bot games created, SSE streams, at once), its RSS every
@@ -116,6 +121,9 @@ SLOW_MS=${SLOW_MS:-10}
 ROUTES_EARLY=${ROUTES_EARLY:-10}
 ROUTES_LATE=${ROUTES_LATE:-200}
 ROUTES_WINDOW=${ROUTES_WINDOW:-20}
+EVENTS_PLAYS=${EVENTS_PLAYS:-200}
+FANOUT_PLAYS=${FANOUT_PLAYS:-50}
+FANOUT_FOLLOWERS=${FANOUT_FOLLOWERS:-0,1,10,200,1000}
 BUILD=${BUILD:-build}
 CROUPIER_BIN=${CROUPIER_BIN:-$BUILD/croupier}
 case $BENCH in all | engine | hanabi | http | routes | store | stall | events | memory | idem) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http, routes, store, stall, events, memory or idem" >&2; exit 2 ;; esac
@@ -265,6 +273,7 @@ fi
 [ "$BENCH" = engine ] || [ "$BENCH" = hanabi ] && exit 0
 if [ "$BENCH" = events ]; then
     node tests/bench/events.mjs --bin "$CROUPIER_BIN" --plays "$EVENTS_PLAYS"
+    node tests/bench/fanout.mjs --bin "$CROUPIER_BIN" --plays "$FANOUT_PLAYS" --followers "$FANOUT_FOLLOWERS"
     exit 0
 fi
 if [ "$BENCH" = memory ]; then

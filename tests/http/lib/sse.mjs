@@ -1,15 +1,19 @@
 // sse.mjs: follow a Server-Sent Events stream and note when each event
-// arrived (tests/pg/notify.test.mjs, tests/bench/events.mjs).
+// arrived (tests/pg/notify.test.mjs, tests/bench/events.mjs); followWs, a
+// WebSocket's events (tests/http/fanout.test.mjs, slow_followers.test.mjs).
 //
 //   const s = follow(`${base}/games/${id}/events`);
 //   await s.ready;                       // the stream answered 200
 //   const t = await s.arrival(n);        // performance.now() when event n came
+//   s.frames                             // [{id, data (parsed), text (the frame)}]
 //   s.close();
 import http from 'node:http';
+import WebSocket from 'ws';
 import { performance } from 'node:perf_hooks';
 
 export function follow(url, headers = {}) {
   const at = new Map(); // event id -> arrival time
+  const frames = []; // the events, as they came
   const waiting = new Map(); // event id -> [resolve]
   let req;
   const ready = new Promise((resolve, reject) => {
@@ -28,6 +32,8 @@ export function follow(url, headers = {}) {
           const m = /^id: (\d+)$/m.exec(frame);
           if (!m) continue;
           const id = Number(m[1]);
+          const data = /^data: (.*)$/m.exec(frame);
+          frames.push({ id, data: data ? JSON.parse(data[1]) : undefined, text: frame });
           at.set(id, now);
           for (const r of waiting.get(id) ?? []) r(now);
           waiting.delete(id);
@@ -38,6 +44,7 @@ export function follow(url, headers = {}) {
   });
   return {
     ready,
+    frames,
     /** When event `id` arrived (waits for it; rejects after `ms`). */
     arrival(id, ms = 30_000) {
       if (at.has(id)) return Promise.resolve(at.get(id));
@@ -56,4 +63,18 @@ export function follow(url, headers = {}) {
 export function percentile(xs, p) {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] : NaN;
+}
+
+/** A WebSocket follower of `url` (ws://.../games/{id}/ws; a seat by its
+ * token in the Authorization header, or a spectator): the events pushed to
+ * it, "turn" prompts left out. */
+export function followWs(url, token) {
+  const w = { msgs: [] };
+  w.ready = new Promise((resolve, reject) => {
+    w.ws = new WebSocket(url, [], token ? { headers: { authorization: `Bearer ${token}` } } : {});
+    w.ws.on('open', resolve);
+    w.ws.on('error', reject);
+    w.ws.on('message', (m) => { const j = JSON.parse(m.toString()); if (j.event !== 'turn') w.msgs.push(j); });
+  });
+  return w;
 }
