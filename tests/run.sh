@@ -17,6 +17,9 @@ B=${BUILD:-build}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 mkdir -p tests/out
+# openapi/openapi.yaml parsed once for the whole run: tests/out/openapi.json,
+# which every suite's contract check reads (tests/http/lib/openapi_doc.mjs).
+node tests/http/lib/openapi_doc.mjs >/dev/null || echo "  could not write tests/out/openapi.json: each suite parses the YAML" >&2
 pass=0
 fail=0
 skip=0
