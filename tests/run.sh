@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tests/run.sh [all|unit|asan|check]: run every test suite a fresh machine
-# can run, against the release build and again under ASan+UBSan, and end
-# with one line "N passed, N failed" (the sum over all suites). Called by
+# can run, each where its axis varies (docs/testing.md: the HTTP suite whole
+# against the ASan+UBSan server, its front-end files again through nginx +
+# FastCGI and its store files again on PostgreSQL, tests/http/lanes.mjs), and
+# end with one line "N passed, N failed" (the sum over all suites). Called by
 # `make test` (all), `make unit` (the unit tests, release and ASan+UBSan
 # builds), `make asan` (the ASan+UBSan unit tests and the HTTP suite against
 # the ASan+UBSan server) and `make check` (the quick lane of the edit-test
@@ -52,11 +54,14 @@ run_cmocka() { # label binary
     tally "$1" "${p:-0}" "${f:-0}" "$rc"
 }
 
-run_node() { # label dir [env...]
+run_node() { # label "dir or files" [env...]
     suite_t0=$SECONDS
-    local label=$1 dir=$2; shift 2
+    local label=$1 paths; read -ra paths <<<"$2"; shift 2
     local log="tests/out/$(echo "$label" | tr ' /' '__').log"
-    env "$@" node --test --test-reporter=tap "$dir" >"$log" 2>&1
+    # JOBS=n before the call: n test files at once (each starts its own
+    # servers on free ports and its own SQLite files); node's default on
+    # 2 cores is one.
+    env "$@" node --test ${JOBS:+--test-concurrency="$JOBS"} --test-reporter=tap "${paths[@]}" >"$log" 2>&1
     local rc=$?
     local p f
     p=$(grep -E '^# pass [0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
@@ -90,6 +95,7 @@ summary() {
     echo
     [ ${#failed_suites[@]} -gt 0 ] && echo "failing suites: ${failed_suites[*]} (logs in tests/out/)"
     [ "$skip" -gt 0 ] && echo "skipped: $skip (the reasons are in the logs in tests/out/)"
+    echo "total: $((SECONDS - started)) s"
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ]
 }
@@ -129,9 +135,11 @@ fi
 
 # The HTTP suites below write their servers' access logs and the tokens they
 # were given here; tests/access-log then checks that no log holds a token.
+# The whole of tests/http runs once, against the ASan+UBSan server (`make
+# check` runs it against the release server); the FastCGI and PostgreSQL
+# passes run the files of their lane (tests/http/lanes.mjs, docs/testing.md).
 export CROUPIER_TEST_ACCESS_LOG_DIR=$(mktemp -d /tmp/croupier-logs.XXXXXX)
-echo "HTTP tests (real server, real SQLite file)"
-run_node "http" tests/http CROUPIER_BIN="$B"/croupier
+echo "HTTP tests against the ASan+UBSan server (real SQLite file)"
 run_node "http [asan+ubsan server]" tests/http CROUPIER_BIN="$B"/asan/croupier
 
 # A real PostgreSQL: a throwaway cluster in a temp dir, on its own port and
@@ -141,9 +149,10 @@ start_pg() {
     PGURL=$(node tests/http/lib/pg.mjs start "$PGTMP") || return 1
     PG_STOP="node tests/http/lib/pg.mjs stop $PGTMP"
 }
-echo "HTTP tests through nginx + croupier fcgi (the same handlers over FastCGI)"
+echo "HTTP tests of the front end through nginx + croupier fcgi (the same handlers over FastCGI)"
 if [ -x /usr/sbin/nginx ]; then
-    run_node "http [fastcgi via nginx]" tests/http CROUPIER_BIN="$B"/croupier CROUPIER_TEST_FRONT=fcgi
+    run_node "http [fastcgi via nginx: front lane]" "$(node tests/http/lanes.mjs front)" \
+        CROUPIER_BIN="$B"/croupier CROUPIER_TEST_FRONT=fcgi
 else
     echo "  nginx missing: run 'make deps'"; tally "http [fastcgi via nginx]" 0 1 1
 fi
@@ -168,13 +177,14 @@ echo "whole-game soak (real server, real SQLite file)"
 run_node "soak" tests/soak CROUPIER_BIN="$B"/croupier
 
 trap '[ -n "${PG_STOP:-}" ] && $PG_STOP >/dev/null 2>&1' EXIT
-echo "HTTP tests against PostgreSQL (a real cluster started here)"
+echo "HTTP tests of the store against PostgreSQL (a real cluster started here)"
 if start_pg; then
     export CROUPIER_TEST_PG_URL="$PGURL"
     run_cmocka "unit test_store_pg [postgres]" "$B"/tests/test_store_pg
     run_cmocka "unit test_store_pg [postgres, asan+ubsan]" "$B"/asan/tests/test_store_pg
     unset CROUPIER_TEST_PG_URL
-    run_node "http [postgres store]" tests/http CROUPIER_BIN="$B"/croupier CROUPIER_TEST_STORE="$PGURL"
+    run_node "http [postgres store: store lane]" "$(node tests/http/lanes.mjs store)" \
+        CROUPIER_BIN="$B"/croupier CROUPIER_TEST_STORE="$PGURL"
     run_node "soak [postgres store]" tests/soak CROUPIER_BIN="$B"/croupier CROUPIER_TEST_STORE="$PGURL" \
         SOAK_GAMES_PER_GAME=50 SOAK_FULL_PER_GAME=1
     $PG_STOP >/dev/null 2>&1
