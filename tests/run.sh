@@ -92,7 +92,9 @@ units_tally() {
 
 run_node() { # label "dir or files" [env...]
     suite_t0=$SECONDS
-    local label=$1 paths; read -ra paths <<<"$2"; shift 2
+    local label=$1 paths=()
+    read -r -d '' -a paths <<<"$2"   # a dir, or files one a line or a space apart
+    shift 2
     local log="tests/out/$(echo "$label" | tr ' /' '__').log"
     # JOBS=n before the call: n test files at once (each starts its own
     # servers on free ports and its own SQLite files); node's default on
