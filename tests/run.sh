@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # tests/run.sh [all|unit|asan|check]: run every test suite a fresh machine
-# can run, against the release build and again under ASan+UBSan, and end
-# with one line "N passed, N failed" (the sum over all suites). Called by
+# can run, each where its axis varies (docs/testing.md: the HTTP suite whole
+# against the ASan+UBSan server, its front-end files again through nginx +
+# FastCGI and its store files again on PostgreSQL, tests/http/lanes.mjs), and
+# end with one line "N passed, N failed" (the sum over all suites). Called by
 # `make test` (all), `make unit` (the unit tests, release and ASan+UBSan
 # builds), `make asan` (the ASan+UBSan unit tests and the HTTP suite against
 # the ASan+UBSan server) and `make check` (the quick lane of the edit-test
-# loop: the repository tests, the release unit tests and the release HTTP
-# suite); BUILD is where make put the binaries (default build). Each suite's
-# time is printed beside its tally, and the slowest are listed at the end.
+# loop: the repository tests, the release unit tests beside the release HTTP
+# suite, CHECK_JOBS files of it at once, default 2); BUILD is where make put
+# the binaries (default build). Each suite's time is printed beside its
+# tally, and the slowest and the total at the end.
 set -u
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -17,6 +20,9 @@ B=${BUILD:-build}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 mkdir -p tests/out
+# openapi/openapi.yaml parsed once for the whole run: tests/out/openapi.json,
+# which every suite's contract check reads (tests/http/lib/openapi_doc.mjs).
+node tests/http/lib/openapi_doc.mjs >/dev/null || echo "  could not write tests/out/openapi.json: each suite parses the YAML" >&2
 pass=0
 fail=0
 skip=0
@@ -27,8 +33,8 @@ failed_suites=()
 suite_t0=$SECONDS
 times=()
 started=$SECONDS
-tally() { # name passed failed rc
-    local name=$1 p=$2 f=$3 rc=$4 took=$((SECONDS - suite_t0))
+tally() { # name passed failed rc [seconds, when not since suite_t0]
+    local name=$1 p=$2 f=$3 rc=$4 took=${5:-$((SECONDS - suite_t0))}
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi   # crashed or leaked: count it
     pass=$((pass + p)); fail=$((fail + f))
     [ "$f" -gt 0 ] && failed_suites+=("$name")
@@ -37,23 +43,63 @@ tally() { # name passed failed rc
     suite_t0=$SECONDS
 }
 
-run_cmocka() { # label binary
-    suite_t0=$SECONDS
-    local log="tests/out/$(echo "$1" | tr ' /' '__').log"
+# A cmocka binary: cmocka_exec runs it into its log (its exit status and
+# seconds beside, in LOG.rc); cmocka_tally reads them and tallies.
+cmocka_log() { echo "tests/out/$(echo "$1" | tr ' /' '__').log"; }
+cmocka_exec() { # label binary
+    local log t0=$SECONDS
+    log=$(cmocka_log "$1")
     "$2" >"$log" 2>&1
-    local rc=$?
-    local p f
+    echo "$? $((SECONDS - t0))" >"$log.rc"
+}
+cmocka_tally() { # label
+    local log rc took p f
+    log=$(cmocka_log "$1")
+    read -r rc took <"$log.rc" 2>/dev/null || { rc=1; took=0; }
     p=$(grep -oE '\[  PASSED  \] [0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
     f=$(grep -oE '\[  FAILED  \] [0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
     [ "$rc" -ne 0 ] && tail -40 "$log"
-    tally "$1" "${p:-0}" "${f:-0}" "$rc"
+    tally "$1" "${p:-0}" "${f:-0}" "$rc" "$took"
+}
+run_cmocka() { # label binary
+    cmocka_exec "$1" "$2"
+    cmocka_tally "$1"
 }
 
-run_node() { # label dir [env...]
+# Unit tests beside an HTTP suite (two lanes at once: the HTTP files spend
+# much of their time waiting on sockets and deadlines). units_add lists a
+# binary, units_start runs the listed ones one after the other in the
+# background, units_tally waits for them and prints their tallies, each
+# with its own time.
+bg_units=()
+bg_pid=""
+units_add() { # label-suffix binary...
+    local sfx=$1 t
+    shift
+    for t in "$@"; do [ -x "$t" ] && bg_units+=("unit $(basename "$t")$sfx|$t"); done
+}
+units_start() {
+    ( for e in "${bg_units[@]}"; do cmocka_exec "${e%%|*}" "${e#*|}"; done ) &
+    bg_pid=$!
+}
+units_tally() {
+    local e
+    [ -n "$bg_pid" ] && wait "$bg_pid"
+    for e in "${bg_units[@]}"; do cmocka_tally "${e%%|*}"; done
+    bg_units=()
+    bg_pid=""
+}
+
+run_node() { # label "dir or files" [env...]
     suite_t0=$SECONDS
-    local label=$1 dir=$2; shift 2
+    local label=$1 paths=()
+    read -r -d '' -a paths <<<"$2"   # a dir, or files one a line or a space apart
+    shift 2
     local log="tests/out/$(echo "$label" | tr ' /' '__').log"
-    env "$@" node --test --test-reporter=tap "$dir" >"$log" 2>&1
+    # JOBS=n before the call: n test files at once (each starts its own
+    # servers on free ports and its own SQLite files); node's default on
+    # 2 cores is one.
+    env "$@" node --test ${JOBS:+--test-concurrency="$JOBS"} --test-reporter=tap "${paths[@]}" >"$log" 2>&1
     local rc=$?
     local p f
     p=$(grep -E '^# pass [0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
@@ -87,6 +133,7 @@ summary() {
     echo
     [ ${#failed_suites[@]} -gt 0 ] && echo "failing suites: ${failed_suites[*]} (logs in tests/out/)"
     [ "$skip" -gt 0 ] && echo "skipped: $skip (the reasons are in the logs in tests/out/)"
+    echo "total: $((SECONDS - started)) s"
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ]
 }
@@ -96,40 +143,52 @@ if [ "$what" = all ] || [ "$what" = check ]; then
     run_node "repository" tests/repo
 fi
 if [ "$what" = check ]; then
+    # The quick lane: the unit tests run beside the HTTP suite, and the HTTP
+    # suite CHECK_JOBS files at once (default 2; each file its own servers
+    # on free ports and its own SQLite files).
+    units_add "" "$B"/tests/test_*
+    units_start
+    echo "HTTP tests (real server, real SQLite file, release build; the unit tests beside them)"
+    JOBS=${CHECK_JOBS:-2} run_node "http" tests/http CROUPIER_BIN="$B"/croupier
     echo "unit tests (cmocka, release build)"
-    for t in "$B"/tests/test_*; do
-        [ -x "$t" ] && run_cmocka "unit $(basename "$t")" "$t"
-    done
-    echo "HTTP tests (real server, real SQLite file, release build)"
-    run_node "http" tests/http CROUPIER_BIN="$B"/croupier
+    units_tally
     summary
     exit
 fi
 
-echo "unit tests (cmocka)"
-if [ "$what" != asan ]; then
-    for t in "$B"/tests/test_*; do
-        [ -x "$t" ] && run_cmocka "unit $(basename "$t")" "$t"
-    done
-fi
-for t in "$B"/asan/tests/test_*; do
-    [ -x "$t" ] && run_cmocka "unit $(basename "$t") [asan+ubsan]" "$t"
-done
-if [ "$what" = asan ]; then
-    echo "HTTP tests against the ASan+UBSan server (real SQLite file)"
-    run_node "http [asan+ubsan server]" tests/http CROUPIER_BIN="$B"/asan/croupier
-fi
 if [ "$what" != all ]; then
+    echo "unit tests (cmocka)"
+    if [ "$what" != asan ]; then
+        for t in "$B"/tests/test_*; do
+            [ -x "$t" ] && run_cmocka "unit $(basename "$t")" "$t"
+        done
+    fi
+    for t in "$B"/asan/tests/test_*; do
+        [ -x "$t" ] && run_cmocka "unit $(basename "$t") [asan+ubsan]" "$t"
+    done
+    if [ "$what" = asan ]; then
+        echo "HTTP tests against the ASan+UBSan server (real SQLite file)"
+        run_node "http [asan+ubsan server]" tests/http CROUPIER_BIN="$B"/asan/croupier
+    fi
     summary
     exit
 fi
 
 # The HTTP suites below write their servers' access logs and the tokens they
 # were given here; tests/access-log then checks that no log holds a token.
+# The whole of tests/http runs once, against the ASan+UBSan server (`make
+# check` runs it against the release server), with the unit tests of both
+# builds beside it (TEST_JOBS=n: n HTTP files at once; default one); the
+# FastCGI and PostgreSQL passes run the files of their lane
+# (tests/http/lanes.mjs, docs/testing.md).
 export CROUPIER_TEST_ACCESS_LOG_DIR=$(mktemp -d /tmp/croupier-logs.XXXXXX)
-echo "HTTP tests (real server, real SQLite file)"
-run_node "http" tests/http CROUPIER_BIN="$B"/croupier
-run_node "http [asan+ubsan server]" tests/http CROUPIER_BIN="$B"/asan/croupier
+units_add "" "$B"/tests/test_*
+units_add " [asan+ubsan]" "$B"/asan/tests/test_*
+units_start
+echo "HTTP tests against the ASan+UBSan server (real SQLite file; the unit tests beside them)"
+JOBS=${TEST_JOBS:-} run_node "http [asan+ubsan server]" tests/http CROUPIER_BIN="$B"/asan/croupier
+echo "unit tests (cmocka, release and ASan+UBSan builds)"
+units_tally
 
 # A real PostgreSQL: a throwaway cluster in a temp dir, on its own port and
 # socket (tests/http/lib/pg.mjs: run by the postgres user when we are root).
@@ -138,9 +197,10 @@ start_pg() {
     PGURL=$(node tests/http/lib/pg.mjs start "$PGTMP") || return 1
     PG_STOP="node tests/http/lib/pg.mjs stop $PGTMP"
 }
-echo "HTTP tests through nginx + croupier fcgi (the same handlers over FastCGI)"
+echo "HTTP tests of the front end through nginx + croupier fcgi (the same handlers over FastCGI)"
 if [ -x /usr/sbin/nginx ]; then
-    run_node "http [fastcgi via nginx]" tests/http CROUPIER_BIN="$B"/croupier CROUPIER_TEST_FRONT=fcgi
+    run_node "http [fastcgi via nginx: front lane]" "$(node tests/http/lanes.mjs front)" \
+        CROUPIER_BIN="$B"/croupier CROUPIER_TEST_FRONT=fcgi
 else
     echo "  nginx missing: run 'make deps'"; tally "http [fastcgi via nginx]" 0 1 1
 fi
@@ -165,13 +225,14 @@ echo "whole-game soak (real server, real SQLite file)"
 run_node "soak" tests/soak CROUPIER_BIN="$B"/croupier
 
 trap '[ -n "${PG_STOP:-}" ] && $PG_STOP >/dev/null 2>&1' EXIT
-echo "HTTP tests against PostgreSQL (a real cluster started here)"
+echo "HTTP tests of the store against PostgreSQL (a real cluster started here)"
 if start_pg; then
     export CROUPIER_TEST_PG_URL="$PGURL"
     run_cmocka "unit test_store_pg [postgres]" "$B"/tests/test_store_pg
     run_cmocka "unit test_store_pg [postgres, asan+ubsan]" "$B"/asan/tests/test_store_pg
     unset CROUPIER_TEST_PG_URL
-    run_node "http [postgres store]" tests/http CROUPIER_BIN="$B"/croupier CROUPIER_TEST_STORE="$PGURL"
+    run_node "http [postgres store: store lane]" "$(node tests/http/lanes.mjs store)" \
+        CROUPIER_BIN="$B"/croupier CROUPIER_TEST_STORE="$PGURL"
     run_node "soak [postgres store]" tests/soak CROUPIER_BIN="$B"/croupier CROUPIER_TEST_STORE="$PGURL" \
         SOAK_GAMES_PER_GAME=50 SOAK_FULL_PER_GAME=1
     $PG_STOP >/dev/null 2>&1

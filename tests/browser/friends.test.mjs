@@ -14,6 +14,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startAll, stopAll, openContext, settled, OUT } from './harness.mjs';
+import { assertEvery } from '../http/lib/expect.mjs';
 
 let env;
 let ada, bob, spy; // three browsers: two people and a spectator
@@ -180,14 +181,13 @@ test('invite a friend from the lobby; the two play Hanabi to the end, live, and 
   // Spectator: the server's rule for Hanabi is that nobody watching sees a
   // card in any hand; the page shows exactly the public view.
   const pub = await publicView(id);
-  assert.ok(pub.state.hands.flat().every((c) => c.card === '??'), 'GET without a token hides every hand');
+  assertEvery(pub.state.hands.flat(), (c) => c.card === '??', 'GET without a token hides every hand', { length: 10 });
   const spyApp = await pageApp(spy.page);
   assert.equal(spyApp.you, null);
   assert.equal(spyApp.token, null);
   assert.deepEqual(spyApp.state, pub.state, 'the spectator holds the public view, nothing more');
   const faces = await spy.page.locator('[data-testid^="hb-hand-"] .card').evaluateAll((els) => els.map((e) => e.dataset.card));
-  assert.equal(faces.length, 10);
-  assert.ok(faces.every((c) => c === '??'), `spectator sees no card: ${faces.join(' ')}`);
+  assertEvery(faces, (c) => c === '??', 'spectator sees no card', { length: 10 });
 
   // Play to the end through the pages: discard the oldest card when allowed,
   // else give a number hint. Each move shows in the other two pages within 1 s.

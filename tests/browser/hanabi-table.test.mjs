@@ -10,6 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { startAll, stopAll, apiCall, apiInPage, dealFromLobby, openContext, openGame, logCount, logGrows, OUT } from './harness.mjs';
+import { assertEvery } from '../http/lib/expect.mjs';
 
 let env, page;
 const tid = (id) => page.getByTestId(id);
@@ -176,11 +177,11 @@ test('spectators see every hand at a table that allows it, and none at one that 
     const view = (await call('GET', `/games/${page.url().split('#game=')[1]}`)).body.state;
     assert.deepEqual(shown, view.hands.flat().map((x) => x.card), 'the spectator is shown what the server gives a spectator');
     if (spectators) {
-      assert.ok(shown.every((c) => /^[RYBGWM][1-5]$/.test(c)), 'every hand, ours included');
+      assertEvery(shown, (c) => /^[RYBGWM][1-5]$/.test(c), 'every hand, ours included');
       assert.match(await spy.page.getByTestId('hb-watching').innerText(), /every hand is shown/);
       await spy.page.screenshot({ path: path.join(OUT, 'hanabi-spectator-all-1280.png'), fullPage: true });
     } else {
-      assert.ok(shown.every((c) => c === '??'), 'no hand card to a spectator');
+      assertEvery(shown, (c) => c === '??', 'no hand card to a spectator');
       assert.match(await spy.page.getByTestId('hb-watching').innerText(), /see no hand cards/);
     }
     await spy.context.close();

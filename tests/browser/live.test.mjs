@@ -8,6 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { startAll, stopAll, OUT, REDUCED } from './harness.mjs';
+import { assertEvery } from '../http/lib/expect.mjs';
 
 let env;
 before(async () => { env = await startAll(); });
@@ -73,7 +74,7 @@ test('two people and a spectator follow one Hanabi table live', async () => {
     assert.equal(s.length, 1, `${p.label}: exactly one event stream`);
     assert.equal(s[0].headers.accept, 'text/event-stream');
     assert.equal(s[0].search, '', `${p.label}: nothing in the stream's query`);
-    for (const r of p.requests) assert.doesNotMatch(r.path + r.search, /token|Bearer/i);
+    assertEvery(p.requests, (r) => !/token|Bearer/i.test(r.path + r.search), `${p.label}: no token in a URL`);
   }
   assert.equal(streams(ada)[0].headers.authorization, `Bearer ${tokens[0]}`);
   assert.equal(streams(bob)[0].headers.authorization, `Bearer ${tokens[1]}`);
@@ -84,13 +85,12 @@ test('two people and a spectator follow one Hanabi table live', async () => {
 
   // The spectator sees no hand at all: every card in every hand is hidden.
   const spyFaces = await spy.page.locator('[data-testid^="hb-hand-"] .card').evaluateAll((els) => els.map((e) => e.dataset.card));
-  assert.equal(spyFaces.length, 15, 'three hands of five');
-  assert.ok(spyFaces.every((c) => c === '??'), `spectator sees only hidden cards, got ${spyFaces.join(' ')}`);
+  assertEvery(spyFaces, (c) => c === '??', 'spectator sees only hidden cards (three hands of five)', { length: 15 });
   // Ada sees Bob's cards but not her own.
   const adaOwn = await ada.page.locator('[data-testid="hb-hand-0"] .card').evaluateAll((els) => els.map((e) => e.dataset.card));
   const adaBob = await ada.page.locator('[data-testid="hb-hand-1"] .card').evaluateAll((els) => els.map((e) => e.dataset.card));
-  assert.ok(adaOwn.every((c) => c === '??'));
-  assert.ok(adaBob.every((c) => c !== '??'), 'a seat sees the other hands');
+  assertEvery(adaOwn, (c) => c === '??', 'Ada sees none of her own cards', { length: 5 });
+  assertEvery(adaBob, (c) => /^[RYBGWM][1-5]$/.test(c), 'a seat sees the other hands', { length: 5 });
 
   // Quiet for 3 s: no page polls.
   await new Promise((r) => setTimeout(r, 3000));
@@ -130,7 +130,7 @@ test('two people and a spectator follow one Hanabi table live', async () => {
   // Still one stream each, and the spectator still sees no card.
   for (const p of [ada, bob, spy]) assert.equal(streams(p).length, 1, `${p.label}: never a second stream`);
   const spyFaces2 = await spy.page.locator('[data-testid^="hb-hand-"] .card').evaluateAll((els) => els.map((e) => e.dataset.card));
-  assert.ok(spyFaces2.every((c) => c === '??'));
+  assertEvery(spyFaces2, (c) => c === '??', 'after two plays the spectator still sees only hidden cards', { length: 15 });
   await spy.page.screenshot({ path: path.join(OUT, 'live-hanabi-spectator.png'), fullPage: true });
 
   const errors = [...ada.errors, ...bob.errors, ...spy.errors];

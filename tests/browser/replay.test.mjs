@@ -7,6 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { startAll, stopAll, apiCall, OUT } from './harness.mjs';
+import { assertEvery } from '../http/lib/expect.mjs';
 
 let env, page;
 
@@ -159,7 +160,7 @@ test('a person replaying a running game sees only what they could see then', asy
   const n = plays[1].n;
   const server = (await call('GET', `/games/${g.id}?at=${n}`, { token })).body;
   assert.equal(server.you, 0);
-  assert.ok(server.state.hands[0].every((x) => x.card === '??'), 'the server hides Ann\'s own cards');
+  assertEvery(server.state.hands[0], (x) => x.card === '??', 'the server hides Ann\'s own cards');
 
   await open(`#game=${g.id}&at=${n}`, g.id, token);
   await atShown(n);
@@ -169,7 +170,7 @@ test('a person replaying a running game sees only what they could see then', asy
   }
   // Nothing of Ann's own hand in the whole page at that position.
   const own = await page.locator('[data-testid="replay-board"] [data-testid="hb-hand-0"] .card').evaluateAll((els) => els.map((e) => e.dataset.card));
-  assert.ok(own.every((c) => c === '??'), `own cards hidden in the replay: ${own}`);
+  assertEvery(own, (c) => c === '??', 'own cards hidden in the replay');
   // The link carries no token.
   assert.doesNotMatch(await page.evaluate(() => location.href), /token/);
   // The live table is still playable after leaving the replay.

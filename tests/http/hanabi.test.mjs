@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import WebSocket from 'ws';
 import { useServer, expectStatus, expectProblem } from './lib/server.mjs';
+import { assertEvery } from './lib/expect.mjs';
 
 const srv = useServer();
 const viaFcgi = process.env.CROUPIER_TEST_FRONT === 'fcgi';
@@ -34,9 +35,9 @@ test('views: a seat sees every hand but its own (raw text), a spectator none, no
   let g, secret;
   for (let seed = 1; seed < 60 && !secret; seed++) {
     g = await create(['Ann', 'bot', 'bot'], { seed });
-    const admin = await srv.get(`/games/${g.id}`, { token: srv.adminToken });
-    const own = admin.json.state.hands[0].map((c) => c.card);
-    const rest = JSON.stringify({ ...admin.json.state, hands: admin.json.state.hands.slice(1), deck_order: [] });
+    const admin = await srv.getOk(`/games/${g.id}`, { token: srv.adminToken });
+    const own = admin.state.hands[0].map((c) => c.card);
+    const rest = JSON.stringify({ ...admin.state, hands: admin.state.hands.slice(1), deck_order: [] });
     secret = own.find((c) => !rest.includes(`"${c}"`));
   }
   assert.ok(secret, 'a game with a card only seat 0 holds');
@@ -44,6 +45,7 @@ test('views: a seat sees every hand but its own (raw text), a spectator none, no
   const seat = await srv.get(`/games/${g.id}`, { token });
   const spec = await srv.get(`/games/${g.id}`);
   const admin = await srv.get(`/games/${g.id}`, { token: srv.adminToken });
+  for (const [who, r] of [['seat', seat], ['spectator', spec], ['admin', admin]]) expectStatus(r, 200, `GET /games/{id} as ${who}`);
   for (const [who, r] of [['seat', seat], ['spectator', spec]]) {
     assert.doesNotMatch(r.text, /deck_order/, `${who}: no deck order`);
     assert.equal(typeof r.json.state.deck, 'number', `${who}: deck is a count`);
@@ -63,7 +65,8 @@ test('views: a seat sees every hand but its own (raw text), a spectator none, no
     assert.ok(!r.text.includes(`"${secret}"`), `${path} does not leak ${secret}`);
     if (path.endsWith('hint')) continue;
     const s = await srv.get(path);
-    if (s.status === 200) assert.ok(!s.text.includes(`"${secret}"`), `${path} (no token) does not leak ${secret}`);
+    expectStatus(s, 200, `${path} (no token): a spectator reads it`);
+    assert.ok(!s.text.includes(`"${secret}"`), `${path} (no token) does not leak ${secret}`);
   }
 });
 
@@ -72,16 +75,23 @@ const handCards = (state) => state.hands.flat().map((c) => c.card);
 
 test('readers: spectators see no hand, "spectators": "all" every hand but not the deck, everyone all once over', async () => {
   const closed = await create(['Ann', 'Bob', 'bot'], { seed: 5 });
+  // One play that draws a card, so that the spectator's events and plays
+  // below hold a draw to hide.
+  const mover = closed.seats[closed.state.current];
+  if (mover.token) {
+    expectStatus(await srv.post(`/games/${closed.id}/plays`, { play: { type: 'play', card: 0 } }, { token: mover.token }), 200, 'a play that draws');
+  }
   const open = await create(['Ann', 'Bob', 'bot'], { seed: 5, options: { spectators: 'all' } });
-  const admin = (await srv.get(`/games/${open.id}`, { token: srv.adminToken })).json.state;
+  const admin = (await srv.getOk(`/games/${open.id}`, { token: srv.adminToken })).state;
   const spec = await srv.get(`/games/${closed.id}`);
   const obs = await srv.get(`/games/${open.id}`);
   expectStatus(spec, 200);
   expectStatus(obs, 200);
   assert.equal(spec.json.state.over, false);
-  assert.ok(handCards(spec.json.state).every((c) => c === '??'), 'a spectator: no hand card');
+  assertEvery(handCards(spec.json.state), (c) => c === '??', 'a spectator: no hand card', { length: 15 });
   assert.deepEqual(handCards(obs.json.state), handCards(admin), 'an observer: every hand');
   assert.doesNotMatch(obs.text, /deck_order/, 'an observer: not the deck order');
+  assert.ok(admin.deck_order.length > 0, 'the admin sees the deck');
   for (const c of admin.deck_order) {
     // A card still in the deck may also be in a hand or on the table; one that
     // is nowhere else must not show to the observer.
@@ -89,13 +99,15 @@ test('readers: spectators see no hand, "spectators": "all" every hand but not th
     if (!elsewhere) assert.ok(!obs.text.includes(`"${c}"`), `observer view: deck card ${c}`);
   }
   // events and history: the spectator gets no hand card, the observer every one
-  const evS = (await srv.get(`/games/${closed.id}/events`)).json;
-  const evO = (await srv.get(`/games/${open.id}/events`)).json;
-  assert.ok(evS[0].handColor.flat().every((x) => x === -1) && evS[0].handNumber.flat().every((x) => x === -1));
-  assert.ok(evO[0].handNumber.flat().every((x) => x >= 1));
-  for (const e of evS.filter((x) => x.event === 'onPlayerAction' && x.draw)) assert.deepEqual(e.draw, [-1, -1]);
-  const plS = (await srv.get(`/games/${closed.id}/plays`)).json.plays;
-  for (const p of plS) if ('drew' in p && p.drew !== null) assert.equal(p.drew, '??');
+  const evS = (await srv.getOk(`/games/${closed.id}/events`));
+  const evO = (await srv.getOk(`/games/${open.id}/events`));
+  assertEvery(evS[0].handColor.flat(), (x) => x === -1, 'spectator onStart: no hand colour', { length: 15 });
+  assertEvery(evS[0].handNumber.flat(), (x) => x === -1, 'spectator onStart: no hand number', { length: 15 });
+  assertEvery(evO[0].handNumber.flat(), (x) => x >= 1, 'observer onStart: every hand number', { length: 15 });
+  assertEvery(evS.filter((x) => x.event === 'onPlayerAction' && x.draw), (e) => e.draw[0] === -1 && e.draw[1] === -1,
+    'spectator: every draw hidden');
+  const plS = (await srv.getOk(`/games/${closed.id}/plays`)).plays;
+  assertEvery(plS.filter((p) => 'drew' in p && p.drew !== null), (p) => p.drew === '??', 'spectator: every drawn card in the plays hidden');
   // the token-less WebSocket of the spectator: the same events
   if (!viaFcgi) {
     const ws = new WebSocket(`${srv.base.replace('http', 'ws')}/games/${closed.id}/ws`);
@@ -105,20 +117,21 @@ test('readers: spectators see no hand, "spectators": "all" every hand but not th
     });
     ws.close();
     assert.equal(first.event, 'onStart');
-    assert.ok(first.handNumber.flat().every((x) => x === -1), 'WebSocket spectator: no hand card');
+    assertEvery(first.handNumber.flat(), (x) => x === -1, 'WebSocket spectator: no hand card', { length: 15 });
   }
   // over: everyone sees every card
   const done = await create(['bot', 'bot', 'bot'], { seed: 5 });
   assert.equal(done.state.over, true);
-  const all = (await srv.get(`/games/${done.id}`, { token: srv.adminToken })).json.state;
+  const all = (await srv.getOk(`/games/${done.id}`, { token: srv.adminToken })).state;
   const s2 = await srv.get(`/games/${done.id}`);
+  expectStatus(s2, 200);
   assert.deepEqual(handCards(s2.json.state), handCards(all));
-  assert.ok(handCards(all).every((c) => c !== '??'));
+  assertEvery(handCards(all), (c) => c !== '??', 'the admin at the end: every hand card');
   assert.deepEqual(s2.json.state.deck_order, all.deck_order);
-  const ev2 = (await srv.get(`/games/${done.id}/events`)).json;
-  assert.ok(ev2[0].handNumber.flat().every((x) => x >= 1));
-  const pl2 = (await srv.get(`/games/${done.id}/plays`)).json.plays;
-  assert.ok(pl2.every((p) => p.drew !== '??'));
+  const ev2 = (await srv.getOk(`/games/${done.id}/events`));
+  assertEvery(ev2[0].handNumber.flat(), (x) => x >= 1, 'a finished game\'s onStart to a spectator: every hand', { length: 15 });
+  const pl2 = (await srv.getOk(`/games/${done.id}/plays`)).plays;
+  assertEvery(pl2, (p) => p.drew !== '??', 'a finished game\'s plays to a spectator: every draw shown');
 });
 
 test('plays: our JSON form and the seed numeric form; rule errors are 422 with the rule', async () => {
@@ -134,14 +147,16 @@ test('plays: our JSON form and the seed numeric form; rule errors are 422 with t
   expect422(r2, 'hint.rainbow');
   expectProblem(await srv.post(`/games/${g.id}/plays`, { play: { type: 'hint', target: otherSeat, color: 'Q' } }, { token: me }), 400, 'invalid-member');
   expectProblem(await srv.post(`/games/${g.id}/plays`, { play: { type: 'play', card: 0 } }, { token: other }), 409, 'not-your-turn');
-  const legal = await srv.get(`/games/${g.id}/legal`, { token: me });
-  const hint = legal.json.plays.find((p) => p.type === 'hint');
+  const legal = await srv.getOk(`/games/${g.id}/legal`, { token: me });
+  const hint = legal.plays.find((p) => p.type === 'hint');
+  assert.ok(hint, 'a hint is legal');
   const ok = await srv.post(`/games/${g.id}/plays`, { play: numeric(hint) }, { token: me });
   expectStatus(ok, 200, 'numeric form');
   assert.deepEqual(ok.json.applied[0].play, hint, 'recorded in our form');
   assert.equal(ok.json.state.hints, 7, 'a hint costs a token');
-  const legal2 = await srv.get(`/games/${g.id}/legal`, { token: other });
-  const disc = legal2.json.plays.find((p) => p.type === 'discard');
+  const legal2 = await srv.getOk(`/games/${g.id}/legal`, { token: other });
+  const disc = legal2.plays.find((p) => p.type === 'discard');
+  assert.ok(disc, 'a discard is legal');
   const ok2 = await srv.post(`/games/${g.id}/plays`, { play: disc }, { token: other });
   expectStatus(ok2, 200);
   assert.equal(ok2.json.state.hints, 8);
@@ -167,12 +182,12 @@ test('bot explanations say only what every reader may know, the same to every re
   const g = await create(['Ann', 'bot', 'bot'], { seed: 6 });
   const token = g.seats[0].token;
   for (let i = 0; i < 6; i++) {
-    const legal = (await srv.get(`/games/${g.id}/legal`, { token })).json.plays;
+    const legal = (await srv.getOk(`/games/${g.id}/legal`, { token })).plays;
     if (!legal.length) break;
     expectStatus(await srv.post(`/games/${g.id}/plays`, { play: legal.find((p) => p.type === 'hint') || legal[0] }, { token }), 200);
   }
-  const mine = (await srv.get(`/games/${g.id}/plays`, { token })).json.plays.filter((p) => p.explanation);
-  const theirs = (await srv.get(`/games/${g.id}/plays`)).json.plays.filter((p) => p.explanation);
+  const mine = (await srv.getOk(`/games/${g.id}/plays`, { token })).plays.filter((p) => p.explanation);
+  const theirs = (await srv.getOk(`/games/${g.id}/plays`)).plays.filter((p) => p.explanation);
   assert.ok(mine.length >= 6);
   assert.deepEqual(mine.map((p) => p.explanation), theirs.map((p) => p.explanation));
   for (const p of mine) {
@@ -184,22 +199,23 @@ test('bot explanations say only what every reader may know, the same to every re
 test('events: seed shapes, per seat; hint events only to the target', async () => {
   const g = await create(['Ann', 'Bob', 'bot'], { seed: 4 });
   const [a, b] = g.seats.map((s) => s.token);
-  let cur = (await srv.get(`/games/${g.id}`)).json.state.current;
+  let cur = (await srv.getOk(`/games/${g.id}`)).state.current;
   // Make one hint from the current human to the other human.
   const tok = cur === 0 ? a : b;
   const target = cur === 0 ? 1 : 0;
-  const legal = await srv.get(`/games/${g.id}/legal`, { token: tok });
-  const hint = legal.json.plays.find((p) => p.type === 'hint' && p.target === target);
+  const legal = await srv.getOk(`/games/${g.id}/legal`, { token: tok });
+  const hint = legal.plays.find((p) => p.type === 'hint' && p.target === target);
+  assert.ok(hint, 'a hint to the other person is legal');
   expectStatus(await srv.post(`/games/${g.id}/plays`, { play: hint }, { token: tok }), 200);
-  const evA = (await srv.get(`/games/${g.id}/events`, { token: a })).json;
-  const evB = (await srv.get(`/games/${g.id}/events`, { token: b })).json;
-  const evS = (await srv.get(`/games/${g.id}/events`)).json;
+  const evA = (await srv.getOk(`/games/${g.id}/events`, { token: a }));
+  const evB = (await srv.getOk(`/games/${g.id}/events`, { token: b }));
+  const evS = (await srv.getOk(`/games/${g.id}/events`));
   const start = evA[0];
   assert.deepEqual(Object.keys(start).sort(), ['event', 'handColor', 'handNumber', 'n']);
   assert.deepEqual(start.handColor[0], start.handColor[0].map(() => -1), 'own cards unknown (-1)');
   assert.deepEqual(start.handNumber[0], start.handNumber[0].map(() => -1));
-  assert.ok(evS[0].handNumber.flat().every((n) => n === -1), 'a spectator sees no hand card');
-  assert.ok(evB[0].handNumber[0].every((n) => n >= 1), 'a seat sees the other hands');
+  assertEvery(evS[0].handNumber.flat(), (n) => n === -1, 'a spectator sees no hand card', { length: 15 });
+  assertEvery(evB[0].handNumber[0], (n) => n >= 1, 'a seat sees the other hands', { length: 5 });
   const hintEv = hint.color ? 'onHintColor' : 'onHintNumber';
   const mine = target === 0 ? evA : evB, theirs = target === 0 ? evB : evA;
   assert.ok(mine.some((e) => e.event === hintEv), 'the target is told');
@@ -208,8 +224,8 @@ test('events: seed shapes, per seat; hint events only to the target', async () =
   assert.equal(act.actionType, hint.color ? 0 : 1);
   assert.equal(act.target, target);
   assert.ok(!('play' in act) && !('discard' in act) && !('draw' in act), 'keys exactly as the seed says');
-  evA.forEach((e, i) => assert.equal(e.n, i + 1));
-  assert.deepEqual((await srv.get(`/games/${g.id}/events?after=2`, { token: a })).json, evA.slice(2));
+  assertEvery(evA, (e, i) => e.n === i + 1, 'events numbered from 1', { min: 3 });
+  assert.deepEqual((await srv.getOk(`/games/${g.id}/events?after=2`, { token: a })), evA.slice(2));
 });
 
 test('SSE: a finished game streams every event and ends with onGameEnd', async () => {
@@ -234,7 +250,7 @@ test('SSE: a finished game streams every event and ends with onGameEnd', async (
       res.on('end', () => resolve(got));
     }).on('error', reject);
   });
-  const json = (await srv.get(`/games/${g.id}/events`)).json;
+  const json = (await srv.getOk(`/games/${g.id}/events`));
   assert.equal(events.length, json.length);
   assert.equal(events[0].name, 'onStart');
   assert.equal(events.at(-1).name, 'onGameEnd');
@@ -256,8 +272,8 @@ test('WebSocket: a human plays a whole game by the seed protocol', { skip: viaFc
       if (m.event === 'turn') {
         assert.equal(text, '{"event": "turn"}');
         // Ask help mode what to do, answer in the seed's numeric form.
-        const h = await srv.get(`/games/${g.id}/hint`, { token });
-        ws.send(JSON.stringify(numeric(h.json.play)));
+        const h = await srv.getOk(`/games/${g.id}/hint`, { token });
+        ws.send(JSON.stringify(numeric(h.play)));
       } else if (m.event === 'onGameEnd') {
         resolve(m);
       } else if (m.event === 'invalidAction') {
@@ -268,9 +284,9 @@ test('WebSocket: a human plays a whole game by the seed protocol', { skip: viaFc
   ws.close();
   const names = new Set(seen.map((m) => m.event));
   for (const n of ['onStart', 'onTurnStart', 'onPlayerAction', 'onGameEnd']) assert.ok(names.has(n), n);
-  assert.ok(seen.every((m) => !('n' in m)), 'wire events carry no "n"');
+  assertEvery(seen, (m) => !('n' in m), 'wire events carry no "n"');
   assert.ok(seen.filter((m) => m.event === 'turn').length > 10, 'asked many times');
-  const fin = (await srv.get(`/games/${g.id}`)).json.state;
+  const fin = (await srv.getOk(`/games/${g.id}`)).state;
   assert.equal(fin.over, true);
   assert.equal(end.score, fin.score);
   assert.equal(end.reason, { errors: 0, 'deck-out': 1, 'all-fives': 2 }[fin.result]);
@@ -287,7 +303,7 @@ test('export: hanablive and json after the game; forbidden to a seat while it ru
     assert.equal(h.players.length, 3);
     assert.equal(h.deck.length, variant === 'rainbow' ? 60 : 50);
     assert.equal(h.options.variant, variant === 'rainbow' ? 'Rainbow (6 Suits)' : 'No Variant');
-    const plays = (await srv.get(`/games/${g.id}/plays`)).json.plays;
+    const plays = (await srv.getOk(`/games/${g.id}/plays`)).plays;
     const dropped = h.croupier ? h.croupier.dropped_actions : 0;
     assert.equal(h.actions.length, plays.length - dropped, 'one action per play, up to hanab.live\'s end');
     assert.deepEqual(hanabLiveReplay(h).score, h.croupier ? h.croupier.hanablive_score : g.state.score);
@@ -300,7 +316,7 @@ test('export: hanablive and json after the game; forbidden to a seat while it ru
     expectStatus(j, 200);
     const imp = await srv.post('/games/import', j.json);
     expectStatus(imp, 201);
-    assert.deepEqual(imp.json.state, (await srv.get(`/games/${g.id}`)).json.state);
+    assert.deepEqual(imp.json.state, (await srv.getOk(`/games/${g.id}`)).state);
   }
 });
 
@@ -364,7 +380,7 @@ test('export hanablive: what hanab.live replays, its end and score named (seed 2
   // hanab.live ends after the 64th with 17 points; the game itself goes on to 18.
   const g = await create(['bot', 'bot', 'bot'], { seed: 2 });
   assert.equal(g.state.over, true);
-  const plays = (await srv.get(`/games/${g.id}/plays`)).json.plays;
+  const plays = (await srv.getOk(`/games/${g.id}/plays`)).plays;
   assert.equal(plays.length, 66);
   const ex = await srv.get(`/games/${g.id}/export?format=hanablive`);
   expectStatus(ex, 200);
@@ -385,8 +401,8 @@ test('export hanablive: what hanab.live replays, its end and score named (seed 2
   });
   // {"end": "standard"}: hanab.live's own end; exported whole and unchanged
   const s = await create(['bot', 'bot', 'bot'], { seed: 2, options: { end: 'standard' } });
-  const sp = (await srv.get(`/games/${s.id}/plays`)).json.plays;
-  const sx = (await srv.get(`/games/${s.id}/export?format=hanablive`)).json;
+  const sp = (await srv.getOk(`/games/${s.id}/plays`)).plays;
+  const sx = (await srv.getOk(`/games/${s.id}/export?format=hanablive`));
   assert.equal(sx.actions.length, sp.length);
   assert.deepEqual(Object.keys(sx).sort(), ['actions', 'deck', 'options', 'players']);
   assert.deepEqual(hanabLiveReplay(sx), { why: 'final-round', score: s.state.score, at: sp.length });
@@ -397,7 +413,7 @@ test('export hanablive: many games replay on hanab.live\'s rules to the scores t
     const n = 2 + (seed % 4);
     const options = seed % 2 ? { end: 'standard' } : undefined;
     const g = await create(Array(n).fill('bot'), { seed, options, variant: seed % 3 ? 'standard' : 'rainbow' });
-    const h = (await srv.get(`/games/${g.id}/export?format=hanablive`)).json;
+    const h = (await srv.getOk(`/games/${g.id}/export?format=hanablive`));
     const r = hanabLiveReplay(h);
     assert.notEqual(r.why, 'playing', `seed ${seed}: the export reaches hanab.live's end`);
     assert.equal(r.at, h.actions.length);
@@ -423,7 +439,7 @@ test('info plays only at all-info tables: beside a person or another strategy it
   expectStatus(all, 201, 'an all-info table');
   assert.equal(all.json.state.over, true, 'bots only: played to the end at once');
   assert.ok(all.json.state.score >= 20, `info scores (${all.json.state.score})`);
-  const cat = (await srv.get('/rules')).json.games.find((x) => x.game === 'hanabi');
+  const cat = (await srv.getOk('/rules')).games.find((x) => x.game === 'hanabi');
   assert.ok(cat.bots.includes('info'), 'info is a Hanabi bot');
   assert.ok(!cat.bots_with_people.includes('info') && cat.bots_with_people.includes('conventions'),
     `bots_with_people: ${cat.bots_with_people}`);

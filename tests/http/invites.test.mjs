@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import WebSocket from 'ws';
 import { useServer, expectStatus, expectProblem } from './lib/server.mjs';
+import { assertEvery } from './lib/expect.mjs';
 
 const srv = useServer();
 const viaFcgi = process.env.CROUPIER_TEST_FRONT === 'fcgi';
@@ -35,7 +36,7 @@ test('creation: an invite per person, a host token; no hash or invite in any vie
     const v = await srv.get(`/games/${g.id}`, opts);
     expectStatus(v, 200);
     assert.doesNotMatch(v.text, /sha256|"invite"|host_token/, 'no hash, no invite in a view');
-    assert.ok(v.json.seats.filter((s) => !s.bot).every((s) => s.invite_open === true), 'only that an invite is open');
+    assertEvery(v.json.seats.filter((s) => !s.bot), (s) => s.invite_open === true, 'only that an invite is open');
     for (const s of g.seats) if (s.invite) assert.ok(!v.text.includes(s.invite));
   }
   // the host token reads as a spectator

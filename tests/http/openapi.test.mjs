@@ -3,7 +3,11 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { doc, OPENAPI_TEXT, assertMatches, assertSchema, matchesSchema, findPathTemplate } from './lib/contract.mjs';
+import { loadOpenapi, parseOpenapi, OPENAPI_PATH } from './lib/openapi_doc.mjs';
 
 const fakeRes = (status, headers = {}) => ({ status, headers: new Headers(headers) });
 
@@ -13,6 +17,35 @@ test('openapi.yaml is a valid OpenAPI 3.1 document', async () => {
   assert.equal(res.valid, true, JSON.stringify(res.errors, null, 2));
   assert.equal(v.version, '3.1');
   assert.equal(doc.openapi, '3.1.0');
+});
+
+test('the parse the tests share (tests/out/openapi.json) is the YAML\'s, and a stale one is parsed again', async () => {
+  const parsed = await parseOpenapi(OPENAPI_TEXT);
+  assert.deepEqual(doc, parsed, 'the document the contract checks against is the YAML\'s parse');
+  const dir = mkdtempSync(path.join(tmpdir(), 'croupier-openapi-'));
+  try {
+    const cachePath = path.join(dir, 'openapi.json');
+    const first = await loadOpenapi({ cachePath });
+    assert.equal(first.cached, false, 'no cache yet: parsed');
+    assert.deepEqual(first.doc, parsed);
+    const again = await loadOpenapi({ cachePath });
+    assert.equal(again.cached, true, 'the cache just written is used');
+    assert.deepEqual(again.doc, parsed);
+    // A cache of another YAML (an edit since it was written) is not used.
+    const stale = JSON.parse(readFileSync(cachePath, 'utf8'));
+    writeFileSync(cachePath, JSON.stringify({ sha256: '0'.repeat(64), doc: { ...stale.doc, openapi: 'stale' } }));
+    const fresh = await loadOpenapi({ cachePath });
+    assert.equal(fresh.cached, false, 'a cache of another YAML is parsed again');
+    assert.equal(fresh.doc.openapi, parsed.openapi);
+    // An edited YAML misses the cache of the old one.
+    const yamlPath = path.join(dir, 'edited.yaml');
+    writeFileSync(yamlPath, readFileSync(OPENAPI_PATH, 'utf8').replace(/^openapi: .*$/m, 'openapi: 3.1.1'));
+    const edited = await loadOpenapi({ cachePath, yamlPath });
+    assert.equal(edited.cached, false);
+    assert.equal(edited.doc.openapi, '3.1.1');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('every route is described (the games\' functions: registry_contract.test.mjs)', () => {

@@ -5,6 +5,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { useServer, expectStatus, expectProblem } from './lib/server.mjs';
+import { assertEvery } from './lib/expect.mjs';
 
 const srv = useServer();
 const N = [null, []];
@@ -139,7 +140,7 @@ test('stored games: hands and deck hidden (raw text), history in turn_history fo
   const bots = await srv.post('/games', { game: 'phazed', variant: 'bonus', seed: 6, players: [{ bot: 'planner' }, { bot: 'random' }, { bot: 'planner' }, { bot: 'random' }], options: { hands: 2 } });
   expectStatus(bots, 201);
   assert.equal(bots.json.state.over, true);
-  assert.ok(bots.json.applied.every((r) => r.seat === undefined || typeof r.explanation === 'string'));
+  assertEvery(bots.json.applied, (r) => r.seat === undefined || typeof r.explanation === 'string', 'a bot play keeps its explanation');
 });
 
 // A person against three planners, following /hint every turn, to

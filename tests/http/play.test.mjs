@@ -5,6 +5,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { useServer, expectStatus, expectProblem, createGame } from './lib/server.mjs';
 import { assertSchema } from './lib/contract.mjs';
+import { assertEvery } from './lib/expect.mjs';
 
 const srv = useServer();
 const ILLEGAL = [0, 'AS', [1, [0, 0]]]; // an Ace never goes on a discard pile
@@ -52,7 +53,7 @@ function checkPrivacy({ admin, seat, spec, hist }, me) {
     assert.deepEqual(spec.json.state[k], a[k], `spectator and admin agree on ${k}`);
   }
   for (const v of [seat, spec]) {
-    assert.ok(v.json.state.stockpiles.every((x) => !('cards' in x)), 'only the admin sees the cards under a stockpile top');
+    assertEvery(v.json.state.stockpiles, (x) => !('cards' in x), 'only the admin sees the cards under a stockpile top', { length: 4 });
   }
   const tops = (st) => st.stockpiles.map((x) => [x.top, x.count]);
   assert.deepEqual(tops(seat.json.state), tops(a), 'seat and admin agree on the stockpile tops and counts');

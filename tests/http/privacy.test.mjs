@@ -14,6 +14,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import WebSocket from 'ws';
 import { useServer, expectStatus, expectProblem } from './lib/server.mjs';
+import { assertEvery } from './lib/expect.mjs';
 
 const srv = useServer();
 const viaFcgi = process.env.CROUPIER_TEST_FRONT === 'fcgi';
@@ -176,7 +177,8 @@ test('a seed the server drew is not shown while the game runs; the spectators op
   const im = await srv.post('/games/import', ex.json);
   expectStatus(im, 201);
   const obs = await srv.get(`/games/${im.json.id}`);
-  assert.ok(obs.json.state.hands.flat().every((c) => c.card !== '??'), 'the imported table still shows spectators every hand');
+  expectStatus(obs, 200);
+  assertEvery(obs.json.state.hands.flat(), (c) => c.card !== '??', 'the imported table still shows spectators every hand');
   const chosen = await srv.post('/games', { game: 'hanabi', seed: 77, players: [{ name: 'A' }, { name: 'B' }] });
   assert.equal(chosen.json.seed, 77, 'a seed the client chose is echoed');
 });

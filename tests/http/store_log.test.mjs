@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ROOT } from './lib/contract.mjs';
 import { useServer, expectStatus, expectProblem } from './lib/server.mjs';
+import { assertEvery } from './lib/expect.mjs';
 
 const srv = useServer();
 const MAGIC_HEX = Buffer.from('CROUPIER-SNAP').toString('hex').toUpperCase();
@@ -339,7 +340,7 @@ test('?at=N: during a whole game each reader gets back what they saw just after 
         assert.deepEqual(rest, restNow, `at=${n} ${who}: the rest of the body as GET /games/{id}`);
         if (who === 'seat0' || who === 'seat1') {
           const mine = r.json.state.hands[Number(who.slice(4))].map((c) => c.card);
-          assert.ok(mine.every((c) => c === '??'), `at=${n} ${who}: never their own cards while the game runs`);
+          assertEvery(mine, (c) => c === '??', `at=${n} ${who}: never their own cards while the game runs`);
         }
       }
     }
@@ -370,7 +371,7 @@ test('?at=N: during a whole game each reader gets back what they saw just after 
     const adm = await at(n, 'admin');
     expectStatus(adm, 200, `at=${n} admin`);
     if (seen.has(n)) assert.deepEqual(adm.json.state, seen.get(n).admin.state, `over, at=${n}: the admin's view as then`);
-    assert.ok(handCards(adm.json.state).every((c) => c !== '??'));
+    assertEvery(handCards(adm.json.state), (c) => c !== '??', `over, at=${n}: the admin sees every hand card`);
     for (const who of ['seat0', 'seat1', 'none']) {
       const r = await at(n, who);
       expectStatus(r, 200, `over, at=${n} ${who}`);
@@ -407,7 +408,7 @@ test('?at=N while the game runs: a person never sees their own cards, a spectato
     for (const seat of [0, 1]) {
       const r = await srv.get(`/games/${g.id}?at=${n}`, { token: tokenOf(g, seat) });
       expectStatus(r, 200);
-      assert.ok(r.json.state.hands[seat].every((c) => c.card === '??'), `at=${n}: seat ${seat}'s own cards hidden`);
+      assertEvery(r.json.state.hands[seat], (c) => c.card === '??', `at=${n}: seat ${seat}'s own cards hidden`);
       assert.deepEqual(r.json.state.hands[1 - seat], adm.hands[1 - seat], `at=${n}: seat ${seat} sees the other person's hand`);
       for (const c of adm.hands[seat]) {
         // a card of its own that is nowhere else in the admin's view must not appear in its text
@@ -418,7 +419,7 @@ test('?at=N while the game runs: a person never sees their own cards, a spectato
     }
     const s = await srv.get(`/games/${g.id}?at=${n}`);
     expectStatus(s, 200);
-    assert.ok(handCards(s.json.state).every((c) => c === '??'), `at=${n}: a spectator sees no hand card`);
+    assertEvery(handCards(s.json.state), (c) => c === '??', `at=${n}: a spectator sees no hand card`);
     assert.doesNotMatch(s.text, /deck_order/);
   }
   expectProblem(await srv.get(`/games/${g.id}?at=${last + 1}`, { token: tokenOf(g, 0) }), 400, 'invalid-parameter');

@@ -226,6 +226,13 @@ export function expectStatus(r, status, what = '') {
   assert.equal(r.status, status, `${what} expected ${status}, got ${r.status}: ${r.text.slice(0, 600)}`);
 }
 
+/** Assert a 200 with a JSON body; returns the body (never undefined). */
+export function okJson(r, what = '') {
+  expectStatus(r, 200, what);
+  assert.notEqual(r.json, undefined, `${what} a JSON body: ${r.text.slice(0, 300)}`);
+  return r.json;
+}
+
 /** Assert a problem of the given status and slug; returns its JSON. */
 export function expectProblem(r, status, slug, what = '') {
   expectStatus(r, status, what);
@@ -243,6 +250,7 @@ export function useServer(options = {}) {
     storeUrl: null,
     request: (method, p, opts) => request(ctx.base, method, p, opts),
     get: (p, opts) => request(ctx.base, 'GET', p, opts),
+    getOk: async (p, opts) => okJson(await request(ctx.base, 'GET', p, opts), `GET ${p}`),
     post: (p, json, opts = {}) => request(ctx.base, 'POST', p, { json, ...opts }),
     del: (p, opts) => request(ctx.base, 'DELETE', p, opts),
   };
