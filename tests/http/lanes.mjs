@@ -16,11 +16,11 @@ import path from 'node:path';
 
 export const LANES = {
   front: [
-    'browser_security', 'events', 'games', 'hostile', 'idempotency', 'invites', 'nginx_limits',
+    'browser_security', 'events', 'fanout', 'games', 'hostile', 'idempotency', 'invites', 'nginx_limits',
     'privacy', 'service', 'startup', 'transport', 'ws_limits',
   ],
   store: [
-    'events', 'games', 'idempotency', 'invites', 'migrate', 'play', 'service', 'store', 'store_log',
+    'events', 'fanout', 'games', 'idempotency', 'invites', 'migrate', 'play', 'service', 'store', 'store_log',
     'store_room',
   ],
 };
