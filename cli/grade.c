@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -364,6 +365,36 @@ struct child {
     char job[GRADE_PATH], rec[GRADE_PATH];
 };
 
+/* The students' uids belong to one run at a time: each run kills every
+ * process of a uid when its student is done (what escaped the grader), so
+ * a second run as root on the machine would kill the first one's students.
+ * It waits for the first to end (an flock, released when the process ends
+ * however it ends). Returns the lock's descriptor, or -1 when not root. */
+static const char *grade_uid_lock_path(void)
+{
+    return access("/run/lock", W_OK) == 0 ? "/run/lock/croupier-grade.lock" : "/tmp/croupier-grade.lock";
+}
+
+static int hold_uids(int jobs)
+{
+    if (geteuid() != 0)
+        return -1;
+    const char *p = grade_uid_lock_path();
+    int fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) {
+        fprintf(stderr, "croupier grade: cannot open %s (%s): another run as root could share the students' "
+                "uids\n", p, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+        return fd;
+    fprintf(stderr, "croupier grade: another croupier grade runs as root here and holds the students' uids "
+            "(%d..%d): waiting for it to end\n", GRADE_UID, GRADE_UID + jobs - 1);
+    while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+        ;
+    return fd;
+}
+
 static int free_slot(const struct child *kids, int nrun, int jobs)
 {
     for (int s = 0; s < jobs; s++) {
@@ -414,6 +445,7 @@ static int grade(const grade_opts *o, const char *subs)
     pathf(grader, sizeof grader, "%s/kit_grade.py", kitdir);
     pathf(harness, sizeof harness, "%s/kit_harness.py", kitdir);
     int resumed = 0, graded = 0, failed = 0, finished = 0, next = 0, nrun = 0;
+    int uids = hold_uids((int)o->jobs);
     double t0 = now_s();
     struct child *kids = calloc((size_t)o->jobs, sizeof *kids);
     struct sigaction sa = {0}, old_int, old_term;
@@ -489,6 +521,8 @@ static int grade(const grade_opts *o, const char *subs)
         unlink(kids[k].job);
     }
     free(kids);
+    if (uids >= 0)
+        close(uids); /* the students of this run are gone: the uids are free */
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     if (stopping) {

@@ -156,6 +156,43 @@ test('an interrupted run (SIGTERM) stops at once and the same command resumes it
   }
 });
 
+// Run by root, a run's students have uids of their own, and every process
+// of a uid is killed when its student is done: a second run as root waits
+// for the first one's uids (an flock) rather than kill its students.
+test('a second run as root waits for the first one\'s uids, then grades', { skip: process.getuid() !== 0 && 'only root gives students uids of their own' }, async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'croupier-uids-'));
+  const lock = existsSync('/run/lock') ? '/run/lock/croupier-grade.lock' : '/tmp/croupier-grade.lock';
+  // the first run, as the lock sees it: a process holding it for 3 s
+  const holder = spawn('flock', [lock, 'sh', '-c', 'echo held; sleep 3'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await new Promise((resolve, reject) => {
+      holder.stdout.on('data', (d) => { if (/held/.test(String(d))) resolve(); });
+      holder.on('error', reject);
+      holder.on('close', (c) => reject(new Error(`flock ended first (${c})`)));
+    });
+    kitStudent(path.join(dir, 'subs', 'ann'));
+    const out = path.join(dir, 'out');
+    const child = spawn(BIN, ['grade', '--game', 'phazed', '--fn', 'group_type', '--n', '50', '--module', 'phazed',
+      '--out', out, path.join(dir, 'subs')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '', waitedBeforeRelease = false, holderDone = false;
+    holder.on('close', () => { holderDone = true; });
+    const code = await new Promise((resolve) => {
+      child.stderr.on('data', (d) => {
+        err += d;
+        if (/waiting for it to end/.test(err) && !holderDone) waitedBeforeRelease = true;
+      });
+      child.on('close', (c) => resolve(c));
+    });
+    assert.equal(code, 0, err);
+    assert.ok(waitedBeforeRelease, `the second run said it waits while the first held the uids: ${err}`);
+    assert.ok(holderDone, 'it graded only once the first run was over');
+    assert.deepEqual(csv(path.join(out, 'grades.csv')).slice(1).map((row) => row.slice(2)), [['50', '0', '1.0000']]);
+  } finally {
+    holder.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('--sandbox none: rlimits only, and the record and the report say so', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'croupier-none-'));
   try {
