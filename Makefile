@@ -223,7 +223,8 @@ PORT ?= 8080
 ADDR ?= 127.0.0.1
 run: deps-build
 	@$(MAKE) --no-print-directory $(B)/croupier
-	./$(B)/croupier serve --listen $(ADDR):$(PORT) --store sqlite:croupier.db
+	GLIBC_TUNABLES=$${GLIBC_TUNABLES:-glibc.malloc.tcache_count=0} \
+	    ./$(B)/croupier serve --listen $(ADDR):$(PORT) --store sqlite:croupier.db
 
 unit: $(UNIT_BIN) $(UNIT_BIN_A)
 	@BUILD=$(B) tests/run.sh unit

@@ -619,30 +619,6 @@ static int cmd_games(int argc, char **argv)
     return 0;
 }
 
-/* Worker threads and their malloc caches. glibc gives every thread a cache
- * of chunks it freed (tcache: up to 7 of each size up to about 1 KB), which
- * stays that thread's, counts as memory in use, and no trim gives back.
- * civetweb's workers take connections in turn, so over a long load each of
- * the 512 comes to hold one: under tests/bench/memory.mjs's mixed load the
- * heap in use grew from 17 to 37 MB in ten minutes, RSS to 70 MB; without
- * the caches it stayed near 16 MB, at no cost measurable in the store loop
- * (a request's JSON values come from its thread's blocks, json_arena.h,
- * not from malloc). The caches are set at start only (GLIBC_TUNABLES): the
- * server runs itself again with them off, unless GLIBC_TUNABLES already
- * says how many (docs/operations.md, memory). */
-static void no_thread_caches(char **argv)
-{
-    const char *t = getenv("GLIBC_TUNABLES");
-    char v[1024];
-    if ((t && strstr(t, "glibc.malloc.tcache_count")) ||
-        snprintf(v, sizeof v, "%s%sglibc.malloc.tcache_count=0", t ? t : "",
-                 t && *t ? ":" : "") >= (int)sizeof v)
-        return;
-    if (setenv("GLIBC_TUNABLES", v, 1) == 0)
-        execv("/proc/self/exe", argv);
-    /* still here: the server goes on with the caches */
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -650,8 +626,6 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
-    if (strcmp(cmd, "serve") == 0 || (strcmp(cmd, "fcgi") == 0 && !front_fcgi_is_cgi()))
-        no_thread_caches(argv);
     if (strcmp(cmd, "serve") == 0 || strcmp(cmd, "fcgi") == 0) {
         json_arena_install(); /* a request's JSON values in blocks (api/json_arena.h) */
         /* glibc gives a thread that finds the malloc arenas busy a new one,

@@ -102,6 +102,10 @@ if [ -n "${BENCH_DOC:-}" ]; then
     rm -f "$out"
     exit "$rc"
 fi
+# The servers measured run as deploy/croupier.service runs them: glibc's
+# per-thread malloc caches off (docs/operations.md, memory), unless the
+# caller's GLIBC_TUNABLES says otherwise.
+export GLIBC_TUNABLES=${GLIBC_TUNABLES:-glibc.malloc.tcache_count=0}
 RUNS=${RUNS:-5}
 HTTP_RUNS=${HTTP_RUNS:-5}
 DURATION=${DURATION:-5}
