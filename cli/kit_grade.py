@@ -448,7 +448,12 @@ def grade_suite(box, suite, lim):
         clauses.append({"id": cl["id"], "sentence": cl["sentence"], "cases": len(mine), "failed": len(bad),
                         "example": ex})
     passed = sum(r.ok for r in results)
+    # no case reached the function (not in the module, or no module to run): the
+    # cohort counts such a student apart, not as failing every clause
+    absent = bool(results) and all(got.get(c["id"], ("",))[0] in ("missing", "ended") for c in suite["cases"]) \
+        and len({got.get(c["id"]) for c in suite["cases"]}) == 1
     return {"suite": "%s/%s/%s" % (suite["game"], suite["fn"], suite["variant"]), "game": suite["game"],
+            "absent": absent,
             "fn": suite["fn"], "course_name": suite["course_name"], "variant": suite["variant"],
             "seed": suite["seed"], "cases": len(results), "passed": passed, "failed": len(results) - passed,
             "score": round(passed / len(results), 4) if results else 0.0, "clauses": clauses,
@@ -593,12 +598,16 @@ def cohort(records, params):
     for rec in records:
         for s in rec["suites"]:
             row = suites.setdefault(s["suite"], {"suite": s["suite"], "course_name": s["course_name"],
-                                                 "variant": s["variant"], "students": 0, "clauses": {}})
+                                                 "variant": s["variant"], "students": 0, "students_absent": 0,
+                                                 "absent": [], "clauses": {}})
             row["students"] += 1
+            if s.get("absent"):  # the function never ran: counted apart, not in the clauses
+                row["students_absent"] += 1
+                row["absent"].append(rec["student"])
             for c in s["clauses"]:
                 cl = row["clauses"].setdefault(c["id"], {"id": c["id"], "sentence": c["sentence"],
                                                          "students_failing": 0, "example": None})
-                if c["failed"]:
+                if c["failed"] and not s.get("absent"):
                     cl["students_failing"] += 1
                     e = cl["example"]
                     if e is None or c["example"]["size"] < e["size"]:
@@ -607,7 +616,8 @@ def cohort(records, params):
     for row in suites.values():
         cls = list(row["clauses"].values())
         for cl in cls:
-            cl["share"] = round(cl["students_failing"] / row["students"], 4) if row["students"] else 0.0
+            ran = row["students"] - row["students_absent"]
+            cl["share"] = round(cl["students_failing"] / ran, 4) if ran else 0.0
         row["clauses"] = cls
         out.append(row)
     return {"params": params, "students": len(records), "suites": out}
@@ -625,6 +635,10 @@ def cohort_html(doc):
     for s in doc["suites"]:
         parts.append("<h2>%s (%s)</h2><table><tr><th>clause</th><th>students failing</th><th>share</th>"
                      "<th>rule</th><th>smallest failing case</th></tr>" % (e(s["course_name"]), e(s["variant"])))
+        if s.get("students_absent"):
+            parts.insert(len(parts) - 1, "<p>%d of %d students have no %s that runs (%s): not counted in the "
+                         "shares below.</p>" % (s["students_absent"], s["students"], e(s["course_name"]),
+                                                e(", ".join(s["absent"]))))
         for c in sorted(s["clauses"], key=lambda c: -c["students_failing"]):
             ex = c["example"]
             parts.append("<tr><td><code>%s</code></td><td class=n>%d</td><td class=n>%.0f%%</td><td>%s</td>"

@@ -68,6 +68,37 @@ test('refusals: exit 2, naming what is wrong', () => {
   assert.match(run(['help']).stdout, /grade +grade a cohort's submissions/);
 });
 
+test('the cohort table counts a student without the function apart, not as failing every clause', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'croupier-grade-absent-'));
+  try {
+    kitStudent(path.join(dir, 'subs', 'alice'));
+    kitStudent(path.join(dir, 'subs', 'bob'), 'run-no-wrap');
+    const carol = path.join(dir, 'subs', 'carol'); // wrote phazed_score only
+    kitStudent(carol);
+    cpSync(path.join(carol, 'phazed.py'), path.join(carol, 'kit_impl.py'));
+    writeFileSync(path.join(carol, 'phazed.py'), 'from kit_impl import phazed_score\n');
+    const out = path.join(dir, 'out');
+    const r = run(['grade', '--game', 'phazed', '--fn', 'group_type', '--fn', 'score', '--n', '68', '--module', 'phazed',
+      '--jobs', '2', '--out', out, path.join(dir, 'subs')]);
+    assert.equal(r.status, 0, r.stderr);
+    const carolRec = readJson(path.join(out, 'students', 'carol.json'));
+    assert.deepEqual(carolRec.suites.map((s) => [s.fn, s.absent, s.failed]), [['group_type', true, 68], ['score', false, 0]]);
+    const cohort = readJson(path.join(out, 'cohort.json'));
+    const gt = cohort.suites.find((s) => s.suite === 'phazed/group_type/standard');
+    assert.deepEqual([gt.students, gt.students_absent, gt.absent], [3, 1, ['carol']]);
+    for (const c of gt.clauses) {
+      const want = c.id === 'phazed.group.run-wrap' ? [1, 0.5, 'bob'] : [0, 0, undefined];
+      assert.deepEqual([c.students_failing, c.share, c.example?.student], want, c.id);
+    }
+    const sc = cohort.suites.find((s) => s.suite === 'phazed/score/standard');
+    assert.equal(sc.students_absent, 0);
+    assert.match(readFileSync(path.join(out, 'cohort.html'), 'utf8'),
+      /1 of 3 students have no phazed_group_type that runs \(carol\): not counted in the shares below/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a cohort: the kit\'s implementation full marks, a mutant fails its clause, the outputs, resume', (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'croupier-grade-'));
   try {
