@@ -12,6 +12,29 @@ int cli_number(const char *s, long long lo, long long hi, long long *out);
  * (powers of 1024), 0..hi: 0, or -1. */
 int cli_bytes(const char *s, long long hi, long long *out);
 
+/* cohort.c: what grade and league share (docs/autograder.md). A path is at
+ * most CLI_PATH bytes; run by root, the students' code runs as uids
+ * CLI_UID_BASE + slot. */
+#include <jansson.h>
+#include <sys/types.h>
+enum { CLI_PATH = 4096, CLI_UID_BASE = 65000 };
+/* printf into buf: an empty string when it does not fit (which no open() takes) */
+void cli_pathf(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* path written whole or not at all (a temporary file renamed): 0 or -1 */
+int cli_write_file(const char *path, const void *p, size_t n, mode_t mode);
+int cli_write_json(const char *path, const json_t *v, mode_t mode);
+/* a folder that exists or is made: 0, or -1 */
+int cli_make_dir(const char *path, mode_t mode);
+double cli_now(void); /* CLOCK_MONOTONIC seconds */
+const char *cli_python(void); /* $CROUPIER_PYTHON, else python3 */
+int cli_name_ok(const char *s); /* a student's name: letters, digits, _ - . */
+/* The students of dir, sorted: names[] and paths[] (malloc'd, count of
+ * them); messages start "croupier CMD:". 0, or -1 when dir cannot be read. */
+int cli_list_students(const char *cmd, const char *dir, char ***names, char ***paths, int *count);
+/* As root: wait for, then hold, the students' uids (an flock): its
+ * descriptor (close it when the students are gone), or -1 when not root. */
+int cli_hold_uids(const char *cmd, int jobs);
+
 /* purge.c: games expire (docs/operations.md, retention). A finished game
  * whose last play is older than finished_days, and any game with no write
  * for idle_days, are removed (0: that rule is off). */

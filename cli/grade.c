@@ -33,7 +33,9 @@
 extern const unsigned char kit_grade_py[];
 extern const size_t kit_grade_py_len;
 
-enum { GRADE_FNS_MAX = 16, GRADE_PATH = 4096 };
+/* GRADE_NO_SANDBOX: kit_grade.py's exit status for --sandbox bwrap where
+ * bubblewrap cannot run (its EXIT_NO_SANDBOX) */
+enum { GRADE_FNS_MAX = 16, GRADE_NO_SANDBOX = 3 };
 
 static void usage(FILE *f)
 {
@@ -74,75 +76,10 @@ static void usage(FILE *f)
         "arguments; 1 a failure (the message names it).\n", GAME_CASES_MAX);
 }
 
-/* A path into buf; the lengths are checked where the parts come in (a
- * folder's path at most GRADE_PATH / 2), so a cut path is a bug: an empty
- * string, which no open() takes. */
-static void pathf(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void pathf(char *buf, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(buf, n, fmt, ap);
-    va_end(ap);
-    if (w < 0 || (size_t)w >= n)
-        buf[0] = 0;
-}
-
-static int write_file(const char *path, const void *p, size_t n, mode_t mode)
-{
-    char tmp[GRADE_PATH + 16];
-    pathf(tmp, sizeof tmp, "%s.tmp", path);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-    if (fd < 0)
-        return -1;
-    const char *c = p;
-    while (n) {
-        ssize_t w = write(fd, c, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            close(fd);
-            unlink(tmp);
-            return -1;
-        }
-        c += w;
-        n -= (size_t)w;
-    }
-    if (fchmod(fd, mode) || close(fd) || rename(tmp, path)) {
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
-}
-
-static int write_json(const char *path, const json_t *v, mode_t mode)
-{
-    char *s = json_dumps(v, JSON_INDENT(1));
-    int rc = s ? write_file(path, s, strlen(s), mode) : -1;
-    free(s);
-    return rc;
-}
-
-static int make_dir(const char *path, mode_t mode)
-{
-    if (mkdir(path, mode) == 0 || errno == EEXIST) {
-        struct stat st;
-        return stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
-    }
-    return -1;
-}
-
 /* SIGINT or SIGTERM: the running students' graders are killed, and the run
  * stops; what was written stays (the next run resumes). */
 static volatile sig_atomic_t stopping;
 static void on_stop(int sig) { stopping = sig; }
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 /* Start argv in a process group of its own: its pid, or -1. */
 static pid_t spawn(char *const argv[])
@@ -166,7 +103,7 @@ static int reap(pid_t pid, double end)
 {
     int st;
     pid_t r = waitpid(pid, &st, WNOHANG);
-    if (r == 0 && now_s() <= end)
+    if (r == 0 && cli_now() <= end)
         return -1;
     if (r != pid) {
         kill(-pid, SIGKILL);
@@ -190,17 +127,11 @@ static int run_wait(char *const argv[], double timeout_s)
     pid_t pid = spawn(argv);
     if (pid < 0)
         return -1;
-    double end = now_s() + timeout_s;
+    double end = cli_now() + timeout_s;
     int st;
     while ((st = reap(pid, end)) == -1)
         nap();
     return st;
-}
-
-static const char *python(void)
-{
-    const char *p = getenv("CROUPIER_PYTHON");
-    return p && *p ? p : "python3";
 }
 
 typedef struct grade_opts {
@@ -216,12 +147,12 @@ typedef struct grade_opts {
  * answers are ours alone); names of the suite files into names. */
 static int write_kit(const grade_opts *o, const char *dir, json_t *names)
 {
-    char path[GRADE_PATH];
-    pathf(path, sizeof path, "%s/kit_harness.py", dir);
-    if (write_file(path, kit_harness_py, kit_harness_py_len, 0600))
+    char path[CLI_PATH];
+    cli_pathf(path, sizeof path, "%s/kit_harness.py", dir);
+    if (cli_write_file(path, kit_harness_py, kit_harness_py_len, 0600))
         return -1;
-    pathf(path, sizeof path, "%s/kit_grade.py", dir);
-    if (write_file(path, kit_grade_py, kit_grade_py_len, 0600))
+    cli_pathf(path, sizeof path, "%s/kit_grade.py", dir);
+    if (cli_write_file(path, kit_grade_py, kit_grade_py_len, 0600))
         return -1;
     for (int i = 0; i < o->nsuites; i++) {
         const game_suite *s = o->suites[i];
@@ -235,8 +166,8 @@ static int write_kit(const grade_opts *o, const char *dir, json_t *names)
         }
         char name[256];
         snprintf(name, sizeof name, "suite-%s-%s.json", s->fn, s->variant);
-        pathf(path, sizeof path, "%s/%s", dir, name);
-        int rc = write_file(path, text, len, 0600);
+        cli_pathf(path, sizeof path, "%s/%s", dir, name);
+        int rc = cli_write_file(path, text, len, 0600);
         free(text);
         if (rc)
             return -1;
@@ -260,86 +191,6 @@ static json_t *limits_of(const grade_opts *o)
                      (json_int_t)o->timeout, "memory", (json_int_t)o->memory);
 }
 
-static int name_ok(const char *s)
-{
-    if (!*s || *s == '.' || strlen(s) > 100)
-        return 0;
-    for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_' ||
-              *s == '-' || *s == '.'))
-            return 0;
-    return 1;
-}
-
-static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-/* The students of dir: names (sorted), and for each its submission path. */
-static int list_students(const char *dir, char ***names, char ***paths, int *count)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    char **v = NULL;
-    int n = 0, cap = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        char full[GRADE_PATH];
-        struct stat st;
-        if (e->d_name[0] == '.')
-            continue;
-        pathf(full, sizeof full, "%s/%s", dir, e->d_name);
-        if (lstat(full, &st))
-            continue;
-        size_t len = strlen(e->d_name);
-        char name[256];
-        if (S_ISREG(st.st_mode) && len > 3 && strcmp(e->d_name + len - 3, ".py") == 0)
-            snprintf(name, sizeof name, "%.*s", (int)(len - 3), e->d_name);
-        else if (S_ISDIR(st.st_mode))
-            snprintf(name, sizeof name, "%s", e->d_name);
-        else
-            continue;
-        if (!name_ok(name)) {
-            fprintf(stderr, "croupier grade: skipped '%s': a student's name is letters, digits, '_', '-', '.'\n",
-                    e->d_name);
-            continue;
-        }
-        if (n == cap) {
-            cap = cap ? 2 * cap : 64;
-            char **nv = realloc(v, (size_t)cap * sizeof *v);
-            if (!nv)
-                break;
-            v = nv;
-        }
-        v[n++] = strdup(e->d_name);
-    }
-    closedir(d);
-    qsort(v, (size_t)n, sizeof *v, by_name);
-    *names = calloc((size_t)n + 1, sizeof **names);
-    *paths = calloc((size_t)n + 1, sizeof **paths);
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-        size_t len = strlen(v[i]);
-        char *name = strdup(v[i]);
-        if (len > 3 && strcmp(v[i] + len - 3, ".py") == 0)
-            name[len - 3] = 0;
-        if (m && strcmp((*names)[m - 1], name) == 0) { /* both a.py and a/: the folder wins */
-            fprintf(stderr, "croupier grade: '%s' is both a file and a folder: %s graded\n", name, v[i]);
-            free((*names)[m - 1]);
-            free((*paths)[m - 1]);
-            m--;
-        }
-        char full[GRADE_PATH];
-        pathf(full, sizeof full, "%s/%s", dir, v[i]);
-        char *real = realpath(full, NULL);
-        (*names)[m] = name;
-        (*paths)[m++] = real ? real : strdup(full);
-        free(v[i]);
-    }
-    free(v);
-    *count = m;
-    return 0;
-}
-
 static int done_before(const char *path, const json_t *params)
 {
     json_t *rec = json_load_file(path, 0, NULL);
@@ -355,45 +206,14 @@ static void hms(double s, char *out, size_t n)
 }
 
 /* A student's grader under way. Run by root, the student's code runs as
- * uid GRADE_UID + slot, a uid of its own among those running at once, so
+ * uid CLI_UID_BASE + slot, a uid of its own among those running at once, so
  * RLIMIT_NPROC (counted per uid) bounds each student apart. */
-enum { GRADE_UID = 65000 };
 struct child {
     pid_t pid;
     int i, slot;
     double end;
-    char job[GRADE_PATH], rec[GRADE_PATH];
+    char job[CLI_PATH], rec[CLI_PATH];
 };
-
-/* The students' uids belong to one run at a time: each run kills every
- * process of a uid when its student is done (what escaped the grader), so
- * a second run as root on the machine would kill the first one's students.
- * It waits for the first to end (an flock, released when the process ends
- * however it ends). Returns the lock's descriptor, or -1 when not root. */
-static const char *grade_uid_lock_path(void)
-{
-    return access("/run/lock", W_OK) == 0 ? "/run/lock/croupier-grade.lock" : "/tmp/croupier-grade.lock";
-}
-
-static int hold_uids(int jobs)
-{
-    if (geteuid() != 0)
-        return -1;
-    const char *p = grade_uid_lock_path();
-    int fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0) {
-        fprintf(stderr, "croupier grade: cannot open %s (%s): another run as root could share the students' "
-                "uids\n", p, strerror(errno));
-        return -1;
-    }
-    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
-        return fd;
-    fprintf(stderr, "croupier grade: another croupier grade runs as root here and holds the students' uids "
-            "(%d..%d): waiting for it to end\n", GRADE_UID, GRADE_UID + jobs - 1);
-    while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
-        ;
-    return fd;
-}
 
 static int free_slot(const struct child *kids, int nrun, int jobs)
 {
@@ -409,26 +229,26 @@ static int free_slot(const struct child *kids, int nrun, int jobs)
 
 static int grade(const grade_opts *o, const char *subs)
 {
-    char kitdir[GRADE_PATH], path[GRADE_PATH], sdir[GRADE_PATH];
-    char *out = make_dir(o->out, 0755) ? NULL : realpath(o->out, NULL);
-    if (!out || strlen(out) > GRADE_PATH / 2 || strlen(subs) > GRADE_PATH / 2) {
+    char kitdir[CLI_PATH], path[CLI_PATH], sdir[CLI_PATH];
+    char *out = cli_make_dir(o->out, 0755) ? NULL : realpath(o->out, NULL);
+    if (!out || strlen(out) > CLI_PATH / 2 || strlen(subs) > CLI_PATH / 2) {
         fprintf(stderr, "croupier grade: cannot make %s: %s\n", o->out, out ? "the path is too long" : strerror(errno));
         free(out);
         return 1;
     }
-    pathf(kitdir, sizeof kitdir, "%s/.croupier", out);
-    pathf(sdir, sizeof sdir, "%s/students", out);
-    pathf(path, sizeof path, "%s/gradescope", out);
+    cli_pathf(kitdir, sizeof kitdir, "%s/.croupier", out);
+    cli_pathf(sdir, sizeof sdir, "%s/students", out);
+    cli_pathf(path, sizeof path, "%s/gradescope", out);
     json_t *names = json_array(), *params = params_of(o), *students = json_array();
     int rc = 1;
     char **sv = NULL, **pv = NULL;
     int ns = 0;
-    if (make_dir(kitdir, 0700) || chmod(kitdir, 0700) || make_dir(sdir, 0755) || make_dir(path, 0755) ||
+    if (cli_make_dir(kitdir, 0700) || chmod(kitdir, 0700) || cli_make_dir(sdir, 0755) || cli_make_dir(path, 0755) ||
         write_kit(o, kitdir, names)) {
         fprintf(stderr, "croupier grade: cannot write into %s: %s\n", out, strerror(errno));
         goto done;
     }
-    if (list_students(subs, &sv, &pv, &ns)) {
+    if (cli_list_students("grade", subs, &sv, &pv, &ns)) {
         fprintf(stderr, "croupier grade: cannot read %s: %s\n", subs, strerror(errno));
         goto done;
     }
@@ -438,26 +258,27 @@ static int grade(const grade_opts *o, const char *subs)
     }
     json_t *suites = json_array();
     for (size_t i = 0; i < json_array_size(names); i++) {
-        pathf(path, sizeof path, "%s/%s", kitdir, json_string_value(json_array_get(names, i)));
+        cli_pathf(path, sizeof path, "%s/%s", kitdir, json_string_value(json_array_get(names, i)));
         json_array_append_new(suites, json_string(path));
     }
-    char grader[GRADE_PATH], harness[GRADE_PATH];
-    pathf(grader, sizeof grader, "%s/kit_grade.py", kitdir);
-    pathf(harness, sizeof harness, "%s/kit_harness.py", kitdir);
+    char grader[CLI_PATH], harness[CLI_PATH];
+    cli_pathf(grader, sizeof grader, "%s/kit_grade.py", kitdir);
+    cli_pathf(harness, sizeof harness, "%s/kit_harness.py", kitdir);
     int resumed = 0, graded = 0, failed = 0, finished = 0, next = 0, nrun = 0;
-    int uids = hold_uids((int)o->jobs);
-    double t0 = now_s();
+    int uids = cli_hold_uids("grade", (int)o->jobs);
+    double t0 = cli_now();
     struct child *kids = calloc((size_t)o->jobs, sizeof *kids);
     struct sigaction sa = {0}, old_int, old_term;
     sa.sa_handler = on_stop;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
-    while (kids && (next < ns || nrun) && !stopping) {
+    int nosandbox = 0;
+    while (kids && ((next < ns && !nosandbox) || nrun) && !stopping) {
         int changed = 0;
-        while (nrun < o->jobs && next < ns) {
+        while (nrun < o->jobs && next < ns && !nosandbox) {
             int i = next++;
             struct child *k = &kids[nrun];
-            pathf(k->rec, sizeof k->rec, "%s/%s.json", sdir, sv[i]);
+            cli_pathf(k->rec, sizeof k->rec, "%s/%s.json", sdir, sv[i]);
             json_array_append_new(students, json_string(sv[i]));
             if (done_before(k->rec, params)) {
                 resumed++;
@@ -465,19 +286,19 @@ static int grade(const grade_opts *o, const char *subs)
                 changed = 1;
                 continue;
             }
-            char txt[GRADE_PATH], gs[GRADE_PATH];
-            pathf(txt, sizeof txt, "%s/%s.txt", sdir, sv[i]);
-            pathf(gs, sizeof gs, "%s/gradescope/%s/results.json", out, sv[i]);
-            pathf(k->job, sizeof k->job, "%s/job-%s.json", kitdir, sv[i]);
+            char txt[CLI_PATH], gs[CLI_PATH];
+            cli_pathf(txt, sizeof txt, "%s/%s.txt", sdir, sv[i]);
+            cli_pathf(gs, sizeof gs, "%s/gradescope/%s/results.json", out, sv[i]);
+            cli_pathf(k->job, sizeof k->job, "%s/job-%s.json", kitdir, sv[i]);
             k->slot = free_slot(kids, nrun, (int)o->jobs);
             json_t *j = json_pack("{s:s,s:s,s:s?,s:O,s:s,s:s,s:O,s:o,s:{s:s,s:s,s:s},s:i,s:s}", "student", sv[i],
                                   "submission", pv[i], "module", o->module, "suites", suites, "harness", harness,
                                   "sandbox", o->sandbox, "params", params, "limits", limits_of(o), "out", "json",
-                                  k->rec, "text", txt, "gradescope", gs, "uid", GRADE_UID + k->slot, "visibility",
+                                  k->rec, "text", txt, "gradescope", gs, "uid", CLI_UID_BASE + k->slot, "visibility",
                                   o->visibility);
-            int w = write_json(k->job, j, 0600);
+            int w = cli_write_json(k->job, j, 0600);
             json_decref(j);
-            char *argv[] = {(char *)python(), grader, "--student", k->job, NULL};
+            char *argv[] = {(char *)cli_python(), grader, "--student", k->job, NULL};
             k->pid = w ? -1 : spawn(argv);
             if (k->pid < 0) {
                 fprintf(stderr, "croupier grade: %s: cannot start the grader: %s\n", sv[i], strerror(errno));
@@ -487,7 +308,7 @@ static int grade(const grade_opts *o, const char *subs)
                 continue;
             }
             k->i = i;
-            k->end = now_s() + (double)o->timeout * o->nsuites * 1.5 + 60;
+            k->end = cli_now() + (double)o->timeout * o->nsuites * 1.5 + 60;
             nrun++;
         }
         for (int k = 0; k < nrun; k++) {
@@ -498,7 +319,10 @@ static int grade(const grade_opts *o, const char *subs)
             finished++;
             changed = 1;
             unlink(kids[k].job);
-            if (st != 0 || !done_before(kids[k].rec, params)) {
+            if (st == GRADE_NO_SANDBOX) { /* it said why, in one line: no student can be graded */
+                nosandbox = 1;
+                failed++;
+            } else if (st != 0 || !done_before(kids[k].rec, params)) {
                 fprintf(stderr, "croupier grade: %s: the grader failed (status %d); graded again next run\n",
                         sv[kids[k].i], st);
                 failed++;
@@ -508,7 +332,7 @@ static int grade(const grade_opts *o, const char *subs)
         if (changed) {
             char left[32];
             int todo = ns - finished;
-            hms(graded ? (now_s() - t0) / graded * todo : 0, left, sizeof left);
+            hms(graded ? (cli_now() - t0) / graded * todo : 0, left, sizeof left);
             fprintf(stderr, "croupier grade: %d/%d students done (%d from an earlier run), %s left\n", finished,
                     ns, resumed, graded || !todo ? left : "?");
         } else {
@@ -534,11 +358,14 @@ static int grade(const grade_opts *o, const char *subs)
     }
     json_decref(suites);
     json_t *run = json_pack("{s:O,s:O,s:s}", "params", params, "students", students, "out", out);
-    pathf(path, sizeof path, "%s/run.json", kitdir);
-    int w = write_json(path, run, 0600);
+    cli_pathf(path, sizeof path, "%s/run.json", kitdir);
+    int w = cli_write_json(path, run, 0600);
     json_decref(run);
-    char *argv[] = {(char *)python(), grader, "--cohort", path, NULL};
-    if (failed) {
+    char *argv[] = {(char *)cli_python(), grader, "--cohort", path, NULL};
+    if (nosandbox) {
+        fprintf(stderr, "croupier grade: stopped: --sandbox bwrap and bubblewrap cannot run here (--sandbox auto "
+                "grades with rlimits only)\n");
+    } else if (failed) {
         fprintf(stderr, "croupier grade: %d students could not be graded; run again to retry them\n", failed);
     } else if (w || run_wait(argv, 3600) != 0) {
         fprintf(stderr, "croupier grade: writing grades.csv and the cohort's table failed\n");
@@ -577,7 +404,7 @@ static const char run_autograder[] =
 
 static int bundle(const grade_opts *o)
 {
-    char dir[] = "/tmp/croupier-bundle-XXXXXX", path[GRADE_PATH];
+    char dir[] = "/tmp/croupier-bundle-XXXXXX", path[CLI_PATH];
     if (!mkdtemp(dir)) {
         fprintf(stderr, "croupier grade: cannot make a temporary folder: %s\n", strerror(errno));
         return 1;
@@ -588,15 +415,15 @@ static int bundle(const grade_opts *o)
         goto done;
     json_t *conf = json_pack("{s:o,s:O,s:s?,s:o,s:s,s:s}", "params", params_of(o), "suites", names, "module",
                              o->module, "limits", limits_of(o), "sandbox", o->sandbox, "visibility", o->visibility);
-    pathf(path, sizeof path, "%s/grade.json", dir);
-    int w = write_json(path, conf, 0644);
+    cli_pathf(path, sizeof path, "%s/grade.json", dir);
+    int w = cli_write_json(path, conf, 0644);
     json_decref(conf);
-    pathf(path, sizeof path, "%s/setup.sh", dir);
-    w |= write_file(path, setup_sh, sizeof setup_sh - 1, 0755);
-    pathf(path, sizeof path, "%s/run_autograder", dir);
-    w |= write_file(path, run_autograder, sizeof run_autograder - 1, 0755);
-    pathf(path, sizeof path, "%s/kit_grade.py", dir);
-    char *argv[] = {(char *)python(), path, "--zip", dir, (char *)o->out, NULL};
+    cli_pathf(path, sizeof path, "%s/setup.sh", dir);
+    w |= cli_write_file(path, setup_sh, sizeof setup_sh - 1, 0755);
+    cli_pathf(path, sizeof path, "%s/run_autograder", dir);
+    w |= cli_write_file(path, run_autograder, sizeof run_autograder - 1, 0755);
+    cli_pathf(path, sizeof path, "%s/kit_grade.py", dir);
+    char *argv[] = {(char *)cli_python(), path, "--zip", dir, (char *)o->out, NULL};
     if (w || run_wait(argv, 600) != 0) {
         fprintf(stderr, "croupier grade: writing %s failed\n", o->out);
         goto done;
@@ -609,7 +436,7 @@ done:
     struct dirent *e;
     while (d && (e = readdir(d)))
         if (e->d_name[0] != '.') {
-            pathf(path, sizeof path, "%s/%s", dir, e->d_name);
+            cli_pathf(path, sizeof path, "%s/%s", dir, e->d_name);
             unlink(path);
         }
     if (d)
@@ -648,7 +475,7 @@ int cmd_grade(int argc, char **argv)
         case 'v': o.variant = optarg; break;
         case 'o': o.out = optarg; break;
         case 'm':
-            if (!name_ok(optarg)) {
+            if (!cli_name_ok(optarg)) {
                 fprintf(stderr, "croupier grade: --module takes a module's name (letters, digits, '_')\n");
                 return 2;
             }

@@ -8,6 +8,7 @@ beside cli/kit_harness.py, whose checker it uses.
     python3 kit_grade.py --cohort RUN.json       grades.csv, cohort.json, cohort.html
     python3 kit_grade.py --gradescope ROOT       ROOT/submission -> ROOT/results/results.json
     python3 kit_grade.py --zip DIR FILE.zip      DIR's files as FILE.zip
+    python3 kit_grade.py --player JOB.json       one player of croupier league (cli/league.c)
 
 The student's code runs in a process of its own (kit_harness.py --serve),
 under bubblewrap when it works here, with rlimits set before exec and a
@@ -166,12 +167,16 @@ def copy_submission(src, dst):
             os.chmod(os.path.join(dst, rel, name), 0o644)
 
 
+class SandboxUnavailable(RuntimeError):
+    """--sandbox bwrap, where bubblewrap cannot make a sandbox: the run stops."""
+
+
 class Sandbox:
     """Where one student's code runs: a staged copy of the submission and of
     the harness, under bubblewrap ('bwrap') or, where it cannot run, plainly
     with the rlimits ('rlimits')."""
 
-    def __init__(self, submission, module, harness, lim, want, uid=NOBODY):
+    def __init__(self, submission, module, harness, lim, want, uid=NOBODY, mode=("--serve",)):
         self.lim = lim
         self.drop = os.getuid() == 0
         self.uid = uid
@@ -183,7 +188,7 @@ class Sandbox:
             if why == "bwrap":
                 self.kind = "bwrap"
             elif want == "bwrap":
-                raise RuntimeError(why)
+                raise SandboxUnavailable(why)
         if self.kind != "bwrap":
             self.warnings.append("no sandbox: %s; the student's code ran with rlimits only (CPU, memory, "
                                  "files, processes, file size) in a fresh process%s: it could use the "
@@ -196,14 +201,14 @@ class Sandbox:
         os.chmod(os.path.join(self.stage, "croupier", "kit_harness.py"), 0o644)
         copy_submission(submission, os.path.join(self.stage, "submission"))
         if self.kind == "bwrap":
-            self.cmd = bwrap_args(self.stage, lim) + [sandbox_python(), "-I", "/croupier/kit_harness.py",
-                                                      "--serve"]
+            self.cmd = bwrap_args(self.stage, lim) + [sandbox_python(), "-I", "/croupier/kit_harness.py"]
             self.cwd = "/"
             self.module = "/submission/" + module
         else:
-            self.cmd = [sandbox_python(), "-I", os.path.join(self.stage, "croupier", "kit_harness.py"), "--serve"]
+            self.cmd = [sandbox_python(), "-I", os.path.join(self.stage, "croupier", "kit_harness.py")]
             self.cwd = os.path.join(self.stage, "submission")
             self.module = os.path.join(self.cwd, module)
+        self.cmd += list(mode)
 
     def close(self):
         shutil.rmtree(self.stage, ignore_errors=True)
@@ -231,16 +236,8 @@ class Sandbox:
                     break
                 lines.append(line)
 
-        def read_output():
-            while True:
-                b = p.stderr.read(65536)
-                if not b:
-                    break
-                state["out"] += len(b)
-                if len(state["head"]) < OUTPUT_KEEP:
-                    state["head"] += b[:OUTPUT_KEEP - len(state["head"])]
-
-        threads = [threading.Thread(target=t, daemon=True) for t in (write, read_answers, read_output)]
+        threads = [threading.Thread(target=t, daemon=True)
+                   for t in (write, read_answers, lambda: drain_output(p.stderr, state))]
         for t in threads:
             t.start()
         late = False
@@ -261,6 +258,18 @@ class Sandbox:
         else:
             ended = p.returncode
         return lines, ended, state["out"], state["head"]
+
+
+def drain_output(f, state):
+    """Read what the student's code printed to its end: state["out"] counts
+    the bytes, state["head"] keeps the first OUTPUT_KEEP."""
+    while True:
+        b = f.read(65536)
+        if not b:
+            break
+        state["out"] += len(b)
+        if len(state["head"]) < OUTPUT_KEEP:
+            state["head"] += b[:OUTPUT_KEEP - len(state["head"])]
 
 
 def kill(p):
@@ -576,18 +585,81 @@ def gradescope(rec, visibility="visible"):
                                                                     if c["failed"]), "order": "asc"}]}
 
 
+EXIT_NO_SANDBOX = 3  # --sandbox bwrap where bubblewrap cannot run: cli/grade.c stops the run
+
+
 def cmd_student(job_path):
     with open(job_path, encoding="utf-8") as f:
         job = json.load(f)
     lim = dict(DEFAULT_LIMITS, **job.get("limits", {}))
-    rec = grade_student(job["student"], job["submission"], job.get("module"), job["suites"], lim,
-                        job.get("sandbox", "auto"), job["harness"], int(job.get("uid", NOBODY)))
+    try:
+        rec = grade_student(job["student"], job["submission"], job.get("module"), job["suites"], lim,
+                            job.get("sandbox", "auto"), job["harness"], int(job.get("uid", NOBODY)))
+    except SandboxUnavailable as ex:
+        sys.stderr.write("croupier grade: --sandbox bwrap: %s\n" % str(ex).replace("\n", " "))
+        return EXIT_NO_SANDBOX
     rec["params"] = job["params"]
     out = job["out"]
     os.makedirs(os.path.dirname(out["gradescope"]), exist_ok=True)
     atomic_write(out["text"], report_text(rec))
     atomic_write(out["gradescope"], json.dumps(gradescope(rec, job.get("visibility", "visible")), indent=1) + "\n")
     atomic_write(out["json"], json.dumps(rec, indent=1) + "\n")  # last: the record says the student is done
+    return 0
+
+
+# --- a player of croupier league ---------------------------------------------------
+
+def cmd_player(job_path):
+    """One student as a player (cli/league.c): its code started sandboxed as
+    `kit_harness.py --play`, on this process's stdin and stdout (the league's
+    pipes); first one line of ours, {"sandbox", "warnings"} or {"error"}.
+    The student's own output is counted here; at the end the stage is
+    removed and what it printed written to job["report"]."""
+    with open(job_path, encoding="utf-8") as f:
+        job = json.load(f)
+    lim = dict(DEFAULT_LIMITS, **job.get("limits", {}))
+    uid = int(job.get("uid", NOBODY))
+    out = sys.stdout
+
+    def say(obj):
+        out.write(json.dumps(obj) + "\n")
+        out.flush()
+
+    name, why = find_module(job["submission"], job.get("module"))
+    box = None
+    try:
+        if name:
+            init = dict(job["init"])
+            box = Sandbox(job["submission"], name, job["harness"], lim, job.get("sandbox", "auto"), uid,
+                          mode=["--play", ""])
+            init["module"] = box.module
+            box.cmd[-1] = json.dumps(init)
+    except SandboxUnavailable as ex:
+        why = "--sandbox bwrap: %s" % str(ex).replace("\n", " ")
+    except (OSError, ValueError) as ex:
+        why = str(ex)
+    if box is None:
+        say({"error": why})
+        return 0
+    say({"sandbox": box.kind, "warnings": box.warnings})
+    p = subprocess.Popen(box.cmd, cwd=box.cwd, env=ENV, preexec_fn=preexec(lim, box.drop, uid),
+                         stdin=0, stdout=1, stderr=subprocess.PIPE, close_fds=True)
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)  # the pipes are the student's alone: its end is the league's EOF
+    os.dup2(null, 1)
+    os.close(null)
+    signal.signal(signal.SIGTERM, lambda *_: kill(p))
+    state = {"out": 0, "head": b""}
+    drain_output(p.stderr, state)
+    p.wait()
+    kill(p)
+    if box.drop:
+        kill_uid(uid)
+    box.close()
+    if job.get("report"):
+        atomic_write(job["report"], json.dumps({"output_bytes": state["out"],
+                                                "output_head": state["head"].decode("utf-8", "replace"),
+                                                "ended": why_ended(p.returncode, lim, lim["wall"])}))
     return 0
 
 
@@ -681,8 +753,12 @@ def cmd_gradescope(root):
     suites = [os.path.join(src, p) for p in conf["suites"]]
     for p in suites:  # the expected answers: ours alone, whatever the unzip kept
         os.chmod(p, 0o600)
-    rec = grade_student("submission", os.path.join(root, "submission"), conf.get("module"), suites, lim,
-                        conf.get("sandbox", "auto"), os.path.join(src, "kit_harness.py"))
+    try:
+        rec = grade_student("submission", os.path.join(root, "submission"), conf.get("module"), suites, lim,
+                            conf.get("sandbox", "auto"), os.path.join(src, "kit_harness.py"))
+    except SandboxUnavailable as ex:
+        sys.stderr.write("croupier autograder: --sandbox bwrap: %s\n" % str(ex).replace("\n", " "))
+        return EXIT_NO_SANDBOX
     os.makedirs(os.path.join(root, "results"), exist_ok=True)
     atomic_write(os.path.join(root, "results", "results.json"),
                  json.dumps(gradescope(rec, conf.get("visibility", "visible")), indent=1) + "\n")
@@ -707,6 +783,8 @@ def cmd_zip(src, dst):
 def main(argv):
     if len(argv) == 3 and argv[1] == "--student":
         return cmd_student(argv[2])
+    if len(argv) == 3 and argv[1] == "--player":
+        return cmd_player(argv[2])
     if len(argv) == 3 and argv[1] == "--cohort":
         return cmd_cohort(argv[2])
     if len(argv) == 3 and argv[1] == "--gradescope":

@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, appendFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -243,6 +243,27 @@ test('--sandbox none: rlimits only, and the record and the report say so', () =>
     }
     assert.match(readFileSync(path.join(out, 'students', 'carol.txt'), 'utf8'),
       /sandbox: rlimits\nwarning: no sandbox: --sandbox none; the student's code ran with rlimits only/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--sandbox bwrap where bubblewrap cannot run: one clear line, no traceback, exit 1', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'croupier-nobwrap-'));
+  try {
+    kitStudent(path.join(dir, 'subs', 'dave'));
+    kitStudent(path.join(dir, 'subs', 'erin'));
+    // a PATH that has python3 and no bwrap: bubblewrap is "not installed" here
+    mkdirSync(path.join(dir, 'bin'));
+    symlinkSync(spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim(),
+      path.join(dir, 'bin', 'python3'));
+    const r = run(['grade', '--game', 'phazed', '--fn', 'score', '--n', '5', '--sandbox', 'bwrap', '--module', 'phazed',
+      '--out', path.join(dir, 'out'), path.join(dir, 'subs')], { env: { ...process.env, PATH: path.join(dir, 'bin') } });
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stderr, /^croupier grade: --sandbox bwrap: bubblewrap \(bwrap\) is not installed$/m);
+    assert.match(r.stderr, /stopped: --sandbox bwrap and bubblewrap cannot run here/);
+    assert.doesNotMatch(r.stderr, /Traceback|RuntimeError/);
+    assert.ok(!existsSync(path.join(dir, 'out', 'students', 'dave.json')));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
