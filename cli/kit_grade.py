@@ -8,7 +8,7 @@ beside cli/kit_harness.py, whose checker it uses.
     python3 kit_grade.py --cohort RUN.json       grades.csv, cohort.json, cohort.html
     python3 kit_grade.py --gradescope ROOT       ROOT/submission -> ROOT/results/results.json
     python3 kit_grade.py --zip DIR FILE.zip      DIR's files as FILE.zip
-    python3 kit_grade.py --player JOB.json       one player of croupier league (cli/league.c)
+    python3 kit_grade.py --player JOB.json       one sandboxed player for a league (no league command calls it yet)
 
 The student's code runs in a process of its own (kit_harness.py --serve),
 under bubblewrap when it works here, with rlimits set before exec and a
@@ -607,10 +607,10 @@ def cmd_student(job_path):
     return 0
 
 
-# --- a player of croupier league ---------------------------------------------------
+# --- a player of a league (not yet called) ---------------------------------------------------
 
 def cmd_player(job_path):
-    """One student as a player (cli/league.c): its code started sandboxed as
+    """One student as a player (for a league; no command calls it yet): its code started sandboxed as
     `kit_harness.py --play`, on this process's stdin and stdout (the league's
     pipes); first one line of ours, {"sandbox", "warnings"} or {"error"}.
     The student's own output is counted here; at the end the stage is

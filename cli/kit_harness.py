@@ -418,8 +418,8 @@ def serve():
     return answer_cases(req, out, req["cases"])
 
 
-# `python3 kit_harness.py --play INIT` is a player of `croupier league`
-# (cli/league.c asks, cli/kit_grade.py --player starts it sandboxed): INIT is
+# `python3 kit_harness.py --play INIT` is a player of a league
+# (a league asks, not yet written; cli/kit_grade.py --player starts it sandboxed): INIT is
 # {"module", "course_name", "shapes", "timeout", "import_timeout"}; it writes
 # {"import": why} or {"ready": true}, then {"missing": true} or nothing, and
 # then reads one request a line, {"args": [...]}, and answers each with one
