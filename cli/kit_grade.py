@@ -8,7 +8,6 @@ beside cli/kit_harness.py, whose checker it uses.
     python3 kit_grade.py --cohort RUN.json       grades.csv, cohort.json, cohort.html
     python3 kit_grade.py --gradescope ROOT       ROOT/submission -> ROOT/results/results.json
     python3 kit_grade.py --zip DIR FILE.zip      DIR's files as FILE.zip
-    python3 kit_grade.py --player JOB.json       one sandboxed player for a league (no league command calls it yet)
 
 The student's code runs in a process of its own (kit_harness.py --serve),
 under bubblewrap when it works here, with rlimits set before exec and a
@@ -176,7 +175,7 @@ class Sandbox:
     the harness, under bubblewrap ('bwrap') or, where it cannot run, plainly
     with the rlimits ('rlimits')."""
 
-    def __init__(self, submission, module, harness, lim, want, uid=NOBODY, mode=("--serve",)):
+    def __init__(self, submission, module, harness, lim, want, uid=NOBODY):
         self.lim = lim
         self.drop = os.getuid() == 0
         self.uid = uid
@@ -208,7 +207,7 @@ class Sandbox:
             self.cmd = [sandbox_python(), "-I", os.path.join(self.stage, "croupier", "kit_harness.py")]
             self.cwd = os.path.join(self.stage, "submission")
             self.module = os.path.join(self.cwd, module)
-        self.cmd += list(mode)
+        self.cmd.append("--serve")
 
     def close(self):
         shutil.rmtree(self.stage, ignore_errors=True)
@@ -607,62 +606,6 @@ def cmd_student(job_path):
     return 0
 
 
-# --- a player of a league (not yet called) ---------------------------------------------------
-
-def cmd_player(job_path):
-    """One student as a player (for a league; no command calls it yet): its code started sandboxed as
-    `kit_harness.py --play`, on this process's stdin and stdout (the league's
-    pipes); first one line of ours, {"sandbox", "warnings"} or {"error"}.
-    The student's own output is counted here; at the end the stage is
-    removed and what it printed written to job["report"]."""
-    with open(job_path, encoding="utf-8") as f:
-        job = json.load(f)
-    lim = dict(DEFAULT_LIMITS, **job.get("limits", {}))
-    uid = int(job.get("uid", NOBODY))
-    out = sys.stdout
-
-    def say(obj):
-        out.write(json.dumps(obj) + "\n")
-        out.flush()
-
-    name, why = find_module(job["submission"], job.get("module"))
-    box = None
-    try:
-        if name:
-            init = dict(job["init"])
-            box = Sandbox(job["submission"], name, job["harness"], lim, job.get("sandbox", "auto"), uid,
-                          mode=["--play", ""])
-            init["module"] = box.module
-            box.cmd[-1] = json.dumps(init)
-    except SandboxUnavailable as ex:
-        why = "--sandbox bwrap: %s" % str(ex).replace("\n", " ")
-    except (OSError, ValueError) as ex:
-        why = str(ex)
-    if box is None:
-        say({"error": why})
-        return 0
-    say({"sandbox": box.kind, "warnings": box.warnings})
-    p = subprocess.Popen(box.cmd, cwd=box.cwd, env=ENV, preexec_fn=preexec(lim, box.drop, uid),
-                         stdin=0, stdout=1, stderr=subprocess.PIPE, close_fds=True)
-    null = os.open(os.devnull, os.O_RDWR)
-    os.dup2(null, 0)  # the pipes are the student's alone: its end is the league's EOF
-    os.dup2(null, 1)
-    os.close(null)
-    signal.signal(signal.SIGTERM, lambda *_: kill(p))
-    state = {"out": 0, "head": b""}
-    drain_output(p.stderr, state)
-    p.wait()
-    kill(p)
-    if box.drop:
-        kill_uid(uid)
-    box.close()
-    if job.get("report"):
-        atomic_write(job["report"], json.dumps({"output_bytes": state["out"],
-                                                "output_head": state["head"].decode("utf-8", "replace"),
-                                                "ended": why_ended(p.returncode, lim, lim["wall"])}))
-    return 0
-
-
 # --- the cohort -------------------------------------------------------------------
 
 def cohort(records, params):
@@ -783,8 +726,6 @@ def cmd_zip(src, dst):
 def main(argv):
     if len(argv) == 3 and argv[1] == "--student":
         return cmd_student(argv[2])
-    if len(argv) == 3 and argv[1] == "--player":
-        return cmd_player(argv[2])
     if len(argv) == 3 and argv[1] == "--cohort":
         return cmd_cohort(argv[2])
     if len(argv) == 3 and argv[1] == "--gradescope":

@@ -362,87 +362,45 @@ def encode(v, depth=0):
     return {"R": r[:300]}
 
 
-def student_function(req, send):
-    """Import the student's module (req["module"]) and find the function
-    (req["course_name"]): it, or None once send() has said why not."""
-    path = req["module"]
-    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
-    try:
-        mod = call_with_timeout(import_student, [path], float(req.get("import_timeout", 10)))
-    except Timeout:
-        send({"import": "the module was not imported within %g s" % float(req.get("import_timeout", 10))})
-        return None
-    except BaseException as ex:  # SystemExit, ImportError, SyntaxError ...
-        send({"import": "%s: %s" % (type(ex).__name__, ex)})
-        return None
-    send({"ready": True})
-    fn = getattr(mod, req["course_name"], None)
-    if not callable(fn):
-        send({"missing": True})
-        return None
-    return fn
-
-
-def answer_cases(req, out, cases):
-    """Import the student's function, then answer every case of `cases` (an
-    iterable of {"args"} with an "id" or not) with one line on out."""
-    suite = {"shapes": req["shapes"]}
-
-    def send(obj):
-        out.write(json.dumps(obj) + "\n")
-        out.flush()
-
-    fn = student_function(req, send)
-    if fn is None:
-        return 0
-    timeout = float(req.get("timeout", 10))
-
-    def answer(*args):
-        return encode(fn(*args))
-
-    for case in cases:
-        try:
-            o = list(call_case(answer, suite, case, timeout))
-        except BaseException as ex:  # SystemExit, KeyboardInterrupt from the student's code
-            o = ["raised", "%s: %s" % (type(ex).__name__, ex)]
-        send({"id": case["id"], "o": o} if "id" in case else {"o": o})
-    return 0
-
-
 def serve():
     out = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     req = json.load(sys.stdin)
     sys.stdin.close()
-    return answer_cases(req, out, req["cases"])
+    suite = {"shapes": req["shapes"]}
 
+    def send(obj):
+        out.write(json.dumps(obj) + "\n")
+        out.flush()
 
-# `python3 kit_harness.py --play INIT` is a player of a league
-# (a league asks, not yet written; cli/kit_grade.py --player starts it sandboxed): INIT is
-# {"module", "course_name", "shapes", "timeout", "import_timeout"}; it writes
-# {"import": why} or {"ready": true}, then {"missing": true} or nothing, and
-# then reads one request a line, {"args": [...]}, and answers each with one
-# line, {"o": outcome} (as --serve's, the value encoded), until stdin ends.
+    path = req["module"]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    try:
+        mod = call_with_timeout(import_student, [path], float(req.get("import_timeout", 10)))
+    except Timeout:
+        send({"import": "the module was not imported within %g s" % float(req.get("import_timeout", 10))})
+        return 0
+    except BaseException as ex:  # SystemExit, ImportError, SyntaxError ...
+        send({"import": "%s: %s" % (type(ex).__name__, ex)})
+        return 0
+    send({"ready": True})
+    fn = getattr(mod, req["course_name"], None)
+    if not callable(fn):
+        send({"missing": True})
+        return 0
+    timeout = float(req.get("timeout", 10))
 
-def play(init):
-    req = json.loads(init)
-    out = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    inp = os.fdopen(os.dup(0), "rb")
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)  # the student's code reads nothing of the requests
-    os.close(null)
+    def answer(*args):
+        return encode(fn(*args))
 
-    def requests():
-        for line in inp:
-            try:
-                args = json.loads(line)["args"]
-            except (ValueError, KeyError, TypeError, RecursionError):
-                args = None
-            yield {"args": args if isinstance(args, list) else []}
-    return answer_cases(req, out, requests())
+    for case in req["cases"]:
+        try:
+            o = list(call_case(answer, suite, case, timeout))
+        except BaseException as ex:  # SystemExit, KeyboardInterrupt from the student's code
+            o = ["raised", "%s: %s" % (type(ex).__name__, ex)]
+        send({"id": case["id"], "o": o})
+    return 0
 
 
 def prepared_suite():
@@ -502,8 +460,4 @@ if pytest is not None and __name__ != "__main__" and (SUITE_JSON is not None or 
             pytest.fail(r.message, pytrace=False)
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--serve"]:
-        sys.exit(serve())
-    if len(sys.argv) == 3 and sys.argv[1] == "--play":
-        sys.exit(play(sys.argv[2]))
-    sys.exit(main(sys.argv))
+    sys.exit(serve() if sys.argv[1:] == ["--serve"] else main(sys.argv))
