@@ -517,6 +517,41 @@ int bo_decode(bo_state *out, const json_t *blob, game_err *e)
 
 /* --- views -------------------------------------------------------------- */
 
+/* What a joker on top of a pile stands for (bonus): the readings of the top
+ * (bo.h: a set of value/colour bits) as [{"value": "7", "colour": "red"},
+ * ...], values in card notation; null when the top is not a joker (or the
+ * pile is empty). Public: every pile is face up. */
+static json_t *reads_json(const uint8_t *pile, int n, int build)
+{
+    if (n == 0 || !bo_joker(pile[n - 1]))
+        return json_null();
+    static const char values[] = "234567890JQK";
+    uint32_t set = build ? bo_build_top(pile, n) : bo_disc_top(pile, n);
+    json_t *a = json_array();
+    for (int v = 2; v <= 13; v++)
+        for (int red = 0; red < 2; red++)
+            if (set & (1u << ((v - 2) * 2 + red))) {
+                char value[2] = {values[v - 2], 0};
+                json_array_append_new(a, jx_obj(2, "value", json_string(value), "colour",
+                                                json_string(red ? "red" : "black")));
+            }
+    return a;
+}
+
+static json_t *joker_reads_json(const bo_board *b)
+{
+    json_t *builds = json_array(), *discs = json_array();
+    for (int k = 0; k < BO_NBUILD; k++)
+        json_array_append_new(builds, reads_json(b->build[k], b->nbuild[k], 1));
+    for (int p = 0; p < BO_NP; p++) {
+        json_t *own = json_array();
+        for (int k = 0; k < BO_NDISC; k++)
+            json_array_append_new(own, reads_json(b->disc[p][k], b->ndisc[p][k], 0));
+        json_array_append_new(discs, own);
+    }
+    return jx_obj(2, "build_piles", builds, "discard_piles", discs);
+}
+
 json_t *bo_view(const bo_state *st, int seat)
 {
     int over = st->result != BO_PLAYING;
@@ -550,6 +585,7 @@ json_t *bo_view(const bo_state *st, int seat)
     if (st->variant) { /* public: the embargo cards lie face down or across the discard piles */
         json_object_set_new(o, "holds_embargo", holds_json(st));
         json_object_set_new(o, "embargoed_by", embargoed_json(st));
+        json_object_set_new(o, "joker_reads", joker_reads_json(&st->b));
     }
     /* every hand to the admin, an observer ("spectators": "all") and, once
      * the game is over, everyone; the draw pile's order to the admin and at

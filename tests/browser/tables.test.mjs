@@ -9,8 +9,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { startAll, stopAll, apiInPage, OUT, FIXTURES } from './harness.mjs';
+import { randomBytes } from 'node:crypto';
+import { startAll, stopAll, apiInPage, apiCall, OUT, FIXTURES } from './harness.mjs';
 
+const ADMIN = randomBytes(24).toString('base64url');
+process.env.CROUPIER_ADMIN_TOKEN = ADMIN; // the server started below reads it: a test exports a running game
 let env, page;
 const tid = (id) => page.getByTestId(id);
 const api = (p) => apiInPage(page, p);
@@ -168,6 +171,56 @@ test('Comp10001-Bo bonus: the embargo card can be played on a chosen player', as
   const hist = (await api('/games/{id}/plays')).body.plays;
   assert.ok(hist.some((r) => r.seat === 0 && JSON.stringify(r.play) === JSON.stringify([4, null, [2, w]])), 'the server applied our embargo');
   assert.equal((await view()).state.holds_embargo[0], false, 'our embargo card is used');
+});
+
+test('Comp10001-Bo bonus: a joker on a pile says what it stands for', async () => {
+  // A new bonus game, exported by the admin; cards moved from the draw pile onto the
+  // table (none invented): a joker on a black King's build pile (a black
+  // Queen only) and a joker on player 1's 5 of clubs (a red 4 or 6).
+  let exp = null;
+  for (let seed = 1; seed < 40 && !exp; seed++) {
+    const g = await (await page.request.post('/games', { data: { game: 'comp10001bo', variant: 'bonus', seed, players: [{ name: 'Ada' }, { bot: 'planner' }, { bot: 'planner' }, { bot: 'planner' }] } })).json();
+    const e = (await apiCall(env, 'GET', `/games/${g.id}/export?format=json`, { token: ADMIN })).body;
+    const d = e.state.draw;
+    const need = ['KS', 'ZZ', '5C', 'ZZ'];
+    if (need.every((c) => d.filter((x) => x === c).length >= need.filter((x) => x === c).length)) exp = e;
+  }
+  assert.ok(exp, 'a deal leaving KS, 5C and two jokers in the draw pile');
+  const st = exp.state;
+  const take = (c) => st.draw.splice(st.draw.indexOf(c), 1)[0];
+  st.build_piles[0] = [take('KS'), take('ZZ')];
+  st.discard_piles[1][0] = [take('5C'), take('ZZ')];
+  delete exp.explanations;
+  const imp = await apiCall(env, 'POST', '/games/import', { body: exp });
+  assert.equal(imp.status, 201, JSON.stringify(imp.body));
+  await page.goto('/');
+  await page.evaluate(([k, t]) => localStorage.setItem(k, t), [`croupier.token.${imp.body.id}`, imp.body.seats[0].token]);
+  await page.goto(`/#game=${imp.body.id}`);
+  await tid('build-pile-0').waitFor();
+  const reads = (await apiCall(env, 'GET', `/games/${imp.body.id}`, { token: imp.body.seats[0].token })).body.state.joker_reads;
+  assert.deepEqual(reads.build_piles[0], [{ value: 'Q', colour: 'black' }]);
+  assert.deepEqual(reads.discard_piles[1][0], [{ value: '4', colour: 'red' }, { value: '6', colour: 'red' }]);
+  assert.equal(reads.build_piles[1], null, 'an empty pile reads nothing');
+  const build = tid('build-pile-0');
+  assert.equal(await build.locator('.card-reads').innerText(), '=Q');
+  assert.match(await build.getAttribute('aria-label'), /the joker stands for a Queen \(black\)$/);
+  const disc = tid('discard-pile-1-0');
+  assert.equal(await disc.locator('.fan-top .card-reads').innerText(), '=4/6');
+  assert.match(await disc.getAttribute('aria-label'), /the joker stands for a 4 \(red\) or a 6 \(red\)$/);
+  assert.equal(await tid('build-pile-2').locator('.card-reads').count(), 0, 'no reading without a joker');
+  // the pile's count badge covers neither the top card's rank nor what stands in its suit's place
+  for (const pile of [build, disc]) {
+    const hit = await pile.evaluate((el) => {
+      const badge = el.querySelector('.count').getBoundingClientRect();
+      const top = el.querySelector('.fan-top') || el.querySelector('.card');
+      const glyphs = (x) => { const r = document.createRange(); r.selectNodeContents(x); return r.getBoundingClientRect(); };
+      return [...top.querySelectorAll('.card-rank, .card-suit')].filter((x) => x.textContent).map(glyphs)
+        .some((r) => r.left < badge.right && badge.left < r.right && r.top < badge.bottom && badge.top < r.bottom);
+    });
+    assert.equal(hit, false, `${await pile.getAttribute('data-testid')}: the count badge covers the top card's rank or suit`);
+  }
+  await tid('build-pile-0').screenshot({ path: path.join(OUT, 'comp10001bo-joker-reads.png') });
+  await tid('discard-pile-1-0').screenshot({ path: path.join(OUT, 'comp10001bo-joker-reads-discard.png') });
 });
 
 test('keyboard: Tab reaches the hand, Enter selects a card and plays it', async () => {

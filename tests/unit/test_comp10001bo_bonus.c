@@ -666,6 +666,42 @@ static void test_bonus_views(void **unused)
     json_decref(v);
 }
 
+/* joker_reads: what a joker on top of a pile stands for, in every view */
+static void test_bonus_views_joker_reads(void **unused)
+{
+    (void)unused;
+    static bo_state st;
+    blank(&st, 0);
+    stocks(&st, FULL, "9D", "9D", "9H", "9H");
+    build(&st, 0, "KS");
+    build(&st, 0, "ZZ"); /* on a black King: a black Queen only */
+    build(&st, 1, "ZZ"); /* starting a pile: a 2 or a King, either colour */
+    build(&st, 2, "2C"); /* a natural top: null */
+    disc(&st, 2, 1, "5C");
+    disc(&st, 2, 1, "ZZ"); /* on 5C: a red 4 or a red 6 */
+    for (int seat = SEAT_ADMIN; seat < 4; seat++) {
+        json_t *v = OPS->view(&st, seat);
+        json_t *r = json_object_get(v, "joker_reads");
+        char *s = json_dumps(json_object_get(r, "build_piles"), JSON_COMPACT);
+        assert_string_equal(s, "[[{\"value\":\"Q\",\"colour\":\"black\"}],"
+                               "[{\"value\":\"2\",\"colour\":\"black\"},{\"value\":\"2\",\"colour\":\"red\"},"
+                               "{\"value\":\"K\",\"colour\":\"black\"},{\"value\":\"K\",\"colour\":\"red\"}],"
+                               "null,null]");
+        free(s);
+        s = json_dumps(json_object_get(r, "discard_piles"), JSON_COMPACT);
+        assert_string_equal(s, "[[null,null,null,null],[null,null,null,null],"
+                               "[null,[{\"value\":\"4\",\"colour\":\"red\"},{\"value\":\"6\",\"colour\":\"red\"}],null,null],"
+                               "[null,null,null,null]]");
+        free(s);
+        json_decref(v);
+    }
+    game_err e;
+    assert_int_equal(OPS->init(&st, "standard", 4, 1, NULL, &e), 0);
+    json_t *v = OPS->view(&st, 0);
+    assert_null(json_object_get(v, "joker_reads")); /* no jokers in the standard game */
+    json_decref(v);
+}
+
 /* --- legal / check --------------------------------------------------------------- */
 
 /* Every embargo, clear and joker play is listed exactly when check() calls
@@ -901,6 +937,7 @@ int main(void)
         cmocka_unit_test(test_bonus_plays_come_up),
         cmocka_unit_test(test_bonus_decode_hostile),
         cmocka_unit_test(test_bonus_views),
+        cmocka_unit_test(test_bonus_views_joker_reads),
         cmocka_unit_test(test_bonus_legal_lists_every_valid_play),
         cmocka_unit_test(test_bonus_fn),
         cmocka_unit_test(test_bonus_fn_always_legal),

@@ -6,7 +6,7 @@ import { say, seatName, select, whose } from '../core/state.js';
 import { nth } from '../core/numbering.js';
 import { nearHand } from '../core/nearhand.js';
 import { placeVerdict } from '../core/verdict.js';
-import { boCard, cardFace, cardText, readableCodes } from './french-cards.js';
+import { boCard, cardFace, cardText, jokerFace, jokerReads, readableCodes } from './french-cards.js';
 
 export const BO = {
   // The keys of the table (core/keys.js presses the control a key names;
@@ -181,12 +181,14 @@ export const BO = {
       h('div', { class: 'pile-row' }, (s.build_piles || [[], [], [], []]).map((pile, b) => {
         const key = `build:${b}`;
         const top = pile.length ? pile[pile.length - 1] : null;
-        const label = top ? `Build pile ${nth(b)}: ${boCard(top).name} on top, ${pile.length} card${pile.length === 1 ? '' : 's'}` : `Build pile ${nth(b)}: empty (starts with a 2 or a King)`;
+        const reads = jokerReads(((s.joker_reads || {}).build_piles || [])[b]);
+        const label = (top ? `Build pile ${nth(b)}: ${boCard(top).name} on top, ${pile.length} card${pile.length === 1 ? '' : 's'}` : `Build pile ${nth(b)}: empty (starts with a 2 or a King)`) +
+          (reads ? `; the joker stands for ${reads.words}` : '');
         return h('button', {
           type: 'button', class: `pile build ${classes(null, key)}`, 'data-testid': `build-pile-${b}`,
           'aria-label': label + stateWords(null, key), 'aria-disabled': sel && playing ? null : 'true',
           onclick: () => clickDest(key, `build-pile-${b}`),
-        }, top ? cardFace(top) : h('span', { class: 'card card-empty', 'aria-hidden': 'true', title: 'Empty: start it with a 2 or a King' }, '2 / K'),
+        }, top ? jokerFace(top, reads) : h('span', { class: 'card card-empty', 'aria-hidden': 'true', title: 'Empty: start it with a 2 or a King' }, '2 / K'),
         h('span', { class: 'count', 'aria-hidden': 'true' }, pile.length ? `${pile.length}` : ''));
       })),
       h('p', { class: 'draw-pile', 'data-testid': 'draw-pile' }, `Draw pile: ${s.draw_pile ?? '?'} card${s.draw_pile === 1 ? '' : 's'}`));
@@ -212,8 +214,10 @@ export const BO = {
         const top = pile.length ? pile[pile.length - 1] : null;
         const isTarget = targets.has(key);
         const isSource = sources.has(key);
+        const reads = jokerReads((((s.joker_reads || {}).discard_piles || [])[seat] || [])[p]);
         const label = `${isYou ? 'Your' : `${seatName(seat)}'s`} discard pile ${nth(p)}: ` +
-          (top ? `${boCard(top).name} on top, ${pile.length} card${pile.length === 1 ? '' : 's'}` : 'empty');
+          (top ? `${boCard(top).name} on top, ${pile.length} card${pile.length === 1 ? '' : 's'}` : 'empty') +
+          (reads ? `; the joker stands for ${reads.words}` : '');
         const fan = pile.slice(-4);
         return h('button', {
           type: 'button', class: `pile discard ${classes(key, key)}`, 'data-testid': `discard-pile-${seat}-${p}`,
@@ -226,7 +230,7 @@ export const BO = {
             else say('This discard pile is empty: there is no card to take from it. To play onto it, first choose a card.', 'error');
           },
         }, h('span', { class: 'fan', 'aria-hidden': 'true' },
-          fan.length ? fan.map((c, i) => cardFace(c, i === fan.length - 1 ? 'fan-top' : 'fan-under'))
+          fan.length ? fan.map((c, i) => (i === fan.length - 1 ? jokerFace(c, reads, 'fan-top') : cardFace(c, 'fan-under')))
             : h('span', { class: 'card card-empty' }, '')),
         h('span', { class: 'count', 'aria-hidden': 'true' }, pile.length ? `${pile.length}` : ''));
       });

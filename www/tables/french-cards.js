@@ -30,6 +30,41 @@ export function cardFace(card, extraClass = '') {
     h('span', { class: 'card-suit' }, c.sym));
 }
 
+const VALUE_NAMES = { 0: '10', J: 'Jack', Q: 'Queen', K: 'King' };
+const VALUE_SHORT = { 0: '10' };
+
+/** What a joker on a pile stands for now (the view's joker_reads for that
+ *  pile: [{value, colour}], null when its top is not a joker), short ("3/Q")
+ *  and in words ("a 3 (red or black) or a Queen (red)"); null without. */
+export function jokerReads(reads) {
+  if (!Array.isArray(reads) || !reads.length) return null;
+  const byValue = new Map();
+  for (const r of reads) {
+    if (!byValue.has(r.value)) byValue.set(r.value, []);
+    byValue.get(r.value).push(r.colour);
+  }
+  const short = [...byValue.keys()].map((v) => VALUE_SHORT[v] || v).join('/');
+  const words = [...byValue].map(([v, colours]) => {
+    const name = VALUE_NAMES[v] || v;
+    const article = /^(8|Ace)/.test(name) ? 'an' : 'a';
+    return `${article} ${name} (${colours.length > 1 ? 'red or black' : colours[0]})`;
+  });
+  const last = words.pop();
+  return { short, words: words.length ? `${words.join(', ')} or ${last}` : last };
+}
+
+/** A face of a joker lying on a pile, saying what it stands for (its
+ *  readings from jokerReads) where a card shows its suit. */
+export function jokerFace(card, reads, extraClass = '') {
+  const face = cardFace(card, extraClass);
+  if (!reads) return face;
+  face.title = `The joker stands for ${reads.words}`;
+  const slot = face.querySelector('.card-suit');
+  slot.classList.add('card-reads');
+  slot.textContent = `=${reads.short}`;
+  return face;
+}
+
 export function cardText(card) {
   const c = boCard(card);
   return h('span', { class: `card-text card-${c.colour}` }, c.text);
