@@ -109,7 +109,7 @@ test('replay a finished Hanabi game: position, steps, explanations, the hands at
   await page.getByTestId('replay-exit').click();
   await page.getByTestId('summary').waitFor();
   assert.equal(await page.getByTestId('replay').isVisible(), false);
-  assert.match(await page.getByTestId('summary-winner').innerText(), new RegExp(`Team score ${end.score} of ${end.max_score}`));
+  assert.match(await page.getByTestId('summary-result').innerText(), new RegExp(`Score ${end.score} of ${end.max_score}`));
   await page.getByTestId('summary-replay').click();
   await atShown(-1);
 });
@@ -185,13 +185,20 @@ test('a person replaying a running game sees only what they could see then', asy
 });
 
 test('game over: summary, per-round table, play again with the same seats', async () => {
-  const g = await deal({ game: 'fivecrowns', variant: 'standard', seed: 5, options: { open: false }, players: [{ bot: 'strategy' }, { bot: 'greedy' }] });
+  const BOTS = ['strategy', 'greedy', 'strategy', 'greedy', 'strategy'];
+  const g = await deal({ game: 'fivecrowns', variant: 'standard', seed: 5, options: { open: false }, players: BOTS.map((bot) => ({ bot })) });
   assert.equal(g.state.over, true);
   await open(`#game=${g.id}`, g.id, null);
   await page.getByTestId('summary').waitFor();
   const s = g.state;
-  assert.match(await page.getByTestId('summary-winner').innerText(), new RegExp(`Winner: ${g.seats[s.winner].name}`));
-  for (let p = 0; p < 2; p++) {
+  // the result said once: in the summary, not again in the status line or the message bar
+  const result = await page.getByTestId('summary-result').innerText();
+  assert.match(result, new RegExp(`^Game over: ${g.seats[s.winner].name}( \\d)? won`)); // the page numbers bots of one name
+  const said = await page.evaluate((t) => document.body.innerText.split(t).length - 1, result);
+  assert.equal(said, 1, 'the result sentence is on the page once');
+  assert.equal(await page.getByTestId('status').innerText(), 'Game over');
+  assert.equal(await page.locator('.summary tr.winner').count(), 1, "the winner's row marked");
+  for (let p = 0; p < BOTS.length; p++) {
     const row = await page.getByTestId(`summary-row-${p}`).innerText();
     assert.match(row, new RegExp(`\\b${s.scores[p]}\\b`), `player ${p}'s score`);
   }
@@ -203,6 +210,9 @@ test('game over: summary, per-round table, play again with the same seats', asyn
   await page.setViewportSize({ width: 375, height: 800 });
   assert.ok(await page.getByTestId('summary').evaluate((el) => el.scrollWidth <= el.clientWidth + 1 && el.getBoundingClientRect().right <= 375), 'the summary fits a phone');
   await page.screenshot({ path: path.join(OUT, 'summary-fivecrowns-375.png'), fullPage: true });
+  // every column of its tables too, five players and the rounds' notes (no sideways scrolling inside)
+  const hidden = await page.locator('.summary .summary-scroll').evaluateAll((els) => els.map((e) => e.scrollWidth - e.clientWidth));
+  assert.ok(hidden.length >= 2 && hidden.every((d) => d <= 1), `the summary's tables show every column at 375 px (hidden: ${hidden} px)`);
   await page.setViewportSize({ width: 1280, height: 900 });
 
   await page.getByTestId('summary-play-again').click();
@@ -211,7 +221,7 @@ test('game over: summary, per-round table, play again with the same seats', asyn
   const g2 = (await call('GET', `/games/${id2}`)).body;
   assert.equal(g2.game, 'fivecrowns');
   assert.equal(g2.variant, 'standard');
-  assert.deepEqual(g2.seats.map((x) => x.bot), ['strategy', 'greedy'], 'the same bots in the same seats');
+  assert.deepEqual(g2.seats.map((x) => x.bot), BOTS, 'the same bots in the same seats');
   assert.equal(g2.state.open, false, 'the same options');
 });
 

@@ -9,7 +9,7 @@ import { advice, fetchPlays, markTurnEnds, withExplanations } from './log.js';
 import { afterPlayback, endPlayback, runPlayback, toPlayBack } from './playback.js';
 import { verdictOf, verdictText } from './verdict.js';
 import { forgetSeat, getToken } from './seats.js';
-import { app, dispatch, myTurn, renderer, resultText, say, sayError } from './state.js';
+import { app, dispatch, myTurn, renderer, say, sayError } from './state.js';
 
 // What follows the game: kept here, not in the state (nothing draws it).
 let live = null;          // the event stream followed (core/events.js), at most one
@@ -195,7 +195,7 @@ export async function refreshFromServer(id = app.id) {
       }
       afterPlayback(() => {
         if (app.id !== id) return;
-        if (app.status && app.status.over) say(resultText(), 'info');
+        if (app.status && app.status.over) say(''); // the result: the summary's (core/summary.js)
         else if (myTurn() && !wasMyTurn) say('Your turn.');
       });
     }
@@ -238,7 +238,7 @@ export async function sendPlay(play, anchor = null) {
     // Said once the board shows where the game stands (after a playback).
     afterPlayback(() => {
       if (app.id !== id) return;
-      if (app.status && app.status.over) say(resultText(), 'info');
+      if (app.status && app.status.over) say(''); // the result: the summary's (core/summary.js)
       else if (others > 0 && myTurn()) say(`The bots played ${others} time${others === 1 ? '' : 's'}; your turn again.`);
     });
   } catch (err) {

@@ -18,7 +18,7 @@ import { drawLog } from './log.js';
 import { WAIT, drawPlayback, playbackFrame } from './playback.js';
 import { drawReplay } from './replay.js';
 import { drawMyGames } from './seats.js';
-import { app, myTurn, renderer, resultText, seatName } from './state.js';
+import { app, myTurn, renderer, seatName } from './state.js';
 import { drawSummary } from './summary.js';
 
 function setText(el, text) {
@@ -28,7 +28,7 @@ function setText(el, text) {
 function statusText(s) {
   const st = s.status;
   if (!st) return '';
-  if (st.over) return resultText();
+  if (st.over) return 'Game over'; // the result itself: the summary panel's, said once (core/summary.js)
   const r = renderer();
   const core = myTurn() ? 'Your turn' : (st.current !== null ? `${seatName(st.current)} to play` : 'Waiting');
   const extra = r.statusExtra ? r.statusExtra(s.state) : '';

@@ -50,11 +50,12 @@ function roundTable(view, r) {
     h('summary', {}, `${unit} by ${unit.toLowerCase()} (points added)`),
     h('div', { class: 'summary-scroll' },
       h('table', { class: 'summary-table', 'data-testid': 'summary-rounds' },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), seats.map((p) => h('th', { scope: 'col' }, seatName(p))), h('th', { scope: 'col' }, ''))),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), seats.map((p) => h('th', { scope: 'col' }, seatName(p))))),
+        // a round's note (who went out) under its name, not in a column of
+        // its own: the table keeps to the screen's width on a phone
         h('tbody', {}, rounds.rows.map((row) => h('tr', {},
-          h('th', { scope: 'row' }, row.label),
-          seats.map((p) => h('td', {}, row.points[p] === undefined ? '—' : String(row.points[p]))),
-          h('td', { class: 'summary-note' }, row.note || '')))))));
+          h('th', { scope: 'row' }, row.label, row.note ? h('span', { class: 'summary-note' }, row.note) : null),
+          seats.map((p) => h('td', {}, row.points[p] === undefined ? '—' : String(row.points[p])))))))));
 }
 
 // ---------------------------------------------------------------------------
@@ -72,15 +73,13 @@ export function drawSummary(st) {
   const r = renderer();
   const view = st.state;
   const won = s.winners || [];
-  const winnerText = s.cooperative
-    ? (s.max_score !== undefined ? `Team score ${s.scores[0]} of ${s.max_score}.` : '')
-    : won.length ? `Winner: ${won.map(seatName).join(' and ')}.` : 'No winner.';
   const cols = scoreColumns(view, s, r);
   // replaceChildren() would write a null as the text "null": leave them out.
   el.replaceChildren(...[
-    h('h3', { id: 'summary-title', class: 'summary-title' }, 'Game over'),
+    h('h3', { id: 'summary-title', class: 'summary-title', tabindex: '-1' }, 'Game over'),
+    // The result said once, here: the status line says "Game over", the
+    // message bar nothing more, the board nothing (the winner's row is marked).
     h('p', { class: 'summary-result', 'data-testid': 'summary-result' }, resultText()),
-    winnerText ? h('p', { class: 'summary-winner', 'data-testid': 'summary-winner' }, winnerText) : null,
     cols.length || won.length ? scoreTable(cols, won) : null,
     roundTable(view, r),
     r.finalHands ? r.finalHands(view) : null,
@@ -92,6 +91,10 @@ export function drawSummary(st) {
       }, 'Replay this game')),
   ].filter(Boolean));
   el.hidden = false;
+  // The game just ended in this tab (the focus on the board or nowhere): the
+  // focus moves to the summary, which a screen reader then reads.
+  const at = document.activeElement;
+  if (!at || at === document.body || byId('board').contains(at)) byId('summary-title').focus();
 }
 
 /** Deal the same game again: same game, variant, options and seats (people by

@@ -3,7 +3,7 @@
 import { h } from '../core/dom.js';
 import { attempt, sendPlay } from '../core/game.js';
 import { same } from '../core/json.js';
-import { app, pref, resultText, say, seatName, select, setPref } from '../core/state.js';
+import { app, pref, say, seatName, select, setPref } from '../core/state.js';
 import { nth } from '../core/numbering.js';
 import { nearHand } from '../core/nearhand.js';
 import { placeVerdict } from '../core/verdict.js';
@@ -442,9 +442,7 @@ export const PZ = {
       else if (selCard !== null) helpText = `Your ${pzCard(selCard).name}: click a highlighted group to place it, or the discard pile (or "Discard") to end your turn. Escape cancels.`;
       else helpText = `${phaseTotal ? 'Lay your phase with a "Play phase" button, or choose' : 'Choose'} a card in your hand to place on a group or to discard.`;
     }
-    const over = s.over ? h('p', { class: 'pz-over', 'data-testid': 'pz-game-over', role: 'status' }, resultText(s, a.status)) : null;
     return placeVerdict(h('div', { class: 'pz-board' },
-      over,
       info,
       h('div', { class: 'opponents pz-opponents' }, others.map(playerArea)),
       piles,
