@@ -90,6 +90,44 @@ test('phone: an error message shows by the hand, in the page (never over the tab
   assert.equal(await tid('hint-near-hand').isVisible(), false, 'desktop keeps the Hint button in the side panel');
 });
 
+test('Comp10001-Bo: playable sources ringed in contrast with the card; the hint stays marked while its card is picked', async () => {
+  let found = false;
+  for (let seed = 5; seed < 30 && !found; seed++) {
+    await deal('comp10001bo', 'standard', seed);
+    await tid('hand').waitFor();
+    const h = (await api('/games/{id}/hint')).body;
+    found = Array.isArray(h.play) && h.play[0] !== 3;
+  }
+  assert.ok(found, 'a deal whose hint plays a card');
+  // WCAG contrast of the ring next to the card's face against the face
+  const ratios = await page.locator('.playable .card').evaluateAll((cards) => cards.map((c) => {
+    const rgb = (t) => (t.match(/rgba?\(([^)]+)\)/) || [null, '0,0,0'])[1].split(',').slice(0, 3).map(Number);
+    const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+      .reduce((acc, v, i) => acc + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const ring = rgb(getComputedStyle(c).boxShadow), face = rgb(getComputedStyle(c).backgroundColor);
+    const [a, b] = [lum(ring), lum(face)].sort((x, y) => y - x);
+    return (a + 0.05) / (b + 0.05);
+  }));
+  assert.ok(ratios.length > 0, 'playable sources are marked');
+  for (const r of ratios) assert.ok(r >= 3, `a playable card's ring stands out from its face (contrast ${r.toFixed(2)}:1)`);
+
+  await Promise.all([page.waitForResponse((r) => r.url().endsWith('/hint')), tid('hint-button').click()]);
+  await page.locator('.hinted').first().waitFor();
+  const marked = await page.locator('.hinted').evaluateAll((els) => els.map((e) => e.dataset.testid));
+  assert.equal(marked.length, 2, `the hint marks its source and its place (${marked})`);
+  const src = await page.locator('.hinted[aria-label*="hint: play from here"]').getAttribute('data-testid');
+  await tid(src).click();
+  assert.match(await tid(src).getAttribute('class'), /\bselected\b/);
+  assert.deepEqual(await page.locator('.hinted').evaluateAll((els) => els.map((e) => e.dataset.testid)), marked, 'the hint stays marked while its card is picked');
+  // another card picked: the hint goes
+  const other = await page.locator('.playable').evaluateAll((els, m) => els.map((e) => e.dataset.testid).find((t) => !m.includes(t)), marked);
+  if (other) {
+    await tid(src).click(); // unpick
+    await tid(other).click();
+    assert.equal(await page.locator('.hinted').count(), 0, 'another card chosen: the hint goes');
+  }
+});
+
 test('Comp10001-Bo: an illegal attempt reaches the server; its verdict shows by the pile', async () => {
   await deal('comp10001bo', 'standard', 5);
   await tid('hand').waitFor();

@@ -149,7 +149,7 @@ export const BO = {
     const clickSource = (key) => () => {
       if (a.busy) return;
       if (!playing) { say(a.state.over ? 'The game is over.' : 'It is not your turn.', 'error'); return; }
-      select(key);
+      select(key, { keepHint: key === hintSrc }); // the hint stays marked while its own card is picked
     };
     const clickDest = (key, anchor) => {
       if (a.busy) return;
