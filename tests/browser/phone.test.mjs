@@ -4,6 +4,7 @@
 // you play to, Play/Discard, Go out) lie on the first screen, and nothing
 // covers them (the point at the middle of each is that element itself, not
 // a message over it). Messages take their place in the page, by the hand.
+// Every control on the screen is a touch target of at least 44 x 44 px.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -41,6 +42,21 @@ async function onFirstScreen(ids, what) {
   }
 }
 
+/** Every control a finger may tap on the screen shown is at least 44 x 44
+ *  px (a checkbox or a radio through its label; a link inside a sentence is
+ *  not a target of its own). */
+async function touchTargets(what) {
+  const small = await page.evaluate(() => {
+    const shown = (e) => e.offsetParent !== null && getComputedStyle(e).visibility !== 'hidden' && !e.closest('[hidden], .visually-hidden');
+    return [...document.querySelectorAll('button, a.btn, a.skip-link, select, input, summary, [role="button"]')].filter(shown).map((e) => {
+      const t = e.matches('input[type="checkbox"], input[type="radio"]') ? (e.closest('label') || document.querySelector(`label[for="${e.id}"]`) || e) : e;
+      const r = t.getBoundingClientRect();
+      return { id: e.dataset.testid || e.id || `${e.tagName.toLowerCase()} "${e.textContent.trim().slice(0, 24)}"`, w: Math.round(r.width), h: Math.round(r.height) };
+    }).filter((x) => x.w > 2 && (x.w < 44 || x.h < 44)); // (a 1 px skip link off screen is no target)
+  });
+  assert.deepEqual(small, [], `${what}: touch targets under 44 x 44 px`);
+}
+
 /** Click at an element's middle as a finger would, without scrolling to it. */
 async function tap(id) {
   const box = await tid(id).boundingBox();
@@ -68,6 +84,9 @@ const rules = async () => (await (await fetch(`${env.baseURL}/rules`)).json()).g
 
 test('phone: your hand and its actions on the first screen, every game and table size', async () => {
   const games = await rules();
+  await page.goto('/');
+  await page.waitForSelector('body[data-ready="true"]');
+  await touchTargets('the lobby');
   assert.deepEqual(games.map((g) => g.game).sort(), ['comp10001bo', 'fivecrowns', 'hanabi', 'phazed'], 'every game of the catalogue is measured');
   let setups = 0;
   for (const g of games) {
@@ -78,6 +97,7 @@ test('phone: your hand and its actions on the first screen, every game and table
       const you = (await apiInPage(page, '/games/{id}')).body.you;
       assert.equal(you, 0, `${what}: we hold seat 0`);
       await firstScreen(g.game, you, `${what}, after the deal`);
+      await touchTargets(`${what}, after the deal`);
       // The message of the deal is in the page, by the hand: not over the table.
       assert.match(await tid('message-near-hand').innerText(), /dealt/);
       assert.equal(await tid('message-near-hand').evaluate((e) => getComputedStyle(e).position), 'static', `${what}: the message floats over nothing`);
