@@ -67,6 +67,13 @@
 #    (the games and plays tables) against the target (within 2x), the
 #    idempotency tables' share, plays per second by window, the slowest
 #    answers.
+# 8. grade (BENCH=grade only, not part of all: about 10 minutes and more):
+#    tests/bench/grade.mjs: croupier grade over a cohort of GRADE_STUDENTS=300
+#    copies of the kit's implementation (one in ten a mutant) for every
+#    function of Phazed and Comp10001-Bo (the nine functions), GRADE_N=1000
+#    cases a suite, --jobs GRADE_JOBS=2, under bubblewrap where it runs:
+#    wall clock and CPU against the target (under 10 minutes), then the
+#    sandbox's own cost per student and per call.
 #
 # Knobs (environment): RUNS=5 engine runs; HTTP_RUNS=5 wrk runs per figure;
 # DURATION=5 seconds per wrk run; CONNS="32 256"; THREADS=server threads for
@@ -81,7 +88,7 @@
 # ROUTES_LATE=200, ROUTES_WINDOW=20 plays (section "routes":
 # tests/bench/routes.mjs); STALL_SECONDS=10 per run, STALL_AGE=120 seconds of
 # the loop before the "aged" runs, SLOW_MS=10 (section "stall");
-# BENCH=all|engine|hanabi|http|routes|store|stall|events|memory|idem; BUILD=build (where make put croupier and
+# BENCH=all|engine|hanabi|http|routes|store|stall|events|memory|idem|grade; BUILD=build (where make put croupier and
 # bench/*), CROUPIER_BIN=$BUILD/croupier (another build of the server);
 # BENCH_DOC=FILE (make bench: docs/benchmarks.md) also writes each part the
 # run printed into FILE, between that part's markers (tests/docblock.mjs),
@@ -130,7 +137,7 @@ FANOUT_PLAYS=${FANOUT_PLAYS:-50}
 FANOUT_FOLLOWERS=${FANOUT_FOLLOWERS:-0,1,10,200,1000}
 BUILD=${BUILD:-build}
 CROUPIER_BIN=${CROUPIER_BIN:-$BUILD/croupier}
-case $BENCH in all | engine | hanabi | http | routes | store | stall | events | memory | idem) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http, routes, store, stall, events, memory or idem" >&2; exit 2 ;; esac
+case $BENCH in all | engine | hanabi | http | routes | store | stall | events | memory | idem | grade) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http, routes, store, stall, events, memory, idem or grade" >&2; exit 2 ;; esac
 RSS_TARGET_KB=$((50 * 1024))
 
 tmp=$(mktemp -d)
@@ -282,6 +289,10 @@ if [ "$BENCH" = events ]; then
 fi
 if [ "$BENCH" = memory ]; then
     node tests/bench/memory.mjs --bin "$CROUPIER_BIN" --minutes "${MEMORY_MINUTES:-10}"
+    exit 0
+fi
+if [ "$BENCH" = grade ]; then
+    node tests/bench/grade.mjs --bin "$CROUPIER_BIN" --students "${GRADE_STUDENTS:-300}" --n "${GRADE_N:-1000}" --jobs "${GRADE_JOBS:-2}"
     exit 0
 fi
 if [ "$BENCH" = idem ]; then
