@@ -14,6 +14,8 @@ import { assertEvery } from '../http/lib/expect.mjs';
 
 let env, page;
 const tid = (id) => page.getByTestId(id);
+/** The board of a replayed position (the live one is drawn too, under it). */
+const rb = { getByTestId: (id) => page.getByTestId('replay-board').getByTestId(id), locator: (sel) => page.getByTestId('replay-board').locator(sel) };
 const NAMES = { R: 'red', Y: 'yellow', B: 'blue', G: 'green', W: 'white', M: 'rainbow' };
 const letter = (c) => (c === 'M' ? '✦' : c);
 
@@ -258,6 +260,85 @@ test('hypotheticals: from a move of a finished game, other plays on its deck, ma
   assert.ok(await tid('replay-board').isVisible());
   assert.match(await tid('replay-position').innerText(), new RegExp(`Move ${at} of ${real.length}`));
 });
+
+const COPIES = { 1: 3, 2: 2, 3: 2, 4: 2, 5: 1 };
+
+/** The best each firework can still reach, worked out here from the discard pile. */
+function reachable(s) {
+  const out = {};
+  for (const c of Object.keys(s.fireworks)) {
+    out[c] = 5;
+    for (let r = 5; r >= 1; r--) if (s.discard.filter((d) => d === `${c}${r}`).length === COPIES[r]) out[c] = r - 1;
+  }
+  return out;
+}
+
+test('pace and efficiency, as hanab.live defines them, at every few moves of a game', async () => {
+  const g = (await call('POST', '/games', { game: 'hanabi', variant: 'rainbow', seed: 7, players: [{ bot: 'rules' }, { bot: 'rules' }, { bot: 'rules' }] })).body;
+  const plays = (await call('GET', `/games/${g.id}/plays`)).body.plays;
+  let checkedLost = false;
+  for (const at of [3, 12, 25, Math.max(...plays.filter((r) => r.drew).map((r) => r.n)) - 1]) {
+    const s = (await call('GET', `/games/${g.id}?at=${at}`)).body.state;
+    await openGame(page, `${g.id}&at=${at}`);
+    const top = reachable(s);
+    const max = Object.values(top).reduce((x, y) => x + y, 0);
+    const pace = s.score + s.deck + s.players - max;
+    assert.ok(s.deck > 0);
+    assert.equal(await rb.getByTestId('hb-pace').innerText(), `Pace ${pace}`, `move ${at}: score ${s.score} + deck ${s.deck} + ${s.players} players − max ${max}`);
+    // Efficiency: cards played or clued (and not surely trash) per clue lost.
+    const past = plays.filter((r) => r.n <= at);
+    let tokens = 8;
+    let lost = 0;
+    for (const r of past) {
+      if (r.play.type === 'hint') { lost++; tokens--; } else if (r.play.type === 'discard') tokens++;
+      else if (!r.correct) lost++;
+      else if (r.card[1] === '5') { if (tokens === 8) lost++; else tokens++; }
+    }
+    const clued = s.hands.flat().filter((x) => x.touched.colors.length + x.touched.numbers.length > 0 &&
+      x.possible.colors.some((c) => x.possible.numbers.some((n) => n > (s.fireworks[c] || 0) && n <= top[c]))).length;
+    const gotten = Math.min(s.score + clued, max);
+    const shown = await rb.getByTestId('hb-efficiency').getAttribute('data-efficiency');
+    if (lost) {
+      assert.equal(shown, (gotten / lost).toFixed(2), `move ${at}: ${gotten} cards gotten / ${lost} clues lost`);
+      assert.match(await rb.getByTestId('hb-efficiency').innerText(), new RegExp(`^Efficiency ${(gotten / lost).toFixed(2)}`));
+      checkedLost = true;
+    } else assert.equal(shown, '');
+  }
+  assert.ok(checkedLost, 'a position with clues spent');
+  // At the end there is no pace (the deck is out).
+  await openGame(page, g.id);
+  assert.equal(await page.getByTestId('board').getByTestId('hb-pace').innerText(), 'Pace —');
+});
+
+test('critical cards (the last copy of a card still needed) are marked, worked out from the discard pile and fireworks', async () => {
+  const g = (await call('POST', '/games', { game: 'hanabi', variant: 'rainbow', seed: 7, players: [{ bot: 'rules' }, { bot: 'rules' }, { bot: 'rules' }] })).body;
+  const plays = (await call('GET', `/games/${g.id}/plays`)).body.plays;
+  let nonFive = 0;
+  let marked = 0;
+  for (const at of [2, 15, 30, plays.length - 2]) {
+    const s = (await call('GET', `/games/${g.id}?at=${at}`)).body.state;
+    await openGame(page, `${g.id}&at=${at}`);
+    const top = reachable(s);
+    for (let p = 0; p < s.players; p++) {
+      const want = [];
+      s.hands[p].forEach((x, i) => {
+        const c = x.card;
+        const left = COPIES[+c[1]] - s.discard.filter((d) => d === c).length;
+        if (+c[1] > (s.fireworks[c[0]] || 0) && +c[1] <= top[c[0]] && left === 1) want.push(i);
+      });
+      const shown = await rb.locator(`[data-testid="hb-hand-${p}"] [data-testid="hb-critical"]`)
+        .evaluateAll((els) => els.map((e) => +e.closest('[data-testid^="hb-card-"]').dataset.testid.split('-').pop()));
+      assert.deepEqual(shown, want, `move ${at}, player ${p}: the critical cards`);
+      for (const i of want) {
+        assert.match(await rb.getByTestId(`hb-card-${p}-${i}`).getAttribute('aria-label'), /critical: the last copy/);
+        if (s.hands[p][i].card[1] !== '5') nonFive++;
+      }
+      marked += want.length;
+    }
+  }
+  assert.ok(marked > 0 && nonFive > 0, `critical cards seen (${marked}, ${nonFive} of them not a 5)`);
+});
+
 
 test('no console errors on the Hanabi table', () => {
   assert.deepEqual(env.consoleErrors, []);

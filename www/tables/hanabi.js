@@ -29,6 +29,7 @@ import { hbCardIds, hbLatestClue } from './hanabi-track.js';
 import { hbEditNote, hbNoteLine, hbNotes } from './hanabi-notes.js';
 import { hbEmpathyButton, hbEmpathyOn, hbMayBeLine } from './hanabi-empathy.js';
 import { hbReplayTools } from './hanabi-hypo.js';
+import { hbCritical, hbKnownCard, hbStats } from './hanabi-stats.js';
 
 /** The drawing's context from core's (core/board.js): the live table, a
  *  replayed position or one played back (both read-only). */
@@ -181,8 +182,26 @@ export const HB = {
   },
 };
 
+/** Pace and efficiency, as hanab.live shows them (hanabi-stats.js). */
+function statsArea(s, colours, records) {
+  const st = hbStats(s, colours, records);
+  const two = (x) => (x === null || !Number.isFinite(x) ? '—' : x.toFixed(2));
+  const paceWords = { zero: 'no discard is safe', high: 'discards are risky', medium: 'discard with care', low: '' };
+  return [
+    h('p', {
+      class: `hb-token hb-pace hb-pace-${st.risk}`, 'data-testid': 'hb-pace', 'data-pace': st.pace === null ? '' : String(st.pace),
+      title: `Pace: the discards left before the max score (${st.maxScore}) is out of reach: score + cards in the deck + players − max score.${paceWords[st.risk] ? ` Now ${paceWords[st.risk]}.` : ''}`,
+    }, `Pace ${st.pace === null ? '—' : st.pace}`),
+    h('p', {
+      class: 'hb-token hb-eff', 'data-testid': 'hb-efficiency', 'data-efficiency': st.efficiency === null ? '' : st.efficiency.toFixed(2),
+      title: `Efficiency: cards gotten (played or clued, ${st.gotten}) per clue spent (${st.lost === null ? '—' : st.lost}). `
+        + `Needed from here: ${two(st.future)} (${Math.max(st.maxScore - st.gotten, 0)} cards to get with ${st.usable === null ? '—' : st.usable} clues).`,
+    }, `Efficiency ${two(st.efficiency)}`, h('span', { class: 'hb-eff-need', 'data-testid': 'hb-efficiency-needed' }, ` | needed ${two(st.future)}`)),
+  ];
+}
+
 /** The tokens, the deck and the score. */
-function tokensArea(s) {
+function tokensArea(s, colours, records) {
   const dots = (k, max, cls) => h('span', { class: 'hb-dots', 'aria-hidden': 'true' },
     Array.from({ length: max }, (_, i) => h('span', { class: `hb-dot ${cls}${i < k ? ' on' : ''}` })));
   const maxHints = s.max_hints || 8;
@@ -193,6 +212,7 @@ function tokensArea(s) {
     h('p', { class: 'hb-token', 'data-testid': 'hb-errors' }, h('span', { class: 'hb-token-label' }, `Errors ${s.errors}/${maxErrors}`), dots(s.errors, maxErrors, 'error')),
     h('p', { class: 'hb-token', 'data-testid': 'hb-deck' }, `Deck ${s.deck} card${s.deck === 1 ? '' : 's'}`),
     h('p', { class: 'hb-token', 'data-testid': 'hb-score' }, `Score ${s.score}/${s.max_score}`),
+    statsArea(s, colours, records),
     finalLeft !== null && finalLeft !== undefined && !s.over
       ? h('p', { class: 'hb-token hb-final', 'data-testid': 'hb-final' }, `Final round: ${finalLeft} turn${finalLeft === 1 ? '' : 's'} left`) : null);
 }
@@ -263,7 +283,11 @@ function hbTable(ctx) {
       const id = cardId(seat, i);
       const note = id ? notes[id] || '' : '';
       const isLatest = !!(latest && latest.target === seat && id && latest.ids.has(id));
+      // Critical: the last copy of a card still needed, on a card this reader
+      // sees or one of theirs the clues told in full (hanabi-stats.js).
+      const critical = hbCritical(s, colours, isYou ? hbKnownCard(slot) : slot.card);
       const words = [];
+      if (critical) words.push('critical: the last copy');
       if (sel === key) words.push('selected');
       if (hinted(seat, i, slot.card)) words.push('hint: this card');
       if (isLatest) words.push('touched by the latest clue');
@@ -273,7 +297,7 @@ function hbTable(ctx) {
         : `${whoseCard(seat, i)}: ${c.name}; ${isYou ? 'known' : 'they know'}: ${hbKnowledgeText(slot)}`;
       return h('button', {
         type: 'button',
-        class: `hand-card hb-slot${sel === key ? ' selected' : ''}${ok && !sel ? ' playable' : ''}${hinted(seat, i, slot.card) ? ' hinted' : ''}${isLatest ? ' hb-latest' : ''}${playing ? '' : ' hb-idle'}`,
+        class: `hand-card hb-slot${sel === key ? ' selected' : ''}${ok && !sel ? ' playable' : ''}${hinted(seat, i, slot.card) ? ' hinted' : ''}${isLatest ? ' hb-latest' : ''}${critical ? ' hb-crit' : ''}${playing ? '' : ' hb-idle'}`,
         // Out of turn a card is still chosen (for its note); only a replay's are inert.
         'data-testid': `hb-card-${seat}-${i}`, 'aria-pressed': String(sel === key), 'aria-disabled': ctx.mode === 'replay' ? 'true' : null,
         'aria-label': label + (words.length ? `, ${words.join(', ')}` : ''),
@@ -281,7 +305,8 @@ function hbTable(ctx) {
         oncontextmenu: (ev) => { if (ctx.mode === 'hypo' || !id) return; ev.preventDefault(); editNote(seat, i); },
       },
       h('span', { class: 'hb-pos', 'aria-hidden': 'true' }, handCard(i),
-        isLatest ? h('span', { class: 'hb-latest-mark', 'data-testid': 'hb-latest' }, '▼ clue') : null),
+        isLatest ? h('span', { class: 'hb-latest-mark', 'data-testid': 'hb-latest' }, '▼ clue') : null,
+        critical ? h('span', { class: 'hb-critical', 'data-testid': 'hb-critical', title: 'Critical: the last copy of a card still needed' }, '!') : null),
       empathy && !isYou ? hbKnown(slot) : hbFace(slot, { own: isYou }),
       hbMarks(slot),
       empathy ? hbMayBeLine(s, seat, slot, `hb-maybe-${seat}-${i}`) : null,
@@ -308,7 +333,7 @@ function hbTable(ctx) {
       : 'Choose one of your cards to play or discard it, or another player\'s card to give them a hint.')
       : `${waiting}${ctx.mode === 'hypo' ? '' : 'Click a card (or right-click it) to write a note on it.'}`);
   return h('div', { class: `hb-table hb-mode-${ctx.mode}` },
-    h('div', { class: 'hb-center' }, tokensArea(s), fireworksArea(s, colours), hbDiscardPile(s, colours)),
+    h('div', { class: 'hb-center' }, tokensArea(s, colours, ctx.records), fireworksArea(s, colours), hbDiscardPile(s, colours)),
     you === null ? watchingNote(s) : null,
     h('div', { class: 'opponents hb-opponents' }, others.map(playerArea)),
     you === null ? null : playerArea(you),
