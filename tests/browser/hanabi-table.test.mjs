@@ -113,7 +113,7 @@ test('notes follow their card and stay in this browser; the latest clue is marke
   assert.deepEqual(other.errors, []);
 });
 
-test('a finished game: colour letters on the discard pile, negative information in full, colour-blind setting, empathy', async () => {
+test('a finished game: colour letters on the discard pile, negative information as pips, colour-blind setting, empathy', async () => {
   const g = (await call('POST', '/games', { game: 'hanabi', variant: 'rainbow', seed: 7, players: [{ bot: 'rules' }, { bot: 'rules' }, { bot: 'rules' }] })).body;
   assert.equal(g.state.over, true);
   const s = g.state;
@@ -125,17 +125,31 @@ test('a finished game: colour letters on the discard pile, negative information 
   assert.ok(want.length >= 3, 'this game discarded cards');
   assert.deepEqual([...minis].sort(), want, 'each discarded card with its colour letter');
 
-  // Negative information in full, wrapped inside the card's width, never cut.
+  // Negative information as pips: one per colour and per number ruled out,
+  // under the face (never over its number or colour), none cut off.
   let longest = null;
   s.hands.forEach((hand, p) => hand.forEach((slot, i) => {
-    const not = [...slot.not.colors.map(letter), ...slot.not.numbers].join('');
+    const not = [...slot.not.colors, ...slot.not.numbers.map(String)];
     if (!longest || not.length > longest.not.length) longest = { p, i, not };
   }));
   assert.ok(longest.not.length >= 7, `a card with much ruled out (${longest.not})`);
-  const el = page.locator(`[data-testid="hb-card-${longest.p}-${longest.i}"] [data-testid="hb-not"]`);
-  assert.equal(await el.textContent(), `✗${longest.not}`);
-  const fit = await el.evaluate((e) => ({ sw: e.scrollWidth, cw: e.clientWidth, sh: e.scrollHeight, ch: e.clientHeight, ov: getComputedStyle(e).textOverflow }));
-  assert.ok(fit.sw <= fit.cw && fit.sh <= fit.ch && fit.ov !== 'ellipsis', `nothing cut off: ${JSON.stringify(fit)}`);
+  for (let p = 0; p < s.players; p++) {
+    for (let i = 0; i < s.hands[p].length; i++) {
+      const pips = await tid(`hb-card-${p}-${i}`).locator('[data-testid="hb-pip"]').evaluateAll((els) => els.map((e) => e.dataset.not));
+      assert.deepEqual(pips, [...s.hands[p][i].not.colors, ...s.hands[p][i].not.numbers.map(String)], `card ${p}.${i}: a pip per colour and number ruled out`);
+    }
+  }
+  const fit = await tid(`hb-card-${longest.p}-${longest.i}`).evaluate((b) => {
+    const face = b.querySelector('.card').getBoundingClientRect();
+    const box = b.getBoundingClientRect();
+    const pips = [...b.querySelectorAll('[data-testid="hb-pip"]')].map((e) => e.getBoundingClientRect());
+    return {
+      inside: pips.every((r) => r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.bottom <= box.bottom + 0.5),
+      below: pips.every((r) => r.top >= face.bottom - 0.5),
+      rows: new Set(pips.map((r) => Math.round(r.top))).size,
+    };
+  });
+  assert.ok(fit.inside && fit.below, `every pip inside the card's place and under its face: ${JSON.stringify(fit)}`);
 
   // The colour-blind setting: another palette, a shape on every card; kept.
   const red = page.locator('[data-testid="hb-discard-pile"] .hb-mini.hb-R, [data-testid^="hb-hand-"] .hb-card.hb-R').first();

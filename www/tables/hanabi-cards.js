@@ -94,8 +94,11 @@ export function hbFace(slot, opts = {}) {
   return hbCard(slot.card).hidden ? hbKnown(slot, opts) : hbShown(slot.card);
 }
 
-/** The hint marks under a card: what was said (touched) and, in full, what
- *  was ruled out (wrapping onto a second line rather than cut off). */
+/** The hint marks under a card: what was said (touched), as chips, and what
+ *  was ruled out (negative information), as small pips: a crossed dot of
+ *  each colour and a crossed number for each rank the card cannot be, on
+ *  rows of their own under the face (never over its number or colour, and
+ *  never broken inside one). */
 export function hbMarks(slot) {
   const t = slot.touched || {};
   const n = slot.not || {};
@@ -103,12 +106,18 @@ export function hbMarks(slot) {
     ...(t.colors || []).map((c) => h('span', { class: `hb-chip hb-chip-col hb-${c}`, title: `hinted ${HB_COLOURS[c]}` }, hbLetter(c))),
     ...(t.numbers || []).map((x) => h('span', { class: 'hb-chip hb-chip-num', title: `hinted ${x}` }, x)),
   ];
-  const nots = [...(n.colors || []).map(hbLetter), ...(n.numbers || [])];
-  const notWords = [...(n.colors || []).map((c) => HB_COLOURS[c]), ...(n.numbers || [])];
+  const notCols = n.colors || [];
+  const notNums = n.numbers || [];
+  const notWords = [...notCols.map((c) => HB_COLOURS[c]), ...notNums];
   return h('span', { class: 'hb-marks', 'aria-hidden': 'true' },
     h('span', { class: 'hb-touched', 'data-testid': 'hb-touched' }, chips),
-    h('span', { class: 'hb-not', 'data-testid': 'hb-not', title: nots.length ? `not ${hbList(notWords.map(String))}` : '' },
-      nots.length ? `✗${nots.join('')}` : ''));
+    h('span', { class: 'hb-not', 'data-testid': 'hb-not', title: notWords.length ? `not ${hbList(notWords.map(String))}` : '' },
+      notCols.length ? h('span', { class: 'hb-pips hb-pips-col' }, notCols.map((c) => h('span', {
+        class: `hb-pip hb-pip-col hb-${c}`, 'data-not': c, 'data-testid': 'hb-pip', title: `not ${HB_COLOURS[c]}`,
+      }, h('span', { class: 'hb-pip-letter' }, hbLetter(c))))) : null,
+      notNums.length ? h('span', { class: 'hb-pips hb-pips-num' }, notNums.map((x) => h('span', {
+        class: 'hb-pip hb-pip-num', 'data-not': String(x), 'data-testid': 'hb-pip', title: `not ${x}`,
+      }, x))) : null));
 }
 
 /** Does a hint (colour c or number x) touch a card? Rainbow cards take every colour hint. */
