@@ -353,6 +353,64 @@ test('critical cards (the last copy of a card still needed) are marked, worked o
   assert.ok(marked > 0 && nonFive > 0, `critical cards seen (${marked}, ${nonFive} of them not a 5)`);
 });
 
+test('hanab.live\'s keys: ; chooses a teammate, a digit or Q-Y the clue, Ctrl+Enter gives it; A or D then a slot plays or discards', async () => {
+  await dealLive({ seed: 42 });
+  const ourTurn = () => page.waitForFunction(() => /Your turn|Game over/.test(document.querySelector('[data-testid="status"]').textContent));
+  const last0 = async () => (await apiInPage(page, '/games/{id}/plays')).body.plays.filter((r) => r.seat === 0).pop();
+  await ourTurn();
+  let s = (await apiInPage(page, '/games/{id}')).body.state;
+  await page.keyboard.press(';');
+  assert.match(await tid('hb-key-panel').innerText(), /^Clue .+:/);
+  assert.match(await tid('player-1').getAttribute('class'), /hb-key-target/, '; chooses the next player');
+  await page.keyboard.press(';');
+  assert.match(await tid('player-2').getAttribute('class'), /hb-key-target/, 'and again the one after');
+  await page.keyboard.press('Tab');
+  assert.match(await tid('player-1').getAttribute('class'), /hb-key-target/, 'Tab cycles once a teammate is chosen');
+  assert.doesNotMatch(await tid('player-2').getAttribute('class'), /hb-key-target/);
+  const number = +s.hands[1][0].card[1];
+  await page.keyboard.press(String(number));
+  assert.match(await tid('hb-key-panel').innerText(), new RegExp(`their ${number}s`));
+  assert.equal(await tid('hb-card-0-0').getAttribute('aria-pressed'), 'false', 'the digit chose a clue, not our card');
+  let before0 = await logCount(page);
+  await page.keyboard.press('Control+Enter');
+  await logGrows(page, before0);
+  let mine = await last0();
+  assert.deepEqual(mine.play, { type: 'hint', target: 1, number }, 'Ctrl+Enter gave the clue');
+  assert.equal(await tid('hb-key-panel').count(), 0, 'the choice is gone with the clue');
+
+  // A colour key picks the next player when none is chosen; Esc forgets it.
+  await ourTurn();
+  await page.keyboard.press('w');
+  assert.match(await tid('hb-key-panel').innerText(), /their yellow cards/);
+  assert.match(await tid('player-1').getAttribute('class'), /hb-key-target/);
+  await page.keyboard.press('Escape');
+  assert.equal(await tid('hb-key-panel').count(), 0);
+
+  // A then a slot number plays it; - (or D) then a number discards.
+  await page.keyboard.press('a');
+  assert.match(await tid('hb-key-panel').innerText(), /Play which card\?/);
+  before0 = await logCount(page);
+  await page.keyboard.press('1');
+  await logGrows(page, before0);
+  mine = await last0();
+  assert.deepEqual(mine.play, { type: 'play', card: 0 }, 'a then 1 plays card 1');
+  await ourTurn();
+  s = (await apiInPage(page, '/games/{id}')).body.state;
+  if (!s.over && s.hints < 8) {
+    await page.keyboard.press('-');
+    assert.match(await tid('hb-key-panel').innerText(), /Discard which card\?/);
+    before0 = await logCount(page);
+    await page.keyboard.press('2');
+    await logGrows(page, before0);
+    assert.deepEqual((await last0()).play, { type: 'discard', card: 1 }, '- then 2 discards card 2');
+  }
+  // The Rules panel lists them.
+  await page.keyboard.press('?');
+  const keys = await page.locator('[data-testid="rules-keys"] dt').allInnerTexts();
+  for (const k of ['A or +, then 1-5', 'D or -, then 1-5', ';', 'Q W E R T Y', 'Ctrl+Enter']) assert.ok(keys.includes(k), `key ${k} is listed`);
+  await page.keyboard.press('Escape');
+});
+
 
 test('no console errors on the Hanabi table', () => {
   assert.deepEqual(env.consoleErrors, []);

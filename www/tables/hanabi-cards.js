@@ -15,6 +15,9 @@ import { app, pref, setPref } from '../core/state.js';
  *  2"); the plays' JSON indexes stay 0-based (core/numbering.js). */
 export const handCard = (i) => i + 1;
 
+/** The index in a hand of `len` cards of the card the page numbers `n`. */
+export const hbSlotIndex = (n, len) => (n >= 1 && n <= len ? n - 1 : -1);
+
 export const HB_COLOURS = {
   R: 'red', Y: 'yellow', B: 'blue', G: 'green', W: 'white', M: 'rainbow',
 };

@@ -29,6 +29,7 @@ import { hbCardIds, hbLatestClue } from './hanabi-track.js';
 import { hbEditNote, hbNoteLine, hbNotes } from './hanabi-notes.js';
 import { hbEmpathyButton, hbEmpathyOn, hbMayBeLine } from './hanabi-empathy.js';
 import { hbReplayTools } from './hanabi-hypo.js';
+import { hbInstallKeys, hbKeyPanel, hbKeyState } from './hanabi-keys.js';
 import { hbCritical, hbKnownCard, hbStats } from './hanabi-stats.js';
 
 /** The drawing's context from core's (core/board.js): the live table, a
@@ -63,6 +64,13 @@ export const HB = {
     { key: 'D', what: 'discard the card you picked', keys: ['d'], target: () => 'hb-discard' },
     { key: 'C', what: 'clue the colour of the teammate\'s card you picked', keys: ['c'], target: () => 'hb-hint-color' },
     { key: 'N', what: 'clue the number of the teammate\'s card you picked', keys: ['n'], target: () => 'hb-hint-number' },
+    // hanab.live's keys (hanabi-keys.js listens for them; listed here for the Rules panel).
+    { key: 'A or +, then 1-5', what: 'play the card in that place (hanab.live)', keys: [], target: () => null },
+    { key: 'D or -, then 1-5', what: 'discard the card in that place, when no card of yours is picked (hanab.live)', keys: [], target: () => null },
+    { key: ';', what: 'choose the teammate to clue, again for the next (Tab too, once one is chosen)', keys: [], target: () => null },
+    { key: '1-5 (teammate chosen)', what: 'a number clue', keys: [], target: () => null },
+    { key: 'Q W E R T Y', what: 'a colour clue, the table\'s colours in order (red, yellow, blue, green, white)', keys: [], target: () => null },
+    { key: 'Ctrl+Enter', what: 'give the clue chosen', keys: [], target: () => null },
   ],
   title: 'Hanabi',
   defaultPlayers: 3,
@@ -156,6 +164,7 @@ export const HB = {
   },
 
   render(a) {
+    hbInstallKeys();
     const ctx = liveContext(a);
     return ctx.mode === 'live' ? placeVerdict(hbTable(ctx), a.verdict) : hbTable(ctx);
   },
@@ -247,6 +256,7 @@ function hbTable(ctx) {
   const latest = ids ? hbLatestClue(s, ctx.records) : null;
   const notes = ctx.mode === 'hypo' ? {} : hbNotes(ctx.gameId, ctx.table);
   const cardId = (seat, i) => (ids && ids[seat] ? ids[seat][i] : null);
+  const keyTarget = ctx.mode === 'live' && playing ? hbKeyState(ctx.table).target : null;
   const whoseCard = (seat, i) => (seat === you && ctx.mode !== 'hypo' ? `your card ${handCard(i)}` : `${seatName(seat)}'s card ${handCard(i)}`);
   const editNote = (seat, i) => {
     if (ctx.mode === 'hypo' || !cardId(seat, i)) return;
@@ -319,7 +329,8 @@ function hbTable(ctx) {
       s.first === seat ? h('span', { class: 'badge' }, 'started') : null,
       hbEmpathyButton(ctx.table, ctx.gameId, seat, isYou && ownHidden ? 'What you may hold' : 'What they know'));
     return h('section', {
-      class: `player hb-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}${empathy ? ' hb-empathy-on' : ''}`, 'data-testid': `player-${seat}`,
+      class: `player hb-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}${empathy ? ' hb-empathy-on' : ''}${keyTarget === seat ? ' hb-key-target' : ''}`,
+      'data-testid': `player-${seat}`,
       'aria-label': isYou ? 'Your hand' : `${seatName(seat)}'s hand`,
     }, header, h('div', { class: 'hand hb-hand', role: 'group', 'aria-label': isYou ? 'Your cards, oldest first' : `${seatName(seat)}'s cards, oldest first`, 'data-testid': `hb-hand-${seat}` }, cards));
   };
@@ -337,7 +348,8 @@ function hbTable(ctx) {
     you === null ? watchingNote(s) : null,
     h('div', { class: 'opponents hb-opponents' }, others.map(playerArea)),
     you === null ? null : playerArea(you),
-    h('div', { class: 'hb-actions-slot' }, actionsFor(ctx, has, editNote, cardId)),
+    h('div', { class: 'hb-actions-slot' }, actionsFor(ctx, has, editNote, cardId)
+      || (ctx.mode === 'live' && playing ? hbKeyPanel(s, ctx.table, you) : null)),
     help,
     you !== null && ctx.near ? ctx.near() : null,
     h('div', { class: 'hb-foot' }, hbColourBlindToggle(), ctx.conventions || null));
