@@ -411,6 +411,40 @@ test('hanab.live\'s keys: ; chooses a teammate, a digit or Q-Y the clue, Ctrl+En
   await page.keyboard.press('Escape');
 });
 
+test('hand direction: hanab.live\'s newest card on the left, numbered 1, kept in this browser; keys and words follow it', async () => {
+  await dealLive({ seed: 42 });
+  await page.waitForFunction(() => /Your turn/.test(document.querySelector('[data-testid="status"]').textContent));
+  const order = (p) => page.locator(`[data-testid="hb-hand-${p}"] [data-testid^="hb-card-"]`).evaluateAll((els) => els.map((e) => e.dataset.testid));
+  const nums = (p) => page.locator(`[data-testid="hb-hand-${p}"] .hb-pos`).evaluateAll((els) => els.map((e) => e.textContent.replace(/\D/g, '')));
+  assert.deepEqual(await order(1), [0, 1, 2, 3, 4].map((i) => `hb-card-1-${i}`), 'oldest on the left by default');
+  assert.deepEqual(await nums(1), ['1', '2', '3', '4', '5']);
+  await tid('hb-newest-left').check();
+  assert.deepEqual(await order(1), [4, 3, 2, 1, 0].map((i) => `hb-card-1-${i}`), 'the newest on the left');
+  assert.deepEqual(await nums(1), ['1', '2', '3', '4', '5'], 'numbered from the left');
+  assert.match(await tid('hb-card-0-4').getAttribute('aria-label'), /^Your card 1 \(newest\)/);
+  assert.match(await tid('hb-card-0-0').getAttribute('aria-label'), /^Your card 5 \(oldest\)/);
+  assert.equal(await page.evaluate(() => localStorage.getItem('croupier.hanabi.direction')), 'newest');
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForFunction(() => /Your turn/.test(document.querySelector('[data-testid="status"]').textContent));
+  assert.equal(await tid('hb-newest-left').isChecked(), true, 'kept in this browser');
+  assert.deepEqual(await order(0), [4, 3, 2, 1, 0].map((i) => `hb-card-0-${i}`));
+  // The page's key 1 picks card 1: the newest; the panel and the log say so.
+  await page.keyboard.press('1');
+  assert.equal(await tid('hb-card-0-4').getAttribute('aria-pressed'), 'true', '1 picks the newest card');
+  assert.match(await tid('hb-actions').innerText(), /Your card 1:/);
+  await page.keyboard.press('Escape');
+  // a then 5 plays card 5, the oldest (index 0); the log says "card 5".
+  const before0 = await logCount(page);
+  await page.keyboard.press('a');
+  await page.keyboard.press('5');
+  await logGrows(page, before0);
+  const mine = (await apiInPage(page, '/games/{id}/plays')).body.plays.filter((r) => r.seat === 0).pop();
+  assert.deepEqual(mine.play, { type: 'play', card: 0 });
+  assert.match(await tid(`log-entry-${mine.n}`).innerText(), /played card 5/, 'the log counts from the newest too');
+  await tid('hb-newest-left').uncheck();
+  assert.deepEqual(await order(1), [0, 1, 2, 3, 4].map((i) => `hb-card-1-${i}`), 'back to the oldest on the left');
+});
 
 test('no console errors on the Hanabi table', () => {
   assert.deepEqual(env.consoleErrors, []);

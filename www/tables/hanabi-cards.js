@@ -10,13 +10,36 @@
 import { h } from '../core/dom.js';
 import { app, pref, setPref } from '../core/state.js';
 
-/** A position in a hand as the page writes it: from 1, card 1 the oldest
- *  (leftmost), as the conventions bot's explanations count ("I play my card
- *  2"); the plays' JSON indexes stay 0-based (core/numbering.js). */
-export const handCard = (i) => i + 1;
+// The order of the hands, a setting of this browser: the oldest card on the
+// left and numbered 1 (the default, as the conventions bot's explanations
+// count: "I play my card 2"), or hanab.live's, the newest card on the left
+// and numbered 1. The plays' JSON indexes stay 0-based, oldest first
+// (core/numbering.js); the bots' own words keep their count.
+const DIR_PREF = 'hanabi.direction'; // localStorage croupier.hanabi.direction: 'oldest' or 'newest'
+
+/** The newest card is drawn on the left and numbered 1 (hanab.live's way). */
+export const hbNewestLeft = () => pref(DIR_PREF, 'oldest') === 'newest';
+
+/** A position in a hand of `len` cards (index i, oldest first) as the page
+ *  writes it: from 1, card 1 the leftmost. Without `len` (or oldest on the
+ *  left) card 1 is the oldest. */
+export const handCard = (i, len) => (hbNewestLeft() && len > 0 ? len - i : i + 1);
 
 /** The index in a hand of `len` cards of the card the page numbers `n`. */
-export const hbSlotIndex = (n, len) => (n >= 1 && n <= len ? n - 1 : -1);
+export const hbSlotIndex = (n, len) => {
+  if (!(n >= 1 && n <= len)) return -1;
+  return hbNewestLeft() ? len - n : n - 1;
+};
+
+/** The setting's checkbox, for the table's foot. */
+export function hbDirectionToggle() {
+  return h('label', { class: 'hb-setting' },
+    h('input', {
+      type: 'checkbox', 'data-testid': 'hb-newest-left', checked: hbNewestLeft(),
+      onchange: (ev) => setPref(DIR_PREF, ev.target.checked ? 'newest' : 'oldest'),
+    }),
+    ' Newest card on the left, numbered 1 (as on hanab.live)');
+}
 
 export const HB_COLOURS = {
   R: 'red', Y: 'yellow', B: 'blue', G: 'green', W: 'white', M: 'rainbow',

@@ -22,10 +22,10 @@ import { placeVerdict } from '../core/verdict.js';
 import { nearHand } from '../core/nearhand.js';
 import { app, say, seatName, select } from '../core/state.js';
 import {
-  HB_COLOURS, HB_ORDER, handCard, hbCard, hbCardText, hbColourBlindToggle, hbColours, hbDiscardPile, hbFace,
-  hbKnowledgeText, hbKnown, hbLetter, hbMarks, hbPlay, hbShown, hbTouches,
+  HB_COLOURS, HB_ORDER, handCard, hbCard, hbCardText, hbColourBlindToggle, hbColours, hbDirectionToggle, hbDiscardPile, hbFace,
+  hbKnowledgeText, hbKnown, hbLetter, hbMarks, hbNewestLeft, hbPlay, hbShown, hbSlotIndex, hbTouches,
 } from './hanabi-cards.js';
-import { hbCardIds, hbLatestClue } from './hanabi-track.js';
+import { hbCardIds, hbHandLength, hbLatestClue } from './hanabi-track.js';
 import { hbEditNote, hbNoteLine, hbNotes } from './hanabi-notes.js';
 import { hbEmpathyButton, hbEmpathyOn, hbMayBeLine } from './hanabi-empathy.js';
 import { hbReplayTools } from './hanabi-hypo.js';
@@ -59,7 +59,10 @@ export const HB = {
   // The keys of the table (core/keys.js presses the control a key names;
   // the Rules panel lists them).
   hotkeys: [
-    { key: '1 to 5', what: 'pick your card 1 to 5', keys: ['1', '2', '3', '4', '5'], target: (k, a) => `hb-card-${a.you}-${+k - 1}` },
+    {
+      key: '1 to 5', what: 'pick your card 1 to 5', keys: ['1', '2', '3', '4', '5'],
+      target: (k, a) => `hb-card-${a.you}-${hbSlotIndex(+k, (((a.state && a.state.hands) || [])[a.you] || []).length)}`,
+    },
     { key: 'P', what: 'play the card you picked', keys: ['p'], target: () => 'hb-play' },
     { key: 'D', what: 'discard the card you picked', keys: ['d'], target: () => 'hb-discard' },
     { key: 'C', what: 'clue the colour of the teammate\'s card you picked', keys: ['c'], target: () => 'hb-hint-color' },
@@ -90,12 +93,15 @@ export const HB = {
   describePlayNodes(play0, seat, rec) {
     const play = hbPlay(play0);
     const you = app.you;
-    const pos = (i) => `card ${handCard(i)}`;
+    // The hand's size when the move was made (cards count from the newest when it is on the left).
+    const players = (app.state && app.state.players) || 0;
+    const lenOf = (who) => (rec && typeof rec.n === 'number' && players ? hbHandLength(app.log, who, rec.n, players) : 0);
+    const pos = (i) => `card ${handCard(i, lenOf(seat))}`;
     switch (play.type) {
       case 'hint': {
         const clue = play.color !== undefined && play.color !== null ? play.color : play.number;
         const who = play.target === you ? 'you' : seatName(play.target);
-        const touched = rec && Array.isArray(rec.touched) ? ` (${rec.touched.length === 1 ? 'card' : 'cards'} ${rec.touched.map(handCard).join(', ')})` : '';
+        const touched = rec && Array.isArray(rec.touched) ? ` (${rec.touched.length === 1 ? 'card' : 'cards'} ${rec.touched.map((i) => handCard(i, lenOf(play.target))).join(', ')})` : '';
         return [`hinted ${who} about ${play.target === you ? 'your' : 'their'} `,
           typeof clue === 'number' ? `${clue}s` : h('span', { class: `hb-word hb-${clue}` }, HB_COLOURS[clue] || clue), touched];
       }
@@ -117,8 +123,9 @@ export const HB = {
   describePlay(play0, seat, opts = {}) {
     const play = hbPlay(play0);
     if (opts.forHint) {
-      if (play.type === 'play') return `play your card ${handCard(play.card)}`;
-      if (play.type === 'discard') return `discard your card ${handCard(play.card)}`;
+      const len = (((app.state && app.state.hands) || [])[app.you] || []).length;
+      if (play.type === 'play') return `play your card ${handCard(play.card, len)}`;
+      if (play.type === 'discard') return `discard your card ${handCard(play.card, len)}`;
       if (play.type === 'hint') {
         const clue = play.color !== undefined && play.color !== null ? HB_COLOURS[play.color] : `${play.number}s`;
         return `tell ${seatName(play.target)} about their ${clue}`;
@@ -257,7 +264,8 @@ function hbTable(ctx) {
   const notes = ctx.mode === 'hypo' ? {} : hbNotes(ctx.gameId, ctx.table);
   const cardId = (seat, i) => (ids && ids[seat] ? ids[seat][i] : null);
   const keyTarget = ctx.mode === 'live' && playing ? hbKeyState(ctx.table).target : null;
-  const whoseCard = (seat, i) => (seat === you && ctx.mode !== 'hypo' ? `your card ${handCard(i)}` : `${seatName(seat)}'s card ${handCard(i)}`);
+  const lenOf = (seat) => ((s.hands || [])[seat] || []).length;
+  const whoseCard = (seat, i) => (seat === you && ctx.mode !== 'hypo' ? `your card ${handCard(i, lenOf(seat))}` : `${seatName(seat)}'s card ${handCard(i, lenOf(seat))}`);
   const editNote = (seat, i) => {
     if (ctx.mode === 'hypo' || !cardId(seat, i)) return;
     hbEditNote(ctx.gameId, cardId(seat, i), whoseCard(seat, i), { refocus: `hb-card-${seat}-${i}` });
@@ -303,7 +311,7 @@ function hbTable(ctx) {
       if (isLatest) words.push('touched by the latest clue');
       if (note) words.push(`your note: ${note}`);
       const label = isYou && c.hidden
-        ? `Your card ${handCard(i)}${i === 0 ? ' (oldest)' : ''}: ${hbKnowledgeText(slot)}`
+        ? `Your card ${handCard(i, hand.length)}${i === 0 ? ' (oldest)' : ''}${i === hand.length - 1 && i > 0 ? ' (newest)' : ''}: ${hbKnowledgeText(slot)}`
         : `${whoseCard(seat, i)}: ${c.name}; ${isYou ? 'known' : 'they know'}: ${hbKnowledgeText(slot)}`;
       return h('button', {
         type: 'button',
@@ -314,7 +322,7 @@ function hbTable(ctx) {
         onclick: clickCard(key, ok, why),
         oncontextmenu: (ev) => { if (ctx.mode === 'hypo' || !id) return; ev.preventDefault(); editNote(seat, i); },
       },
-      h('span', { class: 'hb-pos', 'aria-hidden': 'true' }, handCard(i),
+      h('span', { class: 'hb-pos', 'aria-hidden': 'true' }, handCard(i, hand.length),
         isLatest ? h('span', { class: 'hb-latest-mark', 'data-testid': 'hb-latest' }, '▼ clue') : null,
         critical ? h('span', { class: 'hb-critical', 'data-testid': 'hb-critical', title: 'Critical: the last copy of a card still needed' }, '!') : null),
       empathy && !isYou ? hbKnown(slot) : hbFace(slot, { own: isYou }),
@@ -332,7 +340,10 @@ function hbTable(ctx) {
       class: `player hb-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}${empathy ? ' hb-empathy-on' : ''}${keyTarget === seat ? ' hb-key-target' : ''}`,
       'data-testid': `player-${seat}`,
       'aria-label': isYou ? 'Your hand' : `${seatName(seat)}'s hand`,
-    }, header, h('div', { class: 'hand hb-hand', role: 'group', 'aria-label': isYou ? 'Your cards, oldest first' : `${seatName(seat)}'s cards, oldest first`, 'data-testid': `hb-hand-${seat}` }, cards));
+    }, header, h('div', {
+      class: 'hand hb-hand', role: 'group', 'data-testid': `hb-hand-${seat}`,
+      'aria-label': `${isYou ? 'Your cards' : `${seatName(seat)}'s cards`}, ${hbNewestLeft() ? 'newest' : 'oldest'} first`,
+    }, hbNewestLeft() ? cards.slice().reverse() : cards));
   };
 
   const order = [];
@@ -352,7 +363,7 @@ function hbTable(ctx) {
       || (ctx.mode === 'live' && playing ? hbKeyPanel(s, ctx.table, you) : null)),
     help,
     you !== null && ctx.near ? ctx.near() : null,
-    h('div', { class: 'hb-foot' }, hbColourBlindToggle(), ctx.conventions || null));
+    h('div', { class: 'hb-foot' }, hbColourBlindToggle(), hbDirectionToggle(), ctx.conventions || null));
 }
 
 /** The panel of the selected card: play or discard it (yours), hint its
@@ -379,7 +390,8 @@ function actionsFor(ctx, has, editNote, cardId) {
   const maxHints = s.max_hints || 8;
   const parts = [];
   if (m) {
-    const what = ctx.mode === 'hypo' ? `${seatName(seat)}'s card ${handCard(i)}` : `Your card ${handCard(i)}`;
+    const len = ((s.hands || [])[seat] || []).length;
+    const what = ctx.mode === 'hypo' ? `${seatName(seat)}'s card ${handCard(i, len)}` : `Your card ${handCard(i, len)}`;
     parts.push(h('span', { class: 'hb-actions-what' }, `${what}:`));
     if (playing) {
       parts.push(btn('hb-play', 'Play', { type: 'play', card: i }, { 'aria-label': `Play ${what.toLowerCase()}` }),
@@ -391,7 +403,7 @@ function actionsFor(ctx, has, editNote, cardId) {
   } else {
     const c = hbCard(slot.card);
     const who = seatName(seat);
-    parts.push(h('span', { class: 'hb-actions-what' }, `${who}'s `, c.hidden ? `card ${handCard(i)}` : hbCardText(slot.card), ':'));
+    parts.push(h('span', { class: 'hb-actions-what' }, `${who}'s `, c.hidden ? `card ${handCard(i, ((s.hands || [])[seat] || []).length)}` : hbCardText(slot.card), ':'));
     if (playing && !c.hidden) {
       const theirs = ((s.hands || [])[seat] || []).map((x) => x.card);
       const count = (clue) => { const k = theirs.filter((x) => hbTouches(x, clue)).length; return `${k} card${k === 1 ? '' : 's'}`; };
