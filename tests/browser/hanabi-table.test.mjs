@@ -353,6 +353,40 @@ test('critical cards (the last copy of a card still needed) are marked, worked o
   assert.ok(marked > 0 && nonFive > 0, `critical cards seen (${marked}, ${nonFive} of them not a 5)`);
 });
 
+test('our own cards are marked critical only when the clues told them in full', async (t) => {
+  await dealLive({ seed: 5 });
+  let known = 0;
+  for (let turn = 0; turn < 8; turn++) {
+    await page.waitForFunction(() => /Your turn|Game over/.test(document.querySelector('[data-testid="status"]').textContent));
+    const s = (await apiInPage(page, '/games/{id}')).body.state;
+    if (s.over) break;
+    const top = reachable(s);
+    const want = [];
+    s.hands[0].forEach((x, i) => {
+      assert.equal(x.card, '??', 'our cards are hidden from us');
+      if (x.possible.colors.length !== 1 || x.possible.numbers.length !== 1) return;
+      known++;
+      const c = `${x.possible.colors[0]}${x.possible.numbers[0]}`;
+      const left = COPIES[+c[1]] - s.discard.filter((d) => d === c).length;
+      if (+c[1] > (s.fireworks[c[0]] || 0) && +c[1] <= top[c[0]] && left === 1) want.push(i);
+    });
+    const shown = await page.locator('[data-testid="hb-hand-0"] [data-testid="hb-critical"]')
+      .evaluateAll((els) => els.map((e) => +e.closest('[data-testid^="hb-card-"]').dataset.testid.split('-').pop()));
+    assert.deepEqual(shown, want, `turn ${turn}: our critical cards, by what the clues told`);
+    // Tell player 1 about a number, so that the bots keep cluing us.
+    const before0 = await logCount(page);
+    if (s.hints > 0) {
+      await tid(`hb-card-1-${turn % s.hands[1].length}`).click();
+      await tid('hb-hint-number').click();
+    } else {
+      await tid('hb-card-0-0').click();
+      await tid('hb-discard').click();
+    }
+    await logGrows(page, before0);
+  }
+  t.diagnostic(`own cards known in full, over the turns: ${known}`);
+});
+
 test('hanab.live\'s keys: ; chooses a teammate, a digit or Q-Y the clue, Ctrl+Enter gives it; A or D then a slot plays or discards', async () => {
   await dealLive({ seed: 42 });
   const ourTurn = () => page.waitForFunction(() => /Your turn|Game over/.test(document.querySelector('[data-testid="status"]').textContent));
