@@ -1,10 +1,12 @@
 // Browser test: the Hanabi table at hanab.live's level (with the
-// discard pile's colour letters and the negative information): notes on cards that follow their card and stay in this browser, the cards
-// the latest clue touched, empathy, colour letters everywhere and the
+// discard pile's colour letters and the negative information as pips): notes
+// on cards that follow their card and stay in this browser, the cards the
+// latest clue touched, empathy, colour letters everywhere and the
 // colour-blind setting, spectators who see every hand at a table that allows
-// it, and hypotheticals in the replay of a finished game. What the page shows
-// is checked against what the server says (views, /plays), worked out here
-// on its own.
+// it, hypotheticals in the replay of a finished game, pace and efficiency,
+// critical cards, hanab.live's keys and its hand direction. What the page
+// shows is checked against what the server says (views, /plays), worked out
+// here on its own.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

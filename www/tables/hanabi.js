@@ -1,14 +1,17 @@
 // The Hanabi table, at hanab.live's level: notes on cards (hanabi-notes.js),
 // the cards the latest clue touched marked (hanabi-track.js), empathy
 // (hanabi-empathy.js), every hand to spectators at a table that allows it,
-// hypotheticals in the replay of a finished game (hanabi-hypo.js), and colour
-// letters and a colour-blind setting (hanabi-cards.js).
+// hypotheticals in the replay of a finished game (hanabi-hypo.js), colour
+// letters, negative information as pips, a colour-blind setting and the hand
+// direction (hanabi-cards.js), pace, efficiency and critical cards
+// (hanabi-stats.js) and hanab.live's keys (hanabi-keys.js).
 //
 // Hanabi (cooperative): you see everyone's cards but your own. Your own cards
-// show what the hints said about them. In words, cards are numbered from 1
-// (card 1 is the oldest, leftmost card), as the conventions bot's explanations
-// count them; the plays' JSON indexes stay 0-based. Players count from 0, as
-// in the API and every explanation.
+// show what the hints said about them. In words, cards are numbered from 1,
+// card 1 the leftmost: the oldest, as the conventions bot's explanations
+// count them, or with hanab.live's direction the newest; the plays' JSON
+// indexes stay 0-based, oldest first. Players count from 0, as in the API and
+// every explanation.
 //
 // One drawing, three uses: the live table (HB.render), a replayed position
 // (the same, read-only) and a hypothetical (hanabi-hypo.js), each handing
