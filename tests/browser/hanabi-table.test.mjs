@@ -1,10 +1,12 @@
 // Browser test: the Hanabi table at hanab.live's level (with the
-// discard pile's colour letters and the negative information): notes on cards that follow their card and stay in this browser, the cards
-// the latest clue touched, empathy, colour letters everywhere and the
+// discard pile's colour letters and the negative information as pips): notes
+// on cards that follow their card and stay in this browser, the cards the
+// latest clue touched, empathy, colour letters everywhere and the
 // colour-blind setting, spectators who see every hand at a table that allows
-// it, and hypotheticals in the replay of a finished game. What the page shows
-// is checked against what the server says (views, /plays), worked out here
-// on its own.
+// it, hypotheticals in the replay of a finished game, pace and efficiency,
+// critical cards, hanab.live's keys and its hand direction. What the page
+// shows is checked against what the server says (views, /plays), worked out
+// here on its own.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +16,8 @@ import { assertEvery } from '../http/lib/expect.mjs';
 
 let env, page;
 const tid = (id) => page.getByTestId(id);
+/** The board of a replayed position (the live one is drawn too, under it). */
+const rb = { getByTestId: (id) => page.getByTestId('replay-board').getByTestId(id), locator: (sel) => page.getByTestId('replay-board').locator(sel) };
 const NAMES = { R: 'red', Y: 'yellow', B: 'blue', G: 'green', W: 'white', M: 'rainbow' };
 const letter = (c) => (c === 'M' ? '✦' : c);
 
@@ -111,7 +115,7 @@ test('notes follow their card and stay in this browser; the latest clue is marke
   assert.deepEqual(other.errors, []);
 });
 
-test('a finished game: colour letters on the discard pile, negative information in full, colour-blind setting, empathy', async () => {
+test('a finished game: colour letters on the discard pile, negative information as pips, colour-blind setting, empathy', async () => {
   const g = (await call('POST', '/games', { game: 'hanabi', variant: 'rainbow', seed: 7, players: [{ bot: 'rules' }, { bot: 'rules' }, { bot: 'rules' }] })).body;
   assert.equal(g.state.over, true);
   const s = g.state;
@@ -123,17 +127,31 @@ test('a finished game: colour letters on the discard pile, negative information 
   assert.ok(want.length >= 3, 'this game discarded cards');
   assert.deepEqual([...minis].sort(), want, 'each discarded card with its colour letter');
 
-  // Negative information in full, wrapped inside the card's width, never cut.
+  // Negative information as pips: one per colour and per number ruled out,
+  // under the face (never over its number or colour), none cut off.
   let longest = null;
   s.hands.forEach((hand, p) => hand.forEach((slot, i) => {
-    const not = [...slot.not.colors.map(letter), ...slot.not.numbers].join('');
+    const not = [...slot.not.colors, ...slot.not.numbers.map(String)];
     if (!longest || not.length > longest.not.length) longest = { p, i, not };
   }));
   assert.ok(longest.not.length >= 7, `a card with much ruled out (${longest.not})`);
-  const el = page.locator(`[data-testid="hb-card-${longest.p}-${longest.i}"] [data-testid="hb-not"]`);
-  assert.equal(await el.textContent(), `✗${longest.not}`);
-  const fit = await el.evaluate((e) => ({ sw: e.scrollWidth, cw: e.clientWidth, sh: e.scrollHeight, ch: e.clientHeight, ov: getComputedStyle(e).textOverflow }));
-  assert.ok(fit.sw <= fit.cw && fit.sh <= fit.ch && fit.ov !== 'ellipsis', `nothing cut off: ${JSON.stringify(fit)}`);
+  for (let p = 0; p < s.players; p++) {
+    for (let i = 0; i < s.hands[p].length; i++) {
+      const pips = await tid(`hb-card-${p}-${i}`).locator('[data-testid="hb-pip"]').evaluateAll((els) => els.map((e) => e.dataset.not));
+      assert.deepEqual(pips, [...s.hands[p][i].not.colors, ...s.hands[p][i].not.numbers.map(String)], `card ${p}.${i}: a pip per colour and number ruled out`);
+    }
+  }
+  const fit = await tid(`hb-card-${longest.p}-${longest.i}`).evaluate((b) => {
+    const face = b.querySelector('.card').getBoundingClientRect();
+    const box = b.getBoundingClientRect();
+    const pips = [...b.querySelectorAll('[data-testid="hb-pip"]')].map((e) => e.getBoundingClientRect());
+    return {
+      inside: pips.every((r) => r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.bottom <= box.bottom + 0.5),
+      below: pips.every((r) => r.top >= face.bottom - 0.5),
+      rows: new Set(pips.map((r) => Math.round(r.top))).size,
+    };
+  });
+  assert.ok(fit.inside && fit.below, `every pip inside the card's place and under its face: ${JSON.stringify(fit)}`);
 
   // The colour-blind setting: another palette, a shape on every card; kept.
   const red = page.locator('[data-testid="hb-discard-pile"] .hb-mini.hb-R, [data-testid^="hb-hand-"] .hb-card.hb-R').first();
@@ -257,6 +275,211 @@ test('hypotheticals: from a move of a finished game, other plays on its deck, ma
   assert.equal(await tid('hb-hypo-board').count(), 0);
   assert.ok(await tid('replay-board').isVisible());
   assert.match(await tid('replay-position').innerText(), new RegExp(`Move ${at} of ${real.length}`));
+});
+
+const COPIES = { 1: 3, 2: 2, 3: 2, 4: 2, 5: 1 };
+
+/** The best each firework can still reach, worked out here from the discard pile. */
+function reachable(s) {
+  const out = {};
+  for (const c of Object.keys(s.fireworks)) {
+    out[c] = 5;
+    for (let r = 5; r >= 1; r--) if (s.discard.filter((d) => d === `${c}${r}`).length === COPIES[r]) out[c] = r - 1;
+  }
+  return out;
+}
+
+test('pace and efficiency, as hanab.live defines them, at every few moves of a game', async () => {
+  const g = (await call('POST', '/games', { game: 'hanabi', variant: 'rainbow', seed: 7, players: [{ bot: 'rules' }, { bot: 'rules' }, { bot: 'rules' }] })).body;
+  const plays = (await call('GET', `/games/${g.id}/plays`)).body.plays;
+  let checkedLost = false;
+  for (const at of [3, 12, 25, Math.max(...plays.filter((r) => r.drew).map((r) => r.n)) - 1]) {
+    const s = (await call('GET', `/games/${g.id}?at=${at}`)).body.state;
+    await openGame(page, `${g.id}&at=${at}`);
+    const top = reachable(s);
+    const max = Object.values(top).reduce((x, y) => x + y, 0);
+    const pace = s.score + s.deck + s.players - max;
+    assert.ok(s.deck > 0);
+    assert.equal(await rb.getByTestId('hb-pace').innerText(), `Pace ${pace}`, `move ${at}: score ${s.score} + deck ${s.deck} + ${s.players} players − max ${max}`);
+    // Efficiency: cards played or clued (and not surely trash) per clue lost.
+    const past = plays.filter((r) => r.n <= at);
+    let tokens = 8;
+    let lost = 0;
+    for (const r of past) {
+      if (r.play.type === 'hint') { lost++; tokens--; } else if (r.play.type === 'discard') tokens++;
+      else if (!r.correct) lost++;
+      else if (r.card[1] === '5') { if (tokens === 8) lost++; else tokens++; }
+    }
+    const clued = s.hands.flat().filter((x) => x.touched.colors.length + x.touched.numbers.length > 0 &&
+      x.possible.colors.some((c) => x.possible.numbers.some((n) => n > (s.fireworks[c] || 0) && n <= top[c]))).length;
+    const gotten = Math.min(s.score + clued, max);
+    const shown = await rb.getByTestId('hb-efficiency').getAttribute('data-efficiency');
+    if (lost) {
+      assert.equal(shown, (gotten / lost).toFixed(2), `move ${at}: ${gotten} cards gotten / ${lost} clues lost`);
+      assert.match(await rb.getByTestId('hb-efficiency').innerText(), new RegExp(`^Efficiency ${(gotten / lost).toFixed(2)}`));
+      checkedLost = true;
+    } else assert.equal(shown, '');
+  }
+  assert.ok(checkedLost, 'a position with clues spent');
+  // At the end there is no pace (the deck is out).
+  await openGame(page, g.id);
+  assert.equal(await page.getByTestId('board').getByTestId('hb-pace').innerText(), 'Pace —');
+});
+
+test('critical cards (the last copy of a card still needed) are marked, worked out from the discard pile and fireworks', async () => {
+  const g = (await call('POST', '/games', { game: 'hanabi', variant: 'rainbow', seed: 7, players: [{ bot: 'rules' }, { bot: 'rules' }, { bot: 'rules' }] })).body;
+  const plays = (await call('GET', `/games/${g.id}/plays`)).body.plays;
+  let nonFive = 0;
+  let marked = 0;
+  for (const at of [2, 15, 30, plays.length - 2]) {
+    const s = (await call('GET', `/games/${g.id}?at=${at}`)).body.state;
+    await openGame(page, `${g.id}&at=${at}`);
+    const top = reachable(s);
+    for (let p = 0; p < s.players; p++) {
+      const want = [];
+      s.hands[p].forEach((x, i) => {
+        const c = x.card;
+        const left = COPIES[+c[1]] - s.discard.filter((d) => d === c).length;
+        if (+c[1] > (s.fireworks[c[0]] || 0) && +c[1] <= top[c[0]] && left === 1) want.push(i);
+      });
+      const shown = await rb.locator(`[data-testid="hb-hand-${p}"] [data-testid="hb-critical"]`)
+        .evaluateAll((els) => els.map((e) => +e.closest('[data-testid^="hb-card-"]').dataset.testid.split('-').pop()));
+      assert.deepEqual(shown, want, `move ${at}, player ${p}: the critical cards`);
+      for (const i of want) {
+        assert.match(await rb.getByTestId(`hb-card-${p}-${i}`).getAttribute('aria-label'), /critical: the last copy/);
+        if (s.hands[p][i].card[1] !== '5') nonFive++;
+      }
+      marked += want.length;
+    }
+  }
+  assert.ok(marked > 0 && nonFive > 0, `critical cards seen (${marked}, ${nonFive} of them not a 5)`);
+});
+
+test('our own cards are marked critical only when the clues told them in full', async (t) => {
+  await dealLive({ seed: 5 });
+  let known = 0;
+  for (let turn = 0; turn < 8; turn++) {
+    await page.waitForFunction(() => /Your turn|Game over/.test(document.querySelector('[data-testid="status"]').textContent));
+    const s = (await apiInPage(page, '/games/{id}')).body.state;
+    if (s.over) break;
+    const top = reachable(s);
+    const want = [];
+    s.hands[0].forEach((x, i) => {
+      assert.equal(x.card, '??', 'our cards are hidden from us');
+      if (x.possible.colors.length !== 1 || x.possible.numbers.length !== 1) return;
+      known++;
+      const c = `${x.possible.colors[0]}${x.possible.numbers[0]}`;
+      const left = COPIES[+c[1]] - s.discard.filter((d) => d === c).length;
+      if (+c[1] > (s.fireworks[c[0]] || 0) && +c[1] <= top[c[0]] && left === 1) want.push(i);
+    });
+    const shown = await page.locator('[data-testid="hb-hand-0"] [data-testid="hb-critical"]')
+      .evaluateAll((els) => els.map((e) => +e.closest('[data-testid^="hb-card-"]').dataset.testid.split('-').pop()));
+    assert.deepEqual(shown, want, `turn ${turn}: our critical cards, by what the clues told`);
+    // Tell player 1 about a number, so that the bots keep cluing us.
+    const before0 = await logCount(page);
+    if (s.hints > 0) {
+      await tid(`hb-card-1-${turn % s.hands[1].length}`).click();
+      await tid('hb-hint-number').click();
+    } else {
+      await tid('hb-card-0-0').click();
+      await tid('hb-discard').click();
+    }
+    await logGrows(page, before0);
+  }
+  t.diagnostic(`own cards known in full, over the turns: ${known}`);
+});
+
+test('hanab.live\'s keys: ; chooses a teammate, a digit or Q-Y the clue, Ctrl+Enter gives it; A or D then a slot plays or discards', async () => {
+  await dealLive({ seed: 42 });
+  const ourTurn = () => page.waitForFunction(() => /Your turn|Game over/.test(document.querySelector('[data-testid="status"]').textContent));
+  const last0 = async () => (await apiInPage(page, '/games/{id}/plays')).body.plays.filter((r) => r.seat === 0).pop();
+  await ourTurn();
+  let s = (await apiInPage(page, '/games/{id}')).body.state;
+  await page.keyboard.press(';');
+  assert.match(await tid('hb-key-panel').innerText(), /^Clue .+:/);
+  assert.match(await tid('player-1').getAttribute('class'), /hb-key-target/, '; chooses the next player');
+  await page.keyboard.press(';');
+  assert.match(await tid('player-2').getAttribute('class'), /hb-key-target/, 'and again the one after');
+  await page.keyboard.press('Tab');
+  assert.match(await tid('player-1').getAttribute('class'), /hb-key-target/, 'Tab cycles once a teammate is chosen');
+  assert.doesNotMatch(await tid('player-2').getAttribute('class'), /hb-key-target/);
+  const number = +s.hands[1][0].card[1];
+  await page.keyboard.press(String(number));
+  assert.match(await tid('hb-key-panel').innerText(), new RegExp(`their ${number}s`));
+  assert.equal(await tid('hb-card-0-0').getAttribute('aria-pressed'), 'false', 'the digit chose a clue, not our card');
+  let before0 = await logCount(page);
+  await page.keyboard.press('Control+Enter');
+  await logGrows(page, before0);
+  let mine = await last0();
+  assert.deepEqual(mine.play, { type: 'hint', target: 1, number }, 'Ctrl+Enter gave the clue');
+  assert.equal(await tid('hb-key-panel').count(), 0, 'the choice is gone with the clue');
+
+  // A colour key picks the next player when none is chosen; Esc forgets it.
+  await ourTurn();
+  await page.keyboard.press('w');
+  assert.match(await tid('hb-key-panel').innerText(), /their yellow cards/);
+  assert.match(await tid('player-1').getAttribute('class'), /hb-key-target/);
+  await page.keyboard.press('Escape');
+  assert.equal(await tid('hb-key-panel').count(), 0);
+
+  // A then a slot number plays it; - (or D) then a number discards.
+  await page.keyboard.press('a');
+  assert.match(await tid('hb-key-panel').innerText(), /Play which card\?/);
+  before0 = await logCount(page);
+  await page.keyboard.press('1');
+  await logGrows(page, before0);
+  mine = await last0();
+  assert.deepEqual(mine.play, { type: 'play', card: 0 }, 'a then 1 plays card 1');
+  await ourTurn();
+  s = (await apiInPage(page, '/games/{id}')).body.state;
+  if (!s.over && s.hints < 8) {
+    await page.keyboard.press('-');
+    assert.match(await tid('hb-key-panel').innerText(), /Discard which card\?/);
+    before0 = await logCount(page);
+    await page.keyboard.press('2');
+    await logGrows(page, before0);
+    assert.deepEqual((await last0()).play, { type: 'discard', card: 1 }, '- then 2 discards card 2');
+  }
+  // The Rules panel lists them.
+  await page.keyboard.press('?');
+  const keys = await page.locator('[data-testid="rules-keys"] dt').allInnerTexts();
+  for (const k of ['A or +, then 1-5', 'D or -, then 1-5', ';', 'Q W E R T Y', 'Ctrl+Enter']) assert.ok(keys.includes(k), `key ${k} is listed`);
+  await page.keyboard.press('Escape');
+});
+
+test('hand direction: hanab.live\'s newest card on the left, numbered 1, kept in this browser; keys and words follow it', async () => {
+  await dealLive({ seed: 42 });
+  await page.waitForFunction(() => /Your turn/.test(document.querySelector('[data-testid="status"]').textContent));
+  const order = (p) => page.locator(`[data-testid="hb-hand-${p}"] [data-testid^="hb-card-"]`).evaluateAll((els) => els.map((e) => e.dataset.testid));
+  const nums = (p) => page.locator(`[data-testid="hb-hand-${p}"] .hb-pos`).evaluateAll((els) => els.map((e) => e.textContent.replace(/\D/g, '')));
+  assert.deepEqual(await order(1), [0, 1, 2, 3, 4].map((i) => `hb-card-1-${i}`), 'oldest on the left by default');
+  assert.deepEqual(await nums(1), ['1', '2', '3', '4', '5']);
+  await tid('hb-newest-left').check();
+  assert.deepEqual(await order(1), [4, 3, 2, 1, 0].map((i) => `hb-card-1-${i}`), 'the newest on the left');
+  assert.deepEqual(await nums(1), ['1', '2', '3', '4', '5'], 'numbered from the left');
+  assert.match(await tid('hb-card-0-4').getAttribute('aria-label'), /^Your card 1 \(newest\)/);
+  assert.match(await tid('hb-card-0-0').getAttribute('aria-label'), /^Your card 5 \(oldest\)/);
+  assert.equal(await page.evaluate(() => localStorage.getItem('croupier.hanabi.direction')), 'newest');
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForFunction(() => /Your turn/.test(document.querySelector('[data-testid="status"]').textContent));
+  assert.equal(await tid('hb-newest-left').isChecked(), true, 'kept in this browser');
+  assert.deepEqual(await order(0), [4, 3, 2, 1, 0].map((i) => `hb-card-0-${i}`));
+  // The page's key 1 picks card 1: the newest; the panel and the log say so.
+  await page.keyboard.press('1');
+  assert.equal(await tid('hb-card-0-4').getAttribute('aria-pressed'), 'true', '1 picks the newest card');
+  assert.match(await tid('hb-actions').innerText(), /Your card 1:/);
+  await page.keyboard.press('Escape');
+  // a then 5 plays card 5, the oldest (index 0); the log says "card 5".
+  const before0 = await logCount(page);
+  await page.keyboard.press('a');
+  await page.keyboard.press('5');
+  await logGrows(page, before0);
+  const mine = (await apiInPage(page, '/games/{id}/plays')).body.plays.filter((r) => r.seat === 0).pop();
+  assert.deepEqual(mine.play, { type: 'play', card: 0 });
+  assert.match(await tid(`log-entry-${mine.n}`).innerText(), /played card 5/, 'the log counts from the newest too');
+  await tid('hb-newest-left').uncheck();
+  assert.deepEqual(await order(1), [0, 1, 2, 3, 4].map((i) => `hb-card-1-${i}`), 'back to the oldest on the left');
 });
 
 test('no console errors on the Hanabi table', () => {

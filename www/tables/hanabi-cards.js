@@ -10,10 +10,36 @@
 import { h } from '../core/dom.js';
 import { app, pref, setPref } from '../core/state.js';
 
-/** A position in a hand as the page writes it: from 1, card 1 the oldest
- *  (leftmost), as the conventions bot's explanations count ("I play my card
- *  2"); the plays' JSON indexes stay 0-based (core/numbering.js). */
-export const handCard = (i) => i + 1;
+// The order of the hands, a setting of this browser: the oldest card on the
+// left and numbered 1 (the default, as the conventions bot's explanations
+// count: "I play my card 2"), or hanab.live's, the newest card on the left
+// and numbered 1. The plays' JSON indexes stay 0-based, oldest first
+// (core/numbering.js); the bots' own words keep their count.
+const DIR_PREF = 'hanabi.direction'; // localStorage croupier.hanabi.direction: 'oldest' or 'newest'
+
+/** The newest card is drawn on the left and numbered 1 (hanab.live's way). */
+export const hbNewestLeft = () => pref(DIR_PREF, 'oldest') === 'newest';
+
+/** A position in a hand of `len` cards (index i, oldest first) as the page
+ *  writes it: from 1, card 1 the leftmost. Without `len` (or oldest on the
+ *  left) card 1 is the oldest. */
+export const handCard = (i, len) => (hbNewestLeft() && len > 0 ? len - i : i + 1);
+
+/** The index in a hand of `len` cards of the card the page numbers `n`. */
+export const hbSlotIndex = (n, len) => {
+  if (!(n >= 1 && n <= len)) return -1;
+  return hbNewestLeft() ? len - n : n - 1;
+};
+
+/** The setting's checkbox, for the table's foot. */
+export function hbDirectionToggle() {
+  return h('label', { class: 'hb-setting' },
+    h('input', {
+      type: 'checkbox', 'data-testid': 'hb-newest-left', checked: hbNewestLeft(),
+      onchange: (ev) => setPref(DIR_PREF, ev.target.checked ? 'newest' : 'oldest'),
+    }),
+    ' Newest card on the left, numbered 1 (as on hanab.live)');
+}
 
 export const HB_COLOURS = {
   R: 'red', Y: 'yellow', B: 'blue', G: 'green', W: 'white', M: 'rainbow',
@@ -94,8 +120,11 @@ export function hbFace(slot, opts = {}) {
   return hbCard(slot.card).hidden ? hbKnown(slot, opts) : hbShown(slot.card);
 }
 
-/** The hint marks under a card: what was said (touched) and, in full, what
- *  was ruled out (wrapping onto a second line rather than cut off). */
+/** The hint marks under a card: what was said (touched), as chips, and what
+ *  was ruled out (negative information), as small pips: a crossed dot of
+ *  each colour and a crossed number for each rank the card cannot be, on
+ *  rows of their own under the face (never over its number or colour, and
+ *  never broken inside one). */
 export function hbMarks(slot) {
   const t = slot.touched || {};
   const n = slot.not || {};
@@ -103,12 +132,18 @@ export function hbMarks(slot) {
     ...(t.colors || []).map((c) => h('span', { class: `hb-chip hb-chip-col hb-${c}`, title: `hinted ${HB_COLOURS[c]}` }, hbLetter(c))),
     ...(t.numbers || []).map((x) => h('span', { class: 'hb-chip hb-chip-num', title: `hinted ${x}` }, x)),
   ];
-  const nots = [...(n.colors || []).map(hbLetter), ...(n.numbers || [])];
-  const notWords = [...(n.colors || []).map((c) => HB_COLOURS[c]), ...(n.numbers || [])];
+  const notCols = n.colors || [];
+  const notNums = n.numbers || [];
+  const notWords = [...notCols.map((c) => HB_COLOURS[c]), ...notNums];
   return h('span', { class: 'hb-marks', 'aria-hidden': 'true' },
     h('span', { class: 'hb-touched', 'data-testid': 'hb-touched' }, chips),
-    h('span', { class: 'hb-not', 'data-testid': 'hb-not', title: nots.length ? `not ${hbList(notWords.map(String))}` : '' },
-      nots.length ? `✗${nots.join('')}` : ''));
+    h('span', { class: 'hb-not', 'data-testid': 'hb-not', title: notWords.length ? `not ${hbList(notWords.map(String))}` : '' },
+      notCols.length ? h('span', { class: 'hb-pips hb-pips-col' }, notCols.map((c) => h('span', {
+        class: `hb-pip hb-pip-col hb-${c}`, 'data-not': c, 'data-testid': 'hb-pip', title: `not ${HB_COLOURS[c]}`,
+      }, h('span', { class: 'hb-pip-letter' }, hbLetter(c))))) : null,
+      notNums.length ? h('span', { class: 'hb-pips hb-pips-num' }, notNums.map((x) => h('span', {
+        class: 'hb-pip hb-pip-num', 'data-not': String(x), 'data-testid': 'hb-pip', title: `not ${x}`,
+      }, x))) : null));
 }
 
 /** Does a hint (colour c or number x) touch a card? Rainbow cards take every colour hint. */

@@ -9,9 +9,7 @@
 import { h } from '../core/dom.js';
 import { app, setTable } from '../core/state.js';
 import { hbCard, hbLetter, HB_COLOURS } from './hanabi-cards.js';
-
-/** Copies of each number in a colour. */
-const COPIES = { 1: 3, 2: 2, 3: 2, 4: 2, 5: 1 };
+import { HB_COPIES as COPIES } from './hanabi-stats.js';
 
 // Which hands show empathy: the table's own state (app.table.hbEmpathy),
 // {on: ["gameId:seat", ...], held: the key shown only while a press lasts}.

@@ -24,6 +24,7 @@ import { byId, h } from '../core/dom.js';
 import { readable } from '../core/log.js';
 import { app, say, seatName, setTable } from '../core/state.js';
 import { HB_COLOURS, handCard, hbCardText, hbPlay } from './hanabi-cards.js';
+import { hbHandLength } from './hanabi-track.js';
 
 const exports = new Map(); // game id -> its export (a finished game's never changes)
 const views = new Map();   // "<import id>@<n>" -> a hypothetical position fetched
@@ -177,7 +178,7 @@ function drawHypo(hp, drawTable) {
       h('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'hb-hypo-leave', onclick: () => { leave(); byId('replay-next').focus(); } }, 'Back to the real game')),
     h('p', { class: 'hb-hypo-said', id: 'hb-hypo-said', 'data-testid': 'hb-hypo-said', role: 'status' }, hp.said),
     hp.tries.length ? h('ol', { class: 'hb-hypo-list', 'data-testid': 'hb-hypo-list', start: String(hp.k + 1) },
-      hp.tries.map((rec, i) => h('li', { class: i === hp.pos ? 'current' : null }, h('span', { class: 'log-who' }, seatName(rec.seat)), ' ', describe(rec)))) : null,
+      hp.tries.map((rec, i) => h('li', { class: i === hp.pos ? 'current' : null }, h('span', { class: 'log-who' }, seatName(rec.seat)), ' ', describe(rec, hp)))) : null,
     drawn && drawn.length ? h('p', { class: 'hb-hypo-deck', 'data-testid': 'hb-hypo-deck' }, 'Next from the deck: ', drawn.map((c, i) => [i ? ' ' : '', hbCardText(c)])) : null,
     drawTable(ctx));
   tools.append(board);
@@ -199,14 +200,16 @@ function nextCards(hp, s) {
   return hp.deck.slice(drawn, drawn + 3);
 }
 
-function describe(rec) {
+function describe(rec, hp) {
   const play = hbPlay(rec.play);
+  const players = (hp.shown && hp.shown.state && hp.shown.state.players) || 0;
+  const len = (who) => (players ? hbHandLength([...hp.real, ...hp.tries], who, rec.n, players) : 0);
   if (play.type === 'hint') {
     const clue = play.color ? h('span', { class: `hb-word hb-${play.color}` }, HB_COLOURS[play.color]) : `${play.number}s`;
     return [`hinted ${seatName(play.target)} about their `, clue,
-      Array.isArray(rec.touched) ? ` (card${rec.touched.length === 1 ? '' : 's'} ${rec.touched.map(handCard).join(', ')})` : ''];
+      Array.isArray(rec.touched) ? ` (card${rec.touched.length === 1 ? '' : 's'} ${rec.touched.map((i) => handCard(i, len(play.target))).join(', ')})` : ''];
   }
-  return [`${play.type === 'play' ? 'played' : 'discarded'} card ${handCard(play.card)}`,
+  return [`${play.type === 'play' ? 'played' : 'discarded'} card ${handCard(play.card, len(rec.seat))}`,
     rec.card ? [': ', hbCardText(rec.card)] : '', play.type === 'play' && rec.card ? (rec.correct ? ' ✓' : ' ✗ an error') : ''];
 }
 

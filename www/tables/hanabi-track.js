@@ -66,3 +66,16 @@ export function hbLatestClue(state, records) {
   });
   return hands ? latest : null;
 }
+
+/** How many cards `seat` held just before record `n` (for a card's number
+ *  in words when the newest card is card 1): the deal's, less one for each
+ *  earlier play or discard that drew nothing (the deck was out). */
+export function hbHandLength(records, seat, n, players) {
+  let len = hbHandSize(players);
+  for (const rec of inOrder(records)) {
+    if (rec.n >= n) break;
+    const play = hbPlay(rec.play);
+    if (rec.seat === seat && (play.type === 'play' || play.type === 'discard') && (rec.drew === null || rec.drew === undefined)) len--;
+  }
+  return len;
+}

@@ -1,14 +1,17 @@
 // The Hanabi table, at hanab.live's level: notes on cards (hanabi-notes.js),
 // the cards the latest clue touched marked (hanabi-track.js), empathy
 // (hanabi-empathy.js), every hand to spectators at a table that allows it,
-// hypotheticals in the replay of a finished game (hanabi-hypo.js), and colour
-// letters and a colour-blind setting (hanabi-cards.js).
+// hypotheticals in the replay of a finished game (hanabi-hypo.js), colour
+// letters, negative information as pips, a colour-blind setting and the hand
+// direction (hanabi-cards.js), pace, efficiency and critical cards
+// (hanabi-stats.js) and hanab.live's keys (hanabi-keys.js).
 //
 // Hanabi (cooperative): you see everyone's cards but your own. Your own cards
-// show what the hints said about them. In words, cards are numbered from 1
-// (card 1 is the oldest, leftmost card), as the conventions bot's explanations
-// count them; the plays' JSON indexes stay 0-based. Players count from 0, as
-// in the API and every explanation.
+// show what the hints said about them. In words, cards are numbered from 1,
+// card 1 the leftmost: the oldest, as the conventions bot's explanations
+// count them, or with hanab.live's direction the newest; the plays' JSON
+// indexes stay 0-based, oldest first. Players count from 0, as in the API and
+// every explanation.
 //
 // One drawing, three uses: the live table (HB.render), a replayed position
 // (the same, read-only) and a hypothetical (hanabi-hypo.js), each handing
@@ -22,13 +25,15 @@ import { placeVerdict } from '../core/verdict.js';
 import { nearHand } from '../core/nearhand.js';
 import { app, say, seatName, select } from '../core/state.js';
 import {
-  HB_COLOURS, HB_ORDER, handCard, hbCard, hbCardText, hbColourBlindToggle, hbColours, hbDiscardPile, hbFace,
-  hbKnowledgeText, hbKnown, hbLetter, hbMarks, hbPlay, hbShown, hbTouches,
+  HB_COLOURS, HB_ORDER, handCard, hbCard, hbCardText, hbColourBlindToggle, hbColours, hbDirectionToggle, hbDiscardPile, hbFace,
+  hbKnowledgeText, hbKnown, hbLetter, hbMarks, hbNewestLeft, hbPlay, hbShown, hbSlotIndex, hbTouches,
 } from './hanabi-cards.js';
-import { hbCardIds, hbLatestClue } from './hanabi-track.js';
+import { hbCardIds, hbHandLength, hbLatestClue } from './hanabi-track.js';
 import { hbEditNote, hbNoteLine, hbNotes } from './hanabi-notes.js';
 import { hbEmpathyButton, hbEmpathyOn, hbMayBeLine } from './hanabi-empathy.js';
 import { hbReplayTools } from './hanabi-hypo.js';
+import { hbInstallKeys, hbKeyPanel, hbKeyState } from './hanabi-keys.js';
+import { hbCritical, hbKnownCard, hbStats } from './hanabi-stats.js';
 
 /** The drawing's context from core's (core/board.js): the live table, a
  *  replayed position or one played back (both read-only). */
@@ -57,11 +62,21 @@ export const HB = {
   // The keys of the table (core/keys.js presses the control a key names;
   // the Rules panel lists them).
   hotkeys: [
-    { key: '1 to 5', what: 'pick your card 1 to 5', keys: ['1', '2', '3', '4', '5'], target: (k, a) => `hb-card-${a.you}-${+k - 1}` },
+    {
+      key: '1 to 5', what: 'pick your card 1 to 5', keys: ['1', '2', '3', '4', '5'],
+      target: (k, a) => `hb-card-${a.you}-${hbSlotIndex(+k, (((a.state && a.state.hands) || [])[a.you] || []).length)}`,
+    },
     { key: 'P', what: 'play the card you picked', keys: ['p'], target: () => 'hb-play' },
     { key: 'D', what: 'discard the card you picked', keys: ['d'], target: () => 'hb-discard' },
     { key: 'C', what: 'clue the colour of the teammate\'s card you picked', keys: ['c'], target: () => 'hb-hint-color' },
     { key: 'N', what: 'clue the number of the teammate\'s card you picked', keys: ['n'], target: () => 'hb-hint-number' },
+    // hanab.live's keys (hanabi-keys.js listens for them; listed here for the Rules panel).
+    { key: 'A or +, then 1-5', what: 'play the card in that place (hanab.live)', keys: [], target: () => null },
+    { key: 'D or -, then 1-5', what: 'discard the card in that place, when no card of yours is picked (hanab.live)', keys: [], target: () => null },
+    { key: ';', what: 'choose the teammate to clue, again for the next (Tab too, once one is chosen)', keys: [], target: () => null },
+    { key: '1-5 (teammate chosen)', what: 'a number clue', keys: [], target: () => null },
+    { key: 'Q W E R T Y', what: 'a colour clue, the table\'s colours in order (red, yellow, blue, green, white)', keys: [], target: () => null },
+    { key: 'Ctrl+Enter', what: 'give the clue chosen', keys: [], target: () => null },
   ],
   title: 'Hanabi',
   defaultPlayers: 3,
@@ -81,12 +96,15 @@ export const HB = {
   describePlayNodes(play0, seat, rec) {
     const play = hbPlay(play0);
     const you = app.you;
-    const pos = (i) => `card ${handCard(i)}`;
+    // The hand's size when the move was made (cards count from the newest when it is on the left).
+    const players = (app.state && app.state.players) || 0;
+    const lenOf = (who) => (rec && typeof rec.n === 'number' && players ? hbHandLength(app.log, who, rec.n, players) : 0);
+    const pos = (i) => `card ${handCard(i, lenOf(seat))}`;
     switch (play.type) {
       case 'hint': {
         const clue = play.color !== undefined && play.color !== null ? play.color : play.number;
         const who = play.target === you ? 'you' : seatName(play.target);
-        const touched = rec && Array.isArray(rec.touched) ? ` (${rec.touched.length === 1 ? 'card' : 'cards'} ${rec.touched.map(handCard).join(', ')})` : '';
+        const touched = rec && Array.isArray(rec.touched) ? ` (${rec.touched.length === 1 ? 'card' : 'cards'} ${rec.touched.map((i) => handCard(i, lenOf(play.target))).join(', ')})` : '';
         return [`hinted ${who} about ${play.target === you ? 'your' : 'their'} `,
           typeof clue === 'number' ? `${clue}s` : h('span', { class: `hb-word hb-${clue}` }, HB_COLOURS[clue] || clue), touched];
       }
@@ -108,8 +126,9 @@ export const HB = {
   describePlay(play0, seat, opts = {}) {
     const play = hbPlay(play0);
     if (opts.forHint) {
-      if (play.type === 'play') return `play your card ${handCard(play.card)}`;
-      if (play.type === 'discard') return `discard your card ${handCard(play.card)}`;
+      const len = (((app.state && app.state.hands) || [])[app.you] || []).length;
+      if (play.type === 'play') return `play your card ${handCard(play.card, len)}`;
+      if (play.type === 'discard') return `discard your card ${handCard(play.card, len)}`;
       if (play.type === 'hint') {
         const clue = play.color !== undefined && play.color !== null ? HB_COLOURS[play.color] : `${play.number}s`;
         return `tell ${seatName(play.target)} about their ${clue}`;
@@ -155,6 +174,7 @@ export const HB = {
   },
 
   render(a) {
+    hbInstallKeys();
     const ctx = liveContext(a);
     return ctx.mode === 'live' ? placeVerdict(hbTable(ctx), a.verdict) : hbTable(ctx);
   },
@@ -181,8 +201,26 @@ export const HB = {
   },
 };
 
+/** Pace and efficiency, as hanab.live shows them (hanabi-stats.js). */
+function statsArea(s, colours, records) {
+  const st = hbStats(s, colours, records);
+  const two = (x) => (x === null || !Number.isFinite(x) ? '—' : x.toFixed(2));
+  const paceWords = { zero: 'no discard is safe', high: 'discards are risky', medium: 'discard with care', low: '' };
+  return [
+    h('p', {
+      class: `hb-token hb-pace hb-pace-${st.risk}`, 'data-testid': 'hb-pace', 'data-pace': st.pace === null ? '' : String(st.pace),
+      title: `Pace: the discards left before the max score (${st.maxScore}) is out of reach: score + cards in the deck + players − max score.${paceWords[st.risk] ? ` Now ${paceWords[st.risk]}.` : ''}`,
+    }, `Pace ${st.pace === null ? '—' : st.pace}`),
+    h('p', {
+      class: 'hb-token hb-eff', 'data-testid': 'hb-efficiency', 'data-efficiency': st.efficiency === null ? '' : st.efficiency.toFixed(2),
+      title: `Efficiency: cards gotten (played or clued, ${st.gotten}) per clue spent (${st.lost === null ? '—' : st.lost}). `
+        + `Needed from here: ${two(st.future)} (${Math.max(st.maxScore - st.gotten, 0)} cards to get with ${st.usable === null ? '—' : st.usable} clues).`,
+    }, `Efficiency ${two(st.efficiency)}`, h('span', { class: 'hb-eff-need', 'data-testid': 'hb-efficiency-needed' }, ` | needed ${two(st.future)}`)),
+  ];
+}
+
 /** The tokens, the deck and the score. */
-function tokensArea(s) {
+function tokensArea(s, colours, records) {
   const dots = (k, max, cls) => h('span', { class: 'hb-dots', 'aria-hidden': 'true' },
     Array.from({ length: max }, (_, i) => h('span', { class: `hb-dot ${cls}${i < k ? ' on' : ''}` })));
   const maxHints = s.max_hints || 8;
@@ -193,6 +231,7 @@ function tokensArea(s) {
     h('p', { class: 'hb-token', 'data-testid': 'hb-errors' }, h('span', { class: 'hb-token-label' }, `Errors ${s.errors}/${maxErrors}`), dots(s.errors, maxErrors, 'error')),
     h('p', { class: 'hb-token', 'data-testid': 'hb-deck' }, `Deck ${s.deck} card${s.deck === 1 ? '' : 's'}`),
     h('p', { class: 'hb-token', 'data-testid': 'hb-score' }, `Score ${s.score}/${s.max_score}`),
+    statsArea(s, colours, records),
     finalLeft !== null && finalLeft !== undefined && !s.over
       ? h('p', { class: 'hb-token hb-final', 'data-testid': 'hb-final' }, `Final round: ${finalLeft} turn${finalLeft === 1 ? '' : 's'} left`) : null);
 }
@@ -227,7 +266,9 @@ function hbTable(ctx) {
   const latest = ids ? hbLatestClue(s, ctx.records) : null;
   const notes = ctx.mode === 'hypo' ? {} : hbNotes(ctx.gameId, ctx.table);
   const cardId = (seat, i) => (ids && ids[seat] ? ids[seat][i] : null);
-  const whoseCard = (seat, i) => (seat === you && ctx.mode !== 'hypo' ? `your card ${handCard(i)}` : `${seatName(seat)}'s card ${handCard(i)}`);
+  const keyTarget = ctx.mode === 'live' && playing ? hbKeyState(ctx.table).target : null;
+  const lenOf = (seat) => ((s.hands || [])[seat] || []).length;
+  const whoseCard = (seat, i) => (seat === you && ctx.mode !== 'hypo' ? `your card ${handCard(i, lenOf(seat))}` : `${seatName(seat)}'s card ${handCard(i, lenOf(seat))}`);
   const editNote = (seat, i) => {
     if (ctx.mode === 'hypo' || !cardId(seat, i)) return;
     hbEditNote(ctx.gameId, cardId(seat, i), whoseCard(seat, i), { refocus: `hb-card-${seat}-${i}` });
@@ -263,25 +304,30 @@ function hbTable(ctx) {
       const id = cardId(seat, i);
       const note = id ? notes[id] || '' : '';
       const isLatest = !!(latest && latest.target === seat && id && latest.ids.has(id));
+      // Critical: the last copy of a card still needed, on a card this reader
+      // sees or one of theirs the clues told in full (hanabi-stats.js).
+      const critical = hbCritical(s, colours, isYou ? hbKnownCard(slot) : slot.card);
       const words = [];
+      if (critical) words.push('critical: the last copy');
       if (sel === key) words.push('selected');
       if (hinted(seat, i, slot.card)) words.push('hint: this card');
       if (isLatest) words.push('touched by the latest clue');
       if (note) words.push(`your note: ${note}`);
       const label = isYou && c.hidden
-        ? `Your card ${handCard(i)}${i === 0 ? ' (oldest)' : ''}: ${hbKnowledgeText(slot)}`
+        ? `Your card ${handCard(i, hand.length)}${i === 0 ? ' (oldest)' : ''}${i === hand.length - 1 && i > 0 ? ' (newest)' : ''}: ${hbKnowledgeText(slot)}`
         : `${whoseCard(seat, i)}: ${c.name}; ${isYou ? 'known' : 'they know'}: ${hbKnowledgeText(slot)}`;
       return h('button', {
         type: 'button',
-        class: `hand-card hb-slot${sel === key ? ' selected' : ''}${ok && !sel ? ' playable' : ''}${hinted(seat, i, slot.card) ? ' hinted' : ''}${isLatest ? ' hb-latest' : ''}${playing ? '' : ' hb-idle'}`,
+        class: `hand-card hb-slot${sel === key ? ' selected' : ''}${ok && !sel ? ' playable' : ''}${hinted(seat, i, slot.card) ? ' hinted' : ''}${isLatest ? ' hb-latest' : ''}${critical ? ' hb-crit' : ''}${playing ? '' : ' hb-idle'}`,
         // Out of turn a card is still chosen (for its note); only a replay's are inert.
         'data-testid': `hb-card-${seat}-${i}`, 'aria-pressed': String(sel === key), 'aria-disabled': ctx.mode === 'replay' ? 'true' : null,
         'aria-label': label + (words.length ? `, ${words.join(', ')}` : ''),
         onclick: clickCard(key, ok, why),
         oncontextmenu: (ev) => { if (ctx.mode === 'hypo' || !id) return; ev.preventDefault(); editNote(seat, i); },
       },
-      h('span', { class: 'hb-pos', 'aria-hidden': 'true' }, handCard(i),
-        isLatest ? h('span', { class: 'hb-latest-mark', 'data-testid': 'hb-latest' }, '▼ clue') : null),
+      h('span', { class: 'hb-pos', 'aria-hidden': 'true' }, handCard(i, hand.length),
+        isLatest ? h('span', { class: 'hb-latest-mark', 'data-testid': 'hb-latest' }, '▼ clue') : null,
+        critical ? h('span', { class: 'hb-critical', 'data-testid': 'hb-critical', title: 'Critical: the last copy of a card still needed' }, '!') : null),
       empathy && !isYou ? hbKnown(slot) : hbFace(slot, { own: isYou }),
       hbMarks(slot),
       empathy ? hbMayBeLine(s, seat, slot, `hb-maybe-${seat}-${i}`) : null,
@@ -294,9 +340,13 @@ function hbTable(ctx) {
       s.first === seat ? h('span', { class: 'badge' }, 'started') : null,
       hbEmpathyButton(ctx.table, ctx.gameId, seat, isYou && ownHidden ? 'What you may hold' : 'What they know'));
     return h('section', {
-      class: `player hb-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}${empathy ? ' hb-empathy-on' : ''}`, 'data-testid': `player-${seat}`,
+      class: `player hb-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}${empathy ? ' hb-empathy-on' : ''}${keyTarget === seat ? ' hb-key-target' : ''}`,
+      'data-testid': `player-${seat}`,
       'aria-label': isYou ? 'Your hand' : `${seatName(seat)}'s hand`,
-    }, header, h('div', { class: 'hand hb-hand', role: 'group', 'aria-label': isYou ? 'Your cards, oldest first' : `${seatName(seat)}'s cards, oldest first`, 'data-testid': `hb-hand-${seat}` }, cards));
+    }, header, h('div', {
+      class: 'hand hb-hand', role: 'group', 'data-testid': `hb-hand-${seat}`,
+      'aria-label': `${isYou ? 'Your cards' : `${seatName(seat)}'s cards`}, ${hbNewestLeft() ? 'newest' : 'oldest'} first`,
+    }, hbNewestLeft() ? cards.slice().reverse() : cards));
   };
 
   const order = [];
@@ -308,14 +358,15 @@ function hbTable(ctx) {
       : 'Choose one of your cards to play or discard it, or another player\'s card to give them a hint.')
       : `${waiting}${ctx.mode === 'hypo' ? '' : 'Click a card (or right-click it) to write a note on it.'}`);
   return h('div', { class: `hb-table hb-mode-${ctx.mode}` },
-    h('div', { class: 'hb-center' }, tokensArea(s), fireworksArea(s, colours), hbDiscardPile(s, colours)),
+    h('div', { class: 'hb-center' }, tokensArea(s, colours, ctx.records), fireworksArea(s, colours), hbDiscardPile(s, colours)),
     you === null ? watchingNote(s) : null,
     h('div', { class: 'opponents hb-opponents' }, others.map(playerArea)),
     you === null ? null : playerArea(you),
-    h('div', { class: 'hb-actions-slot' }, actionsFor(ctx, has, editNote, cardId)),
+    h('div', { class: 'hb-actions-slot' }, actionsFor(ctx, has, editNote, cardId)
+      || (ctx.mode === 'live' && playing ? hbKeyPanel(s, ctx.table, you) : null)),
     help,
     you !== null && ctx.near ? ctx.near() : null,
-    h('div', { class: 'hb-foot' }, hbColourBlindToggle(), ctx.conventions || null));
+    h('div', { class: 'hb-foot' }, hbColourBlindToggle(), hbDirectionToggle(), ctx.conventions || null));
 }
 
 /** The panel of the selected card: play or discard it (yours), hint its
@@ -342,7 +393,8 @@ function actionsFor(ctx, has, editNote, cardId) {
   const maxHints = s.max_hints || 8;
   const parts = [];
   if (m) {
-    const what = ctx.mode === 'hypo' ? `${seatName(seat)}'s card ${handCard(i)}` : `Your card ${handCard(i)}`;
+    const len = ((s.hands || [])[seat] || []).length;
+    const what = ctx.mode === 'hypo' ? `${seatName(seat)}'s card ${handCard(i, len)}` : `Your card ${handCard(i, len)}`;
     parts.push(h('span', { class: 'hb-actions-what' }, `${what}:`));
     if (playing) {
       parts.push(btn('hb-play', 'Play', { type: 'play', card: i }, { 'aria-label': `Play ${what.toLowerCase()}` }),
@@ -354,7 +406,7 @@ function actionsFor(ctx, has, editNote, cardId) {
   } else {
     const c = hbCard(slot.card);
     const who = seatName(seat);
-    parts.push(h('span', { class: 'hb-actions-what' }, `${who}'s `, c.hidden ? `card ${handCard(i)}` : hbCardText(slot.card), ':'));
+    parts.push(h('span', { class: 'hb-actions-what' }, `${who}'s `, c.hidden ? `card ${handCard(i, ((s.hands || [])[seat] || []).length)}` : hbCardText(slot.card), ':'));
     if (playing && !c.hidden) {
       const theirs = ((s.hands || [])[seat] || []).map((x) => x.card);
       const count = (clue) => { const k = theirs.filter((x) => hbTouches(x, clue)).length; return `${k} card${k === 1 ? '' : 's'}`; };
