@@ -482,6 +482,34 @@ test('hand direction: hanab.live\'s newest card on the left, numbered 1, kept in
   assert.deepEqual(await order(1), [0, 1, 2, 3, 4].map((i) => `hb-card-1-${i}`), 'back to the oldest on the left');
 });
 
+test('the hint stays marked while one of its cards is picked, and its action button is marked', async () => {
+  // Play each turn as the hint says (through the page) until hints of both
+  // kinds, a play or discard of ours and a clue to a teammate, were checked.
+  await dealLive({ seed: 11 });
+  const seen = new Set();
+  for (let turn = 0; turn < 12 && seen.size < 2; turn++) {
+    await page.waitForFunction(() => /Your turn|Game over/.test(document.querySelector('[data-testid="status"]').textContent));
+    if (/Game over/.test(await tid('status').innerText())) break;
+    const [res] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/hint')), tid('hint-button').click()]);
+    const play = (await res.json()).play;
+    await page.locator('#board .hinted').first().waitFor();
+    const cards = await page.locator('#board .hb-slot.hinted').evaluateAll((els) => els.map((e) => e.dataset.testid));
+    assert.ok(cards.length > 0, 'the hint marks its cards');
+    await tid(cards[0]).click();
+    assert.deepEqual(await page.locator('#board .hb-slot.hinted').evaluateAll((els) => els.map((e) => e.dataset.testid)), cards, 'picking one of them keeps the hint');
+    const marked = await page.locator('[data-testid="hb-actions"] .btn.hinted').evaluateAll((els) => els.map((e) => [e.dataset.testid, e.getAttribute('aria-label')]));
+    assert.equal(marked.length, 1, `one action button marked (${JSON.stringify(marked)})`);
+    const want = play.type === 'play' ? 'hb-play' : play.type === 'discard' ? 'hb-discard' : play.color !== undefined && play.color !== null ? /^hb-hint-color/ : 'hb-hint-number';
+    if (typeof want === 'string') assert.equal(marked[0][0], want); else assert.match(marked[0][0], want);
+    assert.match(marked[0][1], /\(the hint\)$/, 'and says so');
+    seen.add(play.type === 'hint' ? 'clue' : 'own');
+    const before = (await apiCall(env, 'GET', `/games/${await page.evaluate(() => decodeURIComponent(/game=([^&]+)/.exec(location.hash)[1]))}`)).body.version;
+    await tid(marked[0][0]).click();
+    await page.waitForFunction((v) => +document.querySelector('[data-testid="game-version"]').textContent > v, before);
+  }
+  assert.equal(seen.size, 2, `both kinds of hint checked (${[...seen]})`);
+});
+
 test('no console errors on the Hanabi table', () => {
   assert.deepEqual(env.consoleErrors, []);
 });

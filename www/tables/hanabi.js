@@ -281,10 +281,12 @@ function hbTable(ctx) {
     if (hint.type === 'hint' && hint.target === seat) return hbTouches(card, hint.color !== undefined && hint.color !== null ? hint.color : hint.number);
     return false;
   };
-  const clickCard = (key, ok, why) => () => {
+  // (picking a card the hint is about keeps the hint marked: its action
+  // button is then marked too, in the panel)
+  const clickCard = (key, ok, why, keepHint) => () => {
     if (ctx.busy) return;
     if (playing && !ok) ctx.say(why, 'warning'); // still choosable: the server judges the play
-    ctx.select(key);
+    ctx.select(key, { keepHint });
   };
 
   // --- one player's hand
@@ -322,7 +324,7 @@ function hbTable(ctx) {
         // Out of turn a card is still chosen (for its note); only a replay's are inert.
         'data-testid': `hb-card-${seat}-${i}`, 'aria-pressed': String(sel === key), 'aria-disabled': ctx.mode === 'replay' ? 'true' : null,
         'aria-label': label + (words.length ? `, ${words.join(', ')}` : ''),
-        onclick: clickCard(key, ok, why),
+        onclick: clickCard(key, ok, why, hinted(seat, i, slot.card)),
         oncontextmenu: (ev) => { if (ctx.mode === 'hypo' || !id) return; ev.preventDefault(); editNote(seat, i); },
       },
       h('span', { class: 'hb-pos', 'aria-hidden': 'true' }, handCard(i, hand.length),
@@ -384,9 +386,12 @@ function actionsFor(ctx, has, editNote, cardId) {
   // Every action stays clickable; the legal ones are highlighted. The
   // verdict of a refused one shows by the card it was about.
   const anchor = `hb-card-${seat}-${i}`;
+  // the recommended play's own button is marked (.hinted), as its cards are
+  const isHint = (play) => !!ctx.hint && ['type', 'card', 'target', 'color', 'number'].every((k) => (ctx.hint[k] ?? null) === (play[k] ?? null));
   const btn = (testid, text, play, extra = {}) => h('button', {
-    type: 'button', class: `btn ${has(play) ? 'btn-primary' : 'btn-secondary'}`, 'data-testid': testid,
+    type: 'button', class: `btn ${has(play) ? 'btn-primary' : 'btn-secondary'}${isHint(play) ? ' hinted' : ''}`, 'data-testid': testid,
     onclick: () => ctx.act(play, anchor), ...extra,
+    ...(isHint(play) ? { 'aria-label': `${extra['aria-label'] || text} (the hint)` } : {}),
   }, text);
   const noteBtn = ctx.mode !== 'hypo' && cardId(seat, i)
     ? h('button', { type: 'button', class: 'btn btn-secondary', 'data-testid': 'hb-note-edit', onclick: () => editNote(seat, i) }, 'Note…') : null;
