@@ -510,6 +510,35 @@ test('the hint stays marked while one of its cards is picked, and its action but
   assert.equal(seen.size, 2, `both kinds of hint checked (${[...seen]})`);
 });
 
+test('a clue previews the cards it would touch before it is given: its button hovered or focused, or chosen by the keys', async () => {
+  await dealLive({ seed: 7 });
+  await page.waitForFunction(() => /Your turn/.test(document.querySelector('[data-testid="status"]').textContent));
+  const view = (await apiInPage(page, '/games/{id}')).body.state;
+  const theirs = view.hands[1].map((x) => x.card);
+  await tid('hb-card-1-0').click();
+  const number = +theirs[0][1];
+  const want = theirs.map((c, j) => (+c[1] === number ? `hb-card-1-${j}` : null)).filter(Boolean);
+  assert.ok(Number.isInteger(number) && want.length >= 1 && want.includes('hb-card-1-0'), `the clue touches the picked card at least (${theirs})`);
+  const shown = () => page.locator('#board .hb-preview').evaluateAll((els) => els.map((e) => e.dataset.testid));
+  assert.deepEqual(await shown(), [], 'nothing previewed before a clue is pointed at');
+  await tid('hb-hint-number').hover();
+  assert.deepEqual(await shown(), want, `the number clue's preview: every ${number} of theirs`);
+  await page.mouse.move(0, 0);
+  assert.deepEqual(await shown(), [], 'gone when the pointer leaves');
+  await tid('hb-hint-number').focus();
+  assert.deepEqual(await shown(), want, 'and while the button has the focus');
+  await tid('hb-hint-number').blur();
+  // hanab.live's keys: ; the next teammate (seat 1), the digit of the number
+  await page.keyboard.press('Escape');
+  await page.locator('#board').focus();
+  await page.keyboard.press(';');
+  await page.keyboard.press(String(number));
+  await tid('hb-key-give').waitFor();
+  assert.deepEqual(await shown(), want, 'a clue chosen by the keys previews the same cards');
+  await page.keyboard.press('Escape');
+  assert.deepEqual(await shown(), [], 'Esc: no preview');
+});
+
 test('no console errors on the Hanabi table', () => {
   assert.deepEqual(env.consoleErrors, []);
 });

@@ -13,6 +13,9 @@
 //   Ctrl+Enter   give the clue chosen
 //   Esc     forget all of it
 //
+// A clue chosen and not given yet previews the cards it would touch (as a
+// clue button does on hover and focus).
+//
 // The choice is the table's own state (app.table.hbKeys: {mode, target,
 // clue}), shown in the actions' place; the play goes to the server as a
 // click's would (core/game.js attempt), which judges it.
@@ -98,6 +101,19 @@ function give(a, st) {
   attempt(play, `player-${st.target}`);
 }
 
+/** The clue preview of the buttons: while a clue button (data-touches: the
+ *  test ids of the cards it would touch) is hovered or focused, those cards
+ *  are marked .hb-preview; nothing is drawn anew. */
+function preview(ev) {
+  const b = ev.target && ev.target.closest && ev.target.closest('[data-touches]');
+  if (!b) return;
+  const on = ev.type === 'pointerover' || ev.type === 'focusin';
+  for (const id of b.dataset.touches.split(' ').filter(Boolean)) {
+    const el = document.querySelector(`#board [data-testid="${CSS.escape(id)}"]`);
+    if (el) el.classList.toggle('hb-preview', on);
+  }
+}
+
 let installed = false;
 
 /** Listen for the keys (once; before core/keys.js's, which they may stand in for). */
@@ -105,6 +121,7 @@ export function hbInstallKeys() {
   if (installed) return;
   installed = true;
   window.addEventListener('keydown', onKey, true);
+  for (const type of ['pointerover', 'pointerout', 'focusin', 'focusout']) document.addEventListener(type, preview);
 }
 
 /** What the keys have chosen, in the actions' place, with its button. */

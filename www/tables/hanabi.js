@@ -267,6 +267,10 @@ function hbTable(ctx) {
   const notes = ctx.mode === 'hypo' ? {} : hbNotes(ctx.gameId, ctx.table);
   const cardId = (seat, i) => (ids && ids[seat] ? ids[seat][i] : null);
   const keyTarget = ctx.mode === 'live' && playing ? hbKeyState(ctx.table).target : null;
+  // A clue chosen by the keys and not given yet: the cards it would touch are
+  // previewed (as the clue buttons preview theirs on hover and focus).
+  const keyClue = keyTarget !== null ? hbKeyState(ctx.table).clue : null;
+  const previewed = (seat, card) => !!keyClue && keyTarget === seat && !!card && hbTouches(card, keyClue.number ?? keyClue.color);
   const lenOf = (seat) => ((s.hands || [])[seat] || []).length;
   const whoseCard = (seat, i) => (seat === you && ctx.mode !== 'hypo' ? `your card ${handCard(i, lenOf(seat))}` : `${seatName(seat)}'s card ${handCard(i, lenOf(seat))}`);
   const editNote = (seat, i) => {
@@ -320,7 +324,7 @@ function hbTable(ctx) {
         : `${whoseCard(seat, i)}: ${c.name}; ${isYou ? 'known' : 'they know'}: ${hbKnowledgeText(slot)}`;
       return h('button', {
         type: 'button',
-        class: `hand-card hb-slot${sel === key ? ' selected' : ''}${ok && !sel ? ' playable' : ''}${hinted(seat, i, slot.card) ? ' hinted' : ''}${isLatest ? ' hb-latest' : ''}${critical ? ' hb-crit' : ''}${playing ? '' : ' hb-idle'}`,
+        class: `hand-card hb-slot${sel === key ? ' selected' : ''}${ok && !sel ? ' playable' : ''}${hinted(seat, i, slot.card) ? ' hinted' : ''}${previewed(seat, slot.card) ? ' hb-preview' : ''}${isLatest ? ' hb-latest' : ''}${critical ? ' hb-crit' : ''}${playing ? '' : ' hb-idle'}`,
         // Out of turn a card is still chosen (for its note); only a replay's are inert.
         'data-testid': `hb-card-${seat}-${i}`, 'aria-pressed': String(sel === key), 'aria-disabled': ctx.mode === 'replay' ? 'true' : null,
         'aria-label': label + (words.length ? `, ${words.join(', ')}` : ''),
@@ -415,8 +419,11 @@ function actionsFor(ctx, has, editNote, cardId) {
     if (playing && !c.hidden) {
       const theirs = ((s.hands || [])[seat] || []).map((x) => x.card);
       const count = (clue) => { const k = theirs.filter((x) => hbTouches(x, clue)).length; return `${k} card${k === 1 ? '' : 's'}`; };
+      // the cards a clue would touch, previewed while its button is hovered or focused (hbPreviewClues)
+      const touches = (clue) => theirs.map((x, j) => (hbTouches(x, clue) ? `hb-card-${seat}-${j}` : null)).filter(Boolean).join(' ');
       const colourBtn = (col, testid) => btn(testid, `Hint colour: ${HB_COLOURS[col]}`, { type: 'hint', target: seat, color: col }, {
         'aria-label': `Tell ${who} about their ${HB_COLOURS[col]} cards (touches ${count(col)})`, title: `touches ${count(col)}`,
+        'data-touches': touches(col),
       });
       if (c.colour === 'M') {
         parts.push(h('span', { class: 'hb-note' }, 'Rainbow cannot be named; every colour hint touches it:'),
@@ -424,6 +431,7 @@ function actionsFor(ctx, has, editNote, cardId) {
       } else parts.push(colourBtn(c.colour, 'hb-hint-color'));
       parts.push(btn('hb-hint-number', `Hint number: ${c.number}`, { type: 'hint', target: seat, number: c.number }, {
         'aria-label': `Tell ${who} about their ${c.number}s (touches ${count(c.number)})`, title: `touches ${count(c.number)}`,
+        'data-touches': touches(c.number),
       }), s.hints === 0 ? h('span', { class: 'hb-note' }, 'No hint tokens left.') : null);
     }
   }
