@@ -210,7 +210,18 @@ export async function request(base, method, p, opts = {}) {
   }
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   const signal = opts.timeout ? AbortSignal.timeout(opts.timeout) : undefined;
-  const res = await fetch(base + p, { method, headers, body, redirect: 'manual', signal });
+  let res;
+  try {
+    res = await fetch(base + p, { method, headers, body, redirect: 'manual', signal });
+  } catch (err) {
+    // A kept-alive connection the server closed (its 5 s idle deadline) just
+    // as fetch reused it: on a loaded machine fetch's own 4 s may pass late.
+    // A GET or HEAD, which changes nothing, is sent once more on a new
+    // connection; a server that is gone fails that one too.
+    const code = err && err.cause && err.cause.code;
+    if (!['GET', 'HEAD'].includes(method) || !['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE'].includes(code)) throw err;
+    res = await fetch(base + p, { method, headers: { ...headers, connection: 'close' }, body, redirect: 'manual', signal });
+  }
   const text = await res.text();
   if (opts.check !== false) assertMatches(method, opts.template || p, res, text);
   let json;
