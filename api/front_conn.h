@@ -14,7 +14,7 @@ struct mg_connection;
 struct mg_request_info;
 
 enum {
-    CONN_HEADER_MS = 5000,       /* request line + headers */
+    CONN_HEADER_MS = 5000,       /* headers: a kept connection's next request, once begun; FastCGI's */
     CONN_KEEPALIVE_MS = 5000,    /* idle between two requests of a connection */
     CONN_BODY_MS = 10000,        /* a body, from the end of its headers */
     CONN_BODY_MS_PER_64K = 1000, /* ... plus this per 64 KiB of Content-Length */
