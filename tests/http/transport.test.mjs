@@ -185,7 +185,7 @@ test('a .htpasswd file does not lock the API', {
 // own); a client that dribbles bytes is cut at the first read after it (the
 // bound is civetweb's clock, looked at after each read). The next requests
 // of a kept-alive connection, and bodies, have croupier's deadlines.
-test('deadlines: a first request line and headers 10 s (civetweb), idle keep-alive 5 s, a body 10 s', { skip: viaFcgi && 'nginx holds slow clients', timeout: 60000 }, async () => {
+test('deadlines: a first request line and headers 10 s (civetweb), idle keep-alive 5 s, a body 10 s', { skip: viaFcgi && 'nginx holds slow clients', timeout: 60000 }, async (t) => {
   const g = await gameWithPlay(36);
   const body = JSON.stringify({ play: g.play });
   const [line, idle, slow, trickle, second] = await Promise.all([
@@ -202,6 +202,8 @@ test('deadlines: a first request line and headers 10 s (civetweb), idle keep-ali
     // croupier's own deadline (its socket is known since the first request)
     raw(srv.base, ['GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', 200, 'GET /healthz HTTP/1.1\r\nHost: x\r\n'], { untilClose: true }),
   ]);
+  t.diagnostic(`closed after: half a first request line ${line.ms} ms (status ${line.status}), dribbled first headers ${trickle.ms} ms, `
+    + `a kept connection's half second request ${second.ms} ms, idle keep-alive ${idle.ms} ms, a late body ${slow.ms} ms`);
   expectRawProblem(line, 408, 'request-timeout', 'half a request line');
   assert.ok(line.ms >= 9500 && line.ms < 12500, `408 after ${line.ms} ms (civetweb's request_timeout_ms, 10 s)`);
   assert.equal(idle.status, 200);
