@@ -256,6 +256,14 @@ $(B)/bench/sqlite_ceiling: tests/bench/sqlite_ceiling.c
 $(B)/bench/parse_floor: tests/bench/parse_floor.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ -ljansson
+# what finding a connection's socket costs (api/front_conn.c's
+# front_conn_socket, asked of the kernel): microseconds per lookup by the
+# descriptors held; run by hand (docs/deployment.md quotes it)
+$(B)/bench/fd_lookup: tests/bench/fd_lookup.c $(B)/api/front_conn.o $(B)/api/http.o \
+		$(B)/api/json_out.o $(B)/api/json_arena.o $(B)/engine/core/err.o \
+		$(B)/engine/core/jw.o $(B)/engine/core/jsonx.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $^ -o $@ -lcivetweb -ljansson -lpthread
 bench: deps-build
 	$(call apt_missing,$(DEB_BENCH),)
 	@$(MAKE) --no-print-directory $(B)/croupier $(B)/bench/anchor $(B)/bench/sqlite_ceiling \

@@ -6,13 +6,18 @@
  * workers is the number of connections served at once, and every way a
  * client can hold a connection has a bound:
  *
- *  - request line + headers: CONN_HEADER_MS after the worker took the
- *    connection; an idle keep-alive connection (and the headers of its next
- *    request): CONN_KEEPALIVE_MS after the last response;
+ *  - request line + headers: a connection's first request, civetweb's own
+ *    request_timeout_ms (IO_MS) after the worker took the connection (a
+ *    client that dribbles its bytes can stretch that to twice: civetweb
+ *    looks at the clock after each read, and a read waits up to IO_MS); an
+ *    idle keep-alive connection (and the headers of its next request):
+ *    CONN_KEEPALIVE_MS after the last response;
  *  - a body: CONN_BODY_MS (plus CONN_BODY_MS_PER_64K for large ones) once
  *    the headers are in: a body that is late is a 408, one that ends short
  *    of its Content-Length (or a broken chunked one) a 400, and neither
- *    reaches a handler;
+ *    reaches a handler (a chunked body is taken once its last chunk is in:
+ *    what follows it is civetweb's, which closes the connection unless it
+ *    is the empty line);
  *  - streams (SSE here, WebSockets in front_ws.c) are counted against the
  *    stream budget of transport_limits.c (503 + Retry-After beyond it) and end when
  *    idle (events.c, front_ws.c).
@@ -23,10 +28,11 @@
  * enforces our bounds: at a deadline it shuts the read side of the socket
  * down, which ends civetweb's (or our) read at once, and the request is
  * answered 408. It also finds each connection's socket (civetweb 1.15 does
- * not tell it), gives turns to run a handler and writes responses: what
- * this file and front_ws.c share. front_probe.c sends the request of our own
- * at start that teaches front_conn.c the socket's place and this file how a
- * chunked body ended.
+ * not tell it: the kernel does, from the addresses of the first request,
+ * so the first request's headers have civetweb's bound alone), gives turns
+ * to run a handler and writes responses: what this file and front_ws.c
+ * share. Nothing here reads civetweb's own memory or sends the server a
+ * request of its own: only civetweb's public API and the kernel's.
  *
  * A request runs api_handle() on the worker that accepted it, with no
  * hand-off: the engine and api/ fit its stack (Debian builds civetweb with
@@ -45,7 +51,6 @@
  */
 #include "front_civet.h"
 #include "front_conn.h"
-#include "front_probe.h"
 #include "front_ws.h"
 #include "transport_limits.h"
 
@@ -87,11 +92,12 @@ static void *on_init_thread(const struct mg_context *ctx, int type)
 static int on_init_connection(const struct mg_connection *conn, void **data)
 {
     *data = NULL;
+    (void)conn;
     front_conn_worker *w = front_conn_self();
-    w->fd = front_conn_socket(conn, NULL);
+    w->fd = -1; /* found on the first request (front_conn_socket) */
     w->served = 0;
+    w->taken_us = front_conn_now_us();
     w->begun = 0; /* a refusal made as the worker's last connection closed left it set */
-    front_conn_arm(CONN_HEADER_MS);
     return 0;
 }
 
@@ -149,11 +155,10 @@ static int refuse(struct mg_connection *conn, int status, const char *path, cons
 static int not_ready(struct mg_connection *conn, const char *path);
 
 /* Set once the server is ready (front_civet_start): civetweb listens, and
- * its workers take connections, before the handlers are registered and the
- * probe has taught us civetweb's layout. A request read before then is
- * answered 503 with Retry-After, never civetweb's own 404 (a final answer
- * a client would trust: a retried play that had landed, refused) nor a
- * chunked body refused 411 for want of the probe. */
+ * its workers take connections, before the handlers are registered. A
+ * request read before then is answered 503 with Retry-After, never
+ * civetweb's own 404 (a final answer a client would trust: a retried play
+ * that had landed, refused). */
 static int g_ready;
 
 static int on_begin_request(struct mg_connection *conn)
@@ -162,10 +167,8 @@ static int on_begin_request(struct mg_connection *conn)
     front_conn_disarm(); /* the headers are in */
     w->begun = 1;
     const struct mg_request_info *ri = mg_get_request_info(conn);
-    if (w->fd < 0) /* the first connection: learn where civetweb keeps sockets */
-        w->fd = front_conn_socket(conn, ri);
-    if (w->fd >= 0 && front_probe_answer(conn, ri))
-        return 204; /* answered here: no handler, no metrics */
+    if (w->fd < 0) /* the connection's first request: its socket, from the kernel */
+        w->fd = front_conn_socket(ri);
     if (!__atomic_load_n(&g_ready, __ATOMIC_ACQUIRE))
         return not_ready(conn, ri && ri->local_uri ? ri->local_uri : "/");
     const char *defect = ri ? header_defect(ri) : NULL;
@@ -188,6 +191,7 @@ static void on_connection_close(const struct mg_connection *conn)
     answer_unrouted((struct mg_connection *)conn);
     front_conn_disarm();
     front_ws_closed(conn);
+    front_conn_release(front_conn_self()->fd);
     front_conn_self()->fd = -1;
     front_conn_trim_stack(1); /* the worker waits for its next connection with a small stack */
 }
@@ -235,9 +239,11 @@ static int not_ready(struct mg_connection *conn, const char *path)
  * it and to one whose request line and headers overflow its buffer: 1 for
  * the second, judged from the socket: civetweb took a full buffer of the
  * connection's first request, or left bytes unread in a later one. */
-static int header_overflow(void)
+static int header_overflow(const struct mg_request_info *ri)
 {
-    const front_conn_worker *w = front_conn_self();
+    front_conn_worker *w = front_conn_self();
+    if (w->fd < 0) /* a first request: its socket, from the kernel */
+        w->fd = front_conn_socket(ri);
     if (w->fd < 0)
         return 0;
     int inq = 0;
@@ -262,15 +268,23 @@ static int on_http_error(struct mg_connection *conn, int status, const char *msg
     const char *path = ri && ri->local_uri ? ri->local_uri : "/";
     const char *detail = msg;
     char buf[400];
-    if (status == 400 && front_conn_fired()) {
+    front_conn_worker *w = front_conn_self();
+    /* the headers of a connection's first request meet civetweb's own
+     * bound (request_timeout_ms, IO_MS): it says "Malformed message", as
+     * for a bad byte, so the clock tells the two apart; a later request's
+     * meet our deadline (front_conn_fired) */
+    int first_late = status == 400 && w->served == 0 && msg &&
+                     strcmp(msg, "Malformed message") == 0 &&
+                     front_conn_now_us() - w->taken_us >= (IO_MS - 250) * 1000LL;
+    if (status == 400 && (first_late || front_conn_fired())) {
         status = 408;
         snprintf(buf, sizeof buf,
-                 "the request line and headers must arrive within %d s (%d s after the "
-                 "previous response on a kept-alive connection)",
-                 CONN_HEADER_MS / 1000, CONN_KEEPALIVE_MS / 1000);
+                 "the request line and headers must arrive within %d s of the connection, "
+                 "%d s of the previous response on a kept-alive connection",
+                 IO_MS / 1000, CONN_KEEPALIVE_MS / 1000);
         detail = buf;
     } else if (status == 400 && msg && strcmp(msg, "Malformed message") == 0 &&
-               header_overflow()) {
+               header_overflow(ri)) {
         status = 431;
         detail = "the request line and headers exceed 16 KiB";
     } else if (status == 411) { /* a Content-Length civetweb cannot read */
@@ -293,7 +307,7 @@ static int on_http_error(struct mg_connection *conn, int status, const char *msg
                  msg && *msg ? msg : "");
         detail = buf;
     }
-    front_conn_self()->begun = 1; /* answered */
+    w->begun = 1; /* answered */
     refuse(conn, status, path, "%s", detail);
     return 0; /* handled */
 }
@@ -308,6 +322,8 @@ static void answer_unrouted(struct mg_connection *conn)
 {
     const struct mg_request_info *ri = mg_get_request_info(conn);
     front_conn_worker *w = front_conn_self();
+    if (!w->begun && w->fd < 0 && ri) /* a first request that never began */
+        w->fd = front_conn_socket(ri);
     if (w->begun || w->fd < 0 || !ri || !ri->request_method || !ri->request_uri ||
         ri->local_uri || front_conn_client_gone())
         return;
@@ -384,11 +400,6 @@ static int read_body(struct mg_connection *conn, long long clen, int chunked, si
         *too_large = 1; /* refused unread */
         return 0;
     }
-    if (chunked && !front_probe_knows_chunks()) {
-        snprintf(why, whylen, "send the body with a Content-Length: this server cannot "
-                              "check how a chunked one ends");
-        return 411;
-    }
     size_t want_total = chunked ? limit + 1 : (size_t)clen;
     size_t cap = chunked ? 4096 : want_total, n = 0;
     char *buf = malloc(cap ? cap : 1);
@@ -430,12 +441,11 @@ static int read_body(struct mg_connection *conn, long long clen, int chunked, si
         snprintf(why, whylen, "the chunked body is malformed or ended before its last chunk");
         return 400;
     }
-    if (chunked && front_probe_chunk_state(conn) != 4) {
-        free(buf);
-        snprintf(why, whylen, "the chunked body must end with its last chunk (0) and an empty "
-                              "line: it carried a trailer section, or its end never came");
-        return 400;
-    }
+    /* mg_read() answered 0: the last chunk (0) is in. What follows it (the
+     * empty line, or a trailer section) civetweb reads two bytes of and
+     * tells nobody; unless they were the empty line it closes the connection
+     * after the response, so nothing after the last chunk is ever read as a
+     * request. The trailer is dropped unread (RFC 9112 7.1.2 allows it). */
     if (!chunked && http_body_short(n, clen, why, whylen)) {
         free(buf);
         return 400;
@@ -729,9 +739,7 @@ int front_civet_start(front_civet *fc, const char *listen, int threads,
     memset(ports, 0, sizeof ports);
     int n = mg_get_server_ports(fc->ctx, 4, ports);
     fc->port = n > 0 ? ports[0].port : 0;
-    if (n > 0) /* protocol 1: IPv4, 2: IPv6, 3: both */
-        front_probe_run(ports[0].port, ports[0].protocol == 2);
-    __atomic_store_n(&g_ready, 1, __ATOMIC_RELEASE); /* every handler is in, the probe done */
+    __atomic_store_n(&g_ready, 1, __ATOMIC_RELEASE); /* every handler is in */
     return 0;
 fail:
     front_conn_stop();

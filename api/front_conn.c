@@ -2,8 +2,8 @@
  * ends (front_civet.c for HTTP and SSE, front_ws.c for WebSockets) share:
  *
  *  - the worker's connection: its socket (civetweb 1.15 does not tell it:
- *    front_conn_socket() finds it, see there) and its stack, given back
- *    after deep requests;
+ *    front_conn_socket() asks the kernel, see there) and its stack, given
+ *    back after deep requests;
  *  - deadlines: one slot per worker and one thread that, at a slot's
  *    deadline, shuts the read side of its socket down, which ends
  *    civetweb's (or our) read at once: civetweb bounds a header read only
@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -57,7 +58,7 @@ int64_t front_conn_now_us(void)
 
 /* A worker serves one connection at a time, from init_connection to
  * connection_close, so per-thread is per-connection. */
-static __thread front_conn_worker T = {-1, -1, 0, 0, NULL, NULL};
+static __thread front_conn_worker T = {.slot = -1, .fd = -1};
 
 front_conn_worker *front_conn_self(void) { return &T; }
 
@@ -123,14 +124,12 @@ static int is_conn_socket(int fd, const struct mg_request_info *ri)
     if (a.ss_family == AF_INET) {
         const struct sockaddr_in *s = (const struct sockaddr_in *)&a;
         port = ntohs(s->sin_port);
-        if (inet_pton(AF_INET, ri->remote_addr, want) == 1 &&
-            memcmp(want, &s->sin_addr, 4) != 0)
+        if (inet_pton(AF_INET, ri->remote_addr, want) != 1 || memcmp(want, &s->sin_addr, 4) != 0)
             return 0;
     } else if (a.ss_family == AF_INET6) {
         const struct sockaddr_in6 *s = (const struct sockaddr_in6 *)&a;
         port = ntohs(s->sin6_port);
-        if (inet_pton(AF_INET6, ri->remote_addr, want) == 1 &&
-            memcmp(want, &s->sin6_addr, 16) != 0)
+        if (inet_pton(AF_INET6, ri->remote_addr, want) != 1 || memcmp(want, &s->sin6_addr, 16) != 0)
             return 0;
     } else {
         return 0;
@@ -145,58 +144,72 @@ static int is_conn_socket(int fd, const struct mg_request_info *ri)
     return port == ri->server_port;
 }
 
-static int g_fd_lookup = 1; /* cleared when the layout below is not civetweb's */
-static long g_ri_off = -1, g_fd_off = -1; /* learnt from the first request */
+static int g_fd_lookup_warned; /* said once that a socket could not be found */
 
-long front_conn_socket_offset(void) { return __atomic_load_n(&g_fd_off, __ATOMIC_RELAXED); }
+/* The sockets found, each another worker's connection's until its
+ * connection_close (front_conn_release: before civetweb closes it, so a
+ * number the kernel gives a new connection is never marked): the search
+ * skips them without a call to the kernel. */
+enum { CLAIMED_MAX = 1 << 16 };
+static unsigned char g_claimed[CLAIMED_MAX];
 
-/* The socket of `conn`. civetweb 1.15 has no call for it, but its
- * struct mg_connection holds it: struct socket client (the descriptor, then
- * the local and remote addresses) follows, a few pointers later, the
- * request_info and response_info whose address and size the public header
- * gives. On the first request we look at each int-aligned word of that
- * stretch and take the one that is a socket of this very connection
- * (is_conn_socket: a check by the kernel, so a stray word cannot be taken
- * for it), and remember where it was; later connections are looked up there
- * (and checked the same way) as soon as they are accepted, before a byte of
- * their request is read (mg_get_request_info() answers only once a request
- * is read: ri is NULL then and the learnt offset of request_info is used).
- * If no word matches, the layout is not the one we know: we say so once and
- * run without our deadlines (headers and bodies then bounded by civetweb's
- * own timeouts, WebSockets by its pings). */
-int front_conn_socket(const struct mg_connection *conn, const struct mg_request_info *ri)
+void front_conn_release(int fd)
 {
-    if (!__atomic_load_n(&g_fd_lookup, __ATOMIC_RELAXED))
+    if (fd >= 0 && fd < CLAIMED_MAX)
+        __atomic_store_n(&g_claimed[fd], 0, __ATOMIC_RELAXED);
+}
+
+/* The size of this process's descriptor table (the kernel's FDSize: a
+ * power of two above the highest descriptor open), or, without /proc, the
+ * descriptor limit up to 65,536. */
+static int fd_table_size(void)
+{
+    int size = 0;
+    FILE *f = fopen("/proc/self/status", "re");
+    if (f) {
+        char line[128];
+        while (!size && fgets(line, sizeof line, f))
+            if (strncmp(line, "FDSize:", 7) == 0)
+                size = atoi(line + 7);
+        fclose(f);
+    }
+    if (size <= 0) {
+        struct rlimit rl;
+        size = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 65536 ? (int)rl.rlim_cur
+                                                                         : 65536;
+    }
+    return size;
+}
+
+/* The socket of the connection civetweb describes in ri. civetweb's API
+ * does not give it, and its struct is not ours to read: the kernel is
+ * asked instead. Each descriptor number below the size of the descriptor
+ * table, but those of the other connections found, is checked by
+ * is_conn_socket() (one getpeername(): a closed number or another kind of
+ * file fails it at once): the one TCP socket whose peer
+ * address and port and local port are this request's. Run once per
+ * connection (the worker keeps the answer until connection_close), on its
+ * first request: before a request is read civetweb tells nothing about its
+ * connection (mg_get_request_info() answers NULL), so the first request's
+ * line and headers are bounded by civetweb's request_timeout_ms alone.
+ * The cost grows with the descriptors the process holds
+ * (tests/bench/fd_lookup.c, docs/deployment.md). */
+int front_conn_socket(const struct mg_request_info *ri)
+{
+    if (!ri || !ri->remote_port)
         return -1;
-    const char *base = (const char *)conn;
-    long ri_off = __atomic_load_n(&g_ri_off, __ATOMIC_RELAXED);
-    long fd_off = __atomic_load_n(&g_fd_off, __ATOMIC_RELAXED);
-    if (!ri) {
-        if (ri_off < 0)
-            return -1;
-        ri = (const struct mg_request_info *)(base + ri_off);
-    }
-    int fd;
-    if (fd_off >= 0) {
-        memcpy(&fd, base + fd_off, sizeof fd);
-        if (fd > 2 && is_conn_socket(fd, ri))
-            return fd;
-    }
-    const char *p = (const char *)ri + sizeof(struct mg_request_info) +
-                    sizeof(struct mg_response_info);
-    for (size_t off = 0; off <= 96; off += sizeof(int)) {
-        memcpy(&fd, p + off, sizeof fd);
-        if (fd > 2 && fd < (1 << 24) && is_conn_socket(fd, ri)) {
-            __atomic_store_n(&g_ri_off, (long)((const char *)ri - base), __ATOMIC_RELAXED);
-            __atomic_store_n(&g_fd_off, (long)(p + off - base), __ATOMIC_RELAXED);
-            return fd;
-        }
-    }
-    if (__atomic_exchange_n(&g_fd_lookup, 0, __ATOMIC_RELAXED))
-        fprintf(stderr, "croupier: cannot find civetweb's connection sockets (not civetweb "
-                        "1.15's layout): header, body and WebSocket deadlines fall back to "
-                        "civetweb's own timeouts\n");
-    return -1;
+    int found = -1, top = fd_table_size();
+    for (int fd = 3; found < 0 && fd < top; fd++)
+        if (!(fd < CLAIMED_MAX && __atomic_load_n(&g_claimed[fd], __ATOMIC_RELAXED)) &&
+            is_conn_socket(fd, ri))
+            found = fd;
+    if (found >= 0 && found < CLAIMED_MAX)
+        __atomic_store_n(&g_claimed[found], 1, __ATOMIC_RELAXED);
+    if (found < 0 && !__atomic_exchange_n(&g_fd_lookup_warned, 1, __ATOMIC_RELAXED))
+        fprintf(stderr, "croupier: cannot find the socket of a connection from %s:%d: its "
+                        "deadlines fall back to civetweb's own timeouts\n",
+                ri->remote_addr, ri->remote_port);
+    return found;
 }
 
 /* ---- deadlines ------------------------------------------------------------------ */

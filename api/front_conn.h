@@ -14,7 +14,7 @@ struct mg_connection;
 struct mg_request_info;
 
 enum {
-    CONN_HEADER_MS = 5000,       /* request line + headers */
+    CONN_HEADER_MS = 5000,       /* headers: a kept connection's next request, once begun; FastCGI's */
     CONN_KEEPALIVE_MS = 5000,    /* idle between two requests of a connection */
     CONN_BODY_MS = 10000,        /* a body, from the end of its headers */
     CONN_BODY_MS_PER_64K = 1000, /* ... plus this per 64 KiB of Content-Length */
@@ -27,6 +27,7 @@ typedef struct front_conn_worker {
     int slot;    /* this worker's deadline slot; -1 none (not a worker) */
     int fd;      /* the connection's socket; -1 unknown */
     int served;  /* requests answered on this connection */
+    int64_t taken_us; /* when this worker took the connection (front_conn_now_us) */
     int begun;   /* the request read last reached us (begin_request or an
                     error), and was not yet ended (front_civet.c) */
     char *lo;    /* the lowest address of this worker's stack */
@@ -41,11 +42,12 @@ void front_conn_stop(void);
 /* civetweb's init_thread of a worker: take a slot, note the stack. */
 void front_conn_worker_start(void);
 
-/* The socket of `conn` (ri: its request, or NULL before one is read), -1
- * unknown; where it lies in civetweb's struct is learnt on the first
- * request (front_conn_socket_offset(), -1 until then or if never). */
-int front_conn_socket(const struct mg_connection *conn, const struct mg_request_info *ri);
-long front_conn_socket_offset(void);
+/* The socket of the connection whose request is ri, found by asking the
+ * kernel (the descriptor whose peer and local ports are ri's), -1 if none
+ * is. Never reads civetweb's own memory. Once per connection: cache it. */
+int front_conn_socket(const struct mg_request_info *ri);
+/* Its connection closes (connection_close, before civetweb closes fd). */
+void front_conn_release(int fd);
 /* This worker's socket, -1 unknown. */
 int front_conn_fd(void);
 /* End a connection from another thread (shut its socket down both ways):

@@ -484,8 +484,8 @@ static int on_connect(const struct mg_connection *conn, void *cb)
     json_decref(snap.events);
     if (front_conn_fd() < 0) { /* frames are read from the socket itself */
         http_res res;
-        transport_problem(&res, 503, "WebSocket is unavailable on this server (civetweb's "
-                                     "layout is not the one known): poll GET /games/{id}/events",
+        transport_problem(&res, 503, "WebSocket is unavailable on this connection (its socket "
+                                     "could not be found): poll GET /games/{id}/events",
                           ri->local_uri);
         return upgrade_refused(conn, wc, &res);
     }
