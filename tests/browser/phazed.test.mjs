@@ -191,9 +191,9 @@ test('play Phazed against planner bots in the browser', async () => {
 const BIG = ['AS', 'AS', 'AH', 'AH', 'AD', 'AD', '2S', '3H', '4D', '5C', '6S'];
 
 /** A game where Ada (seat 0), after her pick-up, holds `cards` (11) with
- *  `done` phases done. */
-async function handGame(cards, done) {
-  const g = await apiCall(env, 'POST', '/games', { body: { game: 'phazed', seed: 3, players: [{ name: 'Ada' }, { bot: 'greedy' }, { bot: 'greedy' }, { bot: 'greedy' }] } });
+ *  `done` phases done (bonus: the list of seven flags). */
+async function handGame(cards, done, variant = 'standard') {
+  const g = await apiCall(env, 'POST', '/games', { body: { game: 'phazed', variant, seed: 3, players: [{ name: 'Ada' }, { bot: 'greedy' }, { bot: 'greedy' }, { bot: 'greedy' }] } });
   assert.equal(g.status, 201);
   assert.equal((await apiCall(env, 'POST', `/games/${g.body.id}/plays`, { token: g.body.seats[0].token, body: { play: [1, null] } })).status, 200);
   const ex = await apiCall(env, 'GET', `/games/${g.body.id}/export?format=json`, { token: ADMIN });
@@ -316,6 +316,11 @@ test('a phase laid by choosing its cards, and a wrong choice explained by group'
   };
   await refused(/group 1 is not a set of one value: 7♠ and 9♣ differ/);
   await page.screenshot({ path: path.join(OUT, 'phazed-tray-refused.png'), fullPage: true });
+  await page.setViewportSize({ width: 375, height: 812 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `no horizontal scrolling at 375px with the tray (overflow ${overflow}px)`);
+  await page.screenshot({ path: path.join(OUT, 'phazed-tray-375.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
   assert.deepEqual(await inGroup(0), ['7S', '7H', '9C'], 'the tray keeps the choice after a refusal');
 
   // take back: a placed card in the tray, and one by its hand card
@@ -351,6 +356,37 @@ test('a phase laid by choosing its cards, and a wrong choice explained by group'
   const refusals = env.consoleErrors.filter((e) => /status of 422/.test(e));
   assert.equal(refusals.length, 2);
   env.consoleErrors.splice(0, env.consoleErrors.length, ...env.consoleErrors.filter((e) => !/status of 422/.test(e)));
+});
+
+// The bonus variant: the tray offers the phases not done, and lays the one chosen.
+test('bonus: the tray lays the open phase chosen', async () => {
+  const done = [true, true, false, false, false, true, false];
+  const { id, token } = await handGame(BIG, done, 'bonus');
+  await page.goto('/');
+  await page.evaluate(([k, t]) => localStorage.setItem(k, t), [`croupier.token.${id}`, token]);
+  await page.goto(`/#game=${id}`);
+  await tid('pz-tray').waitFor();
+  const offered = await page.locator('[data-testid^="pz-tray-phase-"]').evaluateAll((els) => els.map((e) => e.dataset.testid));
+  assert.deepEqual(offered, ['pz-tray-phase-3', 'pz-tray-phase-4', 'pz-tray-phase-5', 'pz-tray-phase-7'], 'the open phases');
+  await tid('pz-tray-phase-5').click();
+  assert.equal(await tid('pz-tray-phase-5').getAttribute('aria-pressed'), 'true');
+  assert.match(await tid('pz-tray-group-0').innerText(), /Group 1 needs a run of 8, in order/);
+  assert.equal(await tid('pz-tray-group-1').count(), 0, 'phase 5 is one group');
+  const hand = (await apiCall(env, 'GET', `/games/${id}`, { token })).body.state.hand;
+  await tid('pz-tray-put-0').click();
+  const RUN = ['AS', '2S', '3H', '4D', '5C', '6S', 'AH', 'AD'];
+  const used = [];
+  for (const c of RUN) {
+    const i = hand.findIndex((x, k) => x === c && !used.includes(k));
+    used.push(i);
+    await tid(`pz-hand-card-${i}`).click();
+  }
+  assert.equal(await tid('pz-tray-count-0').innerText(), '8 of 8 cards');
+  const n = await logCount(page);
+  await tid('pz-tray-lay').click();
+  await logGrows(page, n);
+  const v = (await apiCall(env, 'GET', `/games/${id}`, { token })).body.state;
+  assert.deepEqual(v.table[0], [5, [RUN]]);
 });
 
 test('no console errors while playing Phazed', () => {

@@ -34,7 +34,7 @@ function openPhases(status, bonus) {
 }
 
 /** The tray as it stands for this position: {key, phase, groups, active}. */
-export function trayState(a) {
+function trayState(a) {
   const s = a.state, hand = s.hand || [];
   const key = `${a.id}|${s.hand_number}|${hand.join(',')}`;
   const kept = a.table.pzTray;
