@@ -239,6 +239,12 @@ test('thousands of phase plays: the hint on top, a short list, pages from the AP
   assert.equal(hint[0], 3, 'the planner lays its phase');
   assert.match(await tid('pz-phase-hint').getAttribute('class'), /\bhinted\b/);
   assert.match(await tid('pz-phase-hint').getAttribute('aria-label'), /^Play phase 5: .*\(hint\)$/);
+  // the tray takes the hint's cards too
+  await tid('pz-tray-hint').click();
+  const inTray = await tid('pz-tray-group-0').locator('.card').evaluateAll((els) => els.map((e) => e.dataset.card));
+  assert.deepEqual(inTray, hint[1][1][0], "the hint's run, in its order, in the tray");
+  await tid('pz-tray-clear').click();
+  assert.equal(await tid('pz-tray-group-0').locator('.card').count(), 0);
 
   // next page: from /legal's first answer; the last page: fetched from the API's pages
   await tid('pz-phase-next').click();

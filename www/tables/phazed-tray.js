@@ -5,7 +5,8 @@
 // hand), and sends the play with "Lay phase". Any selection is sent: the
 // server judges it, and a refusal names the group and why (its verdict
 // shows by the "Lay phase" button, core/verdict.js). Wild Aces go in like
-// any card; a run's cards stay in the order they were put in. The tray's
+// any card; a run's cards stay in the order they were put in. When the
+// hint is a phase play, "Put the hint's cards in" fills the groups. The tray's
 // state is the table's own (app.table.pzTray), hand indexes per group,
 // started afresh for each hand and pick-up (its key).
 import { h } from '../core/dom.js';
@@ -62,9 +63,10 @@ export function trayTakesCard(a, i) {
 
 /** The tray, or null when there is no phase to lay now. `ctx`: the hand,
  *  the seat's phase_status, bonus, the selected hand card (index or null),
- *  guard() (may the person play), face(card) and name(card) of a card. */
+ *  the hint's play (or null), guard() (may the person play), face(card)
+ *  and name(card) of a card. */
 export function phaseTray(a, ctx) {
-  const { hand, status, bonus, sel, guard, face, name } = ctx;
+  const { hand, status, bonus, sel, hint, guard, face, name } = ctx;
   const phases = openPhases(status, bonus);
   if (!phases.length) return null;
   const t = trayState(a);
@@ -98,6 +100,17 @@ export function phaseTray(a, ctx) {
           },
         }, sel !== null ? 'Put here' : active ? 'Choosing…' : 'Choose')));
   };
+  // the hint's phase play, put into the tray (each card to a hand card not yet used)
+  const hinted = hint && hint[0] === 3 && phases.includes(hint[1][0]) ? hint[1] : null;
+  const fill = () => {
+    const used = new Set();
+    const groupsOf = hinted[1].map((g) => g.map((c) => {
+      const i = hand.findIndex((x, k) => x === c && !used.has(k));
+      used.add(i);
+      return i;
+    }).filter((i) => i >= 0));
+    keep({ ...t, phase: hinted[0], groups: [...groupsOf, []].slice(0, 2), active: null });
+  };
   const lay = () => {
     if (!guard()) return;
     if (!placed) { say('Put cards of your hand into the groups first.', 'error'); return; }
@@ -116,6 +129,7 @@ export function phaseTray(a, ctx) {
     h('div', { class: 'pz-tray-groups' }, needs.map((_, g) => box(g))),
     h('div', { class: 'pz-tray-actions' },
       h('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'pz-tray-lay', onclick: lay, 'aria-disabled': placed ? null : 'true' }, `Lay phase ${phase}`),
+      hinted ? h('button', { type: 'button', class: 'btn btn-secondary btn-small hinted', 'data-testid': 'pz-tray-hint', onclick: fill }, 'Put the hint\'s cards in') : null,
       h('button', {
         type: 'button', class: 'btn btn-secondary btn-small', 'data-testid': 'pz-tray-clear',
         onclick: () => keep({ ...t, groups: [[], []], active: null }), disabled: !placed,

@@ -414,7 +414,7 @@ export const PZ = {
     };
     const phaseList = phaseTotal ? phasePager(a, legal, phasePlays, phaseTotal, hint, phaseButton) : null;
     const tray = trayOn ? phaseTray(a, {
-      hand, status: (s.phase_status || [])[you], bonus, sel, guard, face: (c) => pzFace(c, 'pz-small'), name: (c) => pzCard(c).name,
+      hand, status: (s.phase_status || [])[you], bonus, sel, hint, guard, face: (c) => pzFace(c, 'pz-small'), name: (c) => pzCard(c).name,
     }) : null;
     const selDiscard = selCard !== null ? discardOf(selCard) : null;
     const skipPlays = legal.filter((p) => p[0] === 6);
