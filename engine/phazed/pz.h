@@ -165,6 +165,11 @@ unsigned pz_phase_types(int ng, const uint8_t *const *g, const int *gn);
 const char *pz_group_clause(const uint8_t *c, int n, char *why, size_t whylen);
 const char *pz_phase_clause(int ng, const uint8_t *const *g, const int *gn, char *why, size_t whylen);
 const char *pz_score_clause(const uint8_t *h, int n, char *why, size_t whylen);
+/* Why ng groups are not phase `phase` (pz_judge's phase-type refusal): the
+ * first group that is not what the phase needs and how, from the groups'
+ * own cards alone ("group 2 is not a run of 8: 5H then 7D ..."); 1 with
+ * the sentence, 0 when they do form the phase. */
+int pz_phase_why(int phase, int ng, const uint8_t *const *g, const int *gn, char *why, size_t whylen);
 int pz_phase_ngroups(int phase);
 int pz_group_kind(int phase, int g);
 /* 34, 55, ... complete totals; pz_acc_next: the smallest complete total above

@@ -592,8 +592,12 @@ int pz_judge(const pz_obs *o, const pz_play *p, char *why, size_t whylen, const 
         const uint8_t *g[2] = {p->gc[0], p->gc[1]};
         int gn[2] = {p->gn[0], p->gn[1]};
         unsigned types = pz_phase_types(p->ng, g, gn);
-        if (!(types & (1u << p->phase)))
-            FAIL("phase-type", "the groups do not form phase %d", p->phase);
+        if (!(types & (1u << p->phase))) {
+            char text[240] = "";
+            if (why)
+                pz_phase_why(p->phase, p->ng, g, gn, text, sizeof text);
+            FAIL("phase-type", "%s", text);
+        }
         uint8_t h[PZ_NCARDS];
         int n = o->nhand;
         memcpy(h, o->hand, (size_t)n);
@@ -958,6 +962,142 @@ int pz_phase_plays(const pz_obs *o, pz_play *out, int max)
     pz_each each = {collect_one, &c, 0, max <= 0};
     pz_phase_each(o, &each);
     return c.n;
+}
+
+/* --- why a phase play's groups are not its phase (pz_judge: phase-type) ---- */
+
+static const char *value_word(int r)
+{
+    static const char *const W[] = {"", "", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King"};
+    return r >= 2 && r <= 13 ? W[r] : "?";
+}
+
+static const char *kind_words(int kind, int size)
+{
+    switch (kind) {
+    case PZ_K_VSET: return size == 3 ? "a set of 3 of one value" : "a set of 4 of one value";
+    case PZ_K_SSET: return "a set of 7 of one suit";
+    case PZ_K_RUN: return "a run of 8";
+    case PZ_K_CRUN: return "a run of 4 of one colour";
+    case PZ_K_ACC: return "an accumulation of 34";
+    default: return "an accumulation of 34 of one colour";
+    }
+}
+
+/* The first natural after natural a of c[] whose value (by: 0) or suit
+ * (by: 1) or colour (by: 2; Aces too when `aces`) differs from a's; -1 none. */
+static int differs(const uint8_t *c, int n, int by, int aces, int *first)
+{
+    int a = -1;
+    for (int i = 0; i < n; i++) {
+        if (pz_wild(c[i]) && !aces)
+            continue;
+        if (a < 0) {
+            a = i;
+            continue;
+        }
+        int same = by == 0   ? pz_rank(c[i]) == pz_rank(c[a])
+                   : by == 1 ? pz_suit(c[i]) == pz_suit(c[a])
+                             : pz_black(c[i]) == pz_black(c[a]);
+        if (!same) {
+            *first = a;
+            return i;
+        }
+    }
+    return -1;
+}
+
+#define WHY(...)                                \
+    do {                                        \
+        if (why && whylen)                      \
+            snprintf(why, whylen, __VA_ARGS__); \
+        return 1;                               \
+    } while (0)
+
+/* Group gi (0-based) of kind `kind`: 1 and why when it is not one. */
+static int group_why(int kind, int size, int gi, const uint8_t *c, int n, char *why, size_t whylen)
+{
+    const char *need = kind_words(kind, size);
+    int k = gi + 1, a = 0, b;
+    if (n == 0)
+        WHY("group %d is empty: it needs %s", k, need);
+    for (int i = 0; i < n; i++)
+        if (c[i] == PZ_JOKER || c[i] == 0)
+            WHY("group %d holds a Skip card (ZZ), which is never part of a group", k);
+    if (is_acc(kind)) {
+        int tot = sum_acc(c, n);
+        if (tot != 34)
+            WHY("group %d totals %d, not 34%s: it needs %s", k, tot, has_ace(c, n) ? " (an Ace counts 1)" : "",
+                need);
+        if (kind == PZ_K_CACC && (b = differs(c, n, 2, 1, &a)) >= 0)
+            WHY("group %d is not of one colour: %s is %s, %s is %s (in an accumulation Aces count too)", k,
+                pz_card_name(c[a]), pz_black(c[a]) ? "black" : "red", pz_card_name(c[b]),
+                pz_black(c[b]) ? "black" : "red");
+        return 0;
+    }
+    if (n != size)
+        WHY("group %d needs %d cards (%s); it has %d card%s", k, size, need, n, n == 1 ? "" : "s");
+    int nat = naturals(c, n);
+    if (nat < 2)
+        WHY("group %d has %d natural card%s: %s needs two at least besides the wild Aces", k, nat,
+            nat == 1 ? "" : "s", need);
+    if (kind == PZ_K_VSET && (b = differs(c, n, 0, 0, &a)) >= 0)
+        WHY("group %d is not a set of one value: %s and %s differ", k, pz_card_name(c[a]), pz_card_name(c[b]));
+    if (kind == PZ_K_SSET && (b = differs(c, n, 1, 0, &a)) >= 0)
+        WHY("group %d is not a set of one suit: %s and %s differ", k, pz_card_name(c[a]), pz_card_name(c[b]));
+    if (kind == PZ_K_RUN || kind == PZ_K_CRUN) {
+        int last = -1;
+        for (int i = 0; i < n; i++) {
+            if (pz_wild(c[i]))
+                continue;
+            if (last >= 0) {
+                int due = cyc(pz_rank(c[last]), i - last);
+                if (pz_rank(c[i]) != due) {
+                    int gap = i - last - 1;
+                    if (!gap)
+                        WHY("group %d is not a run of %d: %s then %s (after %s comes %s, or an Ace)", k, size,
+                            pz_card_name(c[last]), pz_card_name(c[i]), value_word(pz_rank(c[last])),
+                            value_word(due));
+                    WHY("group %d is not a run of %d: %s, %d Ace%s, then %s (card %d must be %s, or an Ace)", k,
+                        size, pz_card_name(c[last]), gap, gap == 1 ? "" : "s", pz_card_name(c[i]), i + 1,
+                        value_word(due));
+                }
+            }
+            last = i;
+        }
+        if (kind == PZ_K_CRUN && (b = differs(c, n, 2, 0, &a)) >= 0)
+            WHY("group %d is not of one colour: %s is %s, %s is %s", k, pz_card_name(c[a]),
+                pz_black(c[a]) ? "black" : "red", pz_card_name(c[b]), pz_black(c[b]) ? "black" : "red");
+    }
+    return 0;
+}
+
+int pz_phase_why(int phase, int ng, const uint8_t *const *g, const int *gn, char *why, size_t whylen)
+{
+    static const char *const NAMES[] = {"",
+                                        "two sets of 3 of one value",
+                                        "one set of 7 of one suit",
+                                        "two accumulations of 34",
+                                        "two sets of 4 of one value",
+                                        "one run of 8",
+                                        "two accumulations of 34, each of one colour",
+                                        "a run of 4 of one colour, then a set of 4 of one value"};
+    if (phase < 1 || phase > PZ_NPHASES)
+        WHY("phase ids are 1-7");
+    int want = pz_phase_ngroups(phase);
+    if (ng != want)
+        WHY("phase %d is %s: %s; the play has %d", phase, want == 1 ? "one group" : "two groups", NAMES[phase], ng);
+    if (phase == 7 && (pz_group_types(g[0], gn[0]) & (1u << 3)) && (pz_group_types(g[1], gn[1]) & (1u << 5)))
+        WHY("phase 7 is the run of 4 of one colour first, then the set of 4: these groups are the other way round");
+    for (int i = 0; i < ng; i++) {
+        int size;
+        group_bit(phase, i, &size);
+        if (group_why(pz_group_kind(phase, i), size, i, g[i], gn[i], why, whylen))
+            return 1;
+    }
+    if (pz_phase_types(ng, g, gn) & (1u << phase))
+        return 0;
+    WHY("the groups do not form phase %d (%s)", phase, NAMES[phase]);
 }
 
 /* --- legal plays ------------------------------------------------------------ */

@@ -190,23 +190,27 @@ test('play Phazed against planner bots in the browser', async () => {
 // swapped between places (none invented), imported as a new game.
 const BIG = ['AS', 'AS', 'AH', 'AH', 'AD', 'AD', '2S', '3H', '4D', '5C', '6S'];
 
-async function bigHandGame() {
-  const g = await apiCall(env, 'POST', '/games', { body: { game: 'phazed', seed: 3, players: [{ name: 'Ada' }, { bot: 'greedy' }, { bot: 'greedy' }, { bot: 'greedy' }] } });
+/** A game where Ada (seat 0), after her pick-up, holds `cards` (11) with
+ *  `done` phases done (bonus: the list of seven flags). */
+async function handGame(cards, done, variant = 'standard') {
+  const g = await apiCall(env, 'POST', '/games', { body: { game: 'phazed', variant, seed: 3, players: [{ name: 'Ada' }, { bot: 'greedy' }, { bot: 'greedy' }, { bot: 'greedy' }] } });
   assert.equal(g.status, 201);
   assert.equal((await apiCall(env, 'POST', `/games/${g.body.id}/plays`, { token: g.body.seats[0].token, body: { play: [1, null] } })).status, 200);
   const ex = await apiCall(env, 'GET', `/games/${g.body.id}/export?format=json`, { token: ADMIN });
   assert.equal(ex.status, 200);
   const st = ex.body.state, mine = st.hands[0];
-  BIG.forEach((want, i) => {
+  cards.forEach((want, i) => {
     const place = [st.deck, st.discard_pile, ...st.hands].find((pl) => (pl === mine ? mine.indexOf(want, i) : pl.indexOf(want)) >= 0);
     const from = place === mine ? mine.indexOf(want, i) : place.indexOf(want);
     [place[from], mine[i]] = [mine[i], place[from]];
   });
-  st.phase_status[0] = 4;
+  st.phase_status[0] = done;
   const imp = await apiCall(env, 'POST', '/games/import', { body: ex.body });
   assert.equal(imp.status, 201);
   return { id: imp.body.id, token: imp.body.seats[0].token };
 }
+
+const bigHandGame = () => handGame(BIG, 4);
 
 test('thousands of phase plays: the hint on top, a short list, pages from the API, usable at 375px', async () => {
   const { id, token } = await bigHandGame();
@@ -219,6 +223,10 @@ test('thousands of phase plays: the hint on top, a short list, pages from the AP
   const phases = legal.total - before;
   assert.ok(phases > 4096, `a hand with many phase plays (${phases})`);
   assert.match(await tid('pz-phase-count').innerText(), new RegExp(`${phases.toLocaleString('en')} ways`));
+  // the list is a help, folded away until asked for
+  assert.equal(await tid('pz-phase-next').isVisible(), false, 'the ways are folded away');
+  await tid('pz-phase-ways-toggle').click();
+  assert.equal(await tid('pz-phase-next').isVisible(), true);
   const buttons = page.locator('.pz-phase-btn');
   assert.equal(await buttons.count(), 12, 'a short list, not thousands of buttons');
   assert.equal(await tid('pz-phase-range').innerText(), `1–12 of ${phases.toLocaleString('en')}`);
@@ -231,6 +239,12 @@ test('thousands of phase plays: the hint on top, a short list, pages from the AP
   assert.equal(hint[0], 3, 'the planner lays its phase');
   assert.match(await tid('pz-phase-hint').getAttribute('class'), /\bhinted\b/);
   assert.match(await tid('pz-phase-hint').getAttribute('aria-label'), /^Play phase 5: .*\(hint\)$/);
+  // the tray takes the hint's cards too
+  await tid('pz-tray-hint').click();
+  const inTray = await tid('pz-tray-group-0').locator('.card').evaluateAll((els) => els.map((e) => e.dataset.card));
+  assert.deepEqual(inTray, hint[1][1][0], "the hint's run, in its order, in the tray");
+  await tid('pz-tray-clear').click();
+  assert.equal(await tid('pz-tray-group-0').locator('.card').count(), 0);
 
   // next page: from /legal's first answer; the last page: fetched from the API's pages
   await tid('pz-phase-next').click();
@@ -269,6 +283,116 @@ test('thousands of phase plays: the hint on top, a short list, pages from the AP
   const v = (await apiCall(env, 'GET', `/games/${id}`, { token })).body.state;
   assert.deepEqual(v.table[0], [5, hint[1][1]]);
   assert.equal(await tid('pz-phase-plays').count(), 0, 'no phase to lay once it is down');
+});
+
+// Phase 1 laid by putting cards into the tray's groups: a wrong selection
+// first (the server's reason, naming the group, by the "Lay phase" button),
+// then a group short of a card, then the right one, partly by keyboard.
+test('a phase laid by choosing its cards, and a wrong choice explained by group', async () => {
+  const HAND = ['7S', '7H', '7D', '9C', '9S', 'AH', '2C', '4D', '6H', 'JS', 'QC'];
+  const { id, token } = await handGame(HAND, 0);
+  await page.goto('/');
+  await page.evaluate(([k, t]) => localStorage.setItem(k, t), [`croupier.token.${id}`, token]);
+  await page.goto(`/#game=${id}`);
+  await tid('pz-tray').waitFor();
+  const hand = (await apiCall(env, 'GET', `/games/${id}`, { token })).body.state.hand;
+  const card = (c) => tid(`pz-hand-card-${hand.indexOf(c)}`);
+  const inGroup = (g) => tid(`pz-tray-group-${g}`).locator('.card').evaluateAll((els) => els.map((e) => e.dataset.card));
+  assert.match(await tid('pz-tray-group-0').innerText(), /Group 1 needs a set of 3 of one value/);
+  assert.match(await tid('pz-tray-group-1').innerText(), /Group 2 needs a set of 3 of one value/);
+  // the list of ways stays a folded help
+  assert.equal(await tid('pz-phase-ways').getAttribute('open'), null);
+
+  // a hand card, then a group; and a group, then hand cards
+  for (const c of ['7S', '7H', '9C']) { await card(c).click(); await tid('pz-tray-put-0').click(); }
+  await tid('pz-tray-put-1').click();
+  assert.equal(await tid('pz-tray-put-1').getAttribute('aria-pressed'), 'true');
+  for (const c of ['9S', 'AH', '7D']) await card(c).click();
+  assert.deepEqual(await inGroup(0), ['7S', '7H', '9C']);
+  assert.deepEqual(await inGroup(1), ['9S', 'AH', '7D']);
+  assert.equal(await tid('pz-tray-count-1').innerText(), '3 of 3 cards');
+  assert.match(await card('7D').getAttribute('aria-label'), /in group 2 of your phase/);
+
+  const refused = async (re) => {
+    const [res] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/plays')), tid('pz-tray-lay').click()]);
+    assert.equal(res.status(), 422);
+    await tid('verdict').waitFor();
+    assert.match(await tid('verdict').innerText(), re);
+    assert.equal(await page.locator('[data-testid="verdict-anchor"] [data-testid="pz-tray-lay"]').count(), 1, 'the reason by the "Lay phase" button');
+  };
+  await refused(/group 1 is not a set of one value: 7♠ and 9♣ differ/);
+  await page.screenshot({ path: path.join(OUT, 'phazed-tray-refused.png'), fullPage: true });
+  await page.setViewportSize({ width: 375, height: 812 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `no horizontal scrolling at 375px with the tray (overflow ${overflow}px)`);
+  await page.screenshot({ path: path.join(OUT, 'phazed-tray-375.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  assert.deepEqual(await inGroup(0), ['7S', '7H', '9C'], 'the tray keeps the choice after a refusal');
+
+  // take back: a placed card in the tray, and one by its hand card
+  await tid('pz-tray-card-0-2').click();
+  await card('7D').click();
+  assert.deepEqual(await inGroup(0), ['7S', '7H']);
+  assert.deepEqual(await inGroup(1), ['9S', 'AH']);
+  await tid('pz-tray-put-1').click(); // unchoose group 2
+  await card('7D').click(); await tid('pz-tray-put-0').click();
+  await refused(/group 2 needs 3 cards \(a set of 3 of one value\); it has 2 cards/);
+
+  // the last card by keyboard: Tab to the hand card and Enter, then to "Put here" and Enter
+  await card('9C').focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await card('9C').getAttribute('aria-pressed'), 'true');
+  await tid('pz-tray-put-0').focus();
+  const focused = () => page.evaluate(() => document.activeElement.dataset.testid);
+  const passed = [];
+  for (let k = 0; k < 5 && (await focused()) !== 'pz-tray-put-1'; k++) { await page.keyboard.press('Tab'); passed.push(await focused()); }
+  assert.deepEqual(passed, ['pz-tray-card-1-0', 'pz-tray-card-1-1', 'pz-tray-put-1'], 'Tab goes through group 2\'s cards to its "Put here"');
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await inGroup(1), ['9S', 'AH', '9C']);
+  const n = await logCount(page);
+  await tid('pz-tray-lay').focus();
+  await page.keyboard.press('Enter');
+  await logGrows(page, n);
+  const v = (await apiCall(env, 'GET', `/games/${id}`, { token })).body.state;
+  assert.equal(v.table[0][0], 1);
+  assert.deepEqual(v.table[0][1].map((g) => [...g].sort()), [['7D', '7H', '7S'], ['9C', '9S', 'AH']]);
+  assert.equal(await tid('pz-tray').count(), 0, 'no tray once the phase is down');
+  await page.screenshot({ path: path.join(OUT, 'phazed-tray-laid.png'), fullPage: true });
+  // the two refusals (422) are the browser's only complaints here
+  const refusals = env.consoleErrors.filter((e) => /status of 422/.test(e));
+  assert.equal(refusals.length, 2);
+  env.consoleErrors.splice(0, env.consoleErrors.length, ...env.consoleErrors.filter((e) => !/status of 422/.test(e)));
+});
+
+// The bonus variant: the tray offers the phases not done, and lays the one chosen.
+test('bonus: the tray lays the open phase chosen', async () => {
+  const done = [true, true, false, false, false, true, false];
+  const { id, token } = await handGame(BIG, done, 'bonus');
+  await page.goto('/');
+  await page.evaluate(([k, t]) => localStorage.setItem(k, t), [`croupier.token.${id}`, token]);
+  await page.goto(`/#game=${id}`);
+  await tid('pz-tray').waitFor();
+  const offered = await page.locator('[data-testid^="pz-tray-phase-"]').evaluateAll((els) => els.map((e) => e.dataset.testid));
+  assert.deepEqual(offered, ['pz-tray-phase-3', 'pz-tray-phase-4', 'pz-tray-phase-5', 'pz-tray-phase-7'], 'the open phases');
+  await tid('pz-tray-phase-5').click();
+  assert.equal(await tid('pz-tray-phase-5').getAttribute('aria-pressed'), 'true');
+  assert.match(await tid('pz-tray-group-0').innerText(), /Group 1 needs a run of 8, in order/);
+  assert.equal(await tid('pz-tray-group-1').count(), 0, 'phase 5 is one group');
+  const hand = (await apiCall(env, 'GET', `/games/${id}`, { token })).body.state.hand;
+  await tid('pz-tray-put-0').click();
+  const RUN = ['AS', '2S', '3H', '4D', '5C', '6S', 'AH', 'AD'];
+  const used = [];
+  for (const c of RUN) {
+    const i = hand.findIndex((x, k) => x === c && !used.includes(k));
+    used.push(i);
+    await tid(`pz-hand-card-${i}`).click();
+  }
+  assert.equal(await tid('pz-tray-count-0').innerText(), '8 of 8 cards');
+  const n = await logCount(page);
+  await tid('pz-tray-lay').click();
+  await logGrows(page, n);
+  const v = (await apiCall(env, 'GET', `/games/${id}`, { token })).body.state;
+  assert.deepEqual(v.table[0], [5, [RUN]]);
 });
 
 test('no console errors while playing Phazed', () => {

@@ -1,9 +1,11 @@
 // The Phazed table's phase plays: a hand can hold thousands (a run of eight
-// with several Aces), so the table never draws a button for each. It says
-// how many ways the phase can be laid, shows the hint's phase play on top
-// (exactly one of /legal's: the engine lays both in one order) and the list
-// a page of PZ_PHASE_PAGE at a time; the pages past /legal's first answer
-// (which the core fetched) come from the API's own pages, ?offset=&limit=.
+// with several Aces), so the table never draws a button for each. A phase
+// is laid by putting cards into its groups (phazed-tray.js); this is the
+// help beside it: it shows the hint's phase play on top (exactly one of
+// /legal's: the engine lays both in one order) and, folded away as "Show me
+// ways" with how many there are, the list a page of PZ_PHASE_PAGE at a
+// time; the pages past /legal's first answer (which the core fetched) come
+// from the API's own pages, ?offset=&limit=.
 // Phase plays come last in /legal's list, after every other kind.
 import { api } from '../core/api.js';
 import { h } from '../core/dom.js';
@@ -45,9 +47,17 @@ export function phasePager(a, legal, phasePlays, total, hint, button) {
   }, text);
   const hinted = hint && hint[0] === 3 ? hint : null;
   const ways = total === 1 ? 'one way' : `${total.toLocaleString('en')} ways`;
+  // the list is a help, folded away until asked for ("Show me ways"); its
+  // state is the table's own, kept over the redraws
+  const open = !!a.table.pzWaysOpen;
   return h('section', { class: 'pz-phase-plays', 'aria-label': 'Phases you can lay', 'data-testid': 'pz-phase-plays' },
-    h('p', { class: 'pz-phase-count', 'data-testid': 'pz-phase-count' }, `You can lay your phase ${ways}.`),
     hinted ? h('div', { class: 'pz-phase-hint' }, h('span', { class: 'pz-phase-hint-label' }, 'Hint:'), button(hinted, 'pz-phase-hint')) : null,
+    h('details', {
+      class: 'pz-phase-ways', 'data-testid': 'pz-phase-ways', open,
+      ontoggle: (e) => { if (e.target.open !== open) setTable('pzWaysOpen', e.target.open); },
+    },
+    h('summary', { 'data-testid': 'pz-phase-ways-toggle' },
+      h('span', { class: 'pz-phase-count', 'data-testid': 'pz-phase-count' }, `You can lay your phase ${ways}.`), ' Show me ways'),
     h('div', { class: 'pz-phase-list', role: 'group', 'aria-label': `Phase plays ${from + 1} to ${to} of ${total}` },
       shown ? shown.map((p, i) => button(p, `pz-phase-${from + i}`)) : h('p', { class: 'help' }, 'Loading...')),
     pages > 1 ? h('nav', { class: 'pz-phase-pager', 'aria-label': 'More phase plays', 'data-testid': 'pz-phase-pager' },
@@ -56,5 +66,5 @@ export function phasePager(a, legal, phasePlays, total, hint, button) {
       h('span', { class: 'pz-phase-range', 'data-testid': 'pz-phase-range', 'aria-live': 'polite' },
         `${(from + 1).toLocaleString('en')}–${to.toLocaleString('en')} of ${total.toLocaleString('en')}`),
       nav('Next phase plays', '›', k + 1, 'pz-phase-next'),
-      nav('Last phase plays', '»', pages - 1, 'pz-phase-last')) : null);
+      nav('Last phase plays', '»', pages - 1, 'pz-phase-last')) : null));
 }

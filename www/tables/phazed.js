@@ -9,6 +9,7 @@ import { nearHand } from '../core/nearhand.js';
 import { placeVerdict } from '../core/verdict.js';
 import { boCard, readableCodes } from './french-cards.js';
 import { phasePager } from './phazed-phases.js';
+import { phaseTray, trayGroupOf, trayTakesCard } from './phazed-tray.js';
 
 // Phazed: pick up (deck or discard), then maybe lay the phase for this hand,
 // place cards on groups on the table, and discard (bonus: play a Joker as Skip).
@@ -365,6 +366,9 @@ export const PZ = {
     const order = hand.map((c, i) => i);
     if (sortBy !== 'dealt') order.sort((x, y) => pzSortKey(hand[x], sortBy) - pzSortKey(hand[y], sortBy) || x - y);
     const hintCard = hint && (hint[0] === 5 ? hint[1] : hint[0] === 4 ? hint[1][0] : hint[0] === 6 ? 'ZZ' : null);
+    // the "lay a phase" tray (phazed-tray.js): once picked up, while the phase is not down
+    const laidNow = you !== null && ((s.table || [])[you] || [null])[0];
+    const trayOn = playing && !pickUp && you !== null && (laidNow === null || laidNow === undefined);
     let hintShown = false;
     const handEl = h('div', { class: 'hand pz-hand', role: 'group', 'aria-label': 'Your hand', 'data-testid': 'pz-hand' }, order.map((i) => {
       const card = hand[i];
@@ -372,14 +376,18 @@ export const PZ = {
       const isHint = !hintShown && hintCard === card;
       if (isHint) hintShown = true;
       const words = [];
+      const inGroup = trayOn ? trayGroupOf(a, i) : -1;
       if (sel === i) words.push('selected');
+      if (inGroup >= 0) words.push(`in group ${nth(inGroup)} of your phase: choose it to take it back`);
       if (isHint) words.push('hint: play this card');
       return h('button', {
-        type: 'button', class: `hand-card${sel === i ? ' selected' : ''}${ok && sel === null ? ' playable' : ''}${isHint ? ' hinted' : ''}`,
+        type: 'button', class: `hand-card${sel === i ? ' selected' : ''}${ok && sel === null ? ' playable' : ''}${isHint ? ' hinted' : ''}${inGroup >= 0 ? ' pz-in-tray' : ''}`,
         'data-testid': `pz-hand-card-${i}`, 'aria-pressed': String(sel === i), 'aria-disabled': playing ? null : 'true',
         'aria-label': `${pzCard(card).name}${words.length ? `, ${words.join(', ')}` : ''}`,
         onclick: () => {
           if (!guard()) return;
+          // into (or back out of) the tray's chosen group
+          if (trayOn && trayTakesCard(a, i)) return;
           // Any card may be chosen; the server judges where it goes.
           select(`pz:${i}`, { keepHint: true });
         },
@@ -405,6 +413,9 @@ export const PZ = {
       }, h('span', { class: 'pz-phase-title' }, `Play phase ${p[1][0]}`), p[1][1].map((g) => pzMiniRow(g)));
     };
     const phaseList = phaseTotal ? phasePager(a, legal, phasePlays, phaseTotal, hint, phaseButton) : null;
+    const tray = trayOn ? phaseTray(a, {
+      hand, status: (s.phase_status || [])[you], bonus, sel, hint, guard, face: (c) => pzFace(c, 'pz-small'), name: (c) => pzCard(c).name,
+    }) : null;
     const selDiscard = selCard !== null ? discardOf(selCard) : null;
     const skipPlays = legal.filter((p) => p[0] === 6);
     const actions = playing ? h('div', { class: 'pz-actions', 'data-testid': 'pz-actions' },
@@ -421,7 +432,7 @@ export const PZ = {
       const area = playerArea(you);
       area.append(
         h('div', { class: 'pz-hand-head' }, h('h4', { class: 'area-title' }, 'Your hand'), sortBtns),
-        ...[handEl, actions, phaseList, nearHand(a)].filter(Boolean));
+        ...[handEl, actions, tray, phaseList, nearHand(a)].filter(Boolean));
       return area;
     })();
 
@@ -440,7 +451,7 @@ export const PZ = {
     if (playing) {
       if (pickUp) helpText = 'Pick up: click the deck or the discard pile.';
       else if (selCard !== null) helpText = `Your ${pzCard(selCard).name}: click a highlighted group to place it, or the discard pile (or "Discard") to end your turn. Escape cancels.`;
-      else helpText = `${phaseTotal ? 'Lay your phase with a "Play phase" button, or choose' : 'Choose'} a card in your hand to place on a group or to discard.`;
+      else helpText = `${tray ? 'Lay your phase: put cards of your hand into its groups below, then "Lay phase". Or choose' : 'Choose'} a card in your hand to place on a group or to discard.`;
     }
     return placeVerdict(h('div', { class: 'pz-board' },
       info,
