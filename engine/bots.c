@@ -9,9 +9,10 @@
  * is shown). Everything around that -- finding the
  * row by name ("default" is bots[0] in every game), refusing a finished
  * game, drawing chance from the game's counter-based stream (bot_chance
- * below: nothing of it is kept in the state), help mode's answer, a seating some strategy cannot
- * play -- lives here once rather than in each game. So does game_check, the
- * debug builds' check of a game's invariants after a play.
+ * below: nothing of it is kept in the state), help mode's answer, a
+ * seating some strategy cannot play -- lives here once rather than in each
+ * game. So does game_check, the debug builds' check of a game's invariants
+ * after a play.
  */
 #include "game.h"
 
