@@ -136,7 +136,12 @@ static int same_play(const json_t *rec, const char *play)
     return same;
 }
 
-/* Replay logged plays with n <= upto onto st (an origin). 0 or ERR_INTERNAL. */
+/* Replay logged plays with n <= upto onto st (an origin). 0 or ERR_INTERNAL.
+ * Every play is applied as logged, a bot's too: no bot is asked again, so
+ * a build whose bot would now choose otherwise replays the same game (a
+ * bot's chance is drawn from the game's key and play number, never kept in
+ * the state: engine/bots.c). A forced play (the pass of a seat that cannot
+ * play) is the rules' own (autoplay) when it still is the logged one. */
 static int ctx_replay(const game_ops *ops, void *st, const store_play *plays, int k, long upto,
                       game_err *e)
 {
@@ -150,19 +155,10 @@ static int ctx_replay(const game_ops *ops, void *st, const store_play *plays, in
             continue;
         if (p->n > upto)
             break;
-        /* A bot's or a forced play is replayed by the bot (or the forced
-         * move) itself when it still chooses the logged play, so that what
-         * it keeps in the state (the random bot's generator) is as it was;
-         * a build whose bot now chooses otherwise applies the logged play. */
-        if (p->kind == STORE_BOT || p->kind == STORE_FORCED) {
+        if (p->kind == STORE_FORCED) {
             memcpy(copy, st, ops->state_size);
             json_t *rec = NULL;
-            char expl[320];
-            game_err be = {0};
-            int ok = p->kind == STORE_BOT
-                         ? p->bot && game_bot_play(ops, st, p->bot, &rec, expl, sizeof expl, &be) == 0
-                         : ops->autoplay(st, &rec) == 1;
-            ok = ok && same_play(rec, p->play);
+            int ok = ops->autoplay(st, &rec) == 1 && same_play(rec, p->play);
             json_decref(rec);
             if (ok)
                 continue;

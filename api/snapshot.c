@@ -13,7 +13,7 @@
 #endif
 
 /* The header without its checksum:
- * "CROUPIER-SNAP/2 layout game id version size " (then the compressed length). */
+ * "CROUPIER-SNAP/3 layout game id version size " (then the compressed length). */
 static int header(char *h, size_t n, const game_ops *ops, const char *id, int64_t version)
 {
     int k = snprintf(h, n, SNAP_MAGIC "%s %s %s %lld %zu ", CROUPIER_LAYOUT, ops->name, id,

@@ -6,7 +6,7 @@
  * the game's id and the version it is of, and a checksum over all of that
  * and the compressed bytes:
  *
- *   CROUPIER-SNAP/2 <layout> <game> <id> <version> <state_size> <lz4 length> <xxh3-64>\n<lz4 bytes>
+ *   CROUPIER-SNAP/3 <layout> <game> <id> <version> <state_size> <lz4 length> <xxh3-64>\n<lz4 bytes>
  * The LZ4 bytes hold the state's first ops->state_used(st) bytes (all of
  * them when the game has no state_used); unpacking zeroes the rest. A
  * Phazed state is 90 KB, its log at the end mostly empty: a read
@@ -15,8 +15,10 @@
  * Why compressed: the states are fixed-size arrays, mostly empty (Phazed
  * 90 KB, Five Crowns 40 KB); read raw, the blob's SQLite overflow pages,
  * its checksum and its copy were half the instructions of GET /games/{id}
- * (docs/benchmarks.md). A snapshot of the previous format (/1) does not
- * match and is rebuilt from the log, as any other stale one.
+ * (docs/benchmarks.md). A snapshot of an earlier format does not match and
+ * is rebuilt from the log, as any other stale one: /1 (uncompressed), /2
+ * (states that still held the bots' generator, before bot chance became
+ * counter-based: engine/bots.c).
  *
  * Only this server writes snapshots, so a snapshot that passes every check is
  * used as it is: no JSON, no re-validation, the same cost at play 10 as at
@@ -32,7 +34,7 @@
 
 #include "game.h"
 
-#define SNAP_MAGIC "CROUPIER-SNAP/2 "
+#define SNAP_MAGIC "CROUPIER-SNAP/3 "
 
 /* *out malloc'd, *len bytes. 0 or ERR_INTERNAL (out of memory). */
 int snap_pack(const game_ops *ops, const char *id, int64_t version, const void *st,

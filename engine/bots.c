@@ -8,10 +8,11 @@
  * explain() of the play from public facts (the "explanation" every reader
  * is shown). Everything around that -- finding the
  * row by name ("default" is bots[0] in every game), refusing a finished
- * game, drawing chance from the state's bot RNG and keeping it only when
- * the play is made, help mode's answer, a seating some strategy cannot
- * play -- lives here once rather than in each game. So does game_check, the
- * debug builds' check of a game's invariants after a play.
+ * game, drawing chance from the game's counter-based stream (bot_chance
+ * below: nothing of it is kept in the state), help mode's answer, a
+ * seating some strategy cannot play -- lives here once rather than in each
+ * game. So does game_check, the debug builds' check of a game's invariants
+ * after a play.
  */
 #include "game.h"
 
@@ -25,6 +26,15 @@ typedef union play_buf {
     max_align_t align;
     unsigned char bytes[GAME_PLAY_MAX];
 } play_buf;
+
+/* A strategy's chance at the position st: the stream keyed by the game's
+ * bot key at the number of plays made so far. The same position gives the
+ * same draws (help mode's answer is the default bot's play), and a replay
+ * of the log needs none of it. */
+static rng bot_chance(const game_ops *ops, const void *st, const game_status *gs)
+{
+    return rng_at(ops->bot_key(st), (uint64_t)(gs->plays < 0 ? 0 : gs->plays));
+}
 
 const game_bot *game_find_bot(const game_ops *ops, const char *strategy)
 {
@@ -52,7 +62,7 @@ int game_bot_play(const game_ops *ops, void *st, const char *strategy, json_t **
         return err_set(e, ERR_BAD_MEMBER, "", "unknown strategy \"%.32s\"", strategy ? strategy : "");
     play_buf play;
     char why[400], pub[400];
-    rng r = ops->bot_rng(st);
+    rng r = bot_chance(ops, st, &gs);
     b->choose(st, gs.to_move, &r, play.bytes, why, sizeof why);
     /* every reader's line, from the position before the play */
     json_t *pj = ops->play_json(play.bytes);
@@ -60,7 +70,7 @@ int game_bot_play(const game_ops *ops, void *st, const char *strategy, json_t **
     if (pj)
         ops->explain(st, gs.to_move, pj, b->name, pub, sizeof pub);
     json_decref(pj);
-    if (ops->bot_apply(st, play.bytes, &r, pub, record))
+    if (ops->bot_apply(st, play.bytes, pub, record))
         return err_set(e, ERR_INTERNAL, "", "strategy %s chose an illegal play", b->name);
     GAME_CHECK(ops, st);
     if (record && *record)
@@ -83,7 +93,7 @@ int game_hint(const game_ops *ops, const void *st, int seat, json_t **out, game_
         return ops->hint(st, seat, out, e);
     play_buf play;
     char why[400];
-    rng r = ops->bot_rng(st); /* a copy: help mode changes nothing */
+    rng r = bot_chance(ops, st, &gs);
     ops->bots[0].choose(st, seat, &r, play.bytes, why, sizeof why);
     *out = json_pack("{s:o,s:s,s:s}", "play", ops->play_json(play.bytes), "explanation", why,
                      "strategy", ops->bots[0].name);

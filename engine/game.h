@@ -212,15 +212,18 @@ typedef struct game_ops {
      * recorded for them), apply that forced play and return 1 with its
      * record; else return 0 and change nothing. */
     int (*autoplay)(void *st, json_t **record);
-    /* The bots' side of a game, for engine/bots.c: the state's bot RNG (a
-     * copy); make a play a strategy chose (the game's own play value, as
-     * game_bot.choose wrote it), keeping r as the new bot RNG, with `why`
-     * (the public line of explain) as its record's "explanation" (record as
-     * for apply) -- returns 0, or -1 changing nothing when the play is not
-     * legal (a broken strategy); and a play value as the JSON of a play
-     * (new ref). */
-    rng (*bot_rng)(const void *st);
-    int (*bot_apply)(void *st, const void *play, const rng *r, const char *why, json_t **record);
+    /* The bots' side of a game, for engine/bots.c: the game's bot key (set
+     * at the deal, never changed by a play: a strategy's chance at a play
+     * is rng_at(bot_key, plays made so far), so the state keeps no bot
+     * generator and a logged bot play replays by apply() alone); make a
+     * play a strategy chose (the game's own play value, as game_bot.choose
+     * wrote it), with `why` (the public line of explain) as its record's
+     * "explanation" (record as for apply) -- returns 0, or -1 changing
+     * nothing when the play is not legal (a broken strategy), and leaves
+     * the state as apply() of the same play does; and a play value as the
+     * JSON of a play (new ref). */
+    uint64_t (*bot_key)(const void *st);
+    int (*bot_apply)(void *st, const void *play, const char *why, json_t **record);
     json_t *(*play_json)(const void *play);
     /* The public explanation of a bot's play, the one line every reader is
      * shown while the game runs: what `seat`, the seat to move at st, does

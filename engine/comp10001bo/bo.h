@@ -114,7 +114,7 @@ typedef struct bo_state {
     uint16_t nhist;
     bo_hist hist[BO_MAXHIST];
     rng rng;  /* deal and reshuffles */
-    rng brng; /* the random bot */
+    uint64_t bkey; /* the bots' key (game.h: bot_key), the seed's */
     /* a past position of a finished game replayed for a reader (GET
      * /games/{id}?at=N): shown as a finished game is, every card to every
      * reader (game.h: reveal). Never stored. */

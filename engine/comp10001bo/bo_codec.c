@@ -223,7 +223,7 @@ json_t *bo_encode(const bo_state *st)
     json_object_set_new(o, "game", json_string("comp10001bo"));
     json_object_set_new(o, "variant", json_string(variant_name(st->variant)));
     json_object_set_new(o, "rng", jx_rng_encode(&st->rng));
-    json_object_set_new(o, "bot_rng", jx_rng_encode(&st->brng));
+    json_object_set_new(o, "bot_key", jx_bot_key_encode(st->bkey));
     json_object_set_new(o, "draw", draw_json(st));
     json_t *hands = json_array(), *stocks = json_array();
     for (int p = 0; p < BO_NP; p++) {
@@ -343,7 +343,7 @@ static int decode_body(bo_state *st, const json_t *j, game_err *e)
     for (int q = 0; q < BO_NP; q++)
         st->embargoed_by[q] = -1;
     if (jx_rng_decode(jx_get(j, "rng"), "/rng", &st->rng, e) ||
-        jx_rng_decode(jx_get(j, "bot_rng"), "/bot_rng", &st->brng, e))
+        jx_bot_key_decode(j, &st->bkey, e))
         return ERR_BAD_MEMBER;
 
     int n;

@@ -10,7 +10,6 @@
 #include <string.h>
 
 static const uint64_t DEAL_STREAM = 0xB0C0DEA1ULL;
-static const uint64_t BOT_STREAM = 0xB0B07ULL;
 
 static void draw_up(bo_state *st, int p)
 {
@@ -28,7 +27,7 @@ void bo_deal_variant(bo_state *st, uint64_t seed, int variant)
     memset(st, 0, sizeof *st);
     st->variant = (uint8_t)(variant ? 1 : 0);
     rng_seed(&st->rng, seed, DEAL_STREAM);
-    rng_seed(&st->brng, seed, BOT_STREAM);
+    st->bkey = seed;
     uint8_t deck[BO_MAXCARDS];
     int ncards = bo_deck_size(st->variant);
     for (int i = 0; i < ncards; i++)

@@ -277,15 +277,14 @@ static const game_bot BOTS[] = {
 };
 _Static_assert(sizeof(bo_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer");
 
-static rng bot_rng(const void *st) { return ((const bo_state *)st)->brng; }
+static uint64_t bot_key(const void *st) { return ((const bo_state *)st)->bkey; }
 
-static int bot_apply(void *vst, const void *p, const rng *r, const char *why, json_t **record)
+static int bot_apply(void *vst, const void *p, const char *why, json_t **record)
 {
     bo_state *st = vst;
     int verdict = bo_state_judge(st, p, NULL, 0, NULL);
     if (!verdict)
         return -1;
-    st->brng = *r;
     commit(st, p, verdict, record, why);
     return 0;
 }
@@ -329,7 +328,7 @@ const game_ops comp10001bo_ops = {
     .check = check,
     .apply = apply,
     .autoplay = autoplay,
-    .bot_rng = bot_rng,
+    .bot_key = bot_key,
     .bot_apply = bot_apply,
     .play_json = play_json,
     .explain = explain,

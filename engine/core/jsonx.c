@@ -307,6 +307,31 @@ int jx_known(const json_t *obj, const char *base, const char *const *known, game
     return 0;
 }
 
+json_t *jx_bot_key_encode(uint64_t key)
+{
+    char s[17];
+    snprintf(s, sizeof s, "%016" PRIx64, key);
+    return json_string(s);
+}
+
+int jx_bot_key_decode(const json_t *state, uint64_t *key, game_err *e)
+{
+    const json_t *k = jx_get(state, "bot_key"), *old = jx_get(state, "bot_rng");
+    const char *s;
+    rng r;
+    if (old && jx_rng_decode(old, "/bot_rng", &r, e))
+        return ERR_BAD_MEMBER;
+    if (!k && old) {
+        *key = rng_mix64(r.state) ^ r.inc;
+        return 0;
+    }
+    if (jx_string(k, "/bot_key", &s, e))
+        return ERR_BAD_MEMBER;
+    if (jx_hex64(s, key))
+        return err_set(e, ERR_BAD_MEMBER, "/bot_key", "expected up to 16 hex digits");
+    return 0;
+}
+
 int jx_rng_decode(const json_t *v, const char *ptr, rng *r, game_err *e)
 {
     char p[192];

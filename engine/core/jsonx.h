@@ -66,5 +66,13 @@ int jx_hex64(const char *s, uint64_t *out);
 /* RNG state as {"state":"<hex>","inc":"<hex>"}. */
 json_t *jx_rng_encode(const rng *r);
 int jx_rng_decode(const json_t *v, const char *ptr, rng *r, game_err *e);
+/* A game's bot key (game.h: bot_key) as the member "bot_key" of a stored
+ * state: 16 hex digits. A state of a release before counter-based bot
+ * chance carries "bot_rng" (its bots' generator) instead: still read, and
+ * checked as before, the key is then derived from it (the same key for the
+ * same state, so an old origin decodes the same every time). One of the two
+ * members is required; "bot_key" wins when both are there. */
+json_t *jx_bot_key_encode(uint64_t key);
+int jx_bot_key_decode(const json_t *state, uint64_t *key, game_err *e);
 
 #endif

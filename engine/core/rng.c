@@ -19,6 +19,25 @@ uint32_t rng_next(rng *r)
     return (xorshifted >> rot) | (xorshifted << ((-rot) & 31));
 }
 
+uint64_t rng_mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+rng rng_at(uint64_t key, uint64_t k)
+{
+    /* k mixed before it meets the key, so that small keys and small counts
+     * (seed 7 at play 3, seed 4 at play 0) do not cancel into one seed; the
+     * PCG stream from a second mix of it */
+    uint64_t s = rng_mix64(key ^ rng_mix64(k));
+    rng r;
+    rng_seed(&r, s, rng_mix64(s));
+    return r;
+}
+
 uint32_t rng_below(rng *r, uint32_t bound)
 {
     uint64_t m = (uint64_t)rng_next(r) * bound;

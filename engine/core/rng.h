@@ -1,8 +1,12 @@
 /* rng.h: PCG32 (O'Neill, pcg-random.org), the only randomness in engine/.
  *
- * The generator is a plain value inside each game's state, so a stored game
- * carries its own stream and the same seed and plays give the same game on
- * every machine. Never rand().
+ * The deal's generator is a plain value inside each game's state, so a
+ * stored game carries its own stream and the same seed and plays give the
+ * same game on every machine. The bots' chance is counter-based instead:
+ * rng_at(key, k) is a fresh generator for the k-th play of the game whose
+ * key is `key`, a pure function of the two, so nothing of it is kept
+ * between plays and a game's log replays without asking a bot anything.
+ * Never rand().
  */
 #ifndef CROUPIER_RNG_H
 #define CROUPIER_RNG_H
@@ -17,6 +21,13 @@ typedef struct rng {
 
 void rng_seed(rng *r, uint64_t seed, uint64_t stream);
 uint32_t rng_next(rng *r);
+/* SplitMix64's finaliser (Steele, Lea, Flood 2014): a bijection of 64 bits
+ * in which every input bit moves about half the output bits. */
+uint64_t rng_mix64(uint64_t x);
+/* A new generator for step k of the stream keyed by key (engine/bots.c: a
+ * game's bot key and the number of plays made so far). Deterministic;
+ * distinct k give unrelated generators. */
+rng rng_at(uint64_t key, uint64_t k);
 /* Uniform in [0, bound); bound > 0. Unbiased (Lemire's rejection). */
 uint32_t rng_below(rng *r, uint32_t bound);
 /* Fisher-Yates shuffle of n bytes. */

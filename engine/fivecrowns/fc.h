@@ -110,7 +110,7 @@ typedef struct fc_state {
     uint8_t disc[FC_PILE];
     fc_round rounds[FC_ROUNDS]; /* rounds[r-1] once round r is over */
     rng rng;  /* deals and reshuffles */
-    rng brng; /* the random bot */
+    uint64_t bkey; /* the bots' key (game.h: bot_key), the seed's */
     /* a past position of a finished game replayed for a reader (GET
      * /games/{id}?at=N): shown as a finished game is, every card to every
      * reader (game.h: reveal). Never stored. */

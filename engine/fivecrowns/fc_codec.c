@@ -188,7 +188,7 @@ json_t *fc_encode(const fc_state *st)
     }
     json_object_set_new(o, "history", h);
     json_object_set_new(o, "rng", jx_rng_encode(&st->rng));
-    json_object_set_new(o, "bot_rng", jx_rng_encode(&st->brng));
+    json_object_set_new(o, "bot_key", jx_bot_key_encode(st->bkey));
     return o;
 }
 
@@ -482,7 +482,7 @@ static int decode_body(fc_state *st, const json_t *j, game_err *e)
         }
     }
     if (jx_rng_decode(jx_get(j, "rng"), "/rng", &st->rng, e) ||
-        jx_rng_decode(jx_get(j, "bot_rng"), "/bot_rng", &st->brng, e))
+        jx_bot_key_decode(j, &st->bkey, e))
         return ERR_BAD_MEMBER;
     if (fc_check_capacity(st, e))
         return ERR_BAD_MEMBER;

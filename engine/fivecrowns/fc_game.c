@@ -25,7 +25,6 @@
 #include <string.h>
 
 static const uint64_t DEAL_STREAM = 0xFC0DEA1ULL;
-static const uint64_t BOT_STREAM = 0xFCB07ULL;
 
 /* 1 when card c is one of the n cards of h. */
 static int fc_hand_has(const uint8_t *h, int n, int c)
@@ -87,7 +86,7 @@ void fc_new_game(fc_state *st, int np, uint64_t seed, int open, int call)
 {
     memset(st, 0, sizeof *st);
     rng_seed(&st->rng, seed, DEAL_STREAM);
-    rng_seed(&st->brng, seed, BOT_STREAM);
+    st->bkey = seed;
     st->np = (uint8_t)np;
     st->open = (uint8_t)(open != 0);
     st->call = (int8_t)call;
@@ -368,10 +367,10 @@ int fc_check_capacity(const fc_state *st, game_err *e)
 void fc_conceal(fc_state *st, int seat, uint64_t salt)
 {
     /* The salt is the caller's secret, unrelated to the game's seed: the
-     * copy's draw order and both its RNGs (deals and reshuffles; the random
-     * bot) are new, so its holder learns nothing of the game's. */
+     * copy's draw order and its RNG (deals and reshuffles) and the bots'
+     * key are new, so its holder learns nothing of the game's. */
     rng_seed(&st->rng, salt, DEAL_STREAM);
-    rng_seed(&st->brng, salt ^ 0x9e3779b97f4a7c15ULL, BOT_STREAM);
+    st->bkey = rng_mix64(salt);
     if (!st->open) {
         /* the hands the seat does not see go back with the draw pile and
          * are dealt again from the shuffle below */

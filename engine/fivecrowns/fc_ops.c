@@ -240,14 +240,13 @@ static const game_bot BOTS[] = {
 };
 _Static_assert(sizeof(fc_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer");
 
-static rng bot_rng(const void *st) { return ((const fc_state *)st)->brng; }
+static uint64_t bot_key(const void *st) { return ((const fc_state *)st)->bkey; }
 
-static int bot_apply(void *vst, const void *p, const rng *r, const char *why, json_t **record)
+static int bot_apply(void *vst, const void *p, const char *why, json_t **record)
 {
     fc_state *st = vst;
     if (!fc_judge(st, p, NULL, 0, NULL))
         return -1;
-    st->brng = *r;
     fc_do(st, p);
     if (record)
         *record = fc_record(st, st->nhist - 1, SEAT_SPECTATOR, why);
@@ -361,7 +360,7 @@ const game_ops fivecrowns_ops = {
     .check = check,
     .apply = apply,
     .autoplay = autoplay,
-    .bot_rng = bot_rng,
+    .bot_key = bot_key,
     .bot_apply = bot_apply,
     .play_json = play_json,
     .explain = explain,

@@ -100,7 +100,6 @@ typedef struct hanabi_state {
     hn_hist hist[HN_MAXHIST];
     uint64_t seed;
     rng rng;  /* the deal and the starting player */
-    rng brng; /* the random bot */
     /* a past position of a finished game replayed for a reader (GET
      * /games/{id}?at=N): shown as a finished game is, every card to every
      * reader (game.h: reveal). Never stored. */

@@ -204,7 +204,6 @@ json_t *hn_encode(const hanabi_state *st)
     json_object_set_new(o, "options", opts);
     json_object_set_new(o, "seed", json_string(seed));
     json_object_set_new(o, "rng", jx_rng_encode(&st->rng));
-    json_object_set_new(o, "bot_rng", jx_rng_encode(&st->brng));
     json_object_set_new(o, "first", json_integer(st->first));
     json_object_set_new(o, "deck", cards_json(st->deck, st->ndeck));
     json_t *a = json_array();
@@ -242,8 +241,11 @@ static int decode_body(hanabi_state *st, const json_t *j, game_err *e)
         return ERR_BAD_MEMBER;
     if (jx_hex64(s, &st->seed))
         return err_set(e, ERR_BAD_MEMBER, "/seed", "expected up to 16 hex digits");
+    /* the bots' key is the seed; "bot_rng", the bots' generator a state of
+     * an earlier release carries, is checked as then and not kept */
+    rng old;
     if (jx_rng_decode(jx_get(j, "rng"), "/rng", &st->rng, e) ||
-        jx_rng_decode(jx_get(j, "bot_rng"), "/bot_rng", &st->brng, e))
+        (jx_get(j, "bot_rng") && jx_rng_decode(jx_get(j, "bot_rng"), "/bot_rng", &old, e)))
         return ERR_BAD_MEMBER;
     if (jx_int(jx_get(j, "first"), "/first", 0, np - 1, &x, e))
         return ERR_BAD_MEMBER;

@@ -717,7 +717,6 @@ static void mask_public(const hanabi_state *st, hanabi_state *out)
     for (int j = 0; j < out->nhist; j++)
         out->hist[j].drew = 0;
     memset(&out->rng, 0, sizeof out->rng);
-    memset(&out->brng, 0, sizeof out->brng);
     out->seed = 0;
 }
 

@@ -14,7 +14,6 @@
 #include <string.h>
 
 static const uint64_t DEAL_STREAM = 0x4A4AB1DEA1ULL;
-static const uint64_t BOT_STREAM = 0x4A4AB1B07ULL;
 static const char LETTERS[] = "RYBGWM";
 static const char *const COLOR_NAMES[] = {"red", "yellow", "blue", "green", "white", "rainbow"};
 
@@ -51,11 +50,10 @@ void hn_start(hanabi_state *st, int variant, int np, int endrule, int first,
               const uint8_t *deck, int ndeck)
 {
     uint64_t seed = st->seed;
-    rng r = st->rng, b = st->brng;
+    rng r = st->rng;
     memset(st, 0, sizeof *st);
     st->seed = seed;
     st->rng = r;
-    st->brng = b;
     st->variant = (uint8_t)variant;
     st->endrule = (uint8_t)endrule;
     st->np = (uint8_t)np;
@@ -84,7 +82,6 @@ void hn_deal(hanabi_state *st, int variant, int np, int endrule, uint64_t seed)
     memset(st, 0, sizeof *st);
     st->seed = seed;
     rng_seed(&st->rng, seed, DEAL_STREAM);
-    rng_seed(&st->brng, seed, BOT_STREAM);
     for (int s = 0; s < nsuits; s++)
         for (int r = 1; r <= 5; r++)
             for (int k = 0; k < hn_copies(r); k++)
@@ -360,7 +357,6 @@ void hn_mask(const hanabi_state *st, int seat, hanabi_state *out)
                 out->hist[j].drew = 0;
     }
     memset(&out->rng, 0, sizeof out->rng);
-    memset(&out->brng, 0, sizeof out->brng);
     out->seed = 0;
 }
 

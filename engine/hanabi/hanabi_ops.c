@@ -258,14 +258,13 @@ static const game_bot BOTS[] = {
 };
 _Static_assert(sizeof(hn_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer");
 
-static rng bot_rng(const void *st) { return ((const hanabi_state *)st)->brng; }
+static uint64_t bot_key(const void *st) { return ((const hanabi_state *)st)->seed; }
 
-static int bot_apply(void *vst, const void *p, const rng *r, const char *why, json_t **record)
+static int bot_apply(void *vst, const void *p, const char *why, json_t **record)
 {
     hanabi_state *st = vst;
     if (!hn_judge(st, p, NULL, 0, NULL))
         return -1;
-    st->brng = *r;
     hn_do(st, p);
     if (record) /* as every seat but the bot sees it (the draw shown): the reply
                    carrying it goes to a human seat's player; a bot reads none */
@@ -353,7 +352,7 @@ const game_ops hanabi_ops = {
     .check = check,
     .apply = apply,
     .autoplay = autoplay,
-    .bot_rng = bot_rng,
+    .bot_key = bot_key,
     .bot_apply = bot_apply,
     .play_json = play_json,
     .explain = explain,

@@ -122,7 +122,8 @@ typedef struct pz_state {
     uint16_t hand_log;         /* first log entry of this hand */
     uint8_t nph;
     pz_phrec ph[PZ_MAXHANDS * PZ_MAXP];
-    rng rng, brng;
+    rng rng;
+    uint64_t bkey; /* the bots' key (game.h: bot_key), the seed's */
     /* a past position of a finished game replayed for a reader (GET
      * /games/{id}?at=N): shown as a finished game is, every card to every
      * reader (game.h: reveal). Never stored. */

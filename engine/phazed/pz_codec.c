@@ -326,7 +326,7 @@ json_t *pz_encode(const pz_state *st)
     json_object_set_new(o, "players", json_integer(st->np));
     json_object_set_new(o, "max_hands", json_integer(st->maxhands));
     json_object_set_new(o, "rng", jx_rng_encode(&st->rng));
-    json_object_set_new(o, "bot_rng", jx_rng_encode(&st->brng));
+    json_object_set_new(o, "bot_key", jx_bot_key_encode(st->bkey));
     json_object_set_new(o, "result", json_string(pz_result_name(st->result)));
     json_object_set_new(o, "winner", st->winner >= 0 ? json_integer(st->winner) : json_null());
     json_object_set_new(o, "dealer", json_integer(st->dealer));
@@ -919,7 +919,7 @@ static int decode_body(pz_state *st, const json_t *j, game_err *e)
         return ERR_BAD_MEMBER;
     int np = st->np;
     if (jx_rng_decode(jx_get(j, "rng"), "/rng", &st->rng, e) ||
-        jx_rng_decode(jx_get(j, "bot_rng"), "/bot_rng", &st->brng, e))
+        jx_bot_key_decode(j, &st->bkey, e))
         return ERR_BAD_MEMBER;
     if (jx_string(jx_get(j, "result"), "/result", &s, e))
         return ERR_BAD_MEMBER;

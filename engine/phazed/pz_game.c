@@ -13,7 +13,6 @@
 #include <string.h>
 
 static const uint64_t DEAL_STREAM = 0x50A5EDULL;
-static const uint64_t BOT_STREAM = 0x50B07ULL;
 
 const char *pz_result_name(int result)
 {
@@ -71,7 +70,7 @@ void pz_new(pz_state *st, int variant, int np, int maxhands, uint64_t seed)
     st->winner = -1;
     st->result = PZ_PLAYING;
     rng_seed(&st->rng, seed, DEAL_STREAM);
-    rng_seed(&st->brng, seed, BOT_STREAM);
+    st->bkey = seed;
     st->dealer = (uint8_t)(np - 1); /* so that player 0 leads the first hand */
     deal(st);
 }

@@ -284,14 +284,13 @@ static const game_bot BOTS[] = {
 };
 _Static_assert(sizeof(pz_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer");
 
-static rng bot_rng(const void *st) { return ((const pz_state *)st)->brng; }
+static uint64_t bot_key(const void *st) { return ((const pz_state *)st)->bkey; }
 
-static int bot_apply(void *vst, const void *p, const rng *r, const char *why, json_t **record)
+static int bot_apply(void *vst, const void *p, const char *why, json_t **record)
 {
     pz_state *st = vst;
     if (!pz_state_judge(st, p, NULL, 0, NULL))
         return -1;
-    st->brng = *r;
     commit(st, p, record, why);
     return 0;
 }
@@ -341,7 +340,7 @@ const game_ops phazed_ops = {
     .check = check,
     .apply = apply,
     .autoplay = autoplay,
-    .bot_rng = bot_rng,
+    .bot_key = bot_key,
     .bot_apply = bot_apply,
     .play_json = play_json,
     .explain = explain,

@@ -300,7 +300,8 @@ test('a seat exports an open table concealed: another draw order and RNG each ti
     assert.notDeepEqual(s.draw_pile, t.draw_pile, 'the draw order is not the real one');
     assert.deepEqual([...s.draw_pile].sort(), [...t.draw_pile].sort(), 'the same cards');
     assert.notDeepEqual(s.rng, t.rng, 'nor the RNG of future deals');
-    assert.notDeepEqual(s.bot_rng, t.bot_rng);
+    assert.match(t.bot_key, /^[0-9a-f]{16}$/);
+    assert.notEqual(s.bot_key, t.bot_key, 'nor the key of the bots\' chance');
     for (const k of ['hands', 'discard_pile', 'scores', 'history', 'rounds', 'round', 'phase', 'current', 'toss']) {
       assert.deepEqual(s[k], t[k], `${k} is as on the table`);
     }

@@ -219,6 +219,46 @@ for (const [game, players] of [
     });
 }
 
+// The log replays the game (docs/store.md): a rebuild applies each logged
+// play, a bot's as logged, and asks no bot again; the bots' chance is drawn
+// from the game's key and play number, not kept in the state. So a build
+// whose bots would choose otherwise rebuilds the same game, and its bots
+// play on as they would have: here the log names, for each bot play, the
+// other strategy (random <-> the other bot, which choose otherwise), the
+// snapshot is dropped, and the game still answers and plays on exactly as
+// its twin. (A replay that asked the named bot and kept a generator in the
+// state would leave the random bot's generator behind, and its next plays
+// would differ from the twin's.)
+for (const [game, players, other] of [
+  ['fivecrowns', ['Ann', 'bot:strategy', 'bot:random'], 'strategy'],
+  ['phazed', ['Ann', 'bot:planner', 'bot:random', 'bot:planner'], 'planner'],
+]) {
+  test(`${game}: a rebuild applies the logged bot plays as logged, whatever strategy the log names; the game plays on as its twin`,
+    { skip: noDb, timeout: 120_000 }, async () => {
+      const d = db();
+      const a = await create(game, players, 311);
+      const twin = await create(game, players, 311);
+      for (const g of [a, twin]) await playHints(g, 3);
+      const bots = Number(d.rows(`SELECT count(*) AS k FROM plays WHERE game_id = ${q(a.id)} AND kind = 1`)[0].k);
+      assert.ok(bots > 0, 'the bots played');
+      d.exec(`UPDATE plays SET bot = CASE bot WHEN 'random' THEN '${other}' ELSE 'random' END WHERE game_id = ${q(a.id)} AND kind = 1`);
+      for (let step = 0; step < 4; step++) {
+        d.exec(`UPDATE games SET snap = NULL WHERE id = ${q(a.id)}`);
+        const [va, vt] = [await srv.get(`/games/${a.id}`, { token: srv.adminToken }), await srv.get(`/games/${twin.id}`, { token: srv.adminToken })];
+        expectStatus(va, 200, `step ${step}: GET A`);
+        assert.deepEqual(va.json.state, vt.json.state, `step ${step}: the rebuilt game is its twin's`);
+        assert.equal(va.json.version, vt.json.version);
+        if (va.json.state.over) break;
+        d.exec(`UPDATE games SET snap = NULL WHERE id = ${q(a.id)}`);
+        const [ha, ht] = [await hinted(a), await hinted(twin)];
+        assert.deepEqual(ha.play, ht.play, `step ${step}: the same hint`);
+        d.exec(`UPDATE games SET snap = NULL WHERE id = ${q(a.id)}`);
+        const [ra, rt] = [await post(a, ha.token, ha.play, `step ${step}`), await post(twin, ht.token, ht.play, `step ${step}`)];
+        assert.deepEqual(ra, rt, `step ${step}: the play and the bots' replies as on the twin`);
+      }
+    });
+}
+
 // --- b. paging ----------------------------------------------------------------
 
 const linkNext = (r) => {

@@ -654,7 +654,7 @@ static void test_decode_hostile(void **unused)
     expect_decode_bad(good, "/variant", NULL, "/variant");
     expect_decode_bad(good, "/rng", json_string("x"), "/rng");
     expect_decode_bad(good, "/rng/inc", json_string("2"), "/rng/inc");
-    expect_decode_bad(good, "/bot_rng/state", json_string("xyz"), "/bot_rng/state");
+    expect_decode_bad(good, "/bot_key", json_string("xyz"), "/bot_key");
     expect_decode_bad(good, "/draw/1", json_string("1S"), "/draw/1");
     expect_decode_bad(good, "/draw/0", json_integer(3), "/draw/0");
     expect_decode_bad(good, "/draw/0", json_string("ZZ"), "/draw/0");

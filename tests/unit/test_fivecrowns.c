@@ -1002,7 +1002,7 @@ static void test_hostile_decode(void **u)
         json_decref(j);
     }
     /* missing members, and non-objects */
-    const char *keys[] = {"game", "players", "hands", "history", "rng", "bot_rng", "toss", "went_out", NULL};
+    const char *keys[] = {"game", "players", "hands", "history", "rng", "bot_key", "toss", "went_out", NULL};
     for (int i = 0; keys[i]; i++) {
         json_t *j = OPS->encode(st);
         json_object_del(j, keys[i]);
@@ -1916,10 +1916,9 @@ static void test_conceal(void **u)
         count_cards(c, cb);
         assert_memory_equal(ca, cb, sizeof ca);
         assert_true(memcmp(c->draw, st->draw, st->ndraw) != 0);
-        /* ... and both RNGs are new */
+        /* ... and its RNG and the bots' key are new */
         assert_true(memcmp(&c->rng, &st->rng, sizeof st->rng) != 0);
-        assert_true(memcmp(&c->brng, &st->brng, sizeof st->brng) != 0);
-        assert_true(memcmp(&c->rng, &c->brng, sizeof st->rng) != 0);
+        assert_true(c->bkey != st->bkey);
         /* it encodes, decodes and plays on */
         json_t *j = OPS->encode(c);
         assert_int_equal(OPS->decode(back, j, &e), 0);

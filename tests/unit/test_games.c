@@ -6,7 +6,12 @@
  *    buffer and encodes to the same JSON text;
  *  - determinism: the same seed and the same strategy give the same game,
  *    to the byte of its encoding, for every bot; another seed another game
- *    (the per-game files no longer repeat this);
+ *    (the per-game files no longer repeat this); the bots' chance,
+ *    rng_at(key, step), the same for the same pair and unrelated for others;
+ *  - the log replays the game: the bots' plays applied as apply() plays,
+ *    with no bot asked, give the played state to the byte after each play;
+ *    a stored state of an earlier release (its bots' generator, "bot_rng",
+ *    where the key now is) still decodes;
  *  - nothing half-applied: a refused play (not a play's shape, a seat that
  *    is not to move, a legal play of another position) leaves the state's
  *    bytes unchanged, and check() refuses what apply() refuses;
@@ -644,14 +649,14 @@ static void test_plays_listed(void **unused)
                     /* the play as the bot chose it (a record may hide a drawn card) */
                     union { max_align_t align; unsigned char bytes[GAME_PLAY_MAX]; } chosen;
                     char why[400];
-                    rng r = ops->bot_rng(st);
+                    rng r = rng_at(ops->bot_key(st), (uint64_t)gs.plays);
                     b->choose(st, gs.to_move, &r, chosen.bytes, why, sizeof why);
                     json_t *play = ops->play_json(chosen.bytes);
                     if (json_array_size(legal) && !listed(legal, play))
                         fail_msg("%s %s %dp move %d: bot %s's play %s is not one of legal()'s plays",
                                  ops->name, su[i].variant, su[i].players, moves, b->name,
                                  json_dumps(play, 0));
-                    assert_int_equal(ops->bot_apply(st, chosen.bytes, &r, why, NULL), 0);
+                    assert_int_equal(ops->bot_apply(st, chosen.bytes, why, NULL), 0);
                     json_decref(play);
                     json_decref(legal);
                     json_decref(h);
@@ -897,11 +902,168 @@ static void test_guides(void **unused)
     }
 }
 
+/* The bots' chance (engine/core/rng.h: rng_at): the same key and step give
+ * the same draws, on every call; another step or another key another
+ * stream (the first 64 bits of each of a thousand steps all differ, and no
+ * small key at a small step repeats another's). */
+static void test_rng_at(void **unused)
+{
+    (void)unused;
+    enum { K = 1000 };
+    static uint64_t first[3 * K];
+    int n = 0;
+    for (uint64_t key = 0; key < 3; key++)
+        for (uint64_t k = 0; k < K; k++) {
+            rng a = rng_at(key * 0x1234567ULL, k), b = rng_at(key * 0x1234567ULL, k);
+            for (int i = 0; i < 8; i++)
+                assert_int_equal(rng_next(&a), rng_next(&b));
+            rng c = rng_at(key * 0x1234567ULL, k);
+            first[n++] = (uint64_t)rng_next(&c) << 32 | rng_next(&c);
+        }
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (first[i] == first[j])
+                fail_msg("rng_at: streams %d and %d begin alike", i, j);
+    /* small keys at small steps: no pair cancels into another's seed */
+    for (uint64_t x = 0; x < 16; x++)
+        for (uint64_t y = 0; y < 16; y++)
+            for (uint64_t u = 0; u < 16; u++)
+                for (uint64_t v = 0; v < 16; v++) {
+                    if (x == u && y == v)
+                        continue;
+                    rng a = rng_at(x, y), b = rng_at(u, v);
+                    if (rng_next(&a) == rng_next(&b) && rng_next(&a) == rng_next(&b))
+                        fail_msg("rng_at(%llu, %llu) and rng_at(%llu, %llu) draw alike", (unsigned long long)x,
+                                 (unsigned long long)y, (unsigned long long)u, (unsigned long long)v);
+                }
+    /* a key's draws are not the deal's of the same seed (rng_seed) */
+    rng d, b = rng_at(42, 0);
+    rng_seed(&d, 42, 0);
+    assert_true(rng_next(&d) != rng_next(&b) || rng_next(&d) != rng_next(&b));
+}
+
+/* The log replays the game: a game played by bots in every seat (a mix of
+ * strategies where the game allows it), its plays applied one by one with
+ * apply() to the same deal -- no bot asked, the forced passes by autoplay()
+ * -- gives the same state, to the byte, after every play, and the game ends
+ * there too. Nothing of the bots' chance lives in the state but the key,
+ * which no play changes. */
+static void test_replay_applies_plays(void **unused)
+{
+    (void)unused;
+    for (const game_ops *const *g = game_registry; *g; g++) {
+        const game_ops *ops = *g;
+        setup su[24];
+        int n = setups_of(ops, su, 24), nbots = 0;
+        while (ops->bots[nbots].name)
+            nbots++;
+        void *live = calloc(1, ops->state_size), *again = calloc(1, ops->state_size);
+        assert_non_null(live);
+        assert_non_null(again);
+        for (int i = 0; i < n; i++)
+            for (uint64_t seed = 1; seed <= 2; seed++) {
+                game_err e = {0};
+                const char *seat[GAME_MAX_SEATS];
+                for (int s = 0; s < su[i].players; s++)
+                    seat[s] = ops->bots[(s + (int)seed) % nbots].name;
+                if (game_seating(ops, seat, su[i].players, &e))
+                    for (int s = 0; s < su[i].players; s++)
+                        seat[s] = ops->bots[0].name;
+                memset(live, 0, ops->state_size);
+                memset(again, 0, ops->state_size);
+                assert_int_equal(ops->init(live, su[i].variant, su[i].players, seed + 90, NULL, &e), 0);
+                assert_int_equal(ops->init(again, su[i].variant, su[i].players, seed + 90, NULL, &e), 0);
+                uint64_t key = ops->bot_key(live);
+                int moves = 0;
+                game_status gs;
+                for (; moves < MAX_MOVES; moves++) {
+                    ops->status(live, &gs);
+                    if (gs.over)
+                        break;
+                    json_t *rec = NULL;
+                    if (ops->autoplay(live, &rec)) {
+                        json_t *rec2 = NULL;
+                        assert_int_equal(ops->autoplay(again, &rec2), 1);
+                        assert_true(json_equal(json_object_get(rec, "play"), json_object_get(rec2, "play")));
+                        json_decref(rec2);
+                    } else {
+                        assert_int_equal(game_bot_play(ops, live, seat[gs.to_move], &rec, NULL, 0, &e), 0);
+                        if (ops->apply(again, gs.to_move, json_object_get(rec, "play"), NULL, &e))
+                            fail_msg("%s %s %dp seed %llu move %d: the logged play of %s does not apply: %s",
+                                     ops->name, su[i].variant, su[i].players, (unsigned long long)seed, moves,
+                                     seat[gs.to_move], e.detail);
+                    }
+                    json_decref(rec);
+                    if (memcmp(live, again, ops->state_size) != 0)
+                        fail_msg("%s %s %dp seed %llu move %d: the replayed state is not the played one",
+                                 ops->name, su[i].variant, su[i].players, (unsigned long long)seed, moves);
+                    assert_true(ops->bot_key(live) == key);
+                }
+                assert_true(gs.over);
+                ops->status(again, &gs);
+                assert_true(gs.over);
+            }
+        free(live);
+        free(again);
+    }
+}
+
+/* A stored state of a release before counter-based bot chance carries its
+ * bots' generator, "bot_rng", and no "bot_key": it still decodes (the
+ * generator checked as then), to the same key every time. A state of this
+ * release has no "bot_rng"; a game that keeps its key apart from the seed
+ * refuses a state with neither member, at /bot_key. */
+static void test_old_bot_rng(void **unused)
+{
+    (void)unused;
+    for (const game_ops *const *g = game_registry; *g; g++) {
+        const game_ops *ops = *g;
+        void *st = calloc(1, ops->state_size), *back = calloc(1, ops->state_size);
+        assert_non_null(st);
+        assert_non_null(back);
+        game_err e = {0};
+        assert_int_equal(ops->init(st, NULL, ops->min_players, 5, NULL, &e), 0);
+        json_t *j = ops->encode(st);
+        assert_null(json_object_get(j, "bot_rng"));
+        int keyed = json_object_get(j, "bot_key") != NULL;
+        json_object_del(j, "bot_key");
+        json_object_set_new(j, "bot_rng", json_pack("{s:s,s:s}", "state", "0123456789abcdef", "inc", "3"));
+        assert_int_equal(ops->decode(back, j, &e), 0);
+        uint64_t k1 = ops->bot_key(back);
+        memset(back, 0, ops->state_size);
+        assert_int_equal(ops->decode(back, j, &e), 0);
+        assert_true(ops->bot_key(back) == k1);
+        if (keyed)
+            assert_true(k1 == (rng_mix64(0x0123456789abcdefULL) ^ 3));
+        else
+            assert_true(k1 == ops->bot_key(st)); /* the seed's, whatever the old generator */
+        /* the old member is checked as it was */
+        json_object_set_new(j, "bot_rng", json_pack("{s:s,s:s}", "state", "1", "inc", "2"));
+        assert_int_equal(ops->decode(back, j, &e), ERR_BAD_MEMBER);
+        assert_string_equal(e.pointer, "/bot_rng/inc");
+        json_object_del(j, "bot_rng");
+        e = (game_err){0};
+        int rc = ops->decode(back, j, &e);
+        if (keyed) {
+            assert_int_equal(rc, ERR_BAD_MEMBER);
+            assert_string_equal(e.pointer, "/bot_key");
+        } else {
+            assert_int_equal(rc, 0);
+        }
+        json_decref(j);
+        free(st);
+        free(back);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_game),
         cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_rng_at),
+        cmocka_unit_test(test_replay_applies_plays),
+        cmocka_unit_test(test_old_bot_rng),
         cmocka_unit_test(test_bots),
         cmocka_unit_test(test_invariants_refuse),
         cmocka_unit_test(test_readers_alike),
