@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <regex.h>
 #include <cmocka.h>
 
 #include "game.h"
@@ -380,6 +381,60 @@ static void test_bots(void **unused)
         free(st);
         free(before);
     }
+}
+
+/* Every game speaks in two voices: a bot's line in the log's (the play
+ * without a subject, the log names the seat: "plays card 2: ...", "takes
+ * 7H ...") and help mode's to the player ("Play your card 2: ...", "Take
+ * 7H ..."); neither says "I", "my" or "The computer". */
+static void test_voices(void **unused)
+{
+    (void)unused;
+    regex_t first, bot, hint;
+    assert_int_equal(regcomp(&first, "(^|[^A-Za-z])(I|my|me|mine|The computer|recommend)([^A-Za-z]|$)",
+                             REG_EXTENDED | REG_NOSUB), 0);
+    assert_int_equal(regcomp(&bot, "^[a-z]+s ", REG_EXTENDED | REG_NOSUB), 0);
+    assert_int_equal(regcomp(&hint, "^[A-Z][a-z]+ ", REG_EXTENDED | REG_NOSUB), 0);
+    regex_t bots_own;
+    assert_int_equal(regcomp(&bots_own, "(^|[^A-Za-z])(its phase|its chop|it holds|it sees|it can play)([^A-Za-z]|$)",
+                             REG_EXTENDED | REG_NOSUB), 0);
+    for (const game_ops *const *g = game_registry; *g; g++) {
+        const game_ops *ops = *g;
+        setup su[24];
+        setups_of(ops, su, 24);
+        void *st = calloc(1, ops->state_size);
+        game_err e = {0};
+        game_status gs;
+        assert_int_equal(ops->init(st, su[0].variant, su[0].players, 11, NULL, &e), 0);
+        int hints = 0;
+        for (ops->status(st, &gs); !gs.over && hints < 400; ops->status(st, &gs)) {
+            if (ops->autoplay(st, NULL))
+                continue;
+            json_t *h = NULL, *rec = NULL;
+            char ex[400];
+            assert_int_equal(game_hint(ops, st, gs.to_move, &h, &e), 0);
+            const char *said = json_string_value(json_object_get(h, "explanation"));
+            assert_non_null(said);
+            if (regexec(&hint, said, 0, NULL, 0) != 0 || regexec(&first, said, 0, NULL, 0) == 0 ||
+                regexec(&bots_own, said, 0, NULL, 0) == 0)
+                fail_msg("%s: a hint not said to the player: %s", ops->name, said);
+            assert_int_equal(game_bot_play(ops, st, "default", &rec, ex, sizeof ex, &e), 0);
+            if (regexec(&bot, ex, 0, NULL, 0) != 0 || regexec(&first, ex, 0, NULL, 0) == 0)
+                fail_msg("%s: a bot's line out of the log's voice: %s", ops->name, ex);
+            const char *why = json_string_value(json_object_get(rec, "reasoning"));
+            if (why && (regexec(&bot, why, 0, NULL, 0) != 0 || regexec(&first, why, 0, NULL, 0) == 0))
+                fail_msg("%s: a bot's reasoning out of the log's voice: %s", ops->name, why);
+            json_decref(h);
+            json_decref(rec);
+            hints++;
+        }
+        assert_true(hints > 10);
+        free(st);
+    }
+    regfree(&first);
+    regfree(&bot);
+    regfree(&hint);
+    regfree(&bots_own);
 }
 
 /* ops->invariants can fail: a state of 0xFF bytes (every count beyond its
@@ -903,6 +958,7 @@ int main(void)
         cmocka_unit_test(test_every_game),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_bots),
+        cmocka_unit_test(test_voices),
         cmocka_unit_test(test_invariants_refuse),
         cmocka_unit_test(test_readers_alike),
         cmocka_unit_test(test_decoded_plays_on),
