@@ -6,9 +6,11 @@
 #include <string.h>
 
 /* The length of a third-person verb without its ending: "takes" 4,
- * "discards" 7, "pushes" 4, "has" (to "have": see below). */
+ * "discards" 7, "pushes" 4, "goes" 2 ("has" becomes "have": see below). */
 static size_t stem(const char *w, size_t len)
 {
+    if (len == 4 && strncmp(w + 1, "oes", 3) == 0)
+        return 2;
     if (len > 4 && w[len - 1] == 's' && w[len - 2] == 'e' &&
         (w[len - 3] == 'x' || w[len - 3] == 'z' || (w[len - 3] == 'h' && (w[len - 4] == 's' || w[len - 4] == 'c')) ||
          (w[len - 3] == 's' && w[len - 4] == 's')))

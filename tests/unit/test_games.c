@@ -36,6 +36,7 @@
 #include <cmocka.h>
 
 #include "game.h"
+#include "core/voice.h"
 
 /* GAMES_PER_SETUP seeded games per setup and bot; the deep checks on every
  * position of the first DEEP_ALL moves of one game, then every DEEP_EVERY-th
@@ -435,6 +436,32 @@ static void test_voices(void **unused)
     regfree(&bot);
     regfree(&hint);
     regfree(&bots_own);
+}
+
+/* voice_to_player: the first verb an instruction, the game's phrases the
+ * player's, the rest as it is, cut to the buffer. */
+static void test_voice_to_player(void **unused)
+{
+    (void)unused;
+    static const char *const W[][2] = {{"its phase", "your phase"}, {"the hand", "your hand"}};
+    static const char *const CASES[][2] = {
+        {"takes 7H from the discard pile: it completes its phase", "Take 7H from the discard pile: it completes your phase"},
+        {"discards KH: the card its phase needs least", "Discard KH: the card your phase needs least"},
+        {"plays 2H from the hand onto build pile 1 (empty): the stockpile goes down", "Play 2H from your hand onto build pile 1 (empty): the stockpile goes down"},
+        {"clears the embargo of player 2", "Clear the embargo of player 2"},
+        {"pushes on", "Push on"}, {"passes", "Pass"}, {"goes out", "Go out"},
+        {"has no possible play", "You have no possible play"},
+        {"Already an instruction: its phase", "Already an instruction: your phase"},
+    };
+    char out[120];
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        voice_to_player(CASES[i][0], W, 2, out, sizeof out);
+        assert_string_equal(out, CASES[i][1]);
+    }
+    voice_to_player("takes 7H from the discard pile: it completes its phase", W, 2, out, 12);
+    assert_string_equal(out, "Take 7H fro");
+    voice_to_player("discards KH: its phase", W, 2, out, 17);
+    assert_string_equal(out, "Discard KH: your");
 }
 
 /* ops->invariants can fail: a state of 0xFF bytes (every count beyond its
@@ -959,6 +986,7 @@ int main(void)
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_bots),
         cmocka_unit_test(test_voices),
+        cmocka_unit_test(test_voice_to_player),
         cmocka_unit_test(test_invariants_refuse),
         cmocka_unit_test(test_readers_alike),
         cmocka_unit_test(test_decoded_plays_on),
