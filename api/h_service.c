@@ -299,7 +299,10 @@ done:
 static pthread_once_t g_cmark_once = PTHREAD_ONCE_INIT;
 static void cmark_init(void) { cmark_gfm_core_extensions_ensure_registered(); }
 
-static char *render_rules_html(const game_ops *ops, const char *md, size_t len, size_t *out_len)
+/* The line of a rules page after which its Markdown is for programs. */
+#define RULES_PLAYERS_END "<!-- The players' page ends here"
+
+static char *render_rules_html(const game_ops *ops, const char *md, size_t len, int cut, size_t *out_len)
 {
     pthread_once(&g_cmark_once, cmark_init);
     const int opts = CMARK_OPT_DEFAULT | CMARK_OPT_SAFE | CMARK_OPT_GITHUB_PRE_LANG;
@@ -326,11 +329,17 @@ static char *render_rules_html(const game_ops *ops, const char *md, size_t len, 
         "<script type=\"module\" src=\"/rules-page.js\"></script>\n</head>\n"
         "<body data-game=\"%s\">\n<main class=\"rules-page\" data-testid=\"rules-page-body\">\n";
     static const char TAIL[] = "</main>\n</body>\n</html>\n";
-    size_t n = strlen(HEAD) + strlen(ops->title) + strlen(ops->name) + strlen(body) + sizeof TAIL;
+    static const char MORE[] = "<p class=\"rules-more\" data-testid=\"rules-page-more\">The notation, "
+                               "the plays as programs send them and the rulings: <a href=\"%s.md\">the "
+                               "rules in full</a>.</p>\n";
+    size_t n = strlen(HEAD) + strlen(ops->title) + 2 * strlen(ops->name) + strlen(body) + sizeof TAIL + sizeof MORE;
     char *out = malloc(n);
     if (out) {
         int k = snprintf(out, n, HEAD, ops->title, ops->name);
-        k += snprintf(out + k, n - (size_t)k, "%s%s", body, TAIL);
+        k += snprintf(out + k, n - (size_t)k, "%s", body);
+        if (cut)
+            k += snprintf(out + k, n - (size_t)k, MORE, ops->name);
+        k += snprintf(out + k, n - (size_t)k, "%s", TAIL);
         *out_len = (size_t)k;
     }
     free(body);
@@ -374,7 +383,10 @@ int h_rules_page(const api_config *cfg, const http_req *req, const route_match *
     }
     if (as_html) {
         size_t hlen = 0;
-        html = render_rules_html(ops, text, len, &hlen);
+        /* the players' page: the Markdown up to its mark (the notation,
+         * the game over HTTP and the rulings after it are for programs) */
+        const char *cut = memmem(text, len, RULES_PLAYERS_END, sizeof RULES_PLAYERS_END - 1);
+        html = render_rules_html(ops, text, cut ? (size_t)(cut - text) : len, cut != NULL, &hlen);
         if (!html) {
             err_set(&e, ERR_INTERNAL, NULL, "the rules page of %s could not be rendered", ops->name);
             http_res_problem(res, req, ERR_INTERNAL, &e, NULL);

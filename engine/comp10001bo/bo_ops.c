@@ -8,6 +8,7 @@
 #include "bo.h"
 
 #include "core/jsonx.h"
+#include "core/voice.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -291,6 +292,27 @@ static int bot_apply(void *vst, const void *p, const char *why, json_t **record)
 
 static json_t *play_json(const void *p) { return bo_play_json(p); }
 
+/* Help mode: the planner's play, its line said to the player ("Play 7H
+ * from your hand onto build pile 2 (6D): ..."). */
+static int hint(const void *st, int seat, json_t **out, game_err *e)
+{
+    static const char *const WORD[][2] = {
+        {"the hand", "your hand"},           {"the stockpile", "your stockpile"},
+        {": sheds ", ": it sheds "},         {": keeps the turn", ": it keeps the turn"},
+        {": moves a ", ": it moves a "},     {": ends the turn", ": it ends the turn"},
+        {": first step of ", ": the first step of "},
+    };
+    bo_obs o;
+    bo_play p;
+    char why[400], said[400];
+    (void)e;
+    bo_observe(st, seat, &o);
+    bo_plan(&o, &p, why, sizeof why);
+    voice_to_player(why, WORD, sizeof WORD / sizeof WORD[0], said, sizeof said);
+    *out = json_pack("{s:o,s:s,s:s}", "play", bo_play_json(&p), "explanation", said, "strategy", BOTS[0].name);
+    return 0;
+}
+
 static void explain(const void *st, int seat, const json_t *play, const char *strategy, char *out,
                     size_t n)
 {
@@ -333,6 +355,7 @@ const game_ops comp10001bo_ops = {
     .play_json = play_json,
     .explain = explain,
     .history = history,
+    .hint = hint,
     .reveal = reveal,
     .redeal = redeal,
     .fn_args = bo_fn_args,

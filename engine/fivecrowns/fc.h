@@ -222,8 +222,10 @@ typedef struct fc_advice {
 } fc_advice;
 
 void fc_observe(const fc_state *st, int seat, fc_obs *o);
-/* "strategy": the strongest. subject: "The computer" or "I recommend you"-style
- * wording is chosen by `hint`. */
+/* "strategy": the strongest. `hint` chooses the voice: to the player for
+ * help mode ("Take the 7 of hearts from the discard pile: ..."), else the
+ * bot's line without a subject ("takes the 7 of hearts ...", the log names
+ * the seat). */
 void fc_strategy(const fc_obs *o, int hint, fc_advice *a);
 void fc_greedy(const fc_obs *o, fc_play *p, char *why, size_t n);
 void fc_random(const fc_obs *o, rng *r, fc_play *p, char *why, size_t n);

@@ -625,7 +625,11 @@ static void strategy_draw(const fc_obs *o, int hint, fc_advice *adv)
     int take = 0;
     pick p;
     memset(&p, 0, sizeof p);
-    const char *who = hint ? "I recommend you" : "The computer";
+    /* help mode speaks to the player ("Take the 7 of hearts from the discard
+     * pile: ..."), the bot's reasoning of it without a subject ("takes the 7
+     * of hearts ...": whoever shows it names the seat) */
+    const char *hd = hint ? "your hand" : "the hand";
+    char head[80];
     if (t) {
         fc_card_name(t, tn, sizeof tn);
         uint8_t h[FC_HANDMAX];
@@ -651,55 +655,43 @@ static void strategy_draw(const fc_obs *o, int hint, fc_advice *adv)
     if (take) {
         adv->play = (fc_play){FC_PLAY_DRAW_DISCARD, 0, 0};
         adv->draw_source = FC_PLAY_DRAW_DISCARD;
-        const char *verb = hint ? "take" : "drew";
+        snprintf(head, sizeof head, "%s the %s from the discard pile", hint ? "Take" : "takes", tn);
         int g = group_of(&p.after, t);
         /* the top has a partner among the cards left over (half a run or book) */
         int pairs = g < 0 && partner(t, p.after.left, p.after.nleft, wild);
         if (!o->can_draw && !(p.score < cur))
-            snprintf(adv->why, sizeof adv->why, "%s %s the %s from the discard pile because the draw pile is empty.",
-                     who, verb, tn);
+            snprintf(adv->why, sizeof adv->why, "%s: the draw pile is empty.", head);
         else if (p.go && !o->last_turn)
-            snprintf(adv->why, sizeof adv->why,
-                     "%s %s the %s from the discard pile because with it the hand can go out after discarding the %s.",
-                     who, verb, tn, (fc_card_name(p.card, buf, sizeof buf), buf));
+            snprintf(adv->why, sizeof adv->why, "%s: with it %s can go out after discarding the %s.", head, hd,
+                     (fc_card_name(p.card, buf, sizeof buf), buf));
         else if (fc_is_joker(t) || fc_rank(t) == wild)
-            snprintf(adv->why, sizeof adv->why,
-                     "%s %s the %s from the discard pile because it is %s: it can stand in for any card in a run or book.",
-                     who, verb, tn, fc_is_joker(t) ? "a joker" : "wild this round");
+            snprintf(adv->why, sizeof adv->why, "%s: it is %s: it can stand in for any card in a run or book.", head,
+                     fc_is_joker(t) ? "a joker" : "wild this round");
         else if (g >= 0) {
             fc_group_text(&p.after.g[g], wild, buf, sizeof buf);
-            snprintf(adv->why, sizeof adv->why, "%s %s the %s from the discard pile because it completes %s.", who,
-                     verb, tn, buf);
+            snprintf(adv->why, sizeof adv->why, "%s: it completes %s.", head, buf);
         } else if (pairs && p.after.points < now.points)
             snprintf(adv->why, sizeof adv->why,
-                     "%s %s the %s from the discard pile because it pairs with cards in the hand toward a run or book, lowering the count of the hand from %d to %d points.",
-                     who, verb, tn, now.points, p.after.points);
+                     "%s: it pairs with cards in %s toward a run or book, lowering the count of %s from %d to %d points.",
+                     head, hd, hd, now.points, p.after.points);
         else if (pairs)
-            snprintf(adv->why, sizeof adv->why,
-                     "%s %s the %s from the discard pile because it pairs with cards in the hand toward a run or book.",
-                     who, verb, tn);
+            snprintf(adv->why, sizeof adv->why, "%s: it pairs with cards in %s toward a run or book.", head, hd);
         else if (p.after.points < now.points)
-            snprintf(adv->why, sizeof adv->why,
-                     "%s %s the %s from the discard pile because it lowers the count of the hand from %d to %d points.",
-                     who, verb, tn, now.points, p.after.points);
+            snprintf(adv->why, sizeof adv->why, "%s: it lowers the count of %s from %d to %d points.", head, hd,
+                     now.points, p.after.points);
         else
-            snprintf(adv->why, sizeof adv->why,
-                     "%s %s the %s from the discard pile because it is worth more to the hand than a blind draw on average.",
-                     who, verb, tn);
+            snprintf(adv->why, sizeof adv->why, "%s: it is worth more to %s than a blind draw on average.", head, hd);
     } else {
         adv->play = (fc_play){FC_PLAY_DRAW_PILE, 0, 0};
         adv->draw_source = FC_PLAY_DRAW_PILE;
-        const char *verb = hint ? "draw" : "drew";
+        snprintf(head, sizeof head, "%s from the draw pile", hint ? "Draw" : "draws");
         if (!t)
-            snprintf(adv->why, sizeof adv->why, "%s %s from the draw pile because the discard pile is empty.", who,
-                     verb);
+            snprintf(adv->why, sizeof adv->why, "%s: the discard pile is empty.", head);
         else if (p.card == t || (p.score >= cur && !fc_is_wild(t, wild)))
-            snprintf(adv->why, sizeof adv->why,
-                     "%s %s from the draw pile because the %s on the discard pile fits no run or book in the hand%s.",
-                     who, verb, tn, exact ? " and would not lower its points" : " better than the cards already there");
+            snprintf(adv->why, sizeof adv->why, "%s: the %s on the discard pile fits no run or book in %s%s.", head, tn,
+                     hd, exact ? " and would not lower its points" : " better than the cards already there");
         else
-            snprintf(adv->why, sizeof adv->why, "%s %s from the draw pile because the %s on the discard pile would not help.",
-                     who, verb, tn);
+            snprintf(adv->why, sizeof adv->why, "%s: the %s on the discard pile would not help.", head, tn);
     }
 }
 
@@ -719,27 +711,28 @@ static void strategy_discard(const fc_obs *o, int hint, fc_advice *adv)
     adv->play = (fc_play){FC_PLAY_DISCARD, (uint8_t)p.card, (uint8_t)p.go};
     fc_arr_text(&p.after, wild, at, sizeof at);
     snprintf(adv->arr_why, sizeof adv->arr_why, "%s %s.", hint ? "Arrange your hand as" : "It lays out", at);
-    const char *who = hint ? "I recommend you" : "The computer";
-    const char *verb = hint ? "discard" : "discarded";
+    const char *hd = hint ? "your hand" : "the hand";
+    char head[80];
+    snprintf(head, sizeof head, "%s the %s%s", hint ? "Discard" : "discards", dn,
+             !p.go ? "" : hint ? " and go out" : " and goes out");
     if (p.go) {
-        snprintf(adv->why, sizeof adv->why, "%s %s the %s and %s because the rest of the hand forms %s.", who, verb,
-                 dn, hint ? "go out" : "went out", at);
+        snprintf(adv->why, sizeof adv->why, "%s: the rest of %s forms %s.", head, hd, at);
         snprintf(adv->go_out_why, sizeof adv->go_out_why,
-                 "Go out now: after discarding the %s every card is in a run or book, so the hand scores 0.", dn);
+                 "Go out now: after discarding the %s every card is in a run or book, so %s scores 0.", dn, hd);
         return;
     }
     if (o->last_turn)
         snprintf(adv->go_out_why, sizeof adv->go_out_why,
-                 "Player %d has already gone out: this is the last turn, and the hand is laid out after it.",
-                 o->out_seat + 1);
+                 "Player %d has already gone out: this is %s last turn, and %s is laid out after it.",
+                 o->out_seat + 1, hint ? "your" : "the", hd);
     else
         snprintf(adv->go_out_why, sizeof adv->go_out_why,
                  "Do not go out yet: no discard leaves every card in a run or book (the best leaves %d points).",
                  p.after.points);
     if (o->last_turn) {
         snprintf(adv->why, sizeof adv->why,
-                 "%s %s the %s because this is the last turn after player %d went out and it is the card that leaves the fewest points (%d) in the hand.",
-                 who, verb, dn, o->out_seat + 1, p.after.points);
+                 "%s: this is the last turn after player %d went out, and it is the card that leaves the fewest points (%d) in %s.",
+                 head, o->out_seat + 1, p.after.points, hd);
         return;
     }
     int highest = 1, isolated = !partner(p.card, before.left, before.nleft, wild);
@@ -747,20 +740,16 @@ static void strategy_discard(const fc_obs *o, int hint, fc_advice *adv)
         if (!fc_is_wild(before.left[i], wild) && fc_value(before.left[i], wild) > fc_value(p.card, wild))
             highest = 0;
     if (in_left(&before, p.card) && isolated && highest)
-        snprintf(adv->why, sizeof adv->why, "%s %s the %s because it is the highest card that fits no run or book.",
-                 who, verb, dn);
+        snprintf(adv->why, sizeof adv->why, "%s: it is the highest card that fits no run or book.", head);
     else if (in_left(&before, p.card) && isolated)
         snprintf(adv->why, sizeof adv->why,
-                 "%s %s the %s because it fits no run or book, nor half of one, and the higher cards are closer to one.",
-                 who, verb, dn);
+                 "%s: it fits no run or book, nor half of one, and the higher cards are closer to one.", head);
     else if (in_left(&before, p.card))
         snprintf(adv->why, sizeof adv->why,
-                 "%s %s the %s because it fits no run or book and the cards kept are closer to completing one.", who,
-                 verb, dn);
+                 "%s: it fits no run or book and the cards kept are closer to completing one.", head);
     else
-        snprintf(adv->why, sizeof adv->why,
-                 "%s %s the %s because it is the card the hand misses least: the rest still forms %s.", who, verb,
-                 dn, at);
+        snprintf(adv->why, sizeof adv->why, "%s: it is the card %s misses least: the rest still forms %s.", head,
+                 hd, at);
     /* how the wilds are used */
     for (int g = 0; g < p.after.ngroups; g++)
         for (int j = 0; j < p.after.g[g].n; j++)
@@ -803,9 +792,9 @@ void fc_greedy(const fc_obs *o, fc_play *out, char *why, size_t n)
         if (t)
             fc_card_name(t, nm, sizeof nm);
         if (take)
-            snprintf(why, n, "Greedy took the %s from the discard pile because it lowers the points in the hand now.", nm);
+            snprintf(why, n, "takes the %s from the discard pile: it lowers the points in the hand now.", nm);
         else
-            snprintf(why, n, "Greedy drew from the draw pile because the %s would not lower the points in the hand now.",
+            snprintf(why, n, "draws from the draw pile: the %s would not lower the points in the hand now.",
                      t ? nm : "(empty) discard pile");
         return;
     }
@@ -813,8 +802,8 @@ void fc_greedy(const fc_obs *o, fc_play *out, char *why, size_t n)
     choose_discard(NULL, o->hand, o->nhand, wild, 1, !o->last_turn, 0, &p, 0);
     *out = (fc_play){FC_PLAY_DISCARD, (uint8_t)p.card, (uint8_t)p.go};
     fc_card_name(p.card, nm, sizeof nm);
-    snprintf(why, n, "Greedy discarded the %s%s because that leaves the fewest points (%d) in the hand.", nm,
-             p.go ? " and went out" : "", p.pts);
+    snprintf(why, n, "discards the %s%s: that leaves the fewest points (%d) in the hand.", nm,
+             p.go ? " and goes out" : "", p.pts);
 }
 
 void fc_random(const fc_obs *o, rng *r, fc_play *out, char *why, size_t n)
@@ -832,9 +821,9 @@ void fc_random(const fc_obs *o, rng *r, fc_play *out, char *why, size_t n)
         if (src == FC_PLAY_DRAW_DISCARD)
             fc_card_name(o->disc_top, nm, sizeof nm);
         if (src == FC_PLAY_DRAW_DISCARD)
-            snprintf(why, n, "Random took the %s from the discard pile by chance.", nm);
+            snprintf(why, n, "takes the %s from the discard pile by chance.", nm);
         else
-            snprintf(why, n, "Random drew from the draw pile by chance.");
+            snprintf(why, n, "draws from the draw pile by chance.");
         return;
     }
     fc_play all[2 * FC_HANDMAX];
@@ -857,5 +846,5 @@ void fc_random(const fc_obs *o, rng *r, fc_play *out, char *why, size_t n)
     }
     *out = all[rng_below(r, (uint32_t)k)];
     fc_card_name(out->card, nm, sizeof nm);
-    snprintf(why, n, "Random discarded the %s%s by chance.", nm, out->go_out ? " and went out" : "");
+    snprintf(why, n, "discards the %s%s by chance.", nm, out->go_out ? " and goes out" : "");
 }

@@ -57,56 +57,54 @@ static int open_line(const fc_obs *o, const fc_play *p, const char *strategy, ch
     return 0;
 }
 
-static void draw_line(const fc_obs *o, const fc_play *p, const char *who, int greedy, char *out, size_t n)
+/* Each line in the log's voice: the play, then ": " and its reason, with no
+ * subject (whoever shows it names the seat). */
+static void draw_line(const fc_obs *o, const fc_play *p, int greedy, char *out, size_t n)
 {
     char tn[40] = "";
     int t = o->disc_top;
     if (t)
         fc_card_name(t, tn, sizeof tn);
-    const char *verb = greedy ? "took" : "drew"; /* each strategy's own word */
     if (p->kind == FC_PLAY_DRAW_DISCARD) {
         if (!o->can_draw)
-            snprintf(out, n, "%s %s the %s from the discard pile because the draw pile is empty.", who, verb, tn);
+            snprintf(out, n, "takes the %s from the discard pile: the draw pile is empty.", tn);
         else if (greedy)
-            snprintf(out, n, "%s took the %s from the discard pile because it lowers the points in the hand now.",
-                     who, tn);
+            snprintf(out, n, "takes the %s from the discard pile: it lowers the points in the hand now.", tn);
         else if (fc_is_wild(t, o->wild))
             snprintf(out, n,
-                     "%s drew the %s from the discard pile because it is %s: it can stand in for any card in a "
-                     "run or book.",
-                     who, tn, fc_is_joker(t) ? "a joker" : "wild this round");
+                     "takes the %s from the discard pile: it is %s: it can stand in for any card in a run or "
+                     "book.",
+                     tn, fc_is_joker(t) ? "a joker" : "wild this round");
         else
             snprintf(out, n,
-                     "%s drew the %s from the discard pile because it is worth more to the hand than a blind "
-                     "draw on average.",
-                     who, tn);
+                     "takes the %s from the discard pile: it is worth more to the hand than a blind draw on "
+                     "average.",
+                     tn);
     } else if (!t) {
-        snprintf(out, n, "%s drew from the draw pile because the discard pile is empty.", who);
+        snprintf(out, n, "draws from the draw pile: the discard pile is empty.");
     } else if (greedy) {
-        snprintf(out, n, "%s drew from the draw pile because the %s would not lower the points in the hand now.",
-                 who, tn);
+        snprintf(out, n, "draws from the draw pile: the %s would not lower the points in the hand now.", tn);
     } else {
-        snprintf(out, n, "%s drew from the draw pile because the %s on the discard pile would not help.", who, tn);
+        snprintf(out, n, "draws from the draw pile: the %s on the discard pile would not help.", tn);
     }
 }
 
-static void discard_line(const fc_obs *o, const fc_play *p, const char *who, int greedy, char *out, size_t n)
+static void discard_line(const fc_obs *o, const fc_play *p, int greedy, char *out, size_t n)
 {
     char dn[40];
     fc_card_name(p->card, dn, sizeof dn);
     if (greedy)
-        snprintf(out, n, "%s discarded the %s%s because that leaves the fewest points in the hand.", who, dn,
-                 p->go_out ? " and went out" : "");
+        snprintf(out, n, "discards the %s%s: that leaves the fewest points in the hand.", dn,
+                 p->go_out ? " and goes out" : "");
     else if (p->go_out) /* the rules: only a hand whose rest forms runs and books goes out */
-        snprintf(out, n, "%s discarded the %s and went out because the rest of the hand forms runs and books.",
-                 who, dn);
+        snprintf(out, n, "discards the %s and goes out: the rest of the hand forms runs and books.", dn);
     else if (o->last_turn)
         snprintf(out, n,
-                 "%s discarded the %s because this is the last turn after player %d went out and it is the "
-                 "card that leaves the fewest points in the hand.",
-                 who, dn, o->out_seat + 1);
+                 "discards the %s: this is the last turn after player %d went out, and it is the card that "
+                 "leaves the fewest points in the hand.",
+                 dn, o->out_seat + 1);
     else
-        snprintf(out, n, "%s discarded the %s because it is the card the hand misses least.", who, dn);
+        snprintf(out, n, "discards the %s: it is the card the hand misses least.", dn);
 }
 
 void fc_explain(const fc_state *st, int seat, const json_t *play, const char *strategy, char *out,
@@ -126,18 +124,17 @@ void fc_explain(const fc_state *st, int seat, const json_t *play, const char *st
     char nm[40];
     if (strcmp(strategy, "random") == 0) {
         if (p.kind == FC_PLAY_DRAW_PILE)
-            snprintf(out, n, "Random drew from the draw pile by chance.");
+            snprintf(out, n, "draws from the draw pile by chance.");
         else if (p.kind == FC_PLAY_DRAW_DISCARD)
-            snprintf(out, n, "Random took the %s from the discard pile by chance.",
+            snprintf(out, n, "takes the %s from the discard pile by chance.",
                      (fc_card_name(o.disc_top, nm, sizeof nm), nm));
         else
-            snprintf(out, n, "Random discarded the %s%s by chance.", (fc_card_name(p.card, nm, sizeof nm), nm),
-                     p.go_out ? " and went out" : "");
+            snprintf(out, n, "discards the %s%s by chance.", (fc_card_name(p.card, nm, sizeof nm), nm),
+                     p.go_out ? " and goes out" : "");
         return;
     }
-    const char *who = greedy ? "Greedy" : "The computer";
     if (p.kind == FC_PLAY_DISCARD)
-        discard_line(&o, &p, who, greedy, out, n);
+        discard_line(&o, &p, greedy, out, n);
     else
-        draw_line(&o, &p, who, greedy, out, n);
+        draw_line(&o, &p, greedy, out, n);
 }

@@ -199,6 +199,9 @@ void hn_redeal(hanabi_state *st, int reader, uint64_t salt);
  * choose for `seat` (the seat to move) from a masked state (hn_mask). */
 void hn_info_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, size_t whylen);
 void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, size_t whylen);
+/* The same play as hn_conv_bot, its reason said to the player (help mode:
+ * "Play your card 2: ..."; the bot's own line says "plays card 2: ..."). */
+void hn_conv_hint(const hanabi_state *masked, int seat, hn_play *out, char *why, size_t whylen);
 /* The conventions as GET /rules/hanabi documents them (new ref). */
 json_t *hn_conv_rules(void);
 void hn_rules_bot(const hn_obs *o, hn_play *out, char *why, size_t whylen);

@@ -463,7 +463,7 @@ static void list_cards(int mask, int n, char *out, size_t len)
 
 /* The explanation of a clue: what it touches (the hand indexes `touched`,
  * which the clue shows everyone) and how everybody reads it. */
-static void say_clue(const cv *v, const hint *h, int touched, char *why, size_t whylen, const char *lead)
+static void say_clue(const cv *v, const hint *h, int touched, char *why, size_t whylen, int you, const char *tail)
 {
     cv w = *v;
     int save, n = v->nhand[h->to];
@@ -480,31 +480,39 @@ static void say_clue(const cv *v, const hint *h, int touched, char *why, size_t 
         if (tri(w.poss[h->to][i], w.play) == YES && tri(v->poss[h->to][i], v->play) != YES)
             pm |= 1 << i;
     list_cards(pm, n, proved, sizeof proved);
-    const char *s = pc((cset)touched) > 1 ? "s" : "";
+    const char *s = pc((cset)touched) > 1 ? "s" : "", *verb = you ? "Clue" : "clues";
     if (save >= 0)
-        snprintf(why, whylen, "%sI clue player %d's %s (card%s %s): a save clue on their chop, card %d: "
-                 "keep it, it is the last copy of a card we still need", lead, h->to + 1, what, s, cards, save + 1);
+        snprintf(why, whylen, "%s player %d's %s (card%s %s): a save clue on their chop, card %d: "
+                 "keep it, it is the last copy of a card we still need%s", verb, h->to + 1, what, s, cards, save + 1,
+                 tail);
     else if (target >= 0)
-        snprintf(why, whylen, "%sI clue player %d's %s (card%s %s): a play clue: card %d, the newest it "
-                 "touches that could be playable now, is playable now", lead, h->to + 1, what, s, cards, target + 1);
+        snprintf(why, whylen, "%s player %d's %s (card%s %s): a play clue: card %d, the newest it "
+                 "touches that could be playable now, is playable now%s", verb, h->to + 1, what, s, cards, target + 1,
+                 tail);
     else if (pm)
-        snprintf(why, whylen, "%sI clue player %d's %s (card%s %s): now they know card%s %s %s playable",
-                 lead, h->to + 1, what, s, cards, pc((cset)pm) > 1 ? "s" : "", proved, pc((cset)pm) > 1 ? "are" : "is");
+        snprintf(why, whylen, "%s player %d's %s (card%s %s): now they know card%s %s %s playable%s", verb,
+                 h->to + 1, what, s, cards, pc((cset)pm) > 1 ? "s" : "", proved, pc((cset)pm) > 1 ? "are" : "is", tail);
     else
-        snprintf(why, whylen, "%sI clue player %d's %s (card%s %s): information only, none of the "
-                 "touched cards can be playable now", lead, h->to + 1, what, s, cards);
+        snprintf(why, whylen, "%s player %d's %s (card%s %s): information only, none of the "
+                 "touched cards can be playable now%s", verb, h->to + 1, what, s, cards, tail);
 }
+
+/* The clue said when all 8 tokens are in: a discard is not allowed. */
+static const char FULL[] = "; all 8 clue tokens are in, so no discard is allowed";
 
 /* deck size at which to risk a card, by errors left */
 static const int risk_at[HN_MAXERRORS + 1] = {-99, 1, 1, 2};
 
-static void give(const cv *v, const hint *h, hn_play *out, char *why, size_t whylen, const char *lead)
+static void give(const cv *v, const hint *h, hn_play *out, char *why, size_t whylen, int you, const char *tail)
 {
     *out = (hn_play){h->type, h->to, h->value};
-    say_clue(v, h, touched_mask(v, h->to, h->type, h->value), why, whylen, lead);
+    say_clue(v, h, touched_mask(v, h->to, h->type, h->value), why, whylen, you, tail);
 }
 
-void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, size_t whylen)
+/* The play and its reason, in the bot's voice (you == 0: "plays card 2:
+ * ...", the seat named by whoever shows it) or, for help mode, to the
+ * player (you == 1: "Play your card 2: ..."). */
+static void conv_choose(const hanabi_state *masked, int seat, hn_play *out, char *why, size_t whylen, int you)
 {
     hanabi_state m; /* masked again: never read what this seat may not see */
     cv v;
@@ -548,7 +556,8 @@ void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, 
     const char *pwhy = "";
     if (playi >= 0) {
         uint8_t tg = v.tag[me][playi];
-        pwhy = tri(v.poss[me][playi], v.play) != YES ? "I have worked out that it fits a pile"
+        pwhy = tri(v.poss[me][playi], v.play) != YES ? (you ? "the clues and the cards you see prove it fits a pile"
+                                                            : "the clues and the cards it sees prove it fits a pile")
                : tg & T_FIN ? "a discard finesse: the discarded card was this one"
                : tg & T_PLAY ? "a play clue asked for it"
                              : "the clues prove it fits a pile";
@@ -559,13 +568,13 @@ void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, 
     /* 1. with the deck empty, play what can be played */
     if (dl == 0 && playi >= 0) {
         *out = (hn_play){HN_PLAY, playi, 0};
-        snprintf(why, whylen, "I play my card %d: %s", playi + 1, pwhy);
+        snprintf(why, whylen, "%s %d: %s", you ? "Play your card" : "plays card", playi + 1, pwhy);
         return;
     }
     if (dl == 0 && risk >= 0) {
         *out = (hn_play){HN_PLAY, risk, 0};
-        snprintf(why, whylen, "I play my card %d: the deck is empty and nothing is sure, so I take a risk",
-                 risk + 1);
+        snprintf(why, whylen, "%s %d: the deck is empty and nothing is sure, so %s", you ? "Play your card" : "plays card",
+                 risk + 1, you ? "take a risk" : "it takes a risk");
         return;
     }
 
@@ -577,7 +586,7 @@ void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, 
             hint b = best_clue_for(&v, nxt, 1);
             if (b.fit <= 0)
                 b = (hint){1, nxt, HN_HINT_NUMBER, hn_rank(v.card[nxt][d])};
-            give(&v, &b, out, why, whylen, "");
+            give(&v, &b, out, why, whylen, you, "");
             return;
         }
     }
@@ -596,9 +605,9 @@ void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, 
                 }
             if (cnt == 1) {
                 *out = (hn_play){HN_DISCARD, i, 0};
-                snprintf(why, whylen, "I discard my card %d, which everybody knows is playable: a discard "
+                snprintf(why, whylen, "%s %d, which everybody knows is playable: a discard "
                          "finesse: player %d's newest card is that same card, so they should play it",
-                         i + 1, who + 1);
+                         you ? "Discard your card" : "discards card", i + 1, who + 1);
                 return;
             }
         }
@@ -606,7 +615,7 @@ void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, 
     /* 4. play */
     if (playi >= 0) {
         *out = (hn_play){HN_PLAY, playi, 0};
-        snprintf(why, whylen, "I play my card %d: %s", playi + 1, pwhy);
+        snprintf(why, whylen, "%s %d: %s", you ? "Play your card" : "plays card", playi + 1, pwhy);
         return;
     }
 
@@ -614,7 +623,7 @@ void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, 
     if (v.hints > 0) {
         hint b = best_clue(&v, 1);
         if (b.fit > 0) {
-            give(&v, &b, out, why, whylen, "");
+            give(&v, &b, out, why, whylen, you, "");
             return;
         }
     }
@@ -622,7 +631,8 @@ void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, 
     /* 6. a risk when the deck is nearly out */
     if (risk >= 0) {
         *out = (hn_play){HN_PLAY, risk, 0};
-        snprintf(why, whylen, "I play my card %d: %s and nothing is sure, so I take a risk", risk + 1, txt);
+        snprintf(why, whylen, "%s %d: %s and nothing is sure, so %s", you ? "Play your card" : "plays card", risk + 1,
+                 txt, you ? "take a risk" : "it takes a risk");
         return;
     }
 
@@ -630,7 +640,7 @@ void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, 
     if (v.hints >= HN_MAXHINTS) {
         hint b = best_clue(&v, 0);
         if (b.fit > 0) {
-            give(&v, &b, out, why, whylen, "All 8 clue tokens are in (no discard allowed): ");
+            give(&v, &b, out, why, whylen, you, FULL);
             return;
         }
         hn_play all[HN_MAXLEGAL]; /* nothing reads true: any legal clue */
@@ -652,11 +662,11 @@ void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, 
             pick = any;
         if (pick >= 0) {
             hint h = {1, all[pick].target, all[pick].type, all[pick].value};
-            give(&v, &h, out, why, whylen, "All 8 clue tokens are in (no discard allowed): ");
+            give(&v, &h, out, why, whylen, you, FULL);
             return;
         }
         *out = (hn_play){HN_PLAY, 0, 0}; /* unreachable: with 8 tokens a clue exists */
-        snprintf(why, whylen, "I play my card 1: nothing else is legal");
+        snprintf(why, whylen, "%s 1: nothing else is legal", you ? "Play your card" : "plays card");
         return;
     }
 
@@ -675,16 +685,17 @@ void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, 
     }
     if (bi >= 0) {
         *out = (hn_play){HN_DISCARD, bi, 0};
-        snprintf(why, whylen, "I discard my card %d: %s", bi + 1,
+        snprintf(why, whylen, "%s %d: %s", you ? "Discard your card" : "discards card", bi + 1,
                  tri(v.poss[me][bi], v.trash) == YES ? "the clues prove it can no longer be played"
-                                                     : "I have worked out that it can no longer be played");
+                 : you ? "the clues and the cards you see prove it can no longer be played"
+                       : "the clues and the cards it sees prove it can no longer be played");
         return;
     }
     int d = chop(&v, me);
     if (d >= 0) {
         *out = (hn_play){HN_DISCARD, d, 0};
-        snprintf(why, whylen, "I discard my chop, card %d: no play and no useful clue, and a discard "
-                 "gains a clue token", d + 1);
+        snprintf(why, whylen, "%s chop, card %d: no play and no useful clue, and a discard "
+                 "gains a clue token", you ? "Discard your" : "discards its", d + 1);
         return;
     }
     int br = -1;
@@ -701,8 +712,18 @@ void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, 
         }
     }
     *out = (hn_play){HN_DISCARD, bi, 0};
-    snprintf(why, whylen, "I discard my card %d: every card of mine is one to keep, and this one is "
-             "needed last", bi + 1);
+    snprintf(why, whylen, "%s %d: every card %s is one to keep, and this one is needed last",
+             you ? "Discard your card" : "discards card", bi + 1, you ? "you hold" : "it holds");
+}
+
+void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, size_t whylen)
+{
+    conv_choose(masked, seat, out, why, whylen, 0);
+}
+
+void hn_conv_hint(const hanabi_state *masked, int seat, hn_play *out, char *why, size_t whylen)
+{
+    conv_choose(masked, seat, out, why, whylen, 1);
 }
 
 /* --- the public line -------------------------------------------------------- */
@@ -725,15 +746,15 @@ static void say_play(const cv *v, int i, char *out, size_t n)
     cset t = v->poss[v->me][i];
     int dl = deck_left(v);
     if (tri(t, v->play) == YES)
-        snprintf(out, n, "I play my card %d: %s", i + 1,
+        snprintf(out, n, "plays card %d: %s", i + 1,
                  v->tag[v->me][i] & T_FIN ? "a discard finesse: the discarded card was this one"
                  : v->tag[v->me][i] & T_PLAY ? "a play clue asked for it"
                                              : "the clues prove it fits a pile");
     else if (v->errors < HN_MAXERRORS && dl <= risk_at[HN_MAXERRORS - v->errors])
-        snprintf(out, n, "I play my card %d: the clues alone do not prove it fits a pile; with the deck %s I "
-                 "play the card likeliest to fit", i + 1, dl ? "nearly out" : "empty");
+        snprintf(out, n, "plays card %d: the clues alone do not prove it fits a pile; with the deck %s it "
+                 "plays the card likeliest to fit", i + 1, dl ? "nearly out" : "empty");
     else
-        snprintf(out, n, "I play my card %d: the clues alone do not prove it fits a pile, but the cards I see "
+        snprintf(out, n, "plays card %d: the clues alone do not prove it fits a pile, but the cards it sees "
                  "show it does", i + 1);
 }
 
@@ -741,15 +762,15 @@ static void say_discard(const cv *v, int i, char *out, size_t n)
 {
     cset t = v->poss[v->me][i];
     if (tri(t, v->trash) == YES)
-        snprintf(out, n, "I discard my card %d: the clues prove it can no longer be played", i + 1);
+        snprintf(out, n, "discards card %d: the clues prove it can no longer be played", i + 1);
     else if (pc(t) == 1 && (t & v->play) && !(t & v->valu))
-        snprintf(out, n, "I discard my card %d, which everybody knows is playable: a discard finesse: the "
+        snprintf(out, n, "discards card %d, which everybody knows is playable: a discard finesse: the "
                  "player whose newest card is that same card should play it", i + 1);
     else if (i == chop(v, v->me))
-        snprintf(out, n, "I discard my chop, card %d: no play and no useful clue, and a discard gains a clue "
+        snprintf(out, n, "discards its chop, card %d: no play and no useful clue, and a discard gains a clue "
                  "token", i + 1);
     else
-        snprintf(out, n, "I discard my card %d: no card of mine is known playable, and I judge this one the "
+        snprintf(out, n, "discards card %d: no card it holds is known playable, and it judges this one the "
                  "least needed", i + 1);
 }
 
@@ -766,8 +787,7 @@ void hn_conv_explain(const hanabi_state *st, int seat, const hn_play *p, int tou
         say_discard(&v, p->target, out, n);
     } else {
         hint h = {1, p->target, p->type, p->value};
-        const char *lead = v.hints >= HN_MAXHINTS ? "All 8 clue tokens are in (no discard allowed): " : "";
-        say_clue(&v, &h, touched, out, n, lead);
+        say_clue(&v, &h, touched, out, n, 0, v.hints >= HN_MAXHINTS ? FULL : "");
     }
 }
 

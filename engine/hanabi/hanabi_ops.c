@@ -329,6 +329,19 @@ static void redeal(void *st, int reader, uint64_t salt) { hn_redeal(st, reader, 
 
 extern const game_guide hanabi_guide; /* hanabi_guide.c: the game for players */
 
+/* Help mode: the conventions' play, its reason said to the player. */
+static int hint(const void *st, int seat, json_t **out, game_err *e)
+{
+    hanabi_state m;
+    hn_play p;
+    char why[400];
+    (void)e;
+    hn_mask(st, seat, &m);
+    hn_conv_hint(&m, seat, &p, why, sizeof why);
+    *out = json_pack("{s:o,s:s,s:s}", "play", hn_play_json(&p), "explanation", why, "strategy", BOTS[0].name);
+    return 0;
+}
+
 const game_ops hanabi_ops = {
     .name = "hanabi",
     .title = "Hanabi",
@@ -360,6 +373,7 @@ const game_ops hanabi_ops = {
     .events = events,
     .export_formats = EXPORTS,
     .export_as = export_as,
+    .hint = hint,
     .reveal = reveal,
     .redeal = redeal,
     .invariants = invariants,

@@ -273,6 +273,10 @@ json_t *pz_record(const pz_state *st, int seat, const pz_play *p, const pz_effec
  * a yardstick):
  * a play valid for o (pz_judge), chosen from o alone; why: a sentence. */
 void pz_plan(const pz_obs *o, pz_play *out, char *why, size_t whylen);
+/* A strategy's line ("takes 7H from the discard pile: it completes its
+ * phase") said to the player for help mode ("Take 7H ...: it completes your
+ * phase"); pz_explain.c. */
+void pz_to_player(const char *line, char *out, size_t n);
 void pz_greedy(const pz_obs *o, pz_play *out, char *why, size_t whylen);
 /* Fill o->took and o->took_suit from the current hand's public plays. */
 void pz_obs_history(const pz_state *st, pz_obs *o);

@@ -457,7 +457,7 @@ void pz__pick(const pz_obs *o, int take, const char *reason, pz_play *out, char 
         snprintf(why, whylen, "draws from the deck: %s",
                  d == PZ_JOKER ? "a Skip on the discard pile cannot be taken"
                                : o->t.phase[o->seat] ? "the discard does not fit any group"
-                                                     : "the discard does not help my phase");
+                                                     : "the discard does not help its phase");
     }
 }
 
@@ -504,17 +504,17 @@ void pz_greedy(const pz_obs *o, pz_play *out, char *why, size_t whylen)
                 int after;
                 if (pz_find_phases(&x, &ph, 1)) {
                     take = 1;
-                    reason = "it completes my phase";
+                    reason = "it completes its phase";
                 } else {
                     int w = worst_card(o, x.hand, x.nhand, &after);
                     if (w >= 0 && x.hand[w] != d && after > best_closeness(o, o->hand, o->nhand)) {
                         take = 1;
-                        reason = "it brings my phase closer";
+                        reason = "it brings its phase closer";
                     }
                 }
             } else if (pz__can_place(o, d)) {
                 take = 1;
-                reason = "I can place it on the table at once";
+                reason = "it goes on the table at once";
             }
         }
         pz__pick(o, take, reason, out, why, whylen);
@@ -570,7 +570,7 @@ void pz_greedy(const pz_obs *o, pz_play *out, char *why, size_t whylen)
         if (w >= 0) {
             out->type = PZ_DISCARD;
             out->card = o->hand[w];
-            snprintf(why, whylen, "discards %s, the card my phase needs least", pz_card_name(out->card));
+            snprintf(why, whylen, "discards %s: the card its phase needs least", pz_card_name(out->card));
         }
     } else {
         w = -1;
@@ -580,7 +580,7 @@ void pz_greedy(const pz_obs *o, pz_play *out, char *why, size_t whylen)
         if (w >= 0) {
             out->type = PZ_DISCARD;
             out->card = o->hand[w];
-            snprintf(why, whylen, "discards %s, the costliest card that fits no group", pz_card_name(out->card));
+            snprintf(why, whylen, "discards %s: the costliest card that fits no group", pz_card_name(out->card));
         }
     }
     if (!out->type || !pz_judge(o, out, NULL, 0, NULL))

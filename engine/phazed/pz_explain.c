@@ -5,13 +5,14 @@
  * discard top, the deck's size, the phases done, the hand sizes and this
  * hand's pick-ups from the discard pile; and the play, which names its
  * cards (the phase laid, the card placed or discarded). The strategies'
- * own lines (pz_bots.c, pz_plan.c) weigh the hand -- "it completes my
- * phase", "the card my phase needs least" among those it holds -- and are
+ * own lines (pz_bots.c, pz_plan.c) weigh the hand -- "it completes its
+ * phase", "the card its phase needs least" among those it holds -- and are
  * kept as the record's reasoning. Here a line says what the strategy does
  * by its rule, in its words where the rule is public, and the public facts
  * that bear on the play.
  */
 #include "pz.h"
+#include "core/voice.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -33,7 +34,7 @@ static void pick_deck(const pz_obs *o, char *out, size_t n)
     else if (d == PZ_JOKER)
         snprintf(out, n, "draws from the deck: a Skip on the discard pile cannot be taken");
     else if (!o->t.phase[o->seat])
-        snprintf(out, n, "draws from the deck: %s, the discard, does not help my phase", pz_card_name(d));
+        snprintf(out, n, "draws from the deck: %s, the discard, does not help its phase", pz_card_name(d));
     else if (!pz__can_place(o, d))
         snprintf(out, n, "draws from the deck: %s, the discard, fits no group on the table", pz_card_name(d));
     else
@@ -44,13 +45,13 @@ static void pick_discard(const pz_obs *o, const pz_play *p, char *out, size_t n)
 {
     const char *c = pz_card_name(p->card);
     if (o->t.phase[o->seat] && pz__can_place(o, p->card))
-        snprintf(out, n, "takes %s from the discard pile: I can place it on the table at once", c);
+        snprintf(out, n, "takes %s from the discard pile: it goes on the table at once", c);
     else if (o->t.phase[o->seat])
         snprintf(out, n, "takes %s from the discard pile rather than a card from the deck", c);
     else if (pz_wild(p->card))
-        snprintf(out, n, "takes %s from the discard pile: a Wild stands in for any card of my phase", c);
+        snprintf(out, n, "takes %s from the discard pile: a Wild stands in for any card of its phase", c);
     else
-        snprintf(out, n, "takes %s from the discard pile: it helps my phase", c);
+        snprintf(out, n, "takes %s from the discard pile: it helps its phase", c);
 }
 
 static void discard(const pz_obs *o, const pz_play *p, int planner, char *out, size_t n)
@@ -58,10 +59,10 @@ static void discard(const pz_obs *o, const pz_play *p, int planner, char *out, s
     const char *c = pz_card_name(p->card);
     int wanted = pz__feeds_next(o, p->card);
     if (!o->t.phase[o->seat])
-        snprintf(out, n, "discards %s, the card my phase needs least%s", c,
+        snprintf(out, n, "discards %s: the card its phase needs least%s", c,
                  planner && !wanted ? " and the next player does not want" : "");
     else
-        snprintf(out, n, "discards %s, the costliest card %s", c,
+        snprintf(out, n, "discards %s: the costliest card %s", c,
                  planner && !wanted ? "the next player cannot place" : "that fits no group");
 }
 
@@ -92,7 +93,7 @@ void pz_explain(const pz_state *st, int seat, const json_t *play, const char *st
         break;
     case PZ_PHASE:
         snprintf(out, n, "%s (as soon as it is complete%s)", text,
-                 planner && st->variant ? ", the hardest phase I can play" : "");
+                 planner && st->variant ? ", the hardest phase it can play" : "");
         break;
     case PZ_PLACE:
         snprintf(out, n, "%s to shed %d points", text, pz_card_points(p.card));
@@ -106,4 +107,12 @@ void pz_explain(const pz_state *st, int seat, const json_t *play, const char *st
     default:
         snprintf(out, n, "%s", text);
     }
+}
+
+/* A strategy's line said to the player, for help mode (voice_to_player):
+ * the bot's "its phase" and "it can play" the player's. */
+void pz_to_player(const char *line, char *out, size_t n)
+{
+    static const char *const WORD[][2] = {{"its phase", "your phase"}, {"it can play", "you can play"}};
+    voice_to_player(line, WORD, sizeof WORD / sizeof WORD[0], out, n);
 }

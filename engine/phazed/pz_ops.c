@@ -297,6 +297,21 @@ static int bot_apply(void *vst, const void *p, const char *why, json_t **record)
 
 static json_t *play_json(const void *p) { return pz_play_json(p); }
 
+/* Help mode: the planner's play, its line said to the player. */
+static int hint(const void *st, int seat, json_t **out, game_err *e)
+{
+    pz_obs o;
+    pz_play p;
+    char why[400], said[400];
+    (void)e;
+    pz_observe(st, seat, &o);
+    pz_obs_history(st, &o);
+    pz_plan(&o, &p, why, sizeof why);
+    pz_to_player(why, said, sizeof said);
+    *out = json_pack("{s:o,s:s,s:s}", "play", pz_play_json(&p), "explanation", said, "strategy", BOTS[0].name);
+    return 0;
+}
+
 static void reveal(void *st) { ((pz_state *)st)->revealed = 1; }
 
 static int invariants(const void *st, game_err *e) { return pz_invariants(st, e); }
@@ -346,6 +361,7 @@ const game_ops phazed_ops = {
     .explain = explain,
     .history = history,
     .events = events,
+    .hint = hint,
     .reveal = reveal,
     .redeal = redeal,
     .fn_args = pz_fn_args,

@@ -370,20 +370,20 @@ static void pick_up(const pz_obs *o, pz_play *out, char *why, size_t whylen)
             int after = 0, known = 0;
             if (pz_find_phases(&x, &ph, 1)) {
                 take = 1;
-                reason = "it completes my phase";
+                reason = "it completes its phase";
             } else if (discard_beats_deck(o, d, &known)) {
                 take = 1;
-                reason = "it helps my phase more than the average card from the deck";
+                reason = "it helps its phase more than the average card from the deck";
             } else if (!known) { /* accumulations: greedy's rule */
                 int w = pre_discard(o, x.hand, x.nhand, &after);
                 if (w >= 0 && x.hand[w] != d && after > value_of(o, o->hand, o->nhand)) {
                     take = 1;
-                    reason = "it brings my phase closer";
+                    reason = "it brings its phase closer";
                 }
             }
         } else if (pz__can_place(o, d)) {
             take = 1;
-            reason = "I can place it on the table at once";
+            reason = "it goes on the table at once";
         }
     }
     pz__pick(o, take, reason, out, why, whylen);
@@ -404,7 +404,7 @@ void pz_plan(const pz_obs *o, pz_play *out, char *why, size_t whylen)
         if (best_phase(o, out)) {
             pz_play_text(out, buf, sizeof buf);
             snprintf(why, whylen, "%s (as soon as it is complete%s)", buf,
-                     o->variant ? ", the hardest phase I can play" : "");
+                     o->variant ? ", the hardest phase it can play" : "");
             return;
         }
     } else if (best_place(o, out)) {
@@ -427,7 +427,7 @@ void pz_plan(const pz_obs *o, pz_play *out, char *why, size_t whylen)
     if (!o->t.phase[me]) {
         w = pre_discard(o, o->hand, o->nhand, NULL);
         if (w >= 0)
-            snprintf(why, whylen, "discards %s, the card my phase needs least%s", pz_card_name(o->hand[w]),
+            snprintf(why, whylen, "discards %s: the card its phase needs least%s", pz_card_name(o->hand[w]),
                      pz__feeds_next(o, o->hand[w]) ? "" : " and the next player does not want");
     } else {
         int bv = -1;
@@ -441,7 +441,7 @@ void pz_plan(const pz_obs *o, pz_play *out, char *why, size_t whylen)
             }
         }
         if (w >= 0)
-            snprintf(why, whylen, "discards %s, the costliest card %s", pz_card_name(o->hand[w]),
+            snprintf(why, whylen, "discards %s: the costliest card %s", pz_card_name(o->hand[w]),
                      bv >= 100 ? "the next player cannot place" : "that fits no group");
     }
     if (w >= 0) {

@@ -117,8 +117,9 @@ test('play Hanabi (rainbow) against two bots in the browser', async () => {
   if (hint.play.type === 'play' || hint.play.type === 'discard') {
     assert.match(await tid(`hb-card-0-${hint.play.card}`).getAttribute('class'), /\bhinted\b/);
     assert.match(await tid('message').innerText(), new RegExp(`your card ${hint.play.card + 1}\\b`));
-    const said = /\bmy card (\d+)/.exec(hint.explanation || '');
-    if (said) assert.equal(Number(said[1]), hint.play.card + 1, 'the hint and its explanation name the same card');
+    const said = /^(Play|Discard) your (chop, )?card (\d+)/.exec(hint.explanation || '');
+    assert.ok(said, `the engine says the hint to the player: ${hint.explanation}`);
+    assert.equal(Number(said[3]), hint.play.card + 1, 'the hint and its explanation name the same card');
   }
   await page.screenshot({ path: path.join(OUT, 'hanabi-start.png'), fullPage: true });
 

@@ -3,7 +3,9 @@
 // server renders from the Markdown of --docs (a page written here, so the
 // test does not depend on the wording of docs/rules/): headings, a table,
 // lists and the cards drawn where the rules show them, under the page's
-// strict CSP, the Markdown's raw HTML left out (cmark's safe mode). The
+// strict CSP, the Markdown's raw HTML left out (cmark's safe mode), and
+// only the players' part: what the Markdown has above its mark ("The
+// players' page ends here"), the rest (notation, routes) linked. The
 // Markdown itself is still served as it is (rules_page).
 
 import { test, before, after } from 'node:test';
@@ -19,6 +21,8 @@ const PAGE = [
   '## Rulings', '', '- a page written by this test', '- a run: `["5S", "6S", "7S"]`', '',
   '<script>document.title = "raw HTML ran"</script>', '', '<b id="raw">raw HTML</b> and <img src=x onerror="document.title=1">', '',
   '[a link](javascript:alert(1))', '',
+  "<!-- The players' page ends here: what follows is for programs. -->", '',
+  '## Notation', '', 'A play is sent as `{"draw": "discard"}` to `POST /games/{id}/plays`.', '',
 ].join('\n');
 let env, page, docs;
 
@@ -49,7 +53,12 @@ test('the Rules panel links the rules page, and the link shows it rendered as a 
   assert.equal(new URL(tab.url()).pathname, '/docs/rules/fivecrowns.html');
   const main = tab.getByTestId('rules-page-body');
   assert.equal(await main.locator('h1').innerText(), 'Five Crowns');
+  // the players' page: what is above the mark (the notation after it is for programs, linked)
   assert.deepEqual(await main.locator('h2').allInnerTexts(), ['Scoring', 'Rulings']);
+  assert.doesNotMatch(await main.innerText(), /POST|\/games|"draw"/, 'no notation or route on the players\' page');
+  const more = main.getByTestId('rules-page-more').locator('a');
+  assert.equal(await more.innerText(), 'the rules in full');
+  assert.equal(new URL(await more.evaluate((a) => a.href)).pathname, '/docs/rules/fivecrowns.md');
   assert.deepEqual(await main.locator('table th').allInnerTexts(), ['card', 'points'], 'a GitHub table is a table');
   assert.equal(await main.locator('ul > li').count(), 2);
   // cards drawn where the rules show them: one in each table row, three for the run

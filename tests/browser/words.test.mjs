@@ -4,8 +4,9 @@
 // scanned after every play: the board, the log and the bots' explanations,
 // the hints, the server's refusals (an illegal attempt every few turns),
 // the game-over summary and the replay's labels and explanations, and the
-// lobby and the Rules panel (no routes, play shapes or reason codes there
-// either); a hint speaks to the player, never in the adviser's "I". None may
+// lobby and the Rules panel (no routes, play shapes, braces, reason codes,
+// "limit" or "offset" there, nor in the hints and the bots' lines); a hint
+// speaks to the player, never in the adviser's "I" or a bot's "its". None may
 // hold code notation: brackets, null, pile coordinates ("3,0"), raw card
 // codes ("0D", "7H"), "#0", numbered players ("Player 0", "player 2": the
 // table names them), "(play 3)".
@@ -40,11 +41,12 @@ async function text() {
   });
 }
 
-// What a player reads in the lobby and the Rules panel holds no API either:
-// routes, play shapes, reason codes (those are docs/api.md's).
+// What a player reads in the lobby, the Rules panel, the hints and the bots'
+// lines holds no API either: routes, play shapes, braces, reason codes,
+// paging (those are docs/api.md's).
 const API = [
-  ['a route', /\b(GET|POST) \/|\/games\b|\.md\b/], ['a reason code', /\breason \d/], ['a JSON member', /"[a-z_]+":/],
-  ['paging', /\blimit and offset\b/],
+  ['a route', /\b(GET|POST|PUT|DELETE) |\/games\b|\/rules\/|\.md\b/], ['a reason code', /\breason \d/],
+  ['a JSON member', /"[a-z_]+":/], ['a JSON brace', /[{}]/], ['paging', /\b(limit|offset)\b/],
 ];
 function scanApi(t, where) {
   for (const [what, re] of API) {
@@ -141,9 +143,12 @@ for (const [game, variant, seed, players] of TABLES) {
       await page.waitForFunction(async () => (await import('/core/state.js')).app.hint !== null);
       scan(await text(), `${game} hint`);
       const said = await tid('message').innerText();
+      scanApi(said, `${game} hint`);
+      if (await tid('fc-advice').count()) scanApi(await tid('fc-advice').innerText(), `${game} hint`);
       if (/^Hint/.test(said)) { // the advice speaks to the player, not in the adviser's voice
         assert.match(said, /^Hint: [A-Z]/, `${game} hint: ${said}`);
         assert.doesNotMatch(said, /\b(I|my|me|I recommend)\b/, `${game} hint in the bot's voice: ${said}`);
+        assert.doesNotMatch(said, /\b(its phase|it holds|it sees|The computer)\b/, `${game} hint in the bot's voice: ${said}`);
       }
       // the advice, played as a click would (a refresh may have cleared it: ask again)
       const version = await page.evaluate(async () => (await import('/core/state.js')).app.version);
@@ -158,6 +163,7 @@ for (const [game, variant, seed, players] of TABLES) {
       scan(await text(), `${game} after a play`);
       for (const l of (await page.locator('[data-testid="log-explanation"]').allInnerTexts()).slice(-8)) {
         assert.doesNotMatch(l, /\b(I|my|me)\b|The computer/, `${game}: a bot's line out of the log's one voice: ${l}`);
+        scanApi(l, `${game} log`);
       }
       if (plays === 40) await shots(game, variant, 'middle');
     }

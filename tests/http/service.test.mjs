@@ -112,9 +112,22 @@ test('every game of GET /rules links its rules page, and the server serves it', 
     expectStatus(p, 200, html);
     assert.match(p.headers.get('content-type'), /^text\/html; charset=utf-8$/);
     assert.match(p.headers.get('content-security-policy'), /^default-src 'self'/);
-    const md = readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');
+    // the players' part: the Markdown up to its mark (what follows is for programs)
+    const full = readFileSync(file, 'utf8');
+    const mark = full.indexOf("<!-- The players' page ends here");
+    assert.ok(mark > 0, `docs/rules/${g.game}.md marks where the players' page ends`);
+    const md = full.slice(0, mark).replace(/```[\s\S]*?```/g, '');
     assert.equal((p.text.match(/<h2>/g) || []).length, (md.match(/^## /gm) || []).length, `${html}: the sections`);
     assert.equal((p.text.match(/<table>/g) || []).length, (md.match(/^\|[-| :]+\|$/gm) || []).length, `${html}: the tables`);
+    // what a player reads there holds no API: routes, JSON members or shapes, reason codes
+    const body = p.text.slice(p.text.indexOf('<main'), p.text.indexOf('</main>')).replace(/<a href="[^"]*"/g, '<a').replace(/<[^>]+>/g, ' ')
+      .replace(/&quot;/g, '"');
+    for (const [what, re] of [['a route', /\b(GET|POST) \/|\/games\b/], ['a JSON member', /"[a-z_]+":/], ['a JSON shape', /[{}]|\[\d/],
+      ['a reason code', /\breason \d/], ['paging', /\b(limit|offset)\b/]]) {
+      const m = re.exec(body);
+      assert.equal(m, null, `${html}: ${what} ("${m && m[0]}") in the players' page: ${m && body.slice(Math.max(0, m.index - 60), m.index + 60)}`);
+    }
+    assert.match(p.text, new RegExp(`<a href="${g.game}\\.md">the rules in full</a>`), `${html} links the rules in full`);
   }
 });
 

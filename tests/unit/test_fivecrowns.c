@@ -730,9 +730,11 @@ static void test_explanations(void **u)
             assert_int_equal(game_bot_play(OPS, st, "strategy", &rec, ex, sizeof ex, &e), 0);
             const char *x = json_string_value(json_object_get(rec, "explanation"));
             assert_non_null(x);
-            if (!strstr(x, "because") || !names_a_card(x))
+            if (!strstr(x, ": ") || !names_a_card(x))
                 fail_msg("explanation without card or reason: %s", x);
-            assert_true(strncmp(x, "The computer ", 13) == 0);
+            /* the log's voice: the play without a subject, then its reason */
+            if (strncmp(x, "takes the ", 10) != 0 && strncmp(x, "draws from ", 11) != 0 && strncmp(x, "discards the ", 13) != 0)
+                fail_msg("an explanation not in the log's voice: %s", x);
             json_t *pl = json_object_get(rec, "play");
             char nm[40];
             if (json_object_get(pl, "discard")) {
@@ -769,12 +771,12 @@ static void test_explanations(void **u)
     fc_observe(st, 0, &o);
     fc_strategy(&o, 0, &adv);
     assert_int_equal(adv.play.kind, FC_PLAY_DRAW_DISCARD);
-    assert_string_equal(adv.why, "The computer drew the 7 of hearts from the discard pile because it completes a run of hearts 5-6-7.");
+    assert_string_equal(adv.why, "takes the 7 of hearts from the discard pile: it completes a run of hearts 5-6-7.");
     apply_ok(st, 0, "{\"draw\":\"discard\"}");
     fc_observe(st, 0, &o);
     fc_strategy(&o, 0, &adv);
     assert_int_equal(adv.play.card, C("KC"));
-    assert_string_equal(adv.why, "The computer discarded the king of clubs because it is the highest card that fits no run or book.");
+    assert_string_equal(adv.why, "discards the king of clubs: it is the highest card that fits no run or book.");
     free(st);
 }
 
@@ -795,7 +797,7 @@ static void test_help_mode(void **u)
     json_t *d = json_object_get(h, "draw");
     assert_string_equal(json_string_value(json_object_get(d, "source")), "discard");
     assert_non_null(strstr(json_string_value(json_object_get(d, "why")), "7 of hearts"));
-    assert_true(strncmp(json_string_value(json_object_get(h, "explanation")), "I recommend you take the 7 of hearts", 36) == 0);
+    assert_true(strncmp(json_string_value(json_object_get(h, "explanation")), "Take the 7 of hearts from the discard pile: ", 44) == 0);
     assert_non_null(json_object_get(h, "arrangement"));
     assert_true(json_is_boolean(json_object_get(h, "go_out")));
     char *ps = dump(json_incref(json_object_get(h, "play")));
@@ -817,6 +819,10 @@ static void test_help_mode(void **u)
     ps = dump(json_incref(json_object_get(h, "play")));
     assert_string_equal(ps, "{\"discard\":\"KC\",\"go_out\":true}");
     free(ps);
+    /* said to the player: an instruction, then its reason about your hand */
+    assert_string_equal(json_string_value(json_object_get(h, "explanation")),
+                        "Discard the king of clubs and go out: the rest of your hand forms a run of hearts 5-6-7-8 "
+                        "(the joker as the 8), with no card left over.");
     json_decref(h);
 
     /* hints follow the strategy bot, use only the seat's view, and are legal */
@@ -1747,25 +1753,25 @@ static void test_closed_table_explanation_wording(void **u)
     disc_push(st, "7H");
     fc_observe(st, 0, &o);
     fc_strategy(&o, 0, &adv);
-    assert_string_equal(adv.why, "The computer drew the 7 of hearts from the discard pile because it completes a run of hearts 5-6-7.");
+    assert_string_equal(adv.why, "takes the 7 of hearts from the discard pile: it completes a run of hearts 5-6-7.");
     line(st, 0, "{\"draw\":\"discard\"}", "strategy", pub, sizeof pub);
-    assert_string_equal(pub, "The computer drew the 7 of hearts from the discard pile because it is worth more to the hand than a blind draw on average.");
+    assert_string_equal(pub, "takes the 7 of hearts from the discard pile: it is worth more to the hand than a blind draw on average.");
     fc_strategy(&o, 1, &adv); /* help mode talks to the seat: its own cards */
     assert_non_null(strstr(adv.why, "a run of hearts 5-6-7"));
     st->open = 1; /* every hand on view: the strategy's own sentence is public */
     line(st, 0, "{\"draw\":\"discard\"}", "strategy", pub, sizeof pub);
-    assert_string_equal(pub, "The computer drew the 7 of hearts from the discard pile because it completes a run of hearts 5-6-7.");
+    assert_string_equal(pub, "takes the 7 of hearts from the discard pile: it completes a run of hearts 5-6-7.");
     st->open = 0;
     apply_ok(st, 0, "{\"draw\":\"discard\"}");
     fc_observe(st, 0, &o);
     fc_strategy(&o, 0, &adv);
-    assert_string_equal(adv.why, "The computer discarded the king of clubs because it is the highest card that fits no run or book.");
+    assert_string_equal(adv.why, "discards the king of clubs: it is the highest card that fits no run or book.");
     line(st, 0, "{\"discard\":\"KC\"}", "strategy", pub, sizeof pub);
-    assert_string_equal(pub, "The computer discarded the king of clubs because it is the card the hand misses least.");
+    assert_string_equal(pub, "discards the king of clubs: it is the card the hand misses least.");
     fc_greedy(&o, &p, why, sizeof why);
     assert_non_null(strchr(why, '(')); /* its reasoning counts the points */
     line(st, 0, "{\"discard\":\"KC\"}", "greedy", pub, sizeof pub);
-    assert_string_equal(pub, "Greedy discarded the king of clubs because that leaves the fewest points in the hand.");
+    assert_string_equal(pub, "discards the king of clubs: that leaves the fewest points in the hand.");
     /* going out: the discard is named, the hand is not */
     blank(st, 2, 1);
     st->open = 0;
@@ -1774,12 +1780,12 @@ static void test_closed_table_explanation_wording(void **u)
     disc_push(st, "7H");
     fc_observe(st, 0, &o);
     fc_strategy(&o, 0, &adv);
-    assert_string_equal(adv.why, "The computer drew the 7 of hearts from the discard pile because with it the hand can go out after discarding the king of clubs.");
+    assert_string_equal(adv.why, "takes the 7 of hearts from the discard pile: with it the hand can go out after discarding the king of clubs.");
     line(st, 0, "{\"draw\":\"discard\"}", "strategy", pub, sizeof pub);
     assert_null(strstr(pub, "go out")); /* that would tell every reader what the hand holds */
     apply_ok(st, 0, "{\"draw\":\"discard\"}");
     line(st, 0, "{\"discard\":\"KC\",\"go_out\":true}", "strategy", pub, sizeof pub);
-    assert_string_equal(pub, "The computer discarded the king of clubs and went out because the rest of the hand forms runs and books.");
+    assert_string_equal(pub, "discards the king of clubs and goes out: the rest of the hand forms runs and books.");
     apply_ok(st, 0, "{\"discard\":\"KC\",\"go_out\":true}");
     /* the last turn: no point count of the hand before it is laid out */
     apply_ok(st, 1, "{\"draw\":\"draw\"}");

@@ -37,9 +37,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <regex.h>
 #include <cmocka.h>
 
 #include "game.h"
+#include "core/voice.h"
 
 /* GAMES_PER_SETUP seeded games per setup and bot; the deep checks on every
  * position of the first DEEP_ALL moves of one game, then every DEEP_EVERY-th
@@ -385,6 +387,86 @@ static void test_bots(void **unused)
         free(st);
         free(before);
     }
+}
+
+/* Every game speaks in two voices: a bot's line in the log's (the play
+ * without a subject, the log names the seat: "plays card 2: ...", "takes
+ * 7H ...") and help mode's to the player ("Play your card 2: ...", "Take
+ * 7H ..."); neither says "I", "my" or "The computer". */
+static void test_voices(void **unused)
+{
+    (void)unused;
+    regex_t first, bot, hint;
+    assert_int_equal(regcomp(&first, "(^|[^A-Za-z])(I|my|me|mine|The computer|recommend)([^A-Za-z]|$)",
+                             REG_EXTENDED | REG_NOSUB), 0);
+    assert_int_equal(regcomp(&bot, "^[a-z]+s ", REG_EXTENDED | REG_NOSUB), 0);
+    assert_int_equal(regcomp(&hint, "^[A-Z][a-z]+ ", REG_EXTENDED | REG_NOSUB), 0);
+    regex_t bots_own;
+    assert_int_equal(regcomp(&bots_own, "(^|[^A-Za-z])(its phase|its chop|it holds|it sees|it can play)([^A-Za-z]|$)",
+                             REG_EXTENDED | REG_NOSUB), 0);
+    for (const game_ops *const *g = game_registry; *g; g++) {
+        const game_ops *ops = *g;
+        setup su[24];
+        setups_of(ops, su, 24);
+        void *st = calloc(1, ops->state_size);
+        game_err e = {0};
+        game_status gs;
+        assert_int_equal(ops->init(st, su[0].variant, su[0].players, 11, NULL, &e), 0);
+        int hints = 0;
+        for (ops->status(st, &gs); !gs.over && hints < 400; ops->status(st, &gs)) {
+            if (ops->autoplay(st, NULL))
+                continue;
+            json_t *h = NULL, *rec = NULL;
+            char ex[400];
+            assert_int_equal(game_hint(ops, st, gs.to_move, &h, &e), 0);
+            const char *said = json_string_value(json_object_get(h, "explanation"));
+            assert_non_null(said);
+            if (regexec(&hint, said, 0, NULL, 0) != 0 || regexec(&first, said, 0, NULL, 0) == 0 ||
+                regexec(&bots_own, said, 0, NULL, 0) == 0)
+                fail_msg("%s: a hint not said to the player: %s", ops->name, said);
+            assert_int_equal(game_bot_play(ops, st, "default", &rec, ex, sizeof ex, &e), 0);
+            if (regexec(&bot, ex, 0, NULL, 0) != 0 || regexec(&first, ex, 0, NULL, 0) == 0)
+                fail_msg("%s: a bot's line out of the log's voice: %s", ops->name, ex);
+            const char *why = json_string_value(json_object_get(rec, "reasoning"));
+            if (why && (regexec(&bot, why, 0, NULL, 0) != 0 || regexec(&first, why, 0, NULL, 0) == 0))
+                fail_msg("%s: a bot's reasoning out of the log's voice: %s", ops->name, why);
+            json_decref(h);
+            json_decref(rec);
+            hints++;
+        }
+        assert_true(hints > 10);
+        free(st);
+    }
+    regfree(&first);
+    regfree(&bot);
+    regfree(&hint);
+    regfree(&bots_own);
+}
+
+/* voice_to_player: the first verb an instruction, the game's phrases the
+ * player's, the rest as it is, cut to the buffer. */
+static void test_voice_to_player(void **unused)
+{
+    (void)unused;
+    static const char *const W[][2] = {{"its phase", "your phase"}, {"the hand", "your hand"}};
+    static const char *const CASES[][2] = {
+        {"takes 7H from the discard pile: it completes its phase", "Take 7H from the discard pile: it completes your phase"},
+        {"discards KH: the card its phase needs least", "Discard KH: the card your phase needs least"},
+        {"plays 2H from the hand onto build pile 1 (empty): the stockpile goes down", "Play 2H from your hand onto build pile 1 (empty): the stockpile goes down"},
+        {"clears the embargo of player 2", "Clear the embargo of player 2"},
+        {"pushes on", "Push on"}, {"passes", "Pass"}, {"goes out", "Go out"},
+        {"has no possible play", "You have no possible play"},
+        {"Already an instruction: its phase", "Already an instruction: your phase"},
+    };
+    char out[120];
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        voice_to_player(CASES[i][0], W, 2, out, sizeof out);
+        assert_string_equal(out, CASES[i][1]);
+    }
+    voice_to_player("takes 7H from the discard pile: it completes its phase", W, 2, out, 12);
+    assert_string_equal(out, "Take 7H fro");
+    voice_to_player("discards KH: its phase", W, 2, out, 17);
+    assert_string_equal(out, "Discard KH: your");
 }
 
 /* ops->invariants can fail: a state of 0xFF bytes (every count beyond its
@@ -1065,6 +1147,8 @@ int main(void)
         cmocka_unit_test(test_replay_applies_plays),
         cmocka_unit_test(test_old_bot_rng),
         cmocka_unit_test(test_bots),
+        cmocka_unit_test(test_voices),
+        cmocka_unit_test(test_voice_to_player),
         cmocka_unit_test(test_invariants_refuse),
         cmocka_unit_test(test_readers_alike),
         cmocka_unit_test(test_decoded_plays_on),

@@ -155,19 +155,19 @@ static void test_explanations_and_sure_plays(void **unused)
     (void)unused;
     static hanabi_state st;
     static const char *const PATTERNS[] = {
-        "^I play my card [1-5]: (a play clue asked for it|the clues prove it fits a pile|I have worked out "
-        "that it fits a pile|a discard finesse: the discarded card was this one)$",
-        "^I play my card [1-5]: the deck is (empty|nearly out) and nothing is sure, so I take a risk$",
-        "^(All 8 clue tokens are in \\(no discard allowed\\): )?I clue player [1-5]'s CLUE \\(cards? LIST\\): "
+        "^plays card [1-5]: (a play clue asked for it|the clues prove it fits a pile|the clues and the cards "
+        "it sees prove it fits a pile|a discard finesse: the discarded card was this one)$",
+        "^plays card [1-5]: the deck is (empty|nearly out) and nothing is sure, so it takes a risk$",
+        "^clues player [1-5]'s CLUE \\(cards? LIST\\): "
         "(a save clue on their chop, card [1-5]: keep it, it is the last copy of a card we still need|"
         "a play clue: card [1-5], the newest it touches that could be playable now, is playable now|"
         "now they know cards? LIST (is|are) playable|information only, none of the touched cards can be "
-        "playable now)$",
-        "^I discard my card [1-5], which everybody knows is playable: a discard finesse: player [1-5]'s "
+        "playable now)(; all 8 clue tokens are in, so no discard is allowed)?$",
+        "^discards card [1-5], which everybody knows is playable: a discard finesse: player [1-5]'s "
         "newest card is that same card, so they should play it$",
-        "^I discard my card [1-5]: (the clues prove|I have worked out that) it can no longer be played$",
-        "^I discard my chop, card [1-5]: no play and no useful clue, and a discard gains a clue token$",
-        "^I discard my card [1-5]: every card of mine is one to keep, and this one is needed last$",
+        "^discards card [1-5]: the clues (and the cards it sees )?prove it can no longer be played$",
+        "^discards its chop, card [1-5]: no play and no useful clue, and a discard gains a clue token$",
+        "^discards card [1-5]: every card it holds is one to keep, and this one is needed last$",
     };
     enum { NPAT = sizeof PATTERNS / sizeof PATTERNS[0] };
     regex_t re[NPAT], name;
@@ -185,6 +185,13 @@ static void test_explanations_and_sure_plays(void **unused)
         if (regcomp(&re[k], pat, REG_EXTENDED | REG_NOSUB))
             fail_msg("bad pattern %s", pat);
     }
+    /* help mode's line: the same play, said to the player */
+    regex_t hint;
+    assert_int_equal(regcomp(&hint, "^(Play your card [1-5]|Discard your (chop, )?card [1-5]|Clue player "
+                                    "[1-5]'s [a-z1-5 ()]+ \\(cards? [1-5, ]+\\))[:,] ",
+                             REG_EXTENDED | REG_NOSUB), 0);
+    regex_t mine;
+    assert_int_equal(regcomp(&mine, "(^|[^A-Za-z])(I|my|me|mine|it holds|it sees)([^A-Za-z]|$)", REG_EXTENDED | REG_NOSUB), 0);
     assert_int_equal(regcomp(&name, "[RYBGWM][1-5]|(red|yellow|blue|green|white|rainbow) [1-5]",
                              REG_EXTENDED | REG_NOSUB), 0);
     long used[NPAT] = {0}, n = 0;
@@ -205,18 +212,28 @@ static void test_explanations_and_sure_plays(void **unused)
                 fail_msg("an explanation names a card: %s", why);
             used[k]++;
             n++;
+            {
+                static hanabi_state m;
+                hn_play q;
+                char said[320];
+                hn_mask(&st, s, &m);
+                hn_conv_hint(&m, s, &q, said, sizeof said);
+                assert_memory_equal(&q, &p, sizeof q);
+                if (regexec(&hint, said, 0, NULL, 0) != 0 || regexec(&mine, said, 0, NULL, 0) == 0)
+                    fail_msg("a hint not said to the player: %s", said);
+            }
             /* it describes the play it made, cards counted from 1 */
             char head[80];
             if (p.type == HN_PLAY || p.type == HN_DISCARD) {
                 snprintf(head, sizeof head, "card %d", p.target + 1);
                 assert_non_null(strstr(why, head));
             } else {
-                snprintf(head, sizeof head, "I clue player %d's ", p.target + 1); /* counted from 1 */
+                snprintf(head, sizeof head, "clues player %d's ", p.target + 1); /* counted from 1 */
                 assert_non_null(strstr(why, head));
             }
             if (p.type == HN_PLAY) { /* only a risk can fail */
                 int c = st.hand[s][p.target];
-                if (st.fire[hn_suit(c)] != hn_rank(c) - 1 && !strstr(why, "take a risk"))
+                if (st.fire[hn_suit(c)] != hn_rank(c) - 1 && !strstr(why, "takes a risk"))
                     fail_msg("game %d turn %d: a sure play failed: %s", g, st.nhist, why);
             }
             const char *pc = strstr(why, "a play clue: card ");
@@ -246,6 +263,8 @@ static void test_explanations_and_sure_plays(void **unused)
         regfree(&re[k]);
     }
     regfree(&name);
+    regfree(&hint);
+    regfree(&mine);
 }
 
 /* --- clues read by the conventions ----------------------------------------- */
@@ -266,7 +285,7 @@ static void test_five_on_chop_is_saved(void **unused)
     hn_do(&st, &p);
     choose(&st, &p, why, sizeof why); /* player 1 keeps it: their chop is now card 2 */
     expect(&p, HN_DISCARD, 1, 0);
-    assert_non_null(strstr(why, "I discard my chop, card 2"));
+    assert_non_null(strstr(why, "discards its chop, card 2"));
 }
 
 static void test_a_persons_save_reads_the_same(void **unused)
@@ -331,7 +350,7 @@ static void test_clue_off_chop_is_a_play(void **unused)
     person(&st, HN_HINT_COLOR, 1, 0); /* red: cards 2 and 5 */
     choose(&st, &p, why, sizeof why);
     expect(&p, HN_PLAY, 4, 0);
-    assert_string_equal(why, "I play my card 5: a play clue asked for it");
+    assert_string_equal(why, "plays card 5: a play clue asked for it");
     /* the older red card is not played after it */
     hn_do(&st, &p);
     person(&st, HN_HINT_NUMBER, 0, 4); /* player 2 */

@@ -75,8 +75,10 @@ const third = (v) => {
 
 /** A bot's explanation in the log's one voice: every bot speaks of itself
  *  as the log names it, in the third person ("clues Bob's 1s", "draws from
- *  the deck: the discard does not help their phase"), never "I", "my" or
- *  "The computer" (the games' engines word their bots differently). */
+ *  the deck: the discard does not help its phase"), never "I", "my" or
+ *  "The computer". The engines write their lines so; this keeps the games
+ *  stored before they did ("I play my card 1: ...", "The computer drew
+ *  ...") in the same voice when their log or replay is read. */
 export function botSays(text) {
   if (typeof text !== 'string') return text;
   return text
@@ -88,17 +90,13 @@ export function botSays(text) {
 }
 
 /** A hint in the player's words: the table's play as an instruction, then
- *  the adviser's reason turned to the reader ("Play your card 1: the clues
- *  prove it fits a pile"). The reason is the explanation's part after its
- *  play (after the first ": " or " because "); the adviser's "I" and "my"
- *  become "you" and "your". */
+ *  the engine's reason, which help mode already says to the player ("Play
+ *  your card 1: the clues prove it fits a pile"): the part after its play
+ *  (after the first ": "). */
 export function advice(what, explanation) {
   const text = readable(explanation || '');
-  const m = /: | because /.exec(text);
-  const why = (m ? text.slice(m.index + m[0].length) : '')
-    .replace(/\bI am\b/g, 'you are').replace(/\bI\b/g, 'you').replace(/\bmy\b/g, 'your')
-    .replace(/\bme\b/g, 'you').replace(/\bmine\b/g, 'yours').replace(/\bthe hand\b/g, 'your hand')
-    .replace(/[.\s]+$/, '');
+  const m = /: /.exec(text);
+  const why = (m ? text.slice(m.index + m[0].length) : '').replace(/[.\s]+$/, '');
   const head = String(what).replace(/^./, (c) => c.toUpperCase());
   return why ? `${head}: ${why}.` : `${head}.`;
 }

@@ -415,14 +415,17 @@ function fcTable(a) {
     }, header, hand, ...extras, isYou ? nearHand(a) : null);
   };
 
-  // --- help mode advice
+  // --- help mode advice: the instruction in bold, then the engine's reason
+  // (its line says the instruction too: "Take the 7 of hearts from the
+  // discard pile: it completes ...")
+  const reason = (t) => { const said = readable(t || ''); const i = said.indexOf(': '); return i < 0 ? said : said.slice(i + 2).replace(/^./, (c) => c.toUpperCase()); };
   let advice = null;
   if (a.hint && a.hint.arrangement) {
     const hnt = a.hint;
     advice = h('section', { class: 'fc-advice', 'data-testid': 'fc-advice', 'aria-labelledby': 'fc-advice-title' },
       h('h3', { class: 'area-title', id: 'fc-advice-title' }, `Help${hnt.strategy ? ` · advice of the ${hnt.strategy} bot` : ''}`),
-      hnt.draw ? h('p', { 'data-testid': 'fc-advice-draw' }, h('strong', {}, hnt.draw.source === 'discard' ? 'Take the discard. ' : 'Draw from the draw pile. '), readable(hnt.draw.why)) : null,
-      hnt.discard ? h('p', { 'data-testid': 'fc-advice-discard' }, h('strong', {}, 'Discard ', fcCardText(hnt.discard.card), '. '), readable(hnt.discard.why)) : null,
+      hnt.draw ? h('p', { 'data-testid': 'fc-advice-draw' }, h('strong', {}, hnt.draw.source === 'discard' ? 'Take the discard. ' : 'Draw from the draw pile. '), reason(hnt.draw.why)) : null,
+      hnt.discard ? h('p', { 'data-testid': 'fc-advice-discard' }, h('strong', {}, 'Discard ', fcCardText(hnt.discard.card), '. '), reason(hnt.discard.why)) : null,
       h('p', { class: 'fc-advice-why' }, readable(hnt.arrangement.why)),
       fcArrangement(hnt.arrangement, 'fc-advice-arrangement'),
       // Before the draw nobody goes out: the advice says what comes after it, with no verdict of its own.
