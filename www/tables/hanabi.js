@@ -294,7 +294,7 @@ function hbTable(ctx) {
       s.first === seat ? h('span', { class: 'badge' }, 'started') : null,
       hbEmpathyButton(ctx.table, ctx.gameId, seat, isYou && ownHidden ? 'What you may hold' : 'What they know'));
     return h('section', {
-      class: `player hb-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}${empathy ? ' hb-empathy-on' : ''}`, 'data-testid': `player-${seat}`,
+      class: `player hb-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}${empathy ? ' hb-empathy-on' : ''}`, 'data-testid': `player-${seat}`, 'data-area': isYou ? 'you' : null,
       'aria-label': isYou ? 'Your hand' : `${seatName(seat)}'s hand`,
     }, header, h('div', { class: 'hand hb-hand', role: 'group', 'aria-label': isYou ? 'Your cards, oldest first' : `${seatName(seat)}'s cards, oldest first`, 'data-testid': `hb-hand-${seat}` }, cards));
   };
@@ -312,7 +312,7 @@ function hbTable(ctx) {
     you === null ? watchingNote(s) : null,
     h('div', { class: 'opponents hb-opponents' }, others.map(playerArea)),
     you === null ? null : playerArea(you),
-    h('div', { class: 'hb-actions-slot' }, actionsFor(ctx, has, editNote, cardId)),
+    h('div', { class: 'hb-actions-slot', 'data-area': 'actions' }, actionsFor(ctx, has, editNote, cardId)),
     help,
     you !== null && ctx.near ? ctx.near() : null,
     h('div', { class: 'hb-foot' }, hbColourBlindToggle(), ctx.conventions || null));
