@@ -114,7 +114,7 @@ async function look(sc, g, id, token, version, what) {
   if (!m.actions.length) faults.push(`${what}: no area marked "actions"`);
   for (const b of m.you) if (!inView(m, b)) faults.push(`${what}: your area is not on the first screen (${px(b)} of ${m.innerWidth}x${m.innerHeight})`);
   m.actions.forEach((b, i) => { if (!inView(m, b)) faults.push(`${what}: actions ${i} not on the first screen (${px(b)} of ${m.innerWidth}x${m.innerHeight})`); });
-  if (faults.length && process.env.REACH_SHOTS) await page.screenshot({ path: path.join(OUT, `reach-${what.replace(/[^a-z0-9]+/gi, '-')}.png`) });
+  if (process.env.REACH_SHOTS) await page.screenshot({ path: path.join(OUT, `reach-${what.replace(/[^a-z0-9]+/gi, '-')}.png`), fullPage: process.env.REACH_SHOTS === 'full' });
   return faults;
 }
 
