@@ -11,7 +11,9 @@
 // Fast by design: the games run through the API (each is dealt twice with
 // one seed, once to count the person's plays and once to stop at the
 // samples), the page is opened only at the samples, in one browser with one
-// page per screen size.
+// page per screen size. REACH_ONLY=<game> looks at one game only;
+// REACH_SHOTS=1 saves each look to tests/out/reach-*.png (=full: the whole
+// page).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +21,7 @@ import path from 'node:path';
 import { startAll, stopAll, openContext, openGame, apiCall, OUT } from './harness.mjs';
 
 const SCREENS = [{ name: 'desk', width: 1280, height: 800 }, { name: 'phone', width: 375, height: 812 }];
-const SEED = 11;
+const SEED = Number(process.env.REACH_SEED || 11);
 let env;
 const pages = {};
 
