@@ -2,16 +2,18 @@
 // allows (GET /rules), played whole through the HTTP API (the person's seat
 // follows the hints, the others are bots), and looked at on a desk screen
 // (1280x800) and a phone (375x812) at sampled positions of the game: the
-// deal, a third in, two thirds in, and the person's last play (late rounds,
-// groups laid, long piles). At each, with no scrolling: the page does not
+// deal, halfway, the fullest table (the largest view: groups laid, long
+// piles, big hands) and the person's last play (the last round). At each,
+// with no scrolling: the page does not
 // scroll sideways, and the seat's own area ([data-area="you"]) and the
 // controls of the next play ([data-area="actions"], docs/web-page.md) are
 // shown, whole, on the first screen.
 //
 // Fast by design: the games run through the API (each is dealt twice with
-// one seed, once to count the person's plays and once to stop at the
-// samples), the page is opened only at the samples, in one browser with one
-// page per screen size. REACH_ONLY=<game> looks at one game only;
+// one seed, once to learn the person's plays and once to replay them and
+// stop at the samples), the page is opened only at the samples, in one
+// browser with one page per screen size. REACH_SEED picks another seed
+// (default 11); REACH_ONLY=<game> looks at one game only;
 // REACH_SHOTS=1 saves each look to tests/out/reach-*.png (=full: the whole
 // page).
 
@@ -38,18 +40,21 @@ after(async () => {
  *  sit with people), play the person's seat by its hints (or by `plays`,
  *  those of an earlier deal of the same seed: the bots play the same game
  *  again), and call `at(k, id, token, version)` before the person's k-th
- *  play for each k of `samples`. Resolves to the person's plays. */
+ *  play for each k of `samples`. Resolves to the person's plays and the
+ *  size of the view (its JSON) before each. */
 async function playThrough(g, n, { samples = new Set(), at = async () => {}, plays = null } = {}) {
   const players = [{ name: 'Ann' }, ...Array.from({ length: n - 1 }, () => ({ bot: g.bots_with_people[0] }))];
   const made = await apiCall(env, 'POST', '/games', { body: { game: g.game, seed: SEED, players } });
   assert.equal(made.status, 201, `${g.game} ${n}: dealt`);
   const { id } = made.body;
   const { token } = made.body.seats[0];
-  let { status, version } = made.body;
+  let { status, version, state } = made.body;
   const mine = [];
+  const sizes = [];
   let k = 0;
   while (!status.over) {
     assert.equal(status.current, 0, `${g.game} ${n}: the person's turn after the bots'`);
+    sizes.push(JSON.stringify(state).length);
     if (samples.has(k)) await at(k, id, token, version);
     let play;
     if (plays) play = plays[k];
@@ -61,11 +66,11 @@ async function playThrough(g, n, { samples = new Set(), at = async () => {}, pla
     mine.push(play);
     const played = await apiCall(env, 'POST', `/games/${id}/plays`, { token, body: { play } });
     assert.equal(played.status, 200, `${g.game} ${n}: the hint's play is taken (${JSON.stringify(played.body)})`);
-    ({ status, version } = played.body);
+    ({ status, version, state } = played.body);
     k += 1;
     assert.ok(k < 3000, `${g.game} ${n}: the game ends`);
   }
-  return mine;
+  return { plays: mine, sizes };
 }
 
 /** Where the page stands at this moment, read in one frame. */
@@ -132,9 +137,12 @@ test('always in reach: every game, every table size, whole games, desk and phone
   let looks = 0;
   for (let s = 0; s < setups.length; s++) {
     const { g, n } = setups[s];
-    const plays = await first[s];
+    const { plays, sizes } = await first[s];
     const len = plays.length;
-    const samples = new Set([0, Math.floor(len / 2), len - 1]);
+    // The deal, halfway, the fullest table (the largest view: groups laid,
+    // long piles, big hands) and the person's last play.
+    const fullest = sizes.indexOf(Math.max(...sizes));
+    const samples = new Set([0, Math.floor(len / 2), fullest, len - 1]);
     const again = await playThrough(g, n, {
       samples,
       plays,
@@ -144,7 +152,7 @@ test('always in reach: every game, every table size, whole games, desk and phone
         looks += SCREENS.length;
       },
     });
-    assert.equal(again.length, len, `${g.game} ${n}: the same seed plays the same game`);
+    assert.equal(again.plays.length, len, `${g.game} ${n}: the same seed plays the same game`);
     if (process.env.REACH_SHOTS) console.log(`# ${g.game} ${n} done at ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
   console.log(`# ${looks} looks at ${setups.length} set-ups in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
