@@ -176,7 +176,7 @@ export const BO = {
     };
 
     // Build piles (shared).
-    const builds = h('section', { class: 'builds', 'aria-label': 'Build piles' },
+    const builds = h('section', { class: 'builds', 'aria-label': 'Build piles', 'data-area': 'actions' },
       h('h3', { class: 'area-title' }, 'Build piles'),
       h('div', { class: 'pile-row' }, (s.build_piles || [[], [], [], []]).map((pile, b) => {
         const key = `build:${b}`;
@@ -259,7 +259,7 @@ export const BO = {
         h('div', { class: 'discards' }, h('span', { class: 'pile-caption' }, 'Discards'), h('div', { class: 'pile-row' }, discards)));
       const row = h('div', { class: 'player-row' }, piles);
       const area = h('section', {
-        class: `player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}`, 'data-testid': `player-${seat}`,
+        class: `player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}`, 'data-testid': `player-${seat}`, 'data-area': isYou ? 'you' : null,
         'aria-label': isYou ? 'Your area' : `${seatName(seat)}'s area`,
       }, header, meta, embargoNote, row, embargoTarget);
 

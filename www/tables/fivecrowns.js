@@ -343,7 +343,7 @@ function fcTable(a) {
       h('summary', {}, summary),
       h('p', { class: 'fc-mini-row fc-wrap' }, cards.map((c) => fcFace(c, 'fc-mini'))))
     : null;
-  const piles = h('section', { class: 'fc-piles', 'aria-label': 'Draw and discard piles' },
+  const piles = h('section', { class: 'fc-piles', 'aria-label': 'Draw and discard piles', 'data-area': 'actions' },
     h('div', { class: 'fc-pile-wrap' }, h('span', { class: 'pile-caption' }, 'Draw pile'), drawBtn),
     h('div', { class: 'fc-pile-wrap' }, h('span', { class: 'pile-caption' }, 'Discard pile'), discBtn),
     h('div', { class: 'fc-pile-lists' },
@@ -399,7 +399,7 @@ function fcTable(a) {
     }
     const extras = [];
     if (isYou && playing && s.phase === 'discard') {
-      extras.push(h('div', { class: 'fc-go-out-row' },
+      extras.push(h('div', { class: 'fc-go-out-row', 'data-area': 'actions' },
         h('button', {
           type: 'button', class: `btn ${goOut ? 'btn-primary' : 'btn-secondary'}`, 'data-testid': 'fc-go-out',
           'aria-pressed': String(goOut), // always offered: the server judges a claim to go out
@@ -410,7 +410,7 @@ function fcTable(a) {
           : (goOut ? 'No discard lets you go out now; pick a card and the table will say why.' : 'Going out needs the cards left after your discard to form runs and books.'))));
     }
     return h('section', {
-      class: `player fc-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}`, 'data-testid': `player-${seat}`,
+      class: `player fc-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}`, 'data-testid': `player-${seat}`, 'data-area': isYou ? 'you' : null,
       'aria-label': isYou ? 'Your area' : `${seatName(seat)}'s area`,
     }, header, hand, ...extras, isYou ? nearHand(a) : null);
   };

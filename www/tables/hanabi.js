@@ -347,7 +347,7 @@ function hbTable(ctx) {
       hbEmpathyButton(ctx.table, ctx.gameId, seat, isYou && ownHidden ? 'What you may hold' : 'What they know'));
     return h('section', {
       class: `player hb-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}${empathy ? ' hb-empathy-on' : ''}${keyTarget === seat ? ' hb-key-target' : ''}`,
-      'data-testid': `player-${seat}`,
+      'data-testid': `player-${seat}`, 'data-area': isYou ? 'you' : null,
       'aria-label': isYou ? 'Your hand' : `${seatName(seat)}'s hand`,
     }, header, h('div', {
       class: 'hand hb-hand', role: 'group', 'data-testid': `hb-hand-${seat}`,
@@ -368,7 +368,7 @@ function hbTable(ctx) {
     you === null ? watchingNote(s) : null,
     h('div', { class: 'opponents hb-opponents' }, others.map(playerArea)),
     you === null ? null : playerArea(you),
-    h('div', { class: 'hb-actions-slot' }, actionsFor(ctx, has, editNote, cardId)
+    h('div', { class: 'hb-actions-slot', 'data-area': 'actions' }, actionsFor(ctx, has, editNote, cardId)
       || (ctx.mode === 'live' && playing ? hbKeyPanel(s, ctx.table, you) : null)),
     help,
     you !== null && ctx.near ? ctx.near() : null,

@@ -288,7 +288,7 @@ export const PZ = {
       },
     }, s.discard ? pzFace(s.discard) : h('span', { class: 'card card-empty' }, 'empty'),
     h('span', { class: 'count', 'aria-hidden': 'true' }, (s.discard_pile || []).length || ''));
-    const piles = h('section', { class: 'pz-piles', 'aria-label': 'Deck and discard pile' },
+    const piles = h('section', { class: 'pz-piles', 'aria-label': 'Deck and discard pile', 'data-area': 'actions' },
       h('div', { class: 'pz-pile-wrap' }, h('span', { class: 'pile-caption' }, 'Deck'), deckBtn),
       h('div', { class: 'pz-pile-wrap' }, h('span', { class: 'pile-caption' }, 'Discard'), discBtn),
       (s.discard_pile || []).length > 1 ? h('details', { class: 'pz-pile-list', 'data-testid': 'pz-discard-list' },
@@ -356,7 +356,7 @@ export const PZ = {
         parts.splice(3, 0, h('div', { class: 'pz-backs', 'aria-hidden': 'true' }, Array.from({ length: Math.min(12, (s.hand_sizes || [])[seat] || 0) }, () => h('span', { class: 'card pz-back pz-tiny' }))));
       }
       return h('section', {
-        class: `player pz-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}`, 'data-testid': `player-${seat}`,
+        class: `player pz-player${isYou ? ' you' : ''}${isCurrent ? ' current' : ''}`, 'data-testid': `player-${seat}`, 'data-area': isYou ? 'you' : null,
         'aria-label': isYou ? 'Your area' : `${seatName(seat)}'s area`,
       }, parts);
     };
@@ -418,7 +418,7 @@ export const PZ = {
     }) : null;
     const selDiscard = selCard !== null ? discardOf(selCard) : null;
     const skipPlays = legal.filter((p) => p[0] === 6);
-    const actions = playing ? h('div', { class: 'pz-actions', 'data-testid': 'pz-actions' },
+    const actions = playing ? h('div', { class: 'pz-actions', 'data-testid': 'pz-actions', 'data-area': 'actions' },
       selCard !== null ? h('button', {
         type: 'button', class: `btn btn-primary${hint && hint[0] === 5 && hint[1] === selCard ? ' hinted' : ''}`, 'data-testid': 'pz-discard-button',
         'aria-label': `Discard your ${pzCard(selCard).name} and end your turn`, onclick: () => { if (guard()) attempt(selDiscard || [5, selCard], `pz-hand-card-${sel}`); },
@@ -428,6 +428,7 @@ export const PZ = {
         'aria-label': `Play a Skip card on ${seatName(p[1])}${hint && same(hint, p) ? ' (hint)' : ''}`, onclick: () => { if (guard()) sendPlay(p); },
       }, `Skip ${seatName(p[1])}`))) : null;
 
+    if (actions && !actions.childElementCount) actions.removeAttribute('data-area'); // nothing to do there now
     const youArea = you === null ? null : (() => {
       const area = playerArea(you);
       area.append(
