@@ -525,13 +525,12 @@ static json_t *reads_json(const uint8_t *pile, int n, int build)
 {
     if (n == 0 || !bo_joker(pile[n - 1]))
         return json_null();
-    static const char values[] = "234567890JQK";
     uint32_t set = build ? bo_build_top(pile, n) : bo_disc_top(pile, n);
     json_t *a = json_array();
     for (int v = 2; v <= 13; v++)
         for (int red = 0; red < 2; red++)
             if (set & (1u << ((v - 2) * 2 + red))) {
-                char value[2] = {values[v - 2], 0};
+                char value[2] = {bo_card_name(bo_card(v, 0))[0], 0}; /* the value's letter, "2".."K" */
                 json_array_append_new(a, jx_obj(2, "value", json_string(value), "colour",
                                                 json_string(red ? "red" : "black")));
             }
