@@ -68,6 +68,7 @@ int h_legal(const api_config *, const http_req *, const route_match *, json_t *,
 int h_hint(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_export(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_events(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_channel(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_import(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_validate(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_fn_validate(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
@@ -100,6 +101,9 @@ typedef struct game_ctx {
  * ERR_STORE, ERR_INTERNAL (a corrupt row). */
 int ctx_load(const api_config *cfg, const http_req *req, const char *id,
              game_ctx *c, game_err *e);
+/* Load game `id` as the reader of `seat` (a seat or SEAT_SPECTATOR) would,
+ * without a request: the nchan publisher's (api/nchan.c). */
+int ctx_load_as(const api_config *cfg, const char *id, int seat, game_ctx *c, game_err *e);
 void ctx_free(game_ctx *c);
 /* Make c->meta this request's own (a copy when it was borrowed): call it
  * before changing meta or any value in it. 0, or ERR_INTERNAL. */

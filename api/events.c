@@ -41,18 +41,41 @@ static json_t *history_events(const api_config *cfg, const char *id, const game_
     return out;
 }
 
+/* The snapshot of a game loaded (rc: the load's result) for its reader;
+ * frees c. *nseats (when given): the game's seats. */
+static int snapshot_of(const api_config *cfg, int rc, game_ctx *cp, long after, long long seen,
+                       events_snapshot *out, int *nseats, game_err *e);
+
 int api_events_load_since(const api_config *cfg, const http_req *req, const char *id, long after,
                           long long seen, events_snapshot *out, game_err *e)
 {
     game_ctx c;
     memset(out, 0, sizeof *out);
     int rc = ctx_load(cfg, req, id, &c, e);
+    return snapshot_of(cfg, rc, &c, after, seen, out, NULL, e);
+}
+
+int api_events_load_as(const api_config *cfg, const char *id, int seat, long after,
+                       events_snapshot *out, int *nseats, game_err *e)
+{
+    game_ctx c;
+    memset(out, 0, sizeof *out);
+    int rc = ctx_load_as(cfg, id, seat, &c, e);
+    return snapshot_of(cfg, rc, &c, after, -1, out, nseats, e);
+}
+
+static int snapshot_of(const api_config *cfg, int rc, game_ctx *cp, long after, long long seen,
+                       events_snapshot *out, int *nseats, game_err *e)
+{
+    game_ctx c = *cp;
     if (rc) {
         ctx_free(&c);
         return rc;
     }
     game_status gs;
     c.ops->status(c.st, &gs);
+    if (nseats)
+        *nseats = gs.nseats;
     out->seat = c.seat;
     out->over = gs.over;
     out->to_move = gs.over ? -1 : gs.to_move;

@@ -315,8 +315,7 @@ static json_t *meta_parse(const char *text, int *borrowed)
     return t;
 }
 
-int ctx_load(const api_config *cfg, const http_req *req, const char *id,
-             game_ctx *c, game_err *e)
+static int load_state(const api_config *cfg, const char *id, game_ctx *c, game_err *e)
 {
     memset(c, 0, sizeof *c);
     int rc = store_get(cfg->store, id, &c->row);
@@ -345,7 +344,24 @@ int ctx_load(const api_config *cfg, const http_req *req, const char *id,
     free(c->row.snap); /* not needed any more */
     c->row.snap = NULL;
     c->row.snap_len = 0;
-    return auth(cfg, req, c, e);
+    return 0;
+}
+
+int ctx_load(const api_config *cfg, const http_req *req, const char *id,
+             game_ctx *c, game_err *e)
+{
+    int rc = load_state(cfg, id, c, e);
+    return rc ? rc : auth(cfg, req, c, e);
+}
+
+int ctx_load_as(const api_config *cfg, const char *id, int seat, game_ctx *c, game_err *e)
+{
+    int rc = load_state(cfg, id, c, e);
+    if (rc)
+        return rc;
+    c->seat = seat;
+    c->reader = seat == SEAT_SPECTATOR && ctx_spectators_all(c->meta) ? SEAT_OBSERVER : seat;
+    return 0;
 }
 
 static const char *seat_bot(const json_t *meta, int seat)
@@ -494,7 +510,8 @@ int ctx_save(const api_config *cfg, game_ctx *c, const json_t *applied, const js
         free(meta);
     if (rc == 0) {
         c->row.version++;
-        notify_game(c->row.id); /* its event streams wake now (notify.h) */
+        notify_game(c->row.id); /* its event streams wake now, its nchan channels are
+                                   published (notify.h) */
     }
     return rc;
 }

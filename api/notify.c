@@ -76,11 +76,21 @@ static int wait_on(bucket *b, unsigned long seen, int ms)
     return moved;
 }
 
+static void (*write_hook)(const char *id);
+
+void notify_on_write(void (*fn)(const char *id))
+{
+    __atomic_store_n(&write_hook, fn, __ATOMIC_RELEASE);
+}
+
 void notify_game(const char *id)
 {
     pthread_once(&once, setup);
     bump(of(id));
     bump(&B[NOTIFY_BUCKETS]);
+    void (*fn)(const char *) = __atomic_load_n(&write_hook, __ATOMIC_ACQUIRE);
+    if (fn)
+        fn(id);
 }
 
 unsigned long notify_seen(const char *id)
@@ -105,10 +115,11 @@ void notify_all(void)
 void notify_store_changed(const char *id, void *arg)
 {
     (void)arg;
-    if (id)
+    if (id) {
         notify_game(id);
-    else
+    } else {
         notify_all();
+    }
 }
 
 unsigned long notify_total(void)

@@ -15,8 +15,12 @@
 
 enum { NOTIFY_BUCKETS = 64 };
 
-/* A write to game `id` was committed. */
+/* A write to game `id` was committed (by this process, or by another one
+ * that the store's listen() told of). */
 void notify_game(const char *id);
+/* Call fn(id) at every notify_game() after this (NULL: none); fn must not
+ * block (the nchan publisher's queue, nchan.h). */
+void notify_on_write(void (*fn)(const char *id));
 /* Anything may have changed: every stream looks again. */
 void notify_all(void);
 /* store.h listen()'s callback: notify_game(id), or notify_all() for NULL. */

@@ -26,6 +26,7 @@ const route api_routes[] = {
     {"GET", "/games/{id}/hint", BODY_NONE, h_hint, 0},
     {"GET", "/games/{id}/export", BODY_NONE, h_export, 0},
     {"GET", "/games/{id}/events", BODY_NONE, h_events, 0},
+    {"GET", "/games/{id}/channel", BODY_NONE, h_channel, 0},
     {"POST", "/games/import", BODY_JSON_OR_TEXT, h_import, ROUTE_KEYED | ROUTE_CREATE},
     {"POST", "/validate", BODY_JSON, h_validate, 0},
     {"POST", "/validate/{game}/{fn}", BODY_JSON, h_fn_validate, 0},

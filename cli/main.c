@@ -24,6 +24,7 @@
 #include "quota.h"
 #include "store.h"
 #include "yaml_json.h"
+#include "nchan.h"
 #include "version.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -37,7 +38,7 @@ static void on_signal(int sig)
 
 /* Options shared by `serve` and `fcgi`. */
 typedef struct server_opts {
-    const char *cmd, *listen, *store_url, *access_log, *www, *openapi, *docs, *cors;
+    const char *cmd, *listen, *store_url, *access_log, *www, *openapi, *docs, *cors, *nchan;
     long long threads, body_limit, max_streams, max_streams_per_client, stream_idle, idem_keep;
     long long quota[4]; /* --quota-create, -create-total, -work, -work-total; -1 unset */
     long long store_max_bytes, store_min_free, expire_finished, expire_idle;
@@ -114,6 +115,9 @@ static void server_usage(FILE *f, const char *cmd)
     if (!fcgi)
         fprintf(f, "  --access-log FILE    append an access log line per request to FILE\n");
     fprintf(f, "  --www DIR            the web page's files (default www; '' serves no page)\n");
+    fprintf(f, "  --nchan-publish URL  publish every game's events to nginx's nchan channels, one\n"
+               "                       per audience, at URL (http://127.0.0.1:PORT/PREFIX: the\n"
+               "                       internal server of deploy/nginx-nchan.conf)\n");
     fprintf(f, "  --cors ORIGIN        let web pages of ORIGIN (http(s)://host[:port]) call the API\n"
                "                       (default: no cross-origin access)\n");
     fprintf(f,
@@ -143,6 +147,7 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
         {"store-max-bytes", required_argument, 0, 'M'}, {"store-min-free", required_argument, 0, 'F'},
         {"expire-finished", required_argument, 0, 'E'}, {"expire-idle", required_argument, 0, 'I'},
         {"idempotency-keep", required_argument, 0, 'k'},
+        {"nchan-publish", required_argument, 0, 'N'},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -213,6 +218,7 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
                 return 2;
             }
             break;
+        case 'N': o->nchan = optarg; break;
         case 'a': o->access_log = optarg; break;
         case 'w': o->www = optarg; break;
         case 'o': o->openapi = optarg; break;
@@ -334,6 +340,14 @@ static int server_setup(int argc, char **argv, server_opts *o, api_config *cfg, 
     cfg->docs_dir = o->docs && *o->docs ? o->docs : NULL;
     cfg->cors_origin = o->cors;
     idem_configure(o->idem_keep ? (int)o->idem_keep : IDEM_KEEP_DEFAULT_S);
+    char why[160];
+    if (o->nchan && nchan_configure(cfg, o->nchan, why, sizeof why)) {
+        fprintf(stderr, "croupier %s: --nchan-publish %s: %s\n", o->cmd, o->nchan, why);
+        store_close(*st);
+        if (o->log_fd >= 0)
+            close(o->log_fd);
+        return 2;
+    }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal; /* no SA_RESTART: blocking accept() returns */
@@ -471,6 +485,7 @@ static int cmd_serve(int argc, char **argv)
         usleep(50 * 1000); /* no pause(): a signal between test and wait would be lost */
     fprintf(stderr, "croupier: shutting down\n");
     front_civet_stop(&fc);
+    nchan_stop();
     purge_stop();
     idem_stop();
     store_close(st);
@@ -502,6 +517,7 @@ static int cmd_fcgi(int argc, char **argv)
         purge_stop();
         idem_stop();
     }
+    nchan_stop();
     store_close(st);
     return rc ? 1 : 0;
 }

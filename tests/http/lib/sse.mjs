@@ -78,3 +78,22 @@ export function followWs(url, token) {
   });
   return w;
 }
+
+/** Split a Server-Sent Events response into frames: onFrame({id, event,
+ * data, ...}) for each frame with data (comments and data-less frames left
+ * out; fields as sent, ids as strings: nchan's are "time:tag"). */
+export function sseFrames(res, onFrame) {
+  let buf = '';
+  res.setEncoding('utf8');
+  res.on('data', (chunk) => {
+    buf += chunk;
+    for (let i; (i = buf.indexOf('\n\n')) >= 0; buf = buf.slice(i + 2)) {
+      const f = {};
+      for (const line of buf.slice(0, i).split('\n')) {
+        const c = line.indexOf(':');
+        if (c > 0) f[line.slice(0, c)] = line.slice(c + 1).replace(/^ /, '');
+      }
+      if (f.data !== undefined) onFrame(f);
+    }
+  });
+}

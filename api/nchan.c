@@ -1,0 +1,328 @@
+/* nchan.c: see nchan.h. A queue of game ids under one mutex, one
+ * publisher thread, HTTP/1.1 to nginx on a fresh connection per request
+ * (loopback: nginx's internal-only server of deploy/nginx-nchan.conf). */
+#include "nchan.h"
+
+#include <netdb.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "api.h"
+#include "json_out.h"
+#include "notify.h"
+
+enum { ID_MAX = 96, IO_MS = 2000, REPLY_MAX = 256 * 1024 };
+
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    char q[NCHAN_QUEUE][ID_MAX];
+    size_t head, len;
+    int on, stop, down;
+    pthread_t th;
+    const api_config *cfg;
+    char host[256], port[8], prefix[256];
+    unsigned long long published, dropped, failed;
+} N = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+void nchan_channel(const char *id, int seat, char *out, size_t n)
+{
+    if (seat >= 0)
+        snprintf(out, n, "croupier:%s:s%d", id, seat);
+    else
+        snprintf(out, n, "croupier:%s:spectators", id);
+}
+
+/* ---- HTTP to nginx ---------------------------------------------------------- */
+
+typedef struct reply {
+    int status;
+    char *body; /* NUL-terminated, in a REPLY_MAX buffer */
+    size_t len;
+} reply;
+
+static int dial(void)
+{
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *ai, *p;
+    if (getaddrinfo(N.host, N.port, &hints, &ai) != 0)
+        return -1;
+    int fd = -1;
+    struct timeval tv = {.tv_sec = IO_MS / 1000, .tv_usec = (IO_MS % 1000) * 1000};
+    for (p = ai; p && fd < 0; p = p->ai_next) {
+        fd = socket(p->ai_family, p->ai_socktype | SOCK_CLOEXEC, p->ai_protocol);
+        if (fd < 0)
+            continue;
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv); /* and connect's */
+        if (connect(fd, p->ai_addr, p->ai_addrlen) != 0) {
+            close(fd);
+            fd = -1;
+        }
+    }
+    freeaddrinfo(ai);
+    return fd;
+}
+
+static int send_all(int fd, const char *s, size_t n)
+{
+    while (n) {
+        ssize_t k = send(fd, s, n, MSG_NOSIGNAL);
+        if (k <= 0)
+            return -1;
+        s += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* One request; the reply read to its end (Connection: close) into buf. */
+static int http_do(const char *method, const char *path, const char *event, const char *body,
+                   char *buf, reply *r)
+{
+    memset(r, 0, sizeof *r);
+    int fd = dial();
+    if (fd < 0)
+        return -1;
+    size_t blen = body ? strlen(body) : 0;
+    char head[1024];
+    int k = snprintf(head, sizeof head,
+                     "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n"
+                     "Content-Type: application/json\r\nAccept: application/json\r\n"
+                     "Content-Length: %zu\r\n"
+                     "%s%s%s\r\n",
+                     method, path, N.host, blen, event ? "X-EventSource-Event: " : "",
+                     event ? event : "", event ? "\r\n" : "");
+    int rc = k > 0 && (size_t)k < sizeof head && send_all(fd, head, (size_t)k) == 0 &&
+                     (!blen || send_all(fd, body, blen) == 0)
+                 ? 0
+                 : -1;
+    size_t got = 0;
+    while (!rc && got < REPLY_MAX - 1) {
+        ssize_t n = recv(fd, buf + got, REPLY_MAX - 1 - got, 0);
+        if (n < 0)
+            rc = -1;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fd);
+    buf[got] = 0;
+    if (rc || sscanf(buf, "HTTP/1.%*d %d", &r->status) != 1)
+        return -1;
+    char *b = strstr(buf, "\r\n\r\n");
+    r->body = b ? b + 4 : buf + got;
+    r->len = (size_t)(buf + got - r->body);
+    return 0;
+}
+
+/* The "n" of the channel's newest message: 0 when it has none. -1: nginx
+ * did not answer as it should. Two requests: the channel's count (GET on
+ * the publisher location), then, when it holds some, the newest. */
+static long last_n(const char *ch, char *buf)
+{
+    char path[512];
+    reply r;
+    /* the channel's count first: nchan 1.3.6 aborts (an assertion) when the
+     * newest message is asked of a channel that has subscribers and none */
+    snprintf(path, sizeof path, "%s/pub/%s", N.prefix, ch);
+    if (http_do("GET", path, NULL, NULL, buf, &r))
+        return -1;
+    if (r.status == 404)
+        return 0; /* no such channel yet */
+    json_t *info = r.status == 200 ? json_loadb(r.body, r.len, 0, NULL) : NULL;
+    json_int_t held = json_integer_value(json_object_get(info, "messages"));
+    json_decref(info);
+    if (r.status != 200)
+        return -1;
+    if (held <= 0)
+        return 0;
+    snprintf(path, sizeof path, "%s/last/%s", N.prefix, ch);
+    if (http_do("GET", path, NULL, NULL, buf, &r))
+        return -1;
+    if (r.status == 403 || r.status == 404 || r.status == 408 || r.status == 304)
+        return 0; /* no such channel yet, or none of its messages is left */
+    if (r.status != 200)
+        return -1;
+    json_t *ev = json_loadb(r.body, r.len, 0, NULL);
+    long n = ev ? (long)json_integer_value(json_object_get(ev, "n")) : 0;
+    json_decref(ev);
+    return n;
+}
+
+/* Every event of game `id` its audiences have not been sent on their
+ * channels. 0, or -1 when nginx failed us (the rest waits for the next
+ * write). */
+static int publish_game(const char *id, char *buf)
+{
+    int nseats = 0;
+    for (int a = -1; a < nseats; a++) {
+        int seat = a < 0 ? SEAT_SPECTATOR : a;
+        char ch[160], path[512];
+        nchan_channel(id, seat, ch, sizeof ch);
+        long after = last_n(ch, buf);
+        if (after < 0)
+            return -1;
+        events_snapshot snap;
+        game_err e = {0};
+        if (api_events_load_as(N.cfg, id, seat, after, &snap, &nseats, &e))
+            return 0; /* the game is gone (deleted, expired): nothing to send */
+        snprintf(path, sizeof path, "%s/pub/%s", N.prefix, ch);
+        size_t i;
+        json_t *ev;
+        int rc = 0;
+        json_array_foreach(snap.events, i, ev) {
+            char *text = json_out(ev, NULL); /* once for the whole audience */
+            const char *name = json_string_value(json_object_get(ev, "event"));
+            reply r;
+            rc = !text || http_do("POST", path, name ? name : "message", text, buf, &r) ||
+                 (r.status != 200 && r.status != 201 && r.status != 202);
+            free(text);
+            if (rc)
+                break;
+            pthread_mutex_lock(&N.mu);
+            N.published++;
+            pthread_mutex_unlock(&N.mu);
+        }
+        json_decref(snap.events);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+static void *publisher(void *arg)
+{
+    (void)arg;
+    char id[ID_MAX];
+    char *buf = malloc(REPLY_MAX);
+    if (!buf)
+        return NULL;
+    pthread_mutex_lock(&N.mu);
+    for (;;) {
+        while (!N.len && !N.stop)
+            pthread_cond_wait(&N.cv, &N.mu);
+        if (N.stop)
+            break;
+        memcpy(id, N.q[N.head], ID_MAX);
+        N.head = (N.head + 1) % NCHAN_QUEUE;
+        N.len--;
+        pthread_mutex_unlock(&N.mu);
+        int rc = publish_game(id, buf);
+        pthread_mutex_lock(&N.mu);
+        if (rc)
+            N.failed++;
+        if (rc && !N.down)
+            fprintf(stderr, "croupier: nchan at http://%s:%s%s did not take game %s's events: "
+                            "they stay in the store (GET /events, croupier's own streams) and "
+                            "go out with the game's next write\n", N.host, N.port, N.prefix, id);
+        else if (!rc && N.down)
+            fprintf(stderr, "croupier: nchan at http://%s:%s%s takes events again\n", N.host,
+                    N.port, N.prefix);
+        N.down = rc != 0;
+    }
+    pthread_mutex_unlock(&N.mu);
+    free(buf);
+    return NULL;
+}
+
+int nchan_configure(const api_config *cfg, const char *url, char *err, size_t n)
+{
+    const char *p = url && strncmp(url, "http://", 7) == 0 ? url + 7 : NULL;
+    const char *colon = p ? strchr(p, ':') : NULL, *slash = p ? strchr(p, '/') : NULL;
+    if (!slash)
+        slash = p ? p + strlen(p) : NULL;
+    long port = colon && colon < slash ? strtol(colon + 1, NULL, 10) : 80;
+    size_t hl = p ? (size_t)((colon && colon < slash ? colon : slash) - p) : 0;
+    if (!p || !hl || hl >= sizeof N.host || port < 1 || port > 65535 ||
+        strlen(slash) >= sizeof N.prefix - 16) {
+        snprintf(err, n, "takes http://HOST:PORT/PREFIX, nginx's internal nchan locations "
+                         "(deploy/nginx-nchan.conf)");
+        return -1;
+    }
+    memcpy(N.host, p, hl);
+    N.host[hl] = 0;
+    snprintf(N.port, sizeof N.port, "%ld", port);
+    snprintf(N.prefix, sizeof N.prefix, "%s", slash);
+    size_t pl = strlen(N.prefix);
+    while (pl && N.prefix[pl - 1] == '/')
+        N.prefix[--pl] = 0;
+    N.cfg = cfg;
+    if (pthread_create(&N.th, NULL, publisher, NULL) != 0) {
+        snprintf(err, n, "could not start the publisher thread");
+        return -1;
+    }
+    __atomic_store_n(&N.on, 1, __ATOMIC_RELEASE);
+    notify_on_write(nchan_written); /* this process's writes, and the others' it hears of */
+    return 0;
+}
+
+void nchan_written(const char *id)
+{
+    if (!__atomic_load_n(&N.on, __ATOMIC_ACQUIRE) || strlen(id) >= ID_MAX)
+        return;
+    pthread_mutex_lock(&N.mu);
+    int queued = 0;
+    for (size_t i = 0; i < N.len && !queued; i++)
+        queued = strcmp(N.q[(N.head + i) % NCHAN_QUEUE], id) == 0;
+    if (!queued && N.len == NCHAN_QUEUE) {
+        N.dropped++; /* its next write publishes what this one missed */
+    } else if (!queued) {
+        snprintf(N.q[(N.head + N.len) % NCHAN_QUEUE], ID_MAX, "%s", id);
+        N.len++;
+        pthread_cond_signal(&N.cv);
+    }
+    pthread_mutex_unlock(&N.mu);
+}
+
+void nchan_stop(void)
+{
+    if (!__atomic_exchange_n(&N.on, 0, __ATOMIC_ACQ_REL))
+        return;
+    notify_on_write(NULL);
+    pthread_mutex_lock(&N.mu);
+    N.stop = 1;
+    pthread_cond_signal(&N.cv);
+    pthread_mutex_unlock(&N.mu);
+    pthread_join(N.th, NULL);
+}
+
+void nchan_counts(unsigned long long *published, unsigned long long *dropped,
+                  unsigned long long *failed)
+{
+    pthread_mutex_lock(&N.mu);
+    *published = N.published;
+    *dropped = N.dropped;
+    *failed = N.failed;
+    pthread_mutex_unlock(&N.mu);
+}
+
+/* GET /games/{id}/channel: nginx's auth_request at subscribe time. */
+int h_channel(const api_config *cfg, const http_req *req, const route_match *m, json_t *body,
+              http_res *res)
+{
+    (void)body;
+    game_ctx c;
+    game_err e = {0};
+    int rc = ctx_load(cfg, req, m->params[0], &c, &e);
+    if (!rc && c.seat == SEAT_ADMIN)
+        rc = err_set(&e, ERR_FORBIDDEN, NULL,
+                     "the admin token has no channel (nothing is published in full): follow "
+                     "the game from croupier itself");
+    if (rc) {
+        ctx_free(&c);
+        http_res_problem(res, req, rc, &e, NULL);
+        return res->status;
+    }
+    char ch[160];
+    nchan_channel(c.row.id, c.seat, ch, sizeof ch);
+    ctx_free(&c);
+    http_res_header(res, "X-Channel", "%s", ch);
+    http_res_header(res, "Cache-Control", "no-store");
+    http_res_json(res, 200, json_pack("{s:s}", "channel", ch));
+    return res->status;
+}

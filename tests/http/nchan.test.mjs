@@ -1,0 +1,316 @@
+// The nginx + nchan profile (deploy/nginx-nchan.conf, issue 45 item 2): a
+// real nginx with Debian's nchan module in front of a real `croupier fcgi
+// --nchan-publish`, run from the shipped file's marked lines (beside
+// nginx-fastcgi.conf's, as tests/http/lib/server.mjs runs them). A game is
+// played through the API; each audience's channel must carry exactly what
+// GET /events gives that reader, once and in order, by SSE and WebSocket;
+// subscribing is refused without the right token; a Last-Event-ID resumes
+// without loss or repeat; no token reaches nginx's access log. Skipped, with
+// the reason, only where nginx or its nchan module is not installed
+// (`make deps` installs libnginx-mod-nchan).
+import test, { before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import net from 'node:net';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync, copyFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import WebSocket from 'ws';
+import { ROOT } from './lib/contract.mjs';
+import { request, expectStatus, startServer } from './lib/server.mjs';
+import { sseFrames } from './lib/sse.mjs';
+
+const NCHAN = '/usr/lib/nginx/modules/ngx_nchan_module.so';
+const missing = !existsSync('/usr/sbin/nginx') ? 'nginx is not installed (make deps)'
+  : !existsSync(NCHAN) ? `nginx's nchan module (${NCHAN}, Debian's libnginx-mod-nchan) is not installed (make deps)` : '';
+const t = (name, fn) => test(name, { skip: missing || false }, fn);
+
+const S = {};
+const marked = (file, name) => {
+  const text = readFileSync(path.join(ROOT, 'deploy', file), 'utf8');
+  const m = new RegExp(`# croupier:${name}-begin\\n([\\s\\S]*?)# croupier:${name}-end`).exec(text);
+  if (!m) throw new Error(`deploy/${file} has no croupier:${name} block`);
+  return m[1].replaceAll('/var/log/nginx/', `${S.dir}/`);
+};
+
+async function waitFor(cond, ms, what) {
+  const t0 = Date.now();
+  for (;;) {
+    if (await cond()) return;
+    if (Date.now() - t0 > ms) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function startNginx() {
+  S.nerr = '';
+  S.nginx = spawn('/usr/sbin/nginx', ['-p', S.dir, '-c', path.join(S.dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  S.nginx.stderr.setEncoding('utf8');
+  S.nginx.stderr.on('data', (d) => { S.nerr += d; });
+  S.nginxExit = new Promise((resolve) => S.nginx.on('exit', resolve));
+  await waitFor(async () => {
+    if (S.nginx.exitCode !== null) throw new Error(`nginx exited: ${S.nerr} ${readFileSync(`${S.dir}/error.log`, 'utf8')}`);
+    try { return (await fetch(`${S.base}/healthz`)).ok; } catch { return false; }
+  }, 5000, 'nginx answers');
+}
+
+before(async () => {
+  if (missing) return;
+  S.dir = mkdtempSync(path.join(tmpdir(), 'croupier-nchan-'));
+  S.admin = randomBytes(24).toString('base64url');
+  const sock = path.join(S.dir, 'fcgi.sock');
+  S.port = 20000 + Math.floor(Math.random() * 20000);
+  S.pubPort = S.port + 1;
+  S.fcgi = spawn(path.resolve(ROOT, process.env.CROUPIER_BIN || 'build/croupier'),
+    ['fcgi', '--listen', sock, '--store', `sqlite:${path.join(S.dir, 't.db')}`, '--threads', '16',
+      '--nchan-publish', `http://127.0.0.1:${S.pubPort}/.croupier-nchan`],
+    { cwd: ROOT, env: { ...process.env, CROUPIER_ADMIN_TOKEN: S.admin }, stdio: ['ignore', 'pipe', 'pipe'] });
+  S.err = '';
+  S.fcgi.stderr.setEncoding('utf8');
+  S.fcgi.stderr.on('data', (d) => { S.err += d; });
+  S.fcgiExit = new Promise((resolve) => S.fcgi.on('exit', (code, signal) => resolve({ code, signal })));
+  await new Promise((resolve, reject) => {
+    const tm = setTimeout(() => reject(new Error(`fcgi not ready: ${S.err}`)), 10_000);
+    S.fcgi.stdout.on('data', (d) => { if (/FastCGI on/.test(String(d))) { clearTimeout(tm); resolve(); } });
+    S.fcgi.on('exit', () => { clearTimeout(tm); reject(new Error(`fcgi exited: ${S.err}`)); });
+  });
+  S.fcgi.stdout.resume();
+  for (const d of ['body', 'fcgi', 'proxy', 'uwsgi', 'scgi']) mkdirSync(path.join(S.dir, d));
+  copyFileSync('/etc/nginx/fastcgi_params', path.join(S.dir, 'fastcgi_params'));
+  S.accessLog = path.join(S.dir, 'access.log');
+  writeFileSync(path.join(S.dir, 'nginx.conf'), `load_module ${NCHAN};
+daemon off; master_process off; worker_processes 1;
+error_log ${S.dir}/error.log; pid ${S.dir}/nginx.pid;
+events { worker_connections 512; }
+http {
+${marked('nginx-fastcgi.conf', 'http').replace(/ rate=\d+r\/[sm]/g, ' rate=100000r/s')}
+${marked('nginx-nchan.conf', 'nchan-http')}
+  access_log ${S.accessLog} croupier;
+  client_body_temp_path ${S.dir}/body; fastcgi_temp_path ${S.dir}/fcgi; proxy_temp_path ${S.dir}/proxy;
+  uwsgi_temp_path ${S.dir}/uwsgi; scgi_temp_path ${S.dir}/scgi;
+  upstream croupier_fcgi { server unix:${sock}; }
+  server {
+    listen 127.0.0.1:${S.pubPort};
+    access_log off;
+${marked('nginx-nchan.conf', 'nchan-internal')}
+  }
+  server {
+    listen 127.0.0.1:${S.port};
+${marked('nginx-fastcgi.conf', 'server').replace(/ burst=\d+/g, ' burst=100000')}
+${marked('nginx-nchan.conf', 'nchan-server')}
+    location / {
+      include fastcgi_params;
+      fastcgi_pass croupier_fcgi;
+      fastcgi_buffering off;
+      fastcgi_keep_conn off;
+    }
+  }
+}
+`);
+  S.base = `http://127.0.0.1:${S.port}`;
+  await startNginx();
+});
+
+after(async () => {
+  if (missing || !S.dir) return;
+  S.nginx.kill('SIGTERM');
+  S.fcgi.kill('SIGTERM');
+  const r = await S.fcgiExit;
+  rmSync(S.dir, { recursive: true, force: true });
+  assert.equal(r.code, 0, `croupier fcgi exits 0 on SIGTERM: ${S.err.slice(-1500)}`);
+});
+
+const get = (p, opts) => request(S.base, 'GET', p, opts);
+const post = (p, json, opts = {}) => request(S.base, 'POST', p, { json, ...opts });
+
+/** An SSE subscriber through nginx: frames {id, event, data (text)} as they come. */
+function sse(p, headers = {}) {
+  const frames = [];
+  let req;
+  const ready = new Promise((resolve, reject) => {
+    req = http.get(S.base + p, { headers: { accept: 'text/event-stream', ...headers } }, (res) => {
+      let body = '';
+      if (res.statusCode !== 200) {
+        res.setEncoding('utf8');
+        res.on('data', (d) => { body += d; });
+        res.on('end', () => resolve({ status: res.statusCode, type: res.headers['content-type'], body }));
+        return;
+      }
+      resolve({ status: 200, type: res.headers['content-type'] });
+      sseFrames(res, (f) => frames.push(f));
+    });
+    req.on('error', (e) => { if (e.code !== 'ECONNRESET') reject(e); });
+  });
+  return { ready, frames, close: () => req.destroy() };
+}
+
+/** A WebSocket subscriber through nginx: the messages' texts. */
+function ws(p, token) {
+  const msgs = [];
+  const w = new WebSocket(S.base.replace('http', 'ws') + p, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const ready = new Promise((resolve) => {
+    w.on('open', () => resolve({ status: 101 }));
+    w.on('unexpected-response', (_q, res) => { res.resume(); resolve({ status: res.statusCode }); });
+    w.on('error', () => resolve({ status: 0 }));
+  });
+  w.on('message', (m) => msgs.push(String(m)));
+  return { ready, msgs, close: () => w.terminate() };
+}
+
+/** A two-seat Hanabi game (each seat's view hides its own cards), played `plays` moves by hints. */
+async function playGame(id, tokens, plays) {
+  for (let i = 0; i < plays; i++) {
+    const v = (await get(`/games/${id}`, { token: S.admin })).json.state;
+    if (v.over) return;
+    const h = await get(`/games/${id}/hint`, { token: tokens[v.current] });
+    expectStatus(h, 200, 'hint');
+    expectStatus(await post(`/games/${id}/plays`, { play: h.json.play }, { token: tokens[v.current] }), 200, 'play');
+  }
+}
+
+async function newGame(seed) {
+  const g = await post('/games', { game: 'hanabi', seed, players: [{ name: 'A' }, { name: 'B' }] });
+  expectStatus(g, 201);
+  return { id: g.json.id, tokens: g.json.seats.map((s) => s.token) };
+}
+
+/** What croupier itself gives each reader: GET /events (the JSON list) and its own SSE data lines. */
+async function expected(id, token) {
+  const r = await get(`/games/${id}/events`, { token });
+  expectStatus(r, 200);
+  return r.json;
+}
+
+t('each seat and the spectators get their own view of every play, once and in order, by SSE and WebSocket', async () => {
+  const { id, tokens } = await newGame(71);
+  const readers = [tokens[0], tokens[1], undefined];
+  const auth = (tok) => (tok ? { authorization: `Bearer ${tok}` } : {});
+  const streams = readers.map((tok) => sse(`/games/${id}/events`, auth(tok)));
+  const sockets = readers.map((tok) => ws(`/games/${id}/events`, tok));
+  for (const s of streams) assert.equal((await s.ready).status, 200, 'SSE subscribed through nchan');
+  for (const s of sockets) assert.equal((await s.ready).status, 101, 'WebSocket subscribed through nchan');
+  await playGame(id, tokens, 8);
+  const want = [];
+  for (const tok of readers) want.push(await expected(id, tok));
+  assert.ok(want[0].length >= 8, `${want[0].length} events`);
+  assert.notDeepEqual(want[0], want[1], 'the two seats see the game differently (their own cards hidden)');
+  await waitFor(() => streams.every((s, r) => s.frames.length >= want[r].length) &&
+    sockets.every((s, r) => s.msgs.length >= want[r].length), 15000, 'every event on every channel');
+  await new Promise((r) => setTimeout(r, 300)); // nothing more comes
+  // croupier's own SSE stream of the same readers (a bare Last-Event-ID goes to croupier): the same bytes
+  const own = readers.map((tok) => sse(`/games/${id}/events`, { ...auth(tok), 'last-event-id': '0' }));
+  await waitFor(() => own.every((s, r) => s.frames.length >= want[r].length), 15000, "croupier's own streams");
+  readers.forEach((_, r) => {
+    const s = streams[r];
+    assert.deepEqual(s.frames.map((f) => JSON.parse(f.data)), want[r], `reader ${r}: exactly its events, once, in order`);
+    assert.deepEqual(s.frames.map((f) => f.event), want[r].map((e) => e.event), 'the SSE event names');
+    assert.deepEqual(s.frames.map((f) => f.data), own[r].frames.map((f) => f.data), `reader ${r}: croupier's own bytes`);
+    assert.ok(s.frames.every((f) => /^\d+:\d+$/.test(f.id)), `nchan's message ids: ${s.frames[0].id}`);
+    assert.deepEqual(sockets[r].msgs.map((m) => JSON.parse(m)), want[r], `reader ${r} by WebSocket`);
+  });
+  for (const s of [...streams, ...own, ...sockets]) s.close();
+});
+
+t('a subscriber resumes with its Last-Event-ID: nothing lost, nothing twice', async () => {
+  const { id, tokens } = await newGame(72);
+  const auth = { authorization: `Bearer ${tokens[1]}` };
+  await playGame(id, tokens, 4);
+  const first = await expected(id, tokens[1]);
+  const a = sse(`/games/${id}/events`, auth);
+  assert.equal((await a.ready).status, 200);
+  await waitFor(() => a.frames.length >= first.length, 10000, 'the first connection has the game so far');
+  a.close();
+  const k = 2; // reconnect as if the connection broke after the third frame
+  await playGame(id, tokens, 4); // and the game went on meanwhile
+  const all = await expected(id, tokens[1]);
+  const b = sse(`/games/${id}/events`, { ...auth, 'last-event-id': a.frames[k].id });
+  assert.equal((await b.ready).status, 200);
+  await waitFor(() => b.frames.length >= all.length - (k + 1), 10000, 'the resumed stream');
+  await new Promise((r) => setTimeout(r, 300));
+  assert.deepEqual(b.frames.map((f) => JSON.parse(f.data)), all.slice(k + 1), 'every event after the third, once');
+  b.close();
+});
+
+t("a wrong token is refused at subscribe; no other seat's channel can be reached", async () => {
+  const { id, tokens } = await newGame(73);
+  await playGame(id, tokens, 2);
+  for (const bad of ['wrong', tokens[0].slice(0, -1)]) {
+    const r = await sse(`/games/${id}/events`, { authorization: `Bearer ${bad}` }).ready;
+    assert.equal(r.status, 401, 'SSE refused');
+    assert.match(r.type, /^application\/problem\+json/);
+    assert.equal(JSON.parse(r.body).type, '/problems/unauthorized');
+    assert.equal((await ws(`/games/${id}/events`, bad).ready).status, 401, 'WebSocket refused');
+  }
+  const adm = await sse(`/games/${id}/events`, { authorization: `Bearer ${S.admin}` }).ready;
+  assert.equal(adm.status, 403, 'the admin has no channel (nothing is published in full)');
+  // the channels themselves: not reachable from the public server by any name
+  for (const p of [`/.croupier-nchan/games/${id}/events`, `/.croupier-nchan/last/croupier:${id}:s1`,
+    `/.croupier-nchan/pub/croupier:${id}:s1`, `/.croupier-channel`]) {
+    const r = await sse(p, { authorization: `Bearer ${tokens[0]}` }).ready;
+    assert.notEqual(r.status, 200, `${p} from outside: ${r.status}`);
+  }
+  // the channel route names the token's own channel only
+  const ch = await get(`/games/${id}/channel`, { token: tokens[0] });
+  expectStatus(ch, 200);
+  assert.equal(ch.json.channel, `croupier:${id}:s0`);
+  assert.equal((await get(`/games/${id}/channel`)).json.channel, `croupier:${id}:spectators`);
+  expectStatus(await get(`/games/${id}/channel`, { token: 'wrong' }), 401);
+});
+
+t("no token in nginx's access log", async () => {
+  const { id, tokens } = await newGame(74);
+  const s = sse(`/games/${id}/events`, { authorization: `Bearer ${tokens[0]}` });
+  await s.ready;
+  await playGame(id, tokens, 2);
+  s.close();
+  await new Promise((r) => setTimeout(r, 200));
+  const log = readFileSync(S.accessLog, 'utf8');
+  assert.match(log, new RegExp(`GET /\.croupier-nchan/games/${id}/events`), 'the subscriptions are logged (by the path nginx served them on)');
+  for (const tok of [...tokens, S.admin]) assert.ok(!log.includes(tok), 'no token in the access log');
+});
+
+t("nginx restarted (its channels gone): the game's next write publishes it again, whole, once", async () => {
+  const { id, tokens } = await newGame(75);
+  await playGame(id, tokens, 3);
+  S.nginx.kill('SIGTERM');
+  await S.nginxExit;
+  await startNginx();
+  const s = sse(`/games/${id}/events`, { authorization: `Bearer ${tokens[0]}` });
+  assert.equal((await s.ready).status, 200);
+  await playGame(id, tokens, 1);
+  const want = await expected(id, tokens[0]);
+  await waitFor(() => s.frames.length >= want.length, 10000, 'the whole game again');
+  await new Promise((r) => setTimeout(r, 300));
+  assert.deepEqual(s.frames.map((f) => JSON.parse(f.data)), want, 'every event, once, in order');
+  s.close();
+});
+
+t('a publisher that nginx never answers does not slow the plays', async () => {
+  // a listener that takes connections and never answers: a frozen nginx
+  const held = [];
+  const hole = net.createServer((c) => held.push(c));
+  await new Promise((r) => hole.listen(0, '127.0.0.1', r));
+  const srv = await startServer({ store: `sqlite:${path.join(S.dir, 'frozen.db')}`, adminToken: S.admin,
+    extraArgs: ['--nchan-publish', `http://127.0.0.1:${hole.address().port}/.croupier-nchan`] });
+  try {
+    const g = await request(srv.base, 'POST', '/games', { json: { game: 'hanabi', seed: 76, players: [{ name: 'A' }, { name: 'B' }] } });
+    expectStatus(g, 201);
+    const tokens = g.json.seats.map((x) => x.token);
+    for (let i = 0; i < 6; i++) {
+      const v = (await request(srv.base, 'GET', `/games/${g.json.id}`, { token: S.admin })).json.state;
+      const h = await request(srv.base, 'GET', `/games/${g.json.id}/hint`, { token: tokens[v.current] });
+      const t0 = Date.now();
+      expectStatus(await request(srv.base, 'POST', `/games/${g.json.id}/plays`, { json: { play: h.json.play }, token: tokens[v.current] }), 200);
+      assert.ok(Date.now() - t0 < 1000, `a play answered in ${Date.now() - t0} ms while the publisher waits on nginx`);
+    }
+    assert.ok(held.length >= 1, 'the publisher did try nginx');
+  } finally {
+    const r = await srv.stop();
+    for (const c of held) c.destroy();
+    hole.close();
+    assert.equal(r.code, 0, `croupier serve exits 0 with its publisher stuck: ${r.stderr.slice(-800)}`);
+    assert.match(r.stderr, /nchan at http:\/\/127\.0\.0\.1:\d+\/\.croupier-nchan did not take game/);
+  }
+});
