@@ -181,7 +181,7 @@ fuzz: $(B)/fuzz/fuzz_api
 # needs the build packages; `make test` also the test tools (cmocka, Node,
 # Chromium for the browser tests).
 DEB_BUILD := gcc make libc6-dev libcivetweb-dev libwslay-dev libjansson-dev libsqlite3-dev libpq-dev libssl-dev libyaml-dev libfcgi-dev libxxhash-dev liblz4-dev libcmark-gfm-dev libcmark-gfm-extensions-dev
-DEB_TEST  := libcmocka-dev chromium curl jq postgresql libfcgi-bin nginx-light libnginx-mod-nchan clang libclang-rt-14-dev sqlite3 python3 python3-pytest bubblewrap
+DEB_TEST  := libcmocka-dev chromium curl jq postgresql libfcgi-bin nginx-light libnginx-mod-nchan redis-server clang libclang-rt-14-dev sqlite3 python3 python3-pytest bubblewrap
 define apt_missing
 	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \

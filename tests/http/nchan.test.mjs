@@ -12,114 +12,28 @@ import test, { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync, copyFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
-import { ROOT } from './lib/contract.mjs';
 import { request, expectStatus, startServer } from './lib/server.mjs';
 import { sseFrames } from './lib/sse.mjs';
+import { nchanMissing, startNchan, waitFor } from './lib/nchan.mjs';
 
-const NCHAN = '/usr/lib/nginx/modules/ngx_nchan_module.so';
-const missing = !existsSync('/usr/sbin/nginx') ? 'nginx is not installed (make deps)'
-  : !existsSync(NCHAN) ? `nginx's nchan module (${NCHAN}, Debian's libnginx-mod-nchan) is not installed (make deps)` : '';
-const t = (name, fn) => test(name, { skip: missing || false }, fn);
+const t = (name, fn) => test(name, { skip: nchanMissing || false }, fn);
 
 const S = {};
-const marked = (file, name) => {
-  const text = readFileSync(path.join(ROOT, 'deploy', file), 'utf8');
-  const m = new RegExp(`# croupier:${name}-begin\\n([\\s\\S]*?)# croupier:${name}-end`).exec(text);
-  if (!m) throw new Error(`deploy/${file} has no croupier:${name} block`);
-  return m[1].replaceAll('/var/log/nginx/', `${S.dir}/`);
-};
-
-async function waitFor(cond, ms, what) {
-  const t0 = Date.now();
-  for (;;) {
-    if (await cond()) return;
-    if (Date.now() - t0 > ms) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function startNginx() {
-  S.nerr = '';
-  S.nginx = spawn('/usr/sbin/nginx', ['-p', S.dir, '-c', path.join(S.dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
-  S.nginx.stderr.setEncoding('utf8');
-  S.nginx.stderr.on('data', (d) => { S.nerr += d; });
-  S.nginxExit = new Promise((resolve) => S.nginx.on('exit', resolve));
-  await waitFor(async () => {
-    if (S.nginx.exitCode !== null) throw new Error(`nginx exited: ${S.nerr} ${readFileSync(`${S.dir}/error.log`, 'utf8')}`);
-    try { return (await fetch(`${S.base}/healthz`)).ok; } catch { return false; }
-  }, 5000, 'nginx answers');
-}
-
 before(async () => {
-  if (missing) return;
-  S.dir = mkdtempSync(path.join(tmpdir(), 'croupier-nchan-'));
-  S.admin = randomBytes(24).toString('base64url');
-  const sock = path.join(S.dir, 'fcgi.sock');
-  S.port = 20000 + Math.floor(Math.random() * 20000);
-  S.pubPort = S.port + 1;
-  S.fcgi = spawn(path.resolve(ROOT, process.env.CROUPIER_BIN || 'build/croupier'),
-    ['fcgi', '--listen', sock, '--store', `sqlite:${path.join(S.dir, 't.db')}`, '--threads', '16',
-      '--nchan-publish', `http://127.0.0.1:${S.pubPort}/.croupier-nchan`],
-    { cwd: ROOT, env: { ...process.env, CROUPIER_ADMIN_TOKEN: S.admin }, stdio: ['ignore', 'pipe', 'pipe'] });
-  S.err = '';
-  S.fcgi.stderr.setEncoding('utf8');
-  S.fcgi.stderr.on('data', (d) => { S.err += d; });
-  S.fcgiExit = new Promise((resolve) => S.fcgi.on('exit', (code, signal) => resolve({ code, signal })));
-  await new Promise((resolve, reject) => {
-    const tm = setTimeout(() => reject(new Error(`fcgi not ready: ${S.err}`)), 10_000);
-    S.fcgi.stdout.on('data', (d) => { if (/FastCGI on/.test(String(d))) { clearTimeout(tm); resolve(); } });
-    S.fcgi.on('exit', () => { clearTimeout(tm); reject(new Error(`fcgi exited: ${S.err}`)); });
-  });
-  S.fcgi.stdout.resume();
-  for (const d of ['body', 'fcgi', 'proxy', 'uwsgi', 'scgi']) mkdirSync(path.join(S.dir, d));
-  copyFileSync('/etc/nginx/fastcgi_params', path.join(S.dir, 'fastcgi_params'));
-  S.accessLog = path.join(S.dir, 'access.log');
-  writeFileSync(path.join(S.dir, 'nginx.conf'), `load_module ${NCHAN};
-daemon off; master_process off; worker_processes 1;
-error_log ${S.dir}/error.log; pid ${S.dir}/nginx.pid;
-events { worker_connections 512; }
-http {
-${marked('nginx-fastcgi.conf', 'http').replace(/ rate=\d+r\/[sm]/g, ' rate=100000r/s')}
-${marked('nginx-nchan.conf', 'nchan-http')}
-  access_log ${S.accessLog} croupier;
-  client_body_temp_path ${S.dir}/body; fastcgi_temp_path ${S.dir}/fcgi; proxy_temp_path ${S.dir}/proxy;
-  uwsgi_temp_path ${S.dir}/uwsgi; scgi_temp_path ${S.dir}/scgi;
-  upstream croupier_fcgi { server unix:${sock}; }
-  server {
-    listen 127.0.0.1:${S.pubPort};
-    access_log off;
-${marked('nginx-nchan.conf', 'nchan-internal')}
-  }
-  server {
-    listen 127.0.0.1:${S.port};
-${marked('nginx-fastcgi.conf', 'server').replace(/ burst=\d+/g, ' burst=100000')}
-${marked('nginx-nchan.conf', 'nchan-server')}
-    location / {
-      include fastcgi_params;
-      fastcgi_pass croupier_fcgi;
-      fastcgi_buffering off;
-      fastcgi_keep_conn off;
-    }
-  }
-}
-`);
-  S.base = `http://127.0.0.1:${S.port}`;
-  await startNginx();
+  if (nchanMissing) return;
+  S.n = await startNchan();
+  S.base = S.n.base;
+  S.admin = S.n.admin;
+  S.accessLog = S.n.accessLogs[0];
 });
 
 after(async () => {
-  if (missing || !S.dir) return;
-  S.nginx.kill('SIGTERM');
-  S.fcgi.kill('SIGTERM');
-  const r = await S.fcgiExit;
-  rmSync(S.dir, { recursive: true, force: true });
-  assert.equal(r.code, 0, `croupier fcgi exits 0 on SIGTERM: ${S.err.slice(-1500)}`);
+  if (!S.n) return;
+  const [r] = await S.n.stop();
+  assert.equal(r.code, 0, `croupier fcgi exits 0 on SIGTERM: ${r.stderr.slice(-1500)}`);
 });
 
 const get = (p, opts) => request(S.base, 'GET', p, opts);
@@ -274,9 +188,7 @@ t("no token in nginx's access log", async () => {
 t("nginx restarted (its channels gone): the game's next write publishes it again, whole, once", async () => {
   const { id, tokens } = await newGame(75);
   await playGame(id, tokens, 3);
-  S.nginx.kill('SIGTERM');
-  await S.nginxExit;
-  await startNginx();
+  await S.n.restartNginx();
   const s = sse(`/games/${id}/events`, { authorization: `Bearer ${tokens[0]}` });
   assert.equal((await s.ready).status, 200);
   await playGame(id, tokens, 1);
@@ -292,7 +204,7 @@ t('a publisher that nginx never answers does not slow the plays', async () => {
   const held = [];
   const hole = net.createServer((c) => held.push(c));
   await new Promise((r) => hole.listen(0, '127.0.0.1', r));
-  const srv = await startServer({ store: `sqlite:${path.join(S.dir, 'frozen.db')}`, adminToken: S.admin,
+  const srv = await startServer({ store: `sqlite:${path.join(S.n.dir, 'frozen.db')}`, adminToken: S.admin,
     extraArgs: ['--nchan-publish', `http://127.0.0.1:${hole.address().port}/.croupier-nchan`] });
   try {
     const g = await request(srv.base, 'POST', '/games', { json: { game: 'hanabi', seed: 76, players: [{ name: 'A' }, { name: 'B' }] } });
