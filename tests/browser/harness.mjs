@@ -180,3 +180,30 @@ export async function openContext(env, label, { width = 1280, height = 900, redu
   const page = await context.newPage();
   return { context, page, errors, urls, log, label };
 }
+
+/** Open the game in a fresh browser context; with a token, the page holds
+ *  that seat exactly as after creating the game (localStorage): live.test.mjs,
+ *  nchan.test.mjs. Its requests to the game are recorded (time, path, query,
+ *  headers). */
+export async function openSeatIn(browser, baseURL, id, token, label) {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 }, reducedMotion: REDUCED });
+  if (token) {
+    await context.addInitScript(([k, t]) => { localStorage.setItem(k, t); }, [`croupier.token.${id}`, token]);
+  }
+  const page = await context.newPage();
+  page.setDefaultTimeout(10000);
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${label} console: ${m.text()}`); });
+  page.on('pageerror', (e) => errors.push(`${label} page error: ${e.message}`));
+  const requests = [];
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.pathname.startsWith(`/games/${id}`)) {
+      requests.push({ t: Date.now(), path: u.pathname, search: u.search, headers: r.headers() });
+    }
+  });
+  await page.goto(`/#game=${encodeURIComponent(id)}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.getByTestId('hb-hand-0').waitFor();
+  return { context, page, errors, requests, label };
+}

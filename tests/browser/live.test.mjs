@@ -7,37 +7,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startAll, stopAll, OUT, REDUCED } from './harness.mjs';
+import { startAll, stopAll, openSeatIn, OUT } from './harness.mjs';
 import { assertEvery } from '../http/lib/expect.mjs';
 
 let env;
 before(async () => { env = await startAll(); });
 after(async () => { await stopAll(env); });
 
-/** Open the game in a fresh browser context; with a token, the page holds
- *  that seat exactly as after creating the game (localStorage). */
-async function openSeat(id, token, label) {
-  const context = await env.browser.newContext({ baseURL: env.baseURL, viewport: { width: 1280, height: 900 }, reducedMotion: REDUCED });
-  if (token) {
-    await context.addInitScript(([k, t]) => { localStorage.setItem(k, t); }, [`croupier.token.${id}`, token]);
-  }
-  const page = await context.newPage();
-  page.setDefaultTimeout(10000);
-  const errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${label} console: ${m.text()}`); });
-  page.on('pageerror', (e) => errors.push(`${label} page error: ${e.message}`));
-  const requests = [];
-  page.on('request', (r) => {
-    const u = new URL(r.url());
-    if (u.pathname.startsWith(`/games/${id}`)) {
-      requests.push({ t: Date.now(), path: u.pathname, search: u.search, headers: r.headers() });
-    }
-  });
-  await page.goto(`/#game=${encodeURIComponent(id)}`);
-  await page.waitForSelector('body[data-ready="true"]');
-  await page.getByTestId('hb-hand-0').waitFor();
-  return { context, page, errors, requests, label };
-}
+const openSeat = (id, token, label) => openSeatIn(env.browser, env.baseURL, id, token, label);
 
 const status = (p) => p.page.getByTestId('status').innerText();
 const logLen = (p) => p.page.locator('[data-testid="log"] > li').count();
