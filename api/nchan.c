@@ -27,7 +27,7 @@ static struct {
     pthread_t th;
     const api_config *cfg;
     char host[256], port[8], prefix[256];
-    unsigned long long published, dropped, failed;
+    unsigned long long dropped;
 } N = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 
 void nchan_channel(const char *id, int seat, char *out, size_t n)
@@ -184,9 +184,6 @@ static int publish_game(const char *id, char *buf)
             free(text);
             if (rc)
                 break;
-            pthread_mutex_lock(&N.mu);
-            N.published++;
-            pthread_mutex_unlock(&N.mu);
         }
         json_decref(snap.events);
         if (rc)
@@ -214,8 +211,6 @@ static void *publisher(void *arg)
         pthread_mutex_unlock(&N.mu);
         int rc = publish_game(id, buf);
         pthread_mutex_lock(&N.mu);
-        if (rc)
-            N.failed++;
         if (rc && !N.down)
             fprintf(stderr, "croupier: nchan at http://%s:%s%s did not take game %s's events: "
                             "they stay in the store (GET /events, croupier's own streams) and "
@@ -270,7 +265,13 @@ void nchan_written(const char *id)
     for (size_t i = 0; i < N.len && !queued; i++)
         queued = strcmp(N.q[(N.head + i) % NCHAN_QUEUE], id) == 0;
     if (!queued && N.len == NCHAN_QUEUE) {
-        N.dropped++; /* its next write publishes what this one missed */
+        /* its next write publishes what this one missed; said at the 1st,
+         * 2nd, 4th, 8th, ... drop (a log line, not a flood) */
+        unsigned long long d = ++N.dropped;
+        if ((d & (d - 1)) == 0)
+            fprintf(stderr, "croupier: nchan: the publish queue is full (%d games; nginx slower than "
+                            "the writes): %llu publishes dropped so far, each game's next write "
+                            "sends what it missed\n", NCHAN_QUEUE, d);
     } else if (!queued) {
         snprintf(N.q[(N.head + N.len) % NCHAN_QUEUE], ID_MAX, "%s", id);
         N.len++;
@@ -289,16 +290,6 @@ void nchan_stop(void)
     pthread_cond_signal(&N.cv);
     pthread_mutex_unlock(&N.mu);
     pthread_join(N.th, NULL);
-}
-
-void nchan_counts(unsigned long long *published, unsigned long long *dropped,
-                  unsigned long long *failed)
-{
-    pthread_mutex_lock(&N.mu);
-    *published = N.published;
-    *dropped = N.dropped;
-    *failed = N.failed;
-    pthread_mutex_unlock(&N.mu);
 }
 
 /* GET /games/{id}/channel: nginx's auth_request at subscribe time. */

@@ -5,7 +5,7 @@
  *
  * A committed write (ctx_save's notify_game, or another process's that
  * PostgreSQL's LISTEN/NOTIFY tells of) queues its game's id (nchan_written,
- * notify_on_write: no I/O, never blocks; a full queue drops the id, counted). One publisher
+ * notify_on_write: no I/O, never blocks; a full queue drops the id, logged). One publisher
  * thread takes the ids in turn and, for each audience, asks nchan for the
  * channel's newest message (its "n"), loads the events after it as that
  * audience reads them, serializes each once and POSTs it to the channel.
@@ -32,8 +32,4 @@ void nchan_written(const char *id);
 void nchan_stop(void);
 /* The channel of game `id`'s audience `seat` (a seat, or SEAT_SPECTATOR). */
 void nchan_channel(const char *id, int seat, char *out, size_t n);
-/* Counters for /metrics. */
-void nchan_counts(unsigned long long *published, unsigned long long *dropped,
-                  unsigned long long *failed);
-
 #endif

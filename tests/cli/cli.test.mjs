@@ -217,6 +217,10 @@ test('every start-up input is checked before serving: one line naming croupier, 
       ['serve', ['--listen', '127.0.0.1:0', '--docs', path.join(dir, 'missing')], '--docs', path.join(dir, 'missing')],
       ['serve', ['--listen', '127.0.0.1:0', '--docs', emptyWww], '--docs', emptyWww],
       ['fcgi', ['--docs', path.join(dir, 'missing')], '--docs', path.join(dir, 'missing')],
+      ['serve', ['--listen', '127.0.0.1:0', '--nchan-publish', 'https://127.0.0.1/pub'], '--nchan-publish', 'https://127.0.0.1/pub', /http:\/\/HOST:PORT\/PREFIX/],
+      ['fcgi', ['--nchan-publish', 'http://:8090/pub'], '--nchan-publish', 'http://:8090/pub', /http:\/\/HOST:PORT\/PREFIX/],
+      ['serve', ['--listen', '127.0.0.1:0', '--nchan-publish', 'http://127.0.0.1:99999/pub'], '--nchan-publish', 'http://127.0.0.1:99999/pub'],
+      ['fcgi', ['--nchan-publish', `http://127.0.0.1:8090/${'p'.repeat(300)}`], '--nchan-publish', `http://127.0.0.1:8090/${'p'.repeat(300)}`],
     ];
     for (const [cmd, args, option, file, why] of cases) {
       const env = { ...process.env };
