@@ -354,6 +354,13 @@ int ctx_load(const api_config *cfg, const http_req *req, const char *id,
     return rc ? rc : auth(cfg, req, c, e);
 }
 
+void ctx_seat_tag(const json_t *meta, int seat, char out[9])
+{
+    json_t *s = json_array_get(json_object_get(meta, "seats"), (size_t)seat);
+    const char *h = json_string_value(json_object_get(s, "token_sha256"));
+    snprintf(out, 9, "%.8s", h && strlen(h) >= 8 ? h : "--------");
+}
+
 int ctx_load_as(const api_config *cfg, const char *id, int seat, game_ctx *c, game_err *e)
 {
     int rc = load_state(cfg, id, c, e);

@@ -30,10 +30,10 @@ static struct {
     unsigned long long dropped;
 } N = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 
-void nchan_channel(const char *id, int seat, char *out, size_t n)
+void nchan_channel(const char *id, int seat, const char *tag, char *out, size_t n)
 {
     if (seat >= 0)
-        snprintf(out, n, "croupier:%s:s%d", id, seat);
+        snprintf(out, n, "croupier:%s:s%d:%s", id, seat, tag);
     else
         snprintf(out, n, "croupier:%s:spectators", id);
 }
@@ -160,17 +160,28 @@ static long last_n(const char *ch, char *buf)
 static int publish_game(const char *id, char *buf)
 {
     int nseats = 0;
-    for (int a = -1; a < nseats; a++) {
+    char tags[GAME_MAX_SEATS][9];
+    memset(tags, 0, sizeof tags);
+    /* the spectators first: their load names the seats and their tags */
+    for (int a = -1; a < nseats && a < GAME_MAX_SEATS; a++) {
         int seat = a < 0 ? SEAT_SPECTATOR : a;
-        char ch[160], path[512];
-        nchan_channel(id, seat, ch, sizeof ch);
-        long after = last_n(ch, buf);
-        if (after < 0)
-            return -1;
+        char ch[160], path[512], tag[9];
         events_snapshot snap;
         game_err e = {0};
-        if (api_events_load_as(N.cfg, id, seat, after, &snap, &nseats, &e))
-            return 0; /* the game is gone (deleted, expired): nothing to send */
+        for (int tries = 0;; tries++) {
+            snprintf(tag, sizeof tag, "%s", seat >= 0 ? tags[seat] : "");
+            nchan_channel(id, seat, tag, ch, sizeof ch);
+            long after = last_n(ch, buf);
+            if (after < 0)
+                return -1;
+            if (api_events_load_as(N.cfg, id, seat, after, &snap, &nseats, tags, &e))
+                return 0; /* the game is gone (deleted, expired): nothing to send */
+            if (seat < 0 || strcmp(tag, tags[seat]) == 0)
+                break;
+            json_decref(snap.events); /* an invite to the seat claimed since: its new channel */
+            if (tries == 2)
+                return -1;
+        }
         snprintf(path, sizeof path, "%s/pub/%s", N.prefix, ch);
         size_t i;
         json_t *ev;
@@ -309,8 +320,10 @@ int h_channel(const api_config *cfg, const http_req *req, const route_match *m, 
         http_res_problem(res, req, rc, &e, NULL);
         return res->status;
     }
-    char ch[160];
-    nchan_channel(c.row.id, c.seat, ch, sizeof ch);
+    char ch[160], tag[9] = "";
+    if (c.seat >= 0)
+        ctx_seat_tag(c.meta, c.seat, tag);
+    nchan_channel(c.row.id, c.seat, tag, ch, sizeof ch);
     ctx_free(&c);
     http_res_header(res, "X-Channel", "%s", ch);
     http_res_header(res, "Cache-Control", "no-store");

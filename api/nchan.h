@@ -30,6 +30,9 @@ int nchan_configure(const struct api_config *cfg, const char *url, char *err, si
 void nchan_written(const char *id);
 /* Stop the publisher (what is queued is dropped: the next write publishes it). */
 void nchan_stop(void);
-/* The channel of game `id`'s audience `seat` (a seat, or SEAT_SPECTATOR). */
-void nchan_channel(const char *id, int seat, char *out, size_t n);
+/* The channel of game `id`'s audience `seat` (a seat, or SEAT_SPECTATOR):
+ * a seat's is named by its tag (ctx_seat_tag) too, so that when an invite
+ * to the seat is claimed its events go to a new channel, and the former
+ * token's subscribers hear nothing more of that seat. */
+void nchan_channel(const char *id, int seat, const char *tag, char *out, size_t n);
 #endif

@@ -87,7 +87,7 @@ async function playGame(id, tokens, plays) {
 async function newGame(seed) {
   const g = await post('/games', { game: 'hanabi', seed, players: [{ name: 'A' }, { name: 'B' }] });
   expectStatus(g, 201);
-  return { id: g.json.id, tokens: g.json.seats.map((s) => s.token) };
+  return { id: g.json.id, tokens: g.json.seats.map((s) => s.token), invites: g.json.seats.map((s) => s.invite) };
 }
 
 /** What croupier itself gives each reader: GET /events (the JSON list) and its own SSE data lines. */
@@ -168,7 +168,8 @@ t("a wrong token is refused at subscribe; no other seat's channel can be reached
   // the channel route names the token's own channel only
   const ch = await get(`/games/${id}/channel`, { token: tokens[0] });
   expectStatus(ch, 200);
-  assert.equal(ch.json.channel, `croupier:${id}:s0`);
+  assert.match(ch.json.channel, new RegExp(`^croupier:${id}:s0:[0-9a-f]{8}$`));
+  assert.equal(ch.headers.get('x-channel'), ch.json.channel);
   assert.equal((await get(`/games/${id}/channel`)).json.channel, `croupier:${id}:spectators`);
   expectStatus(await get(`/games/${id}/channel`, { token: 'wrong' }), 401);
 });
@@ -225,4 +226,29 @@ t('a publisher that nginx never answers does not slow the plays', async () => {
     assert.equal(r.code, 0, `croupier serve exits 0 with its publisher stuck: ${r.stderr.slice(-800)}`);
     assert.match(r.stderr, /nchan at http:\/\/127\.0\.0\.1:\d+\/\.croupier-nchan did not take game/);
   }
+});
+
+t("an invite claimed: the seat's former token hears nothing more of it, the new one gets it all", async () => {
+  const { id, tokens, invites } = await newGame(77);
+  await playGame(id, tokens, 2);
+  const old = sse(`/games/${id}/events`, { authorization: `Bearer ${tokens[1]}` });
+  assert.equal((await old.ready).status, 200);
+  const before = await expected(id, tokens[1]);
+  await waitFor(() => old.frames.length >= before.length, 10000, 'the seat so far');
+  const c = await post(`/games/${id}/seats/1/claim`, { invite: invites[1] });
+  expectStatus(c, 200, 'claim');
+  const fresh = [tokens[0], c.json.token];
+  await playGame(id, fresh, 4);
+  const all = await expected(id, fresh[1]);
+  assert.ok(all.length > before.length);
+  const now = sse(`/games/${id}/events`, { authorization: `Bearer ${fresh[1]}` });
+  assert.equal((await now.ready).status, 200);
+  await waitFor(() => now.frames.length >= all.length, 10000, "the seat's new channel");
+  await new Promise((r) => setTimeout(r, 300));
+  assert.deepEqual(now.frames.map((f) => JSON.parse(f.data)), all, 'the new token: every event of the seat, once');
+  assert.deepEqual(old.frames.map((f) => JSON.parse(f.data)), before, 'the former token: nothing after the claim');
+  assert.equal((await sse(`/games/${id}/events`, { authorization: `Bearer ${tokens[1]}` }).ready).status, 401,
+    'the former token is refused at subscribe');
+  old.close();
+  now.close();
 });
