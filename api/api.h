@@ -104,10 +104,13 @@ int ctx_load(const api_config *cfg, const http_req *req, const char *id,
 /* Load game `id` as the reader of `seat` (a seat or SEAT_SPECTATOR) would,
  * without a request: the nchan publisher's (api/nchan.c). */
 int ctx_load_as(const api_config *cfg, const char *id, int seat, game_ctx *c, game_err *e);
-/* The first 8 hex digits of the hash of seat `seat`'s token ("--------"
- * for a seat with none): its nchan channel's tag, which changes when an
- * invite to the seat is claimed (api/nchan.c). */
-void ctx_seat_tag(const json_t *meta, int seat, char out[9]);
+/* Seat `seat`'s nchan channel tag (api/nchan.c): the first 8 hex digits of
+ * the hash of its token ("--------" for a seat with none), and "r" while
+ * its person has resigned and the game runs; it changes when an invite to
+ * the seat is claimed or its person resigns, so that the former readers'
+ * subscriptions hear no more of the seat. */
+enum { NCHAN_TAG = 10 };
+void ctx_seat_tag(const game_ctx *c, int seat, char out[NCHAN_TAG]);
 void ctx_free(game_ctx *c);
 /* Make c->meta this request's own (a copy when it was borrowed): call it
  * before changing meta or any value in it. 0, or ERR_INTERNAL. */

@@ -56,13 +56,13 @@ int api_events_load_since(const api_config *cfg, const http_req *req, const char
 }
 
 int api_events_load_as(const api_config *cfg, const char *id, int seat, long after,
-                       events_snapshot *out, int *nseats, char (*tags)[9], game_err *e)
+                       events_snapshot *out, int *nseats, char (*tags)[NCHAN_TAG], game_err *e)
 {
     game_ctx c;
     memset(out, 0, sizeof *out);
     int rc = ctx_load_as(cfg, id, seat, &c, e);
     for (int s = 0; !rc && s < GAME_MAX_SEATS; s++)
-        ctx_seat_tag(c.meta, s, tags[s]);
+        ctx_seat_tag(&c, s, tags[s]);
     return snapshot_of(cfg, rc, &c, after, -1, out, nseats, e);
 }
 

@@ -354,11 +354,14 @@ int ctx_load(const api_config *cfg, const http_req *req, const char *id,
     return rc ? rc : auth(cfg, req, c, e);
 }
 
-void ctx_seat_tag(const json_t *meta, int seat, char out[9])
+void ctx_seat_tag(const game_ctx *c, int seat, char out[NCHAN_TAG])
 {
-    json_t *s = json_array_get(json_object_get(meta, "seats"), (size_t)seat);
+    json_t *s = json_array_get(json_object_get(c->meta, "seats"), (size_t)seat);
     const char *h = json_string_value(json_object_get(s, "token_sha256"));
-    snprintf(out, 9, "%.8s", h && strlen(h) >= 8 ? h : "--------");
+    game_status gs;
+    c->ops->status(c->st, &gs);
+    snprintf(out, NCHAN_TAG, "%.8s%s", h && strlen(h) >= 8 ? h : "--------",
+             !gs.over && json_object_get(s, "resigned") ? "r" : "");
 }
 
 int ctx_load_as(const api_config *cfg, const char *id, int seat, game_ctx *c, game_err *e)

@@ -154,7 +154,8 @@ int api_events_load(const api_config *cfg, const http_req *req, const char *id,
  * request (the nchan publisher, api/nchan.c); *nseats: the game's seats,
  * tags[s]: seat s's channel tag (ctx_seat_tag), for the first 8 seats. */
 int api_events_load_as(const api_config *cfg, const char *id, int seat, long after,
-                       events_snapshot *out, int *nseats, char (*tags)[9], game_err *e);
+                       events_snapshot *out, int *nseats, char (*tags)[10] /* NCHAN_TAG */,
+                       game_err *e);
 int api_events_load_since(const api_config *cfg, const http_req *req, const char *id, long after,
                           long long seen, events_snapshot *out, game_err *e);
 

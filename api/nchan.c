@@ -160,12 +160,12 @@ static long last_n(const char *ch, char *buf)
 static int publish_game(const char *id, char *buf)
 {
     int nseats = 0;
-    char tags[GAME_MAX_SEATS][9];
+    char tags[GAME_MAX_SEATS][NCHAN_TAG];
     memset(tags, 0, sizeof tags);
     /* the spectators first: their load names the seats and their tags */
     for (int a = -1; a < nseats && a < GAME_MAX_SEATS; a++) {
         int seat = a < 0 ? SEAT_SPECTATOR : a;
-        char ch[160], path[512], tag[9];
+        char ch[160], path[512], tag[NCHAN_TAG];
         events_snapshot snap;
         game_err e = {0};
         for (int tries = 0;; tries++) {
@@ -320,9 +320,9 @@ int h_channel(const api_config *cfg, const http_req *req, const route_match *m, 
         http_res_problem(res, req, rc, &e, NULL);
         return res->status;
     }
-    char ch[160], tag[9] = "";
+    char ch[160], tag[NCHAN_TAG] = "";
     if (c.seat >= 0)
-        ctx_seat_tag(c.meta, c.seat, tag);
+        ctx_seat_tag(&c, c.seat, tag);
     nchan_channel(c.row.id, c.seat, tag, ch, sizeof ch);
     ctx_free(&c);
     http_res_header(res, "X-Channel", "%s", ch);

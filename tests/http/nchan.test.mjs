@@ -97,6 +97,16 @@ async function expected(id, token) {
   return r.json;
 }
 
+/** A token's SSE stream through nginx once it holds `want` events (then 300 ms more: nothing else comes). */
+async function streamOf(id, token, want, what) {
+  const s = sse(`/games/${id}/events`, { authorization: `Bearer ${token}` });
+  assert.equal((await s.ready).status, 200, what);
+  await waitFor(() => s.frames.length >= want.length, 10000, what);
+  await new Promise((r) => setTimeout(r, 300));
+  return s;
+}
+const datas = (s) => s.frames.map((f) => JSON.parse(f.data));
+
 t('each seat and the spectators get their own view of every play, once and in order, by SSE and WebSocket', async () => {
   const { id, tokens } = await newGame(71);
   const readers = [tokens[0], tokens[1], undefined];
@@ -231,24 +241,34 @@ t('a publisher that nginx never answers does not slow the plays', async () => {
 t("an invite claimed: the seat's former token hears nothing more of it, the new one gets it all", async () => {
   const { id, tokens, invites } = await newGame(77);
   await playGame(id, tokens, 2);
-  const old = sse(`/games/${id}/events`, { authorization: `Bearer ${tokens[1]}` });
-  assert.equal((await old.ready).status, 200);
   const before = await expected(id, tokens[1]);
-  await waitFor(() => old.frames.length >= before.length, 10000, 'the seat so far');
+  const old = await streamOf(id, tokens[1], before, 'the seat so far');
   const c = await post(`/games/${id}/seats/1/claim`, { invite: invites[1] });
   expectStatus(c, 200, 'claim');
   const fresh = [tokens[0], c.json.token];
   await playGame(id, fresh, 4);
   const all = await expected(id, fresh[1]);
   assert.ok(all.length > before.length);
-  const now = sse(`/games/${id}/events`, { authorization: `Bearer ${fresh[1]}` });
-  assert.equal((await now.ready).status, 200);
-  await waitFor(() => now.frames.length >= all.length, 10000, "the seat's new channel");
-  await new Promise((r) => setTimeout(r, 300));
-  assert.deepEqual(now.frames.map((f) => JSON.parse(f.data)), all, 'the new token: every event of the seat, once');
-  assert.deepEqual(old.frames.map((f) => JSON.parse(f.data)), before, 'the former token: nothing after the claim');
+  const now = await streamOf(id, fresh[1], all, "the seat's new channel");
+  assert.deepEqual(datas(now), all, 'the new token: every event of the seat, once');
+  assert.deepEqual(datas(old), before, 'the former token: nothing after the claim');
   assert.equal((await sse(`/games/${id}/events`, { authorization: `Bearer ${tokens[1]}` }).ready).status, 401,
     'the former token is refused at subscribe');
   old.close();
+  now.close();
+});
+
+t("a person resigns: their seat's channel goes quiet for them, their token follows the spectators'", async () => {
+  const { id, tokens } = await newGame(78);
+  await playGame(id, tokens, 2);
+  const before = await expected(id, tokens[1]);
+  const seat = await streamOf(id, tokens[1], before, 'the seat so far');
+  expectStatus(await post(`/games/${id}/resign`, undefined, { token: tokens[1] }), 200, 'resign');
+  await playGame(id, [tokens[0], tokens[0]], 3); // a bot plays seat 1 now
+  const spect = await expected(id, undefined);
+  const now = await streamOf(id, tokens[1], spect, "the spectators' channel");
+  assert.deepEqual(datas(now), spect, "the resigned token now reads the spectators' events");
+  assert.deepEqual(datas(seat), before, "its seat's stream: nothing after the resignation");
+  seat.close();
   now.close();
 });
