@@ -123,12 +123,12 @@ static int http_do(const char *method, const char *path, const char *event, cons
 /* The "n" of the channel's newest message: 0 when it has none. -1: nginx
  * did not answer as it should. Two requests: the channel's count (GET on
  * the publisher location), then, when it holds some, the newest. */
-static long last_n(const char *ch, char *buf)
+/* How many messages channel `ch` holds (0: none, or no such channel); -1
+ * when nginx did not answer as it should. */
+static long held_of(const char *ch, char *buf)
 {
     char path[512];
     reply r;
-    /* the channel's count first: nchan 1.3.6 aborts (an assertion) when the
-     * newest message is asked of a channel that has subscribers and none */
     snprintf(path, sizeof path, "%s/pub/%s", N.prefix, ch);
     if (http_do("GET", path, NULL, NULL, buf, &r))
         return -1;
@@ -137,10 +137,18 @@ static long last_n(const char *ch, char *buf)
     json_t *info = r.status == 200 ? json_loadb(r.body, r.len, 0, NULL) : NULL;
     json_int_t held = json_integer_value(json_object_get(info, "messages"));
     json_decref(info);
-    if (r.status != 200)
-        return -1;
+    return r.status == 200 ? (long)held : -1;
+}
+
+static long last_n(const char *ch, char *buf)
+{
+    char path[512];
+    reply r;
+    /* the channel's count first: nchan 1.3.6 aborts (an assertion) when the
+     * newest message is asked of a channel that has subscribers and none */
+    long held = held_of(ch, buf);
     if (held <= 0)
-        return 0;
+        return held;
     snprintf(path, sizeof path, "%s/last/%s", N.prefix, ch);
     if (http_do("GET", path, NULL, NULL, buf, &r))
         return -1;
@@ -325,6 +333,18 @@ int h_channel(const api_config *cfg, const http_req *req, const route_match *m, 
         ctx_seat_tag(&c, c.seat, tag);
     nchan_channel(c.row.id, c.seat, tag, ch, sizeof ch);
     ctx_free(&c);
+    /* the subscriber's nchan resume point, passed on only when its channel
+     * holds messages: nchan 1.3.6 aborts (an assertion) when a subscriber
+     * names one to a channel that holds none (a game with no event yet,
+     * an nginx restarted) */
+    const char *resume = http_req_header(req, "Last-Event-ID");
+    char *buf = resume && *resume && __atomic_load_n(&N.on, __ATOMIC_ACQUIRE) ? malloc(REPLY_MAX)
+                                                                               : NULL;
+    if (buf && held_of(ch, buf) <= 0)
+        resume = NULL;
+    free(buf);
+    if (resume && *resume && strlen(resume) < 64)
+        http_res_header(res, "X-Resume", "%s", resume);
     http_res_header(res, "X-Channel", "%s", ch);
     http_res_header(res, "Cache-Control", "no-store");
     http_res_json(res, 200, json_pack("{s:s}", "channel", ch));

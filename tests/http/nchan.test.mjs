@@ -272,3 +272,24 @@ t("a person resigns: their seat's channel goes quiet for them, their token follo
   seat.close();
   now.close();
 });
+
+t('no resume point a client sends brings nginx down (nchan 1.3.6 aborts on some)', async () => {
+  const { id, tokens } = await newGame(79); // no play yet: its channels hold nothing
+  const auth = { authorization: `Bearer ${tokens[0]}` };
+  const tries = [
+    [{ 'last-event-id': '1:0' }, 200], [{ 'last-event-id': '1:0' }, 200], [{ 'last-event-id': '0:9999' }, 200],
+    [{ 'last-event-id': '9999999999:9999' }, 200], [{ 'last-event-id': '1:2:3' }, 400], [{ 'last-event-id': '1:[0],' }, 400],
+    [{ 'last-event-id': '-1:0' }, 400], [{ 'last-event-id': 'x'.repeat(300) }, 400], [{ 'if-none-match': '1:[0],' }, 400],
+  ];
+  for (const [h, want] of tries) {
+    const s = sse(`/games/${id}/events`, { ...auth, ...h });
+    const r = await s.ready;
+    s.close();
+    assert.equal(r.status, want, `${JSON.stringify(h)}: ${r.status}`);
+    if (want === 400) assert.match(r.type, /^application\/problem\+json/);
+    expectStatus(await get('/healthz'), 200, `nginx still answers after ${JSON.stringify(h)}`);
+  }
+  const q = sse(`/games/${id}/events?last_event_id=1:2:3`, auth);
+  assert.equal((await q.ready).status, 400, 'a resume point in the query');
+  expectStatus(await get('/healthz'), 200);
+});
