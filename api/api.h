@@ -75,6 +75,14 @@ int h_fn_validate(const api_config *, const http_req *, const route_match *, jso
 int h_fn_play(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_fn_play_named(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_cases(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+/* Shared replays (replays.c, api/replays.h). */
+int h_replay_create(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_replay_get(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_replay_put(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_replay_delete(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_replay_candidate(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_replay_leader(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_replay_events(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 
 /* A stored game loaded for one request (api/gamectx.c). */
 typedef struct game_ctx {

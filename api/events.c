@@ -15,6 +15,7 @@
 #include "json_out.h"
 #include "fanout.h"
 #include "notify.h"
+#include "replays.h"
 #include "transport_limits.h"
 
 static json_t *history_events(const api_config *cfg, const char *id, const game_ops *ops,
@@ -180,6 +181,10 @@ void api_stream_events(const api_config *cfg, const http_req *req, const http_re
                        int (*write)(void *ctx, const char *data, size_t len), void *ctx,
                        const int *stopping)
 {
+    if (res->stream.replay) { /* a shared replay's followers (api/replays.h) */
+        replay_stream(cfg, req, res, write, ctx, stopping);
+        return;
+    }
     long after = res->stream.after;
     time_t start = time(NULL), beat = start, last = start;
     int interval = SSE_POLL_MIN_MS;

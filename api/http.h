@@ -59,6 +59,7 @@ typedef struct http_res {
         int on;
         char game_id[96];
         long after;
+        int replay; /* game_id is a shared replay's id (api/replays.h) */
     } stream;
     size_t stored; /* bytes a new game's write stored (api/quota.h counts it by them) */
 } http_res;

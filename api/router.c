@@ -76,7 +76,8 @@ static int media_is(const char *ct, const char *type)
     return n == strlen(type) && strncasecmp(ct, type, n) == 0;
 }
 
-/* The routes that create or change games (everything POSTed under /games)
+/* The routes that create or change games (everything POSTed under /games,
+ * and a shared replay's under /replays)
  * take application/json only: a cross-site form or a no-cors fetch can send
  * only text/plain, multipart/form-data or urlencoded bodies (or none typed),
  * so it cannot create, import or play a game. The stateless validators and
@@ -85,7 +86,8 @@ static int media_is(const char *ct, const char *type)
  * cross-site caller cannot read their answer. */
 static int changes_state(const route *r)
 {
-    return strncmp(r->pattern, "/games", 6) == 0;
+    return strncmp(r->pattern, "/games", 6) == 0 ||
+           strncmp(r->pattern, "/replays", 8) == 0; /* shared replays: moved, handed over */
 }
 
 static int json_media_type(const route *r, const char *ct)

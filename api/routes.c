@@ -33,5 +33,13 @@ const route api_routes[] = {
     {"POST", "/play/{game}", BODY_JSON, h_fn_play, 0},
     {"POST", "/play/{game}/{fn}", BODY_JSON, h_fn_play_named, 0},
     {"GET", "/cases/{game}/{fn}", BODY_NONE, h_cases, ROUTE_WORK},
+    /* shared replays (api/replays.h): in memory, bounded there */
+    {"POST", "/games/{id}/replays", BODY_JSON, h_replay_create, 0},
+    {"GET", "/replays/{rid}", BODY_NONE, h_replay_get, 0},
+    {"PUT", "/replays/{rid}", BODY_JSON, h_replay_put, 0},
+    {"DELETE", "/replays/{rid}", BODY_NONE, h_replay_delete, 0},
+    {"POST", "/replays/{rid}/candidates", BODY_JSON, h_replay_candidate, 0},
+    {"POST", "/replays/{rid}/leader", BODY_JSON, h_replay_leader, 0},
+    {"GET", "/replays/{rid}/events", BODY_NONE, h_replay_events, 0},
     {NULL, NULL, BODY_NONE, NULL, 0},
 };

@@ -22,6 +22,7 @@
 #include "transport_limits.h"
 #include "notify.h"
 #include "quota.h"
+#include "replays.h"
 #include "store.h"
 #include "yaml_json.h"
 #include "nchan.h"
@@ -42,6 +43,7 @@ typedef struct server_opts {
     long long threads, body_limit, max_streams, max_streams_per_client, stream_idle, idem_keep;
     long long quota[4]; /* --quota-create, -create-total, -work, -work-total; -1 unset */
     long long store_max_bytes, store_min_free, expire_finished, expire_idle;
+    long long replays[3]; /* --max-replays, --max-replays-per-client, --replay-idle; 0 unset */
     int log_fd; /* --access-log, opened by check_files() */
 } server_opts;
 
@@ -102,7 +104,12 @@ static void server_usage(FILE *f, const char *cmd)
         "                       0: keep them)\n"
         "  --idempotency-keep S how long the answer of a request sent with an\n"
         "                       Idempotency-Key is kept for its retries (default %d\n"
-        "                       seconds: 24 hours; %d..%d)\n",
+        "                       seconds: 24 hours; %d..%d)\n"
+        "  --max-replays N      shared replays open at once, in memory (default %d)\n"
+        "  --max-replays-per-client N\n"
+        "                       ... made from one client address (default %d)\n"
+        "  --replay-idle S      a shared replay with no move for S seconds is closed\n"
+        "                       (default %d)\n",
         fcgi ? FCGI_THREADS : SERVE_THREADS,
         fcgi ? "" : ": each holds one open connection\n"
                     "                       (docs/deployment.md: the connection budget)",
@@ -111,7 +118,8 @@ static void server_usage(FILE *f, const char *cmd)
         QUOTA_CREATE_DEFAULT, QUOTA_CREATE_TOTAL_DEFAULT, QUOTA_WORK_DEFAULT,
         QUOTA_WORK_TOTAL_DEFAULT,
         EXPIRE_FINISHED_DAYS, EXPIRE_IDLE_DAYS,
-        IDEM_KEEP_DEFAULT_S, IDEM_KEEP_MIN_S, IDEM_KEEP_MAX_S);
+        IDEM_KEEP_DEFAULT_S, IDEM_KEEP_MIN_S, IDEM_KEEP_MAX_S,
+        REPLAYS_TOTAL_DEFAULT, REPLAYS_PER_CLIENT_DEFAULT, REPLAY_IDLE_DEFAULT);
     if (!fcgi)
         fprintf(f, "  --access-log FILE    append an access log line per request to FILE\n");
     fprintf(f, "  --www DIR            the web page's files (default www; '' serves no page)\n");
@@ -148,6 +156,9 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
         {"expire-finished", required_argument, 0, 'E'}, {"expire-idle", required_argument, 0, 'I'},
         {"idempotency-keep", required_argument, 0, 'k'},
         {"nchan-publish", required_argument, 0, 'N'},
+        {"max-replays", required_argument, 0, 1010},
+        {"max-replays-per-client", required_argument, 0, 1011},
+        {"replay-idle", required_argument, 0, 1012},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -219,6 +230,17 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
             }
             break;
         case 'N': o->nchan = optarg; break;
+        case 1010:
+        case 1011:
+        case 1012:
+            if (cli_number(optarg, 1, c == 1012 ? 86400 : 100000, &o->replays[c - 1010])) {
+                static const char *const names[] = {"max-replays", "max-replays-per-client",
+                                                    "replay-idle"};
+                fprintf(stderr, "croupier %s: --%s takes 1..%d\n", o->cmd, names[c - 1010],
+                        c == 1012 ? 86400 : 100000);
+                return 2;
+            }
+            break;
         case 'a': o->access_log = optarg; break;
         case 'w': o->www = optarg; break;
         case 'o': o->openapi = optarg; break;
@@ -408,6 +430,15 @@ static void quotas(const server_opts *o)
     quota_configure(QUOTA_WORK, v[2], v[3]);
 }
 
+/* The shared replays' bounds (replays.h): the options given, the defaults
+ * for the rest. */
+static void replay_bounds(const server_opts *o)
+{
+    replays_configure(o->replays[0] ? (int)o->replays[0] : REPLAYS_TOTAL_DEFAULT,
+                      o->replays[1] ? (int)o->replays[1] : REPLAYS_PER_CLIENT_DEFAULT,
+                      o->replays[2] ? (int)o->replays[2] : REPLAY_IDLE_DEFAULT);
+}
+
 static void stream_budget(const server_opts *o, int fcgi)
 {
     int half = o->threads / 2 > 0 ? (int)(o->threads / 2) : 1;
@@ -458,6 +489,7 @@ static int cmd_serve(int argc, char **argv)
         return rc;
     char err[512];
     stream_budget(&o, 0);
+    replay_bounds(&o);
     quotas(&o);
     listen_to_store(st);
     idem_start(st);
@@ -504,6 +536,7 @@ static int cmd_fcgi(int argc, char **argv)
         return rc;
     char err[512];
     stream_budget(&o, 1);
+    replay_bounds(&o);
     quotas(&o);
     if (front_fcgi_is_cgi()) {
         rc = front_fcgi_cgi(&cfg);

@@ -20,7 +20,7 @@
 // Layout: core/ holds what every game shares (store.js, the state and its one
 // writer; render.js, the one render path; dom.js, api.js, state.js, lobby.js,
 // seats.js, invite.js, game.js, events.js, log.js, board.js, playback.js,
-// verdict.js, nearhand.js, replay.js, summary.js, help.js, connection.js,
+// verdict.js, nearhand.js, replay.js, sharedreplay.js, summary.js, help.js, connection.js,
 // numbering.js, json.js); tables/ holds one module per table (and its
 // helpers and CSS) and registry.js, which maps a game id to its table.
 // Adding a game's table is one file in tables/ and one row in
@@ -37,6 +37,7 @@ import { loadCatalogue, setupForm } from './core/lobby.js';
 import { setupPlayback } from './core/playback.js';
 import { render } from './core/render.js';
 import { setupReplay, syncReplay } from './core/replay.js';
+import { resolveSharedLink } from './core/sharedreplay.js';
 import { getToken, refreshMyGames } from './core/seats.js';
 import { app, select, useTables } from './core/state.js';
 import { subscribe } from './core/store.js';
@@ -63,6 +64,7 @@ async function start() {
     if (ev.key === 'Escape' && app.selection !== null) select(null, { keepHint: true });
   });
   window.addEventListener('hashchange', async () => {
+    await resolveSharedLink(); // #replay=<rid>: the game and position it shows
     const id = gameIdFromHash();
     const quiet = await claimInvite(id); // an invite link: take the seat first
     if (id && (id !== app.id || !app.state || app.token !== getToken(id))) { stopLive(); loadGame(id, { quiet }).then(syncReplay); } else syncReplay();
@@ -76,6 +78,7 @@ async function start() {
   });
   render();
   const catalogue = loadCatalogue();
+  await resolveSharedLink();
   const id = gameIdFromHash();
   if (id) {
     await catalogue;

@@ -12,6 +12,7 @@ import { byId, h } from './dom.js';
 import { drawTable, drawingKey, logUpTo, sameKey, tableContext } from './board.js';
 import { refreshFromServer, refreshLegal } from './game.js';
 import { botSays, fetchPlays, readable } from './log.js';
+import { drawShared, following, followTail, leaderMoved, setupShared, stopShared, syncShared } from './sharedreplay.js';
 import { app, dispatch, renderer, resultText, sayError, seatName } from './state.js';
 
 /** The play number in the address (#...&at=N), or null. */
@@ -20,7 +21,7 @@ function atFromHash() {
   return m ? Number(m[1]) : null;
 }
 
-const replayHash = (id, at) => `#game=${encodeURIComponent(id)}&at=${at}`;
+const replayHash = (id, at) => `#game=${encodeURIComponent(id)}&at=${at}${followTail()}`;
 
 /** The positions fetched since the replay was opened, by play number (a
  *  past position changes once: every card shows when the game is over). */
@@ -32,8 +33,9 @@ export async function syncReplay(loaded) {
   const at = atFromHash();
   if (at === null) { if (app.replay) closeReplay(); return; }
   if (loaded === false || !app.id || !app.state) return;
-  if (app.replay && app.replay.id === app.id) { await showAt(at); return; }
+  if (app.replay && app.replay.id === app.id) { await showAt(at); syncShared(); return; }
   await openReplay(at);
+  syncShared(); // a shared replay in the address: follow or lead it
 }
 
 async function openReplay(at) {
@@ -55,6 +57,7 @@ async function openReplay(at) {
 
 function closeReplay() {
   if (!app.replay) return;
+  stopShared();
   dispatch({ type: 'replay/close' });
   // The legal plays were not fetched while replaying (myTurn() is false then).
   refreshLegal().then(() => refreshFromServer());
@@ -63,9 +66,18 @@ function closeReplay() {
 /** Go to the position after plays[i] (-1: the deal). */
 function go(i) {
   const rp = app.replay;
-  if (!rp) return;
+  if (!rp || following()) return; // a follower's steps are the leader's
   const k = Math.max(-1, Math.min(rp.plays.length - 1, i));
   const at = k < 0 ? -1 : rp.plays[k].n;
+  history.replaceState(null, '', replayHash(rp.id, at));
+  showAt(at);
+  leaderMoved(at);
+}
+
+/** A shared replay's leader showed play `at`: this follower shows it too. */
+function follow(at) {
+  const rp = app.replay;
+  if (!rp) return;
   history.replaceState(null, '', replayHash(rp.id, at));
   showAt(at);
 }
@@ -120,12 +132,15 @@ function drawList(rp) {
 function drawControls(s, rp) {
   const pos = rp.pos;
   const n = rp.plays.length;
-  byId('replay-first').disabled = pos <= -1;
-  byId('replay-prev').disabled = pos <= -1;
-  byId('replay-next').disabled = pos >= n - 1;
+  const led = !!(s.shared && !s.shared.lead && !s.shared.alone); // the steps are the leader's
+  byId('replay-first').disabled = led || pos <= -1;
+  byId('replay-prev').disabled = led || pos <= -1;
+  byId('replay-next').disabled = led || pos >= n - 1;
   // A running game may have moved on: Last looks for new plays then.
-  byId('replay-last').disabled = pos >= n - 1 && !!(s.status && s.status.over);
+  byId('replay-last').disabled = led || (pos >= n - 1 && !!(s.status && s.status.over));
+  byId('replay-list').classList.toggle('replay-led', led);
   const slider = byId('replay-slider');
+  slider.disabled = led;
   slider.min = '-1';
   slider.max = String(n - 1);
   slider.value = String(pos);
@@ -213,10 +228,12 @@ export function drawReplay(s) {
   if (byId('replay-title').textContent !== title) byId('replay-title').textContent = title;
   drawList(rp);
   drawControls(s, rp);
+  drawShared(s);
   if (rp.view) drawPosition(s, rp);
 }
 
 export function setupReplay() {
+  setupShared({ show: follow });
   byId('replay-first').addEventListener('click', () => go(-1));
   byId('replay-prev').addEventListener('click', () => step(-1));
   byId('replay-next').addEventListener('click', () => step(1));

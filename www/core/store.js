@@ -36,7 +36,7 @@
 //   connection {state, notice}        the event stream's state
 //   invite/open {seat}                a new invite link waits for seat `seat`
 //   invites/hide {id}                 the invite links put away for game `id`
-//   replay/open {id, token, plays}, replay/plays {plays}, replay/at {at}, replay/view {at, view}, replay/close
+//   replay/open {id, token, plays}, replay/plays {plays}, replay/at {at}, replay/view {at, view}, replay/close, replay/shared {shared}
 //   playback/queue {records}          plays to show one at a time (core/playback.js)
 //   playback/view {n, view}           the position after play n, fetched
 //   playback/show {i}                 the i-th queued play on the board
@@ -75,6 +75,7 @@ function initial() {
     connectionNotice: false, // "Reconnecting…" is on show
     invitesHidden: null,  // the game whose invite links were put away
     replay: null,         // {id, token, plays, at, pos, view}: the replay shown (core/replay.js)
+    shared: null,         // the shared replay led or followed (core/sharedreplay.js)
     playback: null,       // {records, shown, views}: plays shown one at a time (core/playback.js)
     table: {},            // the shown table's own state (tables/)
     prefs: {},            // this browser's settings
@@ -137,7 +138,7 @@ function withRecords(log, records) {
 /** A game document (GET /games/{id}, a play's reply) taken in. */
 function takeGame(s, data) {
   const next = { ...s, selection: null, hint: null };
-  if (data.id && data.id !== s.id) Object.assign(next, { id: data.id, log: new Map(), table: {}, replay: null, playback: null, verdict: null });
+  if (data.id && data.id !== s.id) Object.assign(next, { id: data.id, log: new Map(), table: {}, replay: null, shared: null, playback: null, verdict: null });
   if (data.game) next.game = data.game;
   if (data.variant) next.variant = data.variant;
   if (data.version !== undefined && data.version !== s.version) Object.assign(next, { version: data.version, legal: [], legalTotal: 0 });
@@ -151,7 +152,7 @@ function takeGame(s, data) {
 const noGame = {
   id: null, token: null, game: null, variant: null, version: null, seats: [], you: null, state: null, status: null,
   shown: false, legal: [], legalTotal: 0, selection: null, hint: null, log: new Map(), busy: false, verdict: null,
-  replay: null, playback: null, table: {},
+  replay: null, shared: null, playback: null, table: {},
 };
 
 function reducePlayback(s, a) {
@@ -191,7 +192,9 @@ function reduceReplay(s, a) {
     case 'replay/view':
       return rp && a.at === rp.at ? { ...s, replay: { ...rp, view: a.view, viewAt: a.at } } : s;
     case 'replay/close':
-      return rp ? { ...s, replay: null } : s;
+      return rp || s.shared ? { ...s, replay: null, shared: null } : s;
+    case 'replay/shared': // merged in; null: none
+      return { ...s, shared: a.shared && (s.shared || a.shared.rid) ? { ...s.shared, ...a.shared } : null };
     default:
       return s;
   }

@@ -5,7 +5,8 @@
 //   const s = follow(`${base}/games/${id}/events`);
 //   await s.ready;                       // the stream answered 200
 //   const t = await s.arrival(n);        // performance.now() when event n came
-//   s.frames                             // [{id, data (parsed), text (the frame)}]
+//   s.frames                             // [{id, event, data (parsed), text (the frame)}]
+//   await s.until((frames, unnumbered) => ...)  // until it holds (unnumbered: frames without an id)
 //   s.close();
 import http from 'node:http';
 import WebSocket from 'ws';
@@ -15,6 +16,9 @@ export function follow(url, headers = {}) {
   const at = new Map(); // event id -> arrival time
   const frames = []; // the events, as they came
   const waiting = new Map(); // event id -> [resolve]
+  const unnumbered = []; // the frames without an id (an `end`, a `version`)
+  const watchers = []; // {fn, resolve}: until fn(frames, unnumbered)
+  const seen = () => { for (const w of [...watchers]) if (w.fn(frames, unnumbered)) { watchers.splice(watchers.indexOf(w), 1); w.resolve(); } };
   let req;
   const ready = new Promise((resolve, reject) => {
     req = http.get(url, { headers: { accept: 'text/event-stream', ...headers } }, (res) => {
@@ -30,10 +34,16 @@ export function follow(url, headers = {}) {
           const frame = buf.slice(0, i);
           buf = buf.slice(i + 2);
           const m = /^id: (\d+)$/m.exec(frame);
-          if (!m) continue;
-          const id = Number(m[1]);
           const data = /^data: (.*)$/m.exec(frame);
-          frames.push({ id, data: data ? JSON.parse(data[1]) : undefined, text: frame });
+          const event = (/^event: (.*)$/m.exec(frame) || [])[1];
+          if (!m) {
+            if (data) unnumbered.push({ event, data: JSON.parse(data[1]), text: frame });
+            seen();
+            continue;
+          }
+          const id = Number(m[1]);
+          frames.push({ id, event, data: data ? JSON.parse(data[1]) : undefined, text: frame });
+          seen();
           at.set(id, now);
           for (const r of waiting.get(id) ?? []) r(now);
           waiting.delete(id);
@@ -53,6 +63,15 @@ export function follow(url, headers = {}) {
         const list = waiting.get(id) ?? [];
         list.push((v) => { clearTimeout(t); resolve(v); });
         waiting.set(id, list);
+      });
+    },
+    unnumbered,
+    /** Wait until fn(frames, unnumbered) holds (rejects after `ms`). */
+    until(fn, ms = 15_000) {
+      if (fn(frames, unnumbered)) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`not seen within ${ms} ms: ${JSON.stringify([frames, unnumbered])}`)), ms);
+        watchers.push({ fn, resolve: () => { clearTimeout(t); resolve(); } });
       });
     },
     close() { req.destroy(); },
