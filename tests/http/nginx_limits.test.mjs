@@ -61,15 +61,18 @@ test('a burst of game creations from one address is refused 429 past the burst; 
     assertSchema('Problem', r.json, '429');
     assert.match(r.headers.get('retry-after') || '', /^\d+$/, 'Retry-After');
   }
+  // imports share the quota of the address that is past it: asked at once,
+  // five of them; the quota refills 2 a second, so a slow machine may let
+  // one or two through to the body's check (400), never most
+  const imps = await Promise.all(Array.from({ length: 5 }, () => from('127.0.0.1', 'POST', '/games/import', { state: {} })));
+  const impRefused = imps.filter((r) => r.status === 429);
+  assert.ok(impRefused.length >= 3, `imports from the same address refused: ${imps.map((r) => r.status).join(' ')}`);
+  for (const r of impRefused) assert.equal(r.json.instance, '/games/import');
   // the same address's other requests, and another address's creations, are served meanwhile
   const health = await request(server.base, 'GET', '/healthz');
   assert.equal(health.status, 200);
   const other = await from('127.0.0.2', 'POST', '/games', game(99));
   assert.equal(other.status, 201, `another address creates: ${other.text.slice(0, 200)}`);
-  // imports share the quota of the address that is past it
-  const imp = await from('127.0.0.1', 'POST', '/games/import', { state: {} });
-  assert.equal(imp.status, 429, `an import from the same address: ${imp.text.slice(0, 200)}`);
-  assert.equal(imp.json.instance, '/games/import');
   // and a second later, one more is taken (2 a second)
   await new Promise((r) => setTimeout(r, 1100));
   assert.equal((await from('127.0.0.1', 'POST', '/games', game(100))).status, 201, 'the quota refills');
