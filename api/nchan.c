@@ -1,16 +1,15 @@
 /* nchan.c: see nchan.h. A queue of game ids under one mutex, one
- * publisher thread, HTTP/1.1 to nginx on a fresh connection per request
- * (loopback: nginx's internal-only server of deploy/nginx-nchan.conf). */
+ * publisher thread, HTTP/1.1 to nginx with civetweb's client
+ * (mg_connect_client, mg_get_response with a deadline, as cli/remote.c),
+ * a fresh connection per request (loopback: nginx's internal-only server
+ * of deploy/nginx-nchan.conf). */
 #include "nchan.h"
 
-#include <netdb.h>
+#include <civetweb.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/time.h>
-#include <unistd.h>
 
 #include "api.h"
 #include "json_out.h"
@@ -26,7 +25,8 @@ static struct {
     int on, stop, down;
     pthread_t th;
     const api_config *cfg;
-    char host[256], port[8], prefix[256];
+    char host[256], prefix[256];
+    int port;
     unsigned long long dropped;
 } N = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 
@@ -46,83 +46,44 @@ typedef struct reply {
     size_t len;
 } reply;
 
-static int dial(void)
-{
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *ai, *p;
-    if (getaddrinfo(N.host, N.port, &hints, &ai) != 0)
-        return -1;
-    int fd = -1;
-    struct timeval tv = {.tv_sec = IO_MS / 1000, .tv_usec = (IO_MS % 1000) * 1000};
-    for (p = ai; p && fd < 0; p = p->ai_next) {
-        fd = socket(p->ai_family, p->ai_socktype | SOCK_CLOEXEC, p->ai_protocol);
-        if (fd < 0)
-            continue;
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv); /* and connect's */
-        if (connect(fd, p->ai_addr, p->ai_addrlen) != 0) {
-            close(fd);
-            fd = -1;
-        }
-    }
-    freeaddrinfo(ai);
-    return fd;
-}
-
-static int send_all(int fd, const char *s, size_t n)
-{
-    while (n) {
-        ssize_t k = send(fd, s, n, MSG_NOSIGNAL);
-        if (k <= 0)
-            return -1;
-        s += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
-
-/* One request; the reply read to its end (Connection: close) into buf. */
+/* One request; the reply's body read to its end into buf (REPLY_MAX bytes
+ * at most). -1 when nginx cannot be reached or gives no answer within
+ * IO_MS (the deadline covers the status line and headers; nchan's answers
+ * are small and come with them). */
 static int http_do(const char *method, const char *path, const char *event, const char *body,
                    char *buf, reply *r)
 {
     memset(r, 0, sizeof *r);
-    int fd = dial();
-    if (fd < 0)
+    char ebuf[128];
+    struct mg_connection *conn = mg_connect_client(N.host, N.port, 0, ebuf, sizeof ebuf);
+    if (!conn)
         return -1;
     size_t blen = body ? strlen(body) : 0;
-    char head[1024];
-    int k = snprintf(head, sizeof head,
-                     "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n"
-                     "Content-Type: application/json\r\nAccept: application/json\r\n"
-                     "Content-Length: %zu\r\n"
-                     "%s%s%s\r\n",
-                     method, path, N.host, blen, event ? "X-EventSource-Event: " : "",
-                     event ? event : "", event ? "\r\n" : "");
-    int rc = k > 0 && (size_t)k < sizeof head && send_all(fd, head, (size_t)k) == 0 &&
-                     (!blen || send_all(fd, body, blen) == 0)
+    int rc = mg_printf(conn,
+                       "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n"
+                       "Content-Type: application/json\r\nAccept: application/json\r\n"
+                       "Content-Length: %zu\r\n%s%s%s\r\n",
+                       method, path, N.host, blen, event ? "X-EventSource-Event: " : "",
+                       event ? event : "", event ? "\r\n" : "") > 0 &&
+                     (!blen || mg_write(conn, body, blen) == (int)blen) &&
+                     mg_get_response(conn, ebuf, sizeof ebuf, IO_MS) >= 0
                  ? 0
                  : -1;
+    const struct mg_response_info *ri = rc ? NULL : mg_get_response_info(conn);
     size_t got = 0;
-    while (!rc && got < REPLY_MAX - 1) {
-        ssize_t n = recv(fd, buf + got, REPLY_MAX - 1 - got, 0);
-        if (n < 0)
-            rc = -1;
-        if (n <= 0)
+    for (int k; ri && got < REPLY_MAX - 1; got += (size_t)k)
+        if ((k = mg_read(conn, buf + got, REPLY_MAX - 1 - got)) <= 0)
             break;
-        got += (size_t)n;
-    }
-    close(fd);
+    mg_close_connection(conn);
     buf[got] = 0;
-    if (rc || sscanf(buf, "HTTP/1.%*d %d", &r->status) != 1)
+    if (!ri)
         return -1;
-    char *b = strstr(buf, "\r\n\r\n");
-    r->body = b ? b + 4 : buf + got;
-    r->len = (size_t)(buf + got - r->body);
+    r->status = ri->status_code;
+    r->body = buf;
+    r->len = got;
     return 0;
 }
 
-/* The "n" of the channel's newest message: 0 when it has none. -1: nginx
- * did not answer as it should. Two requests: the channel's count (GET on
- * the publisher location), then, when it holds some, the newest. */
 /* How many messages channel `ch` holds (0: none, or no such channel); -1
  * when nginx did not answer as it should. */
 static long held_of(const char *ch, char *buf)
@@ -140,6 +101,9 @@ static long held_of(const char *ch, char *buf)
     return r.status == 200 ? (long)held : -1;
 }
 
+/* The "n" of the channel's newest message: 0 when it has none. -1: nginx
+ * did not answer as it should. Two requests: the channel's count (GET on
+ * the publisher location), then, when it holds some, the newest. */
 static long last_n(const char *ch, char *buf)
 {
     char path[512];
@@ -231,11 +195,11 @@ static void *publisher(void *arg)
         int rc = publish_game(id, buf);
         pthread_mutex_lock(&N.mu);
         if (rc && !N.down)
-            fprintf(stderr, "croupier: nchan at http://%s:%s%s did not take game %s's events: "
+            fprintf(stderr, "croupier: nchan at http://%s:%d%s did not take game %s's events: "
                             "they stay in the store (GET /events, croupier's own streams) and "
                             "go out with the game's next write\n", N.host, N.port, N.prefix, id);
         else if (!rc && N.down)
-            fprintf(stderr, "croupier: nchan at http://%s:%s%s takes events again\n", N.host,
+            fprintf(stderr, "croupier: nchan at http://%s:%d%s takes events again\n", N.host,
                     N.port, N.prefix);
         N.down = rc != 0;
     }
@@ -244,24 +208,18 @@ static void *publisher(void *arg)
     return NULL;
 }
 
-int nchan_configure(const api_config *cfg, const char *url, char *err, size_t n)
+int nchan_configure(const api_config *cfg, const char *host, int port, const char *prefix,
+                    char *err, size_t n)
 {
-    const char *p = url && strncmp(url, "http://", 7) == 0 ? url + 7 : NULL;
-    const char *colon = p ? strchr(p, ':') : NULL, *slash = p ? strchr(p, '/') : NULL;
-    if (!slash)
-        slash = p ? p + strlen(p) : NULL;
-    long port = colon && colon < slash ? strtol(colon + 1, NULL, 10) : 80;
-    size_t hl = p ? (size_t)((colon && colon < slash ? colon : slash) - p) : 0;
-    if (!p || !hl || hl >= sizeof N.host || port < 1 || port > 65535 ||
-        strlen(slash) >= sizeof N.prefix - 16) {
+    if (!host || !*host || strlen(host) >= sizeof N.host || port < 1 || port > 65535 || !prefix ||
+        strchr(prefix, '?') || strlen(prefix) >= sizeof N.prefix - 16) {
         snprintf(err, n, "takes http://HOST:PORT/PREFIX, nginx's internal nchan locations "
                          "(deploy/nginx-nchan.conf)");
         return -1;
     }
-    memcpy(N.host, p, hl);
-    N.host[hl] = 0;
-    snprintf(N.port, sizeof N.port, "%ld", port);
-    snprintf(N.prefix, sizeof N.prefix, "%s", slash);
+    snprintf(N.host, sizeof N.host, "%s", host);
+    N.port = port;
+    snprintf(N.prefix, sizeof N.prefix, "%s", prefix);
     size_t pl = strlen(N.prefix);
     while (pl && N.prefix[pl - 1] == '/')
         N.prefix[--pl] = 0;

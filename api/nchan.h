@@ -22,10 +22,12 @@ struct api_config;
 
 enum { NCHAN_QUEUE = 1024 };
 
-/* Publish to the nchan locations under `url` (http://HOST:PORT/PREFIX:
- * PREFIX/pub/CHANNEL and PREFIX/last/CHANNEL, deploy/nginx-nchan.conf) and
- * start the publisher thread. 0, or -1 with the reason in err. */
-int nchan_configure(const struct api_config *cfg, const char *url, char *err, size_t n);
+/* Publish to the nchan locations of nginx at host:port under `prefix`
+ * (PREFIX/pub/CHANNEL and PREFIX/last/CHANNEL, deploy/nginx-nchan.conf; the
+ * command line's http://HOST:PORT/PREFIX, parsed by cli/remote.c) and start
+ * the publisher thread. 0, or -1 with the reason in err. */
+int nchan_configure(const struct api_config *cfg, const char *host, int port, const char *prefix,
+                    char *err, size_t n);
 /* Game `id` was written: queue it (a no-op unless configured). */
 void nchan_written(const char *id);
 /* Stop the publisher (what is queued is dropped: the next write publishes it). */

@@ -363,7 +363,12 @@ static int server_setup(int argc, char **argv, server_opts *o, api_config *cfg, 
     cfg->cors_origin = o->cors;
     idem_configure(o->idem_keep ? (int)o->idem_keep : IDEM_KEEP_DEFAULT_S);
     char why[160];
-    if (o->nchan && nchan_configure(cfg, o->nchan, why, sizeof why)) {
+    remote_url nu;
+    if (o->nchan && (remote_url_parse(o->nchan, &nu, why, sizeof why) ||
+                     nchan_configure(cfg, nu.host, nu.port, nu.path, why, sizeof why))) {
+        if (strncmp(o->nchan, "http://", 7) != 0 || !nu.host[0]) /* the parser's words are a player's */
+            snprintf(why, sizeof why, "takes http://HOST:PORT/PREFIX, nginx's internal nchan "
+                                      "locations (deploy/nginx-nchan.conf)");
         fprintf(stderr, "croupier %s: --nchan-publish %s: %s\n", o->cmd, o->nchan, why);
         store_close(*st);
         if (o->log_fd >= 0)
