@@ -104,26 +104,35 @@ static int wants_sse(const http_req *req)
     return a && strcasestr(a, "text/event-stream") != NULL;
 }
 
+int api_events_after(const http_req *req, long max, long *after, int *sse, http_res *res)
+{
+    char buf[32];
+    const char *a = http_req_query(req, "after", buf, sizeof buf);
+    *sse = wants_sse(req);
+    *after = 0;
+    if (!a && *sse)
+        a = http_req_header(req, "Last-Event-ID");
+    if (!a)
+        return 0;
+    char *end;
+    *after = strtol(a, &end, 10);
+    if (*a && !*end && *after >= 0 && *after <= max)
+        return 0;
+    game_err e = {0};
+    err_set(&e, ERR_BAD_QUERY, NULL, "after must be a whole number of events (got '%.20s')", a);
+    http_res_problem(res, req, ERR_BAD_QUERY, &e, json_pack("{s:s}", "parameter", "after"));
+    return -1;
+}
+
 int h_events(const api_config *cfg, const http_req *req, const route_match *m,
              json_t *body, http_res *res)
 {
     (void)body;
     game_err e = {0};
-    char buf[32];
-    long after = 0;
-    const char *a = http_req_query(req, "after", buf, sizeof buf);
-    if (!a && wants_sse(req))
-        a = http_req_header(req, "Last-Event-ID");
-    if (a) {
-        char *end;
-        after = strtol(a, &end, 10);
-        if (!*a || *end || after < 0 || after > 100000000) {
-            err_set(&e, ERR_BAD_QUERY, NULL, "after must be a whole number of events (got '%s')", a);
-            http_res_problem(res, req, ERR_BAD_QUERY, &e,
-                             json_pack("{s:s}", "parameter", "after"));
-            goto done;
-        }
-    }
+    long after;
+    int sse;
+    if (api_events_after(req, 100000000, &after, &sse, res))
+        goto done;
     long limit = 0;
     int given;
     if (query_long(req, "limit", 1, 1000, &limit, &given, res))
@@ -134,7 +143,7 @@ int h_events(const api_config *cfg, const http_req *req, const route_match *m,
         http_res_problem(res, req, rc, &e, NULL);
         goto done;
     }
-    if (wants_sse(req)) {
+    if (sse) {
         /* the front end streams: these first events and every later one */
         json_decref(snap.events);
         res->status = 200;

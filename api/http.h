@@ -138,6 +138,10 @@ int http_res_raw(http_res *res, int status, const char *content_type,
 int http_res_problem(http_res *res, const http_req *req, int code,
                      const game_err *e, json_t *extra);
 
+/* The event a request of an event route reads from: ?after=N, or for a
+ * stream (Accept: text/event-stream, *sse) its Last-Event-ID; 0..max.
+ * 0, or -1 with a 400 problem naming "after" in res. */
+int api_events_after(const http_req *req, long max, long *after, int *sse, http_res *res);
 /* Events of game `id` numbered > after that the caller of `req` may see
  * (api/events.c). Fills a snapshot; the caller json_decref()s events. */
 typedef struct events_snapshot {

@@ -69,9 +69,8 @@ static double level(bucket *b, double cap, int64_t now)
     return b->tokens;
 }
 
-/* An address as its row's key: IPv4 as it is, IPv6 by its /64 (a client
- * is given a /64 and may use all of it), "?" when unknown. */
-static void client_key(const char *client, char out[48])
+/* quota.h; the key of an address's row */
+void quota_client_key(const char *client, char out[48])
 {
     unsigned char a[16];
     if (client && strchr(client, ':') && inet_pton(AF_INET6, client, a) == 1) {
@@ -132,7 +131,7 @@ static int wait_s(double missing, double cap)
 int quota_take(int kind, const char *client, double units, int *whole)
 {
     char key[48];
-    client_key(client, key);
+    quota_client_key(client, key);
     int64_t now = now_ms();
     int wait = 0, which = 0;
     pthread_mutex_lock(&Q.mu);
@@ -175,7 +174,7 @@ void quota_end(int kind, const char *client, double units)
     if (units < 0)
         units = 0;
     char key[48];
-    client_key(client, key);
+    quota_client_key(client, key);
     int64_t now = now_ms();
     pthread_mutex_lock(&Q.mu);
     double cap = Q.k[kind].cap, tcap = Q.k[kind].total_cap;

@@ -43,6 +43,11 @@ enum {
  * total from all (0: no limit). Before any request. */
 void quota_configure(int kind, long per_client, long total);
 
+/* An address as one client: IPv4 as it is, IPv6 by its /64 (a client is
+ * given a /64 and may use all of it), "?" when unknown. What every
+ * per-address bound of the server counts by. */
+void quota_client_key(const char *client, char out[48]);
+
 /* Before a request of `kind` from `client` (its address as text): 0 to run
  * it, having taken `units` from both buckets; or the seconds to wait
  * (Retry-After, >= 1) when either holds less, and *whole (may be NULL)

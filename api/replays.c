@@ -9,12 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 
 #include "api.h"
 #include "core/jsonx.h"
 #include "notify.h"
+#include "quota.h"
 #include "transport_limits.h"
 
 enum {
@@ -288,7 +288,7 @@ int h_replay_create(const api_config *cfg, const http_req *req, const route_matc
         goto done;
     }
     snprintf(r->game, sizeof r->game, "%s", c.row.id);
-    snprintf(r->client, sizeof r->client, "%s", req->remote_addr ? req->remote_addr : "");
+    quota_client_key(req->remote_addr, r->client); /* IPv6 by its /64, as the quotas */
     snprintf(r->leader, sizeof r->leader, "%s", name);
     sha256_hex(token, r->leader_sha);
     r->ply = ply;
@@ -379,7 +379,7 @@ int h_replay_put(const api_config *cfg, const http_req *req, const route_match *
         return res->status;
     if (leader_check(r, req, "moving a shared replay", &e) ||
         (!pj && err_set(&e, ERR_BAD_MEMBER, "/ply", "ply is required: the play to show")) ||
-        (pj && jx_int(pj, "/ply", r->first, r->last, &p, &e))) 
+        (pj && jx_int(pj, "/ply", r->first, r->last, &p, &e)))
         return unlock_fail(req, &e, res);
     if (p != r->ply) {
         r->ply = (long)p;
@@ -403,7 +403,7 @@ int h_replay_delete(const api_config *cfg, const http_req *req, const route_matc
     replay *r = lock_find(req, m->params[0], res);
     if (!r)
         return res->status;
-    if (leader_check(r, req, "closing a shared replay", &e)) 
+    if (leader_check(r, req, "closing a shared replay", &e))
         return unlock_fail(req, &e, res);
     for (int i = 0; i < R.total; i++)
         if (R.rows[i] == r)
@@ -432,10 +432,8 @@ int h_replay_candidate(const api_config *cfg, const http_req *req, const route_m
     }
     if (rand_token(token, sizeof token, 24) || rand_token(cid, sizeof cid, 6)) {
         err_set(&e, ERR_INTERNAL, NULL, "no token could be drawn");
-        {
         http_res_fail(res, req, &e);
         return res->status;
-    }
     }
     replay *r = lock_find(req, m->params[0], res);
     if (!r)
@@ -451,12 +449,10 @@ int h_replay_candidate(const api_config *cfg, const http_req *req, const route_m
                 "%d followers already ask to lead this replay: wait for the leader to hand "
                 "over, or try again in %d s", REPLAY_CANDIDATES, wait);
         http_res_header(res, "Retry-After", "%d", wait);
-        {
         http_res_problem(res, req, ERR_RATE_LIMITED, &e,
-                                json_pack("{s:s,s:i}", "bucket", "candidates", "limit",
-                                          REPLAY_CANDIDATES));
+                         json_pack("{s:s,s:i}", "bucket", "candidates", "limit",
+                                   REPLAY_CANDIDATES));
         return res->status;
-    }
     }
     rp_candidate *cd = &r->cand[slot];
     snprintf(cd->id, sizeof cd->id, "%s", cid);
@@ -497,7 +493,7 @@ int h_replay_leader(const api_config *cfg, const http_req *req, const route_matc
     if (leader_check(r, req, "handing over a shared replay", &e) ||
         (!cd && err_set(&e, ERR_BAD_MEMBER, "/candidate",
                         "no follower '%.16s' asks to lead this replay (GET /replays/{rid} "
-                        "lists the candidates)", cid))) 
+                        "lists the candidates)", cid)))
         return unlock_fail(req, &e, res);
     memcpy(r->leader_sha, cd->sha, sizeof r->leader_sha);
     snprintf(r->leader, sizeof r->leader, "%s", cd->name);
@@ -510,12 +506,6 @@ int h_replay_leader(const api_config *cfg, const http_req *req, const route_matc
     return res->status;
 }
 
-static int wants_sse(const http_req *req)
-{
-    const char *a = http_req_header(req, "Accept");
-    return a && strcasestr(a, "text/event-stream") != NULL;
-}
-
 /* GET /replays/{rid}/events: the events after `after` (or Last-Event-ID)
  * that the replay still keeps, as a JSON list or a stream. */
 int h_replay_events(const api_config *cfg, const http_req *req, const route_match *m,
@@ -523,26 +513,10 @@ int h_replay_events(const api_config *cfg, const http_req *req, const route_matc
 {
     (void)cfg;
     (void)body;
-    game_err e = {0};
-    char buf[32];
-    long after = 0;
-    const char *a = http_req_query(req, "after", buf, sizeof buf);
-    int sse = wants_sse(req);
-    if (!a && sse)
-        a = http_req_header(req, "Last-Event-ID");
-    if (a) {
-        char *end;
-        after = strtol(a, &end, 10);
-        if (!*a || *end || after < 0 || after > 1000000000L) {
-            err_set(&e, ERR_BAD_QUERY, NULL, "after must be a whole number of events (got '%.20s')",
-                    a);
-            {
-        http_res_problem(res, req, ERR_BAD_QUERY, &e,
-                                    json_pack("{s:s}", "parameter", "after"));
+    long after;
+    int sse;
+    if (api_events_after(req, 1000000000L, &after, &sse, res))
         return res->status;
-    }
-        }
-    }
     replay *r = lock_find(req, m->params[0], res);
     if (!r)
         return res->status;
@@ -559,8 +533,7 @@ int h_replay_events(const api_config *cfg, const http_req *req, const route_matc
         }
     }
     pthread_mutex_unlock(&R.mu);
-    if (!sse)
-        {
+    if (!sse) {
         http_res_json(res, 200, list);
         return res->status;
     }
