@@ -70,6 +70,7 @@ static int http_do(const char *method, const char *path, const char *event, cons
                  ? 0
                  : -1;
     const struct mg_response_info *ri = rc ? NULL : mg_get_response_info(conn);
+    int status = ri ? ri->status_code : 0; /* ri is the connection's: gone at its close */
     size_t got = 0;
     for (int k; ri && got < REPLY_MAX - 1; got += (size_t)k)
         if ((k = mg_read(conn, buf + got, REPLY_MAX - 1 - got)) <= 0)
@@ -78,7 +79,7 @@ static int http_do(const char *method, const char *path, const char *event, cons
     buf[got] = 0;
     if (!ri)
         return -1;
-    r->status = ri->status_code;
+    r->status = status;
     r->body = buf;
     r->len = got;
     return 0;

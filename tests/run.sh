@@ -99,8 +99,17 @@ run_node() { # label "dir or files" [env...]
     # JOBS=n before the call: n test files at once (each starts its own
     # servers on free ports and its own SQLite files); node's default on
     # 2 cores is one.
-    env "$@" node --test ${JOBS:+--test-concurrency="$JOBS"} --test-reporter=tap "${paths[@]}" >"$log" 2>&1
+    # SUITE_TIMEOUT (s, default 1500): a suite that hangs (a child process
+    # or a socket a failed test left open keeps node waiting) is stopped and
+    # counted as failed, so the run still ends with its tally.
+    timeout -k 20 "${SUITE_TIMEOUT:-1500}" \
+        env "$@" node --test ${JOBS:+--test-concurrency="$JOBS"} --test-reporter=tap "${paths[@]}" >"$log" 2>&1
     local rc=$?
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+        echo "  $label: stopped after ${SUITE_TIMEOUT:-1500} s (it hung); the last test it began:"
+        grep -E '^# Subtest|^\s+# Subtest' "$log" | tail -3 | sed 's/^/    /'
+        echo "# fail 1" >>"$log"
+    fi
     local p f
     p=$(grep -E '^# pass [0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
     f=$(grep -E '^# fail [0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
@@ -114,8 +123,10 @@ run_unittest() { # label dir [env...]: python3 -m unittest over dir/test_*.py
     suite_t0=$SECONDS
     local label=$1 dir=$2; shift 2
     local log="tests/out/$(echo "$label" | tr ' /' '__').log"
-    env "$@" python3 -m unittest discover -s "$dir" -p 'test_*.py' -v >"$log" 2>&1
+    timeout -k 20 "${SUITE_TIMEOUT:-1500}" \
+        env "$@" python3 -m unittest discover -s "$dir" -p 'test_*.py' -v >"$log" 2>&1
     local rc=$?
+    [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] && { echo "  $label: stopped after ${SUITE_TIMEOUT:-1500} s (it hung)"; printf "Ran 1 test\nFAILED (failures=1)\n" >>"$log"; }
     local n f e
     n=$(grep -oE '^Ran [0-9]+ test' "$log" | grep -oE '[0-9]+' | tail -1)
     f=$(grep -oE 'failures=[0-9]+' "$log" | grep -oE '[0-9]+' | tail -1)

@@ -29,8 +29,15 @@ function follow(base, p, token, extra = {}) {
     });
     req.on('error', (e) => { if (e.code !== 'ECONNRESET') reject(e); });
   });
-  return { ready, frames, close: () => req.destroy() };
+  const f = { ready, frames, close: () => req.destroy() };
+  streams.add(f);
+  return f;
 }
+
+// Every stream a test opened, closed in its `finally` whatever failed: an
+// open socket would keep this file's process (and the suite) waiting.
+const streams = new Set();
+const closeAll = () => { for (const f of streams) f.close(); streams.clear(); };
 
 /** One move of a two-seat Hanabi game by its hint, sent to `base`. */
 async function move(base, id, tokens, admin) {
@@ -72,8 +79,12 @@ test('two croupier processes on one PostgreSQL, one nginx: every play of either 
       s[k].close();
     }
   } finally {
-    if (n) for (const r of await n.stop()) assert.equal(r.code, 0, r.stderr.slice(-800));
+    // everything stopped first, the exits asserted last: a failed assert
+    // must not leave a cluster or a socket holding the suite open
+    closeAll();
+    const exits = n ? await n.stop() : [];
     await pg.stop();
+    for (const r of exits) assert.equal(r.code, 0, r.stderr.slice(-800));
   }
 });
 
@@ -104,8 +115,12 @@ test('two nginx servers on one Redis: a follower of either gets the channel, and
     assert.deepEqual(b.frames.map((f) => JSON.parse(f.data)), want.slice(2), 'resumed on the first nginx: nothing lost, nothing twice');
     b.close();
   } finally {
-    if (n) for (const r of await n.stop()) assert.equal(r.code, 0, r.stderr.slice(-800));
-    redis.kill('SIGTERM');
-    rmSync(dir, { recursive: true, force: true });
+    closeAll();
+    let exits = [];
+    try { if (n) exits = await n.stop(); } finally {
+      redis.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+    for (const r of exits) assert.equal(r.code, 0, r.stderr.slice(-800));
   }
 });
