@@ -356,3 +356,30 @@ void http_res_page_csp(http_res *res)
                     "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
                     "form-action 'self'; frame-ancestors 'none'");
 }
+
+/* http.h */
+static int wants_sse(const http_req *req)
+{
+    const char *a = http_req_header(req, "Accept");
+    return a && strcasestr(a, "text/event-stream") != NULL;
+}
+
+int api_events_after(const http_req *req, long max, long *after, int *sse, http_res *res)
+{
+    char buf[32];
+    const char *a = http_req_query(req, "after", buf, sizeof buf);
+    *sse = wants_sse(req);
+    *after = 0;
+    if (!a && *sse)
+        a = http_req_header(req, "Last-Event-ID");
+    if (!a)
+        return 0;
+    char *end;
+    *after = strtol(a, &end, 10);
+    if (*a && !*end && *after >= 0 && *after <= max)
+        return 0;
+    game_err e = {0};
+    err_set(&e, ERR_BAD_QUERY, NULL, "after must be a whole number of events (got '%.20s')", a);
+    http_res_problem(res, req, ERR_BAD_QUERY, &e, json_pack("{s:s}", "parameter", "after"));
+    return -1;
+}
