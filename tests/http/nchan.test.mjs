@@ -184,6 +184,23 @@ t("a wrong token is refused at subscribe; no other seat's channel can be reached
   expectStatus(await get(`/games/${id}/channel`, { token: 'wrong' }), 401);
 });
 
+t('a game that does not exist: croupier\'s own 404 at subscribe, by SSE and WebSocket, not nginx\'s 500', async () => {
+  for (const headers of [{}, { authorization: `Bearer ${S.admin}` }]) {
+    const r = await sse('/games/no-such-game/events', headers).ready;
+    assert.equal(r.status, 404, `SSE: ${r.status} ${r.body}`);
+    assert.match(r.type, /^application\/problem\+json/);
+    const p = JSON.parse(r.body);
+    assert.equal(p.type, '/problems/not-found');
+    assert.match(p.detail, /no-such-game/, 'the problem names the game');
+  }
+  assert.equal((await ws('/games/no-such-game/events').ready).status, 404, 'WebSocket: 404 too');
+  // and the game that does exist still subscribes (the error path is only the error's)
+  const { id } = await newGame(75);
+  const ok = sse(`/games/${id}/events`);
+  assert.equal((await ok.ready).status, 200);
+  ok.close();
+});
+
 t("no token in nginx's access log", async () => {
   const { id, tokens } = await newGame(74);
   const s = sse(`/games/${id}/events`, { authorization: `Bearer ${tokens[0]}` });
