@@ -482,6 +482,53 @@ test('hand direction: hanab.live\'s newest card on the left, numbered 1, kept in
   assert.deepEqual(await order(1), [0, 1, 2, 3, 4].map((i) => `hb-card-1-${i}`), 'back to the oldest on the left');
 });
 
+test('with the newest card on the left the bots\' and the hints\' words number the cards as the page does', async () => {
+  // Both bots that explain by card number, newest on the left; we follow the
+  // hint each turn until the bots' plays and discards (counted from the
+  // newest) and a clue's touched cards were compared with the log's words.
+  await page.goto('/');
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.evaluate(() => localStorage.setItem('croupier.hanabi.direction', 'newest'));
+  await dealFromLobby(page, { game: 'hanabi', players: 3, bots: ['conventions', 'rules'], seed: 5 });
+  await tid('hb-hand-0').waitFor();
+  const nums = (t) => { const m = /\bcards? (\d+(?:, \d+)*)/.exec(t); return m ? m[1] : null; };
+  const done = new Set();
+  let compared = 0, moved = 0, clues = 0;
+  for (let turn = 0; turn < 10 && (moved < 2 || clues < 1); turn++) {
+    await page.waitForFunction(() => /Your turn|Game over/.test(document.querySelector('[data-testid="status"]').textContent));
+    if (/Game over/.test(await tid('status').innerText())) break;
+    const plays = (await apiInPage(page, '/games/{id}/plays')).body.plays;
+    for (const rec of plays.filter((r) => r.seat !== 0 && r.explanation && !done.has(r.n))) {
+      done.add(rec.n);
+      const entry = tid(`log-entry-${rec.n}`);
+      const shown = nums(await entry.getByTestId('log-play').innerText());
+      const why = nums(await entry.getByTestId('log-explanation').innerText());
+      if (shown === null || why === null) continue;
+      assert.equal(why, shown, `play ${rec.n}: the bot's words and the log number the cards alike`);
+      compared++;
+      if (rec.play.type === 'hint') clues++;
+      else if (+shown !== rec.play.card + 1) moved++;
+    }
+    // The hint: where its reason names a card of ours, the same number as its instruction.
+    const [res] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/hint')), tid('hint-button').click()]);
+    const hint = (await res.json()).play;
+    await page.waitForFunction(() => /^Hint:/.test(document.querySelector('[data-testid="message"]').textContent));
+    const said = await tid('message').innerText();
+    const m = /^Hint: (?:Play|Discard) your card (\d+): .*\bcard (\d+)\b/.exec(said);
+    if (m) assert.equal(m[2], m[1], `the hint's reason names its card as its instruction does: ${said}`);
+    // Follow it, as a player would: its card, then its marked button.
+    await page.locator('#board .hb-slot.hinted').first().waitFor();
+    await page.locator('#board .hb-slot.hinted').first().click();
+    const button = page.locator('[data-testid="hb-actions"] .btn.hinted').first();
+    const before = await logCount(page);
+    await button.click();
+    await logGrows(page, before);
+    assert.ok(hint, 'a hint was given');
+  }
+  assert.ok(moved >= 2 && clues >= 1, `compared ${compared}: ${moved} plays or discards counted from the newest, ${clues} clues`);
+  await page.evaluate(() => localStorage.removeItem('croupier.hanabi.direction'));
+});
+
 test('the hint stays marked while one of its cards is picked, and its action button is marked', async () => {
   // Play each turn as the hint says (through the page) until hints of both
   // kinds, a play or discard of ours and a clue to a teammate, were checked.

@@ -35,9 +35,10 @@ test('one browser leads a shared replay, another follows each move, browses alon
   const plays = (await apiCall(env, 'GET', `/games/${g.id}/plays`)).body.plays;
   const n = (i) => plays[i].n;
 
-  // The leader opens the replay and shares it.
+  // The leader opens the replay and shares it, under the name the lobby kept.
   await lead.goto(`/#game=${g.id}&at=-1`);
   await lead.waitForSelector('body[data-ready="true"]');
+  await lead.evaluate(() => localStorage.setItem('croupier.name', 'Ada'));
   await atShown(lead, -1);
   await lead.getByTestId('share-button').click();
   await statusHas(lead, 'You lead');
@@ -52,7 +53,7 @@ test('one browser leads a shared replay, another follows each move, browses alon
   // The other browser opens the link and follows.
   await other.page.goto(link.replace(/^https?:\/\/[^/]+/, ''));
   await other.page.waitForSelector('body[data-ready="true"]');
-  await statusHas(other.page, 'Following');
+  await statusHas(other.page, 'Following Ada');
   await atShown(other.page, -1);
   assert.equal(await other.page.getByTestId('replay-next').isDisabled(), true, 'the step controls are the leader\'s');
   assert.equal(await other.page.getByTestId('share-button').isVisible(), false);
@@ -84,12 +85,17 @@ test('one browser leads a shared replay, another follows each move, browses alon
   await atShown(other.page, n(7));
 
   // Hand-over: the follower asks, the leader hands over; the roles swap.
+  // It asks under the name it types (the leader reads it), and leads under it.
+  assert.equal(await other.page.getByTestId('shared-name').inputValue(), '', 'no name kept in the follower\'s browser');
+  await other.page.getByTestId('shared-name').fill('Bea');
   await other.page.getByTestId('shared-ask').click();
   const hand = lead.locator('[data-testid^="shared-handover-"]');
   await hand.first().waitFor();
+  assert.match(await lead.getByTestId('shared-candidates').innerText(), /^Bea asks to lead/);
   await hand.first().click();
   await statusHas(other.page, 'You lead');
-  await statusHas(lead, 'Following');
+  await statusHas(lead, 'Following Bea');
+  assert.equal(await other.page.evaluate(() => localStorage.getItem('croupier.name')), 'Bea', 'the typed name is kept');
   assert.equal(await lead.getByTestId('replay-next').isDisabled(), true, 'the old leader follows now');
   await other.page.getByTestId('replay-next').click();
   await atShown(other.page, n(8));

@@ -291,7 +291,7 @@ export async function askHint() {
     dispatch({ type: 'hint', hint: data });
     const r = renderer();
     const what = r.describePlay ? r.describePlay(data.play, app.you, { forHint: true }) : JSON.stringify(data.play);
-    say(`Hint: ${advice(what, data.explanation)}`, 'hint');
+    say(`Hint: ${advice(what, data.explanation, { seat: app.you, now: true })}`, 'hint');
   } catch (err) {
     sayError(err, 'No hint available');
   }

@@ -57,10 +57,13 @@ export async function fetchPlays(id, token, after = -1) {
 }
 
 /** A bot's explanation or a server's reason as the table says it: card
- *  codes in words ("10♥") and players by name. */
-export function readable(text) {
+ *  codes in words ("10♥"), hand positions as the page numbers them and
+ *  players by name. `move` ({seat, n, records}: who made the play, its number
+ *  and the history it is in; {seat, now: true} for a hint on the present
+ *  position) says whose words they are, for the table that needs it. */
+export function readable(text, move) {
   const r = renderer();
-  return playerWords(r.explainText ? r.explainText(text) : text);
+  return playerWords(r.explainText ? r.explainText(text, move) : text);
 }
 
 const KEEP = new Set(['can', 'could', 'will', 'would', 'must', 'may', 'might', 'should', 'did', 'had', 'was', 'drew', 'took', 'went', 'gave', 'kept']);
@@ -93,8 +96,8 @@ export function botSays(text) {
  *  the engine's reason, which help mode already says to the player ("Play
  *  your card 1: the clues prove it fits a pile"): the part after its play
  *  (after the first ": "). */
-export function advice(what, explanation) {
-  const text = readable(explanation || '');
+export function advice(what, explanation, move) {
+  const text = readable(explanation || '', move);
   const m = /: /.exec(text);
   const why = (m ? text.slice(m.index + m[0].length) : '').replace(/[.\s]+$/, '');
   const head = String(what).replace(/^./, (c) => c.toUpperCase());
@@ -112,7 +115,7 @@ function logEntry(rec, n) {
     ' ',
     h('span', { class: 'log-play', 'data-testid': 'log-play' }, desc),
     rec.turn_ending ? h('span', { class: 'badge', 'data-testid': 'log-turn-end' }, 'turn ends') : null,
-    rec.explanation ? h('span', { class: 'log-why', 'data-testid': 'log-explanation' }, readable(botSays(rec.explanation))) : null,
+    rec.explanation ? h('span', { class: 'log-why', 'data-testid': 'log-explanation' }, readable(botSays(rec.explanation), { seat: rec.seat, n: rec.n, records: app.log })) : null,
     r.logExtra ? r.logExtra(rec) : null);
 }
 

@@ -183,7 +183,7 @@ function drawPosition(s, rp) {
     ? [h('span', { class: 'log-who' }, seatName(rec.seat)), ' ', h('span', { 'data-testid': 'replay-move-text' }, describe(r, rec))]
     : ['The deal: no play yet.']));
   const why = byId('replay-explanation');
-  why.textContent = rec && rec.explanation ? readable(botSays(rec.explanation)) : (rec ? 'No explanation: a person made this play.' : '');
+  why.textContent = rec && rec.explanation ? readable(botSays(rec.explanation), { seat: rec.seat, n: rec.n, records: rp.plays }) : (rec ? 'No explanation: a person made this play.' : '');
   why.classList.toggle('muted', !(rec && rec.explanation));
   const atEnd = pos === rp.plays.length - 1 && st.over;
   byId('replay-end').replaceChildren(...(atEnd && r.finalHands ? [r.finalHands(view.state)].filter(Boolean) : []));

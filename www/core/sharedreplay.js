@@ -29,6 +29,18 @@ function keep(rid, v) {
 
 const set = (shared) => dispatch({ type: 'replay/shared', shared });
 
+/** The name the others read ("Following Ada", "Bea asks to lead"): the one
+ *  typed in the bar, else the one this browser keeps (croupier.name, the
+ *  lobby's "Your name"); a typed one is kept. None: the server's default. */
+function myName() {
+  const typed = (byId('shared-name').value || '').trim().slice(0, 64);
+  try {
+    if (typed) { localStorage.setItem('croupier.name', typed); return typed; }
+    return (localStorage.getItem('croupier.name') || '').trim().slice(0, 64);
+  } catch { return typed; }
+}
+const withName = (body) => { const name = myName(); return name ? { ...body, name } : body; };
+
 /** The replay followed in the address (#...&follow=<rid>), or null. */
 function followFromHash() {
   const m = /(?:^#|&)follow=([A-Za-z0-9_-]{1,95})(?:&|$)/.exec(location.hash);
@@ -150,7 +162,7 @@ async function share() {
   const rp = app.replay;
   if (!rp) return;
   try {
-    const { data } = await api('POST', `/games/${encodeURIComponent(rp.id)}/replays`, { token: rp.token, body: { ply: rp.at } });
+    const { data } = await api('POST', `/games/${encodeURIComponent(rp.id)}/replays`, { token: rp.token, body: withName({ ply: rp.at }) });
     keep(data.id, { token: data.token });
     history.replaceState(null, '', `#game=${encodeURIComponent(rp.id)}&at=${rp.at}&follow=${data.id}`);
     startShared(data.id);
@@ -163,7 +175,7 @@ async function askToLead() {
   const sh = app.shared;
   if (!sh) return;
   try {
-    const { data } = await api('POST', `/replays/${sh.rid}/candidates`, { body: {} });
+    const { data } = await api('POST', `/replays/${sh.rid}/candidates`, { body: withName({}) });
     keep(sh.rid, { candidate: data.candidate, candidateToken: data.token });
     set({ asked: true });
   } catch (err) {
@@ -196,6 +208,11 @@ export function drawShared(s) {
   const toggle = byId('shared-toggle');
   toggle.hidden = sh.lead;
   toggle.textContent = sh.alone ? 'Follow again' : 'Browse alone';
+  byId('shared-name-field').hidden = sh.lead || !!sh.asked;
+  const nameIn = byId('shared-name');
+  if (!nameIn.value && document.activeElement !== nameIn) {
+    try { nameIn.value = localStorage.getItem('croupier.name') || ''; } catch { /* storage off */ }
+  }
   const ask = byId('shared-ask');
   ask.hidden = sh.lead;
   ask.disabled = !!sh.asked;

@@ -14,7 +14,7 @@ import { app, pref, setPref } from '../core/state.js';
 // left and numbered 1 (the default, as the conventions bot's explanations
 // count: "I play my card 2"), or hanab.live's, the newest card on the left
 // and numbered 1. The plays' JSON indexes stay 0-based, oldest first
-// (core/numbering.js); the bots' own words keep their count.
+// (core/numbering.js); the bots' words are renumbered to match (hbRenumber).
 const DIR_PREF = 'hanabi.direction'; // localStorage croupier.hanabi.direction: 'oldest' or 'newest'
 
 /** The newest card is drawn on the left and numbered 1 (hanab.live's way). */
@@ -30,6 +30,24 @@ export const hbSlotIndex = (n, len) => {
   if (!(n >= 1 && n <= len)) return -1;
   return hbNewestLeft() ? len - n : n - 1;
 };
+
+/** The bots' and the hints' words in the page's numbering: the engines
+ *  count a hand from its oldest card ("plays card 2", "clues player 3's 4s
+ *  (cards 1, 3): a save clue on their chop, card 4"); with the newest card
+ *  on the left each number n becomes len - n + 1 of the hand it names. A
+ *  number names the hand of the last "player K" written before it, else the
+ *  mover's (`seat`); `lenOf(seat)` is that hand's size when the move was
+ *  made (0: unknown, the number is left as it is). */
+export function hbRenumber(text, seat, lenOf) {
+  if (typeof text !== 'string' || !hbNewestLeft()) return text;
+  let hand = seat;
+  return text.replace(/\bplayer (\d+)\b|\b(cards?) (\d+(?:, \d+)*)\b/g, (m, who, word, nums) => {
+    if (who !== undefined) { hand = +who - 1; return m; }
+    const len = hand === null || hand === undefined ? 0 : lenOf(hand);
+    if (!(len > 0)) return m;
+    return `${word} ${nums.split(', ').map((x) => (+x >= 1 && +x <= len ? len - +x + 1 : +x)).join(', ')}`;
+  });
+}
 
 /** The setting's checkbox, for the table's foot. */
 export function hbDirectionToggle() {

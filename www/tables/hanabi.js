@@ -26,7 +26,7 @@ import { nearHand } from '../core/nearhand.js';
 import { app, say, seatName, select } from '../core/state.js';
 import {
   HB_COLOURS, HB_ORDER, handCard, hbCard, hbCardText, hbColourBlindToggle, hbColours, hbDirectionToggle, hbDiscardPile, hbFace,
-  hbKnowledgeText, hbKnown, hbLetter, hbMarks, hbNewestLeft, hbPlay, hbShown, hbSlotIndex, hbTouches,
+  hbKnowledgeText, hbKnown, hbLetter, hbMarks, hbNewestLeft, hbPlay, hbRenumber, hbShown, hbSlotIndex, hbTouches,
 } from './hanabi-cards.js';
 import { hbCardIds, hbHandLength, hbLatestClue } from './hanabi-track.js';
 import { hbEditNote, hbNoteLine, hbNotes } from './hanabi-notes.js';
@@ -91,6 +91,18 @@ export const HB = {
   readOptions() {
     const end = byId('ng-opt-end');
     return end && end.value !== 'seed' ? { end: end.value } : {};
+  },
+
+  // The engines' words count a hand from the oldest card: in the page's
+  // numbering when the newest is on the left (hbRenumber).
+  explainText(text, move) {
+    if (!move) return text;
+    const players = (app.state && app.state.players) || 0;
+    const lenOf = (who) => {
+      if (move.now) return (((app.state && app.state.hands) || [])[who] || []).length;
+      return typeof move.n === 'number' && players ? hbHandLength(move.records || app.log, who, move.n, players) : 0;
+    };
+    return hbRenumber(text, move.seat, lenOf);
   },
 
   describePlayNodes(play0, seat, rec) {
