@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "api.h"
+#include "nchan.h"
 #include "version.h"
 #include "yaml_json.h"
 
@@ -135,15 +136,18 @@ int h_metrics(const api_config *cfg, const http_req *req, const route_match *m,
     (void)body;
     size_t len = 0, more = 0;
     char *text = metrics_render(&len);
-    char store_lines[4096];
-    if (text && cfg->store->vt->metrics) /* the store's own counters after the server's */
-        more = cfg->store->vt->metrics(cfg->store, store_lines, sizeof store_lines);
-    if (text && more < sizeof store_lines) /* and its room */
-        more += room_metrics(cfg->store, store_lines + more, sizeof store_lines - more);
-    char *all = more ? realloc(text, len + more) : text;
-    if (all && more) {
-        memcpy(all + len, store_lines, more);
+    enum { MORE_MAX = 16384 }; /* the store's, its room's and nchan's: 3.5 KB with SQLite */
+    char *all = text ? realloc(text, len + MORE_MAX) : NULL;
+    if (all) {
+        char *tail = all + len;
+        if (cfg->store->vt->metrics) /* the store's own counters after the server's */
+            more = cfg->store->vt->metrics(cfg->store, tail, MORE_MAX);
+        if (more < MORE_MAX) /* and its room */
+            more += room_metrics(cfg->store, tail + more, MORE_MAX - more);
+        if (more < MORE_MAX) /* the nchan publisher's, when there is one */
+            more += nchan_metrics(tail + more, MORE_MAX - more);
         len += more;
+        text = NULL;
     }
     http_res_raw(res, 200, "text/plain; version=0.0.4; charset=utf-8", all ? all : "",
                  all ? len : 0);

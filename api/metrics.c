@@ -32,12 +32,12 @@ void metrics_rebuilt(void) { atomic_fetch_add(&games_rebuilt, 1); }
 
 char *metrics_render(size_t *len)
 {
-    size_t cap = 8192;
+    size_t cap = 16384; /* about 5 KB now: a cut page would be a bug (k counts on) */
     char *buf = malloc(cap);
     if (!buf)
         return NULL;
     size_t k = 0;
-#define OUT(...) k += (size_t)snprintf(buf + k, cap - k, __VA_ARGS__)
+#define OUT(...) k += (size_t)snprintf(buf + (k < cap ? k : cap - 1), k < cap ? cap - k : 1, __VA_ARGS__)
     OUT("# HELP croupier_http_requests_total HTTP requests answered, by status.\n");
     OUT("# TYPE croupier_http_requests_total counter\n");
     for (int i = 0; i < NCLASSES; i++)

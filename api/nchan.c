@@ -27,7 +27,7 @@ static struct {
     const api_config *cfg;
     char host[256], prefix[256];
     int port;
-    unsigned long long dropped;
+    unsigned long long dropped, failed, published; /* published: atomic */
 } N = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 
 void nchan_channel(const char *id, int seat, const char *tag, char *out, size_t n)
@@ -168,6 +168,7 @@ static int publish_game(const char *id, char *buf)
             free(text);
             if (rc)
                 break;
+            __atomic_add_fetch(&N.published, 1, __ATOMIC_RELAXED);
         }
         json_decref(snap.events);
         if (rc)
@@ -195,6 +196,8 @@ static void *publisher(void *arg)
         pthread_mutex_unlock(&N.mu);
         int rc = publish_game(id, buf);
         pthread_mutex_lock(&N.mu);
+        if (rc)
+            N.failed++;
         if (rc && !N.down)
             fprintf(stderr, "croupier: nchan at http://%s:%d%s did not take game %s's events: "
                             "they stay in the store (GET /events, croupier's own streams) and "
@@ -232,6 +235,39 @@ int nchan_configure(const api_config *cfg, const char *host, int port, const cha
     __atomic_store_n(&N.on, 1, __ATOMIC_RELEASE);
     notify_on_write(nchan_written); /* this process's writes, and the others' it hears of */
     return 0;
+}
+
+size_t nchan_metrics(char *buf, size_t n)
+{
+    if (!__atomic_load_n(&N.on, __ATOMIC_ACQUIRE) || !n)
+        return 0;
+    pthread_mutex_lock(&N.mu);
+    int down = N.down;
+    long queued = (long)N.len;
+    unsigned long long failed = N.failed, dropped = N.dropped;
+    pthread_mutex_unlock(&N.mu);
+    int k = snprintf(
+        buf, n,
+        "# HELP croupier_nchan_published_total Event messages nchan took (one per event and "
+        "audience).\n"
+        "# TYPE croupier_nchan_published_total counter\n"
+        "croupier_nchan_published_total %llu\n"
+        "# HELP croupier_nchan_publish_failures_total Games whose publish nginx failed (their "
+        "events go out with the game's next write).\n"
+        "# TYPE croupier_nchan_publish_failures_total counter\n"
+        "croupier_nchan_publish_failures_total %llu\n"
+        "# HELP croupier_nchan_dropped_total Writes not queued for publishing: the queue was "
+        "full (the game's next write publishes what they missed).\n"
+        "# TYPE croupier_nchan_dropped_total counter\n"
+        "croupier_nchan_dropped_total %llu\n"
+        "# HELP croupier_nchan_queue Games waiting to be published.\n"
+        "# TYPE croupier_nchan_queue gauge\n"
+        "croupier_nchan_queue %ld\n"
+        "# HELP croupier_nchan_up 1 when the last publish went through, 0 when it failed.\n"
+        "# TYPE croupier_nchan_up gauge\n"
+        "croupier_nchan_up %d\n",
+        __atomic_load_n(&N.published, __ATOMIC_RELAXED), failed, dropped, queued, !down);
+    return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
 }
 
 void nchan_written(const char *id)

@@ -32,6 +32,9 @@ int nchan_configure(const struct api_config *cfg, const char *host, int port, co
 void nchan_written(const char *id);
 /* Stop the publisher (what is queued is dropped: the next write publishes it). */
 void nchan_stop(void);
+/* The publisher's Prometheus lines into buf (n bytes, NUL-terminated):
+ * their length; 0 when this process does not publish (no --nchan-publish). */
+size_t nchan_metrics(char *buf, size_t n);
 /* The channel of game `id`'s audience `seat` (a seat, or SEAT_SPECTATOR):
  * a seat's is named by its tag (ctx_seat_tag) too, so that when an invite
  * to the seat is claimed its events go to a new channel, and the former

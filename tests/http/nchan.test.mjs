@@ -201,6 +201,25 @@ t('a game that does not exist: croupier\'s own 404 at subscribe, by SSE and WebS
   ok.close();
 });
 
+t('/metrics counts what the publisher sent, and says it is up', async () => {
+  const metric = async (name) => {
+    const m = new RegExp(`^${name} (\\d+)$`, 'm').exec((await get('/metrics')).text);
+    assert.ok(m, `${name} in /metrics`);
+    return Number(m[1]);
+  };
+  const before = await metric('croupier_nchan_published_total');
+  const { id, tokens } = await newGame(76);
+  await playGame(id, tokens, 3);
+  // each event once per audience (two seats and the spectators)
+  let events = (await expected(id)).length;
+  for (const tk of tokens) events += (await expected(id, tk)).length;
+  assert.ok(events >= 3 * 4, `the deal and three plays for each audience (${events})`);
+  await waitFor(async () => (await metric('croupier_nchan_published_total')) - before >= events, 10000, 'published');
+  assert.equal(await metric('croupier_nchan_up'), 1);
+  assert.equal(await metric('croupier_nchan_dropped_total'), 0);
+  assert.equal(await metric('croupier_nchan_publish_failures_total'), 0);
+});
+
 t("no token in nginx's access log", async () => {
   const { id, tokens } = await newGame(74);
   const s = sse(`/games/${id}/events`, { authorization: `Bearer ${tokens[0]}` });
@@ -246,6 +265,10 @@ t('a publisher that nginx never answers does not slow the plays', async () => {
       assert.ok(Date.now() - t0 < 1000, `a play answered in ${Date.now() - t0} ms while the publisher waits on nginx`);
     }
     assert.ok(held.length >= 1, 'the publisher did try nginx');
+    // and a monitor is told: down, with the failures counted
+    const m = async () => (await request(srv.base, 'GET', '/metrics')).text;
+    await waitFor(async () => /^croupier_nchan_up 0$/m.test(await m()), 10000, 'croupier_nchan_up 0');
+    assert.ok(+/^croupier_nchan_publish_failures_total (\d+)$/m.exec(await m())[1] >= 1, 'failures counted');
   } finally {
     const r = await srv.stop();
     for (const c of held) c.destroy();

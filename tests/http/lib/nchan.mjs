@@ -42,11 +42,15 @@ async function startFcgi(bin, dir, i, store, admin, publish) {
   const p = { proc, sock, err: '' };
   proc.stderr.setEncoding('utf8');
   proc.stderr.on('data', (d) => { p.err += d; });
-  p.exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  p.exited = new Promise((resolve) => {
+    proc.on('exit', (code, signal) => resolve({ code, signal }));
+    proc.on('error', () => resolve({ code: null, signal: null })); // never started
+  });
   await new Promise((resolve, reject) => {
-    const tm = setTimeout(() => reject(new Error(`fcgi not ready: ${p.err}`)), 10_000);
+    const tm = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error(`fcgi not ready: ${p.err}`)); }, 10_000);
     proc.stdout.on('data', (d) => { if (/FastCGI on/.test(String(d))) { clearTimeout(tm); resolve(); } });
     proc.on('exit', () => { clearTimeout(tm); reject(new Error(`fcgi exited: ${p.err}`)); });
+    proc.on('error', (e) => { clearTimeout(tm); reject(new Error(`fcgi not started: ${e.message}`)); });
   });
   proc.stdout.resume();
   return p;
@@ -60,8 +64,15 @@ export async function startNchan({ procs = 1, store, nginxes = 1, redis } = {}) 
   const ports = Array.from({ length: nginxes }, (_, i) => freePort() + 2 * i);
   const pubPort = ports[0] + 1;
   const fcgis = [];
-  for (let i = 0; i < procs; i++) {
-    fcgis.push(await startFcgi(bin, dir, i, storeUrl, admin, i === 0 ? `http://127.0.0.1:${pubPort}/.croupier-nchan` : ''));
+  try {
+    for (let i = 0; i < procs; i++) {
+      fcgis.push(await startFcgi(bin, dir, i, storeUrl, admin, i === 0 ? `http://127.0.0.1:${pubPort}/.croupier-nchan` : ''));
+    }
+  } catch (e) {
+    for (const f of fcgis) f.proc.kill('SIGKILL');
+    await Promise.all(fcgis.map((f) => f.exited));
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
   }
   const nx = Array.from({ length: nginxes }, (_, i) => ({ dir: path.join(dir, `nginx${i}`), port: ports[i] }));
   for (const [i, n] of nx.entries()) {
@@ -120,7 +131,16 @@ ${marked('nginx-nchan.conf', 'nchan-server')}
       try { return (await fetch(`${n.base}/healthz`)).ok; } catch { return false; }
     }, 5000, 'nginx answers');
   }
-  for (const n of nx) await startNginx(n);
+  try {
+    for (const n of nx) await startNginx(n);
+  } catch (e) {
+    // nothing left running when a start fails: node would wait on them for ever
+    for (const n of nx) if (n.proc && n.proc.exitCode === null) n.proc.kill('SIGKILL');
+    for (const f of fcgis) f.proc.kill('SIGKILL');
+    await Promise.all([...nx.filter((n) => n.proc).map((n) => n.exited), ...fcgis.map((f) => f.exited)]);
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
   return {
     dir,
     admin,
