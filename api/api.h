@@ -75,6 +75,10 @@ int h_fn_validate(const api_config *, const http_req *, const route_match *, jso
 int h_fn_play(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_fn_play_named(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_cases(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+/* Card notes (notes.c). */
+int h_notes_get(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_note_put(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_note_delete(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 /* Shared replays (replays.c, api/replays.h). */
 int h_replay_create(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_replay_get(const api_config *, const http_req *, const route_match *, json_t *, http_res *);

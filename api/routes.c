@@ -27,6 +27,10 @@ const route api_routes[] = {
     {"GET", "/games/{id}/export", BODY_NONE, h_export, 0},
     {"GET", "/games/{id}/events", BODY_NONE, h_events, 0},
     {"GET", "/games/{id}/channel", BODY_NONE, h_channel, 0},
+    /* a seat's card notes (api/notes.c): in the store beside the game */
+    {"GET", "/games/{id}/notes", BODY_NONE, h_notes_get, 0},
+    {"PUT", "/games/{id}/notes/{card}", BODY_JSON, h_note_put, 0},
+    {"DELETE", "/games/{id}/notes/{card}", BODY_NONE, h_note_delete, 0},
     {"POST", "/games/import", BODY_JSON_OR_TEXT, h_import, ROUTE_KEYED | ROUTE_CREATE},
     {"POST", "/validate", BODY_JSON, h_validate, 0},
     {"POST", "/validate/{game}/{fn}", BODY_JSON, h_fn_validate, 0},

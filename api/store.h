@@ -1,6 +1,6 @@
 /* store.h: where games live between requests.
  *
- * A game is its origin and its plays (schema version 4, docs/store.md):
+ * A game is its origin and its plays (schema version 5, docs/store.md):
  *
  *   games    one row per game: id, game type, version, the api's metadata
  *            (seats, token hashes: JSON text), the origin (the engine's JSON
@@ -18,6 +18,10 @@
  *            that appended it. Rows of kind STORE_NOTE carry only an
  *            explanation of a play inside the origin (imported or migrated
  *            history); they are never replayed.
+ *   card_notes  a seat's notes on cards (api/notes.c): per game, seat and
+ *            card key (the page's name of a card), the text and when it
+ *            was written. Not part of the game's state or version: a note
+ *            never moves the game's version, its events or its ETag.
  *   idempotency_claims   one row per Idempotency-Key whose request is in
  *            flight (api/idem.c): a hash naming the key in its scope, the
  *            request's fingerprint, the process and request that hold it,
@@ -36,8 +40,9 @@
  *
  * Implementations: store_sqlite.c (embedded default) and store_pg.c, rows
  * of store.c's table of back ends (store_backend below). Both create
- * schema version 4 on an empty database, migrate a database of an earlier
- * release in place on open (schema 3: one idempotency table whose rows were
+ * schema version 5 on an empty database, migrate a database of an earlier
+ * release in place on open (schema 4: no card_notes table; schema 3: one
+ * idempotency table whose rows were
  * grown in place; schema 2: no idempotency table; schema 1: games(id,
  * game, version, meta, state, ...) and notes(game_id, n, text)), and record
  * every schema version they applied in a table schema_version(version,
@@ -53,7 +58,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { STORE_SCHEMA_VERSION = 4 };
+enum { STORE_SCHEMA_VERSION = 5 };
 
 typedef struct store_row {
     char id[64];
@@ -108,6 +113,17 @@ typedef struct store_answer {
     size_t answer_len;
     int keep_s;
 } store_answer;
+
+/* A seat's note on a card (card_notes). The key is the page's name of the
+ * card, checked by api/notes.c: 1 to STORE_NOTE_KEY characters of
+ * [A-Za-z0-9._-]; the text 1 to STORE_NOTE_TEXT bytes. */
+enum { STORE_NOTE_KEY = 24, STORE_NOTE_TEXT = 800 };
+typedef struct store_card_note {
+    int seat;
+    char card[STORE_NOTE_KEY + 1];
+    char *text;     /* malloc'd */
+    int64_t at_ms;  /* unix time in ms of its last write */
+} store_card_note;
 
 /* How large a store is and how much room it has (room()). */
 typedef struct store_room {
@@ -208,6 +224,17 @@ typedef struct store_vtable {
      * the time of its last write (unix seconds), into out (limit rows);
      * *k of them. 0 or ERR_STORE. */
     int (*ages)(store *s, const char *after, int limit, store_age *out, int *k);
+    /* Card notes. notes: game `id`'s notes of `seat` (-1: every seat's), by
+     * seat then key; *out malloc'd (store_notes_free), *k rows. 0, ERR_STORE
+     * (an unknown id gives 0 rows). note_put: set seat's note on `card` to
+     * `text`, or delete it (text NULL or ""), while the game exists and, for
+     * a new note, the seat holds fewer than `max` others (a cap checked in
+     * the write's own transaction or statement). 0, ERR_NOT_FOUND (no such
+     * game), ERR_FORBIDDEN (the seat holds `max` notes), ERR_STORE,
+     * ERR_STORE_FULL. A game's notes go with it (del, del_aged). */
+    int (*notes)(store *s, const char *id, int seat, store_card_note **out, int *k);
+    int (*note_put)(store *s, const char *id, int seat, const char *card, const char *text,
+                    int max);
     /* Delete game `id` as del() does, only if its last write is still
      * before `before` (unix seconds): 0, ERR_NOT_FOUND (gone, or written
      * since), ERR_STORE, ERR_STORE_FULL. */
@@ -246,6 +273,7 @@ char *store_redact(const char *url, const char *msg, char *out, size_t n);
 void store_row_free(store_row *row);
 void store_plays_free(store_play *p, int k);
 void store_idem_free(store_idem *k);
+void store_notes_free(store_card_note *n, int k);
 
 static inline int store_get(store *s, const char *id, store_row *out) { return s->vt->get(s, id, out); }
 static inline int store_origin_get(store *s, const char *id, char **o) { return s->vt->origin_get(s, id, o); }

@@ -1,8 +1,8 @@
 /* store_pg.c: the PostgreSQL store (libpq), for several servers on several
- * machines sharing one database. Schema version 4 (store.h): games (with
+ * machines sharing one database. Schema version 5 (store.h): games (with
  * the origin and a snapshot cache), plays (the append-only log, cascading
- * from games), idempotency_claims and idempotency_answers (the keys) and
- * schema_version.
+ * from games), idempotency_claims and idempotency_answers (the keys),
+ * card_notes (the seats' notes, cascading from games) and schema_version.
  *
  * Every write is ONE statement, hence one transaction of its own, and one
  * round trip whatever the number of plays:
@@ -74,13 +74,13 @@ enum {
 };
 
 _Static_assert(STORE_NOTE == 3, "the SQL below spells STORE_NOTE as 3");
-_Static_assert(STORE_SCHEMA_VERSION == 4, "this file creates and migrates to schema 4");
+_Static_assert(STORE_SCHEMA_VERSION == 5, "this file creates and migrates to schema 5");
 
 /* --- statements ------------------------------------------------------------ */
 
 enum { Q_GET, Q_ORIGIN, Q_EXISTS, Q_CREATE, Q_CREATE_K, Q_SAME, Q_COMMIT, Q_COMMIT_K, Q_LANDED,
        Q_OVER, Q_SNAP, Q_PLAYS, Q_DEL, Q_PING, Q_SCHEMA, Q_IDEM_CLAIM, Q_IDEM_GET, Q_IDEM_TAKE,
-       Q_IDEM_RELEASE, Q_IDEM_PURGE, Q_AGES, Q_SIZE, Q__COUNT };
+       Q_IDEM_RELEASE, Q_IDEM_PURGE, Q_AGES, Q_SIZE, Q_NOTES, Q_NOTE_SET, Q_NOTE_DEL, Q__COUNT };
 
 #define PLAY_COLS "game_id, n, version, seat, kind, bot, play, record, explanation, at_ms"
 #define NOW_MS "(extract(epoch FROM now()) * 1000)::bigint"
@@ -234,6 +234,27 @@ static const struct {
                 " ORDER BY id LIMIT $2",
                 2, {OID_TEXT, OID_INT8}},
     [Q_SIZE] = {"croupier_size", "SELECT pg_database_size(current_database())", 0, {0}},
+    /* card notes: $2 < 0 every seat's */
+    [Q_NOTES] = {"croupier_notes",
+                 "SELECT seat, card, text, at_ms FROM card_notes WHERE game_id = $1"
+                 " AND ($2 < 0 OR seat = $2) ORDER BY seat, card",
+                 2, {OID_TEXT, OID_INT4}},
+    /* set a note while the game exists and the seat holds fewer than $6
+     * others; then (inserted or updated, the game exists) */
+    [Q_NOTE_SET] = {"croupier_note_set",
+                    "WITH i AS (INSERT INTO card_notes (game_id, seat, card, text, at_ms)"
+                    " SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM games WHERE id = $1)"
+                    " AND (SELECT count(*) FROM card_notes WHERE game_id = $1 AND seat = $2"
+                    " AND card <> $3) < $6"
+                    " ON CONFLICT (game_id, seat, card) DO UPDATE SET text = excluded.text,"
+                    " at_ms = excluded.at_ms RETURNING 1)"
+                    " SELECT (SELECT count(*) FROM i), EXISTS (SELECT 1 FROM games WHERE id = $1)",
+                    6, {OID_TEXT, OID_INT4, OID_TEXT, OID_TEXT, OID_INT8, OID_INT8}},
+    [Q_NOTE_DEL] = {"croupier_note_del",
+                    "WITH d AS (DELETE FROM card_notes WHERE game_id = $1 AND seat = $2"
+                    " AND card = $3 RETURNING 1)"
+                    " SELECT (SELECT count(*) FROM d), EXISTS (SELECT 1 FROM games WHERE id = $1)",
+                    3, {OID_TEXT, OID_INT4, OID_TEXT}},
 };
 
 /* --- connections and the pool ---------------------------------------------- */
@@ -1385,12 +1406,83 @@ static int del_before(pg_store *s, const char *id, const char *before)
     if (!pc)
         return ERR_STORE;
     const char *v[2] = {id, before};
-    PGresult *r = run(s, &pc, Q_DEL, v, NULL, NULL, 0); /* plays: ON DELETE CASCADE */
+    PGresult *r = run(s, &pc, Q_DEL, v, NULL, NULL, 0); /* plays, notes: ON DELETE CASCADE */
     int ret = ERR_STORE;
     if (PQresultStatus(r) == PGRES_COMMAND_OK)
         ret = strcmp(PQcmdTuples(r), "0") == 0 ? ERR_NOT_FOUND : 0;
     else
         log_fail("delete", pc, r);
+    PQclear(r);
+    conn_give(s, pc);
+    return ret;
+}
+
+static int pg_notes(store *base, const char *id, int seat, store_card_note **out, int *k)
+{
+    pg_store *s = (pg_store *)base;
+    op_begin(s, 0);
+    *out = NULL;
+    *k = 0;
+    pg_conn *pc = conn_take(s);
+    if (!pc)
+        return ERR_STORE;
+    char sb[16];
+    snprintf(sb, sizeof sb, "%d", seat);
+    const char *v[2] = {id, sb};
+    PGresult *r = run(s, &pc, Q_NOTES, v, NULL, NULL, 0);
+    int ret = ERR_STORE, n = 0;
+    store_card_note *p = NULL;
+    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQnfields(r) != 4) {
+        log_fail("notes", pc, r);
+        goto done;
+    }
+    n = PQntuples(r);
+    if (n && !(p = calloc((size_t)n, sizeof *p)))
+        goto done;
+    for (int i = 0; i < n; i++) {
+        p[i].seat = (int)strtol(PQgetvalue(r, i, 0), NULL, 10);
+        snprintf(p[i].card, sizeof p[i].card, "%s", PQgetvalue(r, i, 1));
+        p[i].at_ms = strtoll(PQgetvalue(r, i, 3), NULL, 10);
+        if (dup_val(r, i, 2, &p[i].text)) {
+            store_notes_free(p, i + 1);
+            goto done;
+        }
+    }
+    *out = p;
+    *k = n;
+    ret = 0;
+done:
+    PQclear(r);
+    conn_give(s, pc);
+    return ret;
+}
+
+/* One statement (the upsert or the delete, and whether the game exists),
+ * the same when run twice: run() may. */
+static int pg_note_put(store *base, const char *id, int seat, const char *card, const char *text,
+                       int max)
+{
+    pg_store *s = (pg_store *)base;
+    op_begin(s, 0);
+    pg_conn *pc = conn_take(s);
+    if (!pc)
+        return ERR_STORE;
+    int set = text && *text;
+    char sb[16], tb[24], mb[24];
+    snprintf(sb, sizeof sb, "%d", seat);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    fmt_i64(tb, sizeof tb, (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+    fmt_i64(mb, sizeof mb, max);
+    const char *v[6] = {id, sb, card, text, tb, mb};
+    PGresult *r = run(s, &pc, set ? Q_NOTE_SET : Q_NOTE_DEL, v, NULL, NULL, 0);
+    int ret = ERR_STORE;
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && PQnfields(r) == 2) {
+        int done = strcmp(PQgetvalue(r, 0, 0), "0") != 0, game = *PQgetvalue(r, 0, 1) == 't';
+        ret = !game ? ERR_NOT_FOUND : done || !set ? 0 : ERR_FORBIDDEN;
+    } else {
+        log_fail("note_put", pc, r);
+    }
     PQclear(r);
     conn_give(s, pc);
     return ret;
@@ -1865,6 +1957,8 @@ static const store_vtable VT = {
     .room = pg_room,
     .ages = pg_ages,
     .del_aged = pg_del_aged,
+    .notes = pg_notes,
+    .note_put = pg_note_put,
 };
 
 /* --- schema ---------------------------------------------------------------- */
@@ -1898,7 +1992,13 @@ static const store_vtable VT = {
 #define DDL_IDEMPOTENCY_ANSWERS_INDEX                                                   \
     "CREATE INDEX idempotency_answers_expires ON idempotency_answers (expires_at)"
 
-static const char *const CREATE_V4[] = {
+/* Schema 5: the seats' card notes (store.h: store_card_note). */
+#define DDL_CARD_NOTES                                                                  \
+    "CREATE TABLE card_notes (game_id text NOT NULL REFERENCES games(id) ON DELETE CASCADE," \
+    " seat integer NOT NULL, card text NOT NULL, text text NOT NULL, at_ms bigint NOT NULL," \
+    " PRIMARY KEY (game_id, seat, card))"
+
+static const char *const CREATE_V5[] = {
     DDL_SCHEMA_VERSION,
     "CREATE TABLE games (id text PRIMARY KEY, game text NOT NULL, version bigint NOT NULL,"
     " meta text NOT NULL, origin text NOT NULL, snap bytea,"
@@ -1909,8 +2009,16 @@ static const char *const CREATE_V4[] = {
     DDL_IDEMPOTENCY_CLAIMS,
     DDL_IDEMPOTENCY_ANSWERS,
     DDL_IDEMPOTENCY_ANSWERS_INDEX,
+    DDL_CARD_NOTES,
     "INSERT INTO schema_version (version, note)"
-    " VALUES (4, 'origin + play log + snapshot cache + idempotency claims and answers')",
+    " VALUES (5, 'origin + play log + snapshot cache + idempotency claims and answers"
+    " + card notes')",
+};
+
+/* Schema 4 -> 5: the card notes' table. */
+static const char *const MIGRATE_V4[] = {
+    DDL_CARD_NOTES,
+    "INSERT INTO schema_version (version, note) VALUES (5, 'migrated: card notes')",
 };
 
 /* Schema 2 -> 3: the idempotency keys' table (as schema 3 had it). */
@@ -2008,15 +2116,18 @@ static int migrate_v1(PGconn *c, int has_notes, char *err, size_t errlen)
     return 0;
 }
 
-/* Schema `from` (2 or 3) on to 4, step by step. 0 or -1 with a message. */
+/* Schema `from` (2, 3 or 4) on to 5, step by step. 0 or -1 with a message. */
 static int migrate_from(PGconn *c, int from, char *err, size_t errlen)
 {
     int rc = from == 2 ? exec_all(c, MIGRATE_V2, sizeof MIGRATE_V2 / sizeof MIGRATE_V2[0],
                                   "migrating schema 2 to 3", err, errlen)
                        : 0;
+    if (!rc && from <= 3)
+        rc = exec_all(c, MIGRATE_V3, sizeof MIGRATE_V3 / sizeof MIGRATE_V3[0],
+                      "migrating schema 3 to 4", err, errlen);
     return rc ? rc
-              : exec_all(c, MIGRATE_V3, sizeof MIGRATE_V3 / sizeof MIGRATE_V3[0],
-                         "migrating schema 3 to 4", err, errlen);
+              : exec_all(c, MIGRATE_V4, sizeof MIGRATE_V4 / sizeof MIGRATE_V4[0],
+                         "migrating schema 4 to 5", err, errlen);
 }
 
 /* Create, migrate or accept the schema, in one transaction under the
@@ -2056,7 +2167,7 @@ static int schema_setup(PGconn *c, char *err, size_t errlen)
         long long v = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
         if (v == STORE_SCHEMA_VERSION)
             rc = 0;
-        else if (v == 3 || v == 2) /* an earlier release */
+        else if (v == 4 || v == 3 || v == 2) /* an earlier release */
             rc = migrate_from(c, (int)v, err, errlen);
         else if (v > STORE_SCHEMA_VERSION)
             snprintf(err, errlen,
@@ -2067,7 +2178,7 @@ static int schema_setup(PGconn *c, char *err, size_t errlen)
                      "postgres: schema_version records %lld, which this build (%d) cannot open", v,
                      STORE_SCHEMA_VERSION);
     } else if (!has_games) {
-        rc = exec_all(c, CREATE_V4, sizeof CREATE_V4 / sizeof CREATE_V4[0], "creating schema 4",
+        rc = exec_all(c, CREATE_V5, sizeof CREATE_V5 / sizeof CREATE_V5[0], "creating schema 5",
                       err, errlen);
     } else if (has_state) {
         rc = migrate_v1(c, has_notes, err, errlen);

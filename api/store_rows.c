@@ -33,3 +33,10 @@ void store_idem_free(store_idem *k)
     k->answer = NULL;
     k->answer_len = 0;
 }
+
+void store_notes_free(store_card_note *n, int k)
+{
+    for (int i = 0; n && i < k; i++)
+        free(n[i].text);
+    free(n);
+}

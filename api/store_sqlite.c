@@ -1,9 +1,10 @@
 /* store_sqlite.c: the embedded default store (one SQLite file, WAL).
  *
- * Schema version 4 (store.h): games (one row per game: origin, snapshot
+ * Schema version 5 (store.h): games (one row per game: origin, snapshot
  * cache), plays (the append-only log, WITHOUT ROWID, keyed by game and play
- * number), idempotency_claims and idempotency_answers (the keys) and
- * schema_version. A database of an earlier release (schema 3, 2, or 1:
+ * number), idempotency_claims and idempotency_answers (the keys),
+ * card_notes (the seats' notes) and schema_version. A database of an
+ * earlier release (schema 4, 3, 2, or 1:
  * games.state + notes) is migrated in place on open, in one transaction.
  *
  * A small pool of connections, one per concurrent request at most, so that
@@ -102,6 +103,11 @@ enum {
     Q_IDEM_PURGE,
     Q_IDEM_PURGE_CLAIMS,
     Q_AGES,
+    Q_NOTES,
+    Q_NOTE_OTHERS,
+    Q_NOTE_SET,
+    Q_NOTE_DEL,
+    Q_DEL_NOTES,
     Q__COUNT
 };
 
@@ -154,6 +160,15 @@ static const char *const SQL[Q__COUNT] = {
                      " idempotency_answers WHERE expires_at <= ?1 LIMIT ?2)",
     [Q_IDEM_PURGE_CLAIMS] = "DELETE FROM idempotency_claims WHERE expires_at <= ?1",
     [Q_AGES] = "SELECT id, updated_at FROM games WHERE id > ?1 ORDER BY id LIMIT ?2",
+    [Q_NOTES] = "SELECT seat, card, text, at_ms FROM card_notes WHERE game_id = ?1"
+                " AND (?2 < 0 OR seat = ?2) ORDER BY seat, card",
+    [Q_NOTE_OTHERS] = "SELECT count(*) FROM card_notes WHERE game_id = ?1 AND seat = ?2"
+                      " AND card <> ?3",
+    [Q_NOTE_SET] = "INSERT INTO card_notes (game_id, seat, card, text, at_ms)"
+                   " VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (game_id, seat, card)"
+                   " DO UPDATE SET text = excluded.text, at_ms = excluded.at_ms",
+    [Q_NOTE_DEL] = "DELETE FROM card_notes WHERE game_id = ?1 AND seat = ?2 AND card = ?3",
+    [Q_DEL_NOTES] = "DELETE FROM card_notes WHERE game_id = ?1",
 };
 
 _Static_assert(STORE_NOTE == 3, "Q_PLAYS_NO_NOTES spells STORE_NOTE as 3");
@@ -236,6 +251,16 @@ static const char *const PLAYS_DDL =
     " explanation TEXT,"
     " at_ms INTEGER NOT NULL,"
     " PRIMARY KEY (game_id, n)) WITHOUT ROWID;";
+
+/* Schema 5: a seat's notes on cards (store.h: store_card_note). */
+static const char *const NOTES_DDL =
+    "CREATE TABLE card_notes ("
+    " game_id TEXT NOT NULL,"
+    " seat INTEGER NOT NULL,"
+    " card TEXT NOT NULL,"
+    " text TEXT NOT NULL,"
+    " at_ms INTEGER NOT NULL,"
+    " PRIMARY KEY (game_id, seat, card)) WITHOUT ROWID;";
 
 /* Schema 3's idempotency keys, one table whose pending rows a write grew
  * into answered ones (kept only to migrate a schema-2 database on through
@@ -1184,7 +1209,7 @@ done:
     return ret;
 }
 
-/* Delete game `id` (its plays too) when its last write is before `before`. */
+/* Delete game `id` (its plays and notes too) when its last write is before `before`. */
 static int del_before(sqlite_store *s, const char *id, int64_t before)
 {
     conn *c = begin_write(s);
@@ -1204,12 +1229,16 @@ static int del_before(sqlite_store *s, const char *id, int64_t before)
         ret = ERR_NOT_FOUND;
         goto fail;
     }
-    if (!(st = q(c, Q_DEL_PLAYS)))
-        goto fail;
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-    rc = sqlite3_step(st);
-    q_done(st);
-    if (rc != SQLITE_DONE || q_exec(c, Q_COMMIT) != SQLITE_OK)
+    for (int dq = Q_DEL_PLAYS; dq; dq = dq == Q_DEL_PLAYS ? Q_DEL_NOTES : 0) {
+        if (!(st = q(c, dq)))
+            goto fail;
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+        rc = sqlite3_step(st);
+        q_done(st);
+        if (rc != SQLITE_DONE)
+            goto fail;
+    }
+    if (q_exec(c, Q_COMMIT) != SQLITE_OK)
         goto fail;
     ret = 0;
     goto done;
@@ -1250,6 +1279,116 @@ static int sq_ages(store *base, const char *after, int limit, store_age *out, in
         ret = *k == limit || rc == SQLITE_DONE ? 0 : ERR_STORE;
         q_done(st);
     }
+    conn_give(s, c);
+    return ret;
+}
+
+static int sq_notes(store *base, const char *id, int seat, store_card_note **out, int *k)
+{
+    sqlite_store *s = (sqlite_store *)base;
+    *out = NULL;
+    *k = 0;
+    conn *c = conn_take(s);
+    if (!c)
+        return ERR_STORE;
+    int ret = ERR_STORE, rc = SQLITE_DONE, n = 0, cap = 0;
+    store_card_note *v = NULL;
+    sqlite3_stmt *st = q(c, Q_NOTES);
+    if (st) {
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 2, seat);
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+            if (n == cap) {
+                cap = cap ? 2 * cap : 16;
+                store_card_note *w = realloc(v, (size_t)cap * sizeof *w);
+                if (!w) {
+                    rc = SQLITE_NOMEM;
+                    break;
+                }
+                v = w;
+            }
+            const unsigned char *card = sqlite3_column_text(st, 1), *text = sqlite3_column_text(st, 2);
+            v[n].seat = sqlite3_column_int(st, 0);
+            snprintf(v[n].card, sizeof v[n].card, "%s", card ? (const char *)card : "");
+            v[n].at_ms = sqlite3_column_int64(st, 3);
+            if (!(v[n].text = strdup(text ? (const char *)text : ""))) {
+                rc = SQLITE_NOMEM;
+                break;
+            }
+            n++;
+        }
+        q_done(st);
+        ret = rc == SQLITE_DONE ? 0 : ERR_STORE;
+    }
+    conn_give(s, c);
+    if (ret) {
+        store_notes_free(v, n);
+        return ret;
+    }
+    *out = v;
+    *k = n;
+    return 0;
+}
+
+static int sq_note_put(store *base, const char *id, int seat, const char *card, const char *text,
+                       int max)
+{
+    sqlite_store *s = (sqlite_store *)base;
+    conn *c = begin_write(s);
+    if (!c)
+        return ERR_STORE;
+    int ret = ERR_STORE, rc;
+    sqlite3_int64 others = 0;
+    sqlite3_stmt *st = q(c, Q_EXISTS);
+    if (!st)
+        goto fail;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    q_done(st);
+    if (rc == SQLITE_DONE) {
+        ret = ERR_NOT_FOUND;
+        goto fail;
+    }
+    if (rc != SQLITE_ROW)
+        goto fail;
+    int set = text && *text;
+    if (set) {
+        if (!(st = q(c, Q_NOTE_OTHERS)))
+            goto fail;
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 2, seat);
+        sqlite3_bind_text(st, 3, card, -1, SQLITE_STATIC);
+        rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW)
+            others = sqlite3_column_int64(st, 0);
+        q_done(st);
+        if (rc != SQLITE_ROW)
+            goto fail;
+        if (others >= max) {
+            ret = ERR_FORBIDDEN;
+            goto fail;
+        }
+    }
+    if (!(st = q(c, set ? Q_NOTE_SET : Q_NOTE_DEL)))
+        goto fail;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, seat);
+    sqlite3_bind_text(st, 3, card, -1, SQLITE_STATIC);
+    if (set) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        sqlite3_bind_text(st, 4, text, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 5, (sqlite3_int64)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+    }
+    rc = sqlite3_step(st);
+    q_done(st);
+    if (rc != SQLITE_DONE || q_exec(c, Q_COMMIT) != SQLITE_OK)
+        goto fail;
+    ret = 0;
+    goto done;
+fail:
+    ret = rollback_as(c, ret);
+done:
     conn_give(s, c);
     return ret;
 }
@@ -1608,6 +1747,8 @@ static const store_vtable VT = {
     .room = sq_room,
     .ages = sq_ages,
     .del_aged = sq_del_aged,
+    .notes = sq_notes,
+    .note_put = sq_note_put,
 };
 
 /* --- open: create or migrate the schema --------------------------------------- */
@@ -1683,9 +1824,26 @@ static int check_recorded(sqlite3_int64 v, const char *path, char *err, size_t e
 /* The notes of schema_version rows 3 and 4. */
 #define NOTE_MIGRATED_3 "migrated: idempotency keys"
 #define NOTE_MIGRATED_4 "migrated: idempotency claims and compact answers apart"
-#define NOTE_CREATED_4 "origin + play log + snapshot cache + idempotency claims and answers"
+#define NOTE_MIGRATED_5 "migrated: card notes"
+#define NOTE_CREATED_5 \
+    "origin + play log + snapshot cache + idempotency claims and answers + card notes"
 
-/* Schema 3 -> 4: the keys' claims and answers in tables of their own. */
+/* Schema 4 -> 5: the seats' card notes, a table of their own. */
+static int migrate_4_5(sqlite3 *db, const char *path, long long now, char *err, size_t errlen)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "INSERT INTO schema_version (version, applied_at, note)"
+             " VALUES (5, %lld, '" NOTE_MIGRATED_5 "')",
+             now);
+    return exec_msg(db, NOTES_DDL, path, "migrating schema 4 to 5", err, errlen) ||
+                   exec_msg(db, sql, path, "migrating schema 4 to 5", err, errlen)
+               ? ERR_STORE
+               : 0;
+}
+
+/* Schema 3 -> 4: the keys' claims and answers in tables of their own, then
+ * on to 5. */
 static int migrate_3_4(sqlite3 *db, const char *path, long long now, char *err, size_t errlen)
 {
     char sql[256];
@@ -1697,7 +1855,7 @@ static int migrate_3_4(sqlite3 *db, const char *path, long long now, char *err, 
                    exec_msg(db, MIGRATE_3_4, path, "migrating schema 3 to 4", err, errlen) ||
                    exec_msg(db, sql, path, "migrating schema 3 to 4", err, errlen)
                ? ERR_STORE
-               : 0;
+               : migrate_4_5(db, path, now, err, errlen);
 }
 
 /* Schema 2 -> 3: the idempotency keys' table (as schema 3 had it), then on
@@ -1740,7 +1898,7 @@ static void sql_unhex(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 }
 
 /* Inside BEGIN IMMEDIATE: whatever the database is now, bring it to
- * schema 4 (or refuse). */
+ * schema 5 (or refuse). */
 static int schema_upgrade_locked(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
     sqlite3_int64 v = -1;
@@ -1749,7 +1907,9 @@ static int schema_upgrade_locked(sqlite3 *db, const char *path, char *err, size_
     int r = recorded_version(db, &v);
     if (r < 0)
         goto sqlerr;
-    if (r > 0) { /* an earlier release's schema 3 or 2, or someone else got here first */
+    if (r > 0) { /* an earlier release's schema 4, 3 or 2, or someone else got here first */
+        if (v == 4)
+            return migrate_4_5(db, path, now, err, errlen);
         if (v == 3)
             return migrate_3_4(db, path, now, err, errlen);
         if (v == 2)
@@ -1760,15 +1920,16 @@ static int schema_upgrade_locked(sqlite3 *db, const char *path, char *err, size_
     if (games < 0)
         goto sqlerr;
     if (!games) { /* a new database */
-        if (exec_msg(db, SCHEMA_V2, path, "creating schema 4", err, errlen) ||
-            exec_msg(db, PLAYS_DDL, path, "creating schema 4", err, errlen) ||
-            exec_msg(db, IDEM_DDL, path, "creating schema 4", err, errlen))
+        if (exec_msg(db, SCHEMA_V2, path, "creating schema 5", err, errlen) ||
+            exec_msg(db, PLAYS_DDL, path, "creating schema 5", err, errlen) ||
+            exec_msg(db, IDEM_DDL, path, "creating schema 5", err, errlen) ||
+            exec_msg(db, NOTES_DDL, path, "creating schema 5", err, errlen))
             return ERR_STORE;
         snprintf(sql, sizeof sql,
                  "INSERT INTO schema_version (version, applied_at, note)"
-                 " VALUES (4, %lld, '" NOTE_CREATED_4 "')",
+                 " VALUES (5, %lld, '" NOTE_CREATED_5 "')",
                  now);
-        return exec_msg(db, sql, path, "creating schema 4", err, errlen);
+        return exec_msg(db, sql, path, "creating schema 5", err, errlen);
     }
     sqlite3_int64 one;
     int state = query_int(db, "SELECT 1 FROM pragma_table_info('games') WHERE name = 'state'",
@@ -1812,10 +1973,10 @@ sqlerr:
 
 static int schema_ensure(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
-    /* Fast path: already at schema 4 (every open but the first). */
+    /* Fast path: already at schema 5 (every open but the first). */
     sqlite3_int64 v = -1;
     int r = recorded_version(db, &v);
-    if (r > 0 && v != 2 && v != 3)
+    if (r > 0 && v != 2 && v != 3 && v != 4)
         return check_recorded(v, path, err, errlen);
     if (sqlite3_create_function(db, "croupier_unhex", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
                                 sql_unhex, NULL, NULL) != SQLITE_OK) {

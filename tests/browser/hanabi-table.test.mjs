@@ -1,6 +1,6 @@
 // Browser test: the Hanabi table at hanab.live's level (with the
 // discard pile's colour letters and the negative information as pips): notes
-// on cards that follow their card and stay in this browser, the cards the
+// on cards that follow their card and are kept with the seat, the cards the
 // latest clue touched, empathy, colour letters everywhere and the
 // colour-blind setting, spectators who see every hand at a table that allows
 // it, hypotheticals in the replay of a finished game, pace and efficiency,
@@ -11,7 +11,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startAll, stopAll, apiCall, apiInPage, dealFromLobby, openContext, openGame, logCount, logGrows, OUT } from './harness.mjs';
+import { startAll, stopAll, apiCall, apiInPage, dealFromLobby, openContext, openGame, openSeatIn, logCount, logGrows, OUT } from './harness.mjs';
 import { assertEvery } from '../http/lib/expect.mjs';
 
 let env, page;
@@ -55,7 +55,7 @@ async function dealLive({ seed = 42, spectators = false } = {}) {
 
 const latestShown = (seat) => page.locator(`[data-testid="hb-hand-${seat}"] .hb-latest`).evaluateAll((els) => els.map((e) => +e.dataset.testid.split('-').pop()));
 
-test('notes follow their card and stay in this browser; the latest clue is marked', async () => {
+test('notes follow their card and are kept with the seat (another device shows them, a spectator none); the latest clue is marked', async () => {
   const sent = [];
   page.on('request', (r) => sent.push(`${r.url()} ${r.postData() || ''}`));
   await dealLive();
@@ -74,7 +74,7 @@ test('notes follow their card and stay in this browser; the latest clue is marke
   await tid('hb-note-input').fill(note);
   await tid('hb-note-save').click();
   assert.equal(await tid('hb-note-1-4').innerText(), note);
-  assert.match(await tid('hb-card-1-4').getAttribute('aria-label'), /your note: keep: 5 save\?/);
+  assert.match(await tid('hb-card-1-4').getAttribute('aria-label'), /note: keep: 5 save\?/);
   await tid('hb-card-0-1').click();
   await tid('hb-note-edit').click();
   await tid('hb-note-input').fill('mine');
@@ -102,15 +102,53 @@ test('notes follow their card and stay in this browser; the latest clue is marke
   assert.equal(texts.filter((t) => t === note).length, 1, 'on that card only');
   await page.screenshot({ path: path.join(OUT, 'hanabi-notes-1280.png'), fullPage: true });
 
-  // A reload keeps them; they never went to the server; another browser has none.
+  // A reload keeps them; they are kept with the seat on the server, not in
+  // this browser: another device of the seat (its token only) shows them;
+  // a spectator's browser none, and the server gives a spectator none.
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]');
-  assert.equal(await tid(`hb-note-1-${where}`).innerText(), note);
-  assert.deepEqual(sent.filter((x) => x.includes('5 save') || x.includes('mine')), [], 'no request carries a note');
+  await page.waitForFunction((w) => document.querySelector(`[data-testid="hb-note-1-${w}"]`)?.textContent === 'keep: 5 save?', where);
+  const id = await page.evaluate(() => decodeURIComponent(/game=([^&]+)/.exec(location.hash)[1]));
+  assert.equal(await page.evaluate((k) => localStorage.getItem(k), `croupier.notes.${id}`), null, 'nothing of them in this browser');
+  const putNotes = sent.filter((x) => /\/notes\//.test(x));
+  assert.ok(putNotes.some((x) => x.includes('5 save')) && putNotes.some((x) => x.includes('mine')), 'each note went to the server');
+  const token = await page.evaluate((k) => localStorage.getItem(k), `croupier.token.${id}`);
+  const server = (await apiCall(env, 'GET', `/games/${id}/notes`, { token })).body;
+  assert.deepEqual(server.notes.map((n) => n.text).sort(), ['keep: 5 save?', 'mine']);
+  const device = await openSeatIn(env.browser, env.baseURL, id, token, 'second device');
+  await device.page.waitForFunction((w) => document.querySelector(`[data-testid="hb-note-1-${w}"]`)?.textContent === 'keep: 5 save?', where);
+  assert.equal(await device.page.locator('[data-testid^="hb-note-0-"]').filter({ hasText: 'mine' }).count(), 1, 'our own card\'s note too');
+  await device.context.close();
+  assert.deepEqual(device.errors, []);
   const other = await openContext(env, 'spectator');
   await other.page.goto(page.url().replace(/&.*$/, ''));
   await other.page.getByTestId('hb-hand-1').waitFor();
-  assert.equal(await other.page.locator('[data-testid^="hb-note-"]').count(), 0, 'another browser sees no note');
+  await other.page.waitForTimeout(300);
+  assert.equal(await other.page.locator('.hb-note-text:not(.empty)').count(), 0, 'a spectator sees no note');
+  assert.deepEqual((await apiCall(env, 'GET', `/games/${id}/notes`)).body, { whose: 'none', notes: [] });
+  await other.context.close();
+  assert.deepEqual(other.errors, []);
+});
+
+test('once the game is over its notes are everyone\'s: a spectator sees each seat\'s, with its writer\'s name', async () => {
+  const g = (await call('POST', '/games', { game: 'hanabi', seed: 9, players: [{ name: 'Ada' }, { name: 'Bob' }] })).body;
+  const tokens = g.seats.map((x) => x.token);
+  // the page's names of the newest dealt cards (hanabi-track.js): d<seat>.<i>
+  assert.equal((await apiCall(env, 'PUT', `/games/${g.id}/notes/d0.4`, { token: tokens[0], body: { text: 'chop' } })).status, 200);
+  assert.equal((await apiCall(env, 'PUT', `/games/${g.id}/notes/d1.4`, { token: tokens[1], body: { text: '5?' } })).status, 200);
+  // each seat plays its oldest card until the game ends (three errors, soon)
+  for (let i = 0; i < 120; i++) {
+    const v = (await apiCall(env, 'GET', `/games/${g.id}`, { token: tokens[0] })).body;
+    if (v.state.over) break;
+    assert.equal((await apiCall(env, 'POST', `/games/${g.id}/plays`, { token: tokens[v.state.current], body: { play: { type: 'play', card: 0 } } })).status, 200);
+  }
+  const other = await openContext(env, 'spectator after the game');
+  await other.page.goto(`/#game=${g.id}`);
+  await other.page.waitForSelector('body[data-ready="true"]');
+  await other.page.getByTestId('hb-hand-1').waitFor();
+  await other.page.waitForFunction(() => document.querySelectorAll('.hb-note-text:not(.empty)').length >= 2);
+  const shown = (await other.page.locator('.hb-note-text:not(.empty)').allInnerTexts()).sort();
+  assert.deepEqual(shown, ['Ada: chop', 'Bob: 5?'], 'every seat\'s note, named');
   await other.context.close();
   assert.deepEqual(other.errors, []);
 });

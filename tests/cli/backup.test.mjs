@@ -43,7 +43,7 @@ test('a backup under write load has every play acknowledged before it began', { 
     const s = await server.stop();
     assert.equal(s.code, 0, s.stderr);
   }
-  assert.match(stdout, /schema 4, \d+ games, \d+ plays/);
+  assert.match(stdout, /schema 5, \d+ games, \d+ plays/);
   assert.ok(!existsSync(`${copy}-wal`), 'the copy is one file');
   assert.equal(spawnSync('sqlite3', [copy, 'PRAGMA journal_mode'], { encoding: 'utf8' }).stdout.trim(), 'delete');
   const restored = await startServer({ store: `sqlite:${copy}` });

@@ -20,8 +20,8 @@ export const LANES = {
     'privacy', 'service', 'startup', 'transport', 'ws_limits',
   ],
   store: [
-    'events', 'fanout', 'games', 'idempotency', 'invites', 'migrate', 'play', 'service', 'store', 'store_log',
-    'store_room',
+    'events', 'fanout', 'games', 'idempotency', 'invites', 'migrate', 'notes', 'play', 'service', 'store',
+    'store_log', 'store_room',
   ],
 };
 

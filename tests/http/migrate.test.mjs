@@ -1,23 +1,23 @@
 // A store of an earlier release is migrated in place by the current server
-// on its first start (schema 4: origin + plays + snapshot + idempotency
-// claims and answers), and every game in it answers exactly what the old
+// on its first start (schema 5: origin + plays + snapshot + idempotency
+// claims and answers + card notes), and every game in it answers exactly what the old
 // server answered: its view to the admin, to each seat and to a spectator,
 // its history with the bots' explanations, its events, legal plays and
 // export. Then every game in progress is played on to its end. Four
 // earlier releases:
 //   - 7a16a9e, the last before the bots' chance became counter-based
-//     (schema 4, this one's: nothing migrates): its states hold the bots'
+//     (schema 4: gains the card_notes table, schema_version 5): its states hold the bots'
 //     generator (`bot_rng`), its snapshots are CROUPIER-SNAP/2; every
 //     origin still decodes, every snapshot is rebuilt from the log, whose
 //     bot plays are applied as logged, and the keyed answers replay;
 //   - the previous one, d8001a3 (schema 3: one idempotency table): its keys
-//     move to the claims and answers tables (schema_version 4), and every
+//     move to the claims and answers tables (schema_version 4, then 5), and every
 //     request it answered under a key, sent again byte for byte, gets the
 //     answer it stored (before and after the games are played on);
 //   - 6dacb9a (schema 2: no idempotency table): gains the tables and
-//     schema_version 3 and 4;
+//     schema_version 3, 4 and 5;
 //   - 497a75b (schema 1: games.state and the notes table): becomes schema
-//     2, 3 then 4 (schema_version 1 to 4); ?at=N replays a game from the
+//     2, 3, 4 then 5 (schema_version 1 to 5); ?at=N replays a game from the
 //     position it was migrated in.
 //
 // The fixtures (tests/fixtures/store-vN/, made by that release itself with
@@ -201,9 +201,9 @@ async function checkAtOrigin(base, fx, played) {
 /** The schema after the migration, through `rows(sql)`; `from` the fixture's schema. */
 function checkSchema(rows, fx, tables, from) {
   assert.deepEqual(rows('SELECT version FROM schema_version ORDER BY version').map((r) => Number(r.version)),
-    [1, 2, 3, 4].slice(from - 1), 'schema_version holds every version the store had, and 4 (this one)');
+    [1, 2, 3, 4, 5].slice(from - 1), 'schema_version holds every version the store had, and 5 (this one)');
   for (const t of ['notes', 'idempotency']) assert.ok(!tables().includes(t), `the ${t} table is gone: ${tables()}`);
-  for (const t of ['games', 'plays', 'schema_version', 'idempotency_claims', 'idempotency_answers']) {
+  for (const t of ['games', 'plays', 'schema_version', 'idempotency_claims', 'idempotency_answers', 'card_notes']) {
     assert.ok(tables().includes(t), `table ${t}: ${tables()}`);
   }
   if (fx.keyed) {
@@ -313,7 +313,7 @@ async function migrateAndPlay(store, fx, rows, hex, tables, from) {
   checkSnapshots(rows, hex, fx);
   await checkKeyed(s.base, fx, 'after the migration');
   await stopOk(s);
-  // A second start finds schema 4: nothing migrates again, nothing changes.
+  // A second start finds schema 5: nothing migrates again, nothing changes.
   s = await startServer({ store, adminToken: fx.admin_token, extraArgs: KEEP });
   await checkAnswers(s.base, fx, 'after a restart');
   checkSchema(rows, fx, tables, from);

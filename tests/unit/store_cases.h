@@ -236,4 +236,45 @@ static inline void store_retention_cases(store *s, const store_db *db, const cha
     assert_int_equal(store_delete(s, "rc"), 0);
 }
 
+/* Card notes: set, update, delete, per seat, the cap (an update at it is
+ * not refused), a game that does not exist, and a deleted game's notes
+ * gone with it. */
+static void store_note_cases(store *s, store_db *db)
+{
+    store_row row = {.version = 1, .meta = "{}", .origin = "{}", .snap_version = -1};
+    snprintf(row.id, sizeof row.id, "nt");
+    snprintf(row.game, sizeof row.game, "hanabi");
+    assert_int_equal(store_create(s, &row, NULL, 0), 0);
+    assert_int_equal(s->vt->note_put(s, "nt", 0, "d0.1", "chop", 3), 0);
+    assert_int_equal(s->vt->note_put(s, "nt", 0, "t7", "5?", 3), 0);
+    assert_int_equal(s->vt->note_put(s, "nt", 1, "d0.1", "theirs", 3), 0);
+    assert_int_equal(s->vt->note_put(s, "nt", 0, "d0.1", "chop, moved", 3), 0);
+    store_card_note *n = NULL;
+    int k = 0;
+    assert_int_equal(s->vt->notes(s, "nt", 0, &n, &k), 0);
+    assert_int_equal(k, 2);
+    assert_string_equal(n[0].card, "d0.1");
+    assert_string_equal(n[0].text, "chop, moved");
+    assert_string_equal(n[1].card, "t7");
+    assert_true(n[0].at_ms > 1600000000000LL);
+    store_notes_free(n, k);
+    assert_int_equal(s->vt->notes(s, "nt", -1, &n, &k), 0);
+    assert_int_equal(k, 3);
+    assert_int_equal(n[2].seat, 1);
+    store_notes_free(n, k);
+    /* the cap: 3 notes for seat 0 */
+    assert_int_equal(s->vt->note_put(s, "nt", 0, "x", "third", 3), 0);
+    assert_int_equal(s->vt->note_put(s, "nt", 0, "y", "fourth", 3), ERR_FORBIDDEN);
+    assert_int_equal(s->vt->note_put(s, "nt", 0, "x", "third, again", 3), 0);
+    assert_int_equal(s->vt->note_put(s, "nt", 0, "x", NULL, 3), 0);
+    assert_int_equal(s->vt->note_put(s, "nt", 0, "x", "", 3), 0);
+    assert_int_equal(s->vt->note_put(s, "nt", 0, "y", "fits now", 3), 0);
+    assert_int_equal(s->vt->note_put(s, "nope", 0, "y", "x", 3), ERR_NOT_FOUND);
+    assert_int_equal(s->vt->note_put(s, "nope", 0, "y", NULL, 3), ERR_NOT_FOUND);
+    assert_int_equal(s->vt->notes(s, "nope", -1, &n, &k), 0);
+    assert_int_equal(k, 0);
+    assert_int_equal(store_delete(s, "nt"), 0);
+    assert_int_equal(db->num(db->ctx, "SELECT count(*) FROM card_notes"), 0);
+}
+
 #endif

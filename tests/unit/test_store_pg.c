@@ -9,7 +9,7 @@
  * other tests; the store's connections carry application_name
  * croupier-unit, which the reconnection test uses to kill them.
  *
- * Covered: schema 4 on an empty database; create / get / origin_get;
+ * Covered: schema 5 on an empty database; create / get / origin_get;
  * commit (ok, stale, unknown, a failed commit changes nothing); plays
  * paging and notes; snap_put; delete (plays cascade); threads racing
  * commits; reset-and-retry of killed connections; a commit whose answer
@@ -243,8 +243,12 @@ static const char *ANSWERS_COLS =
     "answer bytea NO -, expires_at timestamp with time zone NO -, fingerprint bytea NO -,"
     " id bytea NO -";
 
-static void assert_schema4(PGconn *c)
+static const char *NOTES_COLS =
+    "at_ms bigint NO -, card text NO -, game_id text NO -, seat integer NO -, text text NO -";
+
+static void assert_schema5(PGconn *c)
 {
+    sql_eq(c, COLS_SQL("card_notes"), NOTES_COLS);
     sql_eq(c, COLS_SQL("games"), GAMES_COLS);
     sql_eq(c, COLS_SQL("plays"), PLAYS_COLS);
     sql_eq(c, COLS_SQL("schema_version"), SV_COLS);
@@ -252,12 +256,15 @@ static void assert_schema4(PGconn *c)
     sql_eq(c, COLS_SQL("idempotency_answers"), ANSWERS_COLS);
     sql_eq(c, "SELECT to_regclass('notes') IS NULL AND to_regclass('idempotency') IS NULL", "t");
     sql_eq(c, "SELECT to_regclass('idempotency_answers_expires') IS NOT NULL", "t");
-    /* keys: games(id), plays(game_id, n) cascading from games, the keys'
-     * claims and answers (id), schema_version(version) */
+    /* keys: card_notes(game_id, seat, card) and plays(game_id, n) cascading
+     * from games(id), the keys' claims and answers (id),
+     * schema_version(version) */
     sql_eq(c,
            "SELECT string_agg(conrelid::regclass::text || ':' || contype::text || ':' ||"
            " pg_get_constraintdef(oid), '; ' ORDER BY conrelid::regclass::text, contype)"
            " FROM pg_constraint WHERE connamespace = '" SCHEMA "'::regnamespace",
+           "card_notes:f:FOREIGN KEY (game_id) REFERENCES games(id) ON DELETE CASCADE; "
+           "card_notes:p:PRIMARY KEY (game_id, seat, card); "
            "games:p:PRIMARY KEY (id); idempotency_answers:p:PRIMARY KEY (id); "
            "idempotency_claims:p:PRIMARY KEY (id); plays:f:FOREIGN KEY "
            "(game_id) REFERENCES games(id) ON DELETE CASCADE; plays:p:PRIMARY KEY (game_id, n); "
@@ -324,7 +331,7 @@ static const char *SV_ROWS_SQL =
     "SELECT string_agg(version || ':' || note, ' | ' ORDER BY version) FROM schema_version";
 #define V2_MIGRATED                                                                     \
     "2:origin + play log + snapshot cache | 3:migrated: idempotency keys | "            \
-    "4:migrated: idempotency claims and compact answers apart"
+    "4:migrated: idempotency claims and compact answers apart | 5:migrated: card notes"
 #define V3_MIGRATED V2_MIGRATED
 
 /* --- tests --------------------------------------------------------------- */
@@ -336,8 +343,9 @@ static void test_fresh_create_get(void **state)
     reset_schema();
     store *s = open_ok();
     PGconn *c = raw();
-    assert_schema4(c);
-    sql_eq(c, SV_ROWS_SQL, "4:origin + play log + snapshot cache + idempotency claims and answers");
+    assert_schema5(c);
+    sql_eq(c, SV_ROWS_SQL, "5:origin + play log + snapshot cache + idempotency claims and answers"
+                          " + card notes");
 
     static const unsigned char snap[] = {0, 1, 2, 0xff, 0, 'x', 0x80, 0};
     store_row row = mkrow("g1", "hanabi", 3, "{\"m\":1}", "{\"o\":1}", snap, sizeof snap);
@@ -1029,11 +1037,11 @@ static void test_migrate_v1(void **state)
     sql(c, "UPDATE games SET created_at = '2020-01-02T03:04:05Z' WHERE id = 'g1'");
 
     store *s = open_ok();
-    assert_schema4(c);
+    assert_schema5(c);
     sql_eq(c, SV_ROWS_SQL,
            "1:found: the previous release (games.state + notes) | "
            "2:migrated: origin + play log + snapshot cache | 3:migrated: idempotency keys | "
-           "4:migrated: idempotency claims and compact answers apart");
+           "4:migrated: idempotency claims and compact answers apart | 5:migrated: card notes");
     sql_eq(c, "SELECT created_at = '2020-01-02T03:04:05Z' FROM games WHERE id = 'g1'", "t");
 
     assert_get(s, "g1", 5, "{\"seats\":[1]}", NULL, 0, -1);
@@ -1082,19 +1090,19 @@ static void test_migrate_v1(void **state)
     sql_eq(c, SV_ROWS_SQL,
            "1:found: the previous release (games.state + notes) | "
            "2:migrated: origin + play log + snapshot cache | 3:migrated: idempotency keys | "
-           "4:migrated: idempotency claims and compact answers apart");
+           "4:migrated: idempotency claims and compact answers apart | 5:migrated: card notes");
     assert_get(s, "g1", 6, "{\"seats\":[1]}", "s6", 2, 6);
     assert_int_equal(count_plays(s, "g1", 1), 3);
     store_close(s);
 
     /* a newer schema: refused */
-    sql(c, "INSERT INTO schema_version (version, note) VALUES (5, 'from the future')");
+    sql(c, "INSERT INTO schema_version (version, note) VALUES (6, 'from the future')");
     s = (store *)&s;
     char err[512] = "";
     assert_int_equal(store_open(&s, URL, err, sizeof err), ERR_STORE);
     assert_null(s);
-    assert_non_null(strstr(err, "the database has schema 5, newer than this build (4)"));
-    sql_eq(c, "SELECT count(*) FROM schema_version", "5");
+    assert_non_null(strstr(err, "the database has schema 6, newer than this build (5)"));
+    sql_eq(c, "SELECT count(*) FROM schema_version", "6");
     PQfinish(c);
 }
 
@@ -1125,7 +1133,7 @@ static void test_migrate_failure_rolls_back(void **state)
     /* once the stray table is gone the migration goes through */
     sql(c, "DROP TABLE plays");
     s = open_ok();
-    assert_schema4(c);
+    assert_schema5(c);
     assert_int_equal(count_plays(s, "g1", 1), 2);
     store_close(s);
     PQfinish(c);
@@ -1210,27 +1218,28 @@ static void test_concurrent_open(void **state)
 
     reset_schema();
     open_at_once();
-    assert_schema4(c);
-    sql_eq(c, SV_ROWS_SQL, "4:origin + play log + snapshot cache + idempotency claims and answers");
+    assert_schema5(c);
+    sql_eq(c, SV_ROWS_SQL, "5:origin + play log + snapshot cache + idempotency claims and answers"
+                          " + card notes");
 
     reset_schema();
     make_schema1(c);
     open_at_once();
-    assert_schema4(c);
-    sql_eq(c, "SELECT count(*) FROM schema_version", "4");
+    assert_schema5(c);
+    sql_eq(c, "SELECT count(*) FROM schema_version", "5");
     sql_eq(c, "SELECT count(*) FROM plays", "2");
 
     reset_schema();
     sql(c, SCHEMA2);
     open_at_once();
-    assert_schema4(c);
+    assert_schema5(c);
     sql_eq(c, SV_ROWS_SQL, V2_MIGRATED);
 
     reset_schema();
     sql(c, SCHEMA2);
     sql(c, SCHEMA3_IDEM);
     open_at_once();
-    assert_schema4(c);
+    assert_schema5(c);
     sql_eq(c, SV_ROWS_SQL, V3_MIGRATED);
     sql_eq(c, "SELECT count(*) FROM idempotency_answers", "2");
     PQfinish(c);
@@ -1246,13 +1255,39 @@ static void test_migrate_v2(void **state)
     PGconn *c = raw();
     sql(c, SCHEMA2);
     store *s = open_ok();
-    assert_schema4(c);
+    assert_schema5(c);
     sql_eq(c, SV_ROWS_SQL, V2_MIGRATED);
     assert_get(s, "g2", 7, "{}", "snap7", 5, 7);
     assert_int_equal(count_plays(s, "g2", 1), 2);
     store_play p[1] = {mkplay(3, 0, STORE_PERSON, NULL, "[3]", "{}", NULL)};
     assert_int_equal(store_commit(s, "g2", 7, "{}", NULL, 0, p, 1), 0);
     assert_int_equal(count_plays(s, "g2", 1), 3);
+    store_close(s);
+    PQfinish(c);
+}
+
+/* The previous release's schema 4 (this schema without card_notes) gains
+ * the table and row 5 in place; its games are untouched. */
+static void test_migrate_v4(void **state)
+{
+    (void)state;
+    need_pg();
+    reset_schema();
+    store *s = open_ok();
+    store_row row = mkrow("g4", "hanabi", 3, "{}", "{}", NULL, 0);
+    assert_int_equal(store_create(s, &row, NULL, 0), 0);
+    store_close(s);
+    PGconn *c = raw();
+    sql(c, "DROP TABLE card_notes");
+    sql(c, "UPDATE schema_version SET version = 4,"
+           " note = 'origin + play log + snapshot cache + idempotency claims and answers'");
+    s = open_ok();
+    assert_schema5(c);
+    sql_eq(c, SV_ROWS_SQL,
+           "4:origin + play log + snapshot cache + idempotency claims and answers | "
+           "5:migrated: card notes");
+    assert_get(s, "g4", 3, "{}", NULL, 0, -1);
+    assert_int_equal(s->vt->note_put(s, "g4", 0, "d0.0", "kept", 100), 0);
     store_close(s);
     PQfinish(c);
 }
@@ -1271,7 +1306,7 @@ static void test_migrate_v3(void **state)
     sql(c, SCHEMA2);
     sql(c, SCHEMA3_IDEM);
     store *s = open_ok();
-    assert_schema4(c);
+    assert_schema5(c);
     sql_eq(c, SV_ROWS_SQL, V3_MIGRATED);
     sql_eq(c,
            "SELECT string_agg(encode(id, 'hex') || ':' || encode(fingerprint, 'hex') || ':' ||"
@@ -1322,6 +1357,19 @@ static void test_retention(void **state)
     PQfinish(c);
 }
 
+static void test_card_notes(void **state)
+{
+    (void)state;
+    need_pg();
+    reset_schema();
+    store *s = open_ok();
+    PGconn *c = raw();
+    store_db db = {db_sql, db_num, c, NULL};
+    store_note_cases(s, &db);
+    store_close(s);
+    PQfinish(c);
+}
+
 int main(void)
 {
     const char *base = getenv("CROUPIER_TEST_PG_URL");
@@ -1346,6 +1394,8 @@ int main(void)
         cmocka_unit_test(test_concurrent_open),
         cmocka_unit_test(test_migrate_v2),
         cmocka_unit_test(test_migrate_v3),
+        cmocka_unit_test(test_migrate_v4),
+        cmocka_unit_test(test_card_notes),
         cmocka_unit_test(test_idempotency),
         cmocka_unit_test(test_retention),
     };

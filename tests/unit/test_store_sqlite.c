@@ -1,6 +1,6 @@
 /* test_store_sqlite.c: the SQLite store (api/store_sqlite.c) on real files.
  *
- * Each test works in a fresh temporary directory: schema 4 on an empty
+ * Each test works in a fresh temporary directory: schema 5 on an empty
  * file, create/get/origin_get, the compare-and-swap of commit (one winner,
  * clean conflicts, nothing written by a failed commit), the play log and its
  * paging, the snapshot cache, delete, threads (and two store handles, as two
@@ -172,6 +172,10 @@ static void check_idem_tables(const char *path)
 {
     char buf[256];
     assert_string_equal(
+        raw_text(path, "SELECT group_concat(name, ',') FROM pragma_table_info('card_notes')",
+                 buf, sizeof buf),
+        "game_id,seat,card,text,at_ms");
+    assert_string_equal(
         raw_text(path, "SELECT group_concat(name, ',') FROM pragma_table_info('idempotency_claims')",
                  buf, sizeof buf),
         "id,fingerprint,owner,expires_at");
@@ -201,11 +205,12 @@ static void test_fresh_schema(void **state)
     store_close(s);
     char buf[256];
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM schema_version"), 1);
-    assert_int_equal(raw_int(f->path, "SELECT version FROM schema_version"), 4);
+    assert_int_equal(raw_int(f->path, "SELECT version FROM schema_version"), 5);
     long long at = raw_int(f->path, "SELECT applied_at FROM schema_version");
     assert_true(at > 1600000000 && at <= (long long)time(NULL));
     assert_string_equal(raw_text(f->path, "SELECT note FROM schema_version", buf, sizeof buf),
-                        "origin + play log + snapshot cache + idempotency claims and answers");
+                        "origin + play log + snapshot cache + idempotency claims and answers"
+                        " + card notes");
     assert_string_equal(raw_text(f->path, "PRAGMA journal_mode", buf, sizeof buf), "wal");
     /* The column names other programs rely on, in order. */
     assert_string_equal(
@@ -782,7 +787,7 @@ static void check_migrated(const char *path)
                  buf, sizeof buf),
         "1:found: the previous release (games.state + notes)|"
         "2:migrated: origin + play log + snapshot cache|3:migrated: idempotency keys|"
-        "4:migrated: idempotency claims and compact answers apart");
+        "4:migrated: idempotency claims and compact answers apart|5:migrated: card notes");
     check_idem_tables(path);
     long long at = raw_int(path, "SELECT min(applied_at) FROM schema_version");
     assert_true(at > 1600000000 && at <= (long long)time(NULL));
@@ -1036,10 +1041,10 @@ static void test_migrate_schema1(void **state)
     fx *f = *state;
     make_schema1(f->path, NULL);
     check_migrated(f->path);
-    /* Opening again is a no-op: still four schema_version rows, same data. */
+    /* Opening again is a no-op: still five schema_version rows, same data. */
     store *s = open_ok(f->path);
     store_close(s);
-    assert_int_equal(raw_int(f->path, "SELECT count(*) FROM schema_version"), 4);
+    assert_int_equal(raw_int(f->path, "SELECT count(*) FROM schema_version"), 5);
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM games"), 4);
     assert_int_equal(raw_int(f->path, "SELECT version FROM games WHERE id = 'a1'"), 4);
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM plays"), 5);
@@ -1055,7 +1060,7 @@ static void test_migrate_empty_schema1(void **state)
     store *s = open_ok(f->path);
     create_game(s, "g", 1, "{}", NULL, NULL, 0, 0);
     store_close(s);
-    assert_int_equal(raw_int(f->path, "SELECT max(version) FROM schema_version"), 4);
+    assert_int_equal(raw_int(f->path, "SELECT max(version) FROM schema_version"), 5);
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_master WHERE name = 'notes'"),
                      0);
 }
@@ -1095,13 +1100,13 @@ static void test_newer_schema_refused(void **state)
     sqlite3 *db = raw_open(f->path);
     raw_exec(db, "CREATE TABLE schema_version (version INTEGER PRIMARY KEY,"
                  " applied_at INTEGER NOT NULL, note TEXT NOT NULL);"
-                 "INSERT INTO schema_version VALUES (4, 1, 'x'), (5, 2, 'from the future');");
+                 "INSERT INTO schema_version VALUES (5, 1, 'x'), (6, 2, 'from the future');");
     sqlite3_close(db);
     store *s = NULL;
     char err[512] = "";
     assert_int_equal(store_sqlite_open(&s, f->path, err, sizeof err), ERR_STORE);
     assert_null(s);
-    assert_non_null(strstr(err, "the database has schema 5, newer than this build (4)"));
+    assert_non_null(strstr(err, "the database has schema 6, newer than this build (5)"));
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM schema_version"), 2);
 
     /* Unknown shapes are refused too, and nothing is created. */
@@ -1174,7 +1179,7 @@ static void test_concurrent_open_empty(void **state)
     fx *f = *state;
     open_concurrently(f->path);
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM schema_version"), 1);
-    assert_int_equal(raw_int(f->path, "SELECT version FROM schema_version"), 4);
+    assert_int_equal(raw_int(f->path, "SELECT version FROM schema_version"), 5);
 }
 
 static void test_concurrent_open_schema1(void **state)
@@ -1182,12 +1187,12 @@ static void test_concurrent_open_schema1(void **state)
     fx *f = *state;
     make_schema1(f->path, NULL);
     open_concurrently(f->path);
-    assert_int_equal(raw_int(f->path, "SELECT count(*) FROM schema_version"), 4);
+    assert_int_equal(raw_int(f->path, "SELECT count(*) FROM schema_version"), 5);
     check_migrated(f->path);
 }
 
 /* Several openers at once migrated a schema-2 (or -3) database once: rows
- * 2, 3 and 4, schema 4's tables. */
+ * 2, 3, 4 and 5, schema 5's tables. */
 static void check_migrated_from2(const char *path)
 {
     char buf[256];
@@ -1196,7 +1201,7 @@ static void check_migrated_from2(const char *path)
                        " (SELECT * FROM schema_version ORDER BY version)",
                  buf, sizeof buf),
         "2:origin + play log + snapshot cache|3:migrated: idempotency keys|"
-        "4:migrated: idempotency claims and compact answers apart");
+        "4:migrated: idempotency claims and compact answers apart|5:migrated: card notes");
     check_idem_tables(path);
 }
 
@@ -1249,6 +1254,36 @@ static const char *const SCHEMA_3_IDEM =
  * their first 16 bytes; in the order they expire), its pending rows
  * claims, the old table is gone, schema_version gains row 4; the answers
  * are the store's (idem_get). */
+/* The previous release's schema 4 (this schema without card_notes) gains
+ * the table and schema_version row 5, its games untouched. */
+static void test_migrate_schema4(void **state)
+{
+    fx *f = *state;
+    store *s = open_ok(f->path);
+    create_game(s, "g4", 3, "{}", "snap3", NULL, 0, 0);
+    store_close(s);
+    sqlite3 *db = raw_open(f->path);
+    raw_exec(db, "DROP TABLE card_notes; UPDATE schema_version SET version = 4,"
+                 " note = 'origin + play log + snapshot cache + idempotency claims and answers'");
+    sqlite3_close(db);
+    open_concurrently(f->path);
+    char buf[256];
+    assert_string_equal(
+        raw_text(f->path, "SELECT group_concat(version || ':' || note, '|') FROM"
+                          " (SELECT * FROM schema_version ORDER BY version)",
+                 buf, sizeof buf),
+        "4:origin + play log + snapshot cache + idempotency claims and answers|"
+        "5:migrated: card notes");
+    check_idem_tables(f->path);
+    s = open_ok(f->path);
+    store_row r;
+    assert_int_equal(store_get(s, "g4", &r), 0);
+    assert_int_equal(r.version, 3);
+    store_row_free(&r);
+    assert_int_equal(s->vt->note_put(s, "g4", 0, "d0.0", "kept", 100), 0);
+    store_close(s);
+}
+
 static void test_migrate_schema3(void **state)
 {
     fx *f = *state;
@@ -1313,6 +1348,15 @@ static void test_retention(void **state)
     store_close(s);
 }
 
+static void test_card_notes(void **state)
+{
+    fx *f = *state;
+    store *s = open_ok(f->path);
+    store_db db = {db_sql, db_num, f->path, NULL};
+    store_note_cases(s, &db);
+    store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1333,6 +1377,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_concurrent_open_schema1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_schema2, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_schema3, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_migrate_schema4, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_card_notes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_idempotency, setup, teardown),
         cmocka_unit_test_setup_teardown(test_primary_cache, setup, teardown),
         cmocka_unit_test_setup_teardown(test_retention, setup, teardown),

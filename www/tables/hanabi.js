@@ -330,7 +330,7 @@ function hbTable(ctx) {
       if (sel === key) words.push('selected');
       if (hinted(seat, i, slot.card)) words.push('hint: this card');
       if (isLatest) words.push('touched by the latest clue');
-      if (note) words.push(`your note: ${note}`);
+      if (note) words.push(`note: ${note}`);
       const label = isYou && c.hidden
         ? `Your card ${handCard(i, hand.length)}${i === 0 ? ' (oldest)' : ''}${i === hand.length - 1 && i > 0 ? ' (newest)' : ''}: ${hbKnowledgeText(slot)}`
         : `${whoseCard(seat, i)}: ${c.name}; ${isYou ? 'known' : 'they know'}: ${hbKnowledgeText(slot)}`;
