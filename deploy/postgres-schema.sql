@@ -1,7 +1,7 @@
--- PostgreSQL schema of the Croupier store, schema version 4 (docs/store.md).
+-- PostgreSQL schema of the Croupier store, schema version 5 (docs/store.md).
 -- The server creates it itself on an empty database, and migrates the
 -- schemas of earlier releases in place; this file is for DBAs who create it
--- ahead (then the server finds version 4 and changes nothing). It is what
+-- ahead (then the server finds version 5 and changes nothing). It is what
 -- the server creates, statement for statement: tests/pg/schema.test.mjs
 -- compares the two (pg_dump --schema-only).
 --
@@ -68,6 +68,18 @@ CREATE TABLE idempotency_answers (
 );
 CREATE INDEX idempotency_answers_expires ON idempotency_answers (expires_at);
 
+-- A seat's notes on cards (docs/api.md "Card notes"), by the client's key
+-- of the card: beside the game, never a write of it.
+CREATE TABLE card_notes (
+    game_id text NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seat    integer NOT NULL,
+    card    text NOT NULL,
+    text    text NOT NULL,
+    at_ms   bigint NOT NULL,
+    PRIMARY KEY (game_id, seat, card)
+);
+
 INSERT INTO schema_version (version, note)
-    VALUES (4, 'origin + play log + snapshot cache + idempotency claims and answers');
+    VALUES (5, 'origin + play log + snapshot cache + idempotency claims and answers'
+               ' + card notes');
 COMMIT;
