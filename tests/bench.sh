@@ -55,7 +55,9 @@
 #    one Hanabi game on one server (SSE, loopback; its stream budget opened
 #    by its options): the server's CPU per event per stream and per extra
 #    stream (goal: under 5 us), the other seat's p50/p99 (goal with 200
-#    spectators: within 2x of none); FANOUT_PLAYS=50 plays per count.
+#    spectators: within 2x of none); FANOUT_PLAYS=50 plays per count. Then
+#    the same through nginx + nchan (deploy/nginx-nchan.conf, one nginx in
+#    front of one croupier fcgi --nchan-publish): croupier's CPU and nginx's.
 # 6. memory (BENCH=memory only, not part of all: it takes MEMORY_MINUTES=10):
 #    tests/bench/memory.mjs: a croupier serve under a mixed load (persons'
 #    plays, reads, bot games created, SSE streams, at once), its RSS every
@@ -285,6 +287,7 @@ fi
 if [ "$BENCH" = events ]; then
     node tests/bench/events.mjs --bin "$CROUPIER_BIN" --plays "$EVENTS_PLAYS"
     node tests/bench/fanout.mjs --bin "$CROUPIER_BIN" --plays "$FANOUT_PLAYS" --followers "$FANOUT_FOLLOWERS"
+    node tests/bench/fanout.mjs --bin "$CROUPIER_BIN" --plays "$FANOUT_PLAYS" --followers "$FANOUT_FOLLOWERS" --via nchan
     exit 0
 fi
 if [ "$BENCH" = memory ]; then

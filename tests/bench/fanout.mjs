@@ -1,7 +1,12 @@
 // fanout.mjs (`make bench`, BENCH=events): what followers of one game cost
 // the server (issue 45 item 1: an event written once per audience).
 //
-//   node tests/bench/fanout.mjs [--bin build/croupier] [--plays 50] [--followers 0,1,10,200,1000]
+//   node tests/bench/fanout.mjs [--bin build/croupier] [--plays 50] [--followers 0,1,10,200,1000] [--via serve|nchan]
+//
+// --via nchan: the same through deploy/nginx-nchan.conf (tests/http/lib/nchan.mjs:
+// one nginx with nchan in front of one `croupier fcgi --nchan-publish`): the
+// followers subscribe to nginx, croupier publishes each event once per
+// audience; printed for both processes, croupier's CPU and nginx's.
 //
 // One `croupier serve` on loopback (a fresh SQLite file), its stream budget
 // opened for the run by its options (--threads, --max-streams,
@@ -24,14 +29,17 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { startServer, request } from '../http/lib/server.mjs';
 import { follow, percentile } from '../http/lib/sse.mjs';
+import { nchanMissing, startNchan } from '../http/lib/nchan.mjs';
 
 const { values: opt } = parseArgs({
   options: {
     bin: { type: 'string' },
     plays: { type: 'string', default: '50' },
     followers: { type: 'string', default: '0,1,10,200,1000' },
+    via: { type: 'string', default: 'serve' },
   },
 });
+const NCHAN = opt.via === 'nchan';
 if (opt.bin) process.env.CROUPIER_BIN = path.resolve(opt.bin);
 const PLAYS = Number(opt.plays);
 const COUNTS = opt.followers.split(',').map(Number);
@@ -55,10 +63,10 @@ async function run(srv, followers) {
   const id = g.json.id;
   const tokens = g.json.seats.map((s) => s.token);
   const url = `${srv.base}/games/${id}/events`;
-  const seats = tokens.map((t) => follow(url, { authorization: `Bearer ${t}` }));
+  const seats = tokens.map((t) => follow(url, { authorization: `Bearer ${t}` }, { idFromData: NCHAN }));
   const specs = [];
   for (let i = 0; i < followers; i++) {
-    specs.push(follow(url));
+    specs.push(follow(url, {}, { idFromData: NCHAN }));
     if (i % 50 === 49) await Promise.all(specs.slice(-50).map((s) => s.ready)); // not all at once
   }
   const all = [...seats, ...specs];
@@ -74,7 +82,7 @@ async function run(srv, followers) {
   let delivered = 0; // events x streams
   const handed = async () => Number(/^croupier_event_deliveries_total (\d+)/m.exec((await request(srv.base, 'GET', '/metrics', {})).text)?.[1] ?? NaN);
   const handed0 = await handed();
-  const cpu0 = cpuMs(srv.proc.pid), ns0 = cpuNs(srv.proc.pid);
+  const cpu0 = cpuMs(srv.proc.pid), ns0 = cpuNs(srv.proc.pid), nx0 = srv.nginxPid ? cpuNs(srv.nginxPid) : 0;
   for (let i = 0; i < PLAYS; i++) {
     const st = (await request(srv.base, 'GET', `/games/${id}`, { token: srv.adminToken })).json.state;
     if (st.over) break;
@@ -91,6 +99,7 @@ async function run(srv, followers) {
     events = now;
   }
   const cpu = cpuMs(srv.proc.pid) - cpu0, ns = cpuNs(srv.proc.pid) - ns0;
+  const nxNs = srv.nginxPid ? cpuNs(srv.nginxPid) - nx0 : NaN;
   const wakes = ((await handed()) - handed0) / (other.length * all.length); // each stream's looks a play
   for (const s of all) {
     if (s.frames.length !== events[reader(s)]) throw new Error(`a stream got ${s.frames.length} events of ${events[reader(s)]}`);
@@ -98,13 +107,23 @@ async function run(srv, followers) {
   all.forEach((s) => s.close());
   const m = await request(srv.base, 'GET', '/metrics', {});
   const builds = /^croupier_event_builds_total (\d+)/m.exec(m.text)?.[1];
-  return { followers, plays: other.length, cpu, ns, wakes, delivered, streams: all.length, other, post, builds: builds === undefined ? NaN : Number(builds) };
+  return { followers, plays: other.length, cpu, ns, nxNs, wakes, delivered, streams: all.length, other, post, builds: builds === undefined ? NaN : Number(builds) };
 }
 
-console.log(`== fanout: server CPU and the other seat's latency with F spectators following one game (SSE, loopback; ${PLAYS} plays each)`);
-const srv = await startServer({
-  extraArgs: ['--threads', String(2 * MAX + 64), '--max-streams', String(MAX), '--max-streams-per-client', String(MAX)],
-});
+console.log(`== fanout${NCHAN ? ' through nginx + nchan' : ''}: server CPU and the other seat's latency with F spectators following one game (SSE, loopback; ${PLAYS} plays each)`);
+if (NCHAN && nchanMissing) {
+  console.log(`  skipped: ${nchanMissing}`);
+  process.exit(0);
+}
+let srv;
+if (NCHAN) {
+  const n = await startNchan({ connections: 2 * MAX + 64 });
+  srv = { base: n.base, adminToken: n.admin, proc: n.fcgis[0].proc, nginxPid: n.nginxPids()[0], stop: () => n.stop() };
+} else {
+  srv = await startServer({
+    extraArgs: ['--threads', String(2 * MAX + 64), '--max-streams', String(MAX), '--max-streams-per-client', String(MAX)],
+  });
+}
 try {
   const rows = [];
   let prev = null;
@@ -123,13 +142,16 @@ try {
     // deliveries added, scaled to the same number of plays (less moved by the
     // machine's other load than a difference with F = 0 alone)
     const k = prev ? r.plays / prev.plays : 1;
-    const extra = prev ? `${((r.ns - prev.ns * k) / 1e3 / (r.delivered - prev.delivered * k)).toFixed(1)} us` : '-';
+    const slope = (a, b) => `${((a - b * k) / 1e3 / (r.delivered - prev.delivered * k)).toFixed(1)} us`;
+    const extra = prev ? slope(r.ns, prev.ns) : '-';
+    const nginx = !NCHAN ? '' : `  nginx CPU/play ${(r.nxNs / 1e6 / r.plays).toFixed(1).padStart(6)} ms  nginx per extra stream ${(prev ? slope(r.nxNs, prev.nxNs) : '-').padStart(8)}`;
     prev = r;
     const ms = (x) => `${x.toFixed(1)}`.padStart(6);
     console.log(`  F=${String(f).padStart(4)}  streams ${String(r.streams).padStart(4)}  plays ${r.plays}  CPU ${String(r.cpu).padStart(5)} ms (stat)  CPU/play ${ms(perPlay)} ms  ` +
       `CPU/event/stream ${perEv.toFixed(1).padStart(6)} us  per extra stream ${extra.padStart(8)}  ` +
       `other seat p50 ${ms(percentile(r.other, 50))} p99 ${ms(percentile(r.other, 99))} ms  ` +
-      `POST p50 ${ms(percentile(r.post, 50))} p99 ${ms(percentile(r.post, 99))} ms  loads ${Number.isNaN(r.builds) ? "-" : r.builds}  looks/stream/play ${Number.isNaN(r.wakes) ? "-" : r.wakes.toFixed(1)}`);
+      `POST p50 ${ms(percentile(r.post, 50))} p99 ${ms(percentile(r.post, 99))} ms  ` +
+      (NCHAN ? nginx.trim() : `loads ${Number.isNaN(r.builds) ? "-" : r.builds}  looks/stream/play ${Number.isNaN(r.wakes) ? "-" : r.wakes.toFixed(1)}`));
     rows.push(r);
   }
   const none = rows.find((r) => r.followers === 0), two = rows.find((r) => r.followers === 200);

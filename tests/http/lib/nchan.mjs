@@ -56,7 +56,7 @@ async function startFcgi(bin, dir, i, store, admin, publish) {
   return p;
 }
 
-export async function startNchan({ procs = 1, store, nginxes = 1, redis } = {}) {
+export async function startNchan({ procs = 1, store, nginxes = 1, redis, connections = 512 } = {}) {
   const bin = path.resolve(ROOT, process.env.CROUPIER_BIN || 'build/croupier');
   const dir = mkdtempSync(path.join(tmpdir(), 'croupier-nchan-'));
   const admin = randomBytes(24).toString('base64url');
@@ -89,9 +89,9 @@ export async function startNchan({ procs = 1, store, nginxes = 1, redis } = {}) 
       return t.replace(/ rate=\d+r\/[sm]/g, ' rate=100000r/s').replace(/ burst=\d+/g, ' burst=100000');
     };
     writeFileSync(path.join(n.dir, 'nginx.conf'), `load_module ${NCHAN_MODULE};
-daemon off; master_process off; worker_processes 1;
+daemon off; master_process off; worker_processes 1; worker_rlimit_nofile ${2 * connections + 64};
 error_log ${n.dir}/error.log; pid ${n.dir}/nginx.pid;
-events { worker_connections 512; }
+events { worker_connections ${connections}; }
 http {
 ${marked('nginx-fastcgi.conf', 'http')}
 ${marked('nginx-nchan.conf', 'nchan-http')}
@@ -146,6 +146,8 @@ ${marked('nginx-nchan.conf', 'nchan-server')}
     admin,
     base: nx[0].base,
     bases: nx.map((n) => n.base),
+    /** nginx's process ids (one process each: no master; for CPU figures). */
+    nginxPids: () => nx.map((n) => n.proc.pid),
     accessLogs: nx.map((n) => n.accessLog),
     fcgis,
     async restartNginx(i = 0) {

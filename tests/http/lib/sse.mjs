@@ -8,11 +8,12 @@
 //   s.frames                             // [{id, event, data (parsed), text (the frame)}]
 //   await s.until((frames, unnumbered) => ...)  // until it holds (unnumbered: frames without an id)
 //   s.close();
+//   follow(url, headers, { idFromData: true })  // through nchan: an event's number is its data's "n"
 import http from 'node:http';
 import WebSocket from 'ws';
 import { performance } from 'node:perf_hooks';
 
-export function follow(url, headers = {}) {
+export function follow(url, headers = {}, { idFromData = false } = {}) {
   const at = new Map(); // event id -> arrival time
   const frames = []; // the events, as they came
   const waiting = new Map(); // event id -> [resolve]
@@ -33,9 +34,11 @@ export function follow(url, headers = {}) {
         while ((i = buf.indexOf('\n\n')) >= 0) {
           const frame = buf.slice(0, i);
           buf = buf.slice(i + 2);
-          const m = /^id: (\d+)$/m.exec(frame);
+          let m = /^id: (\d+)$/m.exec(frame);
           const data = /^data: (.*)$/m.exec(frame);
           const event = (/^event: (.*)$/m.exec(frame) || [])[1];
+          // nchan's ids are its own (time:tag): the event's number is its data's "n"
+          if (!m && idFromData && data) { const n = JSON.parse(data[1]).n; if (Number.isInteger(n)) m = [null, String(n)]; }
           if (!m) {
             if (data) unnumbered.push({ event, data: JSON.parse(data[1]), text: frame });
             seen();
