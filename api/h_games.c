@@ -10,6 +10,7 @@
 #include "core/jsonx.h"
 #include "json_arena.h"
 #include "json_out.h"
+#include "notify.h"
 #include "snapshot.h"
 
 /* A reader's view for an answer's "state". A game that writes its view as
@@ -427,6 +428,8 @@ static int store_new_game(const api_config *cfg, const http_req *req, idem_ticke
     }
     if (created) {
         metrics_game_created();
+        notify_game(row.id); /* its nchan channels get the deal's events at once, not with
+                                its first play (notify.h) */
         res->stored = strlen(meta_s) + strlen(origin_s) + snap_len;
         for (int r = 0; r < nrows; r++)
             res->stored += (rows[r].play ? strlen(rows[r].play) : 0) +

@@ -1,39 +1,21 @@
 // A slow follower never slows anyone else (issue 45 item 4, croupier serve):
-// a crowd of followers that stop reading (SSE and WebSocket, half each), on
-// sockets that take 4 KiB (SO_RCVBUF: one Python process holds them all, as
-// Node cannot set it), while a person plays a whole Five Crowns game against
+// a crowd of followers that stop reading (SSE and WebSocket, half each, on
+// 4 KiB sockets: lib/stalled.mjs), while a person plays a whole Five Crowns game against
 // six bots and other followers (seat and spectators, SSE and WebSocket)
 // read it. Each reading follower must get every event, exactly as GET
 // /events answers its reader; each stalled one must be cut off by the
 // server (its write timeout: /metrics croupier_streams_cut_total, and its
 // slot given back), never left to hold its output.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import { useServer, expectStatus } from './lib/server.mjs';
 import { follow, followWs } from './lib/sse.mjs';
+import { stalledFollowers } from './lib/stalled.mjs';
 
 const STALLED = Number(process.env.CROUPIER_TEST_STALLED || 100);
 const srv = useServer({ extraArgs: ['--max-streams', '200', '--max-streams-per-client', '200'] });
 const skip = process.env.CROUPIER_TEST_FRONT === 'fcgi' && 'croupier serve\'s streams (FastCGI has no WebSocket)';
 
-const STALLED_FOLLOWERS = `
-import base64, os, socket, sys, time
-port, n, sse, ws = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
-socks = []
-for i in range(n):
-    s = socket.socket()
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    s.connect(('127.0.0.1', port))
-    if i % 2:
-        head = 'GET %s HTTP/1.1\\r\\nHost: x\\r\\nUpgrade: websocket\\r\\nConnection: Upgrade\\r\\nSec-WebSocket-Version: 13\\r\\nSec-WebSocket-Key: %s\\r\\n\\r\\n' % (ws, base64.b64encode(os.urandom(16)).decode())
-    else:
-        head = 'GET %s HTTP/1.1\\r\\nHost: x\\r\\nAccept: text/event-stream\\r\\n\\r\\n' % sse
-    s.sendall(head.encode())
-    socks.append(s)
-print('connected', flush=True)
-time.sleep(300)  # never reads; killed by the test
-`;
 
 const metrics = async () => (await srv.get('/metrics')).text;
 const value = (text, re) => Number(re.exec(text)?.[1] ?? NaN);
@@ -59,10 +41,8 @@ test(`${STALLED} followers that never read are cut off; every other follower get
   const open0 = value(m0, /^croupier_streams_open (\d+)/m);
   const cut0 = value(m0, /^croupier_streams_cut_total\{kind="sse"\} (\d+)/m) + value(m0, /^croupier_streams_cut_total\{kind="websocket"\} (\d+)/m);
   const { port } = new URL(srv.base);
-  const stalled = spawn('python3', ['-c', STALLED_FOLLOWERS, port, String(STALLED), `/games/${id}/events`, `/games/${id}/ws`],
-    { stdio: ['ignore', 'pipe', 'inherit'] });
+  const stalled = await stalledFollowers(+port, STALLED, `/games/${id}/events`, `/games/${id}/ws`);
   try {
-    await new Promise((r) => stalled.stdout.once('data', r));
     for (let t0 = Date.now(); value(await metrics(), /^croupier_streams_open (\d+)/m) < open0 + STALLED;) {
       assert.ok(Date.now() - t0 < 30_000, 'the stalled followers\' streams opened');
       await sleep(100);

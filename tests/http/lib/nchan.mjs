@@ -56,7 +56,7 @@ async function startFcgi(bin, dir, i, store, admin, publish) {
   return p;
 }
 
-export async function startNchan({ procs = 1, store, nginxes = 1, redis, connections = 512 } = {}) {
+export async function startNchan({ procs = 1, store, nginxes = 1, redis, connections = 512, sndbuf } = {}) {
   const bin = path.resolve(ROOT, process.env.CROUPIER_BIN || 'build/croupier');
   const dir = mkdtempSync(path.join(tmpdir(), 'croupier-nchan-'));
   const admin = randomBytes(24).toString('base64url');
@@ -106,7 +106,7 @@ ${i === 0 ? `  server {
 ${marked('nginx-nchan.conf', 'nchan-internal')}
   }` : ''}
   server {
-    listen 127.0.0.1:${n.port};
+    listen 127.0.0.1:${n.port}${sndbuf ? ` sndbuf=${sndbuf}` : ''};
 ${marked('nginx-fastcgi.conf', 'server')}
 ${marked('nginx-nchan.conf', 'nchan-server')}
     location / {
