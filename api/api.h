@@ -44,6 +44,7 @@ enum {
     ROUTE_KEYED = 1,  /* takes Idempotency-Key (api/idem.h) */
     ROUTE_CREATE = 2, /* stores a new game: counted against QUOTA_CREATE (api/quota.h) */
     ROUTE_WORK = 4,   /* work without a game or a turn: its CPU time against QUOTA_WORK */
+    ROUTE_NOTES = 8,  /* writes a card note: one unit of QUOTA_NOTES */
 };
 
 extern const route api_routes[]; /* routes.c; terminated by a NULL method */

@@ -32,9 +32,10 @@ static struct {
     } k[QUOTA__KINDS];
 } Q = {.mu = PTHREAD_MUTEX_INITIALIZER,
        .k = {{.cap = QUOTA_CREATE_DEFAULT, .total_cap = QUOTA_CREATE_TOTAL_DEFAULT},
-             {.cap = QUOTA_WORK_DEFAULT * 1000.0, .total_cap = QUOTA_WORK_TOTAL_DEFAULT * 1000.0}}};
+             {.cap = QUOTA_WORK_DEFAULT * 1000.0, .total_cap = QUOTA_WORK_TOTAL_DEFAULT * 1000.0},
+             {.cap = QUOTA_NOTES_DEFAULT, .total_cap = QUOTA_NOTES_TOTAL_DEFAULT}}};
 
-static const char *const NAMES[QUOTA__KINDS] = {"create", "work"};
+static const char *const NAMES[QUOTA__KINDS] = {"create", "work", "notes"};
 
 static int64_t now_ms(void)
 {

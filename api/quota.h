@@ -1,6 +1,6 @@
 /* quota.h: how much a client may ask of the server that no turn limits.
  *
- * Two things a client can ask for at any rate, and whose cost it chooses:
+ * Three things a client can ask for at any rate, and whose cost it chooses:
  *
  *  - QUOTA_CREATE: new stored games (POST /games, POST /games/import), which
  *    stay in the store. A game costs one unit, plus one per 16 KiB it
@@ -8,6 +8,9 @@
  *    one stores a few hundred KiB).
  *  - QUOTA_WORK: work without a game (GET /cases), which costs the CPU time
  *    it takes, in milliseconds (a Phazed suite of 5,000 cases takes seconds).
+ *  - QUOTA_NOTES: card notes written (PUT and DELETE /games/{id}/notes/...,
+ *    api/notes.c), a write of the store each, which no turn orders: one
+ *    unit a note.
  *
  * Each is a pair of token buckets (RFC 6585's 429 with Retry-After when
  * empty): one per client address (IPv6 addresses by their /64, which one
@@ -28,13 +31,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum quota_kind { QUOTA_CREATE = 0, QUOTA_WORK = 1, QUOTA__KINDS };
+enum quota_kind { QUOTA_CREATE = 0, QUOTA_WORK = 1, QUOTA_NOTES = 2, QUOTA__KINDS };
 
 enum {
     QUOTA_CREATE_DEFAULT = 120,      /* games a minute from one address */
     QUOTA_CREATE_TOTAL_DEFAULT = 3000, /* ... from all of them */
     QUOTA_WORK_DEFAULT = 20,         /* CPU seconds a minute from one address */
     QUOTA_WORK_TOTAL_DEFAULT = 60,   /* ... from all of them */
+    QUOTA_NOTES_DEFAULT = 300,       /* card notes written a minute from one address */
+    QUOTA_NOTES_TOTAL_DEFAULT = 6000, /* ... from all of them */
     QUOTA_CLIENTS = 4096,
     QUOTA_CREATE_BYTES = 16384,      /* stored bytes that make one more unit */
 };

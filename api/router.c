@@ -269,14 +269,19 @@ static int over_quota(int kind, const http_req *req, http_res *res)
                 "%s created or imported more games than its quota allows (a game counts once, "
                 "and once more per 16 KiB it stored): try again in %d s",
                 whole ? "the server" : "this address", wait);
-    else
+    else if (kind == QUOTA_WORK)
         err_set(&e, ERR_RATE_LIMITED, NULL,
                 "%s asked for more work without a game than its quota allows (the CPU time of "
                 "its requests; one at a time from one address): try again in %d s",
                 whole ? "the server" : "this address", wait);
+    else
+        err_set(&e, ERR_RATE_LIMITED, NULL,
+                "%s wrote more card notes than its quota allows: try again in %d s",
+                whole ? "the server" : "this address", wait);
     http_res_header(res, "Retry-After", "%d", wait);
     http_res_problem(res, req, ERR_RATE_LIMITED, &e,
-                     json_pack("{s:s,s:s}", "quota", kind == QUOTA_CREATE ? "create" : "work",
+                     json_pack("{s:s,s:s}", "quota",
+                               kind == QUOTA_CREATE ? "create" : kind == QUOTA_WORK ? "work" : "notes",
                                "bucket", whole ? "total" : "client"));
     return 1;
 }
@@ -394,7 +399,10 @@ static void dispatch(const api_config *cfg, const http_req *req, http_res *res)
     }
     m.idem = keyed ? &key : NULL;
     /* a replay above costs nothing: the quota counts what is run */
-    int quota = hit->flags & ROUTE_CREATE ? QUOTA_CREATE : hit->flags & ROUTE_WORK ? QUOTA_WORK : -1;
+    int quota = hit->flags & ROUTE_CREATE  ? QUOTA_CREATE
+                : hit->flags & ROUTE_WORK  ? QUOTA_WORK
+                : hit->flags & ROUTE_NOTES ? QUOTA_NOTES
+                                           : -1;
     if (quota >= 0 && over_quota(quota, req, res)) {
         if (keyed)
             idem_end(cfg, &key, res);

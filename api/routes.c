@@ -3,7 +3,8 @@
  * none, the rows whose path matches give 405's Allow). The
  * routes that create games or play in them take an Idempotency-Key (ROUTE_KEYED,
  * api/idem.h); those that store a new game, and the work no turn limits,
- * count against the quotas of api/quota.h (ROUTE_CREATE, ROUTE_WORK). */
+ * count against the quotas of api/quota.h (ROUTE_CREATE, ROUTE_WORK), and
+ * so do the card notes' writes (ROUTE_NOTES). */
 #include "api.h"
 
 const route api_routes[] = {
@@ -29,8 +30,8 @@ const route api_routes[] = {
     {"GET", "/games/{id}/channel", BODY_NONE, h_channel, 0},
     /* a seat's card notes (api/notes.c): in the store beside the game */
     {"GET", "/games/{id}/notes", BODY_NONE, h_notes_get, 0},
-    {"PUT", "/games/{id}/notes/{card}", BODY_JSON, h_note_put, 0},
-    {"DELETE", "/games/{id}/notes/{card}", BODY_NONE, h_note_delete, 0},
+    {"PUT", "/games/{id}/notes/{card}", BODY_JSON, h_note_put, ROUTE_NOTES},
+    {"DELETE", "/games/{id}/notes/{card}", BODY_NONE, h_note_delete, ROUTE_NOTES},
     {"POST", "/games/import", BODY_JSON_OR_TEXT, h_import, ROUTE_KEYED | ROUTE_CREATE},
     {"POST", "/validate", BODY_JSON, h_validate, 0},
     {"POST", "/validate/{game}/{fn}", BODY_JSON, h_fn_validate, 0},

@@ -41,7 +41,8 @@ static void on_signal(int sig)
 typedef struct server_opts {
     const char *cmd, *listen, *store_url, *access_log, *www, *openapi, *docs, *cors, *nchan;
     long long threads, body_limit, max_streams, max_streams_per_client, stream_idle, idem_keep;
-    long long quota[4]; /* --quota-create, -create-total, -work, -work-total; -1 unset */
+    long long quota[6]; /* --quota-create, -create-total, -work, -work-total, -notes,
+                           -notes-total; -1 unset */
     long long store_max_bytes, store_min_free, expire_finished, expire_idle;
     long long replays[3]; /* --max-replays, --max-replays-per-client, --replay-idle; 0 unset */
     int log_fd; /* --access-log, opened by check_files() */
@@ -91,6 +92,10 @@ static void server_usage(FILE *f, const char *cmd)
         "  --quota-work S       CPU seconds a minute of work without a game (GET /cases) from\n"
         "                       one address, one request at a time (default %d; 0: no limit)\n"
         "  --quota-work-total S ... from all addresses together (default %d; 0: no limit)\n"
+        "  --quota-notes N      card notes written a minute from one address (default %d;\n"
+        "                       0: no limit)\n"
+        "  --quota-notes-total N\n"
+        "                       ... from all addresses together (default %d; 0: no limit)\n"
         "  --store-max-bytes BYTES\n"
         "                       no new game once the store is this large (K, M, G; default\n"
         "                       0: no limit); the games there go on\n"
@@ -116,7 +121,7 @@ static void server_usage(FILE *f, const char *cmd)
         fcgi ? "" : " and WebSocket", fcgi ? FCGI_THREADS / 2 : STREAMS_TOTAL_DEFAULT,
         fcgi ? FCGI_THREADS / 2 : STREAMS_PER_CLIENT_DEFAULT, STREAMS_IDLE_DEFAULT,
         QUOTA_CREATE_DEFAULT, QUOTA_CREATE_TOTAL_DEFAULT, QUOTA_WORK_DEFAULT,
-        QUOTA_WORK_TOTAL_DEFAULT,
+        QUOTA_WORK_TOTAL_DEFAULT, QUOTA_NOTES_DEFAULT, QUOTA_NOTES_TOTAL_DEFAULT,
         EXPIRE_FINISHED_DAYS, EXPIRE_IDLE_DAYS,
         IDEM_KEEP_DEFAULT_S, IDEM_KEEP_MIN_S, IDEM_KEEP_MAX_S,
         REPLAYS_TOTAL_DEFAULT, REPLAYS_PER_CLIENT_DEFAULT, REPLAY_IDLE_DEFAULT);
@@ -152,6 +157,7 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
         {"stream-idle", required_argument, 0, 'i'},
         {"quota-create", required_argument, 0, 1000}, {"quota-create-total", required_argument, 0, 1001},
         {"quota-work", required_argument, 0, 1002}, {"quota-work-total", required_argument, 0, 1003},
+        {"quota-notes", required_argument, 0, 1004}, {"quota-notes-total", required_argument, 0, 1005},
         {"store-max-bytes", required_argument, 0, 'M'}, {"store-min-free", required_argument, 0, 'F'},
         {"expire-finished", required_argument, 0, 'E'}, {"expire-idle", required_argument, 0, 'I'},
         {"idempotency-keep", required_argument, 0, 'k'},
@@ -197,9 +203,12 @@ static int parse_server_opts(int argc, char **argv, server_opts *o)
         case 1001:
         case 1002:
         case 1003:
+        case 1004:
+        case 1005:
             if (cli_number(optarg, 0, 1000000, &o->quota[c - 1000])) {
                 static const char *const names[] = {"quota-create", "quota-create-total",
-                                                    "quota-work", "quota-work-total"};
+                                                    "quota-work",   "quota-work-total",
+                                                    "quota-notes",  "quota-notes-total"};
                 fprintf(stderr, "croupier %s: --%s takes 0..1000000 (0: no limit)\n", o->cmd,
                         names[c - 1000]);
                 return 2;
@@ -426,13 +435,14 @@ static void listen_to_store(store *st)
 /* The quotas (quota.h): the options given, the defaults for the rest. */
 static void quotas(const server_opts *o)
 {
-    const long dflt[4] = {QUOTA_CREATE_DEFAULT, QUOTA_CREATE_TOTAL_DEFAULT, QUOTA_WORK_DEFAULT,
-                          QUOTA_WORK_TOTAL_DEFAULT};
-    long v[4];
-    for (int i = 0; i < 4; i++)
+    const long dflt[6] = {QUOTA_CREATE_DEFAULT, QUOTA_CREATE_TOTAL_DEFAULT, QUOTA_WORK_DEFAULT,
+                          QUOTA_WORK_TOTAL_DEFAULT, QUOTA_NOTES_DEFAULT, QUOTA_NOTES_TOTAL_DEFAULT};
+    long v[6];
+    for (int i = 0; i < 6; i++)
         v[i] = o->quota[i] >= 0 ? (long)o->quota[i] : dflt[i];
     quota_configure(QUOTA_CREATE, v[0], v[1]);
     quota_configure(QUOTA_WORK, v[2], v[3]);
+    quota_configure(QUOTA_NOTES, v[4], v[5]);
 }
 
 /* The shared replays' bounds (replays.h): the options given, the defaults
@@ -485,7 +495,7 @@ static int cmd_serve(int argc, char **argv)
 {
     server_opts o = {.cmd = "serve", .listen = "127.0.0.1:8080", .www = "www",
                      .openapi = "openapi/openapi.yaml", .docs = "docs", .threads = SERVE_THREADS,
-                     .body_limit = 65536, .quota = {-1, -1, -1, -1}};
+                     .body_limit = 65536, .quota = {-1, -1, -1, -1, -1, -1}};
     front_civet fc;
     memset(&fc, 0, sizeof fc);
     store *st = NULL;
@@ -533,7 +543,7 @@ static int cmd_fcgi(int argc, char **argv)
 {
     server_opts o = {.cmd = "fcgi", .listen = NULL, .www = "www",
                      .openapi = "openapi/openapi.yaml", .docs = "docs", .threads = FCGI_THREADS,
-                     .body_limit = 65536, .quota = {-1, -1, -1, -1}};
+                     .body_limit = 65536, .quota = {-1, -1, -1, -1, -1, -1}};
     api_config cfg;
     store *st = NULL;
     int rc = server_setup(argc, argv, &o, &cfg, &st);

@@ -4,7 +4,8 @@
 // seats, spectators and the host read none, the admin all. Once the game is
 // over everyone reads every seat's and nobody writes. A note never moves the
 // game's version or its events. Every bad input is a problem naming what is
-// wrong; a seat keeps at most 100 notes; a deleted game's notes go with it.
+// wrong; a seat keeps at most 100 notes; writes count against a quota; a
+// deleted game's notes go with it.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -135,5 +136,30 @@ test('a deleted game\'s notes go with it', async () => {
     // the row itself, read from the server's own file
     const rows = execFileSync('python3', ['-c', 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute("select count(*) from card_notes where game_id=?", (sys.argv[2],)).fetchone()[0])', m[1], g.id], { encoding: 'utf8' });
     assert.equal(rows.trim(), '0', 'no row left in card_notes');
+  }
+});
+
+test('note writes count against their quota: past it 429 with Retry-After, and a read is never refused', async () => {
+  // a server of its own, with an allowance of 5 note writes a minute
+  const { startServer } = await import('./lib/server.mjs');
+  const own = await startServer({ extraArgs: ['--quota-notes', '5', '--quota-notes-total', '1000'] });
+  try {
+    const g = await request(own.base, 'POST', '/games', { json: { game: 'hanabi', seed: 306, players: [{ name: 'Ada' }, { name: 'Bob' }] } });
+    expectStatus(g, 201);
+    const token = g.json.seats[0].token;
+    for (let i = 0; i < 5; i++) expectStatus(await request(own.base, 'PUT', `/games/${g.json.id}/notes/k${i}`, { json: { text: 'x' }, token }), 200);
+    const p = expectProblem(await request(own.base, 'PUT', `/games/${g.json.id}/notes/k5`, { json: { text: 'x' }, token }), 429, 'too-many-requests');
+    assert.equal(p.quota, 'notes');
+    assert.equal(p.bucket, 'client');
+    const del = await request(own.base, 'DELETE', `/games/${g.json.id}/notes/k0`, { token });
+    expectProblem(del, 429, 'too-many-requests', 'a delete is a write too');
+    assert.match(del.headers.get('retry-after'), /^[1-9][0-9]*$/);
+    const r = await request(own.base, 'GET', `/games/${g.json.id}/notes`, { token });
+    expectStatus(r, 200, 'reading is not a write');
+    assert.equal(r.json.notes.length, 5);
+    expectStatus(await request(own.base, 'GET', `/games/${g.json.id}`, { token }), 200);
+  } finally {
+    const { code } = await own.stop();
+    assert.equal(code, 0);
   }
 });
