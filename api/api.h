@@ -219,6 +219,10 @@ const char *req_token(const http_req *req, char *buf, size_t n);
 /* Strictness helper: 400 naming the first member of `obj` not in `allowed`
  * (NULL-terminated). Returns 0 when all are known. The engine's jx_known
  * (engine/core/jsonx.h), the one check games use too. */
+/* A text a person typed (a name, a note), UTF-8 as jansson keeps every
+ * string: its length in characters, or -1 when it holds a control
+ * character. */
+long text_chars(const char *s);
 int reject_unknown(const json_t *obj, const char *const *allowed,
                    const char *base, game_err *e);
 

@@ -589,6 +589,17 @@ json_t *ctx_public_seats(const json_t *meta)
     return out;
 }
 
+long text_chars(const char *s)
+{
+    long chars = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            return -1;
+        chars += (*p & 0xc0) != 0x80;
+    }
+    return chars;
+}
+
 int reject_unknown(const json_t *obj, const char *const *allowed,
                    const char *base, game_err *e)
 {

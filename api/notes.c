@@ -40,8 +40,8 @@ static int card_key_ok(const char *key)
     return 0;
 }
 
-/* The text of a note: a string of at most NOTE_CHARS characters (UTF-8,
- * as jansson keeps every string), none a control character; "" deletes. */
+/* The text of a note: a string of at most NOTE_CHARS characters, none a
+ * control character (text_chars); "" deletes. */
 static int note_text(const json_t *body, const char **out, game_err *e)
 {
     static const char *const allowed[] = {"text", NULL};
@@ -53,14 +53,11 @@ static int note_text(const json_t *body, const char **out, game_err *e)
                        "a note is {\"text\": \"...\"} (\"\" deletes it)");
     if (jx_string(t, "/text", out, e))
         return ERR_BAD_MEMBER;
-    size_t chars = 0;
-    for (const unsigned char *p = (const unsigned char *)*out; *p; p++) {
-        if (*p < 0x20 || *p == 0x7f)
-            return err_set(e, ERR_BAD_MEMBER, "/text", "a note holds no control character");
-        chars += (*p & 0xc0) != 0x80;
-    }
+    long chars = text_chars(*out);
+    if (chars < 0)
+        return err_set(e, ERR_BAD_MEMBER, "/text", "a note holds no control character");
     if (chars > NOTE_CHARS)
-        return err_set(e, ERR_BAD_MEMBER, "/text", "a note has at most %d characters (this has %zu)",
+        return err_set(e, ERR_BAD_MEMBER, "/text", "a note has at most %d characters (this has %ld)",
                        NOTE_CHARS, chars);
     return 0;
 }
@@ -90,10 +87,10 @@ int h_notes_get(const api_config *cfg, const http_req *req, const route_match *m
         ctx_free(&c);
         return res->status;
     }
-    /* whose notes: every seat's (-1) once the game is over and for the
-     * admin; else the seat's own; none for the others (-2) */
-    int all = over(&c) || c.seat == SEAT_ADMIN;
-    int whose = all ? -1 : c.seat >= 0 && !c.resigned ? c.seat : -2;
+    /* whose notes: every seat's (-1) to whoever reads everything hidden
+     * (the admin, and everyone once the game is over: ctx_sees_reasoning);
+     * else the seat's own; none for the others (-2) */
+    int whose = ctx_sees_reasoning(c.ops, c.st, c.seat) ? -1 : c.seat >= 0 && !c.resigned ? c.seat : -2;
     store_card_note *v = NULL;
     int k = 0, rc = whose == -2 ? 0 : cfg->store->vt->notes(cfg->store, c.row.id, whose, &v, &k);
     ctx_free(&c);

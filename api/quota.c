@@ -37,6 +37,8 @@ static struct {
 
 static const char *const NAMES[QUOTA__KINDS] = {"create", "work", "notes"};
 
+const char *quota_name(int kind) { return kind >= 0 && kind < QUOTA__KINDS ? NAMES[kind] : "?"; }
+
 static int64_t now_ms(void)
 {
     struct timespec ts;

@@ -63,6 +63,8 @@ int quota_take(int kind, const char *client, double units, int *whole);
  * both buckets (the request's cost beyond what it took). */
 void quota_end(int kind, const char *client, double units);
 
+/* The quota's name in problems and /metrics: "create", "work", "notes". */
+const char *quota_name(int kind);
 /* The refusals so far, for /metrics: appends Prometheus text at buf + *k. */
 void quota_metrics(char *buf, size_t cap, size_t *k);
 

@@ -169,9 +169,8 @@ static int read_name(const json_t *body, const char *dflt, char out[NAME_BYTES +
         size_t len = strlen(s);
         if (len < 1 || len > NAME_BYTES)
             return err_set(e, ERR_BAD_MEMBER, "/name", "a name has 1 to 64 characters");
-        for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-            if (*p < 0x20 || *p == 0x7f)
-                return err_set(e, ERR_BAD_MEMBER, "/name", "a name holds no control character");
+        if (text_chars(s) < 0)
+            return err_set(e, ERR_BAD_MEMBER, "/name", "a name holds no control character");
     }
     snprintf(out, NAME_BYTES + 1, "%s", s);
     return 0;

@@ -280,9 +280,8 @@ static int over_quota(int kind, const http_req *req, http_res *res)
                 whole ? "the server" : "this address", wait);
     http_res_header(res, "Retry-After", "%d", wait);
     http_res_problem(res, req, ERR_RATE_LIMITED, &e,
-                     json_pack("{s:s,s:s}", "quota",
-                               kind == QUOTA_CREATE ? "create" : kind == QUOTA_WORK ? "work" : "notes",
-                               "bucket", whole ? "total" : "client"));
+                     json_pack("{s:s,s:s}", "quota", quota_name(kind), "bucket",
+                               whole ? "total" : "client"));
     return 1;
 }
 

@@ -9,7 +9,7 @@ import { withExplanations } from './log.js';
 import { nth } from './numbering.js';
 import { botsList } from './help.js';
 import { refreshMyGames, saveInvites, setToken } from './seats.js';
-import { app, dispatch, say, sayError, tableOf } from './state.js';
+import { app, dispatch, pref, say, sayError, setPref, tableOf } from './state.js';
 
 let formGame = null; // the game the form's fields were last filled for
 
@@ -20,7 +20,7 @@ export function setupForm() {
   const gameSel = byId('ng-game');
   gameSel.addEventListener('change', () => fillGameFields());
   byId('ng-players').addEventListener('input', () => fillBotSeats());
-  const savedName = localStorage.getItem('croupier.name');
+  const savedName = pref('name', '');
   if (savedName) byId('ng-name').value = savedName;
   byId('ng-resume-file').addEventListener('change', (ev) => resumeFromFile(ev.target.files && ev.target.files[0]));
   form.addEventListener('submit', (ev) => {
@@ -251,7 +251,7 @@ async function createGame() {
     return { bot: s.value };
   });
   const meSeat = sels.findIndex((s) => s.value === ME);
-  if (typed && (meSeat >= 0 || inviting)) localStorage.setItem('croupier.name', typed);
+  if (typed && (meSeat >= 0 || inviting)) setPref('name', typed);
   const body = { game: g.game, variant: byId('ng-variant').value, players };
   if (inviting) body.host = { name };
   if (seedText) body.seed = Number(seedText);

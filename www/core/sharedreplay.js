@@ -13,7 +13,7 @@
 import { api } from './api.js';
 import { byId, h } from './dom.js';
 import { SSEParser } from './events.js';
-import { app, dispatch, say, sayError } from './state.js';
+import { app, dispatch, pref, say, sayError, setPref } from './state.js';
 
 const KEY = (rid) => `croupier.replay.${rid}`;
 
@@ -30,14 +30,13 @@ function keep(rid, v) {
 const set = (shared) => dispatch({ type: 'replay/shared', shared });
 
 /** The name the others read ("Following Ada", "Bea asks to lead"): the one
- *  typed in the bar, else the one this browser keeps (croupier.name, the
- *  lobby's "Your name"); a typed one is kept. None: the server's default. */
+ *  typed in the bar, else the one this browser keeps (the `name` setting,
+ *  croupier.name: the lobby's "Your name"); a typed one is kept. None: the
+ *  server's default. */
 function myName() {
   const typed = (byId('shared-name').value || '').trim().slice(0, 64);
-  try {
-    if (typed) { localStorage.setItem('croupier.name', typed); return typed; }
-    return (localStorage.getItem('croupier.name') || '').trim().slice(0, 64);
-  } catch { return typed; }
+  if (typed) setPref('name', typed);
+  return typed || String(pref('name', '') || '').trim().slice(0, 64);
 }
 const withName = (body) => { const name = myName(); return name ? { ...body, name } : body; };
 
@@ -210,9 +209,7 @@ export function drawShared(s) {
   toggle.textContent = sh.alone ? 'Follow again' : 'Browse alone';
   byId('shared-name-field').hidden = sh.lead || !!sh.asked;
   const nameIn = byId('shared-name');
-  if (!nameIn.value && document.activeElement !== nameIn) {
-    try { nameIn.value = localStorage.getItem('croupier.name') || ''; } catch { /* storage off */ }
-  }
+  if (!nameIn.value && document.activeElement !== nameIn) nameIn.value = pref('name', '') || '';
   const ask = byId('shared-ask');
   ask.hidden = sh.lead;
   ask.disabled = !!sh.asked;
