@@ -63,6 +63,7 @@ int h_game_delete(const api_config *, const http_req *, const route_match *, jso
 int h_plays_post(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_resign(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_plays_get(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+int h_play_delete(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_seat_claim(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_seat_invite(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_legal(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
@@ -88,6 +89,28 @@ int h_replay_delete(const api_config *, const http_req *, const route_match *, j
 int h_replay_candidate(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_replay_leader(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
 int h_replay_events(const api_config *, const http_req *, const route_match *, json_t *, http_res *);
+
+/* Plays taken back (api/undo.c): what the event streams need to know.
+ * Every take-back numbers the game's events after its point again (the
+ * new plays take the numbers of those taken back), so a reader's place in
+ * a game's events is the number of the last event it read with the
+ * game's undo count ("epoch") when it read it, packed into one long:
+ * epoch << 32 | n (a game never undone: n alone). Its Server-Sent Events
+ * id is "n" (epoch 0) or "n.epoch" (undo_id_parse). meta's "undo":
+ * {"e": epoch, "at": [[epoch, point], ...]}, the newest UNDO_KEPT takes. */
+enum { UNDO_KEPT = 16 };
+static inline long undo_pos(long n, long epoch) { return (long)((unsigned long)epoch << 32) | n; }
+static inline long undo_pos_n(long pos) { return pos & 0xffffffffL; }
+static inline long undo_pos_epoch(long pos) { return (long)((unsigned long)pos >> 32); }
+long undo_epoch(const json_t *meta);
+/* Where a reader who read up to event n under `epoch` resumes: n when no
+ * play was taken back since; else the lowest point taken back to since
+ * (n if lower), 0 when meta no longer says (more than UNDO_KEPT since). */
+long undo_resume(const json_t *meta, long n, long epoch);
+/* Record a take-back to point `keep` in meta (owned): the epoch moves on. */
+int undo_mark(json_t *meta, long keep);
+/* "n" or "n.epoch" into a position (0 <= n <= max): 0, or -1 when malformed. */
+int undo_id_parse(const char *s, long max, long *pos);
 
 /* A stored game loaded for one request (api/gamectx.c). */
 typedef struct game_ctx {

@@ -83,11 +83,27 @@ static int snapshot_of(const api_config *cfg, int rc, game_ctx *cp, long after, 
     out->over = gs.over;
     out->to_move = gs.over ? -1 : gs.to_move;
     out->version = c.row.version;
+    /* after a take-back the events after its point are numbered again: a
+     * reader who read past that point under an earlier epoch first gets a
+     * "rewind" to it (api.h: "Plays taken back") */
+    long n = undo_pos_n(after), epoch = undo_epoch(c.meta),
+         from = undo_resume(c.meta, n, undo_pos_epoch(after));
     if (seen >= 0 && c.row.version == seen) /* no write since: no event either */
         out->events = json_array();
     else
-        out->events = c.ops->events ? c.ops->events(c.st, c.reader, after)
-                                    : history_events(cfg, c.row.id, c.ops, c.st, c.reader, after);
+        out->events = c.ops->events ? c.ops->events(c.st, c.reader, from)
+                                    : history_events(cfg, c.row.id, c.ops, c.st, c.reader, from);
+    if (out->events && from < n && !(seen >= 0 && c.row.version == seen))
+        json_array_insert_new(out->events, 0,
+                              json_pack("{s:I,s:s,s:I,s:I}", "n", (json_int_t)from, "event", "rewind",
+                                        "to", (json_int_t)from, "version",
+                                        (json_int_t)c.row.version));
+    if (out->events && epoch) { /* the number each event has under this epoch */
+        size_t i;
+        json_t *ev;
+        json_array_foreach(out->events, i, ev)
+            json_object_set_new(ev, "e", json_integer(epoch));
+    }
     ctx_free(&c);
     return out->events ? 0 : err_set(e, ERR_INTERNAL, NULL, "no events");
 }
@@ -134,7 +150,9 @@ int h_events(const api_config *cfg, const http_req *req, const route_match *m,
         goto done;
     }
     http_res_header(res, "ETag", "\"%lld\"", snap.version);
-    http_res_json(res, 200, page(snap.events, after, limit, "n", req, res));
+    /* the load kept only the events after the reader's place (a rewind first when
+     * plays were taken back since): all of them, by pages */
+    http_res_json(res, 200, page(snap.events, -1, limit, "n", req, res));
 done:
     return res->status;
 }

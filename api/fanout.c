@@ -137,14 +137,16 @@ static void put(txt *o, const char *s, size_t n)
     o->p[o->k] = 0;
 }
 
-/* Server-Sent Events: "id: n\nevent: name\ndata: {json}\n\n" per event.
- * WebSocket: the event without its "n", as Python's json.dumps writes it
- * (the seed's protocol, front_ws.c). */
-static char *text_of(int kind, const json_t *ev, long n, size_t *len)
+/* Server-Sent Events: "id: n\nevent: name\ndata: {json}\n\n" per event,
+ * the id "n.e" in a game whose plays were taken back (its "e", api.h).
+ * WebSocket: the event without its "n" and "e", as Python's json.dumps
+ * writes it (the seed's protocol, front_ws.c). */
+static char *text_of(int kind, const json_t *ev, long pos, size_t *len)
 {
     if (kind == FAN_WS) {
         json_t *bare = json_copy((json_t *)ev);
         json_object_del(bare, "n");
+        json_object_del(bare, "e");
         char *t = json_text(bare, JSON_ENSURE_ASCII);
         json_decref(bare);
         *len = t ? strlen(t) : 0;
@@ -152,11 +154,17 @@ static char *text_of(int kind, const json_t *ev, long n, size_t *len)
     }
     char *data = json_out(ev, NULL);
     const char *name = json_string_value(json_object_get(ev, "event"));
-    int k = snprintf(NULL, 0, "id: %ld\nevent: %s\ndata: %s\n\n", n, name ? name : "message",
+    char id[48];
+    long n = undo_pos_n(pos), e = undo_pos_epoch(pos);
+    if (e)
+        snprintf(id, sizeof id, "%ld.%ld", n, e);
+    else
+        snprintf(id, sizeof id, "%ld", n);
+    int k = snprintf(NULL, 0, "id: %s\nevent: %s\ndata: %s\n\n", id, name ? name : "message",
                      data ? data : "{}");
     char *t = k > 0 ? malloc((size_t)k + 1) : NULL;
     if (t)
-        snprintf(t, (size_t)k + 1, "id: %ld\nevent: %s\ndata: %s\n\n", n,
+        snprintf(t, (size_t)k + 1, "id: %s\nevent: %s\ndata: %s\n\n", id,
                  name ? name : "message", data ? data : "{}");
     free(data);
     *len = t ? (size_t)k : 0;
@@ -180,7 +188,9 @@ static fan_buf *buf_of(int kind, const json_t *events)
     put(&o, "", 0);
     json_t *ev;
     json_array_foreach(events, i, ev) {
-        long n = (long)json_integer_value(json_object_get(ev, "n"));
+        /* its place: number and epoch (api.h), the order streams take them in */
+        long n = undo_pos((long)json_integer_value(json_object_get(ev, "n")),
+                          (long)json_integer_value(json_object_get(ev, "e")));
         size_t len;
         char *t = text_of(kind, ev, n, &len);
         if (!t)

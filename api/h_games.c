@@ -1023,6 +1023,158 @@ done:
     return res->status;
 }
 
+/* DELETE /games/{id}/plays/{n}: the seat to move takes back play n, the
+ * game's last, its own, made in the turn it is still playing, when the
+ * game allows it of that play (game.h: undoable; docs/api.md "Taking a
+ * play back"); n is the play's record's "n", from 0. The position is
+ * rebuilt from the origin and the log up to play n - 1 (the game needs no inverse of its plays); the store deletes
+ * play n and moves the version on in one write (store.h: rewind), and the
+ * event streams number the events after n - 1 again (api.h: "Plays taken
+ * back"). One play a request: the newest first, as a stack. Replies as a
+ * play does, with the play taken back in "undone". */
+int h_play_delete(const api_config *cfg, const http_req *req, const route_match *m,
+                  json_t *body, http_res *res)
+{
+    (void)body;
+    game_err e = {0};
+    game_ctx c;
+    store_play *rows = NULL;
+    int k = 0;
+    void *before = NULL;
+    json_t *play = NULL;
+    char *end;
+    int last = strcmp(m->params[1], "last") == 0; /* the game's last play, whatever its number */
+    long n = last ? 0 : strtol(m->params[1], &end, 10);
+    if (!last && (!*m->params[1] || *end || n < 0 || n > 100000000)) {
+        err_set(&e, ERR_NOT_FOUND, NULL, "no play '%.20s': a play's number (its record's \"n\") "
+                "is a whole number from 0, or \"last\"", m->params[1]);
+        http_res_fail(res, req, &e);
+        return res->status;
+    }
+    int rc = ctx_load(cfg, req, m->params[0], &c, &e);
+    if (rc)
+        goto done;
+    game_status gs;
+    c.ops->status(c.st, &gs);
+    if (c.seat == SEAT_SPECTATOR) {
+        rc = err_set(&e, ERR_UNAUTHORIZED, NULL, "taking a play back needs your seat token");
+        goto done;
+    }
+    if (c.seat == SEAT_ADMIN || c.resigned) {
+        rc = err_set(&e, ERR_FORBIDDEN, NULL, c.resigned ? "you resigned this seat: a bot plays it"
+                                                         : "the admin token has no seat");
+        goto done;
+    }
+    const char *im = http_req_header(req, "If-Match");
+    if (im && !tag_matches(im, c.row.version)) {
+        err_set(&e, ERR_STALE, NULL, "If-Match %s is not the current version %lld", im,
+                (long long)c.row.version);
+        http_res_problem(res, req, ERR_STALE, &e,
+                         json_pack("{s:I}", "version", (json_int_t)c.row.version));
+        goto done;
+    }
+    if (!c.ops->undoable) {
+        rc = err_set(&e, ERR_NO_UNDO, NULL, "%s never takes a play back", c.ops->title);
+        goto done;
+    }
+    if (gs.over) {
+        rc = err_set(&e, ERR_GAME_OVER, NULL, "the game is over: its plays stand");
+        goto done;
+    }
+    /* play n and the one after it, if any; or the last few (status's count
+     * of plays is the history's length, whether its records count from 0
+     * or 1) and the newest of them */
+    rc = last ? store_plays(cfg->store, c.row.id, gs.plays - 3 > -1 ? gs.plays - 3 : -1, 0, 0,
+                            &rows, &k)
+              : store_plays(cfg->store, c.row.id, n - 1, 2, 0, &rows, &k);
+    if (rc) {
+        err_set(&e, rc, NULL, "the store could not read the game's plays");
+        goto done;
+    }
+    const store_play *row = k ? &rows[last ? k - 1 : 0] : NULL;
+    if (row && last)
+        n = row->n;
+    if (!row || row->n != n) {
+        rc = last ? err_set(&e, ERR_NOT_FOUND, NULL, "this game has no play in its log yet")
+                  : err_set(&e, ERR_NOT_FOUND, NULL, "this game has no play %ld in its log (taken "
+                            "back already, or not made yet)", n);
+        goto done;
+    }
+    if ((!last && k > 1) || row->seat != c.seat || row->kind != STORE_PERSON || gs.to_move != c.seat) {
+        rc = !last && k > 1
+                 ? err_set(&e, ERR_NO_UNDO, NULL, "only the game's last play can be taken back, "
+                           "and play %ld came after play %ld", rows[1].n, n)
+             : row->seat != c.seat ? err_set(&e, ERR_NO_UNDO, NULL, "play %ld was player %d's, "
+                                             "not yours", n, row->seat + 1)
+             : row->kind != STORE_PERSON
+                 ? err_set(&e, ERR_NO_UNDO, NULL, "play %ld was %s, not a person's choice", n,
+                           row->kind == STORE_BOT ? "a bot's" : "forced (no other play was possible)")
+                 : err_set(&e, ERR_NO_UNDO, NULL, "your turn is over: its plays stand");
+        goto done;
+    }
+    json_error_t je;
+    long origin_last = -1, log_last = -1;
+    if (!(play = json_loads(row->play ? row->play : "", 0, &je)) ||
+        !(before = calloc(1, c.ops->state_size))) {
+        rc = err_set(&e, ERR_INTERNAL, NULL, "play %ld could not be read back", n);
+        goto done;
+    }
+    if ((rc = ctx_rebuild(cfg, c.ops, c.row.id, n - 1, before, &origin_last, &log_last, &e)))
+        goto done;
+    char why[200] = "";
+    if (origin_last >= n || !c.ops->undoable(before, c.seat, play, why, sizeof why)) {
+        rc = origin_last >= n
+                 ? err_set(&e, ERR_NO_UNDO, NULL, "play %ld came with the game's origin (an import)", n)
+                 : err_set(&e, ERR_NO_UNDO, NULL, "play %ld cannot be taken back: %s", n, why);
+        goto done;
+    }
+    /* the point: how many events the game has without play n (a spectator's
+     * count: a game's events are one a play for every reader) */
+    json_t *kept = c.ops->events ? c.ops->events(before, SEAT_SPECTATOR, 0)
+                                 : c.ops->history(before, SEAT_SPECTATOR);
+    long point = (long)json_array_size(kept);
+    json_decref(kept);
+    if ((rc = ctx_meta_own(&c)) || (rc = undo_mark(c.meta, point))) {
+        err_set(&e, rc, NULL, "out of memory");
+        goto done;
+    }
+    char *meta = json_out(c.meta, NULL);
+    unsigned char *snap = NULL;
+    size_t len = 0;
+    rc = meta ? snap_pack(c.ops, c.row.id, c.row.version + 1, before, &snap, &len) : ERR_INTERNAL;
+    if (!rc)
+        rc = cfg->store->vt->rewind(cfg->store, c.row.id, c.row.version, meta, snap, len, n - 1);
+    free(snap);
+    free(meta);
+    if (rc == ERR_CONFLICT) {
+        err_set(&e, rc, NULL, "the game changed while the play was being taken back; reload and retry");
+        http_res_problem(res, req, rc, &e, json_pack("{s:I}", "version", (json_int_t)c.row.version + 1));
+        goto done;
+    }
+    if (rc) {
+        ctx_store_fail(&e, rc, "the take-back");
+        goto done;
+    }
+    c.row.version++;
+    notify_game(c.row.id); /* its streams wake and number its events again */
+    json_t *undone = json_pack("{s:I,s:i,s:O}", "n", (json_int_t)n, "seat", c.seat, "play", play);
+    etag(res, c.row.version);
+    state_text view;
+    res_state(res, 200,
+              json_pack("{s:I,s:o,s:o,s:o}", "version", (json_int_t)c.row.version, "undone", undone,
+                        "state", state_value(c.ops, before, c.seat, &view), "status",
+                        ctx_status_json(c.ops, before)),
+              &view);
+done:
+    if (rc && !res->status)
+        http_res_fail(res, req, &e);
+    json_decref(play);
+    free(before);
+    store_plays_free(rows, k);
+    ctx_free(&c);
+    return res->status;
+}
+
 /* GET handlers that only read: load, authenticate, answer. 0 with c
  * loaded, or ctx_load's error with its problem in res; either way the
  * caller's done: path frees c. */
@@ -1055,7 +1207,12 @@ json_t *page(json_t *list, long after, long limit, const char *after_member,
         json_array_append(out, x);
         last = n;
     }
-    if (more)
+    /* an event's place after a take-back is its number and epoch ("n.e", api.h) */
+    long epoch = more ? (long)json_integer_value(json_object_get(json_array_get(out, json_array_size(out) - 1), "e")) : 0;
+    if (more && epoch)
+        http_res_header(res, "Link", "<%s?after=%ld.%ld&limit=%ld>; rel=\"next\"", req->path,
+                        last, epoch, limit);
+    else if (more)
         http_res_header(res, "Link", "<%s?after=%ld&limit=%ld>; rel=\"next\"", req->path, last,
                         limit);
     json_decref(list);

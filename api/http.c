@@ -1,6 +1,7 @@
 /* http.c: request accessors and response builders shared by all handlers,
  * including the one place that writes RFC 9457 problem+json. */
 #include "http.h"
+#include "api.h"
 #include "json_arena.h"
 #include "json_out.h"
 
@@ -374,12 +375,10 @@ int api_events_after(const http_req *req, long max, long *after, int *sse, http_
         a = http_req_header(req, "Last-Event-ID");
     if (!a)
         return 0;
-    char *end;
-    *after = strtol(a, &end, 10);
-    if (*a && !*end && *after >= 0 && *after <= max)
+    if (undo_id_parse(a, max, after) == 0) /* "n", or "n.epoch" after a take-back (api.h) */
         return 0;
     game_err e = {0};
-    err_set(&e, ERR_BAD_QUERY, NULL, "after must be a whole number of events (got '%.20s')", a);
+    err_set(&e, ERR_BAD_QUERY, NULL, "after must be an event's number (got '%.20s')", a);
     http_res_problem(res, req, ERR_BAD_QUERY, &e, json_pack("{s:s}", "parameter", "after"));
     return -1;
 }

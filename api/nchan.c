@@ -122,7 +122,10 @@ static long last_n(const char *ch, char *buf)
     if (r.status != 200)
         return -1;
     json_t *ev = json_loadb(r.body, r.len, 0, NULL);
-    long n = ev ? (long)json_integer_value(json_object_get(ev, "n")) : 0;
+    /* its place: number and epoch, as the events were loaded (api.h) */
+    long n = ev ? undo_pos((long)json_integer_value(json_object_get(ev, "n")),
+                           (long)json_integer_value(json_object_get(ev, "e")))
+                : 0;
     json_decref(ev);
     return n;
 }

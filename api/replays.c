@@ -516,6 +516,7 @@ int h_replay_events(const api_config *cfg, const http_req *req, const route_matc
     int sse;
     if (api_events_after(req, 1000000000L, &after, &sse, res))
         return res->status;
+    after = undo_pos_n(after); /* a replay's events are never taken back */
     replay *r = lock_find(req, m->params[0], res);
     if (!r)
         return res->status;

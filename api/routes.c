@@ -20,6 +20,7 @@ const route api_routes[] = {
     {"DELETE", "/games/{id}", BODY_NONE, h_game_delete, 0},
     {"POST", "/games/{id}/plays", BODY_JSON, h_plays_post, ROUTE_KEYED},
     {"GET", "/games/{id}/plays", BODY_NONE, h_plays_get, 0},
+    {"DELETE", "/games/{id}/plays/{n}", BODY_NONE, h_play_delete, 0},
     {"POST", "/games/{id}/resign", BODY_NONE, h_resign, ROUTE_KEYED},
     {"POST", "/games/{id}/seats/{n}/claim", BODY_JSON, h_seat_claim, 0},
     {"POST", "/games/{id}/seats/{n}/invite", BODY_JSON, h_seat_invite, 0},

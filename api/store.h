@@ -15,7 +15,8 @@
  *            history number), the seat, who chose it (a person, a bot
  *            strategy, or a forced pass), the play and its record (JSON
  *            text), the explanation, the time, and the version of the write
- *            that appended it. Rows of kind STORE_NOTE carry only an
+ *            that appended it (a play taken back is deleted: rewind()).
+ *            Rows of kind STORE_NOTE carry only an
  *            explanation of a play inside the origin (imported or migrated
  *            history); they are never replayed.
  *   card_notes  a seat's notes on cards (api/notes.c): per game, seat and
@@ -174,6 +175,15 @@ typedef struct store_vtable {
     int (*commit)(store *s, const char *id, int64_t expect, const char *meta,
                   const unsigned char *snap, size_t snap_len, const store_play *plays, int k,
                   const store_answer *a);
+    /* Take plays back (DELETE /games/{id}/plays/{n}, api/undo.c): in one
+     * transaction, only if the row still has version `expect`, set version
+     * = expect + 1, meta and the snapshot (of expect + 1), and delete the
+     * game's plays numbered above `keep` (never a STORE_NOTE row). The log
+     * then reads as if they had never been made; the version still moves
+     * on. 0, ERR_CONFLICT (version moved), ERR_NOT_FOUND, ERR_STORE,
+     * ERR_STORE_FULL, ERR_OUTCOME_UNKNOWN (as commit). */
+    int (*rewind)(store *s, const char *id, int64_t expect, const char *meta,
+                  const unsigned char *snap, size_t snap_len, long keep);
     /* Cache fill after a rebuild: set the snapshot of `version` only if the
      * row is still at `version` (otherwise nothing, and 0). 0 or ERR_STORE. */
     int (*snap_put)(store *s, const char *id, int64_t version, const unsigned char *snap,

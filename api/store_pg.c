@@ -80,7 +80,7 @@ _Static_assert(STORE_SCHEMA_VERSION == 5, "this file creates and migrates to sch
 
 enum { Q_GET, Q_ORIGIN, Q_EXISTS, Q_CREATE, Q_CREATE_K, Q_SAME, Q_COMMIT, Q_COMMIT_K, Q_LANDED,
        Q_OVER, Q_SNAP, Q_PLAYS, Q_DEL, Q_PING, Q_SCHEMA, Q_IDEM_CLAIM, Q_IDEM_GET, Q_IDEM_TAKE,
-       Q_IDEM_RELEASE, Q_IDEM_PURGE, Q_AGES, Q_SIZE, Q_NOTES, Q_NOTE_SET, Q_NOTE_DEL, Q__COUNT };
+       Q_IDEM_RELEASE, Q_IDEM_PURGE, Q_AGES, Q_SIZE, Q_NOTES, Q_NOTE_SET, Q_NOTE_DEL, Q_REWIND, Q__COUNT };
 
 #define PLAY_COLS "game_id, n, version, seat, kind, bot, play, record, explanation, at_ms"
 #define NOW_MS "(extract(epoch FROM now()) * 1000)::bigint"
@@ -250,6 +250,16 @@ static const struct {
                     " at_ms = excluded.at_ms RETURNING 1)"
                     " SELECT (SELECT count(*) FROM i), EXISTS (SELECT 1 FROM games WHERE id = $1)",
                     6, {OID_TEXT, OID_INT4, OID_TEXT, OID_TEXT, OID_INT8, OID_INT8}},
+    /* plays taken back (store.h: rewind): the compare-and-swap, the plays
+     * after $5 deleted only from the row the UPDATE returned, the NOTIFY */
+    [Q_REWIND] = {"croupier_rewind",
+                  "WITH u AS (UPDATE games SET version = version + 1, meta = $3, snap = $4,"
+                  " snap_version = CASE WHEN $4 IS NULL THEN -1 ELSE version + 1 END,"
+                  " updated_at = now() WHERE id = $1 AND version = $2 RETURNING version),"
+                  " d AS (DELETE FROM plays WHERE game_id = $1 AND n > $5 AND kind <> 3"
+                  " AND EXISTS (SELECT 1 FROM u))"
+                  " SELECT count(*), count(pg_notify('" PG_CHANNEL "', $6)) FROM u",
+                  6, {OID_TEXT, OID_INT8, OID_TEXT, OID_BYTEA, OID_INT8, OID_TEXT}},
     [Q_NOTE_DEL] = {"croupier_note_del",
                     "WITH d AS (DELETE FROM card_notes WHERE game_id = $1 AND seat = $2"
                     " AND card = $3 RETURNING 1)"
@@ -1257,6 +1267,22 @@ static int commit_landed(pg_store *s, pg_conn *pc, const void *arg)
     return ret;
 }
 
+/* After a compare-and-swap that wrote nothing: ERR_CONFLICT when game `id`
+ * exists (its version moved), ERR_NOT_FOUND when not, ERR_STORE when the
+ * store did not say (logged as `what`'s). */
+static int moved_or_gone(pg_store *s, pg_conn **pc, const char *id, const char *what)
+{
+    const char *e[1] = {id};
+    PGresult *x = run(s, pc, Q_EXISTS, e, NULL, NULL, 0);
+    int ret = ERR_STORE;
+    if (PQresultStatus(x) == PGRES_TUPLES_OK)
+        ret = PQntuples(x) ? ERR_CONFLICT : ERR_NOT_FOUND;
+    else
+        log_fail(what, *pc, x);
+    PQclear(x);
+    return ret;
+}
+
 static int pg_commit(store *base, const char *id, int64_t expect, const char *meta,
                      const unsigned char *snap, size_t snap_len, const store_play *plays, int k,
                      const store_answer *a)
@@ -1303,21 +1329,52 @@ static int pg_commit(store *base, const char *id, int64_t expect, const char *me
         } else {
             log_fail("commit", pc, r);
         }
-        if (wrote == 1) {
+        if (wrote == 1)
             ret = 0;
-        } else if (wrote == 0) { /* nothing written: the version moved, or no such game */
-            const char *e[1] = {id};
-            PGresult *x = run(s, &pc, Q_EXISTS, e, NULL, NULL, 0);
-            if (PQresultStatus(x) == PGRES_TUPLES_OK)
-                ret = PQntuples(x) ? ERR_CONFLICT : ERR_NOT_FOUND;
-            else
-                log_fail("commit", pc, x);
-            PQclear(x);
-        }
+        else if (wrote == 0) /* nothing written: the version moved, or no such game */
+            ret = moved_or_gone(s, &pc, id, "commit");
     }
     PQclear(r);
     conn_give(s, pc);
     free(b.p);
+    return ret;
+}
+
+/* As pg_commit without plays or answer: one statement, settled by
+ * commit_landed (no play to tell by: the version and the meta) when its
+ * answer is lost. */
+static int pg_rewind(store *base, const char *id, int64_t expect, const char *meta,
+                     const unsigned char *snap, size_t snap_len, long keep)
+{
+    pg_store *s = (pg_store *)base;
+    if (!id || !meta || keep < -1 || (snap && snap_len > (size_t)PG_LEN_MAX))
+        return ERR_STORE;
+    op_begin(s, 1);
+    pg_conn *pc = conn_take(s);
+    if (!pc)
+        return ERR_STORE;
+    char eb[24], kb[24], payload[PG_INSTANCE_LEN + 2 + 64];
+    fmt_i64(eb, sizeof eb, expect);
+    fmt_i64(kb, sizeof kb, keep);
+    snprintf(payload, sizeof payload, "%s %s", s->instance, id);
+    const char *v[6] = {id, eb, meta, (const char *)snap, kb, payload};
+    int lens[6] = {0, 0, 0, snap ? (int)snap_len : 0, 0, 0}, fmts[6] = {0, 0, 0, 1, 0, 0};
+    commit_arg arg = {.id = id, .meta = meta, .expect = expect, .first = NULL};
+    wparams w = {.q = Q_REWIND, .tx = 0, .vals = v, .lens = lens, .fmts = fmts};
+    PGresult *r = NULL;
+    int ret = write_q(s, &pc, &w, commit_landed, &arg, &r);
+    if (ret == WQ_ANSWER) {
+        ret = ERR_STORE;
+        if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
+            ret = strcmp(PQgetvalue(r, 0, 0), "1") == 0 ? 0 : moved_or_gone(s, &pc, id, "rewind");
+        } else if (is_sqlstate(r, "40001") || is_sqlstate(r, "40P01")) {
+            ret = ERR_CONFLICT;
+        } else {
+            log_fail("rewind", pc, r);
+        }
+    }
+    PQclear(r);
+    conn_give(s, pc);
     return ret;
 }
 
@@ -1941,6 +1998,7 @@ static const store_vtable VT = {
     .origin_get = pg_origin_get,
     .create = pg_create,
     .commit = pg_commit,
+    .rewind = pg_rewind,
     .snap_put = pg_snap_put,
     .plays = pg_plays,
     .del = pg_del,

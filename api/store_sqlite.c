@@ -108,6 +108,7 @@ enum {
     Q_NOTE_SET,
     Q_NOTE_DEL,
     Q_DEL_NOTES,
+    Q_DEL_PLAYS_AFTER,
     Q__COUNT
 };
 
@@ -169,6 +170,7 @@ static const char *const SQL[Q__COUNT] = {
                    " DO UPDATE SET text = excluded.text, at_ms = excluded.at_ms",
     [Q_NOTE_DEL] = "DELETE FROM card_notes WHERE game_id = ?1 AND seat = ?2 AND card = ?3",
     [Q_DEL_NOTES] = "DELETE FROM card_notes WHERE game_id = ?1",
+    [Q_DEL_PLAYS_AFTER] = "DELETE FROM plays WHERE game_id = ?1 AND n > ?2 AND kind <> 3",
 };
 
 _Static_assert(STORE_NOTE == 3, "Q_PLAYS_NO_NOTES spells STORE_NOTE as 3");
@@ -1087,6 +1089,32 @@ done:
     return ret;
 }
 
+/* Inside a write: the compare-and-swap of game `id` from version `expect`
+ * to expect + 1, with its meta and snapshot. 0, ERR_CONFLICT (the version
+ * moved), ERR_NOT_FOUND, ERR_STORE. */
+static int cas(conn *c, const char *id, int64_t expect, const char *meta,
+               const unsigned char *snap, size_t snap_len)
+{
+    sqlite3_stmt *st = q(c, Q_CAS);
+    if (!st)
+        return ERR_STORE;
+    sqlite3_bind_text(st, 1, meta, -1, SQLITE_STATIC);
+    bind_blob(st, 2, snap, snap_len);
+    sqlite3_bind_int64(st, 3, snap ? expect + 1 : -1);
+    sqlite3_bind_int64(st, 4, (sqlite3_int64)time(NULL));
+    sqlite3_bind_text(st, 5, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 6, expect);
+    int rc = sqlite3_step(st);
+    q_done(st);
+    if (rc != SQLITE_DONE)
+        return ERR_STORE;
+    if (sqlite3_changes(c->db) != 1) {
+        int e = game_exists(c, id);
+        return e > 0 ? ERR_CONFLICT : e == 0 ? ERR_NOT_FOUND : ERR_STORE;
+    }
+    return 0;
+}
+
 static int sq_commit(store *base, const char *id, int64_t expect, const char *meta,
                      const unsigned char *snap, size_t snap_len, const store_play *plays, int k,
                      const store_answer *a)
@@ -1097,30 +1125,38 @@ static int sq_commit(store *base, const char *id, int64_t expect, const char *me
     conn *c = begin_write(s);
     if (!c)
         return ERR_STORE;
-    int ret = ERR_STORE;
-    sqlite3_stmt *st = q(c, Q_CAS);
-    if (!st)
-        goto fail;
-    sqlite3_bind_text(st, 1, meta, -1, SQLITE_STATIC);
-    bind_blob(st, 2, snap, snap_len);
-    sqlite3_bind_int64(st, 3, snap ? expect + 1 : -1);
-    sqlite3_bind_int64(st, 4, (sqlite3_int64)time(NULL));
-    sqlite3_bind_text(st, 5, id, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 6, expect);
-    int rc = sqlite3_step(st);
-    q_done(st);
-    if (rc != SQLITE_DONE)
-        goto fail;
-    if (sqlite3_changes(c->db) != 1) {
-        int e = game_exists(c, id);
-        ret = e > 0 ? ERR_CONFLICT : e == 0 ? ERR_NOT_FOUND : ERR_STORE;
-        goto fail;
+    int ret = cas(c, id, expect, meta, snap, snap_len);
+    if (!ret)
+        ret = append_and_commit(c, id, expect + 1, plays, k, a);
+    else
+        ret = rollback_as(c, ret);
+    conn_give(s, c);
+    return ret;
+}
+
+/* As sq_commit, deleting the plays after `keep` instead of appending. */
+static int sq_rewind(store *base, const char *id, int64_t expect, const char *meta,
+                     const unsigned char *snap, size_t snap_len, long keep)
+{
+    sqlite_store *s = (sqlite_store *)base;
+    if (!id || !meta || keep < -1)
+        return ERR_STORE;
+    conn *c = begin_write(s);
+    if (!c)
+        return ERR_STORE;
+    int ret = cas(c, id, expect, meta, snap, snap_len);
+    sqlite3_stmt *st = ret ? NULL : q(c, Q_DEL_PLAYS_AFTER);
+    if (st) {
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 2, keep);
+        int rc = sqlite3_step(st);
+        q_done(st);
+        ret = rc == SQLITE_DONE && q_exec(c, Q_COMMIT) == SQLITE_OK ? 0 : ERR_STORE;
+    } else if (!ret) {
+        ret = ERR_STORE;
     }
-    ret = append_and_commit(c, id, expect + 1, plays, k, a);
-    goto done;
-fail:
-    ret = rollback_as(c, ret);
-done:
+    if (ret)
+        ret = rollback_as(c, ret);
     conn_give(s, c);
     return ret;
 }
@@ -1732,6 +1768,7 @@ static const store_vtable VT = {
     .origin_get = sq_origin_get,
     .create = sq_create,
     .commit = sq_commit,
+    .rewind = sq_rewind,
     .snap_put = sq_snap_put,
     .plays = sq_plays,
     .del = sq_del,

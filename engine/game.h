@@ -269,6 +269,20 @@ typedef struct game_ops {
      * ([{"name":..}|{"bot":..}]) that fits the saved game. */
     int (*import_text)(void *st, const char *text, size_t len,
                        json_t **seats, json_t **warnings, game_err *e);
+    /* Taking a play back (DELETE /games/{id}/plays/{n}, docs/api.md "Taking
+     * a play back"): 1 when `play`, made by `seat` at st (the position just
+     * before it), may be taken back while that seat's turn goes on. Such a
+     * play only moves a card from the seat's hand or from a pile every
+     * reader sees onto the table, where every reader sees it; it draws,
+     * turns up, shuffles or deals nothing and does not end the turn, so
+     * taking it back hides nothing anyone learnt from it that they could
+     * not see before. api/ takes it back by rebuilding the position from
+     * the log (the game needs no inverse of its plays) and checks the rest
+     * (the play is the game's last, a person's, and the seat is still to
+     * move). When it may not, 0 with the reason (a clause for the player,
+     * "it turned up your stockpile's next card") in why (n bytes; why may
+     * be NULL). Pure. NULL: the game never takes a play back. */
+    int (*undoable)(const void *st, int seat, const json_t *play, char *why, size_t n);
     /* Make a copy of the state safe to hand to `seat` as a resumable save
      * while the game is in progress: redraw everything that seat may not
      * see (the draw pile's order, the RNG of future deals and of the bots,

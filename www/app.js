@@ -29,7 +29,7 @@
 // docs/web-page.md.
 
 import { byId } from './core/dom.js';
-import { askHint, loadGame, refreshFromServer, setLeaving, stopLive, syncLive } from './core/game.js';
+import { askHint, loadGame, refreshFromServer, setLeaving, stopLive, syncLive, takeBack } from './core/game.js';
 import { setupHelp } from './core/help.js';
 import { setupKeys } from './core/keys.js';
 import { claimInvite, takeInviteFromHash } from './core/invite.js';
@@ -59,6 +59,7 @@ async function start() {
   setupPlayback();
   setupKeys();
   byId('hint-button').addEventListener('click', askHint);
+  byId('undo-button').addEventListener('click', takeBack);
   byId('cancel-button').addEventListener('click', () => select(null, { keepHint: true }));
   document.addEventListener('keydown', (ev) => {
     if (ev.key === 'Escape' && app.selection !== null) select(null, { keepHint: true });

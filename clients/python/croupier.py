@@ -208,6 +208,17 @@ class Client:
         headers = {"If-Match": f'"{version}"'} if version is not None else None
         return self.request("POST", f"/games/{_seg(game_id)}/plays", {"play": play}, token, headers)[2]
 
+    def take_back(self, game_id, token, n="last", version=None):
+        """DELETE /games/{id}/plays/{n}: take back play `n` (default: the
+        game's last), the last play of your turn, where the game allows it
+        (Comp10001-Bo: a card from the hand or a discard pile; Phazed: a
+        phase laid or a card placed). Returns {"version", "undone", "state",
+        "status"}; a play that may not be taken back raises CroupierError
+        409 cannot-take-back, its reason in problem["detail"]."""
+        headers = {"If-Match": f'"{version}"'} if version is not None else None
+        return self.request("DELETE", f"/games/{_seg(game_id)}/plays/{_seg(str(n))}", None, token,
+                            headers)[2]
+
     def plays(self, game_id, token=None):
         """GET /games/{id}/plays: the history, as the caller may see it."""
         return self.get(f"/games/{_seg(game_id)}/plays", token)

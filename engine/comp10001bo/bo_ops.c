@@ -177,6 +177,35 @@ static int check(const void *st, int seat, const json_t *play, game_verdict *v, 
     return judge(st, seat, play, &p, v, e);
 }
 
+/* A play may be taken back (game.h: undoable) when it neither ends the
+ * turn nor shows anything new: not from the stockpile (its next card turns
+ * up), not the hand's last card (the hand is drawn up again). A card from
+ * the hand or from a discard pile (every discard pile is in view) onto a
+ * pile is, even one that completes a build pile: the pile goes into the
+ * draw pile, whose order nobody sees, and taking the play back takes back
+ * the shuffle with it (the position is rebuilt from the log). */
+static int undoable(const void *vst, int seat, const json_t *play, char *why, size_t n)
+{
+    const bo_state *st = vst;
+    bo_play p;
+    game_verdict v;
+    game_err e = {0};
+    const char *no = NULL;
+    if (judge(st, seat, play, &p, &v, &e) || !v.valid)
+        no = "it is not a play that was allowed here";
+    else if (v.turn_ending)
+        no = "it ended the turn";
+    else if (p.type == BO_FROM_STOCK)
+        no = "it turned up the stockpile's next card";
+    else if (p.type == BO_FROM_HAND && st->nhand[seat] <= 1)
+        no = "it played the hand's last card, and the hand was drawn up again";
+    else if (p.type != BO_FROM_HAND && p.type != BO_FROM_DISCARD)
+        no = "only a card moved from the hand or a discard pile can be taken back";
+    if (no && why)
+        snprintf(why, n, "%s", no);
+    return !no;
+}
+
 /* Apply a judged play; record may be NULL. */
 static void commit(bo_state *st, const bo_play *p, int verdict, json_t **record,
                    const char *explanation)
@@ -359,5 +388,6 @@ const game_ops comp10001bo_ops = {
     .reveal = reveal,
     .redeal = redeal,
     .fn_args = bo_fn_args,
+    .undoable = undoable,
     .invariants = invariants,
 };

@@ -32,6 +32,7 @@
     X(CONFLICT,      "conflict",          409, "Concurrent update")             \
     X(SEAT_TAKEN,    "seat-taken",        409, "Seat taken")                    \
     X(IDEM_BUSY,     "idempotency-key-in-flight",409, "Request in progress")   \
+    X(NO_UNDO,       "cannot-take-back",  409, "Cannot take back")              \
     X(STALE,         "precondition-failed",412, "Stale version")                \
     X(TOO_LARGE,     "payload-too-large", 413, "Payload too large")             \
     X(MEDIA_TYPE,    "unsupported-media-type",415, "Unsupported media type")    \

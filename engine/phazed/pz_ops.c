@@ -204,6 +204,28 @@ static int check(const void *st, int seat, const json_t *play, game_verdict *v, 
     return judge(st, seat, play, &p, v, e);
 }
 
+/* A phase laid or a card placed on the table before the discard may be
+ * taken back (game.h: undoable): its cards came from the hand and are in
+ * view on the table, and it draws nothing. Not the play of the hand's last
+ * card (it ends the hand), nor a pick-up (the deck's card is seen) or a
+ * discard (it ends the turn). */
+static int undoable(const void *vst, int seat, const json_t *play, char *why, size_t n)
+{
+    pz_play p;
+    game_verdict v;
+    game_err e = {0};
+    const char *no = NULL;
+    if (judge(vst, seat, play, &p, &v, &e) || !v.valid)
+        no = "it is not a play that was allowed here";
+    else if (v.turn_ending)
+        no = "it ended the turn or the hand";
+    else if (p.type != PZ_PHASE && p.type != PZ_PLACE)
+        no = "only a phase laid or a card placed on the table can be taken back, before the discard";
+    if (no && why)
+        snprintf(why, n, "%s", no);
+    return !no;
+}
+
 static void commit(pz_state *st, const pz_play *p, json_t **record, const char *explanation)
 {
     pz_effect fx;
@@ -365,5 +387,6 @@ const game_ops phazed_ops = {
     .reveal = reveal,
     .redeal = redeal,
     .fn_args = pz_fn_args,
+    .undoable = undoable,
     .invariants = invariants,
 };

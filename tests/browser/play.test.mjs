@@ -330,6 +330,51 @@ test('a stale page reloads the game and says so', async (t) => {
   await page.unroute(silent);
 });
 
+test('a play of the turn is taken back: the Take back button, then the U key', async () => {
+  // a new table whose person holds two cards for the build piles, opened as its seat
+  let g = null, plays = [];
+  for (let seed = 1; seed < 60 && !g; seed++) {
+    const res = await fetch(`${baseURL}/games`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ game: 'comp10001bo', seed, players: [{ name: 'Ada' }, { bot: 'random' }, { bot: 'random' }, { bot: 'random' }] }),
+    });
+    const c = await res.json();
+    const l = await (await fetch(`${baseURL}/games/${c.id}/legal`, { headers: { Authorization: `Bearer ${c.seats[0].token}` } })).json();
+    plays = l.plays.filter((p) => p[0] === 0 && p[2][0] === 0);
+    if (new Set(plays.map((p) => p[1])).size >= 2) g = c;
+  }
+  assert.ok(g, 'a seed with two build cards');
+  await page.goto('/');
+  await page.evaluate(([id, token]) => localStorage.setItem(`croupier.token.${id}`, token), [g.id, g.seats[0].token]);
+  await page.goto(`/#game=${g.id}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await settled(page);
+  const undoBtn = tid('undo-button');
+  assert.ok(await undoBtn.isVisible(), 'the Bo table offers to take back');
+  assert.ok(await undoBtn.isDisabled(), 'nothing to take back before a play');
+  const start = (await apiInPage('/games/{id}')).body;
+  for (const how of ['button', 'key']) {
+    const state = (await apiInPage('/games/{id}')).body.state;
+    const play = plays.find((p) => state.hand.includes(p[1]));
+    const logBefore = await logCount();
+    await tid(sourceTestId(play, state, 0)).click();
+    await tid(destTestId(play)).click();
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="log"] > li').length === n + 1, logBefore);
+    await settled(page);
+    assert.ok(!(await undoBtn.isDisabled()), 'our play kept the turn: it can be taken back');
+    if (how === 'button') await undoBtn.click();
+    else { await page.locator('body').focus(); await page.keyboard.press('u'); }
+    await page.waitForFunction(() => /Taken back/.test(document.querySelector('[data-testid="message"]').textContent));
+    await settled(page);
+    const now = (await apiInPage('/games/{id}')).body;
+    assert.deepEqual(now.state, start.state, `taken back by ${how}: the game as it was`);
+    assert.equal(await logCount(), logBefore, 'the log no longer shows it');
+    assert.equal(await page.locator('[data-testid^="hand-card-"]').count(), 5, 'the card is back in the hand');
+    assert.equal(await tid('game-version').innerText(), String(now.version));
+    assert.ok(await undoBtn.isDisabled());
+  }
+});
+
 test('no console errors while playing', () => {
   assert.deepEqual(consoleErrors, []);
 });

@@ -21,7 +21,7 @@ export const LANES = {
   ],
   store: [
     'events', 'fanout', 'games', 'idempotency', 'invites', 'migrate', 'notes', 'play', 'service', 'store',
-    'store_log', 'store_room',
+    'store_log', 'store_room', 'undo',
   ],
 };
 

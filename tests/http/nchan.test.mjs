@@ -137,6 +137,41 @@ t('each seat and the spectators get their own view of every play, once and in or
   for (const s of [...streams, ...own, ...sockets]) s.close();
 });
 
+t('a play taken back is published as a rewind: a subscriber that forgets what it says holds the game\'s events', async () => {
+  const players = [{ name: 'A' }, { bot: 'random' }, { bot: 'random' }, { bot: 'random' }];
+  let g, tok, play;
+  for (let seed = 1; seed < 60 && !play; seed++) {
+    g = await post('/games', { game: 'comp10001bo', seed, players });
+    expectStatus(g, 201);
+    tok = g.json.seats[0].token;
+    play = (await get(`/games/${g.json.id}/legal`, { token: tok })).json.plays.find((p) => p[0] === 0 && p[2][0] === 0);
+  }
+  const id = g.json.id;
+  const s = sse(`/games/${id}/events`);
+  assert.equal((await s.ready).status, 200);
+  const r = await post(`/games/${id}/plays`, { play }, { token: tok });
+  expectStatus(r, 200);
+  const n = r.json.applied[0].n;
+  await waitFor(() => s.frames.length >= n + 1, 10000, 'the play published');
+  expectStatus(await request(S.base, 'DELETE', `/games/${id}/plays/${n}`, { token: tok }), 200, 'taken back');
+  await waitFor(() => s.frames.some((f) => f.event === 'rewind'), 10000, 'the rewind published');
+  // the turn's end: the bots' plays follow under the next epoch
+  const end = (await get(`/games/${id}/legal`, { token: tok })).json.plays.find((p) => p[0] === 0 && p[2][0] === 1);
+  expectStatus(await post(`/games/${id}/plays`, { play: end }, { token: tok }), 200);
+  const want = await expected(id);
+  const held = () => {
+    const log = [];
+    for (const f of s.frames) {
+      const d = JSON.parse(f.data);
+      if (d.event === 'rewind') log.length = d.to; else log[d.n - 1] = d;
+    }
+    return log;
+  };
+  await waitFor(() => JSON.stringify(held()) === JSON.stringify(want), 10000, 'the subscriber holds the game\'s events');
+  assert.ok(want.every((e) => e.e === 1), 'every event under epoch 1');
+  s.close();
+});
+
 t('a subscriber resumes with its Last-Event-ID: nothing lost, nothing twice', async () => {
   const { id, tokens } = await newGame(72);
   const auth = { authorization: `Bearer ${tokens[1]}` };

@@ -222,6 +222,33 @@ class Games(unittest.TestCase):
                 cl.play(gid, me, [1, None])
             self.assertEqual(e.exception.status, 409)
 
+    def test_taking_a_play_back(self):
+        cl = croupier.Client(SERVER.url)
+        for seed in range(1, 60):
+            game = cl.create("comp10001bo", [{"name": "me"}] + [{"bot": "random"}] * 3, seed=seed)
+            me = game["seats"][0]["token"]
+            note_tokens(me)
+            builds = [p for p in cl.legal(game["id"], me) if p[0] == 0 and p[2][0] == 0]
+            if builds:
+                break
+        gid = game["id"]
+        before = cl.view(gid, me)
+        done = cl.play(gid, me, builds[0], version=before["version"])
+        self.assertEqual(len(done["applied"]), 1)  # the turn goes on
+        back = cl.take_back(gid, me, version=done["version"])
+        self.assertEqual(back["undone"], {"n": done["applied"][0]["n"], "seat": 0, "play": builds[0]})
+        self.assertEqual(cl.view(gid, me)["state"], before["state"])
+        with self.assertRaises(croupier.CroupierError) as e:  # nothing of ours is left to take back
+            cl.take_back(gid, me)
+        self.assertIn(e.exception.status, (404,))
+        # a discard ends the turn: the bots' plays came after it
+        end = [p for p in cl.legal(gid, me) if p[0] == 0 and p[2][0] == 1][0]
+        done = cl.play(gid, me, end)
+        with self.assertRaises(croupier.CroupierError) as e:
+            cl.take_back(gid, me, n=done["applied"][0]["n"])
+        self.assertEqual(e.exception.status, 409)
+        self.assertEqual(e.exception.problem["type"], "/problems/cannot-take-back")
+
     def test_unknown_game(self):
         with self.assertRaises(croupier.CroupierError) as e:
             croupier.Client(SERVER.url).view("no-such-game-id-000000")

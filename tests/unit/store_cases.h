@@ -236,6 +236,53 @@ static inline void store_retention_cases(store *s, const store_db *db, const cha
     assert_int_equal(store_delete(s, "rc"), 0);
 }
 
+/* Plays taken back (rewind): only at the version expected, the plays after
+ * the point go (never a note row), the version moves on with the meta and
+ * the snapshot; the next commit appends the same numbers again; a game that
+ * does not exist. */
+static inline void store_rewind_cases(store *s, const store_db *db)
+{
+    store_row row = {.version = 1, .meta = "{}", .origin = "{}"};
+    snprintf(row.id, sizeof row.id, "rw");
+    snprintf(row.game, sizeof row.game, "comp10001bo");
+    store_play p[4] = {sc_play(0), sc_play(1), sc_play(2), sc_play(3)};
+    store_play note = {.n = 0, .kind = STORE_NOTE, .explanation = "imported"};
+    p[0] = note;
+    assert_int_equal(store_create(s, &row, p, 2), 0); /* note 0, play 1 */
+    p[0] = sc_play(2);
+    p[1] = sc_play(3);
+    assert_int_equal(store_commit(s, "rw", 1, "{}", NULL, 0, p, 2), 0); /* plays 2, 3 at v2 */
+    static const unsigned char snap[] = {1, 2, 3};
+    assert_int_equal(s->vt->rewind(s, "rw", 1, "{\"undo\":1}", snap, 3, 1), ERR_CONFLICT);
+    assert_int_equal(db->num(db->ctx, "SELECT count(*) FROM plays WHERE game_id = 'rw'"), 4);
+    assert_int_equal(s->vt->rewind(s, "rw", 2, "{\"undo\":1}", snap, 3, 1), 0);
+    assert_int_equal(db->num(db->ctx, "SELECT count(*) FROM plays WHERE game_id = 'rw'"), 2);
+    assert_int_equal(db->num(db->ctx, "SELECT max(n) FROM plays WHERE game_id = 'rw'"), 1);
+    store_row got;
+    assert_int_equal(store_get(s, "rw", &got), 0);
+    assert_int_equal(got.version, 3);
+    assert_string_equal(got.meta, "{\"undo\":1}");
+    assert_int_equal(got.snap_version, 3);
+    assert_int_equal(got.snap_len, 3);
+    assert_memory_equal(got.snap, snap, 3);
+    store_row_free(&got);
+    /* to the very start: every play goes, the note stays */
+    assert_int_equal(s->vt->rewind(s, "rw", 3, "{}", NULL, 0, -1), 0);
+    assert_int_equal(db->num(db->ctx, "SELECT count(*) FROM plays WHERE game_id = 'rw'"), 1);
+    assert_int_equal(db->num(db->ctx, "SELECT kind FROM plays WHERE game_id = 'rw'"), STORE_NOTE);
+    p[0] = sc_play(1);
+    assert_int_equal(store_commit(s, "rw", 4, "{}", NULL, 0, p, 1), 0); /* play 1 again */
+    store_play *rows = NULL;
+    int k = 0;
+    assert_int_equal(store_plays(s, "rw", -1, 0, 0, &rows, &k), 0);
+    assert_int_equal(k, 1);
+    assert_int_equal(rows[0].n, 1);
+    assert_int_equal(rows[0].version, 5);
+    store_plays_free(rows, k);
+    assert_int_equal(s->vt->rewind(s, "nosuch", 1, "{}", NULL, 0, 0), ERR_NOT_FOUND);
+    assert_int_equal(store_delete(s, "rw"), 0);
+}
+
 /* Card notes: set, update, delete, per seat, the cap (an update at it is
  * not refused), a game that does not exist, and a deleted game's notes
  * gone with it. */

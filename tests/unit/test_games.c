@@ -1138,6 +1138,100 @@ static void test_old_bot_rng(void **unused)
     }
 }
 
+/* A play the game lets its seat take back (ops->undoable) keeps the turn
+ * and shows nobody anything new: for every reader (a spectator, each
+ * seat), the same play made on a copy where the cards that reader may not
+ * see lie otherwise (ops->redeal) leaves that reader the same view, so
+ * nothing it sees after the play depends on a card it could not see
+ * before (a card drawn, turned up or dealt). Every variant at its usual
+ * table, two seeds (the default strategy, then a random one), every
+ * UNDO_EVERY-th position, the first UNDO_TRIED
+ * legal plays of each; both kinds of answer must occur. */
+enum { UNDO_EVERY = 3, UNDO_TRIED = 60 };
+
+static void test_undoable_shows_nothing(void **unused)
+{
+    (void)unused;
+    int games = 0;
+    for (const game_ops *const *g = game_registry; *g; g++) {
+        const game_ops *ops = *g;
+        if (!ops->undoable)
+            continue;
+        games++;
+        long yes = 0, no = 0;
+        setup su[24];
+        int n = setups_of(ops, su, 24);
+        void *st = calloc(1, ops->state_size), *a = calloc(1, ops->state_size),
+             *b = calloc(1, ops->state_size);
+        assert_true(st && a && b);
+        int usual = ops->default_players ? ops->default_players : ops->min_players;
+        for (int i = 0; i < n; i++) {
+            if (su[i].players != usual)
+                continue;
+            for (uint64_t seed = 5; seed < 7; seed++) {
+                /* the default strategy, then the table's last (a random one):
+                 * it gets where the planners seldom go (one card left in hand) */
+                int nb = 0;
+                while (ops->bots[nb + 1].name)
+                    nb++;
+                const char *bot = ops->bots[seed == 5 ? 0 : nb].name;
+                game_err e = {0};
+                assert_int_equal(ops->init(st, su[i].variant, su[i].players, seed, NULL, &e), 0);
+                game_status gs;
+                for (int moves = 0;; moves++) {
+                    assert_true(moves < MAX_MOVES);
+                    ops->status(st, &gs);
+                    if (gs.over)
+                        break;
+                    if (ops->autoplay(st, NULL))
+                        continue;
+                    int seat = gs.to_move;
+                    json_t *legal = moves % UNDO_EVERY ? json_array() : ops->legal(st, seat);
+                    for (size_t k = 0; k < json_array_size(legal) && k < UNDO_TRIED; k++) {
+                        const json_t *p = json_array_get(legal, k);
+                        char whynot[160] = "";
+                        if (!ops->undoable(st, seat, p, whynot, sizeof whynot)) {
+                            one_line(ops, "why a play cannot be taken back", whynot);
+                            no++;
+                            continue;
+                        }
+                        yes++;
+                        memcpy(a, st, ops->state_size);
+                        assert_int_equal(ops->apply(a, seat, p, NULL, &e), 0);
+                        game_status after;
+                        ops->status(a, &after);
+                        if (after.over || after.to_move != seat)
+                            fail_msg("%s: an undoable play of seat %d ends its turn", ops->name,
+                                     seat);
+                        for (int r = -1; ops->redeal && r < gs.nseats; r++) {
+                            int reader = r < 0 ? SEAT_SPECTATOR : r;
+                            memcpy(b, st, ops->state_size);
+                            ops->redeal(b, reader, seed * 1000 + (uint64_t)moves * 7 + k);
+                            if (ops->apply(b, seat, p, NULL, &e))
+                                continue; /* the redeal took the card away: no such play there */
+                            char *x = text(ops->view(a, reader)), *y = text(ops->view(b, reader));
+                            if (strcmp(x, y) != 0)
+                                fail_msg("%s: undoable play %s of seat %d shows reader %d what it "
+                                         "could not see:\n%s\n%s", ops->name,
+                                         json_dumps(p, JSON_COMPACT), seat, reader, x, y);
+                            free(x);
+                            free(y);
+                        }
+                    }
+                    json_decref(legal);
+                    assert_int_equal(game_bot_play(ops, st, bot, NULL, NULL, 0, &e), 0);
+                }
+            }
+        }
+        if (yes < 20 || no < 20)
+            fail_msg("%s: %ld plays undoable, %ld not: both should occur", ops->name, yes, no);
+        free(st);
+        free(a);
+        free(b);
+    }
+    assert_true(games >= 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1155,6 +1249,7 @@ int main(void)
         cmocka_unit_test(test_plays_listed),
         cmocka_unit_test(test_explanations_public),
         cmocka_unit_test(test_guides),
+        cmocka_unit_test(test_undoable_shows_nothing),
     };
     if (getenv("TEST_FILTER"))
         cmocka_set_test_filter(getenv("TEST_FILTER"));

@@ -1370,6 +1370,19 @@ static void test_card_notes(void **state)
     PQfinish(c);
 }
 
+static void test_rewind(void **state)
+{
+    (void)state;
+    need_pg();
+    reset_schema();
+    store *s = open_ok();
+    PGconn *c = raw();
+    store_db db = {db_sql, db_num, c, NULL};
+    store_rewind_cases(s, &db);
+    store_close(s);
+    PQfinish(c);
+}
+
 int main(void)
 {
     const char *base = getenv("CROUPIER_TEST_PG_URL");
@@ -1396,6 +1409,7 @@ int main(void)
         cmocka_unit_test(test_migrate_v3),
         cmocka_unit_test(test_migrate_v4),
         cmocka_unit_test(test_card_notes),
+        cmocka_unit_test(test_rewind),
         cmocka_unit_test(test_idempotency),
         cmocka_unit_test(test_retention),
     };

@@ -1357,6 +1357,15 @@ static void test_card_notes(void **state)
     store_close(s);
 }
 
+static void test_rewind(void **state)
+{
+    fx *f = *state;
+    store *s = open_ok(f->path);
+    store_db db = {db_sql, db_num, f->path, NULL};
+    store_rewind_cases(s, &db);
+    store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1379,6 +1388,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_migrate_schema3, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_schema4, setup, teardown),
         cmocka_unit_test_setup_teardown(test_card_notes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rewind, setup, teardown),
         cmocka_unit_test_setup_teardown(test_idempotency, setup, teardown),
         cmocka_unit_test_setup_teardown(test_primary_cache, setup, teardown),
         cmocka_unit_test_setup_teardown(test_retention, setup, teardown),

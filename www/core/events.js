@@ -79,7 +79,7 @@ const SILENCE = 25000;
  * arrive, and by the fallback poll while the stream is down.
  * Returns {stop(), reconnect(), get connected(), get lastEventId()}.
  */
-export function followGame({ id, token, onNews, onGone, onState, debounce = 30 }) {
+export function followGame({ id, token, onNews, onGone, onState, onRewind, debounce = 30 }) {
   let stopped = false;
   let controller = null;
   let lastEventId = null;
@@ -159,6 +159,9 @@ export function followGame({ id, token, onNews, onGone, onState, debounce = 30 }
     setState('live');
     const parser = new SSEParser((frame) => {
       if (frame.id !== null && frame.id !== undefined) lastEventId = frame.id;
+      // plays were taken back (DELETE /games/{id}/plays/{n}): the events after
+      // its point are the game's anew
+      if (frame.event === 'rewind' && onRewind) onRewind();
       news();
     });
     if (lastEventId !== null) parser.lastId = lastEventId;

@@ -15,6 +15,7 @@ import { app, dispatch, myTurn, renderer, say, sayError } from './state.js';
 let live = null;          // the event stream followed (core/events.js), at most one
 let refreshTimer = null;
 let refreshing = false;
+let rewound = false;      // the stream said plays were taken back: read the log again
 let leaving = false;      // the page is being left: follow nothing
 
 /** The table is being brought up to date (a play, news from the server, a
@@ -139,6 +140,7 @@ export function syncLive() {
     id,
     token,
     onNews: () => refreshFromServer(id),
+    onRewind: () => { if (app.id === id) rewound = true; },
     onState: setConnection,
     onGone: (status) => {
       // 401: our token no longer names a seat here (its seat's invite was
@@ -171,6 +173,12 @@ export async function refreshFromServer(id = app.id) {
     // A play is under way (its reply brings the view) or a refresh is: look again after it.
     clearTimeout(refreshTimer);
     refreshTimer = setTimeout(() => refreshFromServer(id), 150);
+    return;
+  }
+  if (rewound) { // plays were taken back: the log is read again whole
+    rewound = false;
+    dispatch({ type: 'log/cut', from: -Infinity });
+    await loadGame(id, { quiet: true });
     return;
   }
   refreshing = true;
@@ -281,6 +289,45 @@ async function handlePlayError(err, anchor) {
     sayError(err, 'The play failed');
   }
   return null;
+}
+
+/** The newest play of the log is ours and kept the turn going: the table
+ *  may take it back (its `takesBack`; the server says whether it may). */
+export function canTakeBack(s = app) {
+  const r = renderer();
+  if (!r.takesBack || !s.status || s.status.over || s.busy || s.you === null || s.you === undefined) return false;
+  if (s.status.current !== s.you) return false;
+  let last = null;
+  for (const rec of s.log.values()) if (typeof rec.n === 'number' && (!last || rec.n > last.n)) last = rec;
+  return !!last && last.seat === s.you && !last.turn_ending;
+}
+
+/** Take back our last play (DELETE /games/{id}/plays/last): the table as
+ *  it was before it, or the server's reason why not. */
+export async function takeBack() {
+  if (app.playback) endPlayback();
+  if (!canTakeBack() || app.busy) return;
+  const id = app.id;
+  dispatch({ type: 'play', on: true });
+  beginUpdate();
+  try {
+    const { data } = await api('DELETE', `/games/${encodeURIComponent(id)}/plays/last`, {
+      token: app.token, headers: { 'If-Match': `"${app.version}"` },
+    });
+    if (app.id !== id) return;
+    dispatch({ type: 'log/cut', from: data.undone.n });
+    takeIn(data, []);
+    await refreshLegal();
+    const r = renderer();
+    const what = r.describePlay ? r.describePlay(data.undone.play, app.you) : 'the play';
+    say(`Taken back: ${what}.`, 'info');
+  } catch (err) {
+    if (err.status === 412) await loadGame(id, { quiet: true });
+    sayError(err, 'Could not take the play back');
+  } finally {
+    dispatch({ type: 'play', on: false });
+    endUpdate();
+  }
 }
 
 export async function askHint() {

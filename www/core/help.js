@@ -52,7 +52,8 @@ export function botsList(guide, testid) {
 function rulesContent(doc, game) {
   const g = doc.guide;
   const table = tableOf(game);
-  const keys = [...(table && Array.isArray(table.hotkeys) ? table.hotkeys : []), ...CORE_KEYS];
+  const keys = [...(table && Array.isArray(table.hotkeys) ? table.hotkeys : []),
+    ...CORE_KEYS.filter((k) => !k.takesBack || (table && table.takesBack))];
   // The rules in full (every ruling too), rendered as a page: a new tab, the panel stays.
   const href = doc.rules_html || doc.rules_page;
   const page = typeof href === 'string' && href.startsWith('/docs/rules/') ? href : null;

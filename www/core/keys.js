@@ -6,13 +6,14 @@
 // own handlers decide what it does; the Rules panel lists them all.
 
 import { byId } from './dom.js';
-import { askHint } from './game.js';
+import { askHint, takeBack } from './game.js';
 import { tableContext } from './board.js';
 import { app, renderer } from './state.js';
 
 /** The page's keys at every table. */
 export const CORE_KEYS = [
   { key: 'H', what: 'ask for a hint' },
+  { key: 'U', what: 'take back your last play of this turn (what it allows: see the rules)', takesBack: true },
   { key: 'Esc', what: 'put back the card you picked (or skip the moves being shown)' },
   { key: '?', what: 'these rules' },
   { key: 'Tab', what: 'the next card or pile; Enter or Space plays it' },
@@ -61,6 +62,7 @@ export function setupKeys() {
     const k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
     if (k === '?') { ev.preventDefault(); byId('rules-button').click(); return; }
     if (k === 'h') { ev.preventDefault(); askHint(); return; }
+    if (k === 'u' && renderer().takesBack) { ev.preventDefault(); takeBack(); return; }
     const r = renderer();
     const a = tableContext(app);
     if (!a.myTurn) return;

@@ -7,7 +7,7 @@
 // readers hear).
 
 import { h } from './dom.js';
-import { askHint } from './game.js';
+import { askHint, canTakeBack, takeBack } from './game.js';
 import { endPlayback, faster } from './playback.js';
 import { renderer, seatName } from './state.js';
 
@@ -33,7 +33,11 @@ export function nearHand(a) {
     : [h('button', {
       type: 'button', class: 'btn btn-secondary btn-small', 'data-testid': 'hint-near-hand',
       disabled: !a.myTurn || a.busy, onclick: () => askHint(),
-    }, 'Hint')];
+    }, 'Hint'),
+    ...(renderer().takesBack ? [h('button', {
+      type: 'button', class: 'btn btn-secondary btn-small', 'data-testid': 'undo-near-hand',
+      disabled: !canTakeBack(), onclick: () => takeBack(),
+    }, 'Take back')] : [])];
   return h('div', { class: 'near-hand', 'data-testid': 'near-hand' },
     h('p', { class: `near-message message-${kind}`, 'data-testid': 'message-near-hand', 'aria-hidden': 'true' }, text),
     buttons,

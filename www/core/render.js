@@ -10,6 +10,7 @@
 import { byId } from './dom.js';
 import { drawTable, drawingKey, sameKey, tableContext } from './board.js';
 import { drawConnection } from './connection.js';
+import { canTakeBack } from './game.js';
 import { drawRules } from './help.js';
 import { focusNext } from './keys.js';
 import { drawInvites } from './invite.js';
@@ -113,6 +114,8 @@ function drawGame(s) {
   drawPlayback(s);
   drawBoard(s);
   byId('hint-button').disabled = !myTurn() || s.busy;
+  byId('undo-button').hidden = !renderer().takesBack || !s.state;
+  byId('undo-button').disabled = !canTakeBack(s);
   byId('cancel-button').disabled = s.selection === null;
   byId('replay-button').disabled = !(s.log && s.log.size > 0);
   drawSummary(s);

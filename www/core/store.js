@@ -219,6 +219,10 @@ function reduce(s, a) {
     }
     case 'game/shown': return { ...s, shown: true, lobby: false };
     case 'game/gone': return { ...s, ...noGame, lobby: true };
+    case 'log/cut': { // plays taken back: the records from number `from` on go
+      const log = new Map([...s.log].filter(([, r]) => !(typeof r.n === 'number' && r.n >= a.from)));
+      return { ...s, log };
+    }
     case 'log/add': {
       const log = withRecords(s.log, a.records);
       return log === s.log ? s : { ...s, log };

@@ -19,6 +19,8 @@ export const BO = {
     { key: 'X', what: 'pass, when no play is possible', keys: ['x'], target: () => 'pass-button' },
   ],
   title: 'Comp10001-Bo',
+  // the server takes back a card moved from the hand or a discard pile within the turn
+  takesBack: true,
 
   // Source/destination keys: "hand:<card>", "stock", "embargo", "discard:<o>:<p>";
   // destinations "build:<b>", "discard:<o>:<p>", "player:<t>".

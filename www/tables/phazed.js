@@ -107,6 +107,8 @@ export const PZ = {
     { key: 'X', what: 'discard the card you picked', keys: ['x'], target: () => 'pz-discard-button' },
   ],
   title: 'Phazed',
+  // the server takes back a phase laid or a card placed before the discard
+  takesBack: true,
   defaultPlayers: 4,
 
   /** GET /plays gives the current hand's turn history ([seat, [plays]]); make log records of it.

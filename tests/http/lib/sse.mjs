@@ -5,7 +5,7 @@
 //   const s = follow(`${base}/games/${id}/events`);
 //   await s.ready;                       // the stream answered 200
 //   const t = await s.arrival(n);        // performance.now() when event n came
-//   s.frames                             // [{id, event, data (parsed), text (the frame)}]
+//   s.frames                             // [{id, place ("n" or "n.e"), event, data (parsed), text (the frame)}]
 //   await s.until((frames, unnumbered) => ...)  // until it holds (unnumbered: frames without an id)
 //   s.close();
 //   follow(url, headers, { idFromData: true })  // through nchan: an event's number is its data's "n"
@@ -34,7 +34,7 @@ export function follow(url, headers = {}, { idFromData = false } = {}) {
         while ((i = buf.indexOf('\n\n')) >= 0) {
           const frame = buf.slice(0, i);
           buf = buf.slice(i + 2);
-          let m = /^id: (\d+)$/m.exec(frame);
+          let m = /^id: (\d+)(?:\.(\d+))?$/m.exec(frame); // "n", or "n.e" after a take-back
           const data = /^data: (.*)$/m.exec(frame);
           const event = (/^event: (.*)$/m.exec(frame) || [])[1];
           // nchan's ids are its own (time:tag): the event's number is its data's "n"
@@ -45,7 +45,8 @@ export function follow(url, headers = {}, { idFromData = false } = {}) {
             continue;
           }
           const id = Number(m[1]);
-          frames.push({ id, event, data: data ? JSON.parse(data[1]) : undefined, text: frame });
+          const place = m[2] ? `${m[1]}.${m[2]}` : m[1]; // what Last-Event-ID sends back
+          frames.push({ id, place, event, data: data ? JSON.parse(data[1]) : undefined, text: frame });
           seen();
           at.set(id, now);
           for (const r of waiting.get(id) ?? []) r(now);
