@@ -246,6 +246,7 @@ class Sandbox:
             late = True
         kill(p)
         p.wait()
+        reap_orphans()
         if self.drop:
             kill_uid(self.uid)
         for t in threads:
@@ -279,18 +280,50 @@ def kill(p):
         pass
 
 
+def subreaper():
+    """Make this process the reaper of its orphaned descendants (Linux
+    PR_SET_CHILD_SUBREAPER): bubblewrap's helper, orphaned when the runner's
+    group is killed, is then ours to reap at once (reap_orphans) instead of
+    a zombie left to PID 1, which in a container may reap late (seen: half
+    a second, as long as the whole suite's calls)."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        pass
+
+
+def reap_orphans():
+    """Reap every child that has ended (call only when no subprocess of ours
+    is being waited for)."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
 def kill_uid(uid):
     """SIGKILL every process of uid (a student's uid of its own: what escaped
     the process group, and what would count against the next student's
-    RLIMIT_NPROC)."""
+    RLIMIT_NPROC). A zombie has ended already: it is not waited for."""
     for _ in range(10):
         pids = []
         for pid in os.listdir("/proc"):
             try:
                 with open("/proc/%s/status" % pid, encoding="ascii", errors="replace") as f:
-                    if any(line.startswith("Uid:") and int(line.split()[1]) == uid for line in f):
+                    mine = zombie = False
+                    for line in f:
+                        if line.startswith("State:"):
+                            zombie = line.split()[1] == "Z"
+                        elif line.startswith("Uid:"):
+                            mine = int(line.split()[1]) == uid
+                            break
+                    if mine and not zombie:
                         pids.append(int(pid))
-            except (OSError, ValueError):
+            except (OSError, ValueError, IndexError):
                 continue
         if not pids:
             return
@@ -588,6 +621,7 @@ EXIT_NO_SANDBOX = 3  # --sandbox bwrap where bubblewrap cannot run: cli/grade.c 
 
 
 def cmd_student(job_path):
+    subreaper()
     with open(job_path, encoding="utf-8") as f:
         job = json.load(f)
     lim = dict(DEFAULT_LIMITS, **job.get("limits", {}))
@@ -693,6 +727,7 @@ def cmd_gradescope(root):
     with open(os.path.join(src, "grade.json"), encoding="utf-8") as f:
         conf = json.load(f)
     lim = dict(DEFAULT_LIMITS, **conf.get("limits", {}))
+    subreaper()
     suites = [os.path.join(src, p) for p in conf["suites"]]
     for p in suites:  # the expected answers: ours alone, whatever the unzip kept
         os.chmod(p, 0o600)

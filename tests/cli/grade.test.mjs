@@ -289,7 +289,7 @@ test('hostile submissions: each its own clear result, the run goes on, the other
       hardexit: both('import os\ndef phazed_group_type(g):\n    os._exit(0)'),
       prints: both('def phazed_group_type(g):\n    print("x" * 1000000)\n    return []'),
       deletes: both(`import os, shutil\ndef phazed_group_type(g):\n    for p in (${JSON.stringify(path.join(subs, 'good'))}, ${JSON.stringify(out)}, os.getcwd()):\n        shutil.rmtree(p, ignore_errors=True)\n    for f in os.listdir('.'):\n        os.remove(f)\n    return []`),
-      socket: both(`import socket\ndef phazed_group_type(g):\n    socket.create_connection(("127.0.0.1", ${port}), timeout=1).close()\n    return [1]`),
+      network: both(`import socket\ndef phazed_group_type(g):\n    socket.create_connection(("127.0.0.1", ${port}), timeout=1).close()\n    return [1]`),
       cheat: both(`import glob, json\ndef phazed_group_type(g):\n    for p in glob.glob(${JSON.stringify(path.join(out, '.croupier', 'suite-*.json'))}):\n        suite = json.load(open(p))\n        return [c for c in suite["cases"] if c["args"] == [g]][0]["expected"]\n    return open(${JSON.stringify(path.join(subs, 'good', 'phazed.py'))}).read()`),
       missing: 'import numpy_not_installed_here\n',
       forger: both('import os\ndef phazed_group_type(g):\n    for fd in range(3, 10):\n        try:\n            os.write(fd, b\'{"id": [], "o": 1}\\n{"id": 16, "o": ["timeout", "x"]}\\n[[[[\\n\')\n        except OSError:\n            pass\n    x = []\n    for _ in range(100000):\n        x = [x]\n    return x'),
@@ -319,7 +319,7 @@ test('hostile submissions: each its own clear result, the run goes on, the other
       forger: /the process wrote a line that is not an answer/,
     };
     if (good.sandbox === 'bwrap') {
-      expect.socket = /raised: +(OSError|ConnectionRefusedError|PermissionError).*|raised: +.*Network is unreachable/;
+      expect.network = /raised: +(OSError|ConnectionRefusedError|PermissionError).*|raised: +.*Network is unreachable/;
       expect.cheat = /raised: +FileNotFoundError/;
     }
     for (const [s, re] of Object.entries(expect)) {
