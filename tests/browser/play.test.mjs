@@ -349,6 +349,13 @@ test('a play of the turn is taken back: the Take back button, then the U key', a
   await page.goto(`/#game=${g.id}`);
   await page.waitForSelector('body[data-ready="true"]');
   await settled(page);
+  // a spectator in another browser follows the table live
+  const other = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 }, reducedMotion: REDUCED });
+  const watcher = await other.newPage();
+  await watcher.goto(`/#game=${g.id}`);
+  await watcher.waitForSelector('body[data-ready="true"]');
+  await settled(watcher);
+  const watchedLog = () => watcher.locator('[data-testid="log"] > li').count();
   const undoBtn = tid('undo-button');
   assert.ok(await undoBtn.isVisible(), 'the Bo table offers to take back');
   assert.ok(await undoBtn.isDisabled(), 'nothing to take back before a play');
@@ -361,6 +368,7 @@ test('a play of the turn is taken back: the Take back button, then the U key', a
     await tid(destTestId(play)).click();
     await page.waitForFunction((n) => document.querySelectorAll('[data-testid="log"] > li').length === n + 1, logBefore);
     await settled(page);
+    await watcher.waitForFunction((n) => document.querySelectorAll('[data-testid="log"] > li').length === n + 1, logBefore);
     assert.ok(!(await undoBtn.isDisabled()), 'our play kept the turn: it can be taken back');
     if (how === 'button') await undoBtn.click();
     else { await page.locator('body').focus(); await page.keyboard.press('u'); }
@@ -372,7 +380,13 @@ test('a play of the turn is taken back: the Take back button, then the U key', a
     assert.equal(await page.locator('[data-testid^="hand-card-"]').count(), 5, 'the card is back in the hand');
     assert.equal(await tid('game-version').innerText(), String(now.version));
     assert.ok(await undoBtn.isDisabled());
+    // the spectator's screen follows: the play gone from its log, the version the new one
+    await watcher.waitForFunction((v) => document.querySelector('[data-testid="game-version"]').textContent.trim() === String(v), now.version);
+    await settled(watcher);
+    assert.equal(await watchedLog(), logBefore, `the spectator's log drops the play taken back (${how})`);
+    assert.equal(await watcher.locator('[data-testid="undo-button"]').isDisabled(), true, 'a spectator takes nothing back');
   }
+  await other.close();
 });
 
 test('no console errors while playing', () => {
