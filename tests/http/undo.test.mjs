@@ -10,7 +10,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { useServer, expectStatus, expectProblem, createGame } from './lib/server.mjs';
-import { follow } from './lib/sse.mjs';
+import { follow, followWs } from './lib/sse.mjs';
 
 const srv = useServer();
 const undo = (id, n, token, headers = {}) => srv.del(`/games/${id}/plays/${n}`, { token, headers });
@@ -141,6 +141,8 @@ test('followers are told: a rewind, the new plays under the next epoch, and a re
   const g = await boGame();
   const s = follow(`${srv.base}/games/${g.id}/events`);
   await s.ready;
+  const w = followWs(`${srv.base.replace('http', 'ws')}/games/${g.id}/ws`); // the course's protocol
+  await w.ready;
   const p = await buildPlay(g);
   const n = (await srv.post(`/games/${g.id}/plays`, { play: p }, { token: g.tok })).json.applied[0].n;
   await s.until((fr) => fr.some((f) => f.id === n + 1));
@@ -163,6 +165,19 @@ test('followers are told: a rewind, the new plays under the next epoch, and a re
   await s.until((fr) => fr.length && fr.at(-1).id === now.length);
   s.close();
   assert.deepEqual(strip(replayFrames(s.frames)), strip(now), 'the follower holds the game\'s events');
+  // the WebSocket: the same, bare (no n, no e), the rewind saying where to
+  const bare = (evs) => evs.map(({ n, e, ...rest }) => rest);
+  const deadline = Date.now() + 10_000;
+  const wsLog = () => {
+    const log = [];
+    for (const m of w.msgs) if (m.event === 'rewind') log.length = m.to; else log.push(m);
+    return log;
+  };
+  while (JSON.stringify(wsLog()) !== JSON.stringify(bare(now)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  w.ws.close();
+  const rwm = w.msgs.find((m) => m.event === 'rewind');
+  assert.deepEqual(rwm, { event: 'rewind', to: n, version: rwm.version });
+  assert.deepEqual(wsLog(), bare(now), 'the WebSocket follower holds the game\'s events too');
   const after = s.frames.slice(s.frames.indexOf(rw) + 1);
   assert.deepEqual(after.map((f) => f.place), now.slice(n).map((ev) => `${ev.n}.1`), 'the new plays take the old numbers, under epoch 1');
   // a reader who last read the play taken back (its old place) is rewound first, then reads on
