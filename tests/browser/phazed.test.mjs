@@ -132,7 +132,7 @@ test('play Phazed against planner bots in the browser', async () => {
   assert.equal(await tid('pz-discard').locator('.card').getAttribute('data-card'), s.discard);
 
   // Follow the hints by clicking until we have laid our phase (and finished that turn).
-  let laid = false;
+  let laid = false, tookBack = false;
   let laidHand = null;
   for (let k = 0; k < 200; k++) {
     v = await view(); s = v.state;
@@ -146,9 +146,26 @@ test('play Phazed against planner bots in the browser', async () => {
       laid = true;
     }
     await clickPlay(hnt.play, s);
+    if (hnt.play[0] === 3 && !tookBack) {
+      // taken back (the Take back button), the hand and table as before it; then laid again
+      tookBack = true;
+      const undo = tid('undo-button');
+      assert.ok(!(await undo.isDisabled()), 'the phase just laid can be taken back');
+      const logged = await logCount(page);
+      await undo.click();
+      await page.waitForFunction(() => /Taken back/.test(document.querySelector('[data-testid="message"]').textContent));
+      await page.waitForFunction((n) => document.querySelectorAll('[data-testid="log"] > li').length === n - 1, logged);
+      assert.deepEqual((await view()).state, s, 'the game as it was before the phase');
+      assert.deepEqual(await shownHand(), s.hand, 'the cards back in the hand');
+      const [again] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/hint')), tid('hint-button').click()]);
+      assert.deepEqual((await again.json()).play, hnt.play, 'the same hint again');
+      await page.waitForSelector('[data-testid="pz-phase-hint"].hinted');
+      await clickPlay(hnt.play, s);
+    }
   }
   v = await view(); s = v.state;
   assert.ok(laid, 'we laid a phase by clicking a "Play phase" button');
+  assert.ok(tookBack, 'and took it back once');
   if (s.hand_number === laidHand && s.table[you][0] !== null) {
     assert.match(await tid(`pz-phase-label-${you}`).innerText(), new RegExp(`Phase ${s.table[you][0]}`));
     assert.match(await tid(`pz-progress-${you}`).getAttribute('aria-label'), new RegExp(`Phase ${s.phase_status[you]} of 7 done`));

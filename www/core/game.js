@@ -297,8 +297,7 @@ export function canTakeBack(s = app) {
   const r = renderer();
   if (!r.takesBack || !s.status || s.status.over || s.busy || s.you === null || s.you === undefined) return false;
   if (s.status.current !== s.you) return false;
-  let last = null;
-  for (const rec of s.log.values()) if (typeof rec.n === 'number' && (!last || rec.n > last.n)) last = rec;
+  const last = [...s.log.values()].at(-1); // the log holds its records in the order they were made
   return !!last && last.seat === s.you && !last.turn_ending;
 }
 
