@@ -161,7 +161,11 @@ export function followGame({ id, token, onNews, onGone, onState, onRewind, debou
       if (frame.id !== null && frame.id !== undefined) lastEventId = frame.id;
       // plays were taken back (DELETE /games/{id}/plays/{n}): the events after
       // its point are the game's anew
-      if (frame.event === 'rewind' && onRewind) onRewind();
+      if (frame.event === 'rewind' && onRewind) {
+        let d = null;
+        try { d = JSON.parse(frame.data); } catch { /* a rewind all the same */ }
+        onRewind(d);
+      }
       news();
     });
     if (lastEventId !== null) parser.lastId = lastEventId;

@@ -15,7 +15,8 @@ import { app, dispatch, myTurn, renderer, say, sayError } from './state.js';
 let live = null;          // the event stream followed (core/events.js), at most one
 let refreshTimer = null;
 let refreshing = false;
-let rewound = false;      // the stream said plays were taken back: read the log again
+let rewound = 0;          // the stream said plays were taken back (the version it wrote): read the log again
+let tookBack = 0;         // ... unless this tab took them back: the version its own take-back wrote
 let leaving = false;      // the page is being left: follow nothing
 
 /** The table is being brought up to date (a play, news from the server, a
@@ -140,7 +141,8 @@ export function syncLive() {
     id,
     token,
     onNews: () => refreshFromServer(id),
-    onRewind: () => { if (app.id === id) rewound = true; },
+    // the version the take-back wrote: a tab that shows it already (its own) reads nothing again
+    onRewind: (d) => { if (app.id === id) rewound = d && Number.isInteger(d.version) ? d.version : Infinity; },
     onState: setConnection,
     onGone: (status) => {
       // 401: our token no longer names a seat here (its seat's invite was
@@ -175,11 +177,14 @@ export async function refreshFromServer(id = app.id) {
     refreshTimer = setTimeout(() => refreshFromServer(id), 150);
     return;
   }
-  if (rewound) { // plays were taken back: the log is read again whole
-    rewound = false;
-    dispatch({ type: 'log/cut', from: -Infinity });
-    await loadGame(id, { quiet: true });
-    return;
+  if (rewound) { // plays were taken back: the log is read again whole (unless this tab took them back)
+    const at = rewound;
+    rewound = 0;
+    if (at !== tookBack) {
+      dispatch({ type: 'log/cut', from: -Infinity });
+      await loadGame(id, { quiet: true });
+      return;
+    }
   }
   refreshing = true;
   try {
@@ -314,6 +319,7 @@ export async function takeBack() {
       token: app.token, headers: { 'If-Match': `"${app.version}"` },
     });
     if (app.id !== id) return;
+    tookBack = data.version;
     dispatch({ type: 'log/cut', from: data.undone.n });
     takeIn(data, []);
     await refreshLegal();
