@@ -1083,8 +1083,9 @@ int h_play_delete(const api_config *cfg, const http_req *req, const route_match 
     }
     /* play n and the one after it, if any; or the last few (status's count
      * of plays is the history's length, whether its records count from 0
-     * or 1) and the newest of them */
-    rc = last ? store_plays(cfg->store, c.row.id, gs.plays - 3 > -1 ? gs.plays - 3 : -1, 0, 0,
+     * or 1, and a Phazed play may log skipped turns after it) and the
+     * newest of them */
+    rc = last ? store_plays(cfg->store, c.row.id, gs.plays - 16 > -1 ? gs.plays - 16 : -1, 0, 0,
                             &rows, &k)
               : store_plays(cfg->store, c.row.id, n - 1, 2, 0, &rows, &k);
     if (rc) {
