@@ -168,6 +168,7 @@ export async function openContext(env, label, { width = 1280, height = 900, redu
   const errors = [];
   const urls = [];
   const log = []; // timed requests, for diagnosing a failure
+  const refused = []; // the answers of 400 and above: "status METHOD path"
   const watch = (page) => {
     page.setDefaultTimeout(10000);
     page.on('console', (m) => { if (m.type() === 'error') errors.push(`${label} console: ${m.text()}`); });
@@ -175,10 +176,12 @@ export async function openContext(env, label, { width = 1280, height = 900, redu
     page.on('request', (r) => { urls.push(r.url()); log.push(`${Date.now()} ${r.method()} ${r.url()}`); });
     page.on('requestfinished', (r) => log.push(`${Date.now()} done ${r.method()} ${r.url()}`));
     page.on('requestfailed', (r) => log.push(`${Date.now()} failed ${r.method()} ${r.url()} ${r.failure() && r.failure().errorText}`));
+    // which request a console's "Failed to load resource" was (Chromium's line names no URL)
+    page.on('response', (r) => { if (r.status() >= 400) refused.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`); });
   };
   context.on('page', watch);
   const page = await context.newPage();
-  return { context, page, errors, urls, log, label };
+  return { context, page, errors, urls, log, refused, label };
 }
 
 /** Open the game in a fresh browser context; with a token, the page holds

@@ -29,8 +29,9 @@ before(async () => {
   mkdirSync(DIR, { recursive: true });
 });
 after(async () => {
-  assert.deepEqual(motion ? motion.errors : [], [], 'no console errors while playing back');
-  await stopAll(env);
+  const errors = motion ? motion.errors : [];
+  await stopAll(env); // first: an assertion must not leave the server and the browser running
+  assert.deepEqual(errors, [], `no console errors while playing back (refused: ${motion ? motion.refused.join(', ') : ''})`);
 });
 
 const TABLES = [
@@ -74,7 +75,8 @@ async function shootPlayback(t) {
     for (let k = 0; k < 8 && !shown; k++) {
       await p.evaluate(async (tok) => {
         const { app } = await import('/core/state.js');
-        if (app.status.over) return;
+        // only on our turn, the page idle: a hint asked otherwise is a 409 (and a console error)
+        if (app.status.over || app.status.current !== app.you || app.busy) return;
         const hint = await (await fetch(`/games/${app.id}/hint`, { headers: { Authorization: `Bearer ${tok}` } })).json();
         await (await import('/core/game.js')).sendPlay(hint.play);
       }, t.token);
