@@ -746,6 +746,20 @@ static int tag_matches(const char *h, int64_t v)
     return 0;
 }
 
+/* An If-Match that does not name `version`: 1 with the 412 (and the
+ * current version) in res; 0 when there is none or it matches. */
+static int stale(const http_req *req, int64_t version, http_res *res)
+{
+    const char *im = http_req_header(req, "If-Match");
+    if (!im || tag_matches(im, version))
+        return 0;
+    game_err e = {0};
+    err_set(&e, ERR_STALE, NULL, "If-Match %s is not the current version %lld", im,
+            (long long)version);
+    http_res_problem(res, req, ERR_STALE, &e, json_pack("{s:I}", "version", (json_int_t)version));
+    return 1;
+}
+
 int query_long(const http_req *req, const char *name, long lo, long hi, long *out,
                int *given, http_res *res)
 {
@@ -964,14 +978,8 @@ int h_plays_post(const api_config *cfg, const http_req *req,
         rc = err_set(&e, ERR_FORBIDDEN, NULL, "the admin token has no seat to play from");
         goto done;
     }
-    const char *im = http_req_header(req, "If-Match");
-    if (im && !tag_matches(im, c.row.version)) {
-        err_set(&e, ERR_STALE, NULL, "If-Match %s is not the current version %lld",
-                im, (long long)c.row.version);
-        http_res_problem(res, req, ERR_STALE, &e,
-                         json_pack("{s:I}", "version", (json_int_t)c.row.version));
+    if (stale(req, c.row.version, res))
         goto done;
-    }
     if ((rc = jx_object(body, "", &e)) || (rc = reject_unknown(body, allowed, "", &e)))
         goto done;
     const json_t *play = json_object_get(body, "play");
@@ -1026,8 +1034,9 @@ done:
 /* DELETE /games/{id}/plays/{n}: the seat to move takes back play n, the
  * game's last, its own, made in the turn it is still playing, when the
  * game allows it of that play (game.h: undoable; docs/api.md "Taking a
- * play back"); n is the play's record's "n", from 0. The position is
- * rebuilt from the origin and the log up to play n - 1 (the game needs no inverse of its plays); the store deletes
+ * play back"); n is the play's record's "n" (or "last"). The position is
+ * rebuilt from the origin and the log up to play n - 1 (the game needs no
+ * inverse of its plays); the store deletes
  * play n and moves the version on in one write (store.h: rewind), and the
  * event streams number the events after n - 1 again (api.h: "Plays taken
  * back"). One play a request: the newest first, as a stack. Replies as a
@@ -1065,14 +1074,8 @@ int h_play_delete(const api_config *cfg, const http_req *req, const route_match 
                                                          : "the admin token has no seat");
         goto done;
     }
-    const char *im = http_req_header(req, "If-Match");
-    if (im && !tag_matches(im, c.row.version)) {
-        err_set(&e, ERR_STALE, NULL, "If-Match %s is not the current version %lld", im,
-                (long long)c.row.version);
-        http_res_problem(res, req, ERR_STALE, &e,
-                         json_pack("{s:I}", "version", (json_int_t)c.row.version));
+    if (stale(req, c.row.version, res))
         goto done;
-    }
     if (!c.ops->undoable) {
         rc = err_set(&e, ERR_NO_UNDO, NULL, "%s never takes a play back", c.ops->title);
         goto done;
@@ -1101,18 +1104,18 @@ int h_play_delete(const api_config *cfg, const http_req *req, const route_match 
                             "back already, or not made yet)", n);
         goto done;
     }
-    if ((!last && k > 1) || row->seat != c.seat || row->kind != STORE_PERSON || gs.to_move != c.seat) {
-        rc = !last && k > 1
-                 ? err_set(&e, ERR_NO_UNDO, NULL, "only the game's last play can be taken back, "
-                           "and play %ld came after play %ld", rows[1].n, n)
-             : row->seat != c.seat ? err_set(&e, ERR_NO_UNDO, NULL, "play %ld was player %d's, "
-                                             "not yours", n, row->seat + 1)
-             : row->kind != STORE_PERSON
-                 ? err_set(&e, ERR_NO_UNDO, NULL, "play %ld was %s, not a person's choice", n,
-                           row->kind == STORE_BOT ? "a bot's" : "forced (no other play was possible)")
-                 : err_set(&e, ERR_NO_UNDO, NULL, "your turn is over: its plays stand");
+    if (!last && k > 1)
+        rc = err_set(&e, ERR_NO_UNDO, NULL, "only the game's last play can be taken back, and play "
+                     "%ld came after play %ld", rows[1].n, n);
+    else if (row->seat != c.seat)
+        rc = err_set(&e, ERR_NO_UNDO, NULL, "play %ld was player %d's, not yours", n, row->seat + 1);
+    else if (row->kind != STORE_PERSON)
+        rc = err_set(&e, ERR_NO_UNDO, NULL, "play %ld was %s, not a person's choice", n,
+                     row->kind == STORE_BOT ? "a bot's" : "forced (no other play was possible)");
+    else if (gs.to_move != c.seat)
+        rc = err_set(&e, ERR_NO_UNDO, NULL, "your turn is over: its plays stand");
+    if (rc)
         goto done;
-    }
     json_error_t je;
     long origin_last = -1, log_last = -1;
     if (!(play = json_loads(row->play ? row->play : "", 0, &je)) ||
