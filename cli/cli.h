@@ -6,6 +6,7 @@ int cmd_selfplay(int argc, char **argv);
 int cmd_tournament(int argc, char **argv);
 int cmd_cases(int argc, char **argv);
 int cmd_grade(int argc, char **argv);
+int cmd_league(int argc, char **argv); /* league.c (docs/league.md) */
 /* args.c: a whole number lo..hi in s: 0, or -1 when it is not one. */
 int cli_number(const char *s, long long lo, long long hi, long long *out);
 /* args.c: a size in bytes, a whole number with an optional K, M, G or T
@@ -61,7 +62,7 @@ typedef struct remote_url {
 } remote_url;
 
 /* What a remote call gave. */
-enum { REMOTE_OK, REMOTE_LATE, REMOTE_ERROR, REMOTE_INVALID };
+enum { REMOTE_OK, REMOTE_LATE, REMOTE_ERROR, REMOTE_INVALID, REMOTE_BUSY };
 
 /* Split "http://host[:port][/path]"; -1 with a message in err for any
  * other scheme or a malformed URL. */
@@ -73,6 +74,10 @@ int remote_url_parse(const char *url, remote_url *out, char *err, size_t errlen)
  * REMOTE_ERROR (connection, HTTP status not 200), REMOTE_INVALID (not
  * JSON). The caller has run mg_init_library(0). Thread-safe. */
 int remote_call(const remote_url *u, const json_t *body, int timeout_ms, json_t **answer,
+                char *why, size_t whylen);
+/* The same POST, the answer whole (a new reference) when the status is
+ * `want`; REMOTE_BUSY for a 429 or 503 (ask again later). */
+int remote_post(const remote_url *u, const json_t *body, int timeout_ms, int want, json_t **answer,
                 char *why, size_t whylen);
 
 #endif

@@ -6,6 +6,7 @@ beside cli/kit_harness.py, whose checker it uses.
 
     python3 kit_grade.py --student JOB.json      one student, every suite of JOB
     python3 kit_grade.py --cohort RUN.json       grades.csv, cohort.json, cohort.html
+    python3 kit_grade.py --player JOB.json       one student as a player of croupier league
     python3 kit_grade.py --gradescope ROOT       ROOT/submission -> ROOT/results/results.json
     python3 kit_grade.py --zip DIR FILE.zip      DIR's files as FILE.zip
 
@@ -640,6 +641,71 @@ def cmd_student(job_path):
     return 0
 
 
+# --- a player of croupier league (cli/league.c) ---------------------------------
+
+def cmd_player(job_path):
+    """One student as a player: its code started in its sandbox (as for
+    grading) as `kit_harness.py --play`; our stdin's lines go to it, its
+    answers come out on our stdout as it writes them. The first line out is
+    ours: {"sandbox": kind, "warnings": [...]} (or {"import": why} when
+    there is nothing to run). Ends when our stdin does, or at SIGTERM; the
+    student's processes and staged copy go with us."""
+    subreaper()
+    with open(job_path, encoding="utf-8") as f:
+        job = json.load(f)
+    lim = dict(DEFAULT_LIMITS, **job.get("limits", {}))
+    uid = int(job.get("uid", NOBODY))
+    out = os.fdopen(1, "w", encoding="utf-8")
+
+    def say(obj):
+        out.write(json.dumps(obj) + "\n")
+        out.flush()
+
+    name, why = find_module(job["submission"], job.get("module"))
+    if not name:
+        say({"import": why})
+        return 0
+    try:
+        box = Sandbox(job["submission"], name, job["harness"], lim, job.get("sandbox", "auto"), uid)
+    except SandboxUnavailable as ex:
+        say({"import": "--sandbox bwrap: %s" % ex})
+        return EXIT_NO_SANDBOX
+    except (OSError, ValueError) as ex:
+        say({"import": str(ex)})
+        return 0
+    p = None
+
+    def stop(_sig=None, _frame=None):
+        if p is not None:
+            kill(p)
+        if box.drop:
+            kill_uid(box.uid)
+        box.close()
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        say({"sandbox": box.kind, "warnings": box.warnings})
+        p = subprocess.Popen(box.cmd[:-1] + ["--play"], cwd=box.cwd, env=ENV,
+                             preexec_fn=preexec(lim, box.drop, box.uid), stdin=subprocess.PIPE,
+                             stdout=out.fileno(), stderr=subprocess.DEVNULL, close_fds=True)
+        head = {"module": box.module, "course_name": job["course_name"], "shapes": job["shapes"],
+                "timeout": lim["call_timeout"], "import_timeout": lim["import_timeout"]}
+        # the answers' pipe is the student's alone now: its end is seen at once
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+        p.stdin.write((json.dumps(head) + "\n").encode())
+        p.stdin.flush()
+        for line in sys.stdin.buffer:
+            p.stdin.write(line)
+            p.stdin.flush()
+    except OSError:  # the student's process ended: what it wrote was its last
+        pass
+    stop()
+    return 0
+
+
 # --- the cohort -------------------------------------------------------------------
 
 def cohort(records, params):
@@ -761,6 +827,8 @@ def cmd_zip(src, dst):
 def main(argv):
     if len(argv) == 3 and argv[1] == "--student":
         return cmd_student(argv[2])
+    if len(argv) == 3 and argv[1] == "--player":
+        return cmd_player(argv[2])
     if len(argv) == 3 and argv[1] == "--cohort":
         return cmd_cohort(argv[2])
     if len(argv) == 3 and argv[1] == "--gradescope":

@@ -362,32 +362,43 @@ def encode(v, depth=0):
     return {"R": r[:300]}
 
 
-def serve():
+def _channel():
+    """The answers' channel (our stdout); the student's own prints go to stderr."""
     out = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    req = json.load(sys.stdin)
-    sys.stdin.close()
-    suite = {"shapes": req["shapes"]}
 
     def send(obj):
         out.write(json.dumps(obj) + "\n")
         out.flush()
+    return send
 
+
+def _student_fn(req, send):
+    """Import the student's module of req and say so: its function, or None
+    (the reason sent)."""
     path = req["module"]
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
     try:
         mod = call_with_timeout(import_student, [path], float(req.get("import_timeout", 10)))
     except Timeout:
         send({"import": "the module was not imported within %g s" % float(req.get("import_timeout", 10))})
-        return 0
+        return None
     except BaseException as ex:  # SystemExit, ImportError, SyntaxError ...
         send({"import": "%s: %s" % (type(ex).__name__, ex)})
-        return 0
-    send({"ready": True})
+        return None
     fn = getattr(mod, req["course_name"], None)
-    if not callable(fn):
-        send({"missing": True})
+    send({"ready": True} if callable(fn) else {"missing": True})
+    return fn if callable(fn) else None
+
+
+def serve():
+    send = _channel()
+    req = json.load(sys.stdin)
+    sys.stdin.close()
+    suite = {"shapes": req["shapes"]}
+    fn = _student_fn(req, send)
+    if fn is None:
         return 0
     timeout = float(req.get("timeout", 10))
 
@@ -400,6 +411,41 @@ def serve():
         except BaseException as ex:  # SystemExit, KeyboardInterrupt from the student's code
             o = ["raised", "%s: %s" % (type(ex).__name__, ex)]
         send({"id": case["id"], "o": o})
+    return 0
+
+
+# `python3 kit_harness.py --play` (croupier league, cli/league.c): the
+# student's play function as a player. The first line on stdin is as for
+# --serve without cases; then one line per move, {"args": [...], "seed": n},
+# each answered by one line {"o": outcome} once the call returns: ("value",
+# the play as plain JSON, tuples as arrays), ("raised", text), ("timeout",
+# seconds) or ("invalid", why) for an answer that is not JSON. Python's
+# `random` is seeded with the move's seed before each call, so a league is
+# the same for the same seed.
+def play():
+    import random
+    send = _channel()
+    req = json.loads(sys.stdin.readline())
+    suite = {"shapes": req["shapes"]}
+    fn = _student_fn(req, send)
+    if fn is None:
+        return 0
+    timeout = float(req.get("timeout", 1))
+    for line in sys.stdin:
+        move = json.loads(line)
+        random.seed(move.get("seed", 0))
+        try:
+            o = list(call_case(fn, suite, move, timeout))
+        except BaseException as ex:  # SystemExit, KeyboardInterrupt from the student's code
+            o = ["raised", "%s: %s" % (type(ex).__name__, ex)]
+        if o[0] == "value":
+            try:
+                text = json.dumps({"o": o}, allow_nan=False)
+            except (TypeError, ValueError, RecursionError) as ex:
+                text = json.dumps({"o": ["invalid", "the play is not JSON: %s" % str(ex)[:200]]})
+            send(json.loads(text))
+        else:
+            send({"o": o})
     return 0
 
 
@@ -465,4 +511,4 @@ if pytest is not None:
             pytest.fail(r.message, pytrace=False)
 
 if __name__ == "__main__":
-    sys.exit(serve() if sys.argv[1:] == ["--serve"] else main(sys.argv))
+    sys.exit(serve() if sys.argv[1:] == ["--serve"] else play() if sys.argv[1:] == ["--play"] else main(sys.argv))

@@ -626,6 +626,7 @@ static void usage(FILE *f)
         "  tournament rotate named strategies through the seats and rank them\n"
         "  cases      generated cases of an autograder function (docs/autograder.md)\n"
         "  grade      grade a cohort's submissions, sandboxed; a Gradescope autograder\n"
+        "  league     the students' own bots against each other and the house bots, ranked\n"
         "  games      list the games, variants and bots\n"
         "  backup     a consistent copy of a live SQLite store\n"
         "  purge      remove the games that have expired (docs/operations.md)\n"
@@ -717,6 +718,8 @@ int main(int argc, char **argv)
         return cmd_cases(argc - 1, argv + 1);
     if (strcmp(cmd, "grade") == 0)
         return cmd_grade(argc - 1, argv + 1);
+    if (strcmp(cmd, "league") == 0)
+        return cmd_league(argc - 1, argv + 1);
     if (strcmp(cmd, "backup") == 0)
         return cmd_backup(argc - 1, argv + 1);
     if (strcmp(cmd, "purge") == 0)

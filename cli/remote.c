@@ -69,7 +69,7 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-int remote_call(const remote_url *u, const json_t *body, int timeout_ms, json_t **answer,
+int remote_post(const remote_url *u, const json_t *body, int timeout_ms, int want, json_t **answer,
                 char *why, size_t whylen)
 {
     char ebuf[256] = "";
@@ -112,8 +112,10 @@ int remote_call(const remote_url *u, const json_t *body, int timeout_ms, json_t 
         goto done;
     }
     const struct mg_response_info *ri = mg_get_response_info(conn);
-    if (!ri || ri->status_code != 200) {
-        snprintf(why, whylen, "HTTP status %d, not 200", ri ? ri->status_code : 0);
+    if (!ri || ri->status_code != want) {
+        snprintf(why, whylen, "HTTP status %d, not %d", ri ? ri->status_code : 0, want);
+        if (ri && (ri->status_code == 429 || ri->status_code == 503))
+            rc = REMOTE_BUSY;
         goto done;
     }
     /* the body: up to Content-Length, or to the end of the connection */
@@ -152,9 +154,7 @@ int remote_call(const remote_url *u, const json_t *body, int timeout_ms, json_t 
         snprintf(why, whylen, "the answer is not JSON: %s", je.text);
         goto done;
     }
-    json_t *play = json_is_object(j) ? json_object_get(j, "play") : NULL;
-    *answer = play ? json_incref(play) : json_incref(j);
-    json_decref(j);
+    *answer = j;
     rc = REMOTE_OK;
 done:
     if (conn)
@@ -162,4 +162,15 @@ done:
     free(buf);
     free(text);
     return rc;
+}
+
+int remote_call(const remote_url *u, const json_t *body, int timeout_ms, json_t **answer,
+                char *why, size_t whylen)
+{
+    json_t *j = NULL;
+    int rc = remote_post(u, body, timeout_ms, 200, &j, why, whylen);
+    json_t *play = json_is_object(j) ? json_object_get(j, "play") : NULL;
+    *answer = play ? json_incref(play) : j ? json_incref(j) : NULL;
+    json_decref(j);
+    return rc == REMOTE_BUSY ? REMOTE_ERROR : rc;
 }
