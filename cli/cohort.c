@@ -118,7 +118,7 @@ int cli_list_students(const char *cmd, const char *dir, char ***names, char ***p
     while ((e = readdir(d))) {
         char full[CLI_PATH];
         struct stat st;
-        if (e->d_name[0] == '.')
+        if (e->d_name[0] == '.' || strcmp(e->d_name, "__pycache__") == 0) /* Python's cache of a folder run */
             continue;
         cli_pathf(full, sizeof full, "%s/%s", dir, e->d_name);
         if (lstat(full, &st))

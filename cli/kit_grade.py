@@ -645,21 +645,20 @@ def cmd_student(job_path):
 
 def cmd_player(job_path):
     """One student as a player: its code started in its sandbox (as for
-    grading) as `kit_harness.py --play`; our stdin's lines go to it, its
-    answers come out on our stdout as it writes them. The first line out is
-    ours: {"sandbox": kind, "warnings": [...]} (or {"import": why} when
-    there is nothing to run). Ends when our stdin does, or at SIGTERM; the
-    student's processes and staged copy go with us."""
+    grading) as `kit_harness.py --play`, on our stdin and stdout (the league
+    talks to it directly). The first line out is ours: {"sandbox": kind,
+    "warnings": [...], "head": the first line the league sends it}, or
+    {"import": why} when there is nothing to run. Ends when the student's
+    process does (the league closed its stdin, or it died) or at SIGTERM;
+    the student's processes and its staged copy go with us."""
     subreaper()
     with open(job_path, encoding="utf-8") as f:
         job = json.load(f)
     lim = dict(DEFAULT_LIMITS, **job.get("limits", {}))
     uid = int(job.get("uid", NOBODY))
-    out = os.fdopen(1, "w", encoding="utf-8")
 
     def say(obj):
-        out.write(json.dumps(obj) + "\n")
-        out.flush()
+        os.write(1, (json.dumps(obj) + "\n").encode())
 
     name, why = find_module(job["submission"], job.get("module"))
     if not name:
@@ -685,22 +684,19 @@ def cmd_player(job_path):
 
     signal.signal(signal.SIGTERM, stop)
     try:
-        say({"sandbox": box.kind, "warnings": box.warnings})
-        p = subprocess.Popen(box.cmd[:-1] + ["--play"], cwd=box.cwd, env=ENV,
-                             preexec_fn=preexec(lim, box.drop, box.uid), stdin=subprocess.PIPE,
-                             stdout=out.fileno(), stderr=subprocess.DEVNULL, close_fds=True)
         head = {"module": box.module, "course_name": job["course_name"], "shapes": job["shapes"],
                 "timeout": lim["call_timeout"], "import_timeout": lim["import_timeout"]}
-        # the answers' pipe is the student's alone now: its end is seen at once
-        null = os.open(os.devnull, os.O_WRONLY)
+        say({"sandbox": box.kind, "warnings": box.warnings, "head": head})
+        p = subprocess.Popen(box.cmd[:-1] + ["--play"], cwd=box.cwd, env=ENV,
+                             preexec_fn=preexec(lim, box.drop, box.uid), stdin=0, stdout=1,
+                             stderr=subprocess.DEVNULL, close_fds=True)
+        # the pipes are the student's alone now: its end, and the league's, are seen at once
+        null = os.open(os.devnull, os.O_RDWR)
+        os.dup2(null, 0)
         os.dup2(null, 1)
         os.close(null)
-        p.stdin.write((json.dumps(head) + "\n").encode())
-        p.stdin.flush()
-        for line in sys.stdin.buffer:
-            p.stdin.write(line)
-            p.stdin.flush()
-    except OSError:  # the student's process ended: what it wrote was its last
+        p.wait()
+    except OSError:
         pass
     stop()
     return 0

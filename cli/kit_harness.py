@@ -368,8 +368,9 @@ def _channel():
     os.dup2(2, 1)
     sys.stdout = sys.stderr
 
-    def send(obj):
-        out.write(json.dumps(obj) + "\n")
+    def send(obj, strict=False):
+        text = json.dumps(obj, allow_nan=not strict) + "\n"  # raises before anything is written
+        out.write(text)
         out.flush()
     return send
 
@@ -431,21 +432,22 @@ def play():
     if fn is None:
         return 0
     timeout = float(req.get("timeout", 1))
+    params = suite["shapes"]["params"]
     for line in sys.stdin:
         move = json.loads(line)
         random.seed(move.get("seed", 0))
+        # the arguments are fresh from json: converted in place of a copy
+        args = [convert(a, params[i]["shape"] if i < len(params) else "any") for i, a in enumerate(move["args"])]
         try:
-            o = list(call_case(fn, suite, move, timeout))
-        except BaseException as ex:  # SystemExit, KeyboardInterrupt from the student's code
+            o = ["value", call_with_timeout(fn, args, timeout)]
+        except Timeout:
+            o = ["timeout", timeout]
+        except BaseException as ex:  # the student's code raised (SystemExit, KeyboardInterrupt too)
             o = ["raised", "%s: %s" % (type(ex).__name__, ex)]
-        if o[0] == "value":
-            try:
-                text = json.dumps({"o": o}, allow_nan=False)
-            except (TypeError, ValueError, RecursionError) as ex:
-                text = json.dumps({"o": ["invalid", "the play is not JSON: %s" % str(ex)[:200]]})
-            send(json.loads(text))
-        else:
-            send({"o": o})
+        try:
+            send({"o": o}, strict=True)
+        except (TypeError, ValueError, RecursionError) as ex:
+            send({"o": ["invalid", "the play is not JSON: %s" % str(ex)[:200]]})
     return 0
 
 

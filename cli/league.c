@@ -190,18 +190,24 @@ typedef struct proc {
     char sandbox[12];
 } proc;
 
-static void proc_end(proc *p)
+/* End p: at once (a process that is late or broken), or by closing its
+ * stdin first (at the end of its table). */
+static void proc_end(proc *p, int now)
 {
     if (p->pid > 0) {
+        /* its stdin closed, the student's process ends and kit_grade.py with it, having
+         * ended the student's processes and removed its copy; one that does not within
+         * a second is told to (SIGTERM), then killed */
         if (p->to >= 0)
             close(p->to);
-        kill(p->pid, SIGTERM); /* kit_grade.py ends the student's processes and its copy */
-        int st;
-        for (int i = 0; i < 200 && waitpid(p->pid, &st, WNOHANG) == 0; i++) {
+        int st, gone = 0;
+        for (int i = 0; i < 300 && !(gone = waitpid(p->pid, &st, WNOHANG) == p->pid); i++) {
+            if (i == (now ? 0 : 100))
+                kill(p->pid, SIGTERM);
             struct timespec t = {0, 10 * 1000 * 1000};
             nanosleep(&t, NULL);
         }
-        if (waitpid(p->pid, &st, WNOHANG) == 0) {
+        if (!gone) {
             kill(-p->pid, SIGKILL);
             waitpid(p->pid, &st, 0);
         }
@@ -326,6 +332,8 @@ static int proc_start(const league *lg, const entrant *e, int slot, proc *p)
         close(in[1]);
         return snprintf(p->why, sizeof p->why, "no pipe: %s", strerror(errno)), -1;
     }
+    /* made before the fork: the child of a threaded process only calls what is safe there */
+    char *argv[] = {(char *)cli_python(), "-I", grader, "--player", job, NULL};
     pid_t pid = fork();
     if (pid == 0) {
         setpgid(0, 0);
@@ -334,7 +342,6 @@ static int proc_start(const league *lg, const entrant *e, int slot, proc *p)
         int dn = open("/dev/null", O_WRONLY);
         if (dn >= 0)
             dup2(dn, 2);
-        char *argv[] = {(char *)cli_python(), "-I", grader, "--player", job, NULL};
         signal(SIGPIPE, SIG_DFL);
         execvp(argv[0], argv);
         _exit(127);
@@ -367,9 +374,18 @@ static int proc_ready(proc *p, int *fatal)
         json_t *m = line ? json_loads(line, 0, NULL) : NULL;
         free(line);
         const char *why = json_string_value(json_object_get(m, "import"));
-        if (m && json_object_get(m, "sandbox")) {
-            snprintf(p->sandbox, sizeof p->sandbox, "%s",
-                     json_string_value(json_object_get(m, "sandbox")) ? json_string_value(json_object_get(m, "sandbox")) : "?");
+        if (m && json_object_get(m, "sandbox")) { /* the sandbox made: the harness's first line is ours to send */
+            const char *kind = json_string_value(json_object_get(m, "sandbox"));
+            snprintf(p->sandbox, sizeof p->sandbox, "%s", kind ? kind : "?");
+            char *head = json_dumps(json_object_get(m, "head"), JSON_COMPACT);
+            int sent = head ? proc_send(p, head, deadline) : -1;
+            free(head);
+            if (sent) {
+                json_decref(m);
+                snprintf(p->why, sizeof p->why, "the player's process ended before its first move");
+                p->out = 1;
+                return -1;
+            }
         } else if (m && json_is_true(json_object_get(m, "ready"))) {
             json_decref(m);
             return 0;
@@ -438,7 +454,7 @@ static int student_move(worker *w, proc *p, void *st, long g, int seat, int move
             w->fatal |= fatal;
             *kind = BAD_ERROR;
             snprintf(why, whylen, "started again: %s", p->why);
-            proc_end(p);
+            proc_end(p, 1);
             p->out = 1;
             return -1;
         }
@@ -492,7 +508,7 @@ static int student_move(worker *w, proc *p, void *st, long g, int seat, int move
     json_decref(m);
     free(line);
     if (!line || !what) { /* the process is late, gone or broken: ended, started again at its next move */
-        proc_end(p);
+        proc_end(p, 1);
         if (++p->restarts > LG_RESTARTS) {
             p->out = 1;
             snprintf(p->why, sizeof p->why, "not asked again after %d restarts in this table", LG_RESTARTS);
@@ -605,12 +621,17 @@ static void play_table(worker *w, void *st, long t)
     for (int i = 0; i < P; i++) {
         proc *p = &w->procs[i];
         if (p->pid > 0 && proc_ready(p, &w->fatal))
-            proc_end(p);
+            proc_end(p, 1);
     }
     for (int k = 0; k < P && !w->fatal; k++)
         play_game(w, st, t * P + k);
+    for (int i = 0; i < P; i++) /* every student told at once that the table is over */
+        if (w->procs[i].to >= 0) {
+            close(w->procs[i].to);
+            w->procs[i].to = -1;
+        }
     for (int i = 0; i < P; i++) {
-        proc_end(&w->procs[i]);
+        proc_end(&w->procs[i], 0);
         free(w->procs[i].buf);
         w->procs[i].buf = NULL;
     }

@@ -76,6 +76,12 @@
 #    cases a suite, --jobs GRADE_JOBS=2, under bubblewrap where it runs:
 #    wall clock and CPU against the target (under 10 minutes), then the
 #    sandbox's own cost per student and per call.
+# 9. league (BENCH=league only, not part of all: a few minutes):
+#    tests/bench/league.mjs: croupier league of LEAGUE_PLAYERS=100 copies of
+#    the kit's player and the house bots, --games LEAGUE_GAMES=8 each,
+#    --jobs LEAGUE_JOBS=2: games and students' moves per second, against
+#    croupier tournament of the bots alone; a student's process's sandbox
+#    cost.
 #
 # Knobs (environment): RUNS=5 engine runs; HTTP_RUNS=5 wrk runs per figure;
 # DURATION=5 seconds per wrk run; CONNS="32 256"; THREADS=server threads for
@@ -90,7 +96,7 @@
 # ROUTES_LATE=200, ROUTES_WINDOW=20 plays (section "routes":
 # tests/bench/routes.mjs); STALL_SECONDS=10 per run, STALL_AGE=120 seconds of
 # the loop before the "aged" runs, SLOW_MS=10 (section "stall");
-# BENCH=all|engine|hanabi|http|routes|store|stall|events|memory|idem|grade; BUILD=build (where make put croupier and
+# BENCH=all|engine|hanabi|http|routes|store|stall|events|memory|idem|grade|league; BUILD=build (where make put croupier and
 # bench/*), CROUPIER_BIN=$BUILD/croupier (another build of the server);
 # BENCH_DOC=FILE (make bench: docs/benchmarks.md) also writes each part the
 # run printed into FILE, between that part's markers (tests/docblock.mjs),
@@ -139,7 +145,7 @@ FANOUT_PLAYS=${FANOUT_PLAYS:-50}
 FANOUT_FOLLOWERS=${FANOUT_FOLLOWERS:-0,1,10,200,1000}
 BUILD=${BUILD:-build}
 CROUPIER_BIN=${CROUPIER_BIN:-$BUILD/croupier}
-case $BENCH in all | engine | hanabi | http | routes | store | stall | events | memory | idem | grade) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http, routes, store, stall, events, memory, idem or grade" >&2; exit 2 ;; esac
+case $BENCH in all | engine | hanabi | http | routes | store | stall | events | memory | idem | grade | league) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http, routes, store, stall, events, memory, idem, grade or league" >&2; exit 2 ;; esac
 RSS_TARGET_KB=$((50 * 1024))
 
 tmp=$(mktemp -d)
@@ -296,6 +302,10 @@ if [ "$BENCH" = memory ]; then
 fi
 if [ "$BENCH" = grade ]; then
     node tests/bench/grade.mjs --bin "$CROUPIER_BIN" --students "${GRADE_STUDENTS:-300}" --n "${GRADE_N:-1000}" --jobs "${GRADE_JOBS:-2}"
+    exit 0
+fi
+if [ "$BENCH" = league ]; then
+    node tests/bench/league.mjs --bin "$CROUPIER_BIN" --players "${LEAGUE_PLAYERS:-100}" --games "${LEAGUE_GAMES:-8}" --jobs "${LEAGUE_JOBS:-2}"
     exit 0
 fi
 if [ "$BENCH" = idem ]; then
