@@ -196,7 +196,7 @@ int cli_hold_uids(const char *cmd, int jobs)
     }
     if (flock(fd, LOCK_EX | LOCK_NB) == 0)
         return fd;
-    fprintf(stderr, "croupier %s: another croupier grade runs as root here and holds the students' "
+    fprintf(stderr, "croupier %s: another croupier grade or league runs as root here and holds the students' "
             "uids (%d..%d): waiting for it to end\n", cmd, CLI_UID_BASE, CLI_UID_BASE + jobs - 1);
     while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
         ;

@@ -117,6 +117,10 @@ def bwrap_args(stage, lim):
     return cmd
 
 
+# The student's whole environment. Python runs with -s (no user site), not
+# -I: -I would ignore PYTHONHASHSEED, and a student whose code iterates a
+# set of strings would then play differently in every run (found by a
+# league of public student code); nothing else of ours is in PYTHON*.
 ENV = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
        "PYTHONHASHSEED": "0"}
 
@@ -201,11 +205,11 @@ class Sandbox:
         os.chmod(os.path.join(self.stage, "croupier", "kit_harness.py"), 0o644)
         copy_submission(submission, os.path.join(self.stage, "submission"))
         if self.kind == "bwrap":
-            self.cmd = bwrap_args(self.stage, lim) + [sandbox_python(), "-I", "/croupier/kit_harness.py"]
+            self.cmd = bwrap_args(self.stage, lim) + [sandbox_python(), "-s", "/croupier/kit_harness.py"]
             self.cwd = "/"
             self.module = "/submission/" + module
         else:
-            self.cmd = [sandbox_python(), "-I", os.path.join(self.stage, "croupier", "kit_harness.py")]
+            self.cmd = [sandbox_python(), "-s", os.path.join(self.stage, "croupier", "kit_harness.py")]
             self.cwd = os.path.join(self.stage, "submission")
             self.module = os.path.join(self.cwd, module)
         self.cmd.append("--serve")

@@ -1025,11 +1025,11 @@ static char *standings_html(const json_t *doc, const char *replay_base)
     esc(&b, str(lp, "title"));
     put(&b, " (");
     esc(&b, str(lp, "variant"));
-    put(&b, ")</h1>\n<p>%lld players, %lld games (%lld rounds; each table played %lld times with the seats rotated), "
-            "seed %lld. A move had %g s; a late, illegal or failed move was played by the bot ",
-        (long long)json_array_size(json_object_get(lp, "entrants")), (long long)numv(lp, "games"),
-        (long long)numv(lp, "rounds"), (long long)numv(lp, "players"), (long long)numv(lp, "seed"),
-        numv(lp, "move_timeout"));
+    long long rounds = (long long)numv(lp, "rounds");
+    put(&b, ")</h1>\n<p>%lld players, %lld games (%lld round%s; each table played %lld times with the seats "
+            "rotated), seed %lld. A move had %g s; a late, illegal or failed move was played by the bot ",
+        (long long)json_array_size(json_object_get(lp, "entrants")), (long long)numv(lp, "games"), rounds,
+        rounds == 1 ? "" : "s", (long long)numv(lp, "players"), (long long)numv(lp, "seed"), numv(lp, "move_timeout"));
     esc(&b, str(lp, "fallback"));
     put(&b, ". Ratings: ");
     esc(&b, str(doc, "rating_method"));

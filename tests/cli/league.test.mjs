@@ -167,6 +167,9 @@ test('the same seed, the same standings: whatever --jobs, and a sharded league m
     kitPlayer(path.join(subs, 'ann'));
     kitPlayer(path.join(subs, 'ben'));
     writeFileSync(path.join(subs, 'cat.py'), HOSTILE.raises);
+    // discards the first card of a set of strings: its play follows Python's
+    // string hashing, the same in every run only when the league fixes it
+    writeFileSync(path.join(subs, 'dan.py'), `${SIG}    return (5, list(set(hand))[0])\n`);
     mkdirSync(path.join(subs, '__pycache__')); // Python's cache, left by running a student: not a player
     writeFileSync(path.join(subs, '__pycache__', 'cat.cpython-311.pyc'), '');
     const base = ['--game', 'phazed', '--bots', 'planner,greedy,random', '--games', '4', '--seed', '11',
@@ -190,7 +193,9 @@ test('the same seed, the same standings: whatever --jobs, and a sharded league m
     assert.equal(readFileSync(path.join(o('j2'), 'standings.json'), 'utf8'), one);
     assert.equal(readFileSync(path.join(o('merged'), 'standings.json'), 'utf8'), one);
     const doc = JSON.parse(one);
-    assert.deepEqual(doc.league.entrants, ['ann', 'ben', 'cat', 'bot:planner', 'bot:greedy', 'bot:random']);
+    assert.deepEqual(doc.league.entrants, ['ann', 'ben', 'cat', 'dan', 'bot:planner', 'bot:greedy', 'bot:random']);
+    assert.ok(doc.standings.find((s) => s.name === 'dan').moves > doc.standings.find((s) => s.name === 'dan').replaced,
+      'dan discards: some of its moves are its own');
     for (const g of doc.games) assert.ok(existsSync(path.join(o('merged'), g.save)), g.save);
     // a part missing, a part twice, a part of another league: refused
     const missing = await run(['merge', '--out', o('bad'), shards[0], shards[2]]);
