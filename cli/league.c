@@ -133,6 +133,7 @@ typedef struct league {
     int *seats; /* tables * players: entrant of table t's seat i at rotation 0 */
     record *rec; /* games */
     long next_table, done_tables, my_tables; /* atomics */
+    int probed; /* atomic: bubblewrap made a student's sandbox here (the next ones skip its probe) */
     volatile sig_atomic_t *stop;
 } league;
 
@@ -308,7 +309,9 @@ static int proc_start(const league *lg, const entrant *e, int slot, proc *p)
     json_error_t je;
     json_t *shapes = json_loads(lg->suite->shapes, 0, &je);
     json_t *j = json_pack("{s:s,s:s?,s:s,s:s,s:o,s:s,s:o,s:{s:f,s:f,s:i,s:I,s:i}}", "submission", e->path,
-                          "module", lg->module, "harness", harness, "sandbox", lg->sandbox, "uid",
+                          "module", lg->module, "harness", harness, "sandbox",
+                          strcmp(lg->sandbox, "none") && __atomic_load_n(&lg->probed, __ATOMIC_RELAXED)
+                              ? "bwrap-probed" : lg->sandbox, "uid",
                           json_integer(CLI_UID_BASE + slot), "course_name", lg->suite->course_name,
                           "shapes", shapes ? shapes : json_null(), "limits", "call_timeout",
                           lg->move_timeout, "import_timeout", 10.0, "cpu", 3600, "memory",
@@ -622,6 +625,8 @@ static void play_table(worker *w, void *st, long t)
         proc *p = &w->procs[i];
         if (p->pid > 0 && proc_ready(p, &w->fatal))
             proc_end(p, 1);
+        else if (strcmp(p->sandbox, "bwrap") == 0)
+            __atomic_store_n(&lg->probed, 1, __ATOMIC_RELAXED);
     }
     for (int k = 0; k < P && !w->fatal; k++)
         play_game(w, st, t * P + k);
