@@ -75,9 +75,10 @@ int remote_url_parse(const char *url, remote_url *out, char *err, size_t errlen)
  * JSON). The caller has run mg_init_library(0). Thread-safe. */
 int remote_call(const remote_url *u, const json_t *body, int timeout_ms, json_t **answer,
                 char *why, size_t whylen);
-/* The same POST, the answer whole (a new reference) when the status is
- * `want`; REMOTE_BUSY for a 429 or 503 (ask again later). */
-int remote_post(const remote_url *u, const json_t *body, int timeout_ms, int want, json_t **answer,
-                char *why, size_t whylen);
+/* The same POST with more header lines (NULL, or lines each ending
+ * "\r\n"), the answer whole (a new reference) when the status is `want`;
+ * REMOTE_BUSY for a 429 or 503 (ask again later). */
+int remote_post(const remote_url *u, const char *headers, const json_t *body, int timeout_ms, int want,
+                json_t **answer, char *why, size_t whylen);
 
 #endif

@@ -83,8 +83,8 @@ static void usage(FILE *f)
         "  --jobs J           tables played at once, 1..%d (default: the online CPUs)\n"
         "  --shard I/N        play only part I of N (tables t with t mod N = I-1); merge the\n"
         "                     parts with `croupier league merge`\n"
-        "  --publish URL      import every game into the Croupier server at URL (public to\n"
-        "                     spectators) and link each to its replay in the web page\n"
+        "  --publish URL      play every game again on the Croupier server at URL (public\n"
+        "                     to spectators) and link each to its replay in the web page\n"
         "  --quiet            no progress on stderr\n"
         "  -h, --help         this text\n\n"
         "Exit status: 0 done; 2 bad arguments; 1 a failure (the message names it).\n",
@@ -1119,56 +1119,143 @@ static char *standings_html(const json_t *doc, const char *replay_base)
 
 /* ---- publishing the games to a Croupier server ------------------------------------ */
 
-/* Each game's save imported into the server at base (POST /games/import,
- * public to spectators), its replay link set in the games list: the number
- * imported, or -1 with why. */
-static int publish(json_t *doc, const char *dir, const char *base, char *why, size_t whylen)
+/* POST body to base + path (with the header lines hdr, may be NULL),
+ * waiting out the server's quotas: REMOTE_OK with *ans, or why. */
+static int post(const char *base, const char *path, const char *hdr, const json_t *body, int want, json_t **ans,
+                char *why, size_t whylen)
 {
     remote_url u;
-    char url[1200];
-    snprintf(url, sizeof url, "%s/games/import", base);
+    char url[1400];
+    snprintf(url, sizeof url, "%s%s", base, path);
     if (remote_url_parse(url, &u, why, whylen))
-        return -1;
+        return REMOTE_ERROR;
+    int r = REMOTE_ERROR;
+    for (int attempt = 0; attempt < 120; attempt++) {
+        r = remote_post(&u, hdr, body, 30000, want, ans, why, whylen);
+        if (r != REMOTE_BUSY)
+            break;
+        sleep(1);
+    }
+    return r;
+}
+
+/* Game x of the standings played again on the server at base: created from
+ * its seed with a person in every seat (the seats' names), then each play of
+ * its history sent by its seat, the plays the server makes itself (forced
+ * ones) checked against the history. Its id into id: 0, or -1 with why. */
+static int publish_game(const game_ops *ops, const char *dir, const char *base, json_t *x, char *id, size_t idlen,
+                        char *why, size_t whylen)
+{
+    char path[CLI_PATH];
+    cli_pathf(path, sizeof path, "%s/%s", dir, str(x, "save"));
+    json_t *save = json_load_file(path, 0, NULL), *hist = NULL, *ans = NULL;
+    void *st = calloc(1, ops->state_size);
+    game_err e = {0};
+    int rc = -1;
+    if (!save || !st || ops->decode(st, json_object_get(save, "state"), &e)) {
+        snprintf(why, whylen, "cannot read the save %.150s%s%.150s", path, e.detail[0] ? ": " : "", e.detail);
+        goto out;
+    }
+    hist = ops->history(st, SEAT_ADMIN);
+    json_t *players = json_array();
+    size_t i, n = json_array_size(hist), done = 0;
+    int over = 0;
+    json_t *v;
+    json_array_foreach(json_object_get(save, "seats"), i, v) {
+        char nm[80];
+        snprintf(nm, sizeof nm, "%s%s", str(v, "name"), json_object_get(v, "bot") ? " (bot)" : "");
+        json_array_append_new(players, json_pack("{s:s}", "name", nm));
+    }
+    json_t *body = json_pack("{s:s,s:O,s:O,s:o,s:{s:s}}", "game", ops->name, "variant",
+                             json_object_get(save, "variant"), "seed", json_object_get(save, "seed"), "players",
+                             players, "options", "spectators", "public");
+    int r = post(base, "/games", NULL, body, 201, &ans, why, whylen);
+    json_decref(body);
+    const char *gid = json_string_value(json_object_get(ans, "id"));
+    if (r != REMOTE_OK || !gid) {
+        if (r == REMOTE_OK)
+            snprintf(why, whylen, "the server's answer to POST /games has no id");
+        goto out;
+    }
+    snprintf(id, idlen, "%s", gid);
+    json_t *seats = json_incref(json_object_get(ans, "seats"));
+    done = json_array_size(json_object_get(ans, "applied"));
+    over = json_is_true(json_object_get(json_object_get(ans, "status"), "over"));
+    json_decref(ans);
+    ans = NULL;
+    char ppath[200];
+    snprintf(ppath, sizeof ppath, "/games/%s/plays", id);
+    while (done < n) {
+        json_t *rec = json_array_get(hist, done);
+        int seat = (int)json_integer_value(json_object_get(rec, "seat"));
+        const char *tok = json_string_value(json_object_get(json_array_get(seats, (size_t)seat), "token"));
+        char hdr[300];
+        snprintf(hdr, sizeof hdr, "Authorization: Bearer %s\r\n", tok ? tok : "");
+        json_t *pb = json_pack("{s:O}", "play", json_object_get(rec, "play"));
+        r = post(base, ppath, hdr, pb, 200, &ans, why, whylen);
+        json_decref(pb);
+        size_t k = json_array_size(json_object_get(ans, "applied"));
+        /* the server's plays are the league's: the same seats in the same order (their
+         * plays as the reply shows them: a card drawn blind is "XX" there); a deal that
+         * differed would have the server refuse a play */
+        for (size_t j = 0; r == REMOTE_OK && j < k; j++) {
+            json_t *a = json_array_get(json_object_get(ans, "applied"), j), *h = json_array_get(hist, done + j);
+            if (!h || !json_equal(json_object_get(a, "seat"), json_object_get(h, "seat"))) {
+                snprintf(why, whylen, "the server's game went another way at its play %zu", done + j);
+                r = REMOTE_ERROR;
+            }
+        }
+        over = json_is_true(json_object_get(json_object_get(ans, "status"), "over"));
+        json_decref(ans);
+        ans = NULL;
+        if (r != REMOTE_OK || !k) {
+            if (r == REMOTE_OK)
+                snprintf(why, whylen, "the server applied nothing for play %zu", done);
+            json_decref(seats);
+            goto out;
+        }
+        done += k;
+    }
+    json_decref(seats);
+    if (!over && n) {
+        snprintf(why, whylen, "the server's game is not over after the league's %zu plays", n);
+        goto out;
+    }
+    rc = 0;
+out:
+    json_decref(ans);
+    json_decref(hist);
+    json_decref(save);
+    free(st);
+    return rc;
+}
+
+/* Each game of the standings played again on the server at base (readable
+ * by anyone: a finished game shows every card), its replay link set in the
+ * games list: the number published, or -1 with why. */
+static int publish(const game_ops *ops, json_t *doc, const char *dir, const char *base, int quiet, char *why,
+                   size_t whylen)
+{
     mg_init_library(0);
     int n = 0, rc = 0;
-    size_t i;
+    size_t i, total = json_array_size(json_object_get(doc, "games"));
     json_t *x;
     json_array_foreach(json_object_get(doc, "games"), i, x) {
-        char path[CLI_PATH];
-        cli_pathf(path, sizeof path, "%s/%s", dir, str(x, "save"));
-        json_t *save = json_load_file(path, 0, NULL);
-        if (!save) {
-            snprintf(why, whylen, "cannot read %.300s", path);
-            rc = -1;
-            break;
-        }
-        json_object_set_new(save, "spectators", json_string("public"));
-        json_t *ans = NULL;
-        int r = REMOTE_ERROR;
-        for (int attempt = 0; attempt < 120; attempt++) { /* the server's quota of imports: wait, ask again */
-            r = remote_post(&u, save, 30000, 201, &ans, why, whylen);
-            if (r != REMOTE_BUSY)
-                break;
-            sleep(1);
-        }
-        json_decref(save);
-        const char *id = json_string_value(json_object_get(ans, "id"));
-        if (r != REMOTE_OK || !id) {
-            if (r == REMOTE_OK)
-                snprintf(why, whylen, "the server's answer has no id");
-            else if (strstr(why, "status 413"))
-                snprintf(why, whylen, "the server refused game %s's save as too large: serve with a larger "
-                         "--body-limit (a long Phazed game's save passes 64 KiB)", str(x, "save"));
-            json_decref(ans);
+        char id[96], w[400];
+        if (publish_game(ops, dir, base, x, id, sizeof id, w, sizeof w)) {
+            snprintf(why, whylen, "game %lld: %.360s", (long long)numv(x, "g"), w);
             rc = -1;
             break;
         }
         char link[1400];
         snprintf(link, sizeof link, "%s/#game=%s&at=-1", base, id);
         json_object_set_new(x, "replay", json_string(link));
-        json_decref(ans);
         n++;
+        if (!quiet && isatty(STDERR_FILENO))
+            fprintf(stderr, "\r%d/%zu games published", n, total);
     }
+    if (!quiet && isatty(STDERR_FILENO))
+        fprintf(stderr, "\n");
     mg_exit_library();
     return rc ? -1 : n;
 }
@@ -1213,15 +1300,16 @@ static int finish(const char *dir, const json_t *params, json_t *games, const ch
         fprintf(stderr, "croupier league: %s\n", why);
         return 1;
     }
+    int published = 0;
     if (base) {
-        int n = publish(doc, dir, base, why, sizeof why);
-        if (n < 0) {
-            fprintf(stderr, "croupier league: --publish %s: %s\n", base, why);
-            json_decref(doc);
-            return 1;
-        }
-        if (!quiet)
+        int n = publish(game_find(str(params, "game")), doc, dir, base, quiet, why, sizeof why);
+        if (n < 0) /* the standings are written all the same: the games need not be played again */
+            fprintf(stderr, "croupier league: --publish %s: %s; the standings are written without replay links "
+                            "(publish them later: croupier league merge --publish URL --out %s %s/part-*.json)\n",
+                    base, why, dir, dir);
+        else if (!quiet)
             fprintf(stderr, "croupier league: %d games imported into %s\n", n, base);
+        published = n < 0 ? -1 : 1;
     }
     int rc = write_standings(dir, doc);
     if (rc)
@@ -1229,7 +1317,7 @@ static int finish(const char *dir, const json_t *params, json_t *games, const ch
     else if (!quiet)
         print_standings(doc, stdout);
     json_decref(doc);
-    return rc ? 1 : 0;
+    return rc || published < 0 ? 1 : 0;
 }
 
 /* ---- the command line ------------------------------------------------------------ */

@@ -69,8 +69,8 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-int remote_post(const remote_url *u, const json_t *body, int timeout_ms, int want, json_t **answer,
-                char *why, size_t whylen)
+int remote_post(const remote_url *u, const char *headers, const json_t *body, int timeout_ms, int want,
+                json_t **answer, char *why, size_t whylen)
 {
     char ebuf[256] = "";
     int rc = REMOTE_ERROR;
@@ -93,8 +93,8 @@ int remote_post(const remote_url *u, const json_t *body, int timeout_ms, int wan
     size_t len = strlen(text);
     if (mg_printf(conn,
                   "POST %s HTTP/1.1\r\nHost: %s:%d\r\nContent-Type: application/json\r\n"
-                  "Accept: application/json\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
-                  u->path, u->host, u->port, len) <= 0 ||
+                  "Accept: application/json\r\n%sContent-Length: %zu\r\nConnection: close\r\n\r\n",
+                  u->path, u->host, u->port, headers ? headers : "", len) <= 0 ||
         mg_write(conn, text, len) != (int)len) {
         snprintf(why, whylen, "cannot send the request to %s:%d", u->host, u->port);
         goto done;
@@ -168,7 +168,7 @@ int remote_call(const remote_url *u, const json_t *body, int timeout_ms, json_t 
                 char *why, size_t whylen)
 {
     json_t *j = NULL;
-    int rc = remote_post(u, body, timeout_ms, 200, &j, why, whylen);
+    int rc = remote_post(u, NULL, body, timeout_ms, 200, &j, why, whylen);
     json_t *play = json_is_object(j) ? json_object_get(j, "play") : NULL;
     *answer = play ? json_incref(play) : j ? json_incref(j) : NULL;
     json_decref(j);

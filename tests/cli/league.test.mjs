@@ -61,7 +61,7 @@ function spy(secret) {
 }
 
 let srv;
-// a long Phazed game's save passes the default body limit (64 KiB)
+// a long Phazed game's save passes the default body limit (64 KiB): imported below
 before(async () => { srv = await startServer({ extraArgs: ['--body-limit', '1048576'] }); });
 after(async () => { await srv?.stop(); });
 
@@ -214,7 +214,7 @@ test('the same seed, the same standings: whatever --jobs, and a sharded league m
   }
 });
 
-test('--publish: every game imported into a real server, each linked to its replay', async () => {
+test('--publish: every game played again on a real server, each linked to its replay', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'croupier-league-publish-'));
   try {
     const subs = path.join(dir, 'subs');
@@ -230,10 +230,16 @@ test('--publish: every game imported into a real server, each linked to its repl
       const m = new RegExp(`^${srv.base.replace(/[.]/g, '\\.')}/#game=([A-Za-z0-9_-]+)&at=-1$`).exec(g.replay);
       assert.ok(m, g.replay);
       assert.ok(html.includes(`href="${g.replay.replace(/&/g, '&amp;')}"`));
-      // anyone may watch it: no token
+      // anyone may watch it (no token): the whole game, every position of it
       const view = await (await fetch(`${srv.base}/games/${m[1]}`)).json();
       assert.equal(view.status.over, true);
-      assert.deepEqual(view.seats.map((s) => s.name), g.seats);
+      const bots = new Set(['planner', 'greedy', 'random']);
+      assert.deepEqual(view.seats.map((s) => s.name), g.seats.map((n) => (bots.has(n) ? `${n} (bot)` : n)));
+      assert.deepEqual(view.status.winners.map((w) => g.seats[w]), g.winners);
+      const save = readJson(path.join(out, g.save));
+      assert.equal(view.status.plays, save.state.log.length, 'every play of the league is in the server\'s log');
+      const mid = await fetch(`${srv.base}/games/${m[1]}?at=${Math.floor(view.status.plays / 2)}`);
+      assert.equal(mid.status, 200, await mid.clone().text());
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
