@@ -1581,8 +1581,9 @@ int cmd_league(int argc, char **argv)
     ign.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ign, &old_pipe); /* a player that hangs up is its error, not our end */
     if (!a.quiet)
-        fprintf(stderr, "croupier league: %d players (%d house bots), %ld games in %d rounds of %d tables%s\n", lg.nent,
-                lg.nbots, lg.games, lg.rounds, lg.per_round, lg.nshards > 1 ? " (this shard: its part)" : "");
+        fprintf(stderr, "croupier league: %d players (%d house bots), %ld games in %d round%s of %d table%s%s\n",
+                lg.nent, lg.nbots, lg.games, lg.rounds, lg.rounds == 1 ? "" : "s", lg.per_round,
+                lg.per_round == 1 ? "" : "s", lg.nshards > 1 ? " (this shard: its part)" : "");
     pthread_t tid[LG_MAX_JOBS];
     worker *wk = calloc((size_t)lg.jobs, sizeof *wk);
     int started = 0;
