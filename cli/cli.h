@@ -27,6 +27,9 @@ int cli_write_json(const char *path, const json_t *v, mode_t mode);
 /* a folder that exists or is made: 0, or -1 */
 int cli_make_dir(const char *path, mode_t mode);
 double cli_now(void); /* CLOCK_MONOTONIC seconds */
+/* v rounded to `places` decimals as a JSON number, so that a report's text
+ * does not vary with the last bit (tournament and league reports) */
+json_t *cli_json_round(double v, int places);
 const char *cli_python(void); /* $CROUPIER_PYTHON, else /usr/bin/python3 when there is one, else python3 */
 int cli_name_ok(const char *s); /* a student's name: letters, digits, _ - . */
 /* The students of dir, sorted: names[] and paths[] (malloc'd, count of

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,12 @@ int cli_make_dir(const char *path, mode_t mode)
         return stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
     }
     return -1;
+}
+
+json_t *cli_json_round(double v, int places)
+{
+    double m = pow(10, places);
+    return json_real(round(v * m) / m);
 }
 
 double cli_now(void)

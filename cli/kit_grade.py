@@ -214,14 +214,14 @@ class Sandbox:
             self.cmd = [sandbox_python(), "-s", os.path.join(self.stage, "croupier", "kit_harness.py")]
             self.cwd = os.path.join(self.stage, "submission")
             self.module = os.path.join(self.cwd, module)
-        self.cmd.append("--serve")
+        # the harness's mode comes after: --serve (grading), --play (a league)
 
     def close(self):
         shutil.rmtree(self.stage, ignore_errors=True)
 
     def run(self, request, wall):
         """One runner: (lines of answers, how it ended, output bytes, output head)."""
-        p = subprocess.Popen(self.cmd, cwd=self.cwd, env=ENV, preexec_fn=preexec(self.lim, self.drop, self.uid),
+        p = subprocess.Popen(self.cmd + ["--serve"], cwd=self.cwd, env=ENV, preexec_fn=preexec(self.lim, self.drop, self.uid),
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              close_fds=True)
         lines, state = [], {"answers": 0, "out": 0, "head": b"", "capped": False}
@@ -693,7 +693,7 @@ def cmd_player(job_path):
         head = {"module": box.module, "course_name": job["course_name"], "shapes": job["shapes"],
                 "timeout": lim["call_timeout"], "import_timeout": lim["import_timeout"]}
         say({"sandbox": box.kind, "warnings": box.warnings, "head": head})
-        p = subprocess.Popen(box.cmd[:-1] + ["--play"], cwd=box.cwd, env=ENV,
+        p = subprocess.Popen(box.cmd + ["--play"], cwd=box.cwd, env=ENV,
                              preexec_fn=preexec(lim, box.drop, box.uid), stdin=0, stdout=1,
                              stderr=subprocess.DEVNULL, close_fds=True)
         # the pipes are the student's alone now: its end, and the league's, are seen at once

@@ -216,14 +216,15 @@ def call_with_timeout(fn, args, seconds):
 Result = collections.namedtuple("Result", "case ok message quality")
 
 
-def case_args(suite, case):
-    """A fresh copy of the case's arguments as the course function takes them."""
+def case_args(suite, case, fresh=False):
+    """The case's arguments as the course function takes them: a copy, or
+    (fresh: they were just parsed and serve one call) converted as they are."""
     params = suite["shapes"]["params"]
-    return [convert(copy.deepcopy(a), params[i]["shape"] if i < len(params) else "any")
+    return [convert(a if fresh else copy.deepcopy(a), params[i]["shape"] if i < len(params) else "any")
             for i, a in enumerate(case["args"])]
 
 
-def call_case(fn, suite, case, timeout=None):
+def call_case(fn, suite, case, timeout=None, fresh=False):
     """Call fn on the case's arguments: an outcome, ("value", v), ("raised",
     text), ("timeout", seconds) or ("missing",) (judge_case reads it; the
     grader's parent also builds ("ended", why) when the process died)."""
@@ -232,7 +233,7 @@ def call_case(fn, suite, case, timeout=None):
     if fn is None:
         return ("missing",)
     try:
-        return ("value", call_with_timeout(fn, case_args(suite, case), timeout))
+        return ("value", call_with_timeout(fn, case_args(suite, case, fresh), timeout))
     except Timeout:
         return ("timeout", timeout)
     except Exception as ex:  # the student's code raised: a failure of this case
@@ -432,17 +433,12 @@ def play():
     if fn is None:
         return 0
     timeout = float(req.get("timeout", 1))
-    params = suite["shapes"]["params"]
     for line in sys.stdin:
         move = json.loads(line)
         random.seed(move.get("seed", 0))
-        # the arguments are fresh from json: converted in place of a copy
-        args = [convert(a, params[i]["shape"] if i < len(params) else "any") for i, a in enumerate(move["args"])]
         try:
-            o = ["value", call_with_timeout(fn, args, timeout)]
-        except Timeout:
-            o = ["timeout", timeout]
-        except BaseException as ex:  # the student's code raised (SystemExit, KeyboardInterrupt too)
+            o = list(call_case(fn, suite, move, timeout, fresh=True))
+        except BaseException as ex:  # SystemExit, KeyboardInterrupt from the student's code
             o = ["raised", "%s: %s" % (type(ex).__name__, ex)]
         try:
             send({"o": o}, strict=True)

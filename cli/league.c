@@ -122,9 +122,9 @@ typedef struct record {
 typedef struct league {
     const game_ops *ops;
     const game_suite *suite; /* the play function's suite: its course name and shapes */
-    const char *variant, *fallback, *module, *sandbox, *out;
+    const char *variant, *fallback, *module, *sandbox;
     char kitdir[CLI_PATH], gamesdir[CLI_PATH];
-    int players, nent, nbots, rounds, per_round, jobs, shard, nshards, quiet;
+    int players, nent, nbots, rounds, per_round, jobs, shard, nshards;
     long tables, games;
     double move_timeout;
     long long memory;
@@ -134,7 +134,6 @@ typedef struct league {
     record *rec; /* games */
     long next_table, done_tables, my_tables; /* atomics */
     int probed; /* atomic: bubblewrap made a student's sandbox here (the next ones skip its probe) */
-    volatile sig_atomic_t *stop;
 } league;
 
 static volatile sig_atomic_t stopping;
@@ -171,11 +170,18 @@ static void deal_round(league *lg, int r)
     free(perm);
 }
 
-/* The entrant at `seat` in game g: table g / P rotated by g mod P. */
-static int entrant_at(const league *lg, long g, int seat)
+/* Where `seat` of game g sits in its table's list (rotation 0): the table
+ * g / P rotated by g mod P. */
+static int table_place(const league *lg, long g, int seat)
 {
     int P = lg->players, rot = (int)(g % P);
-    return lg->seats[(g / P) * P + ((seat - rot) % P + P) % P];
+    return ((seat - rot) % P + P) % P;
+}
+
+/* The entrant at `seat` in game g. */
+static int entrant_at(const league *lg, long g, int seat)
+{
+    return lg->seats[(g / lg->players) * lg->players + table_place(lg, g, seat)];
 }
 
 /* ---- a student's process ----------------------------------------------------------- */
@@ -307,7 +313,7 @@ static int proc_start(const league *lg, const entrant *e, int slot, proc *p)
     cli_pathf(grader, sizeof grader, "%s/kit_grade.py", lg->kitdir);
     cli_pathf(harness, sizeof harness, "%s/kit_harness.py", lg->kitdir);
     json_error_t je;
-    json_t *shapes = json_loads(lg->suite->shapes, 0, &je);
+    json_t *shapes = json_loads(lg->suite->shapes, 0, &je); /* the engine's own text: valid */
     json_t *j = json_pack("{s:s,s:s?,s:s,s:s,s:o,s:s,s:o,s:{s:f,s:f,s:i,s:I,s:i}}", "submission", e->path,
                           "module", lg->module, "harness", harness, "sandbox",
                           strcmp(lg->sandbox, "none") && __atomic_load_n(&lg->probed, __ATOMIC_RELAXED)
@@ -397,7 +403,7 @@ static int proc_ready(proc *p, int *fatal)
                 snprintf(p->why, sizeof p->why, "the module could not be imported: %.200s", why);
                 *fatal |= strncmp(why, "--sandbox bwrap", 15) == 0;
             } else if (json_is_true(json_object_get(m, "missing"))) {
-                snprintf(p->why, sizeof p->why, "the module has no function %s", "of the course");
+                snprintf(p->why, sizeof p->why, "the module has no function of that name");
             } else {
                 snprintf(p->why, sizeof p->why, "%s", late ? "the module was not ready within 40 s"
                                                            : "the process ended while importing the module");
@@ -424,6 +430,13 @@ typedef struct worker {
 
 /* A replaced move: counted, and kept as an example (the first few of each
  * seat in the game, a reason said just before for the seat not again). */
+/* The uid slot of the student at place i of w's table: its own among all
+ * running at once (cli_hold_uids holds jobs x P of them). */
+static int uid_slot(const worker *w, int i)
+{
+    return w->index * w->lg->players + i;
+}
+
 static void note(record *r, int seat, int kind, int move, const char *why)
 {
     r->bad[seat][kind]++;
@@ -452,7 +465,7 @@ static int student_move(worker *w, proc *p, void *st, long g, int seat, int move
     }
     if (p->pid < 0) { /* ended at a move before: started again */
         int fatal = 0;
-        if (proc_start(lg, &lg->ent[entrant_at(lg, g, seat)], w->index * lg->players + (int)(p - w->procs), p) ||
+        if (proc_start(lg, &lg->ent[entrant_at(lg, g, seat)], uid_slot(w, (int)(p - w->procs)), p) ||
             proc_ready(p, &fatal)) {
             w->fatal |= fatal;
             *kind = BAD_ERROR;
@@ -477,7 +490,7 @@ static int student_move(worker *w, proc *p, void *st, long g, int seat, int move
     free(text);
     json_t *m = line ? json_loads(line, 0, NULL) : NULL;
     json_t *o = json_object_get(m, "o");
-    const char *what = json_string_value(json_array_get(o, 0));
+    const char *what = json_string_value(json_array_get(o, 0)), *said = json_string_value(json_array_get(o, 1));
     if (!line) {
         *kind = late ? BAD_LATE : BAD_ERROR;
         if (late)
@@ -503,10 +516,10 @@ static int student_move(worker *w, proc *p, void *st, long g, int seat, int move
         snprintf(why, whylen, "no answer within %g s", lg->move_timeout);
     } else if (strcmp(what, "raised") == 0) {
         *kind = BAD_ERROR;
-        snprintf(why, whylen, "raised %.200s", json_string_value(json_array_get(o, 1)) ? json_string_value(json_array_get(o, 1)) : "?");
+        snprintf(why, whylen, "raised %.200s", said ? said : "?");
     } else {
         *kind = BAD_INVALID;
-        snprintf(why, whylen, "%.200s", json_string_value(json_array_get(o, 1)) ? json_string_value(json_array_get(o, 1)) : "not a play");
+        snprintf(why, whylen, "%.200s", said ? said : "not a play");
     }
     json_decref(m);
     free(line);
@@ -546,7 +559,7 @@ static void play_game(worker *w, void *st, long g)
         snprintf(r->error, sizeof r->error, "the deal failed: %s", e.detail);
         return;
     }
-    int P = lg->players, rot = (int)(g % P);
+    int P = lg->players;
     game_status gs;
     int moveno = 0;
     for (long steps = 0;; steps++) {
@@ -565,7 +578,7 @@ static void play_game(worker *w, void *st, long g)
         char expl[320];
         const char *bot = en->bot;
         if (!bot) {
-            proc *p = &w->procs[((seat - rot) % P + P) % P];
+            proc *p = &w->procs[table_place(lg, g, seat)];
             int kind;
             char why[240];
             r->moves[seat]++;
@@ -593,7 +606,7 @@ static void play_game(worker *w, void *st, long g)
         r->score[s] = gs.score[s];
         const entrant *en = &lg->ent[entrant_at(lg, g, s)];
         if (!en->bot)
-            snprintf(r->sandbox[s], sizeof r->sandbox[s], "%s", w->procs[((s - rot) % P + P) % P].sandbox);
+            snprintf(r->sandbox[s], sizeof r->sandbox[s], "%s", w->procs[table_place(lg, g, s)].sandbox);
     }
     char path[CLI_PATH];
     cli_pathf(path, sizeof path, "%s/%ld.json", lg->gamesdir, g);
@@ -618,7 +631,7 @@ static void play_table(worker *w, void *st, long t)
         p->pid = -1;
         p->to = p->from = -1;
         const entrant *e = &lg->ent[lg->seats[t * P + i]];
-        if (!e->bot && proc_start(lg, e, w->index * P + i, p))
+        if (!e->bot && proc_start(lg, e, uid_slot(w, i), p))
             p->out = 1;
     }
     for (int i = 0; i < P; i++) {
@@ -782,12 +795,6 @@ static void bt_fit(int n, const pairing *pr, long np, double *rating, double *se
     free(g), free(w), free(d);
 }
 
-static json_t *num(double v, int places)
-{
-    double m = pow(10, places);
-    return json_real(round(v * m) / m);
-}
-
 typedef struct standing {
     int e;
     double rating, se;
@@ -802,6 +809,13 @@ static int by_rating(const void *a, const void *b)
     if (x->rating != y->rating)
         return x->rating < y->rating ? 1 : -1;
     return (x->e > y->e) - (x->e < y->e);
+}
+
+/* An entrant's name as the standings show it: a house bot's without its
+ * "bot:" (which keeps a student named like a bot apart in "entrants"). */
+static const char *shown_name(const char *name)
+{
+    return strncmp(name, "bot:", 4) == 0 ? name + 4 : name;
 }
 
 static int index_of(json_t *names, const char *s)
@@ -903,7 +917,7 @@ static json_t *standings_of(const json_t *params, json_t *games, char *why, size
     for (int r = 0; r < n; r++) {
         standing *x = &sd[r];
         const char *name = json_string_value(json_array_get(names, (size_t)x->e));
-        int bot = strncmp(name, "bot:", 4) == 0;
+        int bot = shown_name(name) != name;
         json_t *h2h = json_array();
         for (long k = 0; k < np; k++) {
             int other = pr[k].i == x->e ? pr[k].j : pr[k].j == x->e ? pr[k].i : -1;
@@ -911,18 +925,18 @@ static json_t *standings_of(const json_t *params, json_t *games, char *why, size
                 continue;
             double mine = pr[k].i == x->e ? pr[k].si : pr[k].n - pr[k].si;
             const char *on = json_string_value(json_array_get(names, (size_t)other));
-            json_array_append_new(h2h, json_pack("{s:s,s:i,s:o,s:o}", "opponent", strncmp(on, "bot:", 4) ? on : on + 4,
+            json_array_append_new(h2h, json_pack("{s:s,s:i,s:o,s:o}", "opponent", shown_name(on),
                                                  "rank", rank_of ? rank_of[other] + 1 : 0, "comparisons",
-                                                 num(pr[k].n, 1), "score", num(mine, 1)));
+                                                 cli_json_round(pr[k].n, 1), "score", cli_json_round(mine, 1)));
         }
         double z = 1.959963984540054;
         long replaced = x->bad[0] + x->bad[1] + x->bad[2];
         json_t *o = json_pack("{s:i,s:s,s:s,s:o,s:[oo],s:I,s:I,s:o,s:o,s:I,s:I,s:I,s:I,s:I,s:o,s:O?,s:o}", "rank", r + 1,
-                              "name", bot ? name + 4 : name, "kind", bot ? "house bot" : "student", "rating",
-                              num(x->rating, 1), "rating_95", num(x->rating - z * x->se, 1),
-                              num(x->rating + z * x->se, 1), "games", (json_int_t)x->games, "wins", (json_int_t)x->wins,
-                              "win_rate", num(x->games ? (double)x->wins / (double)x->games : 0, 4), "avg_score",
-                              num(x->games ? x->score / (double)x->games : 0, 3), "moves", (json_int_t)x->moves,
+                              "name", shown_name(name), "kind", bot ? "house bot" : "student", "rating",
+                              cli_json_round(x->rating, 1), "rating_95", cli_json_round(x->rating - z * x->se, 1),
+                              cli_json_round(x->rating + z * x->se, 1), "games", (json_int_t)x->games, "wins", (json_int_t)x->wins,
+                              "win_rate", cli_json_round(x->games ? (double)x->wins / (double)x->games : 0, 4), "avg_score",
+                              cli_json_round(x->games ? x->score / (double)x->games : 0, 3), "moves", (json_int_t)x->moves,
                               "late", (json_int_t)x->bad[BAD_LATE], "invalid", (json_int_t)x->bad[BAD_INVALID],
                               "error", (json_int_t)x->bad[BAD_ERROR], "replaced", (json_int_t)replaced, "examples",
                               x->examples, "sandbox", x->sandbox, "head_to_head", h2h);
@@ -935,11 +949,10 @@ static json_t *standings_of(const json_t *params, json_t *games, char *why, size
         json_t *seats = json_array(), *won = json_array();
         size_t k;
         json_t *v;
-        json_array_foreach(json_object_get(gm, "seats"), k, v) {
-            const char *s = json_string_value(v);
-            json_array_append_new(seats, json_string(strncmp(s, "bot:", 4) ? s : s + 4));
-        }
-        json_array_foreach(json_object_get(gm, "winners"), k, v) json_array_append(won, json_array_get(seats, (size_t)json_integer_value(v)));
+        json_array_foreach(json_object_get(gm, "seats"), k, v)
+            json_array_append_new(seats, json_string(shown_name(json_string_value(v))));
+        json_array_foreach(json_object_get(gm, "winners"), k, v)
+            json_array_append(won, json_array_get(seats, (size_t)json_integer_value(v)));
         char save[64];
         snprintf(save, sizeof save, "games/%lld.json", (long long)json_integer_value(json_object_get(gm, "g")));
         json_array_append_new(gl, json_pack("{s:O,s:O,s:o,s:o,s:O,s:O,s:O,s:s}", "g", json_object_get(gm, "g"), "seed",
@@ -1015,7 +1028,7 @@ static double numv(const json_t *o, const char *k) { return json_number_value(js
 
 /* The page a course publishes: ranks and ratings, each player's head to
  * head and misbehaviour, every game with its save and its replay link. */
-static char *standings_html(const json_t *doc, const char *replay_base)
+static char *standings_html(const json_t *doc)
 {
     buf b = {0};
     const json_t *lp = json_object_get(doc, "league");
@@ -1108,7 +1121,6 @@ static char *standings_html(const json_t *doc, const char *replay_base)
             esc(&b, url);
             put(&b, "\">replay</a>");
         } else {
-            (void)replay_base;
             put(&b, "&mdash;");
         }
         put(&b, "</td></tr>\n");
@@ -1267,7 +1279,7 @@ static int write_standings(const char *dir, json_t *doc)
     cli_pathf(path, sizeof path, "%s/standings.json", dir);
     if (cli_write_json(path, doc, 0644))
         return -1;
-    char *html = standings_html(doc, NULL);
+    char *html = standings_html(doc);
     cli_pathf(path, sizeof path, "%s/standings.html", dir);
     int rc = html ? cli_write_file(path, html, strlen(html), 0644) : -1;
     free(html);
@@ -1542,7 +1554,7 @@ int cmd_league(int argc, char **argv)
     if (rc >= 0)
         return rc;
     league lg = {.seed = (uint64_t)a.seed, .move_timeout = a.move_timeout, .memory = a.memory, .module = a.module,
-                 .sandbox = a.sandbox, .shard = a.shard, .nshards = a.nshards, .quiet = a.quiet};
+                 .sandbox = a.sandbox, .shard = a.shard, .nshards = a.nshards};
     if ((rc = set_up(&lg, &a)))
         return rc;
     long jobs = a.jobs ? (long)a.jobs : sysconf(_SC_NPROCESSORS_ONLN);
@@ -1554,7 +1566,6 @@ int cmd_league(int argc, char **argv)
         free(out);
         return 1;
     }
-    lg.out = out;
     cli_pathf(lg.kitdir, sizeof lg.kitdir, "%s/.croupier", out);
     cli_pathf(lg.gamesdir, sizeof lg.gamesdir, "%s/games", out);
     char path[CLI_PATH];
@@ -1650,7 +1661,7 @@ int cmd_league(int argc, char **argv)
         }
     if (!rc) {
         json_t *part = json_pack("{s:O,s:[ii],s:O,s:o}", "league", params, "shard", lg.shard, lg.nshards, "games",
-                                 games, "timing", json_pack("{s:o,s:i}", "seconds", num(secs, 2), "jobs", lg.jobs));
+                                 games, "timing", json_pack("{s:o,s:i}", "seconds", cli_json_round(secs, 2), "jobs", lg.jobs));
         cli_pathf(path, sizeof path, "%s/part-%d-of-%d.json", out, lg.shard, lg.nshards);
         if (!part || cli_write_json(path, part, 0644)) {
             fprintf(stderr, "croupier league: cannot write %s: %s\n", path, strerror(errno));

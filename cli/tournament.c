@@ -409,13 +409,6 @@ static void print_remote(const json_t *rep)
     }
 }
 
-/* Stable JSON number: rounded so the text does not vary with the last bit. */
-static json_t *num(double v, int places)
-{
-    double m = pow(10, places);
-    return json_real(round(v * m) / m);
-}
-
 /* ---- the command line ------------------------------------------------------ */
 
 /* What the command line asked for. */
@@ -796,14 +789,14 @@ static void report_json(const ctx *c, const summary *m, const run_info *ri)
         json_object_set_new(so, "games", json_integer(c->games));
         json_object_set_new(so, "seats", json_integer(m->seats[k]));
         json_object_set_new(so, "seat_counts", sc);
-        json_object_set_new(so, "avg_score", num(m->score_sum[k] / (double)m->seats[k], 4));
+        json_object_set_new(so, "avg_score", cli_json_round(m->score_sum[k] / (double)m->seats[k], 4));
         if (!ops->cooperative) {
             json_object_set_new(so, "wins", json_integer(m->wins[k]));
             json_object_set_new(so, "seat_wins", sw);
-            json_object_set_new(so, "win_rate", num(m->rate[k], 6));
+            json_object_set_new(so, "win_rate", cli_json_round(m->rate[k], 6));
             json_object_set_new(so, "win_rate_95",
-                                json_pack("[oo]", num(m->lo[k], 6), num(m->hi[k], 6)));
-            json_object_set_new(so, "rating", num(m->rating[k], 1));
+                                json_pack("[oo]", cli_json_round(m->lo[k], 6), cli_json_round(m->hi[k], 6)));
+            json_object_set_new(so, "rating", cli_json_round(m->rating[k], 1));
         } else {
             json_decref(sw);
         }
@@ -825,23 +818,23 @@ static void report_json(const ctx *c, const summary *m, const run_info *ri)
                                               (json_int_t)block_seed(c->seed, ri->blocks - 1)));
     json_object_set_new(o, "cooperative", json_boolean(ops->cooperative));
     json_object_set_new(o, "lower_is_better", json_boolean(m->lower_is_better));
-    json_object_set_new(o, "fair_share", num(1.0 / (double)players, 6));
+    json_object_set_new(o, "fair_share", cli_json_round(1.0 / (double)players, 6));
     json_object_set_new(o, "rating_method",
                         ops->cooperative ? json_null()
                                          : json_string("bradley-terry-mle-elo-scale"));
     json_object_set_new(o, "strategies", sa);
     if (ops->cooperative)
         json_object_set_new(o, "team_score",
-                            json_pack("{s:o,s:o,s:i,s:I}", "mean", num(m->team_mean, 4), "stderr",
-                                      num(m->team_se, 4), "max", m->max_score, "perfect",
+                            json_pack("{s:o,s:o,s:i,s:I}", "mean", cli_json_round(m->team_mean, 4), "stderr",
+                                      cli_json_round(m->team_se, 4), "max", m->max_score, "perfect",
                                       (json_int_t)m->perfect));
     json_object_set_new(o, "endings", en);
     json_object_set_new(o, "no_winner", json_integer(m->no_winner));
-    json_object_set_new(o, "avg_turns", num(m->turns_sum / (double)c->games, 3));
-    json_object_set_new(o, "avg_rounds", num(m->rounds_sum / (double)c->games, 3));
+    json_object_set_new(o, "avg_turns", cli_json_round(m->turns_sum / (double)c->games, 3));
+    json_object_set_new(o, "avg_rounds", cli_json_round(m->rounds_sum / (double)c->games, 3));
     if (ri->remote)
         json_object_set_new(o, "remote", json_incref((json_t *)ri->remote));
-    json_object_set_new(o, "timing", json_pack("{s:o,s:i}", "seconds", num(ri->secs, 3), "jobs",
+    json_object_set_new(o, "timing", json_pack("{s:o,s:i}", "seconds", cli_json_round(ri->secs, 3), "jobs",
                                                c->jobs));
     char *txt = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
     printf("%s\n", txt ? txt : "{}");

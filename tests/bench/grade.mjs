@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { performance } from 'node:perf_hooks';
+import { timedRun } from './lib.mjs';
 
 const { values: opt } = parseArgs({
   options: {
@@ -66,20 +66,11 @@ function cohort(game, count) {
  *  children, every student's process included, from bash's `times`). */
 function grade(args) {
   const out = path.join(tmp, `out-${Math.random().toString(36).slice(2)}`);
-  const cmd = `${JSON.stringify(BIN)} grade ${args.map((a) => JSON.stringify(String(a))).join(' ')} --out ${JSON.stringify(out)} >/dev/null 2>${JSON.stringify(out + '.err')}; rc=$?; times; echo "rc=$rc"`;
-  const t0 = performance.now();
-  const r = spawnSync('bash', ['-c', cmd], { encoding: 'utf8', maxBuffer: 1 << 24 });
-  const wall = (performance.now() - t0) / 1000;
-  const lines = r.stdout.trim().split('\n');
-  const m = /rc=(\d+)/.exec(lines.at(-1) || '');
-  // `times`: the shell's own user/sys, then its children's: "0m1.234s 0m0.567s"
-  const secs = (t) => { const x = /(\d+)m([\d.]+)s/.exec(t); return x ? Number(x[1]) * 60 + Number(x[2]) : 0; };
-  const kids = (lines.at(-2) || '').split(/\s+/);
-  const cpu = secs(kids[0]) + secs(kids[1]);
-  if (!m || m[1] !== '0') {
+  const { wall, cpu, status } = timedRun(BIN, ['grade', ...args, '--out', out], out);
+  if (status !== 0) {
     let err = '';
     try { err = readFileSync(out + '.err', 'utf8').slice(-600); } catch { /* none */ }
-    throw new Error(`croupier grade ${args.join(' ')}: ${m ? `exit ${m[1]}` : r.stderr}\n${err}`);
+    throw new Error(`croupier grade ${args.join(' ')}: exit ${status}\n${err}`);
   }
   let sandbox = '';
   try { sandbox = (/sandbox: ([\w-]+)/.exec(readFileSync(path.join(out, 'students', `${rowsStudent(out)}.txt`), 'utf8')) || [])[1] || ''; } catch { /* none */ }

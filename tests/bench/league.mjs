@@ -17,9 +17,8 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { performance } from 'node:perf_hooks';
+import { timedRun } from './lib.mjs';
 
 const { values: opt } = parseArgs({
   options: {
@@ -49,19 +48,12 @@ function cohort(game, count) {
   return dir;
 }
 
-/** A croupier command timed: {wall, cpu, out} (cpu: croupier and its children). */
+/** A croupier command timed: {wall, cpu, text} (cpu: croupier and its children). */
 function timed(args) {
   const out = path.join(tmp, `out-${Math.random().toString(36).slice(2)}`);
-  const cmd = `${JSON.stringify(BIN)} ${args.map((a) => JSON.stringify(String(a))).join(' ')} >${JSON.stringify(out + '.txt')} 2>${JSON.stringify(out + '.err')}; rc=$?; times; echo "rc=$rc"`;
-  const t0 = performance.now();
-  const r = spawnSync('bash', ['-c', cmd], { encoding: 'utf8', maxBuffer: 1 << 24 });
-  const wall = (performance.now() - t0) / 1000;
-  const lines = r.stdout.trim().split('\n');
-  const m = /rc=(\d+)/.exec(lines.at(-1) || '');
-  const secs = (t) => { const x = /(\d+)m([\d.]+)s/.exec(t); return x ? Number(x[1]) * 60 + Number(x[2]) : 0; };
-  const kids = (lines.at(-2) || '').split(/\s+/);
-  if (!m || m[1] !== '0') throw new Error(`croupier ${args.join(' ')}: ${m ? `exit ${m[1]}` : r.stderr}\n${readFileSync(out + '.err', 'utf8').slice(-600)}`);
-  return { wall, cpu: secs(kids[0]) + secs(kids[1]), text: readFileSync(out + '.txt', 'utf8') };
+  const { wall, cpu, status } = timedRun(BIN, args, out);
+  if (status !== 0) throw new Error(`croupier ${args.join(' ')}: exit ${status}\n${readFileSync(out + '.err', 'utf8').slice(-600)}`);
+  return { wall, cpu, text: readFileSync(out + '.txt', 'utf8') };
 }
 
 function league(game, dir, extra = []) {

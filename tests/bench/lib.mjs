@@ -1,8 +1,28 @@
 // tests/bench/lib.mjs: what the bench's Node drivers share (long.mjs,
-// routes.mjs): an HTTP client on keep-alive sockets, and a server's CPU
-// read from /proc.
+// routes.mjs, grade.mjs, league.mjs): an HTTP client on keep-alive sockets,
+// a server's CPU read from /proc, and a command timed with its children.
 import http from 'node:http';
 import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+
+/** `bin args...` run to its end with stdout into out + '.txt' and stderr
+ *  into out + '.err': {wall, cpu, status} in seconds (cpu: the command and
+ *  every process it waited for, from bash's `times`; status -1 when bash
+ *  said nothing). */
+export function timedRun(bin, args, out) {
+  const q = (a) => JSON.stringify(String(a));
+  const cmd = `${q(bin)} ${args.map(q).join(' ')} >${q(out + '.txt')} 2>${q(out + '.err')}; rc=$?; times; echo "rc=$rc"`;
+  const t0 = performance.now();
+  const r = spawnSync('bash', ['-c', cmd], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const wall = (performance.now() - t0) / 1000;
+  const lines = r.stdout.trim().split('\n');
+  const m = /rc=(\d+)/.exec(lines.at(-1) || '');
+  // `times`: the shell's own user/sys, then its children's: "0m1.234s 0m0.567s"
+  const secs = (t) => { const x = /(\d+)m([\d.]+)s/.exec(t); return x ? Number(x[1]) * 60 + Number(x[2]) : 0; };
+  const kids = (lines.at(-2) || '').split(/\s+/);
+  return { wall, cpu: secs(kids[0]) + secs(kids[1]), status: m ? Number(m[1]) : -1 };
+}
 
 // client(url, sockets): req(method, path, token, body, headers) resolves
 // {status, json, text, ms} (ms: from the request's start to the whole
