@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startAll, stopAll, apiInPage, logCount, logGrows, OUT, FIXTURES } from './harness.mjs';
+import { startAll, stopAll, apiInPage, logCount, logGrows, OUT, FIXTURES, pollPage } from './harness.mjs';
 
 const SEED = 5; // the bot starts round 1; following the advice, we go out on our second turn
 let env, page;
@@ -254,7 +254,7 @@ test('a closed table hides the other hand', async () => {
     const hint = (await api('/games/{id}/hint')).body;
     const version = (await view()).version;
     await page.evaluate(async (p) => (await import('/core/game.js')).sendPlay(p), hint.play);
-    await page.waitForFunction(async (x) => (await import('/core/state.js')).app.version !== x, version);
+    await pollPage(page, async (x) => { const { app } = await import('/core/state.js'); return app.version !== x; }, version);
   }
   const draws = await page.locator('[data-testid="log"] > li').evaluateAll((els) => els
     .filter((e) => /drew from the draw pile/.test(e.querySelector('[data-testid="log-play"]').textContent))

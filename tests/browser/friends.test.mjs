@@ -13,7 +13,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startAll, stopAll, openContext, settled, OUT } from './harness.mjs';
+import { startAll, stopAll, openContext, settled, OUT, pollPage } from './harness.mjs';
 import { assertEvery } from '../http/lib/expect.mjs';
 
 let env;
@@ -274,7 +274,7 @@ test('me + a friend + two bots play Comp10001-Bo to the end through their pages'
       ack = acknowledged(mover);
       await mover.getByTestId(dest).click();
     }
-    await mover.waitForFunction(async (v) => (await import('/core/state.js')).app.version !== v, version);
+    await pollPage(mover, async (v) => { const { app } = await import('/core/state.js'); return app.version !== v; }, version);
     delays.push(...await othersSee(others, before, ack));
   }
   const end = await publicView(id);

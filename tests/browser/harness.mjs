@@ -153,6 +153,26 @@ export const settled = (page) => page.waitForFunction(() => {
   return board && !board.hasAttribute('aria-busy');
 });
 
+/** Wait until `fn(arg)`, run in the page, gives a truthy value: an async
+ *  function may await there (the page's state: `(await
+ *  import('/core/state.js')).app`). Playwright's waitForFunction does not
+ *  await a predicate's promise (a promise is truthy: an async predicate
+ *  returns at once), and the page's CSP refuses a predicate built from a
+ *  string; so each poll is an evaluate of its own, every 25 ms. A poll that
+ *  meets a navigation under way is tried again. */
+export async function pollPage(page, fn, arg, { timeout = 30000 } = {}) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    let ok = false;
+    try { ok = await page.evaluate(fn, arg); } catch (err) {
+      if (!/context was destroyed|navigat/i.test(String(err && err.message))) throw err;
+    }
+    if (ok) return ok;
+    if (Date.now() > end) throw new Error(`pollPage: not true within ${timeout} ms: ${fn}`);
+    await new Promise((r) => { setTimeout(r, 25); });
+  }
+}
+
 /** Wait until the log has more than n entries and the table that goes with
  *  them is drawn. */
 export async function logGrows(page, n) {

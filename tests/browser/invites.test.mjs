@@ -13,7 +13,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startAll, stopAll, openContext, OUT } from './harness.mjs';
+import { startAll, stopAll, openContext, OUT, pollPage } from './harness.mjs';
 
 let env;
 let ada, bob, eve;
@@ -104,7 +104,7 @@ test("a new link for Cy's unclaimed seat replaces the old one; Eve takes the sea
   await waitMessage(eve.page, /Welcome, Cy/);
   // The welcome is said before the game is loaded again (core/invite.js,
   // then app.js's loadGame): wait for the seat, then say what is there.
-  await eve.page.waitForFunction(async () => (await import('/core/state.js')).app.you === 2).catch(() => {});
+  await pollPage(eve.page, async () => { const { app } = await import('/core/state.js'); return app.you === 2; });
   assert.equal((await pageApp(eve.page)).you, 2, 'Eve plays seat 2 now');
   links[2] = fresh;
 });
@@ -136,7 +136,7 @@ test("Bob has gone: Ada gives his seat a new link; nobody trades a seat they hol
   assert.equal((await pageApp(dee.page)).you, 1, 'the new browser holds seat 1');
   // Bob's page: its token no longer names a seat; it says so and watches
   await waitMessage(bob.page, /taken in another browser/);
-  await bob.page.waitForFunction(async () => (await import('/core/state.js')).app.you === null);
+  await pollPage(bob.page, async () => { const { app } = await import('/core/state.js'); return app.you === null; });
   assert.equal(await bob.page.evaluate((k) => localStorage.getItem(k), `croupier.token.${id}`), null, 'Bob forgot the dead token');
   await bob.page.screenshot({ path: path.join(OUT, 'invites-replaced-1280.png') });
   assert.deepEqual(dee.errors, []);

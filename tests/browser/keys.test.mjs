@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAll, stopAll, settled } from './harness.mjs';
+import { startAll, stopAll, settled, pollPage } from './harness.mjs';
 
 let env, page;
 const tid = (id) => page.getByTestId(id);
@@ -43,7 +43,7 @@ const info = () => page.evaluate(async () => {
 async function pressPlay(key) {
   const { version } = await info();
   await page.keyboard.press(key);
-  await page.waitForFunction(async (v) => (await import('/core/state.js')).app.version !== v, version);
+  await pollPage(page, async (v) => { const { app } = await import('/core/state.js'); return app.version !== v; }, version);
   await settled(page);
 }
 

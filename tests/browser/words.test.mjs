@@ -14,7 +14,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startAll, stopAll, settled, OUT } from './harness.mjs';
+import { startAll, stopAll, settled, OUT, pollPage } from './harness.mjs';
 
 let env, page;
 const tid = (id) => page.getByTestId(id);
@@ -140,7 +140,7 @@ for (const [game, variant, seed, players] of TABLES) {
         scan(await text(), `${game} refusal`);
       }
       await tid('hint-button').click();
-      await page.waitForFunction(async () => (await import('/core/state.js')).app.hint !== null);
+      await pollPage(page, async () => { const { app } = await import('/core/state.js'); return app.hint !== null; });
       scan(await text(), `${game} hint`);
       const said = await tid('message').innerText();
       scanApi(said, `${game} hint`);
@@ -159,7 +159,7 @@ for (const [game, variant, seed, players] of TABLES) {
         return true;
       });
       if (!played) continue;
-      await page.waitForFunction(async (v) => (await import('/core/state.js')).app.version !== v, version);
+      await pollPage(page, async (v) => { const { app } = await import('/core/state.js'); return app.version !== v; }, version);
       scan(await text(), `${game} after a play`);
       for (const l of (await page.locator('[data-testid="log-explanation"]').allInnerTexts()).slice(-8)) {
         assert.doesNotMatch(l, /\b(I|my|me)\b|The computer/, `${game}: a bot's line out of the log's one voice: ${l}`);
@@ -179,10 +179,7 @@ for (const [game, variant, seed, players] of TABLES) {
       await page.evaluate((k) => { const s = document.querySelector('[data-testid="replay-slider"]'); s.value = String(k); s.dispatchEvent(new Event('input', { bubbles: true })); }, i);
       await page.waitForFunction((k) => new RegExp(`^Move ${k + 1} of`).test(document.querySelector('[data-testid="replay-position"]').textContent), i);
       // The position's label is written before its view is fetched; the board names the play it shows once drawn.
-      await page.waitForFunction(async (k) => {
-        const { app } = await import('/core/state.js');
-        return document.querySelector('[data-testid="replay-board"]').dataset.at === String(app.replay.plays[k].n);
-      }, i);
+      await pollPage(page, async (k) => { const { app } = await import('/core/state.js'); return document.querySelector('[data-testid="replay-board"]').dataset.at === String(app.replay.plays[k].n); }, i);
       scan(await text(), `${game} replay`);
     }
   });
