@@ -191,10 +191,16 @@ static json_t *limits_of(const grade_opts *o)
                      (json_int_t)o->timeout, "memory", (json_int_t)o->memory);
 }
 
-static int done_before(const char *path, const json_t *params)
+/* Whether the record at path was graded with these params; *bwrap (when
+ * given) set when bubblewrap made its sandbox. */
+static int done_before(const char *path, const json_t *params, int *bwrap)
 {
     json_t *rec = json_load_file(path, 0, NULL);
     int same = rec && json_equal(json_object_get(rec, "params"), params);
+    if (bwrap && same) {
+        const char *kind = json_string_value(json_object_get(rec, "sandbox"));
+        *bwrap = kind && !strcmp(kind, "bwrap");
+    }
     json_decref(rec);
     return same;
 }
@@ -273,6 +279,7 @@ static int grade(const grade_opts *o, const char *subs)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     int nosandbox = 0;
+    int probed = 0; /* bubblewrap made a student's sandbox here: the next ones skip its probe */
     while (kids && ((next < ns && !nosandbox) || nrun) && !stopping) {
         int changed = 0;
         while (nrun < o->jobs && next < ns && !nosandbox) {
@@ -280,7 +287,7 @@ static int grade(const grade_opts *o, const char *subs)
             struct child *k = &kids[nrun];
             cli_pathf(k->rec, sizeof k->rec, "%s/%s.json", sdir, sv[i]);
             json_array_append_new(students, json_string(sv[i]));
-            if (done_before(k->rec, params)) {
+            if (done_before(k->rec, params, NULL)) {
                 resumed++;
                 finished++;
                 changed = 1;
@@ -293,7 +300,7 @@ static int grade(const grade_opts *o, const char *subs)
             k->slot = free_slot(kids, nrun, (int)o->jobs);
             json_t *j = json_pack("{s:s,s:s,s:s?,s:O,s:s,s:s,s:O,s:o,s:{s:s,s:s,s:s},s:i,s:s}", "student", sv[i],
                                   "submission", pv[i], "module", o->module, "suites", suites, "harness", harness,
-                                  "sandbox", o->sandbox, "params", params, "limits", limits_of(o), "out", "json",
+                                  "sandbox", probed ? "bwrap-probed" : o->sandbox, "params", params, "limits", limits_of(o), "out", "json",
                                   k->rec, "text", txt, "gradescope", gs, "uid", CLI_UID_BASE + k->slot, "visibility",
                                   o->visibility);
             int w = cli_write_json(k->job, j, 0600);
@@ -322,7 +329,7 @@ static int grade(const grade_opts *o, const char *subs)
             if (st == GRADE_NO_SANDBOX) { /* it said why, in one line: no student can be graded */
                 nosandbox = 1;
                 failed++;
-            } else if (st != 0 || !done_before(kids[k].rec, params)) {
+            } else if (st != 0 || !done_before(kids[k].rec, params, strcmp(o->sandbox, "none") ? &probed : NULL)) {
                 fprintf(stderr, "croupier grade: %s: the grader failed (status %d); graded again next run\n",
                         sv[kids[k].i], st);
                 failed++;
