@@ -5,8 +5,9 @@
  *
  * A committed write (ctx_save's notify_game, or another process's that
  * PostgreSQL's LISTEN/NOTIFY tells of) queues its game's id (nchan_written,
- * notify_on_write: no I/O, never blocks; a full queue drops the id, logged). One publisher
- * thread takes the ids in turn and, for each audience, asks nchan for the
+ * notify_on_write: no I/O, never blocks; a full queue drops the id, logged). Publisher
+ * threads (a few: nchan.c) take the ids in turn, a game in one thread's
+ * hands at a time, and, for each audience, asks nchan for the
  * channel's newest message (its "n"), loads the events after it as that
  * audience reads them, serializes each once and POSTs it to the channel.
  * So a publish is idempotent and catches up: what a failed or dropped

@@ -82,6 +82,14 @@
 #    --jobs LEAGUE_JOBS=2: games and students' moves per second, against
 #    croupier tournament of the bots alone; a student's process's sandbox
 #    cost.
+# 10. crowd (BENCH=crowd only, not part of all: about 3 minutes):
+#    tests/bench/crowd.mjs: CROWD_TABLES=1000 Hanabi tables of a person and
+#    a bot, a move every CROWD_INTERVAL=2000 ms each, CROWD_FOLLOWERS=10000
+#    streams (CROWD_SLOW=100 never reading), CROWD_SECONDS=30, through
+#    nginx + nchan, then at half the rate, then croupier serve alone with
+#    the same load: moves made, the time from a move to its table's last
+#    follower (target: p99 under 250 ms), every event delivered once, RSS
+#    and CPU of each process.
 #
 # Knobs (environment): RUNS=5 engine runs; HTTP_RUNS=5 wrk runs per figure;
 # DURATION=5 seconds per wrk run; CONNS="32 256"; THREADS=server threads for
@@ -96,7 +104,7 @@
 # ROUTES_LATE=200, ROUTES_WINDOW=20 plays (section "routes":
 # tests/bench/routes.mjs); STALL_SECONDS=10 per run, STALL_AGE=120 seconds of
 # the loop before the "aged" runs, SLOW_MS=10 (section "stall");
-# BENCH=all|engine|hanabi|http|routes|store|stall|events|memory|idem|grade|league; BUILD=build (where make put croupier and
+# BENCH=all|engine|hanabi|http|routes|store|stall|events|memory|idem|grade|league|crowd; BUILD=build (where make put croupier and
 # bench/*), CROUPIER_BIN=$BUILD/croupier (another build of the server);
 # BENCH_DOC=FILE (make bench: docs/benchmarks.md) also writes each part the
 # run printed into FILE, between that part's markers (tests/docblock.mjs),
@@ -145,7 +153,7 @@ FANOUT_PLAYS=${FANOUT_PLAYS:-50}
 FANOUT_FOLLOWERS=${FANOUT_FOLLOWERS:-0,1,10,200,1000}
 BUILD=${BUILD:-build}
 CROUPIER_BIN=${CROUPIER_BIN:-$BUILD/croupier}
-case $BENCH in all | engine | hanabi | http | routes | store | stall | events | memory | idem | grade | league) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http, routes, store, stall, events, memory, idem, grade or league" >&2; exit 2 ;; esac
+case $BENCH in all | engine | hanabi | http | routes | store | stall | events | memory | idem | grade | league | crowd) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http, routes, store, stall, events, memory, idem, grade, league or crowd" >&2; exit 2 ;; esac
 RSS_TARGET_KB=$((50 * 1024))
 
 tmp=$(mktemp -d)
@@ -306,6 +314,16 @@ if [ "$BENCH" = grade ]; then
 fi
 if [ "$BENCH" = league ]; then
     node tests/bench/league.mjs --bin "$CROUPIER_BIN" --players "${LEAGUE_PLAYERS:-100}" --games "${LEAGUE_GAMES:-8}" --jobs "${LEAGUE_JOBS:-2}"
+    exit 0
+fi
+if [ "$BENCH" = crowd ]; then
+    CROWD="--tables ${CROWD_TABLES:-1000} --followers ${CROWD_FOLLOWERS:-10000} --slow ${CROWD_SLOW:-100} --seconds ${CROWD_SECONDS:-30}"
+    # shellcheck disable=SC2086
+    node tests/bench/crowd.mjs --bin "$CROUPIER_BIN" --via nchan $CROWD --interval "${CROWD_INTERVAL:-2000}"
+    # shellcheck disable=SC2086
+    node tests/bench/crowd.mjs --bin "$CROUPIER_BIN" --via nchan $CROWD --interval "$((2 * ${CROWD_INTERVAL:-2000}))"
+    # shellcheck disable=SC2086
+    node tests/bench/crowd.mjs --bin "$CROUPIER_BIN" --via serve $CROWD --interval "${CROWD_INTERVAL:-2000}"
     exit 0
 fi
 if [ "$BENCH" = idem ]; then

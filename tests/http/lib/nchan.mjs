@@ -32,11 +32,13 @@ export async function waitFor(cond, ms, what) {
   }
 }
 
-const freePort = () => 20000 + Math.floor(Math.random() * 20000);
+// below Linux's ephemeral range (32768-60999): a port a client's connection
+// holds there (or its TIME_WAIT, after a bench of ten thousand) fails nginx's bind
+const freePort = () => 20000 + Math.floor(Math.random() * 12000);
 
-async function startFcgi(bin, dir, i, store, admin, publish) {
+async function startFcgi(bin, dir, i, store, admin, publish, extra = []) {
   const sock = path.join(dir, `fcgi${i}.sock`);
-  const args = ['fcgi', '--listen', sock, '--store', store, '--threads', '16'];
+  const args = ['fcgi', '--listen', sock, '--store', store, '--threads', '16', ...extra];
   if (publish) args.push('--nchan-publish', publish);
   const proc = spawn(bin, args, { cwd: ROOT, env: { ...process.env, CROUPIER_ADMIN_TOKEN: admin }, stdio: ['ignore', 'pipe', 'pipe'] });
   const p = { proc, sock, err: '' };
@@ -56,7 +58,7 @@ async function startFcgi(bin, dir, i, store, admin, publish) {
   return p;
 }
 
-export async function startNchan({ procs = 1, store, nginxes = 1, redis, connections = 512, sndbuf } = {}) {
+export async function startNchan({ procs = 1, store, nginxes = 1, redis, connections = 512, sndbuf, fcgiArgs = [] } = {}) {
   const bin = path.resolve(ROOT, process.env.CROUPIER_BIN || 'build/croupier');
   const dir = mkdtempSync(path.join(tmpdir(), 'croupier-nchan-'));
   const admin = randomBytes(24).toString('base64url');
@@ -66,7 +68,7 @@ export async function startNchan({ procs = 1, store, nginxes = 1, redis, connect
   const fcgis = [];
   try {
     for (let i = 0; i < procs; i++) {
-      fcgis.push(await startFcgi(bin, dir, i, storeUrl, admin, i === 0 ? `http://127.0.0.1:${pubPort}/.croupier-nchan` : ''));
+      fcgis.push(await startFcgi(bin, dir, i, storeUrl, admin, i === 0 ? `http://127.0.0.1:${pubPort}/.croupier-nchan` : '', fcgiArgs));
     }
   } catch (e) {
     for (const f of fcgis) f.proc.kill('SIGKILL');
