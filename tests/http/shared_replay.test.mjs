@@ -133,6 +133,10 @@ test('the leader hands over to a follower who asked; the old token leads no more
   const rp = (await srv.post(`/games/${g.id}/replays`, { name: 'Ann' })).json;
   const f = follow(srv, rp.id);
   await f.ready;
+  // the stream's first frame is the state as it is when the stream's loop
+  // first looks (after its headers): a candidate asked before that is in
+  // the state, not a frame of its own
+  await f.until((fr) => fr.some((x) => x.event === 'state'));
   const ask = await srv.post(`/replays/${rp.id}/candidates`, { name: 'Bob' });
   expectStatus(ask, 201);
   assert.equal((await srv.getOk(`/replays/${rp.id}`)).candidates[0].name, 'Bob');
