@@ -281,7 +281,7 @@ def judge_case(suite, case, outcome):
     # converted only where the plain values agree: a play suite's case lists
     # every legal play, and converting them all was most of the grader's time
     ok = any(plain_same(actual, p) and same(actual, convert(p, ret_shape)) for p in legal)
-    why_not = "not one of the %d legal plays (e.g. %s)" % (
+    why_not = None if ok else "not one of the %d legal plays (e.g. %s)" % (
         len(legal), ", ".join(repr(convert(p, ret_shape)) for p in legal[:3]))
     if not ok and case.get("check"):
         checker = CHECKERS.get(case["check"])

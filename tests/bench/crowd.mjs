@@ -38,6 +38,7 @@ import { parseArgs } from 'node:util';
 import { startServer, request } from '../http/lib/server.mjs';
 import { percentile } from '../http/lib/sse.mjs';
 import { nchanMissing, startNchan } from '../http/lib/nchan.mjs';
+import { procCpu } from './lib.mjs';
 
 const { values: opt } = parseArgs({
   options: {
@@ -57,12 +58,12 @@ const FOLLOWERS = Math.max(Number(opt.followers), TABLES);
 const SLOW = Number(opt.slow);
 const INTERVAL = Number(opt.interval);
 const SECONDS = Number(opt.seconds);
-const TICK_MS = 10;
 
-const procStat = (pid) => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return { cpu: (Number(f[11]) + Number(f[12])) * TICK_MS, rss: Number(f[21]) * 4096 };
-};
+// CPU in ms (its threads' run time: lib.mjs procCpu), RSS in bytes
+const procStat = (pid) => ({
+  cpu: procCpu(pid).total() / 1e6,
+  rss: Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
+});
 const mb = (b) => `${(b / 1048576).toFixed(0)} MB`;
 
 const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
