@@ -18,7 +18,7 @@ CSTD    := -std=c11 -D_GNU_SOURCE
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 OPT     ?= -O2 -g
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -Iengine -Iapi -I/usr/include/postgresql -MMD -MP
-LDLIBS  := -lcivetweb -lwslay -lfcgi -ljansson -lsqlite3 -lpq -lyaml -lcrypto -lxxhash -llz4 -lcmark-gfm -lcmark-gfm-extensions -lpthread -lm
+LDLIBS  := -lcivetweb -lwslay -lfcgi -ljansson -lsqlite3 -lpq -lyaml -lcrypto -lxxhash -llz4 -lcmark-gfm -lcmark-gfm-extensions -lcurl -lpthread -lm
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -DCROUPIER_CHECKS
 
 ENGINE_SRC := $(wildcard engine/core/*.c) $(wildcard engine/*.c) $(wildcard engine/*/*.c)
@@ -180,7 +180,7 @@ fuzz: $(B)/fuzz/fuzz_api
 # Install only what is missing, so a ready machine pays nothing. `make run`
 # needs the build packages; `make test` also the test tools (cmocka, Node,
 # Chromium for the browser tests).
-DEB_BUILD := gcc make libc6-dev libcivetweb-dev libwslay-dev libjansson-dev libsqlite3-dev libpq-dev libssl-dev libyaml-dev libfcgi-dev libxxhash-dev liblz4-dev libcmark-gfm-dev libcmark-gfm-extensions-dev
+DEB_BUILD := gcc make libc6-dev libcivetweb-dev libwslay-dev libjansson-dev libsqlite3-dev libpq-dev libssl-dev libyaml-dev libfcgi-dev libxxhash-dev liblz4-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4-openssl-dev
 DEB_TEST  := libcmocka-dev chromium curl jq postgresql libfcgi-bin nginx-light libnginx-mod-nchan redis-server clang libclang-rt-14-dev sqlite3 python3 python3-pytest bubblewrap
 define apt_missing
 	@missing=""; for p in $(1); do \
@@ -198,7 +198,7 @@ endef
 # compiler's first "No such file"). Every object waits for it; one
 # preprocessor run when all are there, one per header to name the missing.
 BUILD_HEADERS := civetweb.h wslay/wslay.h fcgiapp.h jansson.h sqlite3.h libpq-fe.h yaml.h \
-  openssl/evp.h xxhash.h lz4.h
+  openssl/evp.h xxhash.h lz4.h curl/curl.h
 deps-check:
 	@printf '#include <%s>\n' $(BUILD_HEADERS) | $(CC) $(CSTD) -I/usr/include/postgresql -E -x c - \
 	  >/dev/null 2>&1 || { missing=""; for h in $(BUILD_HEADERS); do \

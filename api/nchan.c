@@ -1,11 +1,13 @@
 /* nchan.c: see nchan.h. A queue of game ids under one mutex, NCHAN_THREADS
- * publisher threads (a game in one thread's hands at a time), HTTP/1.1 to nginx with civetweb's client
- * (mg_connect_client, mg_get_response with a deadline, as cli/remote.c),
- * a fresh connection per request (loopback: nginx's internal-only server
- * of deploy/nginx-nchan.conf). */
+ * publisher threads (a game in one thread's hands at a time), HTTP/1.1 to
+ * nginx's internal-only server (deploy/nginx-nchan.conf) with libcurl, one
+ * easy handle a thread, so its connection is kept from request to request.
+ * civetweb's client opened a loopback connection per request: the crowd
+ * bench's profile of croupier fcgi was 76% kernel, connect 20%, shutdown
+ * 11% (docs/benchmarks.md "A course at once"). */
 #include "nchan.h"
 
-#include <civetweb.h>
+#include <curl/curl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -53,53 +55,91 @@ typedef struct reply {
     size_t len;
 } reply;
 
-/* One request; the reply's body read to its end into buf (REPLY_MAX bytes
- * at most). -1 when nginx cannot be reached or gives no answer within
- * IO_MS (the deadline covers the status line and headers; nchan's answers
- * are small and come with them). */
-static int http_do(const char *method, const char *path, const char *event, const char *body,
-                   char *buf, reply *r)
+typedef struct sink {
+    char *buf;
+    size_t got;
+} sink;
+
+/* libcurl's write callback: the body into the REPLY_MAX buffer, the rest
+ * dropped (nchan's answers are small). */
+static size_t sink_write(char *p, size_t size, size_t k, void *arg)
+{
+    sink *s = arg;
+    size_t n = size * k, room = REPLY_MAX - 1 - s->got;
+    memcpy(s->buf + s->got, p, n < room ? n : room);
+    s->got += n < room ? n : room;
+    return n;
+}
+
+/* A handle for http_do: the options every request shares. NULL when
+ * libcurl has no memory. */
+static CURL *http_handle(void)
+{
+    CURL *h = curl_easy_init();
+    if (!h)
+        return NULL;
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L); /* threads: no SIGALRM for timeouts */
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)IO_MS);
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)IO_MS);
+    curl_easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http");
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, sink_write);
+    return h;
+}
+
+/* One request on handle h (its connection kept for the next); the reply's
+ * body read to its end into buf (REPLY_MAX bytes at most). -1 when nginx
+ * cannot be reached or gives no whole answer within IO_MS. */
+static int http_do(CURL *h, const char *method, const char *path, const char *event,
+                   const char *body, char *buf, reply *r)
 {
     memset(r, 0, sizeof *r);
-    char ebuf[128];
-    struct mg_connection *conn = mg_connect_client(N.host, N.port, 0, ebuf, sizeof ebuf);
-    if (!conn)
+    char url[768], evh[192];
+    snprintf(url, sizeof url, "http://%s:%d%s", N.host, N.port, path);
+    struct curl_slist *hs = curl_slist_append(NULL, "Accept: application/json");
+    struct curl_slist *more = hs ? curl_slist_append(hs, "Content-Type: application/json") : NULL;
+    if (more && event) {
+        snprintf(evh, sizeof evh, "X-EventSource-Event: %s", event);
+        more = curl_slist_append(more, evh);
+    }
+    sink s = {buf, 0};
+    long status = 0;
+    int rc = -1;
+    if (more) {
+        curl_easy_setopt(h, CURLOPT_URL, url);
+        curl_easy_setopt(h, CURLOPT_HTTPHEADER, hs);
+        curl_easy_setopt(h, CURLOPT_WRITEDATA, &s);
+        if (body) {
+            curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
+            curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+        } else {
+            curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+        }
+        curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, strcmp(method, body ? "POST" : "GET") ? method
+                                                                                        : NULL);
+        if (curl_easy_perform(h) == CURLE_OK &&
+            curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK && status > 0)
+            rc = 0;
+        curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL); /* the list is freed below */
+    }
+    curl_slist_free_all(hs);
+    buf[s.got] = 0;
+    if (rc)
         return -1;
-    size_t blen = body ? strlen(body) : 0;
-    int rc = mg_printf(conn,
-                       "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n"
-                       "Content-Type: application/json\r\nAccept: application/json\r\n"
-                       "Content-Length: %zu\r\n%s%s%s\r\n",
-                       method, path, N.host, blen, event ? "X-EventSource-Event: " : "",
-                       event ? event : "", event ? "\r\n" : "") > 0 &&
-                     (!blen || mg_write(conn, body, blen) == (int)blen) &&
-                     mg_get_response(conn, ebuf, sizeof ebuf, IO_MS) >= 0
-                 ? 0
-                 : -1;
-    const struct mg_response_info *ri = rc ? NULL : mg_get_response_info(conn);
-    int status = ri ? ri->status_code : 0; /* ri is the connection's: gone at its close */
-    size_t got = 0;
-    for (int k; ri && got < REPLY_MAX - 1; got += (size_t)k)
-        if ((k = mg_read(conn, buf + got, REPLY_MAX - 1 - got)) <= 0)
-            break;
-    mg_close_connection(conn);
-    buf[got] = 0;
-    if (!ri)
-        return -1;
-    r->status = status;
+    r->status = (int)status;
     r->body = buf;
-    r->len = got;
+    r->len = s.got;
     return 0;
 }
 
 /* How many messages channel `ch` holds (0: none, or no such channel); -1
  * when nginx did not answer as it should. */
-static long held_of(const char *ch, char *buf)
+static long held_of(CURL *h, const char *ch, char *buf)
 {
     char path[512];
     reply r;
     snprintf(path, sizeof path, "%s/pub/%s", N.prefix, ch);
-    if (http_do("GET", path, NULL, NULL, buf, &r))
+    if (http_do(h, "GET", path, NULL, NULL, buf, &r))
         return -1;
     if (r.status == 404)
         return 0; /* no such channel yet */
@@ -112,17 +152,17 @@ static long held_of(const char *ch, char *buf)
 /* The "n" of the channel's newest message: 0 when it has none. -1: nginx
  * did not answer as it should. Two requests: the channel's count (GET on
  * the publisher location), then, when it holds some, the newest. */
-static long last_n(const char *ch, char *buf)
+static long last_n(CURL *h, const char *ch, char *buf)
 {
     char path[512];
     reply r;
     /* the channel's count first: nchan 1.3.6 aborts (an assertion) when the
      * newest message is asked of a channel that has subscribers and none */
-    long held = held_of(ch, buf);
+    long held = held_of(h, ch, buf);
     if (held <= 0)
         return held;
     snprintf(path, sizeof path, "%s/last/%s", N.prefix, ch);
-    if (http_do("GET", path, NULL, NULL, buf, &r))
+    if (http_do(h, "GET", path, NULL, NULL, buf, &r))
         return -1;
     if (r.status == 403 || r.status == 404 || r.status == 408 || r.status == 304)
         return 0; /* no such channel yet, or none of its messages is left */
@@ -140,7 +180,7 @@ static long last_n(const char *ch, char *buf)
 /* Every event of game `id` its audiences have not been sent on their
  * channels. 0, or -1 when nginx failed us (the rest waits for the next
  * write). */
-static int publish_game(const char *id, char *buf)
+static int publish_game(CURL *h, const char *id, char *buf)
 {
     int nseats = 0;
     char tags[GAME_MAX_SEATS][NCHAN_TAG];
@@ -154,7 +194,7 @@ static int publish_game(const char *id, char *buf)
         for (int tries = 0;; tries++) {
             snprintf(tag, sizeof tag, "%s", seat >= 0 ? tags[seat] : "");
             nchan_channel(id, seat, tag, ch, sizeof ch);
-            long after = last_n(ch, buf);
+            long after = last_n(h, ch, buf);
             if (after < 0)
                 return -1;
             if (api_events_load_as(N.cfg, id, seat, after, &snap, &nseats, tags, &e))
@@ -173,7 +213,7 @@ static int publish_game(const char *id, char *buf)
             char *text = json_out(ev, NULL); /* once for the whole audience */
             const char *name = json_string_value(json_object_get(ev, "event"));
             reply r;
-            rc = !text || http_do("POST", path, name ? name : "message", text, buf, &r) ||
+            rc = !text || http_do(h, "POST", path, name ? name : "message", text, buf, &r) ||
                  (r.status != 200 && r.status != 201 && r.status != 202);
             free(text);
             if (rc)
@@ -207,8 +247,11 @@ static void *publisher(void *arg)
     int me = (int)(intptr_t)arg;
     char id[ID_MAX];
     char *buf = malloc(REPLY_MAX);
-    if (!buf)
+    CURL *h = buf ? http_handle() : NULL;
+    if (!h) {
+        free(buf);
         return NULL;
+    }
     pthread_mutex_lock(&N.mu);
     for (;;) {
         long at;
@@ -225,7 +268,7 @@ static void *publisher(void *arg)
         N.len--;
         memcpy(N.busy[me], id, ID_MAX);
         pthread_mutex_unlock(&N.mu);
-        int rc = publish_game(id, buf);
+        int rc = publish_game(h, id, buf);
         pthread_mutex_lock(&N.mu);
         N.busy[me][0] = 0;
         pthread_cond_broadcast(&N.cv); /* its game, queued again meanwhile, is free now */
@@ -241,6 +284,7 @@ static void *publisher(void *arg)
         N.down = rc != 0;
     }
     pthread_mutex_unlock(&N.mu);
+    curl_easy_cleanup(h);
     free(buf);
     return NULL;
 }
@@ -261,6 +305,11 @@ int nchan_configure(const api_config *cfg, const char *host, int port, const cha
     while (pl && N.prefix[pl - 1] == '/')
         N.prefix[--pl] = 0;
     N.cfg = cfg;
+    /* before any thread: libcurl's global set-up is not thread-safe */
+    if (curl_global_init(CURL_GLOBAL_NOTHING) != CURLE_OK) {
+        snprintf(err, n, "libcurl would not start");
+        return -1;
+    }
     for (N.threads = 0; N.threads < NCHAN_THREADS; N.threads++)
         if (pthread_create(&N.th[N.threads], NULL, publisher, (void *)(intptr_t)N.threads) != 0)
             break;
@@ -341,6 +390,7 @@ void nchan_stop(void)
     pthread_mutex_unlock(&N.mu);
     for (int t = 0; t < N.threads; t++)
         pthread_join(N.th[t], NULL);
+    curl_global_cleanup();
 }
 
 /* GET /games/{id}/channel: nginx's auth_request at subscribe time. */
@@ -372,8 +422,11 @@ int h_channel(const api_config *cfg, const http_req *req, const route_match *m, 
     const char *resume = http_req_header(req, "Last-Event-ID");
     char *buf = resume && *resume && __atomic_load_n(&N.on, __ATOMIC_ACQUIRE) ? malloc(REPLY_MAX)
                                                                                : NULL;
-    if (buf && held_of(ch, buf) <= 0)
+    CURL *h = buf ? http_handle() : NULL; /* a resume is rare: its own connection */
+    if (h && held_of(h, ch, buf) <= 0)
         resume = NULL;
+    if (h)
+        curl_easy_cleanup(h);
     free(buf);
     if (resume && *resume && strlen(resume) < 64)
         http_res_header(res, "X-Resume", "%s", resume);
