@@ -255,6 +255,24 @@ t('/metrics counts what the publisher sent, and says it is up', async () => {
   assert.equal(await metric('croupier_nchan_publish_failures_total'), 0);
 });
 
+t('the publisher keeps its connections to nginx: many requests on each', async () => {
+  const mark = readFileSync(S.n.internalLog, 'utf8').length;
+  const { id, tokens } = await newGame(77);
+  const s = sse(`/games/${id}/events`, { authorization: `Bearer ${tokens[0]}` });
+  assert.equal((await s.ready).status, 200);
+  await playGame(id, tokens, 6);
+  const want = await expected(id, tokens[0]);
+  await waitFor(() => s.frames.length >= want.length, 10000, "the game's events on the seat's channel");
+  s.close();
+  const lines = readFileSync(S.n.internalLog, 'utf8').slice(mark).split('\n').filter((l) => l.includes(`croupier:${id}:`));
+  const conns = new Set(lines.map((l) => l.split(' ')[0]));
+  assert.ok(lines.length >= 20, `the game's publish went through the internal server (${lines.length} requests)`);
+  // four publisher threads, a kept connection each (nginx's keepalive_requests
+  // opens a new one every 1,000): a connection per request was the old way
+  assert.ok(conns.size <= 5, `${lines.length} requests over ${conns.size} connections`);
+  assert.ok(lines.length >= 4 * conns.size, `${lines.length} requests over ${conns.size} connections`);
+});
+
 t("no token in nginx's access log", async () => {
   const { id, tokens } = await newGame(74);
   const s = sse(`/games/${id}/events`, { authorization: `Bearer ${tokens[0]}` });

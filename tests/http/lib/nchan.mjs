@@ -99,12 +99,13 @@ ${marked('nginx-fastcgi.conf', 'http')}
 ${marked('nginx-nchan.conf', 'nchan-http')}
 ${redis ? `  nchan_redis_url "${redis}";` : ''}
   access_log ${n.accessLog} croupier;
+  log_format croupier_conn '$connection $connection_requests $request_method $uri';
   client_body_temp_path ${n.dir}/body; fastcgi_temp_path ${n.dir}/fcgi; proxy_temp_path ${n.dir}/proxy;
   uwsgi_temp_path ${n.dir}/uwsgi; scgi_temp_path ${n.dir}/scgi;
   upstream croupier_fcgi { ${fcgis.map((f) => `server unix:${f.sock};`).join(' ')} }
 ${i === 0 ? `  server {
     listen 127.0.0.1:${pubPort};
-    access_log off;
+    access_log ${n.dir}/internal.log croupier_conn;
 ${marked('nginx-nchan.conf', 'nchan-internal')}
   }` : ''}
   server {
@@ -151,6 +152,9 @@ ${marked('nginx-nchan.conf', 'nchan-server')}
     /** nginx's process ids (one process each: no master; for CPU figures). */
     nginxPids: () => nx.map((n) => n.proc.pid),
     accessLogs: nx.map((n) => n.accessLog),
+    /* the internal (publisher) server's log of the first nginx: a line a
+     * request, "connection-serial requests-on-it METHOD path" */
+    internalLog: path.join(nx[0].dir, 'internal.log'),
     fcgis,
     async restartNginx(i = 0) {
       nx[i].proc.kill('SIGTERM');
