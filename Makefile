@@ -256,6 +256,9 @@ $(B)/bench/sqlite_ceiling: tests/bench/sqlite_ceiling.c
 $(B)/bench/parse_floor: tests/bench/parse_floor.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ -ljansson
+$(B)/bench/send_floor: tests/bench/send_floor.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ -lpthread
 # what finding a connection's socket costs (api/front_conn.c's
 # front_conn_socket, asked of the kernel): microseconds per lookup by the
 # descriptors held; run by hand (docs/deployment.md quotes it)
@@ -267,7 +270,7 @@ $(B)/bench/fd_lookup: tests/bench/fd_lookup.c $(B)/api/front_conn.o $(B)/api/htt
 bench: deps-build
 	$(call apt_missing,$(DEB_BENCH),)
 	@$(MAKE) --no-print-directory $(B)/croupier $(B)/bench/anchor $(B)/bench/sqlite_ceiling \
-		$(B)/bench/parse_floor
+		$(B)/bench/parse_floor $(B)/bench/send_floor
 	@BUILD=$(B) BENCH_DOC=docs/benchmarks.md tests/bench.sh
 
 # soak: SOAK_GAMES whole games (shared between the games of GET /rules) through

@@ -197,9 +197,12 @@ void api_stream_events(const api_config *cfg, const http_req *req, const http_re
     /* the events are written once for every stream of this reader's
      * audience (fanout.h): this stream writes its part of the bytes */
     fan_aud *aud = fan_join(res->stream.game_id, req, FAN_SSE);
+    int later = 0; /* a spectator's stream: woken after the seats' (notify.h) */
     for (;;) {
         fan_view v;
-        unsigned long seen = notify_seen(res->stream.game_id); /* before the load */
+        int lat = later; /* the same bucket for seen and the wait */
+        unsigned long seen = lat ? notify_seen_later(res->stream.game_id)
+                                 : notify_seen(res->stream.game_id); /* before the load */
         fan_get(aud, api_events_load, cfg, req, res->stream.game_id, FAN_SSE, after, &v);
         long long was = version;
         if (v.rc) {
@@ -220,6 +223,7 @@ void api_stream_events(const api_config *cfg, const http_req *req, const http_re
         }
         if (idle_ms < 0)
             idle_ms = streams_idle_ms(v.seat);
+        later = v.seat == SEAT_SPECTATOR;
         char vf[80];
         if (!frames && was >= 0 && version != was) {
             /* the game changed with no event (a seat claimed, api/h_seats.c):
@@ -248,8 +252,10 @@ void api_stream_events(const api_config *cfg, const http_req *req, const http_re
             if (write(ctx, ": keep-alive\n\n", 14) != 0)
                 break;
         }
-        /* a write to this game in this process wakes us at once */
-        if (notify_wait(res->stream.game_id, seen, interval))
+        /* a write to this game in this process wakes us at once (a
+         * spectator's stream NOTIFY_LATER_MS later) */
+        if (lat ? notify_wait_later(res->stream.game_id, seen, interval)
+                : notify_wait(res->stream.game_id, seen, interval))
             interval = SSE_POLL_MIN_MS;
     }
     fan_leave(aud, FAN_SSE);

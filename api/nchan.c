@@ -177,54 +177,81 @@ static long last_n(CURL *h, const char *ch, char *buf)
     return n;
 }
 
+/* POST each event of snap to channel ch, each serialized once for the
+ * whole audience. 0, or -1 when nginx failed us. */
+static int post_events(CURL *h, const char *ch, json_t *events, char *buf)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/pub/%s", N.prefix, ch);
+    size_t i;
+    json_t *ev;
+    json_array_foreach(events, i, ev) {
+        char *text = json_out(ev, NULL);
+        const char *name = json_string_value(json_object_get(ev, "event"));
+        reply r;
+        int rc = !text || http_do(h, "POST", path, name ? name : "message", text, buf, &r) ||
+                 (r.status != 200 && r.status != 201 && r.status != 202);
+        free(text);
+        if (rc)
+            return -1;
+        __atomic_add_fetch(&N.published, 1, __ATOMIC_RELAXED);
+    }
+    return 0;
+}
+
 /* Every event of game `id` its audiences have not been sent on their
  * channels. 0, or -1 when nginx failed us (the rest waits for the next
- * write). */
+ * write). The spectators' events are loaded first (their load names the
+ * seats and their tags) and sent last: the players' screens first (with
+ * 200 spectators of one game the other seat's p50 was 5.3 ms against 1.7
+ * with none when the spectators went first). */
 static int publish_game(CURL *h, const char *id, char *buf)
 {
     int nseats = 0;
     char tags[GAME_MAX_SEATS][NCHAN_TAG];
     memset(tags, 0, sizeof tags);
-    /* the spectators first: their load names the seats and their tags */
-    for (int a = -1; a < nseats && a < GAME_MAX_SEATS; a++) {
-        int seat = a < 0 ? SEAT_SPECTATOR : a;
-        char ch[160], path[512], tag[NCHAN_TAG];
+    char spec_ch[160];
+    events_snapshot spec;
+    game_err e = {0};
+    nchan_channel(id, -1, "", spec_ch, sizeof spec_ch);
+    long after = last_n(h, spec_ch, buf);
+    if (after < 0)
+        return -1;
+    if (api_events_load_as(N.cfg, id, SEAT_SPECTATOR, after, &spec, &nseats, tags, &e))
+        return 0; /* the game is gone (deleted, expired): nothing to send */
+    int rc = 0;
+    for (int seat = 0; seat < nseats && seat < GAME_MAX_SEATS && !rc; seat++) {
+        char ch[160], tag[NCHAN_TAG];
         events_snapshot snap;
-        game_err e = {0};
-        for (int tries = 0;; tries++) {
-            snprintf(tag, sizeof tag, "%s", seat >= 0 ? tags[seat] : "");
+        int loaded = 0;
+        for (int tries = 0; !rc; tries++) {
+            memcpy(tag, tags[seat], NCHAN_TAG);
+            tag[NCHAN_TAG - 1] = 0;
             nchan_channel(id, seat, tag, ch, sizeof ch);
-            long after = last_n(h, ch, buf);
-            if (after < 0)
-                return -1;
-            if (api_events_load_as(N.cfg, id, seat, after, &snap, &nseats, tags, &e))
-                return 0; /* the game is gone (deleted, expired): nothing to send */
-            if (seat < 0 || strcmp(tag, tags[seat]) == 0)
+            after = last_n(h, ch, buf);
+            if (after < 0) {
+                rc = -1;
                 break;
+            }
+            if (api_events_load_as(N.cfg, id, seat, after, &snap, &nseats, tags, &e))
+                break; /* the game is gone since: nothing more to send */
+            if (strcmp(tag, tags[seat]) == 0) {
+                loaded = 1;
+                break;
+            }
             json_decref(snap.events); /* an invite to the seat claimed since: its new channel */
             if (tries == 2)
-                return -1;
+                rc = -1;
         }
-        snprintf(path, sizeof path, "%s/pub/%s", N.prefix, ch);
-        size_t i;
-        json_t *ev;
-        int rc = 0;
-        json_array_foreach(snap.events, i, ev) {
-            char *text = json_out(ev, NULL); /* once for the whole audience */
-            const char *name = json_string_value(json_object_get(ev, "event"));
-            reply r;
-            rc = !text || http_do(h, "POST", path, name ? name : "message", text, buf, &r) ||
-                 (r.status != 200 && r.status != 201 && r.status != 202);
-            free(text);
-            if (rc)
-                break;
-            __atomic_add_fetch(&N.published, 1, __ATOMIC_RELAXED);
+        if (loaded) {
+            rc = post_events(h, ch, snap.events, buf);
+            json_decref(snap.events);
         }
-        json_decref(snap.events);
-        if (rc)
-            return -1;
     }
-    return 0;
+    if (!rc)
+        rc = post_events(h, spec_ch, spec.events, buf);
+    json_decref(spec.events);
+    return rc;
 }
 
 /* The place (from the head) of the first queued game no thread is

@@ -58,6 +58,9 @@
 #    spectators: within 2x of none); FANOUT_PLAYS=50 plays per count. Then
 #    the same through nginx + nchan (deploy/nginx-nchan.conf, one nginx in
 #    front of one croupier fcgi --nchan-publish): croupier's CPU and nginx's.
+#    Then the anchor of both (build/bench/send_floor): the kernel's loopback
+#    send of a copy alone, from one thread for all sockets and from a
+#    thread a socket.
 # 6. memory (BENCH=memory only, not part of all: it takes MEMORY_MINUTES=10):
 #    tests/bench/memory.mjs: a croupier serve under a mixed load (persons'
 #    plays, reads, bot games created, SSE streams, at once), its RSS every
@@ -302,6 +305,25 @@ if [ "$BENCH" = events ]; then
     node tests/bench/events.mjs --bin "$CROUPIER_BIN" --plays "$EVENTS_PLAYS"
     node tests/bench/fanout.mjs --bin "$CROUPIER_BIN" --plays "$FANOUT_PLAYS" --followers "$FANOUT_FOLLOWERS"
     node tests/bench/fanout.mjs --bin "$CROUPIER_BIN" --plays "$FANOUT_PLAYS" --followers "$FANOUT_FOLLOWERS" --via nchan
+    # the anchor: the kernel's loopback send of a copy, alone (no HTTP, no
+    # JSON, no framing), by one thread for every socket (an event loop) and
+    # by a thread a socket woken by one broadcast (a thread per stream)
+    if [ -x "$BUILD/bench/send_floor" ]; then
+        echo "== fanout anchor: a copy of an event on a loopback socket, the kernel alone (build/bench/send_floor, tests/bench/send_floor.c)"
+        echo "   ($FANOUT_PLAYS rounds 5 ms apart of 128 bytes, about a Hanabi play's SSE frame, to each of N sockets read by another"
+        echo "   process; the writer's CPU, getrusage over the rounds, per send; loop: one thread writes them all (an event"
+        echo "   loop, nginx's way); threads: a thread a socket woken by one broadcast (a thread per stream, civetweb's way))"
+        for n in 1 10 200 1000; do
+            line="  N=$(printf '%4d' "$n")"
+            for m in loop threads; do
+                us=$("$BUILD/bench/send_floor" "$n" "$FANOUT_PLAYS" 128 "$m" | sed -n 's/.*us_per_send=//p')
+                line="$line  $(printf '%-7s' "$m") $(printf '%6s' "${us:--}") us a send"
+            done
+            echo "$line"
+        done
+    else
+        echo "== fanout anchor: $BUILD/bench/send_floor missing (make bench builds it): skipped"
+    fi
     exit 0
 fi
 if [ "$BENCH" = memory ]; then

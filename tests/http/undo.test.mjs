@@ -213,6 +213,11 @@ test('Phazed: a phase laid or a card placed before the discard is taken back', a
     const r = await srv.post(`/games/${id}/plays`, { play }, { token: tok });
     expectStatus(r, 200);
     if ((play[0] === 3 || play[0] === 4) && r.json.applied.length === 1 && r.json.status.current === 0) {
+      // the spectator holds the play first (its stream wakes after the
+      // seats', notify.h: a play taken back before it looked is never shown)
+      const seen = await srv.getOk(`/games/${id}/events`);
+      const last = seen.at(-1);
+      await s.until((fr) => fr.length && fr.at(-1).place === (last.e ? `${last.n}.${last.e}` : `${last.n}`));
       const u = await undo(id, taken ? 'last' : r.json.applied[0].n, tok); // by number, then as "last"
       expectStatus(u, 200, `taking back ${JSON.stringify(play)}`);
       assert.equal(u.json.undone.n, r.json.applied[0].n);
