@@ -166,7 +166,7 @@ static int ctx_replay(const game_ops *ops, void *st, const store_play *plays, in
         }
         json_t *play = p->play ? json_loads(p->play, 0, NULL) : NULL;
         game_err pe = {0};
-        if (!play || ops->apply(st, p->seat, play, NULL, &pe))
+        if (!play || game_apply(ops, st, p->seat, play, NULL, &pe))
             rc = err_set(e, ERR_INTERNAL, NULL, "its play %ld does not replay: %s", p->n,
                          play ? pe.detail : "not JSON");
         json_decref(play);

@@ -987,7 +987,7 @@ int h_plays_post(const api_config *cfg, const http_req *req,
         rc = err_set(&e, ERR_BAD_MEMBER, "/play", "required member 'play' is missing");
         goto done;
     }
-    rc = c.ops->apply(c.st, c.seat, play, &rec, &e);
+    rc = game_apply(c.ops, c.st, c.seat, play, &rec, &e);
     if (rc == ERR_BAD_MEMBER)
         err_prefix(&e, "/play");
     if (rc == ERR_ILLEGAL) {

@@ -87,7 +87,7 @@ int h_validate(const api_config *cfg, const http_req *req, const route_match *m,
         goto done;
     }
     game_verdict v = {0};
-    rc = ops->check(st, (int)seat, play, &v, &e);
+    rc = game_judge(ops, st, (int)seat, play, NULL, &v, &e);
     if (rc == ERR_GAME_OVER || rc == ERR_NOT_YOUR_TURN) {
         /* a verdict, not a failure: the play is not valid in that state */
         http_res_json(res, 200, json_pack("{s:b,s:b,s:s,s:s}", "valid", 0,

@@ -503,7 +503,7 @@ static int student_move(worker *w, proc *p, void *st, long g, int seat, int move
     } else if (strcmp(what, "value") == 0) {
         game_err e = {0};
         json_t *play = json_array_get(o, 1);
-        if (ops->apply(st, seat, play, NULL, &e)) {
+        if (game_apply(ops, st, seat, play, NULL, &e)) {
             char *pt = json_dumps(play, JSON_COMPACT | JSON_ENCODE_ANY);
             *kind = BAD_INVALID;
             snprintf(why, whylen, "illegal play %.80s: %.140s", pt ? pt : "?", e.detail);

@@ -180,7 +180,7 @@ static int remote_move(ctx *c, void *st, long g, int seat, game_err *e)
                         sizeof why)) {
     case REMOTE_OK: {
         game_err ae = {0};
-        if (ops->apply(st, seat, play, NULL, &ae)) {
+        if (game_apply(ops, st, seat, play, NULL, &ae)) {
             char *txt = json_dumps(play, JSON_COMPACT | JSON_ENCODE_ANY);
             snprintf(why, sizeof why, "illegal play %.80s: %.200s", txt ? txt : "?", ae.detail);
             free(txt);

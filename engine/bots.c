@@ -2,7 +2,7 @@
  *
  * A game lists its strategies as rows of ops->bots ({name, choose,
  * seats_ok}); choose() picks a play from what the seat to move may see, and
- * the game's bot_apply() makes it. Its reason comes in two lines: the
+ * game_bot_apply() (engine/play.c) makes it. Its reason comes in two lines: the
  * strategy's own (which may rest on the seat's hand: the record's
  * "reasoning", for the admin and for after the game) and the game's
  * explain() of the play from public facts (the "explanation" every reader
@@ -20,12 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A game's own play value, whatever its type. */
-typedef union play_buf {
-    max_align_t align;
-    unsigned char bytes[GAME_PLAY_MAX];
-} play_buf;
 
 /* A strategy's chance at the position st: the stream keyed by the game's
  * bot key at the number of plays made so far. The same position gives the
@@ -60,7 +54,7 @@ int game_bot_play(const game_ops *ops, void *st, const char *strategy, json_t **
     const game_bot *b = game_find_bot(ops, strategy);
     if (!b)
         return err_set(e, ERR_BAD_MEMBER, "", "unknown strategy \"%.32s\"", strategy ? strategy : "");
-    play_buf play;
+    game_play_buf play;
     char why[400], pub[400];
     rng r = bot_chance(ops, st, &gs);
     b->choose(st, gs.to_move, &r, play.bytes, why, sizeof why);
@@ -70,7 +64,7 @@ int game_bot_play(const game_ops *ops, void *st, const char *strategy, json_t **
     if (pj)
         ops->explain(st, gs.to_move, pj, b->name, pub, sizeof pub);
     json_decref(pj);
-    if (ops->bot_apply(st, play.bytes, pub, record))
+    if (game_bot_apply(ops, st, play.bytes, pub, record))
         return err_set(e, ERR_INTERNAL, "", "strategy %s chose an illegal play", b->name);
     GAME_CHECK(ops, st);
     if (record && *record)
@@ -91,7 +85,7 @@ int game_hint(const game_ops *ops, const void *st, int seat, json_t **out, game_
         return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", gs.to_move + 1);
     if (ops->hint)
         return ops->hint(st, seat, out, e);
-    play_buf play;
+    game_play_buf play;
     char why[400];
     rng r = bot_chance(ops, st, &gs);
     ops->bots[0].choose(st, seat, &r, play.bytes, why, sizeof why);

@@ -32,6 +32,10 @@
  * Once the game is over every reader, seats and spectators alike, sees
  * every card (views, history, events). */
 enum { SEAT_SPECTATOR = -1, SEAT_ADMIN = -2, SEAT_OBSERVER = -3 };
+/* commit()'s reader for a bot's play: as the people at the table may see it
+ * (each game says which reader that is: Hanabi's every hand but the bot's,
+ * another game's the spectators'). Never a reader of a view. */
+enum { SEAT_TABLE = -4 };
 enum { GAME_MAX_SEATS = 8 };
 
 /* Where a game stands (filled by ops->status). */
@@ -52,7 +56,7 @@ typedef struct game_status {
     int lower_is_better;/* 1 when score[] are penalty points */
 } game_status;
 
-/* The verdict on a play (ops->check). */
+/* The verdict on a play (game_judge). */
 typedef struct game_verdict {
     int valid;       /* 1 legal */
     int turn_ending; /* 1 when the play ends the player's turn */
@@ -111,6 +115,11 @@ typedef struct game_suite {
 
 /* One strategy of a game: a row of ops->bots (engine/bots.c plays them). */
 enum { GAME_PLAY_MAX = 256 }; /* bytes of a game's own play value, at most */
+/* A game's own play value, whatever its type. */
+typedef union game_play_buf {
+    max_align_t align;
+    unsigned char bytes[GAME_PLAY_MAX];
+} game_play_buf;
 typedef struct game_bot {
     const char *name;  /* "planner": the name of {"bot": ...}; NULL ends the table */
     const char *about; /* what it does, a sentence or two (GET /rules/<game>) */
@@ -197,17 +206,23 @@ typedef struct game_ops {
     /* Plays of `seat` now, as a JSON array (empty when not its turn):
      * every one of them, in the order legal_page pages them. */
     json_t *(*legal)(const void *st, int seat);
-    /* Judge a play (game-specific JSON) without applying it. Returns 0 with
-     * a verdict (valid or not), or ERR_BAD_MEMBER when `play` is not of a
-     * play's shape (pointer relative to the play), ERR_NOT_YOUR_TURN,
-     * ERR_GAME_OVER. */
-    int (*check)(const void *st, int seat, const json_t *play, game_verdict *v,
-                 game_err *e);
-    /* Apply a play of `seat`. Errors as check, plus ERR_ILLEGAL (with the
-     * rule) for a well-formed play the rules forbid. On success *record is
-     * the history entry of the play (new ref; may pass NULL). */
-    int (*apply)(void *st, int seat, const json_t *play, json_t **record,
-                 game_err *e);
+    /* A play in three steps, which engine/play.c puts together the same
+     * way for every game (game_judge, game_apply, game_bot_apply: whose turn
+     * it is, the refusal of an illegal play, the invariants' check):
+     * - parse: the JSON of a play into the game's own play value p (at
+     *   most GAME_PLAY_MAX bytes); 0, or ERR_BAD_MEMBER with e's pointer
+     *   relative to the play;
+     * - judge: whether play value p is legal now for the seat to move
+     *   (nonzero) or not (0); with v (may be NULL) the verdict in words,
+     *   valid or not (reason, rule, turn_ending);
+     * - commit: make play value p, judged legal, for the seat to move; with
+     *   record (may be NULL) its history entry (new ref) as `reader` sees
+     *   it: the mover's seat for a person's play, SEAT_TABLE for a bot's
+     *   (as the people at the table may see it), with `why` (may be NULL)
+     *   as its "explanation". */
+    int (*parse)(const void *st, const json_t *play, void *p, game_err *e);
+    int (*judge)(const void *st, const void *p, game_verdict *v);
+    void (*commit)(void *st, const void *p, int reader, const char *why, json_t **record);
     /* If the seat to move has no choice (e.g. no possible play: the pass is
      * recorded for them), apply that forced play and return 1 with its
      * record; else return 0 and change nothing. */
@@ -215,15 +230,10 @@ typedef struct game_ops {
     /* The bots' side of a game, for engine/bots.c: the game's bot key (set
      * at the deal, never changed by a play: a strategy's chance at a play
      * is rng_at(bot_key, plays made so far), so the state keeps no bot
-     * generator and a logged bot play replays by apply() alone); make a
-     * play a strategy chose (the game's own play value, as game_bot.choose
-     * wrote it), with `why` (the public line of explain) as its record's
-     * "explanation" (record as for apply) -- returns 0, or -1 changing
-     * nothing when the play is not legal (a broken strategy), and leaves
-     * the state as apply() of the same play does; and a play value as the
-     * JSON of a play (new ref). */
+     * generator and a logged bot play replays by game_apply() alone); and a
+     * play value (as game_bot.choose writes it) as the JSON of a play (new
+     * ref). */
     uint64_t (*bot_key)(const void *st);
-    int (*bot_apply)(void *st, const void *play, const char *why, json_t **record);
     json_t *(*play_json)(const void *play);
     /* The public explanation of a bot's play, the one line every reader is
      * shown while the game runs: what `seat`, the seat to move at st, does
@@ -332,6 +342,28 @@ int game_has_variant(const game_ops *ops, const char *variant);
 /* 1 when `strategy` names one of ops->bots (or is "default"). */
 int game_has_bot(const game_ops *ops, const char *strategy);
 
+/* engine/play.c: a play, the same for every game from its parse, judge
+ * and commit. */
+/* Judge a play (the game's JSON) of `seat` without making it: 0 with a
+ * verdict (valid or not) and, when p is not NULL, the play value (a
+ * GAME_PLAY_MAX buffer); ERR_GAME_OVER, ERR_NOT_YOUR_TURN, or
+ * ERR_BAD_MEMBER when `play` is not of a play's shape (pointer relative to
+ * the play). */
+int game_judge(const game_ops *ops, const void *st, int seat, const json_t *play, void *p,
+               game_verdict *v, game_err *e);
+/* Make a play of `seat`. Errors as game_judge, plus ERR_ILLEGAL (with the
+ * rule) for a well-formed play the rules forbid, the state unchanged. On
+ * success *record is the play's history entry as the mover sees it (new
+ * ref; record may be NULL). */
+int game_apply(const game_ops *ops, void *st, int seat, const json_t *play, json_t **record,
+               game_err *e);
+/* Make play value p a strategy chose for the seat to move, with `why` (the
+ * public line of explain) as its record's "explanation" (record as the
+ * people at the table see it; may be NULL): 0, or -1 changing nothing when
+ * the play is not legal (a broken strategy). The state after it is the
+ * state game_apply() of the same play leaves. */
+int game_bot_apply(const game_ops *ops, void *st, const void *p, const char *why, json_t **record);
+
 /* Page of legal()'s list (ops->legal_page, or legal() sliced): plays
  * offset..offset+limit-1, a new JSON array, with *total the whole list's
  * length. */
@@ -372,7 +404,7 @@ int game_bot_with_people(const game_ops *ops, const game_bot *b);
 json_t *game_guide_json(const game_ops *ops);
 
 /* Debug builds (-DCROUPIER_CHECKS, which the ASan build sets) check the
- * game's invariants after every play made -- each game's apply() and
+ * game's invariants after every play made -- game_apply(), each game's
  * autoplay(), and game_bot_play() -- and abort naming the broken one, as
  * SQLite asserts its own in debug builds; release builds compile the check
  * away. */

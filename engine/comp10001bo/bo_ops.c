@@ -142,25 +142,25 @@ static json_t *legal(const void *vst, int seat)
     return a;
 }
 
-/* Parse and judge; fills v. 0, or an error (over, turn, shape). */
-static int judge(const bo_state *st, int seat, const json_t *play, bo_play *p,
-                 game_verdict *v, game_err *e)
+static int parse(const void *vst, const json_t *play, void *p, game_err *e)
 {
+    const bo_state *st = vst;
+    return bo_play_parse(play, st->variant, p, e);
+}
+
+static int judge(const void *vst, const void *vp, game_verdict *v)
+{
+    const bo_state *st = vst;
+    const bo_play *p = vp;
     const char *rule = "";
-    if (st->result != BO_PLAYING)
-        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", bo_result_name(st->result));
-    if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
-    if (bo_play_parse(play, st->variant, p, e))
-        return ERR_BAD_MEMBER;
-    memset(v, 0, sizeof *v);
-    int r = bo_state_judge(st, p, v->reason, sizeof v->reason, &rule);
+    int r = bo_state_judge(st, p, v ? v->reason : NULL, v ? sizeof v->reason : 0, v ? &rule : NULL);
+    if (!v)
+        return r;
     snprintf(v->rule, sizeof v->rule, "%s", rule);
-    v->valid = r != 0;
     v->turn_ending = r == 2 || r == 3;
     if (r == 1) {
         size_t len = strlen(v->reason);
-        if (p->type == BO_FROM_STOCK && st->nstock[seat] == 1) {
+        if (p->type == BO_FROM_STOCK && st->nstock[st->cur] == 1) {
             v->turn_ending = 1;
             snprintf(v->reason + len, sizeof v->reason - len, "; it empties the stockpile and wins");
         } else if (st->plays_this_turn + 1 >= BO_PLAYS) {
@@ -168,13 +168,7 @@ static int judge(const bo_state *st, int seat, const json_t *play, bo_play *p,
             snprintf(v->reason + len, sizeof v->reason - len, "; the 5th play ends the turn");
         }
     }
-    return 0;
-}
-
-static int check(const void *st, int seat, const json_t *play, game_verdict *v, game_err *e)
-{
-    bo_play p;
-    return judge(st, seat, play, &p, v, e);
+    return r;
 }
 
 /* A play may be taken back (game.h: undoable) when it neither ends the
@@ -191,7 +185,7 @@ static int undoable(const void *vst, int seat, const json_t *play, char *why, si
     game_verdict v;
     game_err e = {0};
     const char *no = NULL;
-    if (judge(st, seat, play, &p, &v, &e) || !v.valid)
+    if (game_judge(&comp10001bo_ops, st, seat, play, &p, &v, &e) || !v.valid)
         no = "it is not a play that was allowed here";
     else if (v.turn_ending)
         no = "it ended the turn";
@@ -206,9 +200,10 @@ static int undoable(const void *vst, int seat, const json_t *play, char *why, si
     return !no;
 }
 
-/* Apply a judged play; record may be NULL. */
-static void commit(bo_state *st, const bo_play *p, int verdict, json_t **record,
-                   const char *explanation)
+/* Make a play bo_state_judge() judged `verdict` (1-3); record may be NULL.
+ * The record is the same for every reader. */
+static void make(bo_state *st, const bo_play *p, int verdict, json_t **record,
+                 const char *explanation)
 {
     bo_effect fx;
     bo_do(st, p, verdict, &fx);
@@ -216,21 +211,10 @@ static void commit(bo_state *st, const bo_play *p, int verdict, json_t **record,
         *record = bo_record(st, st->nhist - 1, &fx, explanation);
 }
 
-static int apply(void *vst, int seat, const json_t *play, json_t **record, game_err *e)
+static void commit(void *st, const void *p, int reader, const char *why, json_t **record)
 {
-    bo_state *st = vst;
-    bo_play p;
-    game_verdict v;
-    if (record)
-        *record = NULL;
-    int rc = judge(st, seat, play, &p, &v, e);
-    if (rc)
-        return rc;
-    if (!v.valid)
-        return err_rule(e, v.rule, "%s", v.reason);
-    commit(st, &p, bo_state_judge(st, &p, NULL, 0, NULL), record, NULL);
-    GAME_CHECK(&comp10001bo_ops, st);
-    return 0;
+    (void)reader;
+    make(st, p, bo_state_judge(st, p, NULL, 0, NULL), record, why);
 }
 
 /* Why the seat to move cannot play (for the recorded pass). */
@@ -256,7 +240,7 @@ static int autoplay(void *vst, json_t **record)
     char why[320];
     bo_play pass = {.type = BO_NO_PLAY};
     no_play_reason(st, why, sizeof why);
-    commit(st, &pass, 3, record, why);
+    make(st, &pass, 3, record, why);
     GAME_CHECK(&comp10001bo_ops, st);
     return 1;
 }
@@ -308,16 +292,6 @@ static const game_bot BOTS[] = {
 _Static_assert(sizeof(bo_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer");
 
 static uint64_t bot_key(const void *st) { return ((const bo_state *)st)->bkey; }
-
-static int bot_apply(void *vst, const void *p, const char *why, json_t **record)
-{
-    bo_state *st = vst;
-    int verdict = bo_state_judge(st, p, NULL, 0, NULL);
-    if (!verdict)
-        return -1;
-    commit(st, p, verdict, record, why);
-    return 0;
-}
 
 static json_t *play_json(const void *p) { return bo_play_json(p); }
 
@@ -376,11 +350,11 @@ const game_ops comp10001bo_ops = {
     .view = view,
     .status = status,
     .legal = legal,
-    .check = check,
-    .apply = apply,
+    .parse = parse,
+    .judge = judge,
+    .commit = commit,
     .autoplay = autoplay,
     .bot_key = bot_key,
-    .bot_apply = bot_apply,
     .play_json = play_json,
     .explain = explain,
     .history = history,

@@ -144,45 +144,32 @@ static json_t *legal(const void *vst, int seat)
     return a;
 }
 
-static int judge(const fc_state *st, int seat, const json_t *play, fc_play *p, game_verdict *v, game_err *e)
+static int parse(const void *st, const json_t *play, void *p, game_err *e)
 {
+    (void)st;
+    return fc_play_parse(play, p, e);
+}
+
+static int judge(const void *st, const void *vp, game_verdict *v)
+{
+    const fc_play *p = vp;
     const char *rule = "";
-    if (st->phase == FC_PH_OVER)
-        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", fc_result_name(st->result));
-    if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
-    if (fc_play_parse(play, p, e))
-        return ERR_BAD_MEMBER;
-    memset(v, 0, sizeof *v);
-    v->valid = fc_judge(st, p, v->reason, sizeof v->reason, &rule);
-    v->turn_ending = v->valid && p->kind == FC_PLAY_DISCARD;
-    snprintf(v->rule, sizeof v->rule, "%s", rule);
-    return 0;
+    int ok = fc_judge(st, p, v ? v->reason : NULL, v ? sizeof v->reason : 0, v ? &rule : NULL);
+    if (v) {
+        v->turn_ending = ok && p->kind == FC_PLAY_DISCARD;
+        snprintf(v->rule, sizeof v->rule, "%s", rule);
+    }
+    return ok;
 }
 
-static int check(const void *st, int seat, const json_t *play, game_verdict *v, game_err *e)
-{
-    fc_play p;
-    return judge(st, seat, play, &p, v, e);
-}
-
-static int apply(void *vst, int seat, const json_t *play, json_t **record, game_err *e)
+/* The record as `reader` sees it; a bot's play as the spectators do (its
+ * drawn card hidden from the people at the table). */
+static void commit(void *vst, const void *p, int reader, const char *why, json_t **record)
 {
     fc_state *st = vst;
-    fc_play p;
-    game_verdict v;
+    fc_do(st, p);
     if (record)
-        *record = NULL;
-    int rc = judge(st, seat, play, &p, &v, e);
-    if (rc)
-        return rc;
-    if (!v.valid)
-        return err_rule(e, v.rule, "%s", v.reason);
-    fc_do(st, &p);
-    if (record)
-        *record = fc_record(st, st->nhist - 1, seat, NULL);
-    GAME_CHECK(&fivecrowns_ops, st);
-    return 0;
+        *record = fc_record(st, st->nhist - 1, reader == SEAT_TABLE ? SEAT_SPECTATOR : reader, why);
 }
 
 static int autoplay(void *st, json_t **record)
@@ -241,17 +228,6 @@ static const game_bot BOTS[] = {
 _Static_assert(sizeof(fc_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer");
 
 static uint64_t bot_key(const void *st) { return ((const fc_state *)st)->bkey; }
-
-static int bot_apply(void *vst, const void *p, const char *why, json_t **record)
-{
-    fc_state *st = vst;
-    if (!fc_judge(st, p, NULL, 0, NULL))
-        return -1;
-    fc_do(st, p);
-    if (record)
-        *record = fc_record(st, st->nhist - 1, SEAT_SPECTATOR, why);
-    return 0;
-}
 
 static json_t *play_json(const void *p) { return fc_play_json(p); }
 
@@ -357,11 +333,11 @@ const game_ops fivecrowns_ops = {
     .view = view,
     .status = status,
     .legal = legal,
-    .check = check,
-    .apply = apply,
+    .parse = parse,
+    .judge = judge,
+    .commit = commit,
     .autoplay = autoplay,
     .bot_key = bot_key,
-    .bot_apply = bot_apply,
     .play_json = play_json,
     .explain = explain,
     .hint = hint,

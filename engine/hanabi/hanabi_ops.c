@@ -138,46 +138,32 @@ static json_t *legal(const void *vst, int seat)
     return a;
 }
 
-static int judge(const hanabi_state *st, int seat, const json_t *play, hn_play *p, game_verdict *v,
-                 game_err *e)
+static int parse(const void *st, const json_t *play, void *p, game_err *e)
+{
+    (void)st;
+    return hn_play_parse(play, p, e);
+}
+
+static int judge(const void *st, const void *p, game_verdict *v)
 {
     const char *rule = "";
-    if (st->over)
-        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", hn_result_name(st));
-    if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
-    if (hn_play_parse(play, p, e))
-        return ERR_BAD_MEMBER;
-    memset(v, 0, sizeof *v);
-    v->valid = hn_judge(st, p, v->reason, sizeof v->reason, &rule);
-    v->turn_ending = v->valid;
-    snprintf(v->rule, sizeof v->rule, "%s", rule);
-    return 0;
+    int ok = hn_judge(st, p, v ? v->reason : NULL, v ? sizeof v->reason : 0, v ? &rule : NULL);
+    if (v) {
+        v->turn_ending = ok;
+        snprintf(v->rule, sizeof v->rule, "%s", rule);
+    }
+    return ok;
 }
 
-static int check(const void *st, int seat, const json_t *play, game_verdict *v, game_err *e)
+/* The record as `reader` sees it: the mover's own draw stays hidden from
+ * them; a bot's play as every seat but the bot sees it (the draw shown:
+ * the reply carrying it goes to a person at the table; a bot reads none). */
+static void commit(void *st, const void *p, int reader, const char *why, json_t **record)
 {
-    hn_play p;
-    return judge(st, seat, play, &p, v, e);
-}
-
-static int apply(void *vst, int seat, const json_t *play, json_t **record, game_err *e)
-{
-    hanabi_state *st = vst;
-    hn_play p;
-    game_verdict v;
+    hanabi_state *h = st;
+    hn_do(h, p);
     if (record)
-        *record = NULL;
-    int rc = judge(st, seat, play, &p, &v, e);
-    if (rc)
-        return rc;
-    if (!v.valid)
-        return err_rule(e, v.rule, "%s", v.reason);
-    hn_do(st, &p);
-    if (record) /* as the actor sees it: their own draw stays hidden */
-        *record = hn_record(st, st->nhist - 1, seat, NULL);
-    GAME_CHECK(&hanabi_ops, st);
-    return 0;
+        *record = hn_record(h, h->nhist - 1, reader == SEAT_TABLE ? SEAT_OBSERVER : reader, why);
 }
 
 static int autoplay(void *st, json_t **record)
@@ -259,18 +245,6 @@ static const game_bot BOTS[] = {
 _Static_assert(sizeof(hn_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer");
 
 static uint64_t bot_key(const void *st) { return ((const hanabi_state *)st)->seed; }
-
-static int bot_apply(void *vst, const void *p, const char *why, json_t **record)
-{
-    hanabi_state *st = vst;
-    if (!hn_judge(st, p, NULL, 0, NULL))
-        return -1;
-    hn_do(st, p);
-    if (record) /* as every seat but the bot sees it (the draw shown): the reply
-                   carrying it goes to a human seat's player; a bot reads none */
-        *record = hn_record(st, st->nhist - 1, SEAT_OBSERVER, why);
-    return 0;
-}
 
 static json_t *play_json(const void *p) { return hn_play_json(p); }
 
@@ -362,11 +336,11 @@ const game_ops hanabi_ops = {
     .view_text = view_text,
     .status = status,
     .legal = legal,
-    .check = check,
-    .apply = apply,
+    .parse = parse,
+    .judge = judge,
+    .commit = commit,
     .autoplay = autoplay,
     .bot_key = bot_key,
-    .bot_apply = bot_apply,
     .play_json = play_json,
     .explain = explain,
     .history = history,

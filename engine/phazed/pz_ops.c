@@ -169,19 +169,21 @@ static json_t *legal(const void *st, int seat)
     return legal_paged(st, seat, 0, SIZE_MAX, &total);
 }
 
-static int judge(const pz_state *st, int seat, const json_t *play, pz_play *p, game_verdict *v, game_err *e)
+static int parse(const void *vst, const json_t *play, void *p, game_err *e)
 {
+    const pz_state *st = vst;
+    return pz_play_parse(play, st->variant, p, e);
+}
+
+static int judge(const void *vst, const void *vp, game_verdict *v)
+{
+    const pz_state *st = vst;
+    const pz_play *p = vp;
     const char *rule = "";
-    if (st->result != PZ_PLAYING)
-        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", pz_result_name(st->result));
-    if (seat != st->cur)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", st->cur + 1);
-    if (pz_play_parse(play, st->variant, p, e))
-        return ERR_BAD_MEMBER;
-    memset(v, 0, sizeof *v);
-    int r = pz_state_judge(st, p, v->reason, sizeof v->reason, &rule);
+    int r = pz_state_judge(st, p, v ? v->reason : NULL, v ? sizeof v->reason : 0, v ? &rule : NULL);
+    if (!v)
+        return r;
     snprintf(v->rule, sizeof v->rule, "%s", rule);
-    v->valid = r != 0;
     v->turn_ending = r == 2;
     if (r == 1 && (p->type == PZ_PHASE || p->type == PZ_PLACE)) {
         int used = 0;
@@ -189,19 +191,13 @@ static int judge(const pz_state *st, int seat, const json_t *play, pz_play *p, g
             used += p->gn[k];
         if (p->type == PZ_PLACE)
             used = 1;
-        if (used >= st->nhand[seat]) {
+        if (used >= st->nhand[st->cur]) {
             size_t len = strlen(v->reason);
             v->turn_ending = 1;
             snprintf(v->reason + len, sizeof v->reason - len, "; it plays the last card and ends the hand");
         }
     }
-    return 0;
-}
-
-static int check(const void *st, int seat, const json_t *play, game_verdict *v, game_err *e)
-{
-    pz_play p;
-    return judge(st, seat, play, &p, v, e);
+    return r;
 }
 
 /* A phase laid or a card placed on the table before the discard may be
@@ -215,7 +211,7 @@ static int undoable(const void *vst, int seat, const json_t *play, char *why, si
     game_verdict v;
     game_err e = {0};
     const char *no = NULL;
-    if (judge(vst, seat, play, &p, &v, &e) || !v.valid)
+    if (game_judge(&phazed_ops, vst, seat, play, &p, &v, &e) || !v.valid)
         no = "it is not a play that was allowed here";
     else if (v.turn_ending)
         no = "it ended the turn or the hand";
@@ -226,30 +222,17 @@ static int undoable(const void *vst, int seat, const json_t *play, char *why, si
     return !no;
 }
 
-static void commit(pz_state *st, const pz_play *p, json_t **record, const char *explanation)
-{
-    pz_effect fx;
-    int seat = st->cur;
-    pz_do(st, p, &fx);
-    if (record)
-        *record = pz_record(st, seat, p, &fx, explanation);
-}
-
-static int apply(void *vst, int seat, const json_t *play, json_t **record, game_err *e)
+/* The record is the same for every reader: a card picked up from the deck
+ * is shown as "XX" even to the mover (pz_record). */
+static void commit(void *vst, const void *p, int reader, const char *why, json_t **record)
 {
     pz_state *st = vst;
-    pz_play p;
-    game_verdict v;
+    pz_effect fx;
+    int seat = st->cur;
+    (void)reader;
+    pz_do(st, p, &fx);
     if (record)
-        *record = NULL;
-    int rc = judge(st, seat, play, &p, &v, e);
-    if (rc)
-        return rc;
-    if (!v.valid)
-        return err_rule(e, v.rule, "%s", v.reason);
-    commit(st, &p, record, NULL);
-    GAME_CHECK(&phazed_ops, st);
-    return 0;
+        *record = pz_record(st, seat, p, &fx, why);
 }
 
 /* Skipped turns and new hands happen inside the play that causes them. */
@@ -308,15 +291,6 @@ _Static_assert(sizeof(pz_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer"
 
 static uint64_t bot_key(const void *st) { return ((const pz_state *)st)->bkey; }
 
-static int bot_apply(void *vst, const void *p, const char *why, json_t **record)
-{
-    pz_state *st = vst;
-    if (!pz_state_judge(st, p, NULL, 0, NULL))
-        return -1;
-    commit(st, p, record, why);
-    return 0;
-}
-
 static json_t *play_json(const void *p) { return pz_play_json(p); }
 
 /* Help mode: the planner's play, its line said to the player. */
@@ -374,11 +348,11 @@ const game_ops phazed_ops = {
     .status = status,
     .legal = legal,
     .legal_page = legal_paged,
-    .check = check,
-    .apply = apply,
+    .parse = parse,
+    .judge = judge,
+    .commit = commit,
     .autoplay = autoplay,
     .bot_key = bot_key,
-    .bot_apply = bot_apply,
     .play_json = play_json,
     .explain = explain,
     .history = history,

@@ -116,7 +116,7 @@ static int apply_text(bo_state *st, int seat, const char *pyplay, json_t **rec, 
 {
     json_t *p = py(pyplay);
     memset(e, 0, sizeof *e);
-    int rc = OPS->apply(st, seat, p, rec, e);
+    int rc = game_apply(OPS, st, seat, p, rec, e);
     json_decref(p);
     return rc;
 }
@@ -135,7 +135,7 @@ static void verdict_of(const bo_state *st, int seat, const char *pyplay, int *va
     json_t *p = py(pyplay);
     game_verdict v;
     game_err e;
-    assert_int_equal(OPS->check(st, seat, p, &v, &e), 0);
+    assert_int_equal(game_judge(OPS, st, seat, p, NULL, &v, &e), 0);
     json_decref(p);
     *valid = v.valid;
     *ending = v.turn_ending;
@@ -545,10 +545,10 @@ static void test_not_your_turn_and_shapes(void **unused)
     memcpy(before, &st, sizeof st);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         json_t *p = py(bad[i].play);
-        int rc = OPS->check(&st, 0, p, &v, &e);
+        int rc = game_judge(OPS, &st, 0, p, NULL, &v, &e);
         if (rc != ERR_BAD_MEMBER || strcmp(e.pointer, bad[i].ptr) != 0)
             fail_msg("check %s: rc %d at \"%s\", expected \"%s\"", bad[i].play, rc, e.pointer, bad[i].ptr);
-        assert_int_equal(OPS->apply(&st, 0, p, NULL, &e), ERR_BAD_MEMBER);
+        assert_int_equal(game_apply(OPS, &st, 0, p, NULL, &e), ERR_BAD_MEMBER);
         json_decref(p);
     }
     assert_memory_equal(before, &st, sizeof st);
@@ -583,7 +583,7 @@ static void test_illegal_leaves_state_unchanged(void **unused)
     hand(&st, 0, "9D");
     json_t *p = py("(0, '9D', (1, (0, 0)))");
     game_verdict v;
-    assert_int_equal(OPS->check(&st, 0, p, &v, &e), 0);
+    assert_int_equal(game_judge(OPS, &st, 0, p, NULL, &v, &e), 0);
     json_decref(p);
     assert_string_equal(v.reason, "9D on 5S is not adjacent in value: a turn-ending restart of the pile");
     assert_string_equal(v.rule, "discard.restart");
@@ -821,7 +821,7 @@ static void test_legal_lists_every_valid_play(void **unused)
                                              dk ? json_pack("[i,[i,i]]", 1, d / 4, d % 4) : json_pack("[i,i]", 0, d));
                         }
                         game_verdict v;
-                        assert_int_equal(OPS->check(&st, cur, play, &v, &e), 0);
+                        assert_int_equal(game_judge(OPS, &st, cur, play, NULL, &v, &e), 0);
                         int listed = 0;
                         json_array_foreach(l, i, p) listed |= json_equal(p, play);
                         assert_int_equal(listed, v.valid);

@@ -108,7 +108,7 @@ static int apply_text(bo_state *st, int seat, const char *pyplay, json_t **rec, 
 {
     json_t *p = py(pyplay);
     memset(e, 0, sizeof *e);
-    int rc = OPS->apply(st, seat, p, rec, e);
+    int rc = game_apply(OPS, st, seat, p, rec, e);
     json_decref(p);
     return rc;
 }
@@ -127,7 +127,7 @@ static void verdict(const bo_state *st, int seat, const char *pyplay, int valid,
     json_t *p = py(pyplay);
     game_verdict v;
     game_err e;
-    int rc = OPS->check(st, seat, p, &v, &e);
+    int rc = game_judge(OPS, st, seat, p, NULL, &v, &e);
     json_decref(p);
     if (rc)
         fail_msg("check %s: rc %d %s at %s", pyplay, rc, e.detail, e.pointer);
@@ -464,11 +464,11 @@ static void test_embargo_counts_as_a_play(void **unused)
     game_verdict v;
     assert_int_equal(OPS->init(&sd, "standard", 4, 3, NULL, &e), 0);
     json_t *p = py("(4, None, (2, 1))");
-    assert_int_equal(OPS->check(&sd, 0, p, &v, &e), ERR_BAD_MEMBER);
+    assert_int_equal(game_judge(OPS, &sd, 0, p, NULL, &v, &e), ERR_BAD_MEMBER);
     assert_string_equal(e.pointer, "/0");
     json_decref(p);
     p = py("(0, 'ZZ', (0, 0))");
-    assert_int_equal(OPS->check(&sd, 0, p, &v, &e), ERR_BAD_MEMBER);
+    assert_int_equal(game_judge(OPS, &sd, 0, p, NULL, &v, &e), ERR_BAD_MEMBER);
     assert_string_equal(e.pointer, "/1");
     json_decref(p);
 }
@@ -497,10 +497,10 @@ static void test_embargo_play_shapes(void **unused)
     memcpy(before, &st, sizeof st);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         json_t *p = py(bad[i].play);
-        int rc = OPS->check(&st, 0, p, &v, &e);
+        int rc = game_judge(OPS, &st, 0, p, NULL, &v, &e);
         if (rc != ERR_BAD_MEMBER || strcmp(e.pointer, bad[i].ptr) != 0)
             fail_msg("check %s: rc %d at \"%s\", expected \"%s\"", bad[i].play, rc, e.pointer, bad[i].ptr);
-        assert_int_equal(OPS->apply(&st, 0, p, NULL, &e), ERR_BAD_MEMBER);
+        assert_int_equal(game_apply(OPS, &st, 0, p, NULL, &e), ERR_BAD_MEMBER);
         json_decref(p);
     }
     assert_memory_equal(before, &st, sizeof st);
@@ -732,7 +732,7 @@ static void test_bonus_legal_lists_every_valid_play(void **unused)
                     play = t - 24 < 4 ? json_pack("[i,s,[i,i]]", 0, "ZZ", 0, t - 24)
                                       : json_pack("[i,s,[i,[i,i]]]", 0, "ZZ", 1, (t - 28) / 4, (t - 28) % 4);
                 game_verdict v;
-                assert_int_equal(OPS->check(&st, cur, play, &v, &e), 0);
+                assert_int_equal(game_judge(OPS, &st, cur, play, NULL, &v, &e), 0);
                 int listed = 0;
                 json_array_foreach(l, i, p) listed |= json_equal(p, play);
                 if (listed != v.valid) {
@@ -814,7 +814,7 @@ static void test_bonus_fn_always_legal(void **unused)
             json_t *r = NULL;
             assert_int_equal(f->call(argv, "bonus", &r, NULL, &e), 0);
             game_verdict v;
-            assert_int_equal(OPS->check(&st, seat, r, &v, &e), 0);
+            assert_int_equal(game_judge(OPS, &st, seat, r, NULL, &v, &e), 0);
             if (!v.valid) {
                 char *s = json_dumps(r, JSON_COMPACT);
                 fail_msg("seed %llu: the bonus function answered %s: %s", (unsigned long long)seed, s, v.reason);
@@ -828,7 +828,7 @@ static void test_bonus_fn_always_legal(void **unused)
             /* the game goes on with the answer half of the time, else a bot */
             if (seed % 2 == 0 || OPS->autoplay(&st, NULL) == 0) {
                 if (seed % 2 == 0)
-                    assert_int_equal(OPS->apply(&st, seat, r, NULL, &e), 0);
+                    assert_int_equal(game_apply(OPS, &st, seat, r, NULL, &e), 0);
                 else
                     step(&st, mix);
             }

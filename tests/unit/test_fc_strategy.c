@@ -78,7 +78,7 @@ static void apply_ok(fc_state *st, int seat, const char *play)
     memset(&e, 0, sizeof e);
     if (!p)
         fail_msg("bad play %s", play);
-    int rc = OPS->apply(st, seat, p, NULL, &e);
+    int rc = game_apply(OPS, st, seat, p, NULL, &e);
     json_decref(p);
     if (rc)
         fail_msg("apply %s: %d %s (%s)", play, rc, e.detail, e.rule);

@@ -104,7 +104,7 @@ static int apply_s(fc_state *st, int seat, const char *play, json_t **rec, game_
 {
     json_t *p = J(play);
     memset(e, 0, sizeof *e);
-    int rc = OPS->apply(st, seat, p, rec, e);
+    int rc = game_apply(OPS, st, seat, p, rec, e);
     json_decref(p);
     return rc;
 }
@@ -893,7 +893,7 @@ static void check_legal(fc_state *st, void *vctx)
             char *pj_s = dump(json_incref(pj));
             game_verdict v;
             game_err e;
-            assert_int_equal(OPS->check(st, s, pj, &v, &e), 0);
+            assert_int_equal(game_judge(OPS, st, s, pj, NULL, &v, &e), 0);
             assert_int_equal(v.valid, strstr(ls, pj_s) != NULL);
             free(pj_s);
             json_decref(pj);
@@ -903,7 +903,7 @@ static void check_legal(fc_state *st, void *vctx)
         char *pj_s = dump(json_incref(pj));
         game_verdict v;
         game_err e;
-        assert_int_equal(OPS->check(st, s, pj, &v, &e), 0);
+        assert_int_equal(game_judge(OPS, st, s, pj, NULL, &v, &e), 0);
         assert_int_equal(v.valid, strstr(ls, pj_s) != NULL);
         free(pj_s);
         json_decref(pj);
@@ -1133,7 +1133,7 @@ static void test_nothing_half_applied(void **u)
         memcpy(copy, st, sizeof *st);
         json_t *p = J(buf);
         json_t *rec = NULL;
-        if (OPS->apply(st, s, p, &rec, &e) != 0) {
+        if (game_apply(OPS, st, s, p, &rec, &e) != 0) {
             assert_null(rec);
             assert_memory_equal(copy, st, sizeof *st);
         } else {

@@ -130,7 +130,7 @@ static long run_games(const char *game, const char *variant, int nplayers, int g
             }
             game_verdict v;
             memset(&e, 0, sizeof e);
-            assert_int_equal(ops->check(st, seat, play, &v, &e), 0);
+            assert_int_equal(game_judge(ops, st, seat, play, NULL, &v, &e), 0);
             if (!v.valid) {
                 char *a = dump(args), *p = dump(play);
                 fail_msg("%s %s game %d step %d: the play %s from the decoded arguments is illegal: %s\n%s",

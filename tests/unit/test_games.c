@@ -157,7 +157,7 @@ static void refusals(const game_ops *ops, void *st, void *before, int nseats)
             memcpy(before, st, ops->state_size);
             game_err e = {0};
             json_t *rec = NULL;
-            assert_int_not_equal(ops->apply(st, s, bad[k], &rec, &e), 0);
+            assert_int_not_equal(game_apply(ops, st, s, bad[k], &rec, &e), 0);
             assert_null(rec);
             assert_memory_equal(before, st, ops->state_size);
         }
@@ -179,9 +179,9 @@ static void refusals(const game_ops *ops, void *st, void *before, int nseats)
         memcpy(before, st, ops->state_size);
         game_err e = {0};
         game_verdict v;
-        int rc = ops->check(st, s, p, &v, &e);
+        int rc = game_judge(ops, st, s, p, NULL, &v, &e);
         assert_true(rc != 0 || !v.valid);
-        assert_int_not_equal(ops->apply(st, s, p, NULL, &e), 0);
+        assert_int_not_equal(game_apply(ops, st, s, p, NULL, &e), 0);
         assert_memory_equal(before, st, ops->state_size);
     }
     json_decref(legal);
@@ -202,12 +202,12 @@ static void legal_agrees(const game_ops *ops, const void *st, void *scratch, int
             json_t *p = json_array_get(legal, i);
             game_verdict v;
             game_err e = {0};
-            if (ops->check(st, s, p, &v, &e) != 0 || !v.valid)
+            if (game_judge(ops, st, s, p, NULL, &v, &e) != 0 || !v.valid)
                 fail_msg("%s: legal play %zu of seat %d is not valid: %s %s", ops->name, i, s,
                          e.detail, v.reason);
             memcpy(scratch, st, ops->state_size);
             json_t *rec = NULL;
-            if (ops->apply(scratch, s, p, &rec, &e) != 0)
+            if (game_apply(ops, scratch, s, p, &rec, &e) != 0)
                 fail_msg("%s: legal play %zu of seat %d does not apply: %s", ops->name, i, s,
                          e.detail);
             json_decref(rec);
@@ -264,7 +264,7 @@ static char *play_one(const setup *su, const char *bot, uint64_t seed, int deep)
                            ? (int)json_integer_value(json_object_get(rec, "seat"))
                            : gs.to_move;
             assert_int_equal(seat, gs.to_move);
-            if (ops->check(before, seat, play, &v, &ce) != 0 || !v.valid)
+            if (game_judge(ops, before, seat, play, NULL, &v, &ce) != 0 || !v.valid)
                 fail_msg("%s: bot %s made a play check() refuses: %s %s", ops->name, bot,
                          ce.detail, v.reason);
         }
@@ -372,7 +372,7 @@ static void test_bots(void **unused)
         assert_memory_equal(st, before, ops->state_size);
         assert_string_equal(json_string_value(json_object_get(h, "strategy")), ops->bots[0].name);
         game_verdict v;
-        assert_int_equal(ops->check(st, gs.to_move, json_object_get(h, "play"), &v, &e), 0);
+        assert_int_equal(game_judge(ops, st, gs.to_move, json_object_get(h, "play"), NULL, &v, &e), 0);
         assert_true(v.valid);
         json_decref(h);
         while (gs.over == 0) { /* to the end, by the default strategy */
@@ -738,7 +738,7 @@ static void test_plays_listed(void **unused)
                         fail_msg("%s %s %dp move %d: bot %s's play %s is not one of legal()'s plays",
                                  ops->name, su[i].variant, su[i].players, moves, b->name,
                                  json_dumps(play, 0));
-                    assert_int_equal(ops->bot_apply(st, chosen.bytes, why, NULL), 0);
+                    assert_int_equal(game_bot_apply(ops, st, chosen.bytes, why, NULL), 0);
                     json_decref(play);
                     json_decref(legal);
                     json_decref(h);
@@ -818,7 +818,7 @@ static int explain_alike(const game_ops *ops, const void *st, const void *c, voi
         game_err e = {0};
         memcpy(a, st, ops->state_size);
         memcpy(b, c, ops->state_size);
-        if (!p || ops->apply(a, mover, p, NULL, &e) != 0 || ops->apply(b, mover, p, NULL, &e) != 0 ||
+        if (!p || game_apply(ops, a, mover, p, NULL, &e) != 0 || game_apply(ops, b, mover, p, NULL, &e) != 0 ||
             !same_outcome(ops, a, b)) {
             json_decref(legal);
             continue;
@@ -1070,7 +1070,7 @@ static void test_replay_applies_plays(void **unused)
                         json_decref(rec2);
                     } else {
                         assert_int_equal(game_bot_play(ops, live, seat[gs.to_move], &rec, NULL, 0, &e), 0);
-                        if (ops->apply(again, gs.to_move, json_object_get(rec, "play"), NULL, &e))
+                        if (game_apply(ops, again, gs.to_move, json_object_get(rec, "play"), NULL, &e))
                             fail_msg("%s %s %dp seed %llu move %d: the logged play of %s does not apply: %s",
                                      ops->name, su[i].variant, su[i].players, (unsigned long long)seed, moves,
                                      seat[gs.to_move], e.detail);
@@ -1197,7 +1197,7 @@ static void test_undoable_shows_nothing(void **unused)
                         }
                         yes++;
                         memcpy(a, st, ops->state_size);
-                        assert_int_equal(ops->apply(a, seat, p, NULL, &e), 0);
+                        assert_int_equal(game_apply(ops, a, seat, p, NULL, &e), 0);
                         game_status after;
                         ops->status(a, &after);
                         if (after.over || after.to_move != seat)
@@ -1207,7 +1207,7 @@ static void test_undoable_shows_nothing(void **unused)
                             int reader = r < 0 ? SEAT_SPECTATOR : r;
                             memcpy(b, st, ops->state_size);
                             ops->redeal(b, reader, seed * 1000 + (uint64_t)moves * 7 + k);
-                            if (ops->apply(b, seat, p, NULL, &e))
+                            if (game_apply(ops, b, seat, p, NULL, &e))
                                 continue; /* the redeal took the card away: no such play there */
                             char *x = text(ops->view(a, reader)), *y = text(ops->view(b, reader));
                             if (strcmp(x, y) != 0)

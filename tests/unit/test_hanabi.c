@@ -44,7 +44,7 @@ static int apply_text(hanabi_state *st, int seat, const char *play, json_t **rec
 {
     json_t *p = J(play);
     memset(e, 0, sizeof *e);
-    int rc = OPS->apply(st, seat, p, rec, e);
+    int rc = game_apply(OPS, st, seat, p, rec, e);
     json_decref(p);
     return rc;
 }
@@ -65,7 +65,7 @@ static void illegal(hanabi_state *st, int seat, const char *play, const char *ru
     game_verdict v;
     memcpy(&before, st, sizeof before);
     json_t *p = J(play);
-    assert_int_equal(OPS->check(st, seat, p, &v, &e), 0);
+    assert_int_equal(game_judge(OPS, st, seat, p, NULL, &v, &e), 0);
     assert_false(v.valid);
     assert_string_equal(v.rule, rule);
     json_decref(p);
@@ -239,7 +239,7 @@ static void test_rainbow_hints(void **unused)
         static hanabi_state t;
         memcpy(&t, &st, sizeof t);
         json_t *p = json_pack("{s:i,s:i,s:i}", "actionType", 0, "target", 1, "color", c);
-        assert_int_equal(OPS->apply(&t, 0, p, &rec, &e), 0);
+        assert_int_equal(game_apply(OPS, &t, 0, p, &rec, &e), 0);
         json_decref(p);
         json_t *touched = json_object_get(rec, "touched");
         assert_int_equal(json_integer_value(json_array_get(touched, 0)), 0);
@@ -389,7 +389,7 @@ static void test_errors_end_keeps_score(void **unused)
     game_err e;
     game_verdict v;
     json_t *p = J("{\"type\":\"play\",\"card\":0}");
-    assert_int_equal(OPS->check(&st, 0, p, &v, &e), ERR_GAME_OVER);
+    assert_int_equal(game_judge(OPS, &st, 0, p, NULL, &v, &e), ERR_GAME_OVER);
     json_decref(p);
     json_t *legal = OPS->legal(&st, 0);
     assert_int_equal(json_array_size(legal), 0);
@@ -434,7 +434,7 @@ static void discard_policy(hanabi_state *st)
     else
         p = json_pack("{s:s,s:i,s:i}", "type", "hint", "target", (st->cur + 1) % st->np, "number",
                       hn_rank(st->hand[(st->cur + 1) % st->np][0]));
-    assert_int_equal(OPS->apply(st, st->cur, p, NULL, &e), 0);
+    assert_int_equal(game_apply(OPS, st, st->cur, p, NULL, &e), 0);
     json_decref(p);
 }
 
@@ -494,7 +494,7 @@ static void test_end_deck_both_options(void **unused)
         json_t *p = json_pack("{s:s,s:i,s:i}", "type", "hint", "target", (st.cur + 1) % 2, "number",
                               hn_rank(st.hand[(st.cur + 1) % 2][0]));
         game_err e;
-        assert_int_equal(OPS->apply(&st, st.cur, p, NULL, &e), 0);
+        assert_int_equal(game_apply(OPS, &st, st.cur, p, NULL, &e), 0);
         json_decref(p);
         assert_int_equal(st.final_left, -1);
     }
@@ -541,8 +541,8 @@ static void test_numeric_form_equals_ours(void **unused)
         for (int i = 0; i < st.nhist; i++) {
             hn_play p = {st.hist[i].type, st.hist[i].target, st.hist[i].value};
             json_t *ours = hn_play_json(&p), *num = numeric_form(ours), *ra, *rb;
-            assert_int_equal(OPS->apply(&a, a.cur, ours, &ra, &e), 0);
-            assert_int_equal(OPS->apply(&b, b.cur, num, &rb, &e), 0);
+            assert_int_equal(game_apply(OPS, &a, a.cur, ours, &ra, &e), 0);
+            assert_int_equal(game_apply(OPS, &b, b.cur, num, &rb, &e), 0);
             assert_true(json_equal(ra, rb));
             assert_memory_equal(&a, &b, sizeof a);
             json_decref(ours);
@@ -619,7 +619,7 @@ static void test_legal_lists_every_valid_play(void **unused)
                         json_t *j = json_pack("{s:i,s:i,s:i,s:i}", "actionType", type, "target", target, "color",
                                               type == 0 ? value : 0, "number", type == 1 ? value : 1);
                         game_verdict v;
-                        assert_int_equal(OPS->check(&st, st.cur, j, &v, &e), 0);
+                        assert_int_equal(game_judge(OPS, &st, st.cur, j, NULL, &v, &e), 0);
                         json_decref(j);
                         json_t *ours = hn_play_json(&p);
                         int listed = 0;
@@ -1453,7 +1453,7 @@ static void test_rules_json_and_registry(void **unused)
     for (size_t i = 0; i < json_array_size(ex); i++) {
         game_verdict v;
         game_err e;
-        assert_int_equal(OPS->check(&st, 0, json_object_get(json_array_get(ex, i), "play"), &v, &e), 0);
+        assert_int_equal(game_judge(OPS, &st, 0, json_object_get(json_array_get(ex, i), "play"), NULL, &v, &e), 0);
     }
     json_decref(r);
     assert_ptr_equal(game_find("hanabi"), OPS);

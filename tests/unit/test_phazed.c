@@ -111,7 +111,7 @@ static int apply_text(pz_state *st, int seat, const char *pyplay, json_t **rec, 
 {
     json_t *p = py(pyplay);
     memset(e, 0, sizeof *e);
-    int rc = OPS->apply(st, seat, p, rec, e);
+    int rc = game_apply(OPS, st, seat, p, rec, e);
     json_decref(p);
     return rc;
 }
@@ -348,7 +348,7 @@ static void test_game_end(void **unused)
     assert_int_equal(s.rounds, 2);
     game_err e;
     json_t *p = py("(1, None)");
-    assert_int_equal(OPS->apply(&st, 2, p, NULL, &e), ERR_GAME_OVER);
+    assert_int_equal(game_apply(OPS, &st, 2, p, NULL, &e), ERR_GAME_OVER);
     json_decref(p);
     char *t = dump(OPS->view(&st, 0));
     assert_non_null(strstr(t, "\"winners\":[1]"));
@@ -416,10 +416,10 @@ static void test_phase_order_in_game(void **unused)
     apply_illegal(&st, 0, "(3, (2, [['9S', '0S', 'JS', 'QH', '4C', '2S', '2S']]))", "phase-once");
     game_err e;
     json_t *p = py("(6, 1)");
-    assert_int_equal(OPS->apply(&st, 0, p, NULL, &e), ERR_BAD_MEMBER); /* no Skip here */
+    assert_int_equal(game_apply(OPS, &st, 0, p, NULL, &e), ERR_BAD_MEMBER); /* no Skip here */
     json_decref(p);
     p = py("(5, '4C')");
-    assert_int_equal(OPS->apply(&st, 1, p, NULL, &e), ERR_NOT_YOUR_TURN);
+    assert_int_equal(game_apply(OPS, &st, 1, p, NULL, &e), ERR_NOT_YOUR_TURN);
     json_decref(p);
 }
 
@@ -570,7 +570,7 @@ static void test_views_hide_cards(void **unused)
     assert_int_equal(OPS->init(&st, NULL, 4, 5, NULL, &e), 0);
     json_t *p = py("(1, None)"), *rec;
     int drawn = st.deck[st.ndeck - 1];
-    assert_int_equal(OPS->apply(&st, 0, p, &rec, &e), 0);
+    assert_int_equal(game_apply(OPS, &st, 0, p, &rec, &e), 0);
     json_decref(p);
     char *s = dump(rec);
     assert_non_null(strstr(s, "\"play\":[1,\"XX\"]"));
@@ -905,7 +905,7 @@ static void test_legal_lists_every_single_play(void **unused)
                                     snprintf(buf, sizeof buf, "[%d,\"%s\"]", kinds[k], cn);
                                 json_t *p = json_loads(buf, 0, NULL);
                                 game_verdict v;
-                                int rc = OPS->check(&st, seat, p, &v, &e);
+                                int rc = game_judge(OPS, &st, seat, p, NULL, &v, &e);
                                 if (rc == 0 && v.valid) {
                                     /* the listed form: sets/accumulations at the end */
                                     if (kinds[k] == 4) {
@@ -918,7 +918,7 @@ static void test_legal_lists_every_single_play(void **unused)
                                     checked++;
                                 } else if (rc == 0 && idx < 3 && q < 2) {
                                     memcpy(&copy, &st, sizeof st);
-                                    assert_int_not_equal(OPS->apply(&copy, seat, p, NULL, &e), 0);
+                                    assert_int_not_equal(game_apply(OPS, &copy, seat, p, NULL, &e), 0);
                                     assert_memory_equal(&copy, &st, sizeof st);
                                 }
                                 json_decref(p);
@@ -976,7 +976,7 @@ static void test_play_fn_over_real_games(void **unused)
             }
             /* the game agrees */
             game_verdict gv;
-            assert_int_equal(OPS->check(&st, st.cur, r, &gv, &e), 0);
+            assert_int_equal(game_judge(OPS, &st, st.cur, r, NULL, &gv, &e), 0);
             if (!gv.valid)
                 fail_msg("game rejects /play's %s: %s", json_dumps(r, JSON_COMPACT), gv.reason);
             decisions++;

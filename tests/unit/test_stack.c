@@ -192,11 +192,11 @@ static void walk(job *j)
                         json_t *p = json_array_get(legal, json_array_size(legal) - 1);
                         game_verdict v;
                         doing(ops, "check", variant);
-                        ops->check(st, seat, p, &v, &e);
+                        game_judge(ops, st, seat, p, NULL, &v, &e);
                         memcpy(cp, st, sz);
                         json_t *rec = NULL;
                         doing(ops, "apply", variant);
-                        if (ops->apply(cp, seat, p, &rec, &e) == 0)
+                        if (game_apply(ops, cp, seat, p, &rec, &e) == 0)
                             json_decref(rec);
                     }
                     if (ops->conceal) {
