@@ -243,8 +243,7 @@ int h_games_create(const api_config *cfg, const http_req *req,
     if ((rc = parse_players(ops, json_object_get(body, "players"), "/players", seats,
                             tokens, &e)))
         goto done;
-    if ((rc = ops->init(st, variant, (int)json_array_size(seats), (uint64_t)seed,
-                        game_options, &e)))
+    if ((rc = game_init(ops, st, variant, (int)json_array_size(seats), (uint64_t)seed, game_options, &e)))
         goto done;
     json_t *seedj = json_integer(seed);
     rc = store_new_game(cfg, req, m->idem, ops, variant, seedj, seed_given, spectators, host, st,

@@ -210,49 +210,6 @@ done:
     return res->status;
 }
 
-static json_t *catalogue_entry(const game_ops *ops)
-{
-    json_t *variants = json_array(), *bots = json_array(), *fns = json_array();
-    json_t *formats = json_pack("[s]", "json"); /* GET /games/{id}/export?format= */
-    for (const char *const *f = ops->export_formats; f && *f; f++)
-        json_array_append_new(formats, json_string(*f));
-    for (const char *const *v = ops->variants; *v; v++)
-        json_array_append_new(variants, json_string(*v));
-    /* the bots a person may sit beside: those the game's own seating rule
-     * accepts at a table of one person and that bot */
-    json_t *with_people = json_array();
-    for (const game_bot *b = ops->bots; b->name; b++) {
-        json_array_append_new(bots, json_string(b->name));
-        if (game_bot_with_people(ops, b))
-            json_array_append_new(with_people, json_string(b->name));
-    }
-    for (int i = 0; i < ops->nfns; i++) {
-        const game_fn *f = &ops->fns[i];
-        char path[128];
-        if (strcmp(f->kind, "play") == 0)
-            snprintf(path, sizeof path, "/play/%s%s%s", ops->name, f->name[0] ? "/" : "", f->name);
-        else
-            snprintf(path, sizeof path, "/%s/%s/%s", f->kind, ops->name, f->name);
-        json_array_append_new(fns, json_pack("{s:s,s:s,s:s}", "kind", f->kind, "path",
-                                             path, "signature", f->signature));
-    }
-    char page[96], html[96];
-    snprintf(page, sizeof page, "/docs/rules/%s.md", ops->name);
-    snprintf(html, sizeof html, "/docs/rules/%s.html", ops->name);
-    json_t *doc = json_pack("{s:s,s:s,s:o,s:{s:i,s:i,s:i},s:b,s:o,s:o,s:o,s:o,s:s}", "game", ops->name,
-                     "title", ops->title, "variants", variants, "players", "min",
-                     ops->min_players, "max", ops->max_players, "default",
-                     ops->default_players ? ops->default_players : ops->min_players,
-                     "cooperative", ops->cooperative, "bots", bots, "bots_with_people",
-                     with_people, "functions", fns, "export_formats", formats,
-                     "rules_page", page);
-    json_object_set_new(doc, "rules_html", json_string(html)); /* the page, rendered */
-    json_t *guide = game_guide_json(ops); /* the game in players' words */
-    if (guide)
-        json_object_set_new(doc, "guide", guide);
-    return doc;
-}
-
 int h_rules(const api_config *cfg, const http_req *req, const route_match *m,
             json_t *body, http_res *res)
 {
@@ -262,7 +219,7 @@ int h_rules(const api_config *cfg, const http_req *req, const route_match *m,
     (void)body;
     json_t *games = json_array();
     for (const game_ops *const *g = game_registry; *g; g++)
-        json_array_append_new(games, catalogue_entry(*g));
+        json_array_append_new(games, game_catalogue_json(*g));
     http_res_json(res, 200, json_pack("{s:o}", "games", games));
     return res->status;
 }
@@ -280,16 +237,7 @@ int h_rules_game(const api_config *cfg, const http_req *req,
         http_res_problem(res, req, ERR_NOT_FOUND, &e, NULL);
         goto done;
     }
-    json_t *doc = catalogue_entry(ops);
-    json_t *own = ops->rules();
-    if (own) {
-        json_object_update_missing(own, doc); /* the game's own text wins, */
-        json_object_set(own, "players", json_object_get(doc, "players")); /* not for the table size */
-        json_decref(doc);
-        doc = own;
-    }
-    json_object_set_new(doc, "bots", game_bots_json(ops)); /* the rows, each with what it does */
-    http_res_json(res, 200, doc);
+    http_res_json(res, 200, game_rules_json(ops));
 done:
     return res->status;
 }

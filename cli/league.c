@@ -554,7 +554,7 @@ static void play_game(worker *w, void *st, long g)
     game_err e = {0};
     free(r->inc);
     memset(r, 0, sizeof *r);
-    if (ops->init(st, lg->variant, lg->players, table_seed(lg, g / lg->players), NULL, &e)) {
+    if (game_init(ops, st, lg->variant, lg->players, table_seed(lg, g / lg->players), NULL, &e)) {
         r->failed = 1;
         snprintf(r->error, sizeof r->error, "the deal failed: %s", e.detail);
         return;

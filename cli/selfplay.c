@@ -141,7 +141,7 @@ int cmd_selfplay(int argc, char **argv)
     int rc = 0;
     for (long g = 0; g < games && st; g++) {
         game_err e = {0};
-        if (ops->init(st, variant, (int)players, game_seed(seed, g), options, &e)) {
+        if (game_init(ops, st, variant, (int)players, game_seed(seed, g), options, &e)) {
             fprintf(stderr, "croupier selfplay: %s\n", e.detail);
             rc = 2;
             break;

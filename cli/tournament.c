@@ -216,7 +216,7 @@ static void play_one(ctx *c, void *st, long g, char *err, size_t errlen)
     game_err e = {0};
     uint64_t seed = block_seed(c->seed, g / c->rot);
     r->winner = -1;
-    if (ops->init(st, c->variant, c->players, seed, c->options, &e)) {
+    if (game_init(ops, st, c->variant, c->players, seed, c->options, &e)) {
         r->failed = 1;
         snprintf(err, errlen, "game %ld (seed %llu): %s", g,
                  (unsigned long long)seed, e.detail);
@@ -967,7 +967,7 @@ int cmd_tournament(int argc, char **argv)
     }
     { /* options and variant checked once, as a clear usage error */
         game_err e = {0};
-        if (ops->init(probe, cx.variant, cx.players, block_seed(cx.seed, 0), options, &e)) {
+        if (game_init(ops, probe, cx.variant, cx.players, block_seed(cx.seed, 0), options, &e)) {
             fprintf(stderr, "croupier tournament: %s%s%s\n", e.pointer[0] ? e.pointer : "",
                     e.pointer[0] ? ": " : "", e.detail);
             rc = 2;

@@ -2,7 +2,7 @@
  *
  * A game lists its strategies as rows of ops->bots ({name, choose,
  * seats_ok}); choose() picks a play from what the seat to move may see, and
- * game_bot_apply() (engine/play.c) makes it. Its reason comes in two lines: the
+ * bot_apply() below makes it with the game's judge and commit. Its reason comes in two lines: the
  * strategy's own (which may rest on the seat's hand: the record's
  * "reasoning", for the admin and for after the game) and the game's
  * explain() of the play from public facts (the "explanation" every reader
@@ -42,6 +42,21 @@ const game_bot *game_find_bot(const game_ops *ops, const char *strategy)
     return NULL;
 }
 
+/* Make play value p a strategy chose for the seat to move, with `why` (the
+ * public line of explain) as its record's "explanation" (the record as the
+ * people at the table see it): the game's judge and commit, as game_apply()
+ * makes a person's play. 0, or -1 changing nothing when the play is not
+ * legal (a broken strategy). */
+static int bot_apply(const game_ops *ops, void *st, const void *p, const char *why, json_t **record)
+{
+    if (record)
+        *record = NULL;
+    if (!ops->judge(st, p, NULL))
+        return -1;
+    ops->commit(st, p, SEAT_TABLE, why, record);
+    return 0;
+}
+
 int game_bot_play(const game_ops *ops, void *st, const char *strategy, json_t **record,
                   char *explanation, size_t explanation_len, game_err *e)
 {
@@ -64,7 +79,7 @@ int game_bot_play(const game_ops *ops, void *st, const char *strategy, json_t **
     if (pj)
         ops->explain(st, gs.to_move, pj, b->name, pub, sizeof pub);
     json_decref(pj);
-    if (game_bot_apply(ops, st, play.bytes, pub, record))
+    if (bot_apply(ops, st, play.bytes, pub, record))
         return err_set(e, ERR_INTERNAL, "", "strategy %s chose an illegal play", b->name);
     GAME_CHECK(ops, st);
     if (record && *record)

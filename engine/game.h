@@ -177,13 +177,18 @@ typedef struct game_ops {
     const game_suite *suites;      /* the autograder kit's suites, may be NULL */
     int nsuites;
 
-    /* GET /rules/<game>: variants, notation, play shapes, bots. New ref. */
+    /* GET /rules/<game>: the game's own text (notation, play shapes, turn,
+     * scoring, ...), beside what game_rules_json() takes from the row (its
+     * name, title, variants, players, functions, bots): none of those
+     * again. New ref. */
     json_t *(*rules)(void);
     /* The game for players (GET /rules and /rules/<game>, "guide"). */
     const game_guide *guide;
 
-    /* New game. options may be NULL; unknown options -> ERR_BAD_MEMBER with
-     * pointer "/options/<name>". */
+    /* New game (called by game_init, which has checked the variant, one of
+     * `variants` or NULL for the first, and the number of players, within
+     * min_players..max_players). options may be NULL; unknown options ->
+     * ERR_BAD_MEMBER with pointer "/options/<name>". */
     int (*init)(void *st, const char *variant, int nplayers, uint64_t seed,
                 const json_t *options, game_err *e);
     /* Full state <-> JSON (the stored blob, and the JSON export). decode
@@ -206,8 +211,8 @@ typedef struct game_ops {
     /* Plays of `seat` now, as a JSON array (empty when not its turn):
      * every one of them, in the order legal_page pages them. */
     json_t *(*legal)(const void *st, int seat);
-    /* A play in three steps, which engine/play.c puts together the same
-     * way for every game (game_judge, game_apply, game_bot_apply: whose turn
+    /* A play in three steps, which engine/game.c puts together the same
+     * way for every game (game_judge, game_apply, and engine/bots.c for a bot's play: whose turn
      * it is, the refusal of an illegal play, the invariants' check):
      * - parse: the JSON of a play into the game's own play value p (at
      *   most GAME_PLAY_MAX bytes); 0, or ERR_BAD_MEMBER with e's pointer
@@ -342,7 +347,7 @@ int game_has_variant(const game_ops *ops, const char *variant);
 /* 1 when `strategy` names one of ops->bots (or is "default"). */
 int game_has_bot(const game_ops *ops, const char *strategy);
 
-/* engine/play.c: a play, the same for every game from its parse, judge
+/* engine/game.c: a play, the same for every game from its parse, judge
  * and commit. */
 /* Judge a play (the game's JSON) of `seat` without making it: 0 with a
  * verdict (valid or not) and, when p is not NULL, the play value (a
@@ -357,12 +362,23 @@ int game_judge(const game_ops *ops, const void *st, int seat, const json_t *play
  * ref; record may be NULL). */
 int game_apply(const game_ops *ops, void *st, int seat, const json_t *play, json_t **record,
                game_err *e);
-/* Make play value p a strategy chose for the seat to move, with `why` (the
- * public line of explain) as its record's "explanation" (record as the
- * people at the table see it; may be NULL): 0, or -1 changing nothing when
- * the play is not legal (a broken strategy). The state after it is the
- * state game_apply() of the same play leaves. */
-int game_bot_apply(const game_ops *ops, void *st, const void *p, const char *why, json_t **record);
+
+/* A new game of `variant` (NULL: the first of ops->variants) for
+ * `nplayers`: ERR_BAD_MEMBER at /variant for an unknown variant, at
+ * /players for a table size the game does not take, else ops->init's
+ * answer. */
+int game_init(const game_ops *ops, void *st, const char *variant, int nplayers, uint64_t seed,
+              const json_t *options, game_err *e);
+
+/* The game as GET /rules lists it, from its row alone: {game, title,
+ * variants, players {min, max, default}, cooperative, bots (names),
+ * bots_with_people, functions [{kind, path, signature}], export_formats,
+ * rules_page, rules_html, guide?}. New ref. */
+json_t *game_catalogue_json(const game_ops *ops);
+/* GET /rules/<game>: the catalogue entry, the game's own text (ops->rules:
+ * notation, plays, turn, ...) beside it, and bots as game_bots_json. New
+ * ref. */
+json_t *game_rules_json(const game_ops *ops);
 
 /* Page of legal()'s list (ops->legal_page, or legal() sliced): plays
  * offset..offset+limit-1, a new JSON array, with *total the whole list's

@@ -20,9 +20,7 @@ static const char *const VARIANTS[] = {"standard", "bonus", NULL};
 static json_t *rules(void)
 {
     json_t *r = json_pack(
-        "{s:s,s:s,s:[s,s],s:{s:i,s:i},s:{s:s,s:s,s:s,s:{s:s,s:s},s:s,s:s,s:s}}",
-        "game", "comp10001bo", "title", "Comp10001-Bo", "variants", "standard", "bonus",
-        "players", "min", BO_NP, "max", BO_NP,
+        "{s:{s:s,s:s,s:s,s:{s:s,s:s},s:s,s:s,s:s}}",
         "notation",
         "cards", "two characters: value then suit, e.g. \"0D\" (ten of diamonds), \"AS\", \"KC\"",
         "values", "A234567890JQK (A=1, 0=10, J=11, Q=12, K=13)",
@@ -67,29 +65,13 @@ static json_t *rules(void)
         "each player holds one embargo card, used at most once: [4, null, [2, target]] embargoes another player whose stockpile holds 3 cards or fewer and who is not embargoed now (turn-ending)",
         "an embargoed player may only play from the stockpile until they clear the embargo with [5, null, destination] (any build or discard pile; turn-ending; the card leaves play)",
         "embargo plays count as possible plays: a player may not claim no play while one exists; a cleared player may be embargoed again by another player's unused card"));
-    json_t *fns = json_array();
-    for (int i = 0; i < BO_NFNS; i++) {
-        char path[96];
-        if (strcmp(bo_fns[i].kind, "play") == 0)
-            snprintf(path, sizeof path, "/play/comp10001bo%s%s", *bo_fns[i].name ? "/" : "", bo_fns[i].name);
-        else
-            snprintf(path, sizeof path, "/validate/comp10001bo/%s", bo_fns[i].name);
-        json_array_append_new(fns, json_pack("{s:s,s:s,s:s}", "kind", bo_fns[i].kind, "path", path,
-                                             "signature", bo_fns[i].signature));
-    }
-    json_object_set_new(r, "functions", fns);
     return r;
 }
 
 static int init(void *vst, const char *variant, int nplayers, uint64_t seed,
                 const json_t *options, game_err *e)
 {
-    if (variant && strcmp(variant, "standard") != 0 && strcmp(variant, "bonus") != 0)
-        return err_set(e, ERR_BAD_MEMBER, "/variant", "unknown variant \"%.32s\" (\"standard\" or \"bonus\")",
-                       variant);
-    if (nplayers != BO_NP)
-        return err_set(e, ERR_BAD_MEMBER, "/players", "Comp10001-Bo is played by exactly 4 players, not %d",
-                       nplayers);
+    (void)nplayers; /* BO_NP: game_init checked both */
     static const char *const OPTIONS[] = {NULL};
     if (options && !json_is_null(options) &&
         (jx_object(options, "/options", e) || jx_known(options, "/options", OPTIONS, e)))

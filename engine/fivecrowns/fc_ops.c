@@ -28,8 +28,7 @@ static const char *const FORMATS[] = {"fivecrowns-text", NULL};
 
 static json_t *rules(void)
 {
-    json_t *r = json_pack("{s:s,s:s,s:[s],s:{s:i,s:i,s:i}}", "game", "fivecrowns", "title", "Five Crowns",
-                          "variants", "standard", "players", "min", FC_MINP, "max", FC_MAXP, "default", 2);
+    json_t *r = json_object(); /* the game's own text: the catalogue's members come from the row */
     json_object_set_new(r, "notation", json_pack(
         "{s:s,s:s,s:s,s:s,s:s,s:s}",
         "cards", "rank then suit, e.g. \"7H\"; jokers \"J1\" \"J2\" \"J3\"; \"10H\" is accepted for \"XH\"",
@@ -85,11 +84,7 @@ static json_t *rules(void)
 static int init(void *vst, const char *variant, int nplayers, uint64_t seed, const json_t *options,
                 game_err *e)
 {
-    if (variant && strcmp(variant, "standard") != 0)
-        return err_set(e, ERR_BAD_MEMBER, "/variant", "unknown variant \"%.32s\" (only \"standard\")", variant);
-    if (nplayers < FC_MINP || nplayers > FC_MAXP)
-        return err_set(e, ERR_BAD_MEMBER, "/players", "Five Crowns is played by %d to %d players, not %d", FC_MINP,
-                       FC_MAXP, nplayers);
+    (void)variant; /* "standard", the only one: game_init checked it and the table size */
     int open = 0, call = -1;
     if (options && !json_is_null(options)) {
         if (jx_object(options, "/options", e))

@@ -20,9 +20,7 @@ static const char *const EXPORTS[] = {"hanablive", NULL};
 
 static json_t *rules(void)
 {
-    json_t *r = json_pack("{s:s,s:s,s:[s,s],s:{s:i,s:i},s:b}", "game", "hanabi", "title", "Hanabi",
-                          "variants", "standard", "rainbow", "players", "min", HN_MINP, "max", HN_MAXP,
-                          "cooperative", 1);
+    json_t *r = json_object(); /* the game's own text: the catalogue's members come from the row */
     json_object_set_new(r, "notation", json_pack(
         "{s:s,s:s,s:s,s:s,s:s,s:s}",
         "cards", "colour letter + number: \"R3\", \"Y1\", \"B2\", \"G4\", \"W5\", \"M1\" (M = rainbow); a hidden card is \"??\"",
@@ -88,14 +86,7 @@ static json_t *rules(void)
 static int init(void *vst, const char *variant, int nplayers, uint64_t seed,
                 const json_t *options, game_err *e)
 {
-    int v = 0, endrule;
-    if (variant && strcmp(variant, "rainbow") == 0)
-        v = 1;
-    else if (variant && strcmp(variant, "standard") != 0)
-        return err_set(e, ERR_BAD_MEMBER, "/variant", "unknown variant \"%.32s\" (\"standard\" or \"rainbow\")",
-                       variant);
-    if (nplayers < HN_MINP || nplayers > HN_MAXP)
-        return err_set(e, ERR_BAD_MEMBER, "/players", "Hanabi is played by 2 to 5 players, not %d", nplayers);
+    int v = variant && strcmp(variant, "rainbow") == 0, endrule; /* game_init checked it */
     if (hn_options(options, &endrule, e))
         return ERR_BAD_MEMBER;
     hn_deal(vst, v, nplayers, endrule, seed);

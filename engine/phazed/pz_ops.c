@@ -22,9 +22,7 @@ static const char *const VARIANTS[] = {"standard", "bonus", NULL};
 static json_t *rules(void)
 {
     json_t *r = json_pack(
-        "{s:s,s:s,s:[s,s],s:{s:i,s:i,s:i},s:{s:s,s:s,s:s,s:{s:s,s:s},s:s,s:s,s:s}}",
-        "game", "phazed", "title", "Phazed", "variants", "standard", "bonus",
-        "players", "min", PZ_MINP, "max", PZ_MAXP, "default", PZ_MAXP,
+        "{s:{s:s,s:s,s:s,s:{s:s,s:s},s:s,s:s,s:s}}",
         "notation",
         "cards", "two characters: value then suit, e.g. \"0D\" (ten of diamonds), \"AS\", \"KC\"; bonus Joker \"ZZ\"",
         "values", "234567890JQKA (0=10, J=11, Q=12, K=13); Aces are Wild (value 1 in accumulations)",
@@ -60,32 +58,13 @@ static json_t *rules(void)
         "legal plays list every pick-up, discard, Skip and single placement (for sets and accumulations only at the end index: any index is accepted), then every phase play the hand holds, each set of cards once (set and accumulation cards in card order, two groups of one kind in one order: other orders are accepted too) (GET /games/{id}/legal pages a long list: limit and offset)",
         "option \"hands\": 1-20, the number of hands after which the game ends (default 20)",
         "history: the current hand's turn_history (own deck draws shown, others \"XX\"); events: every play of the game plus hand_over and game_over"));
-    json_t *fns = json_array();
-    for (int i = 0; i < PZ_NFNS; i++) {
-        char path[96];
-        if (strcmp(pz_fns[i].kind, "play") == 0)
-            snprintf(path, sizeof path, "/play/phazed%s%s", *pz_fns[i].name ? "/" : "", pz_fns[i].name);
-        else
-            snprintf(path, sizeof path, "/validate/phazed/%s", pz_fns[i].name);
-        json_array_append_new(fns, json_pack("{s:s,s:s,s:s}", "kind", pz_fns[i].kind, "path", path,
-                                             "signature", pz_fns[i].signature));
-    }
-    json_object_set_new(r, "functions", fns);
     return r;
 }
 
 static int init(void *vst, const char *variant, int nplayers, uint64_t seed, const json_t *options,
                 game_err *e)
 {
-    int v = 0, hands = PZ_MAXHANDS;
-    if (variant && strcmp(variant, "standard") != 0) {
-        if (strcmp(variant, "bonus") != 0)
-            return err_set(e, ERR_BAD_MEMBER, "/variant", "unknown variant \"%.32s\" (\"standard\" or \"bonus\")",
-                           variant);
-        v = 1;
-    }
-    if (nplayers < PZ_MINP || nplayers > PZ_MAXP)
-        return err_set(e, ERR_BAD_MEMBER, "/players", "Phazed is played by 2-4 players, not %d", nplayers);
+    int v = variant && strcmp(variant, "bonus") == 0, hands = PZ_MAXHANDS; /* game_init checked */
     if (options && !json_is_null(options)) {
         if (jx_object(options, "/options", e))
             return ERR_BAD_MEMBER;

@@ -148,7 +148,7 @@ static void play_game(bo_state *st, uint64_t seed, const char *const bots[4])
 {
     game_err e;
     char why[320];
-    assert_int_equal(OPS->init(st, "standard", 4, seed, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, st, "standard", 4, seed, NULL, &e), 0);
     for (int guard = 0; guard < 2000; guard++) {
         game_status s;
         OPS->status(st, &s);
@@ -196,7 +196,7 @@ static void test_deal(void **unused)
     (void)unused;
     bo_state st;
     game_err e;
-    assert_int_equal(OPS->init(&st, "standard", 4, 42, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, &st, "standard", 4, 42, NULL, &e), 0);
     for (int p = 0; p < 4; p++)
         assert_int_equal(st.nstock[p], 8);
     assert_int_equal(st.nhand[0], 5);
@@ -208,17 +208,17 @@ static void test_deal(void **unused)
     bo_state st2;
     assert_int_equal(OPS->decode(&st2, j, &e), 0);
     json_decref(j);
-    assert_int_equal(OPS->init(&st, "nosuch", 4, 1, NULL, &e), ERR_BAD_MEMBER);
-    assert_int_equal(OPS->init(&st, "standard", 3, 1, NULL, &e), ERR_BAD_MEMBER);
+    assert_int_equal(game_init(OPS, &st, "nosuch", 4, 1, NULL, &e), ERR_BAD_MEMBER);
+    assert_int_equal(game_init(OPS, &st, "standard", 3, 1, NULL, &e), ERR_BAD_MEMBER);
     json_t *o = json_pack("{s:i}", "speed", 3);
-    assert_int_equal(OPS->init(&st, NULL, 4, 1, o, &e), ERR_BAD_MEMBER);
+    assert_int_equal(game_init(OPS, &st, NULL, 4, 1, o, &e), ERR_BAD_MEMBER);
     assert_string_equal(e.pointer, "/options/speed");
     json_decref(o);
     o = json_object();
-    assert_int_equal(OPS->init(&st, NULL, 4, 1, o, &e), 0);
+    assert_int_equal(game_init(OPS, &st, NULL, 4, 1, o, &e), 0);
     json_decref(o);
     o = json_array();
-    assert_int_equal(OPS->init(&st, NULL, 4, 1, o, &e), ERR_BAD_MEMBER);
+    assert_int_equal(game_init(OPS, &st, NULL, 4, 1, o, &e), ERR_BAD_MEMBER);
     assert_string_equal(e.pointer, "/options");
     json_decref(o);
 }
@@ -519,7 +519,7 @@ static void test_not_your_turn_and_shapes(void **unused)
     bo_state st;
     game_err e;
     game_verdict v;
-    assert_int_equal(OPS->init(&st, NULL, 4, 5, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, &st, NULL, 4, 5, NULL, &e), 0);
     assert_int_equal(apply_text(&st, 1, "(3, None, (None, None))", NULL, &e), ERR_NOT_YOUR_TURN);
     assert_int_equal(apply_text(&st, SEAT_SPECTATOR, "(3, None, (None, None))", NULL, &e), ERR_NOT_YOUR_TURN);
     static const struct { const char *play, *ptr; } bad[] = {
@@ -639,7 +639,7 @@ static void test_decode_hostile(void **unused)
     static bo_state st;
     game_err e;
     char why[320];
-    assert_int_equal(OPS->init(&st, "standard", 4, 8, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, &st, "standard", 4, 8, NULL, &e), 0);
     for (int i = 0; i < 40; i++)
         if (!OPS->autoplay(&st, NULL))
             game_bot_play(OPS, &st, "random", NULL, why, sizeof why, &e);
@@ -709,7 +709,7 @@ static void test_views_hide_cards(void **unused)
     game_err e;
     char why[320];
     for (uint64_t seed = 1; seed <= 20; seed++) {
-        assert_int_equal(OPS->init(&st, NULL, 4, seed, NULL, &e), 0);
+        assert_int_equal(game_init(OPS, &st, NULL, 4, seed, NULL, &e), 0);
         for (int i = 0; i < (int)(seed * 3) && st.result == BO_PLAYING; i++)
             if (!OPS->autoplay(&st, NULL))
                 game_bot_play(OPS, &st, "random", NULL, why, sizeof why, &e);
@@ -746,7 +746,7 @@ static void test_views_hide_cards(void **unused)
         json_decref(a);
     }
     /* a finished game shows every card to everyone */
-    assert_int_equal(OPS->init(&st, NULL, 4, 3, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, &st, NULL, 4, 3, NULL, &e), 0);
     while (st.result == BO_PLAYING)
         if (!OPS->autoplay(&st, NULL))
             assert_int_equal(game_bot_play(OPS, &st, "planner", NULL, why, sizeof why, &e), 0);
@@ -757,7 +757,7 @@ static void test_views_hide_cards(void **unused)
         json_decref(v);
     }
     /* the shape of a view */
-    assert_int_equal(OPS->init(&st, NULL, 4, 1, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, &st, NULL, 4, 1, NULL, &e), 0);
     json_t *v = OPS->view(&st, 0);
     assert_string_equal(json_string_value(json_object_get(v, "game")), "comp10001bo");
     assert_int_equal(json_integer_value(json_object_get(v, "seat")), 0);
@@ -791,7 +791,7 @@ static void test_legal_lists_every_valid_play(void **unused)
     game_err e;
     char why[320];
     for (uint64_t seed = 1; seed <= 12; seed++) {
-        assert_int_equal(OPS->init(&st, NULL, 4, seed, NULL, &e), 0);
+        assert_int_equal(game_init(OPS, &st, NULL, 4, seed, NULL, &e), 0);
         for (int step = 0; step < 400 && st.result == BO_PLAYING; step++) {
             int cur = st.cur;
             json_t *l = OPS->legal(&st, cur);
@@ -844,7 +844,7 @@ static void test_bot_records(void **unused)
     static bo_state st;
     game_err e;
     char why[320];
-    assert_int_equal(OPS->init(&st, NULL, 4, 21, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, &st, NULL, 4, 21, NULL, &e), 0);
     assert_string_equal(OPS->bots[0].name, "planner");
     assert_int_equal(game_bot_play(OPS, &st, "nobody", NULL, why, sizeof why, &e), ERR_BAD_MEMBER);
     for (int step = 0; step < 200 && st.result == BO_PLAYING; step++) {
@@ -909,7 +909,7 @@ static void test_play_fn_over_real_games(void **unused)
     const game_fn *play = fn(""), *valid = fn("is_valid_play");
     int decisions = 0, passes = 0;
     for (uint64_t seed = 1; seed <= 200; seed++) {
-        assert_int_equal(OPS->init(&st, NULL, 4, seed, NULL, &e), 0);
+        assert_int_equal(game_init(OPS, &st, NULL, 4, seed, NULL, &e), 0);
         json_t *hist = json_array();
         while (st.result == BO_PLAYING) {
             json_t *args = obs_args(&st, st.cur, hist);
@@ -1004,7 +1004,7 @@ static void test_planner_beats_random(void **unused)
 static void test_rules_json(void **unused)
 {
     (void)unused;
-    json_t *r = OPS->rules();
+    json_t *r = game_rules_json(OPS);
     assert_string_equal(json_string_value(json_object_get(r, "title")), "Comp10001-Bo");
     assert_int_equal(json_array_size(json_object_get(r, "functions")), 5);
     assert_string_equal(OPS->bots[2].name, "random"); /* three strategies */

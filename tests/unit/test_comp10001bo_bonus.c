@@ -164,7 +164,7 @@ static void step(bo_state *st, const char *const bots[4])
 static void play_game(bo_state *st, uint64_t seed, const char *const bots[4])
 {
     game_err e;
-    assert_int_equal(OPS->init(st, "bonus", 4, seed, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, st, "bonus", 4, seed, NULL, &e), 0);
     for (int guard = 0; guard < 3000 && st->result == BO_PLAYING; guard++)
         step(st, bots);
     assert_int_not_equal(st->result, BO_PLAYING);
@@ -462,7 +462,7 @@ static void test_embargo_counts_as_a_play(void **unused)
     static bo_state sd;
     game_err e;
     game_verdict v;
-    assert_int_equal(OPS->init(&sd, "standard", 4, 3, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, &sd, "standard", 4, 3, NULL, &e), 0);
     json_t *p = py("(4, None, (2, 1))");
     assert_int_equal(game_judge(OPS, &sd, 0, p, NULL, &v, &e), ERR_BAD_MEMBER);
     assert_string_equal(e.pointer, "/0");
@@ -480,7 +480,7 @@ static void test_embargo_play_shapes(void **unused)
     static unsigned char before[sizeof(bo_state)];
     game_err e;
     game_verdict v;
-    assert_int_equal(OPS->init(&st, "bonus", 4, 5, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, &st, "bonus", 4, 5, NULL, &e), 0);
     static const struct { const char *play, *ptr; } bad[] = {
         {"(4, '2C', (2, 1))", "/1"},
         {"(4, None, (1, 1))", "/2/0"},
@@ -513,7 +513,7 @@ static void test_bonus_deal(void **unused)
     (void)unused;
     static bo_state st;
     game_err e;
-    assert_int_equal(OPS->init(&st, "bonus", 4, 42, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, &st, "bonus", 4, 42, NULL, &e), 0);
     assert_int_equal(st.variant, 1);
     assert_int_equal(st.ndraw, 108 - 32 - 5);
     int count[BO_JOKER + 1] = {0};
@@ -529,7 +529,7 @@ static void test_bonus_deal(void **unused)
     assert_int_equal(count[BO_JOKER], 4);
     roundtrip(&st);
     /* standard deals stay standard */
-    assert_int_equal(OPS->init(&st, "standard", 4, 42, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, &st, "standard", 4, 42, NULL, &e), 0);
     assert_int_equal(st.ndraw, 104 - 32 - 5);
     json_t *j = OPS->encode(&st);
     assert_null(json_object_get(j, "holds_embargo"));
@@ -551,7 +551,7 @@ static void test_bonus_plays_come_up(void **unused)
     int embargoes = 0, clears = 0, jokers_played = 0;
     game_err e;
     for (int g = 0; g < 50; g++) {
-        assert_int_equal(OPS->init(&st, "bonus", 4, (uint64_t)(7000 + g), NULL, &e), 0);
+        assert_int_equal(game_init(OPS, &st, "bonus", 4, (uint64_t)(7000 + g), NULL, &e), 0);
         for (int i = 0; i < 3000 && st.result == BO_PLAYING; i++)
             step(&st, mixes[g % 3]);
         assert_int_not_equal(st.result, BO_PLAYING);
@@ -620,7 +620,7 @@ static void test_bonus_decode_hostile(void **unused)
     expect_decode_bad(good, "variant", json_string("standard"), "/draw/0"); /* no ZZ in standard */
     json_decref(good);
     /* a standard blob is not a bonus one */
-    assert_int_equal(OPS->init(&st, "standard", 4, 1, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, &st, "standard", 4, 1, NULL, &e), 0);
     good = OPS->encode(&st);
     expect_decode_bad(good, "variant", json_string("bonus"), "");
     json_decref(good);
@@ -659,7 +659,7 @@ static void test_bonus_views(void **unused)
     }
     game_err e;
     /* standard views keep their shape */
-    assert_int_equal(OPS->init(&st, "standard", 4, 1, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, &st, "standard", 4, 1, NULL, &e), 0);
     json_t *v = OPS->view(&st, 0);
     assert_null(json_object_get(v, "holds_embargo"));
     assert_null(json_object_get(v, "embargoed_by"));
@@ -696,7 +696,7 @@ static void test_bonus_views_joker_reads(void **unused)
         json_decref(v);
     }
     game_err e;
-    assert_int_equal(OPS->init(&st, "standard", 4, 1, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, &st, "standard", 4, 1, NULL, &e), 0);
     json_t *v = OPS->view(&st, 0);
     assert_null(json_object_get(v, "joker_reads")); /* no jokers in the standard game */
     json_decref(v);
@@ -713,7 +713,7 @@ static void test_bonus_legal_lists_every_valid_play(void **unused)
     game_err e;
     static const char *const mix[4] = {"planner", "random", "standard", "random"};
     for (uint64_t seed = 1; seed <= 10; seed++) {
-        assert_int_equal(OPS->init(&st, "bonus", 4, seed, NULL, &e), 0);
+        assert_int_equal(game_init(OPS, &st, "bonus", 4, seed, NULL, &e), 0);
         for (int n = 0; n < 500 && st.result == BO_PLAYING; n++) {
             int cur = st.cur;
             json_t *l = OPS->legal(&st, cur);
@@ -784,7 +784,7 @@ static void test_bonus_fn_always_legal(void **unused)
     static const char *const mix[4] = {"planner", "standard", "random", "planner"};
     int decisions = 0, embargoes = 0, clears = 0;
     for (uint64_t seed = 1; seed <= 60; seed++) {
-        assert_int_equal(OPS->init(&st, "bonus", 4, seed, NULL, &e), 0);
+        assert_int_equal(game_init(OPS, &st, "bonus", 4, seed, NULL, &e), 0);
         json_t *hist = json_array();
         while (st.result == BO_PLAYING) {
             int seat = st.cur;
@@ -852,10 +852,10 @@ static void test_bonus_bot_explains_embargo(void **unused)
     static bo_state st;
     game_err e;
     char why[320];
-    assert_int_equal(OPS->init(&st, "bonus", 4, 77, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, &st, "bonus", 4, 77, NULL, &e), 0);
     int explained_embargo = 0;
     for (int g = 0; g < 40; g++) {
-        assert_int_equal(OPS->init(&st, "bonus", 4, 300 + (uint64_t)g, NULL, &e), 0);
+        assert_int_equal(game_init(OPS, &st, "bonus", 4, 300 + (uint64_t)g, NULL, &e), 0);
         while (st.result == BO_PLAYING) {
             json_t *rec = NULL;
             if (OPS->autoplay(&st, &rec)) {
@@ -907,7 +907,7 @@ static void test_bonus_strategy_win_rates(void **unused)
 static void test_bonus_rules_json(void **unused)
 {
     (void)unused;
-    json_t *r = OPS->rules();
+    json_t *r = game_rules_json(OPS);
     char *s = json_dumps(json_object_get(r, "variants"), JSON_COMPACT);
     assert_string_equal(s, "[\"standard\",\"bonus\"]");
     free(s);

@@ -154,7 +154,7 @@ typedef void (*visit_fn)(fc_state *st, void *ctx);
 static void play_game(fc_state *st, int np, uint64_t seed, const char *const *bots, visit_fn each, void *ctx)
 {
     game_err e;
-    assert_int_equal(OPS->init(st, NULL, np, seed, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, st, NULL, np, seed, NULL, &e), 0);
     game_status gs;
     for (int guard = 0; guard < 100000; guard++) {
         if (each)
@@ -315,7 +315,7 @@ static void test_coin_toss(void **u)
         int starter[2];
         for (int call = 0; call < 2; call++) {
             json_t *o = J(call ? "{\"call\":\"tails\"}" : "{\"call\":\"heads\"}");
-            assert_int_equal(OPS->init(st, "standard", 2, seed, o, &e), 0);
+            assert_int_equal(game_init(OPS, st, "standard", 2, seed, o, &e), 0);
             json_decref(o);
             starter[call] = st->cur;
             assert_int_equal(st->cur == 0, st->toss == call); /* the caller starts when the call is right */
@@ -326,7 +326,7 @@ static void test_coin_toss(void **u)
             json_decref(v);
         }
         assert_int_not_equal(starter[0], starter[1]); /* same toss, opposite calls */
-        assert_int_equal(OPS->init(st, NULL, 2, seed, NULL, &e), 0);
+        assert_int_equal(game_init(OPS, st, NULL, 2, seed, NULL, &e), 0);
         assert_int_equal(st->cur, st->toss); /* no call: heads seat 0, tails seat 1 */
         starts0 += st->cur == 0;
     }
@@ -334,7 +334,7 @@ static void test_coin_toss(void **u)
     /* more players: a right call starts seat 0, a wrong one someone else */
     for (uint64_t seed = 1; seed <= 20; seed++) {
         json_t *o = J("{\"call\":\"heads\"}");
-        assert_int_equal(OPS->init(st, NULL, 5, seed, o, &e), 0);
+        assert_int_equal(game_init(OPS, st, NULL, 5, seed, o, &e), 0);
         json_decref(o);
         assert_int_equal(st->cur == 0, st->toss == 0);
     }
@@ -356,19 +356,19 @@ static void test_options_and_players(void **u)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         json_t *o = J(bad[i].opts);
         memset(&e, 0, sizeof e);
-        assert_int_equal(OPS->init(st, NULL, 2, 1, o, &e), ERR_BAD_MEMBER);
+        assert_int_equal(game_init(OPS, st, NULL, 2, 1, o, &e), ERR_BAD_MEMBER);
         assert_string_equal(e.pointer, bad[i].ptr);
         json_decref(o);
     }
-    assert_int_equal(OPS->init(st, NULL, 1, 1, NULL, &e), ERR_BAD_MEMBER);
-    assert_int_equal(OPS->init(st, NULL, 8, 1, NULL, &e), ERR_BAD_MEMBER);
-    assert_int_equal(OPS->init(st, "bonus", 2, 1, NULL, &e), ERR_BAD_MEMBER);
+    assert_int_equal(game_init(OPS, st, NULL, 1, 1, NULL, &e), ERR_BAD_MEMBER);
+    assert_int_equal(game_init(OPS, st, NULL, 8, 1, NULL, &e), ERR_BAD_MEMBER);
+    assert_int_equal(game_init(OPS, st, "bonus", 2, 1, NULL, &e), ERR_BAD_MEMBER);
     json_t *o = J("{\"open\":false,\"call\":\"tails\"}");
-    assert_int_equal(OPS->init(st, "standard", 7, 1, o, &e), 0);
+    assert_int_equal(game_init(OPS, st, "standard", 7, 1, o, &e), 0);
     json_decref(o);
     assert_int_equal(st->open, 0);
     assert_int_equal(st->np, 7);
-    json_t *r = OPS->rules();
+    json_t *r = game_rules_json(OPS);
     assert_non_null(json_object_get(r, "plays"));
     json_decref(r);
     free(st);
@@ -721,7 +721,7 @@ static void test_explanations(void **u)
     game_err e;
     int n = 0;
     for (uint64_t seed = 1; seed <= (SLOW ? 2 : 6); seed++) {
-        assert_int_equal(OPS->init(st, NULL, 2, seed, NULL, &e), 0);
+        assert_int_equal(game_init(OPS, st, NULL, 2, seed, NULL, &e), 0);
         game_status gs;
         for (OPS->status(st, &gs); !gs.over; OPS->status(st, &gs)) {
             json_t *rec;
@@ -827,7 +827,7 @@ static void test_help_mode(void **u)
 
     /* hints follow the strategy bot, use only the seat's view, and are legal */
     for (uint64_t seed = 1; seed <= (SLOW ? 2 : 5); seed++) {
-        assert_int_equal(OPS->init(st, NULL, 2, seed, NULL, &e), 0);
+        assert_int_equal(game_init(OPS, st, NULL, 2, seed, NULL, &e), 0);
         game_status gs;
         for (OPS->status(st, &gs); !gs.over; OPS->status(st, &gs)) {
             int s = gs.to_move;
@@ -977,7 +977,7 @@ static void test_hostile_decode(void **u)
     (void)u;
     fc_state *st = new_state(), *target = new_state(), *copy = new_state();
     game_err e;
-    OPS->init(st, NULL, 2, 3, NULL, &e);
+    game_init(OPS, st, NULL, 2, 3, NULL, &e);
     apply_ok(st, st->cur, "{\"draw\":\"draw\"}");
     memset(target, 0x5a, sizeof *target);
     memcpy(copy, target, sizeof *target);
@@ -1031,7 +1031,7 @@ static void test_views(void **u)
     fc_state *st = new_state();
     game_err e;
     json_t *o = J("{\"open\":false}");
-    assert_int_equal(OPS->init(st, NULL, 2, 11, o, &e), 0);
+    assert_int_equal(game_init(OPS, st, NULL, 2, 11, o, &e), 0);
     json_decref(o);
     int s = st->cur, other = 1 - s;
     apply_ok(st, s, "{\"draw\":\"draw\"}");
@@ -1072,7 +1072,7 @@ static void test_views(void **u)
 
     /* open (the course program's table): both hands and the draw pile for everybody */
     json_t *open = J("{\"open\": true}");
-    OPS->init(st, NULL, 2, 11, open, &e);
+    game_init(OPS, st, NULL, 2, 11, open, &e);
     json_decref(open);
     s = st->cur;
     oh = dump(fc_cards_json(st->hand[s], st->nhand[s]));
@@ -1096,7 +1096,7 @@ static void test_closed_bot_records_hide_blind_draws(void **u)
     fc_state *st = new_state();
     game_err e;
     json_t *o = J("{\"open\":false}");
-    OPS->init(st, NULL, 2, 12, o, &e);
+    game_init(OPS, st, NULL, 2, 12, o, &e);
     json_decref(o);
     int hidden = 0;
     for (int i = 0; i < 40; i++) {
@@ -1123,7 +1123,7 @@ static void test_nothing_half_applied(void **u)
     (void)u;
     fc_state *st = new_state(), *copy = new_state();
     game_err e;
-    OPS->init(st, NULL, 2, 5, NULL, &e);
+    game_init(OPS, st, NULL, 2, 5, NULL, &e);
     int s = st->cur;
     apply_ok(st, s, "{\"draw\":\"draw\"}");
     /* a card not in the hand, going out without a complete hand */
@@ -1390,10 +1390,10 @@ static void test_export_rules(void **u)
     char *out;
     size_t len;
     const char *mt;
-    OPS->init(st, NULL, 3, 1, NULL, &e);
+    game_init(OPS, st, NULL, 3, 1, NULL, &e);
     assert_int_equal(OPS->export_as(st, "fivecrowns-text", &out, &len, &mt, &e), ERR_BAD_QUERY);
     assert_non_null(strstr(e.detail, "2-player"));
-    OPS->init(st, NULL, 2, 1, NULL, &e);
+    game_init(OPS, st, NULL, 2, 1, NULL, &e);
     assert_int_equal(OPS->export_as(st, "csv", &out, &len, &mt, &e), ERR_BAD_QUERY);
     assert_int_equal(OPS->export_as(st, "fivecrowns-text", &out, &len, &mt, &e), 0);
     assert_string_equal(mt, "text/plain; charset=utf-8");
@@ -1418,7 +1418,7 @@ static void test_export_rules(void **u)
     play_game(st, 2, 4, bots, NULL, NULL);
     assert_int_equal(OPS->export_as(st, "fivecrowns-text", &out, &len, &mt, &e), ERR_BAD_QUERY);
     /* a saved game at every turn boundary of a game reads back the same */
-    OPS->init(st, NULL, 2, 8, NULL, &e);
+    game_init(OPS, st, NULL, 2, 8, NULL, &e);
     fc_state *back = new_state();
     for (int i = 0; i < 200 && st->phase != FC_PH_OVER; i++) {
         if (st->phase == FC_PH_DRAW && st->went_out < 0) {
@@ -1554,7 +1554,7 @@ static void test_capacity_json_decode(void **u)
     (void)u;
     fc_state *st = new_state(), *back = new_state();
     game_err e;
-    OPS->init(st, NULL, 2, 3, NULL, &e); /* round 1: 6 cards in the hands */
+    game_init(OPS, st, NULL, 2, 3, NULL, &e); /* round 1: 6 cards in the hands */
     json_t *j;
     /* piles: 240 discards, or 235 + 6 in all */
     j = OPS->encode(st);
@@ -1665,7 +1665,7 @@ static void test_closed_table_explanations_are_public(void **u)
     int checked = 0, games = SLOW ? 3 : 9;
     for (int g = 0; g < games; g++) {
         int np = 2 + g % 3;
-        assert_int_equal(OPS->init(st, NULL, np, 900 + (uint64_t)g, o, &e), 0);
+        assert_int_equal(game_init(OPS, st, NULL, np, 900 + (uint64_t)g, o, &e), 0);
         memset(expl, 0, FC_MAXHIST * sizeof *expl);
         game_status gs;
         for (OPS->status(st, &gs); !gs.over; OPS->status(st, &gs)) {
@@ -1808,7 +1808,7 @@ static void test_readers(void **u)
     game_err e;
     json_t *o = J("{\"open\":false}");
     /* closed table, mid-game: the observer sees every hand, no pile */
-    assert_int_equal(OPS->init(st, NULL, 3, 11, o, &e), 0);
+    assert_int_equal(game_init(OPS, st, NULL, 3, 11, o, &e), 0);
     int s = st->cur;
     apply_ok(st, s, "{\"draw\":\"draw\"}");
     char *dp = dump(fc_pile_json(st->draw + st->ndraw - 6, 6));
@@ -1858,7 +1858,7 @@ static void test_readers(void **u)
     /* open table, mid-game: hands public; the draw pile's order only on the
      * seats' screens (the seed's), never to a spectator or an observer */
     json_t *open = J("{\"open\": true}");
-    OPS->init(st, NULL, 2, 11, open, &e);
+    game_init(OPS, st, NULL, 2, 11, open, &e);
     json_decref(open);
     dp = dump(fc_pile_json(st->draw + st->ndraw - 6, 6));
     for (int rd = SEAT_OBSERVER; rd < 2; rd++) {
@@ -1894,7 +1894,7 @@ static void test_conceal(void **u)
     game_err e;
     const char *bots[] = {"strategy", "random", "greedy"};
     json_t *open = J("{\"open\": true}");
-    OPS->init(st, NULL, 3, 41, open, &e);
+    game_init(OPS, st, NULL, 3, 41, open, &e);
     json_decref(open);
     for (int i = 0; i < 9; i++) {
         char ex[320];
@@ -1948,7 +1948,7 @@ static void test_conceal(void **u)
     play_to_the_end(a, bots);
     assert_int_equal(a->phase, FC_PH_OVER);
     /* the text save of a concealed copy reads back */
-    OPS->init(st, NULL, 2, 5, NULL, &e);
+    game_init(OPS, st, NULL, 2, 5, NULL, &e);
     memcpy(a, st, sizeof *st);
     OPS->conceal(a, 0, 99);
     char *out, *out0;
@@ -1980,7 +1980,7 @@ static void test_conceal_closed(void **u)
     fc_state *st = new_state(), *a = new_state(), *back = new_state();
     game_err e;
     const char *bots[] = {"strategy", "random", "greedy"};
-    OPS->init(st, NULL, 3, 43, NULL, &e);
+    game_init(OPS, st, NULL, 3, 43, NULL, &e);
     assert_int_equal(st->open, 0);
     for (int i = 0; i < 30; i++) {
         char ex[320];
@@ -2040,7 +2040,7 @@ static void test_decode_counts_the_cards(void **u)
     (void)u;
     fc_state *st = new_state(), *back = new_state();
     game_err e;
-    OPS->init(st, NULL, 3, 11, NULL, &e);
+    game_init(OPS, st, NULL, 3, 11, NULL, &e);
     json_t *j = OPS->encode(st), *disc = json_object_get(j, "discard_pile");
     char ptr[32];
     snprintf(ptr, sizeof ptr, "/discard_pile/%zu", json_array_size(disc));
@@ -2065,7 +2065,7 @@ static void test_invariants_count_the_cards(void **u)
     (void)u;
     fc_state *st = new_state();
     game_err e;
-    OPS->init(st, NULL, 2, 5, NULL, &e);
+    game_init(OPS, st, NULL, 2, 5, NULL, &e);
     assert_int_equal(OPS->invariants(st, &e), 0);
     int i = st->draw[0] == st->hand[0][0] ? 1 : 0;
     st->draw[i] = st->hand[0][0];

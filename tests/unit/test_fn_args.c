@@ -94,7 +94,7 @@ static long run_games(const char *game, const char *variant, int nplayers, int g
     long checked = 0;
     for (int g = 0; g < games; g++) {
         game_err e = {0};
-        assert_int_equal(ops->init(st, variant, nplayers, (uint64_t)(1000 + g), NULL, &e), 0);
+        assert_int_equal(game_init(ops, st, variant, nplayers, (uint64_t)(1000 + g), NULL, &e), 0);
         for (int step = 0; step < max_steps; step++) {
             if (ops->autoplay(st, NULL))
                 continue;

@@ -107,7 +107,7 @@ static void play_game(hanabi_state *st, const char *variant, int np, uint64_t se
     game_err e;
     char why[320];
     json_t *opt = json_pack("{s:s}", "end", end);
-    assert_int_equal(OPS->init(st, variant, np, seed, opt, &e), 0);
+    assert_int_equal(game_init(OPS, st, variant, np, seed, opt, &e), 0);
     json_decref(opt);
     for (int guard = 0; guard < 400 && !st->over; guard++)
         assert_int_equal(game_bot_play(OPS, st, bot, NULL, why, sizeof why, &e), 0);
@@ -125,7 +125,7 @@ static void test_deck_and_deal(void **unused)
     for (int v = 0; v < 2; v++)
         for (int np = 2; np <= 5; np++)
             for (uint64_t seed = 1; seed <= 20; seed++) {
-                assert_int_equal(OPS->init(&st, v ? "rainbow" : "standard", np, seed, NULL, &e), 0);
+                assert_int_equal(game_init(OPS, &st, v ? "rainbow" : "standard", np, seed, NULL, &e), 0);
                 int count[31] = {0};
                 assert_int_equal(st.ndeck, v ? 60 : 50);
                 for (int i = 0; i < st.ndeck; i++)
@@ -154,9 +154,9 @@ static void test_deck_and_deal(void **unused)
             }
     for (int p = 0; p < 5; p++) /* the seed picks the starting player */
         assert_true(firsts[p] > 0);
-    assert_int_equal(OPS->init(&st, "standard", 1, 1, NULL, &e), ERR_BAD_MEMBER);
-    assert_int_equal(OPS->init(&st, "standard", 6, 1, NULL, &e), ERR_BAD_MEMBER);
-    assert_int_equal(OPS->init(&st, "bonus", 2, 1, NULL, &e), ERR_BAD_MEMBER);
+    assert_int_equal(game_init(OPS, &st, "standard", 1, 1, NULL, &e), ERR_BAD_MEMBER);
+    assert_int_equal(game_init(OPS, &st, "standard", 6, 1, NULL, &e), ERR_BAD_MEMBER);
+    assert_int_equal(game_init(OPS, &st, "bonus", 2, 1, NULL, &e), ERR_BAD_MEMBER);
     assert_string_equal(e.pointer, "/variant");
 }
 
@@ -166,14 +166,14 @@ static void test_options(void **unused)
     static hanabi_state st;
     game_err e;
     json_t *o = J("{\"end\":\"standard\"}");
-    assert_int_equal(OPS->init(&st, "standard", 3, 9, o, &e), 0);
+    assert_int_equal(game_init(OPS, &st, "standard", 3, 9, o, &e), 0);
     assert_int_equal(st.endrule, HN_RULE_STANDARD);
     json_decref(o);
     o = J("{\"end\":\"seed\"}");
-    assert_int_equal(OPS->init(&st, "standard", 3, 9, o, &e), 0);
+    assert_int_equal(game_init(OPS, &st, "standard", 3, 9, o, &e), 0);
     assert_int_equal(st.endrule, HN_RULE_SEED);
     json_decref(o);
-    assert_int_equal(OPS->init(&st, "standard", 3, 9, json_null(), &e), 0);
+    assert_int_equal(game_init(OPS, &st, "standard", 3, 9, json_null(), &e), 0);
     const char *bad[][2] = {{"{\"foo\":1}", "/options/foo"},
                             {"{\"end\":\"hanab\"}", "/options/end"},
                             {"{\"end\":1}", "/options/end"},
@@ -182,7 +182,7 @@ static void test_options(void **unused)
                             {"{\"end\":\"seed\",\"a/b\":1}", "/options/a~1b"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         o = J(bad[i][0]);
-        assert_int_equal(OPS->init(&st, "standard", 3, 9, o, &e), ERR_BAD_MEMBER);
+        assert_int_equal(game_init(OPS, &st, "standard", 3, 9, o, &e), ERR_BAD_MEMBER);
         assert_string_equal(e.pointer, bad[i][1]);
         json_decref(o);
     }
@@ -604,7 +604,7 @@ static void test_legal_lists_every_valid_play(void **unused)
     char why[320];
     for (int g = 0; g < 8; g++) {
         json_t *opt = NULL;
-        assert_int_equal(OPS->init(&st, g % 2 ? "rainbow" : "standard", 2 + g % 4, 700 + g, opt, &e), 0);
+        assert_int_equal(game_init(OPS, &st, g % 2 ? "rainbow" : "standard", 2 + g % 4, 700 + g, opt, &e), 0);
         while (!st.over) {
             json_t *legal = OPS->legal(&st, st.cur);
             int nvalid = 0;
@@ -745,7 +745,7 @@ static void test_mask_clears_vacated_slots(void **unused)
     char why[320];
     int checked = 0;
     for (uint64_t seed = 1; seed <= 20; seed++) {
-        assert_int_equal(OPS->init(&st, "standard", 2 + (int)(seed % 4), seed, NULL, &e), 0);
+        assert_int_equal(game_init(OPS, &st, "standard", 2 + (int)(seed % 4), seed, NULL, &e), 0);
         for (int guard = 0; guard < 400 && !st.over; guard++) {
             assert_int_equal(game_bot_play(OPS, &st, "rules", NULL, why, sizeof why, &e), 0);
             if (st.next < st.ndeck)
@@ -908,7 +908,7 @@ static void test_explanations_say_only_public_things(void **unused)
     long n = 0, used[NPAT] = {0};
     for (int g = 0; g < 48; g++) {
         json_t *opt = json_pack("{s:s}", "end", g % 3 ? "seed" : "standard");
-        assert_int_equal(OPS->init(&st, g % 2 ? "rainbow" : "standard", 2 + g % 4, 900 + (uint64_t)g, opt, &e), 0);
+        assert_int_equal(game_init(OPS, &st, g % 2 ? "rainbow" : "standard", 2 + g % 4, 900 + (uint64_t)g, opt, &e), 0);
         json_decref(opt);
         const char *bot = g % 4 == 3 ? "random" : "rules";
         while (!st.over) {
@@ -1296,7 +1296,7 @@ static void test_roundtrip_all_states(void **unused)
     const char *bots[2] = {"rules", "random"};
     for (int g = 0; g < 40; g++) {
         json_t *opt = json_pack("{s:s}", "end", g % 3 ? "seed" : "standard");
-        assert_int_equal(OPS->init(&st, g % 2 ? "rainbow" : "standard", 2 + g % 4, 9000 + (uint64_t)g, opt, &e), 0);
+        assert_int_equal(game_init(OPS, &st, g % 2 ? "rainbow" : "standard", 2 + g % 4, 9000 + (uint64_t)g, opt, &e), 0);
         json_decref(opt);
         roundtrip(&st);
         while (!st.over) {
@@ -1400,7 +1400,7 @@ static void test_hint_ignores_own_cards(void **unused)
     game_err e;
     char why[320];
     for (int g = 0; g < 60; g++) {
-        OPS->init(&st, g % 2 ? "rainbow" : "standard", 2 + g % 4, 600 + (uint64_t)g, NULL, &e);
+        game_init(OPS, &st, g % 2 ? "rainbow" : "standard", 2 + g % 4, 600 + (uint64_t)g, NULL, &e);
         for (int t = 0; t < 6 + g % 20 && !st.over; t++)
             game_bot_play(OPS, &st, "rules", NULL, why, sizeof why, &e);
         if (st.over || st.next >= st.ndeck)
@@ -1443,7 +1443,7 @@ static void test_rules_beats_random(void **unused)
 static void test_rules_json_and_registry(void **unused)
 {
     (void)unused;
-    json_t *r = OPS->rules();
+    json_t *r = game_rules_json(OPS);
     assert_string_equal(json_string_value(json_object_get(r, "game")), "hanabi");
     assert_non_null(json_object_get(r, "plays"));
     /* every example play is well-formed */

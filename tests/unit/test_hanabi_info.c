@@ -42,7 +42,7 @@ static void start(hanabi_state *st, int variant, int np, int endrule, uint64_t s
 {
     game_err e;
     json_t *opt = json_pack("{s:s}", "end", endrule == HN_RULE_STANDARD ? "standard" : "seed");
-    assert_int_equal(OPS->init(st, variant ? "rainbow" : "standard", np, seed, opt, &e), 0);
+    assert_int_equal(game_init(OPS, st, variant ? "rainbow" : "standard", np, seed, opt, &e), 0);
     json_decref(opt);
 }
 
@@ -169,7 +169,7 @@ static void *stack_game(void *arg)
     int *ok = arg;
     game_err e;
     json_t *opt = json_pack("{s:s}", "end", "standard");
-    if (OPS->init(&st, "rainbow", 5, 3, opt, &e) != 0)
+    if (game_init(OPS, &st, "rainbow", 5, 3, opt, &e) != 0)
         return NULL;
     json_decref(opt);
     while (!st.over) {

@@ -128,7 +128,7 @@ static void test_every_game_answer(void **unused)
                 assert_non_null(st);
                 game_err e;
                 memset(&e, 0, sizeof e);
-                if (o->init(st, o->variants[vi], np, 1000 + (uint64_t)np, NULL, &e) != 0)
+                if (game_init(o, st, o->variants[vi], np, 1000 + (uint64_t)np, NULL, &e) != 0)
                     fail_msg("%s %s %d: init: %s", o->name, o->variants[vi], np, e.detail);
                 const char *bot = o->bots[0].name;
                 if (game_seating(o, (const char *const[]){bot, bot, bot, bot, bot, bot, bot, bot}, np, &e) != 0)

@@ -352,7 +352,7 @@ static void test_hanabi_view_text_is_the_tree(void **unused)
         json_t *opt = g % 3 == 0 ? json_pack("{s:s}", "end", "standard") : NULL;
         game_err e;
         memset(&e, 0, sizeof e);
-        if (OPS->init(&st, variant, np, 4242 + (uint64_t)g, opt, &e))
+        if (game_init(OPS, &st, variant, np, 4242 + (uint64_t)g, opt, &e))
             fail_msg("init %s %d: %s", variant, np, e.detail);
         json_decref(opt);
         const char *bot = g % 4 < 2 ? OPS->bots[0].name : "random";

@@ -158,7 +158,7 @@ static void play_game(pz_state *st, const char *variant, uint64_t seed, const ch
 {
     game_err e;
     char why[320];
-    assert_int_equal(OPS->init(st, variant, 4, seed, opts, &e), 0);
+    assert_int_equal(game_init(OPS, st, variant, 4, seed, opts, &e), 0);
     for (int guard = 0; guard < 100000; guard++) {
         OPS->status(st, s);
         if (s->over)
@@ -192,25 +192,25 @@ static void test_deal_and_rotation(void **unused)
     (void)unused;
     static pz_state st;
     game_err e;
-    assert_int_equal(OPS->init(&st, NULL, 4, 5, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, &st, NULL, 4, 5, NULL, &e), 0);
     for (int p = 0; p < 4; p++)
         assert_int_equal(st.nhand[p], 10);
     assert_int_equal(st.ndisc, 1);
     assert_int_equal(st.ndeck, 104 - 41);
     assert_int_equal(st.dealer, 3);
     assert_int_equal(st.cur, 0); /* left of the dealer leads */
-    assert_int_equal(OPS->init(&st, "bonus", 4, 5, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, &st, "bonus", 4, 5, NULL, &e), 0);
     assert_int_equal(st.ndeck, 108 - 41);
-    assert_int_equal(OPS->init(&st, NULL, 2, 5, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, &st, NULL, 2, 5, NULL, &e), 0);
     assert_int_equal(st.ndeck, 104 - 21);
-    assert_int_equal(OPS->init(&st, NULL, 5, 5, NULL, &e), ERR_BAD_MEMBER);
-    assert_int_equal(OPS->init(&st, "nosuch", 4, 5, NULL, &e), ERR_BAD_MEMBER);
+    assert_int_equal(game_init(OPS, &st, NULL, 5, 5, NULL, &e), ERR_BAD_MEMBER);
+    assert_int_equal(game_init(OPS, &st, "nosuch", 4, 5, NULL, &e), ERR_BAD_MEMBER);
     json_t *o = py("{'hands': 21}");
-    assert_int_equal(OPS->init(&st, NULL, 4, 5, o, &e), ERR_BAD_MEMBER);
+    assert_int_equal(game_init(OPS, &st, NULL, 4, 5, o, &e), ERR_BAD_MEMBER);
     assert_string_equal(e.pointer, "/options/hands");
     json_decref(o);
     o = py("{'x': 1}");
-    assert_int_equal(OPS->init(&st, NULL, 4, 5, o, &e), ERR_BAD_MEMBER);
+    assert_int_equal(game_init(OPS, &st, NULL, 4, 5, o, &e), ERR_BAD_MEMBER);
     assert_string_equal(e.pointer, "/options/x");
     json_decref(o);
     /* the dealer rotates (hand 2: dealer 0, player 1 leads): see
@@ -385,7 +385,7 @@ static void test_game_end(void **unused)
     assert_string_equal(s.result, "tied");
     /* the option "hands" */
     json_t *o = py("{'hands': 1}");
-    assert_int_equal(OPS->init(&st, NULL, 4, 3, o, &e), 0);
+    assert_int_equal(game_init(OPS, &st, NULL, 4, 3, o, &e), 0);
     json_decref(o);
     for (int guard = 0; guard < 5000 && st.result == PZ_PLAYING; guard++)
         assert_int_equal(game_bot_play(OPS, &st, "planner", NULL, NULL, 0, &e), 0);
@@ -567,7 +567,7 @@ static void test_views_hide_cards(void **unused)
     (void)unused;
     static pz_state st;
     game_err e;
-    assert_int_equal(OPS->init(&st, NULL, 4, 5, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, &st, NULL, 4, 5, NULL, &e), 0);
     json_t *p = py("(1, None)"), *rec;
     int drawn = st.deck[st.ndeck - 1];
     assert_int_equal(game_apply(OPS, &st, 0, p, &rec, &e), 0);
@@ -623,7 +623,7 @@ static void test_events_and_records(void **unused)
     game_err e;
     char why[320];
     json_t *o = py("{'hands': 2}");
-    assert_int_equal(OPS->init(&st, NULL, 4, 11, o, &e), 0);
+    assert_int_equal(game_init(OPS, &st, NULL, 4, 11, o, &e), 0);
     json_decref(o);
     int n = 0;
     while (st.result == PZ_PLAYING) {
@@ -654,7 +654,7 @@ static void test_record_n_is_history_n(void **unused)
     char why[320];
     int skips = 0;
     for (uint64_t seed = 1; seed <= 6; seed++) {
-        assert_int_equal(OPS->init(&st, "bonus", 3, seed, NULL, &e), 0);
+        assert_int_equal(game_init(OPS, &st, "bonus", 3, seed, NULL, &e), 0);
         json_t *recs = json_array();
         while (st.result == PZ_PLAYING) {
             json_t *rec;
@@ -721,7 +721,7 @@ static void test_roundtrip_whole_games(void **unused)
     char why[320];
     int after_last_phase = 0, games = 0;
     for (uint64_t seed = 1; seed <= 12; seed++) {
-        assert_int_equal(OPS->init(&st, seed % 2 ? "bonus" : "standard", 2 + (int)(seed % 3), seed, NULL, &e), 0);
+        assert_int_equal(game_init(OPS, &st, seed % 2 ? "bonus" : "standard", 2 + (int)(seed % 3), seed, NULL, &e), 0);
         while (st.result == PZ_PLAYING) {
             assert_int_equal(game_bot_play(OPS, &st, "planner", NULL, why, sizeof why, &e), 0);
             int done = 0;
@@ -782,7 +782,7 @@ static void test_decode_hostile(void **unused)
     static pz_state st;
     game_err e;
     char why[320];
-    assert_int_equal(OPS->init(&st, NULL, 4, 8, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, &st, NULL, 4, 8, NULL, &e), 0);
     /* until a phase is on the table */
     for (int i = 0; i < 3000 && !(st.t.phase[0] || st.t.phase[1] || st.t.phase[2] || st.t.phase[3]); i++)
         assert_int_equal(game_bot_play(OPS, &st, "planner", NULL, why, sizeof why, &e), 0);
@@ -877,7 +877,7 @@ static void test_legal_lists_every_single_play(void **unused)
     int checked = 0;
     for (uint64_t seed = 1; seed <= 6; seed++) {
         json_t *o = py("{'hands': 1}");
-        assert_int_equal(OPS->init(&st, seed % 2 ? "bonus" : "standard", 4, seed + 100, o, &e), 0);
+        assert_int_equal(game_init(OPS, &st, seed % 2 ? "bonus" : "standard", 4, seed + 100, o, &e), 0);
         json_decref(o);
         while (st.result == PZ_PLAYING) {
             int seat = st.cur;
@@ -957,7 +957,7 @@ static void test_play_fn_over_real_games(void **unused)
     for (uint64_t seed = 1; seed <= 200; seed++) {
         const char *variant = seed % 2 ? "standard" : "bonus";
         json_t *o = py("{'hands': 1}");
-        assert_int_equal(OPS->init(&st, variant, 4, seed * 7919, o, &e), 0);
+        assert_int_equal(game_init(OPS, &st, variant, 4, seed * 7919, o, &e), 0);
         json_decref(o);
         while (st.result == PZ_PLAYING) {
             json_t *args = fn_args(&st, st.cur);
@@ -1036,7 +1036,7 @@ static void test_planner_beats_random(void **unused)
 static void test_rules_json(void **unused)
 {
     (void)unused;
-    json_t *r = OPS->rules();
+    json_t *r = game_rules_json(OPS);
     char *s = dump(r);
     assert_non_null(strstr(s, "\"game\":\"phazed\""));
     assert_non_null(strstr(s, "/validate/phazed/is_valid_play"));

@@ -127,7 +127,7 @@ static uint64_t game_digest(const char *variant, uint64_t seed, const char *bot,
     game_err e;
     char why[320];
     uint64_t h = 1469598103934665603ull;
-    assert_int_equal(OPS->init(st, variant, 4, seed, NULL, &e), 0);
+    assert_int_equal(game_init(OPS, st, variant, 4, seed, NULL, &e), 0);
     for (int guard = 0; guard < 100000; guard++) {
         OPS->status(st, s);
         if (s->over)
@@ -318,7 +318,7 @@ static void test_planner_beats_greedy(void **unused)
             game_err e;
             game_status s;
             char why[320];
-            assert_int_equal(OPS->init(st, "standard", 4, 5000 + deal, NULL, &e), 0);
+            assert_int_equal(game_init(OPS, st, "standard", 4, 5000 + deal, NULL, &e), 0);
             for (;;) {
                 OPS->status(st, &s);
                 if (s.over)

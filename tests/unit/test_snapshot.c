@@ -52,7 +52,7 @@ static void test_every_position(void **unused)
             for (uint64_t seed = 1; seed <= SEEDS; seed++) {
                 game_err e = {0};
                 game_status gs;
-                assert_int_equal(ops->init(st, ops->variants[0], tables[t], seed, NULL, &e), 0);
+                assert_int_equal(game_init(ops, st, ops->variants[0], tables[t], seed, NULL, &e), 0);
                 int m = 0;
                 for (ops->status(st, &gs); !gs.over && m < MAX_MOVES; ops->status(st, &gs), m++) {
                     round_trip(ops, st, back, m);

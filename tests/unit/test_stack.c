@@ -141,7 +141,7 @@ static void walk(job *j)
     if (nb == 0)
         FAIL("%s has no bots", ops->name);
     doing(ops, "rules", NULL);
-    json_decref(ops->rules());
+    json_decref(game_rules_json(ops));
 
     /* the usual table, the smallest and the largest */
     int first = ops->default_players ? ops->default_players : ops->min_players;
@@ -156,7 +156,7 @@ static void walk(job *j)
             game_err e = {0};
             memset(st, 0, sz);
             doing(ops, "init", variant);
-            if (ops->init(st, variant, np, 1000 + (uint64_t)vi * 10 + (uint64_t)pass, NULL, &e))
+            if (game_init(ops, st, variant, np, 1000 + (uint64_t)vi * 10 + (uint64_t)pass, NULL, &e))
                 FAIL("%s: init %s with %d players: %s", ops->name, variant, np, e.detail);
             j->games++;
             game_status gs;
