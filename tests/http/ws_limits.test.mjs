@@ -254,14 +254,15 @@ async function flood(at, memoryNow) {
     c.sock.pause(); // never reads another byte: every pong stays unread
     socks.push(c);
   }
-  // Memory is read from the end of a first half second of flooding: what a
+  // Memory is read from the end of a first second of flooding: what a
   // server touches once (its threads' stacks, an allocator's caches: under
-  // ASan, per-thread caches and redzones) is not what a flood grows without
-  // limit, which before this bound was 790 MB in 3 s. From the real start
-  // the server may grow by a few more MB at most.
+  // ASan, per-thread caches and redzones, more of them on a loaded machine,
+  // where a CI run once saw 6.7 MB after half a second) is not what a flood
+  // grows without limit, which before this bound was 790 MB in 3 s. From
+  // the real start the server may grow by a few more MB at most.
   const start = memoryNow();
   let before = null, peak = start, offered = 0;
-  const warm = Date.now() + 500;
+  const warm = Date.now() + 1000;
   const batch = Buffer.concat(Array(10000).fill(frame(9, ''))); // 10,000 empty pings, 60 kB
   const until = Date.now() + 3000;
   const flooding = socks.map(async (c) => {
@@ -287,10 +288,10 @@ async function flood(at, memoryNow) {
   const [n] = await Promise.all([served, ...flooding]);
   peak = Math.max(peak, memoryNow());
   assert.ok(n > 5, `others were served meanwhile (${n} answers)`);
-  assert.ok(before !== null, 'the flood lasted past its first half second');
+  assert.ok(before !== null, 'the flood lasted past its first second');
   const grew = peak - before;
-  console.log(`# ping flood: ${(offered / 1e6).toFixed(1)} MB of pings offered on 4 sockets, server RSS ${start} kB, ${before} kB after 0.5 s -> peak ${peak} kB`);
-  assert.ok(grew < 5000, `resident memory grew by ${grew} kB after the first half second of the flood (${(offered / 1e6).toFixed(1)} MB of pings offered)`);
+  console.log(`# ping flood: ${(offered / 1e6).toFixed(1)} MB of pings offered on 4 sockets, server RSS ${start} kB, ${before} kB after 1 s -> peak ${peak} kB`);
+  assert.ok(grew < 8000, `resident memory grew by ${grew} kB after the first second of the flood (${(offered / 1e6).toFixed(1)} MB of pings offered)`);
   assert.ok(peak - start < 16000, `resident memory grew by ${peak - start} kB from the start of the flood`);
   for (const c of socks) c.sock.destroy();
   expectStatus(await at.get('/healthz'), 200);
