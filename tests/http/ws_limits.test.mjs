@@ -256,8 +256,8 @@ async function flood(at, memoryNow) {
   }
   // Memory is read from the end of a first second of flooding: what a
   // server touches once (its threads' stacks, an allocator's caches: under
-  // ASan, per-thread caches and redzones, more of them on a loaded machine,
-  // where a CI run once saw 6.7 MB after half a second) is not what a flood
+  // ASan, per-thread caches and redzones; a CI run on a loaded machine saw
+  // 6.7 MB more after half a second, 0.2 MB here) is not what a flood
   // grows without limit, which before this bound was 790 MB in 3 s. From
   // the real start the server may grow by a few more MB at most.
   const start = memoryNow();
