@@ -89,15 +89,23 @@ int game_bot_play(const game_ops *ops, void *st, const char *strategy, json_t **
     return 0;
 }
 
+int game_turn(const game_ops *ops, const void *st, int seat, game_status *gs, game_err *e)
+{
+    ops->status(st, gs);
+    if (gs->over)
+        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", gs->result);
+    if (seat != gs->to_move)
+        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", gs->to_move + 1);
+    return 0;
+}
+
 int game_hint(const game_ops *ops, const void *st, int seat, json_t **out, game_err *e)
 {
     *out = NULL;
     game_status gs;
-    ops->status(st, &gs);
-    if (gs.over)
-        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", gs.result);
-    if (seat != gs.to_move)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", gs.to_move + 1);
+    int rc = game_turn(ops, st, seat, &gs, e);
+    if (rc)
+        return rc;
     if (ops->hint)
         return ops->hint(st, seat, out, e);
     game_play_buf play;

@@ -44,11 +44,9 @@ int game_judge(const game_ops *ops, const void *st, int seat, const json_t *play
 {
     game_status gs;
     game_play_buf own;
-    ops->status(st, &gs);
-    if (gs.over)
-        return err_set(e, ERR_GAME_OVER, "", "the game is over (%s)", gs.result);
-    if (seat != gs.to_move)
-        return err_set(e, ERR_NOT_YOUR_TURN, "", "it is player %d's turn", gs.to_move + 1);
+    int rc = game_turn(ops, st, seat, &gs, e);
+    if (rc)
+        return rc;
     if (!p)
         p = own.bytes;
     if (ops->parse(st, play, p, e))

@@ -403,6 +403,10 @@ int game_bot_play(const game_ops *ops, void *st, const char *strategy, json_t **
  * for `seat`, from what that seat may see (or ops->hint's answer).
  * ERR_NOT_YOUR_TURN / ERR_GAME_OVER when there is nothing to advise. */
 int game_hint(const game_ops *ops, const void *st, int seat, json_t **out, game_err *e);
+/* Is it `seat`'s turn in a game still on? 0 with *gs filled, else
+ * ERR_GAME_OVER or ERR_NOT_YOUR_TURN (game_judge's and game_hint's first
+ * refusals). */
+int game_turn(const game_ops *ops, const void *st, int seat, game_status *gs, game_err *e);
 /* The strategies as GET /rules/<game> lists them: [{"name",
  * "description"}...], bots[0] first. New ref. */
 json_t *game_bots_json(const game_ops *ops);
