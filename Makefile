@@ -73,7 +73,7 @@ $(B)/api/version.o $(BA)/api/version.o: $(B)/gen/build_info.h
 $(B)/api/version.o $(BA)/api/version.o: CFLAGS += -I$(B)/gen
 FORCE:
 
-.PHONY: FORCE all asan check run test unit deps deps-check deps-build deps-test deps-npm clean bench fuzz install soak tournaments
+.PHONY: FORCE all asan check run test unit deps deps-check deps-build deps-test deps-npm clean bench fuzz install soak tournaments openapi
 all: $(B)/croupier
 
 $(B)/%.o: %.c
@@ -225,6 +225,12 @@ run: deps-build
 	@$(MAKE) --no-print-directory $(B)/croupier
 	GLIBC_TUNABLES=$${GLIBC_TUNABLES:-glibc.malloc.tcache_count=0} \
 	    ./$(B)/croupier serve --listen $(ADDR):$(PORT) --store sqlite:croupier.db
+
+# openapi/openapi.yaml is written from openapi/base.yaml and each game's
+# engine/<game>/openapi.yaml (openapi/assemble.py; tests/repo checks it is
+# up to date): run after editing either.
+openapi:
+	python3 openapi/assemble.py
 
 unit: $(UNIT_BIN) $(UNIT_BIN_A)
 	@BUILD=$(B) tests/run.sh unit

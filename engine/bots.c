@@ -15,6 +15,7 @@
  * after a play.
  */
 #include "game.h"
+#include "core/voice.h"
 
 #include <stdalign.h>
 #include <stdio.h>
@@ -112,7 +113,9 @@ int game_hint(const game_ops *ops, const void *st, int seat, json_t **out, game_
     char why[400];
     rng r = bot_chance(ops, st, &gs);
     ops->bots[0].choose(st, seat, &r, play.bytes, why, sizeof why);
-    *out = json_pack("{s:o,s:s,s:s}", "play", ops->play_json(play.bytes), "explanation", why,
+    char said[400]; /* the log's line ("takes 2 ...") said to the player ("Take 2 ...") */
+    voice_to_player(why, NULL, 0, said, sizeof said);
+    *out = json_pack("{s:o,s:s,s:s}", "play", ops->play_json(play.bytes), "explanation", said,
                      "strategy", ops->bots[0].name);
     return 0;
 }

@@ -1,5 +1,6 @@
-/* registry.c: the table of games. Adding a game is one row here and a
- * folder under engine/; nothing in api/ changes. Beside it, the lookups
+/* registry.c: the table of games. Adding a game is one row here, a folder
+ * under engine/ and its rules page (docs/engine-guide.md, "Adding a game,
+ * step by step"); nothing in api/ changes. Beside it, the lookups
  * every caller makes of the table, and the one paged read of a game's
  * legal plays (GET /games/{id}/legal). */
 #include "game.h"
