@@ -73,6 +73,29 @@ int game_apply(const game_ops *ops, void *st, int seat, const json_t *play, json
     return 0;
 }
 
+/* An autograder function as GET /rules lists it: its route and signature,
+ * and what a client needs to call it by its course name with nothing of
+ * its own about the game (clients/python/croupier.py): the name, the
+ * parameters in order (the first nrequired required) and the shape of the
+ * answer (docs/autograder.md "shapes": which arrays are the course's
+ * tuples), taken from the first suite of the kit the function answers. */
+static json_t *fn_json(const game_ops *ops, const game_fn *f, const char *path)
+{
+    const char *open = strchr(f->signature, '(');
+    json_t *params = json_array(), *ret = NULL;
+    for (int i = 0; f->params[i]; i++)
+        json_array_append_new(params, json_pack("{s:s,s:b}", "name", f->params[i], "required", i < f->nrequired));
+    for (int i = 0; i < ops->nsuites && !ret; i++)
+        if (ops->suites[i].call == f && ops->suites[i].shapes) {
+            json_t *shapes = json_loads(ops->suites[i].shapes, 0, NULL);
+            ret = json_incref(json_object_get(shapes, "return"));
+            json_decref(shapes);
+        }
+    return json_pack("{s:s,s:s,s:s,s:s%,s:o,s:o}", "kind", f->kind, "path", path, "signature", f->signature,
+                     "name", f->signature, open ? (size_t)(open - f->signature) : strlen(f->signature),
+                     "params", params, "returns", ret ? ret : json_string("any"));
+}
+
 json_t *game_catalogue_json(const game_ops *ops)
 {
     json_t *variants = json_array(), *bots = json_array(), *fns = json_array();
@@ -96,8 +119,7 @@ json_t *game_catalogue_json(const game_ops *ops)
             snprintf(path, sizeof path, "/play/%s%s%s", ops->name, f->name[0] ? "/" : "", f->name);
         else
             snprintf(path, sizeof path, "/%s/%s/%s", f->kind, ops->name, f->name);
-        json_array_append_new(fns, json_pack("{s:s,s:s,s:s}", "kind", f->kind, "path",
-                                             path, "signature", f->signature));
+        json_array_append_new(fns, fn_json(ops, f, path));
     }
     char md[96], html[96];
     snprintf(md, sizeof md, "/docs/rules/%s.md", ops->name);

@@ -2,10 +2,11 @@
 
 Two uses:
 
-1. A reference implementation for an autograder. Every course function of
-   Comp10001-Bo and Phazed is here under its course name and signature and
-   answers by asking a Croupier server, with the Python value the course's
-   own function returns (tuples where the specification has tuples):
+1. A reference implementation for an autograder. Every course function the
+   server serves (GET /rules: Comp10001-Bo's and Phazed's) is here under its
+   course name and parameters and answers by asking the server, with the
+   Python value the course's own function returns (tuples where the
+   specification has tuples, by the shape the server gives):
 
        import croupier                        # CROUPIER_URL, or set:
        croupier.BASE_URL = "http://127.0.0.1:8080"
@@ -32,11 +33,8 @@ import urllib.parse
 import urllib.request
 
 __all__ = [
-    "BASE_URL", "TIMEOUT", "Client", "CroupierError", "CroupierUnavailable", "from_json", "case_args",
-    "case_expected",
-    "comp10001bo_match_build", "comp10001bo_match_discard", "comp10001bo_is_valid_play",
-    "comp10001bo_play", "comp10001bo_bonus",
-    "phazed_group_type", "phazed_phase_type", "phazed_is_valid_play", "phazed_score", "phazed_play",
+    "BASE_URL", "TIMEOUT", "Client", "CroupierError", "CroupierUnavailable", "CourseFunction", "functions",
+    "from_json", "case_args", "case_expected",
 ]
 
 #: The server the course functions ask (read at every call).
@@ -81,12 +79,6 @@ class CroupierUnavailable(CroupierError):
 #   {"by_first": {"<v>": S, ..., "*": S}}  by the array's first member (as JSON text)
 
 #: A Comp10001-Bo play: (play_type, source, destination), tuples throughout.
-BO_PLAY = "tuple"
-#: A Phazed play: (play_type, content); a phase (3, (phase_id, [group, ...]))
-#: keeps its groups as lists.
-PZ_PLAY = {"by_first": {"3": {"tuple": ["any", {"tuple": ["any", "any"]}]}, "*": "tuple"}}
-
-
 def from_json(value, shape):
     """The Python value of `value` (parsed JSON) under `shape`: the arrays
     the shape calls tuples become tuples."""
@@ -247,69 +239,87 @@ def _decode(raw, headers):
 
 
 # --- the course functions ------------------------------------------------------
+#
+# None is written here: they are the server's. GET /rules lists every game's
+# course functions with their course name, parameters and the shape of
+# their answer, and croupier.<name> is built from that row on first use
+# (a module __getattr__, PEP 562), so a game the server adds needs nothing
+# of this file.
 
-def _ask(kind, game, fn, args, variant, shape="any"):
-    return from_json(Client().call(kind, game, fn, args, variant), shape)
-
-
-def comp10001bo_match_build(play_card, build_pile, *, variant=None):
-    """True if play_card may go on build_pile."""
-    return _ask("validate", "comp10001bo", "match_build", [play_card, build_pile], variant)
-
-
-def comp10001bo_match_discard(play_card, discard_pile, player_no, to_player_no, from_hand=True, *,
-                              variant=None):
-    """0 invalid, 1 valid, 2 valid and turn-ending."""
-    return _ask("validate", "comp10001bo", "match_discard",
-                [play_card, discard_pile, player_no, to_player_no, from_hand], variant)
+_CATALOGUES = {}  # BASE_URL -> {course name: CourseFunction}
 
 
-def comp10001bo_is_valid_play(play, player_no, hand, stockpiles, discard_piles, build_piles, *,
-                              variant=None):
-    """0 invalid, 1 valid, 2 valid and turn-ending, 3 no play is possible."""
-    return _ask("validate", "comp10001bo", "is_valid_play",
-                [play, player_no, hand, stockpiles, discard_piles, build_piles], variant)
+class CourseFunction:
+    """A course function the server serves (a row of GET /rules'
+    "functions"), called as the course calls it: positional or keyword
+    arguments by the course's parameter names, and variant=... for a
+    variant; the answer as the course's Python value (its tuples)."""
+
+    def __init__(self, game, row):
+        self.game, self.kind, self.signature = game, row["kind"], row["signature"]
+        self.__name__ = self.name = row["name"]
+        self.__doc__ = row["signature"]
+        rest = row["path"].split("/")[3:]  # /validate/<game>/<fn>, /play/<game>[/<fn>]
+        self.fn = rest[0] if rest else None
+        self.params = [p["name"] for p in row["params"]]
+        self.required = [p["name"] for p in row["params"] if p["required"]]
+        self.returns = row.get("returns", "any")
+
+    def __repr__(self):
+        return f"<croupier course function {self.signature}>"
+
+    def __call__(self, *args, variant=None, **kwargs):
+        if len(args) > len(self.params):
+            raise TypeError(f"{self.name}() takes {len(self.params)} arguments, {len(args)} given")
+        values = dict(zip(self.params, args))
+        for k, v in kwargs.items():
+            if k not in self.params:
+                raise TypeError(f"{self.name}() got an unexpected keyword argument {k!r}")
+            if k in values:
+                raise TypeError(f"{self.name}() got multiple values for argument {k!r}")
+            values[k] = v
+        missing = [p for p in self.required if p not in values]
+        if missing:
+            raise TypeError(f"{self.name}() missing required argument(s): {', '.join(missing)}")
+        # the optional parameters left out at the end are not sent: the server's defaults
+        n = max((i + 1 for i, p in enumerate(self.params) if p in values), default=0)
+        result = Client().call(self.kind, self.game, self.fn, [values.get(p) for p in self.params[:n]], variant)
+        return from_json(result, self.returns)
 
 
-def comp10001bo_play(player_no, hand, stockpiles, discard_piles, build_piles, play_history, *,
-                     variant=None):
-    """A legal play, as the 3-tuple (play_type, source, destination)."""
-    return _ask("play", "comp10001bo", None,
-                [player_no, hand, stockpiles, discard_piles, build_piles, play_history], variant, BO_PLAY)
+def functions():
+    """{course name: CourseFunction} of the server at BASE_URL (asked once
+    per BASE_URL; CroupierUnavailable when it does not answer)."""
+    base = BASE_URL
+    if base not in _CATALOGUES:
+        fns = {}
+        for g in Client(base).rules()["games"]:
+            for row in g.get("functions") or []:
+                fns[row["name"]] = CourseFunction(g["game"], row)
+        _CATALOGUES[base] = fns
+    return _CATALOGUES[base]
 
 
-def comp10001bo_bonus(player_no, hand, holds_embargo, embargoed, stockpiles, discard_piles, build_piles,
-                      play_history):
-    """The bonus game's play function: a legal play (embargo plays
-    (4, None, (2, target)) and (5, None, destination) included)."""
-    return _ask("play", "comp10001bo", "bonus",
-                [player_no, hand, holds_embargo, embargoed, stockpiles, discard_piles, build_piles,
-                 play_history], None, BO_PLAY)
+def _later(name):
+    """The course function `name` of a server that has not answered yet:
+    asked again at the call (CroupierUnavailable if it still does not)."""
+    def call(*args, **kwargs):
+        f = functions().get(name)
+        if f is None:
+            raise AttributeError(f"the server at {BASE_URL} has no course function {name}")
+        return f(*args, **kwargs)
+    call.__name__ = name
+    return call
 
 
-def phazed_group_type(group, *, variant=None):
-    """The sorted list of group types (1-7) of group, [] if none."""
-    return _ask("validate", "phazed", "group_type", [group], variant)
-
-
-def phazed_phase_type(phase, *, variant=None):
-    """The sorted list of phase types (1-7) of phase, [] if none."""
-    return _ask("validate", "phazed", "phase_type", [phase], variant)
-
-
-def phazed_is_valid_play(play, player_id, table, turn_history, phase_status, hand, discard, *,
-                         variant=None):
-    """True if play is valid now."""
-    return _ask("validate", "phazed", "is_valid_play",
-                [play, player_id, table, turn_history, phase_status, hand, discard], variant)
-
-
-def phazed_score(hand, *, variant=None):
-    """The penalty points of hand."""
-    return _ask("validate", "phazed", "score", [hand], variant)
-
-
-def phazed_play(player_id, table, turn_history, phase_status, hand, discard, *, variant=None):
-    """A valid play, as the 2-tuple (play_type, content)."""
-    return _ask("play", "phazed", None, [player_id, table, turn_history, phase_status, hand, discard],
-                variant, PZ_PLAY)
+def __getattr__(name):
+    if name.startswith("_") or "_" not in name:
+        raise AttributeError(f"module 'croupier' has no attribute {name!r}")
+    try:
+        fns = functions()
+    except CroupierUnavailable:
+        return _later(name)
+    if name in fns:
+        return fns[name]
+    raise AttributeError(f"module 'croupier' has no attribute {name!r} (the course functions of the server at "
+                         f"{BASE_URL}: {', '.join(sorted(fns)) or 'none'})")

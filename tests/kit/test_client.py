@@ -115,13 +115,35 @@ class CourseFunctions(unittest.TestCase):
         self.assertEqual(f([[["2C"], []], [[], []]], {"tuple_of": {"tuple_of": "any"}}), ((["2C"], []), ([], [])))
         self.assertEqual(f([[0, [2, "2C", [0, 0]]]], {"list": "tuple"}), [(0, (2, "2C", (0, 0)))])
         self.assertEqual(f([[None, []], [1, [["2S"]]]], {"list": {"tuple": ["any", "any"]}}), [(None, []), (1, [["2S"]])])
-        self.assertEqual(f([3, [1, [["2S"], ["5S"]]]], croupier.PZ_PLAY), (3, (1, [["2S"], ["5S"]])))
-        self.assertEqual(f([4, ["AD", [1, 0, 3]]], croupier.PZ_PLAY), (4, ("AD", (1, 0, 3))))
-        self.assertEqual(f([1, ["2C", [1, 0]], [1, [2, 3]]], croupier.BO_PLAY), (1, ("2C", (1, 0)), (1, (2, 3))))
-        self.assertEqual(f([4, None, [2, 1]], croupier.BO_PLAY), (4, None, (2, 1)))
-        self.assertEqual(f([3, None, [None, None]], croupier.BO_PLAY), NO_PLAY)
-        self.assertEqual(f([6, 2], croupier.PZ_PLAY), (6, 2))
-        self.assertEqual(f([1, None], croupier.PZ_PLAY), (1, None))
+        pz, bo = croupier.phazed_play.returns, croupier.comp10001bo_play.returns  # the server's shapes
+        self.assertEqual(f([3, [1, [["2S"], ["5S"]]]], pz), (3, (1, [["2S"], ["5S"]])))
+        self.assertEqual(f([4, ["AD", [1, 0, 3]]], pz), (4, ("AD", (1, 0, 3))))
+        self.assertEqual(f([1, ["2C", [1, 0]], [1, [2, 3]]], bo), (1, ("2C", (1, 0)), (1, (2, 3))))
+        self.assertEqual(f([4, None, [2, 1]], bo), (4, None, (2, 1)))
+        self.assertEqual(f([3, None, [None, None]], bo), NO_PLAY)
+        self.assertEqual(f([6, 2], pz), (6, 2))
+        self.assertEqual(f([1, None], pz), (1, None))
+
+    def test_the_functions_are_the_servers(self):
+        rows = {f["name"]: f for g in croupier.Client().rules()["games"] for f in g.get("functions") or []}
+        self.assertEqual(set(croupier.functions()), set(rows))
+        self.assertGreaterEqual(len(rows), 10)
+        for name, row in rows.items():
+            fn = getattr(croupier, name)
+            self.assertEqual(fn.params, [p["name"] for p in row["params"]], name)
+            self.assertEqual(fn.__doc__, row["signature"])
+        with self.assertRaises(AttributeError) as e:
+            croupier.phazed_no_such_function
+        self.assertIn("phazed_score", str(e.exception))
+        self.assertFalse(hasattr(croupier, "no_such_thing"))
+        # arguments by the course's names, checked before any request
+        self.assertEqual(croupier.comp10001bo_match_discard(play_card="2C", discard_pile=[], player_no=0,
+                                                            to_player_no=0), 2)
+        self.assertEqual(croupier.comp10001bo_match_discard("2C", [], 0, 0, False), 0)
+        for bad in (lambda: croupier.phazed_score(), lambda: croupier.phazed_score([], hands=[]),
+                    lambda: croupier.phazed_score([], hand=[]), lambda: croupier.phazed_score([], []),):
+            with self.assertRaises(TypeError):
+                bad()
 
     def test_generated_cases_agree_with_the_course_functions(self):
         cl = croupier.Client()
