@@ -5,7 +5,7 @@
 #define CROUPIER_TEST_HANABI_RIG_H
 
 /* Deck: the cards in `prefix` (space separated) first, then the rest. */
-static void rig(hanabi_state *st, int variant, int np, int endrule, int first, const char *prefix)
+static void rig(hn_state *st, int variant, int np, int endrule, int first, const char *prefix)
 {
     uint8_t deck[HN_MAXDECK];
     int count[31] = {0}, n = 0, nsuits = variant ? 6 : 5;
@@ -35,7 +35,7 @@ static void rig(hanabi_state *st, int variant, int np, int endrule, int first, c
 /* As if the 1 to `upto` of every suit had been played: those cards taken
  * from the undrawn deck, counted as drawn, and on the fireworks (the state
  * keeps the game's invariants: every card drawn is in one place). */
-static inline void rig_fireworks(hanabi_state *st, int upto) /* inline: not every includer uses it */
+static inline void rig_fireworks(hn_state *st, int upto) /* inline: not every includer uses it */
 {
     for (int s = 0; s < st->nsuits; s++)
         for (int r = 1; r <= upto; r++) {

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "game.h"
-#include "hanabi/hanabi.h"
+#include "hanabi/hn.h"
 
 extern const game_ops hanabi_ops;
 #define OPS (&hanabi_ops)
@@ -40,7 +40,7 @@ static json_t *J(const char *text)
 #include "hanabi_rig.h"
 
 
-static int apply_text(hanabi_state *st, int seat, const char *play, json_t **rec, game_err *e)
+static int apply_text(hn_state *st, int seat, const char *play, json_t **rec, game_err *e)
 {
     json_t *p = J(play);
     memset(e, 0, sizeof *e);
@@ -49,7 +49,7 @@ static int apply_text(hanabi_state *st, int seat, const char *play, json_t **rec
     return rc;
 }
 
-static void ok(hanabi_state *st, int seat, const char *play)
+static void ok(hn_state *st, int seat, const char *play)
 {
     game_err e;
     int rc = apply_text(st, seat, play, NULL, &e);
@@ -58,9 +58,9 @@ static void ok(hanabi_state *st, int seat, const char *play)
 }
 
 /* An illegal play: ERR_ILLEGAL with `rule`, state bytes unchanged. */
-static void illegal(hanabi_state *st, int seat, const char *play, const char *rule)
+static void illegal(hn_state *st, int seat, const char *play, const char *rule)
 {
-    static hanabi_state before;
+    static hn_state before;
     game_err e;
     game_verdict v;
     memcpy(&before, st, sizeof before);
@@ -76,9 +76,9 @@ static void illegal(hanabi_state *st, int seat, const char *play, const char *ru
 }
 
 /* A malformed play: ERR_BAD_MEMBER at `pointer`, state unchanged. */
-static void malformed(hanabi_state *st, int seat, const char *play, const char *pointer)
+static void malformed(hn_state *st, int seat, const char *play, const char *pointer)
 {
-    static hanabi_state before;
+    static hn_state before;
     game_err e;
     memcpy(&before, st, sizeof before);
     int rc = apply_text(st, seat, play, NULL, &e);
@@ -101,7 +101,7 @@ static int C(const char *s)
     return c;
 }
 
-static void play_game(hanabi_state *st, const char *variant, int np, uint64_t seed, const char *bot,
+static void play_game(hn_state *st, const char *variant, int np, uint64_t seed, const char *bot,
                       const char *end)
 {
     game_err e;
@@ -119,7 +119,7 @@ static void play_game(hanabi_state *st, const char *variant, int np, uint64_t se
 static void test_deck_and_deal(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     game_err e;
     int firsts[HN_MAXP] = {0};
     for (int v = 0; v < 2; v++)
@@ -163,7 +163,7 @@ static void test_deck_and_deal(void **unused)
 static void test_options(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     game_err e;
     json_t *o = J("{\"end\":\"standard\"}");
     assert_int_equal(game_init(OPS, &st, "standard", 3, 9, o, &e), 0);
@@ -196,7 +196,7 @@ static void test_options(void **unused)
 static void test_hints(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     json_t *rec;
     game_err e;
     rig(&st, 0, 2, 0, 0, P0 P1);
@@ -228,7 +228,7 @@ static void test_hints(void **unused)
 static void test_rainbow_hints(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     json_t *rec;
     game_err e;
     /* player 1 holds one rainbow card and no red, yellow or blue */
@@ -236,7 +236,7 @@ static void test_rainbow_hints(void **unused)
     illegal(&st, 0, "{\"type\":\"hint\",\"target\":1,\"color\":\"M\"}", "hint.rainbow");
     /* every colour hint touches the rainbow card, even a colour they lack */
     for (int c = 0; c < 5; c++) {
-        static hanabi_state t;
+        static hn_state t;
         memcpy(&t, &st, sizeof t);
         json_t *p = json_pack("{s:i,s:i,s:i}", "actionType", 0, "target", 1, "color", c);
         assert_int_equal(game_apply(OPS, &t, 0, p, &rec, &e), 0);
@@ -277,7 +277,7 @@ static void test_rainbow_hints(void **unused)
 static void test_discard_and_draw_order(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     json_t *rec;
     game_err e;
     rig(&st, 0, 2, 0, 0, P0 P1 "B4 B5");
@@ -320,7 +320,7 @@ static void test_discard_and_draw_order(void **unused)
 static void test_play_rules(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     json_t *rec;
     game_err e;
     rig(&st, 0, 2, 0, 0, "R1 R2 R3 R4 R5 Y2 Y1 B1 G1 W1");
@@ -368,7 +368,7 @@ static void test_play_rules(void **unused)
 static void test_errors_end_keeps_score(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     rig(&st, 0, 3, 0, 1, "Y1 Y1 Y1 Y2 Y2 R1 R2 R3 B3 B4 G1 G3 G4 W3 W4");
     ok(&st, 1, "{\"type\":\"play\",\"card\":0}"); /* R1 */
     ok(&st, 2, "{\"type\":\"play\",\"card\":0}"); /* G1 */
@@ -399,7 +399,7 @@ static void test_errors_end_keeps_score(void **unused)
 static void test_all_fives_end(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     for (int v = 0; v < 2; v++) {
         rig(&st, v, 2, 0, 0, v ? "R5 Y5 B5 G5 W5 M5 R1 R1 Y1 Y1" : "R5 Y5 B5 G5 W5 R1 R1 Y1 Y1 B1");
         rig_fireworks(&st, 4);
@@ -425,7 +425,7 @@ static void test_all_fives_end(void **unused)
 
 /* Policy: discard the oldest card when allowed, else hint number of the
  * next player's first card. Never errs, never plays. */
-static void discard_policy(hanabi_state *st)
+static void discard_policy(hn_state *st)
 {
     game_err e;
     json_t *p;
@@ -441,7 +441,7 @@ static void discard_policy(hanabi_state *st)
 static void test_end_deck_both_options(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     /* 2 players, standard deck: 40 draws; hints at even turns (0-based),
      * discards at odd ones, so the 40th draw is turn 79. */
     rig(&st, 0, 2, HN_RULE_STANDARD, 0, "");
@@ -530,7 +530,7 @@ static json_t *numeric_form(const json_t *ours)
 static void test_numeric_form_equals_ours(void **unused)
 {
     (void)unused;
-    static hanabi_state st, a, b;
+    static hn_state st, a, b;
     game_err e;
     for (int g = 0; g < 12; g++) {
         play_game(&st, g % 2 ? "rainbow" : "standard", 2 + g % 4, 300 + g, "random", "seed");
@@ -557,7 +557,7 @@ static void test_numeric_form_equals_ours(void **unused)
 static void test_play_shapes(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     rig(&st, 0, 2, 0, 0, P0 P1);
     malformed(&st, 0, "[3,0]", "");
     malformed(&st, 0, "\"play\"", "");
@@ -599,7 +599,7 @@ static void test_play_shapes(void **unused)
 static void test_legal_lists_every_valid_play(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     game_err e;
     char why[320];
     for (int g = 0; g < 8; g++) {
@@ -644,7 +644,7 @@ static void test_legal_lists_every_valid_play(void **unused)
 static void test_views_hide_own_cards(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     /* W5 and B5 exist once: player 0 holds W5, player 1 holds B5 */
     rig(&st, 0, 2, 0, 0, "W5 R1 R1 Y3 Y3 B5 G2 G2 G3 G3 R5 Y5 G5");
     char *v0 = text_of(OPS->view(&st, 0)), *v1 = text_of(OPS->view(&st, 1));
@@ -682,7 +682,7 @@ static void test_views_hide_own_cards(void **unused)
 static void test_view_shape_and_negative_info(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     rig(&st, 0, 2, 0, 0, P0 P1);
     ok(&st, 0, "{\"type\":\"hint\",\"target\":1,\"color\":\"R\"}"); /* touches R3 (index 2) */
     ok(&st, 1, "{\"type\":\"hint\",\"target\":0,\"number\":1}");    /* touches 0, 2, 3, 4 */
@@ -721,7 +721,7 @@ static void test_view_shape_and_negative_info(void **unused)
 
 /* Everything `reader` is shown: view, history, events, legal plays and (on
  * its turn) help mode, as one text. */
-static char *shown(const hanabi_state *st, int reader)
+static char *shown(const hn_state *st, int reader)
 {
     json_t *all = json_pack("{s:o,s:o,s:o}", "view", OPS->view(st, reader), "history", OPS->history(st, reader),
                             "events", OPS->events(st, reader, 0));
@@ -740,7 +740,7 @@ static char *shown(const hanabi_state *st, int reader)
 static void test_mask_clears_vacated_slots(void **unused)
 {
     (void)unused;
-    static hanabi_state st, m;
+    static hn_state st, m;
     game_err e;
     char why[320];
     int checked = 0;
@@ -766,7 +766,7 @@ static void test_mask_clears_vacated_slots(void **unused)
 static void test_readers_see_only_what_they_may(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     /* The five 5s exist once each. Player 0 holds R5 and draws G5, player 1
      * holds Y5 and draws W5, player 2 holds B5. */
     rig(&st, 0, 3, 0, 0, "R5 R1 Y1 B1 G1 Y5 W1 R1 Y1 B1 B5 G1 W1 R2 Y2 G5 W5");
@@ -874,7 +874,7 @@ static void test_readers_see_only_what_they_may(void **unused)
 static void test_explanations_say_only_public_things(void **unused)
 {
     (void)unused;
-    static hanabi_state st, before;
+    static hn_state st, before;
     static const char *const PATTERNS[] = {
         "^plays card [1-5]: the hints prove it fits a firework pile$",
         "^(HINT): then they know (a touched card|one of their cards) is playable$",
@@ -983,7 +983,7 @@ static void keys_are(json_t *o, const char *expected)
 static void test_events(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     rig(&st, 0, 3, 0, 1, "R1 R2 Y1 B1 G1 W1 W2 R3 B1 G5 Y4 Y4 G3 B2 B3 R4 W3");
     ok(&st, 1, "{\"type\":\"hint\",\"target\":2,\"color\":\"Y\"}");     /* touches 0, 1 */
     ok(&st, 2, "{\"type\":\"hint\",\"target\":0,\"number\":1}");        /* touches 0, 2, 3, 4 */
@@ -1094,7 +1094,7 @@ static void test_events(void **unused)
 static void test_export_hanablive(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     /* 3 players, player 1 starts. Our deck: p0 R1 R2 Y1 B1 G1, p1 W1 W2 R3
      * B1 G5, p2 Y4 Y4 G3 B2 B3, then R4 W3 ... hanab.live deals from its
      * first player (our 1), so its deck is our p1 hand, p2 hand, p0 hand,
@@ -1163,7 +1163,7 @@ static void test_export_hanablive(void **unused)
 
 /* The hanab.live export stops where hanab.live's server ends the game, and
  * names what it leaves out and a score it counts otherwise. */
-static json_t *export_json(const hanabi_state *st)
+static json_t *export_json(const hn_state *st)
 {
     char *out = NULL;
     size_t len = 0;
@@ -1178,7 +1178,7 @@ static json_t *export_json(const hanabi_state *st)
 static void test_export_hanablive_end(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     /* seed 2, 3 rules bots, the seed's end rule: 66 actions. The 61st draws
      * the last card; hanab.live (EndTurn = Turn + players + 1) plays 3 more
      * turns and ends after the 64th, at 17 points; the game goes on to 18. */
@@ -1270,9 +1270,9 @@ static void test_export_hanablive_end(void **unused)
 
 /* --- state codec ------------------------------------------------------------------ */
 
-static void roundtrip(const hanabi_state *st)
+static void roundtrip(const hn_state *st)
 {
-    static hanabi_state back;
+    static hn_state back;
     game_err e;
     json_t *j = OPS->encode(st);
     memset(&back, 0xAB, sizeof back);
@@ -1290,7 +1290,7 @@ static void roundtrip(const hanabi_state *st)
 static void test_roundtrip_all_states(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     game_err e;
     char why[320];
     const char *bots[2] = {"rules", "random"};
@@ -1309,7 +1309,7 @@ static void test_roundtrip_all_states(void **unused)
 
 static void expect_decode_bad(json_t *good, const char *key, json_t *value, const char *pointer)
 {
-    static hanabi_state st, before;
+    static hn_state st, before;
     game_err e;
     json_t *blob = json_deep_copy(good);
     if (value)
@@ -1328,7 +1328,7 @@ static void expect_decode_bad(json_t *good, const char *key, json_t *value, cons
 static void test_decode_hostile(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     game_err e;
     rig(&st, 0, 3, 0, 2, "R1 R2 Y1 B1 G1 W1 W2 R3 B1 G5 Y4 Y4 G3 B2 B3 R4 W3");
     ok(&st, 2, "{\"type\":\"hint\",\"target\":0,\"number\":1}");
@@ -1396,7 +1396,7 @@ static void test_decode_hostile(void **unused)
 static void test_hint_ignores_own_cards(void **unused)
 {
     (void)unused;
-    static hanabi_state st, alt;
+    static hn_state st, alt;
     game_err e;
     char why[320];
     for (int g = 0; g < 60; g++) {
@@ -1424,7 +1424,7 @@ static void test_hint_ignores_own_cards(void **unused)
 static void test_rules_beats_random(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     for (int np = 2; np <= 5; np++) {
         double rules = 0, rnd = 0;
         for (int g = 0; g < 40; g++) {
@@ -1448,7 +1448,7 @@ static void test_rules_json_and_registry(void **unused)
     assert_non_null(json_object_get(r, "plays"));
     /* every example play is well-formed */
     json_t *ex = json_object_get(json_object_get(r, "plays"), "examples");
-    static hanabi_state st;
+    static hn_state st;
     rig(&st, 0, 3, 0, 0, "R1 R2 Y1 B1 G1 W1 W2 R3 B1 G5 Y4 R4 G3 B2 B3");
     for (size_t i = 0; i < json_array_size(ex); i++) {
         game_verdict v;
@@ -1458,7 +1458,7 @@ static void test_rules_json_and_registry(void **unused)
     json_decref(r);
     assert_ptr_equal(game_find("hanabi"), OPS);
     assert_true(OPS->cooperative);
-    assert_int_equal(OPS->state_size, sizeof(hanabi_state));
+    assert_int_equal(OPS->state_size, sizeof(hn_state));
     assert_string_equal(OPS->bots[0].name, "conventions"); /* people's partner, and /hint */
     assert_true(game_has_bot(OPS, "rules"));
     assert_true(game_has_variant(OPS, "rainbow"));

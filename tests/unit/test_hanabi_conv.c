@@ -1,5 +1,5 @@
 /* test_hanabi_conv.c: unit tests of the `conventions` Hanabi strategy
- * (engine/hanabi/hanabi_conv.c).
+ * (engine/hanabi/hn_conv.c).
  *
  * - It never depends on what the masked state hides: over many positions of
  *   seeded games (2-5 players, standard and rainbow, both end rules) the
@@ -24,22 +24,22 @@
 #include <string.h>
 
 #include "game.h"
-#include "hanabi/hanabi.h"
+#include "hanabi/hn.h"
 
 #include "hanabi_rig.h"
 
 
 /* The bot's choice for the seat to move, from the masked state. */
-static void choose(const hanabi_state *st, hn_play *p, char *why, size_t whylen)
+static void choose(const hn_state *st, hn_play *p, char *why, size_t whylen)
 {
-    static hanabi_state m;
+    static hn_state m;
     hn_mask(st, st->cur, &m);
     hn_conv_bot(&m, st->cur, p, why, whylen);
     assert_true(hn_judge(st, p, NULL, 0, NULL));
 }
 
 /* A person's play, applied as the server would after judging it. */
-static void person(hanabi_state *st, int type, int target, int value)
+static void person(hn_state *st, int type, int target, int value)
 {
     hn_play p = {type, target, value};
     assert_true(hn_judge(st, &p, NULL, 0, NULL));
@@ -56,7 +56,7 @@ static void expect(const hn_play *p, int type, int target, int value)
 
 /* The full state with the seat's own cards and the undrawn deck exchanged
  * (both hidden from the seat): a position it cannot tell from the real one. */
-static void exchange_hidden(const hanabi_state *st, int seat, hanabi_state *alt)
+static void exchange_hidden(const hn_state *st, int seat, hn_state *alt)
 {
     *alt = *st;
     int k = alt->next;
@@ -81,7 +81,7 @@ static void exchange_hidden(const hanabi_state *st, int seat, hanabi_state *alt)
 static void test_masked_full_and_exchanged_agree(void **unused)
 {
     (void)unused;
-    static hanabi_state st, m, alt;
+    static hn_state st, m, alt;
     long positions = 0;
     for (int np = 2; np <= 5; np++)
         for (int variant = 0; variant <= 1; variant++)
@@ -118,7 +118,7 @@ static void test_masked_full_and_exchanged_agree(void **unused)
 static void test_mixed_tables_with_random_seats(void **unused)
 {
     (void)unused;
-    static hanabi_state st, m;
+    static hn_state st, m;
     long positions = 0;
     for (int g = 0; g < 40; g++) {
         int np = 2 + g % 4;
@@ -153,7 +153,7 @@ static void test_mixed_tables_with_random_seats(void **unused)
 static void test_explanations_and_sure_plays(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     static const char *const PATTERNS[] = {
         "^plays card [1-5]: (a play clue asked for it|the clues prove it fits a pile|the clues and the cards "
         "it sees prove it fits a pile|a discard finesse: the discarded card was this one)$",
@@ -213,7 +213,7 @@ static void test_explanations_and_sure_plays(void **unused)
             used[k]++;
             n++;
             {
-                static hanabi_state m;
+                static hn_state m;
                 hn_play q;
                 char said[320];
                 hn_mask(&st, s, &m);
@@ -275,7 +275,7 @@ static void test_explanations_and_sure_plays(void **unused)
 static void test_five_on_chop_is_saved(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     hn_play p;
     char why[320];
     rig(&st, 0, 3, HN_RULE_STANDARD, 0, SAVE_DEAL);
@@ -291,7 +291,7 @@ static void test_five_on_chop_is_saved(void **unused)
 static void test_a_persons_save_reads_the_same(void **unused)
 {
     (void)unused;
-    static hanabi_state by_bot, by_person;
+    static hn_state by_bot, by_person;
     hn_play a, b;
     char wa[320], wb[320];
     rig(&by_bot, 0, 3, HN_RULE_STANDARD, 0, SAVE_DEAL);
@@ -310,7 +310,7 @@ static void test_a_persons_save_reads_the_same(void **unused)
 static void test_chop_clue_that_cannot_save_is_a_play(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     hn_play p;
     char why[320];
     rig(&st, 0, 3, HN_RULE_STANDARD, 0, "Y4 B2 W4 R3 G3  R1 Y3 B4 W2 R4  Y2 B3 W3 R2 G2");
@@ -323,7 +323,7 @@ static void test_chop_clue_that_cannot_save_is_a_play(void **unused)
 static void test_last_copy_on_chop_is_saved(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     hn_play p;
     char why[320];
     /* player 2 discards their oldest card, a Y3; player 0's next player is 1,
@@ -343,7 +343,7 @@ static void test_last_copy_on_chop_is_saved(void **unused)
 static void test_clue_off_chop_is_a_play(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     hn_play p;
     char why[320];
     rig(&st, 0, 3, HN_RULE_STANDARD, 0, "Y4 B2 W4 R3 G3  Y3 R3 B4 W2 R1  Y2 B3 W3 R2 G2");
@@ -364,7 +364,7 @@ static void test_clue_off_chop_is_a_play(void **unused)
 static void test_rainbow_play_clue(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     hn_play p;
     char why[320];
     rig(&st, 1, 3, HN_RULE_STANDARD, 0, "Y4 B2 W4 R3 G3  Y3 B4 W2 G4 M1  Y2 B3 W3 R2 G2");
@@ -378,7 +378,7 @@ static void test_rainbow_play_clue(void **unused)
 static void test_bot_play_clue_is_followed(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     hn_play p;
     char why[320];
     rig(&st, 0, 2, HN_RULE_STANDARD, 0, "Y4 B2 W4 R3 G3  Y3 G4 B4 W2 R1");
@@ -396,7 +396,7 @@ static void test_bot_play_clue_is_followed(void **unused)
 static void test_scores(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     static const double floor_[2][6] = {{0, 0, 22.0, 22.0, 21.3, 19.8}, {0, 0, 26.0, 26.5, 25.8, 24.3}};
     for (int variant = 0; variant <= 1; variant++)
         for (int np = 2; np <= 5; np++) {

@@ -1,5 +1,5 @@
 /* test_hanabi_info.c: unit tests of `info`, the hat-guessing information
- * strategy (engine/hanabi/hanabi_info.c).
+ * strategy (engine/hanabi/hn_info.c).
  *
  * The strategy may read only what its seat may know. The main test plays
  * many seeded games of both variants, 2 to 5 players and both end rules,
@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "game.h"
-#include "hanabi/hanabi.h"
+#include "hanabi/hn.h"
 
 extern const game_ops hanabi_ops;
 #define OPS (&hanabi_ops)
@@ -38,7 +38,7 @@ extern const game_ops hanabi_ops;
 #define UNDER_ASAN 0
 #endif
 
-static void start(hanabi_state *st, int variant, int np, int endrule, uint64_t seed)
+static void start(hn_state *st, int variant, int np, int endrule, uint64_t seed)
 {
     game_err e;
     json_t *opt = json_pack("{s:s}", "end", endrule == HN_RULE_STANDARD ? "standard" : "seed");
@@ -64,7 +64,7 @@ static void assert_public(const char *why)
  * full state must give the same play and explanation. Returns the score. */
 static int play_checked(int variant, int np, int endrule, uint64_t seed, long *turns)
 {
-    static hanabi_state st, m;
+    static hn_state st, m;
     start(&st, variant, np, endrule, seed);
     while (!st.over) {
         hn_play a, b;
@@ -105,7 +105,7 @@ static void test_masked_equals_full(void **unused)
 static void test_strength(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     int games = UNDER_ASAN ? 6 : 60;
     for (int variant = 0; variant < 2; variant++)
         for (int np = 3; np <= 5; np++) {
@@ -130,7 +130,7 @@ static void test_strength(void **unused)
 static void test_deterministic(void **unused)
 {
     (void)unused;
-    static hanabi_state st, m;
+    static hn_state st, m;
     start(&st, 1, 4, HN_RULE_SEED, 99);
     for (int t = 0; t < 30 && !st.over; t++) {
         hn_play a, b;
@@ -148,7 +148,7 @@ static void test_deterministic(void **unused)
 static void test_short_buffer(void **unused)
 {
     (void)unused;
-    static hanabi_state st, m;
+    static hn_state st, m;
     start(&st, 0, 3, HN_RULE_STANDARD, 5);
     char why[8];
     memset(why, 'x', sizeof why);
@@ -165,7 +165,7 @@ static void test_short_buffer(void **unused)
  * a 48 KiB stack (the strategy itself stays within about 16 KiB). */
 static void *stack_game(void *arg)
 {
-    static hanabi_state st, m;
+    static hn_state st, m;
     int *ok = arg;
     game_err e;
     json_t *opt = json_pack("{s:s}", "end", "standard");

@@ -8,7 +8,7 @@
  * tree; and what jw refuses (a value without a name in an object, a name
  * outside one, containers left open or nested too deep, bytes that are not
  * UTF-8). (2) The view built as a tree, kept below as it was in
- * engine/hanabi/hanabi_codec.c before the view was written as text
+ * engine/hanabi/hn_codec.c before the view was written as text
  * (ref_view and its helpers, verbatim but for the names): its json_dumps
  * against hn_view_text, and hn_view (the text parsed) json_equal to it, for
  * every reader (each seat, the spectator, the observer, the admin) at every
@@ -20,7 +20,7 @@
 
 #include "testkit.h"
 #include "core/jw.h"
-#include "hanabi/hanabi.h"
+#include "hanabi/hn.h"
 
 extern const game_ops hanabi_ops;
 #define OPS (&hanabi_ops)
@@ -245,7 +245,7 @@ static json_t *marks_shared(marks_memo *m, int cols, int nums)
     return v;
 }
 
-static json_t *card_view(const hanabi_state *st, int p, int i, int hidden, marks_memo *m)
+static json_t *card_view(const hn_state *st, int p, int i, int hidden, marks_memo *m)
 {
     const hn_know *k = &st->know[p][i];
     int cols, nums;
@@ -258,7 +258,7 @@ static json_t *card_view(const hanabi_state *st, int p, int i, int hidden, marks
     return o;
 }
 
-static json_t *ref_view(const hanabi_state *st, int seat)
+static json_t *ref_view(const hn_state *st, int seat)
 {
     json_t *o = json_object();
     json_object_set_new(o, "game", json_string("hanabi"));
@@ -316,7 +316,7 @@ static json_t *ref_view(const hanabi_state *st, int seat)
 /* --- history ------------------------------------------------------------------ */
 
 /* The view of every reader of st: text, reference and parsed. */
-static long compare_views(const hanabi_state *st, const char *what)
+static long compare_views(const hn_state *st, const char *what)
 {
     long n = 0;
     for (int r = -3; r < st->np; r++) {
@@ -343,7 +343,7 @@ static long compare_views(const hanabi_state *st, const char *what)
 static void test_hanabi_view_text_is_the_tree(void **unused)
 {
     (void)unused;
-    static hanabi_state st;
+    static hn_state st;
     long compared = 0, games = 0;
     char what[96], why[256];
     for (int g = 0; g < 48; g++) {

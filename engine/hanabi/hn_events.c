@@ -1,4 +1,4 @@
-/* hanabi_events.c: the seed's listener events (section 2.5.2 of 001) as one
+/* hn_events.c: the seed's listener events (section 2.5.2 of 001) as one
  * seat may see them, and the hanab.live JSON export.
  *
  * Both replay the game from its dealt deck and its actions, in the order
@@ -21,7 +21,7 @@
  * what it leaves out, and a score it counts otherwise, is named in an extra
  * member "croupier" (hanab.live ignores members it does not know).
  */
-#include "hanabi.h"
+#include "hn.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -42,7 +42,7 @@ static void push(json_t *a, json_t *ev, long *n, long after)
  * (the seed's protocol sends a player its own cards as -1; an event, once
  * sent, never changes: a reader that asks again gets the same). A past
  * position replayed for a reader (revealed) shows them, as views do. */
-static int event_sees(const hanabi_state *st, int seat, int owner)
+static int event_sees(const hn_state *st, int seat, int owner)
 {
     if (seat >= 0 && seat == owner && !st->revealed)
         return 0;
@@ -56,11 +56,11 @@ static json_t *pair(int c, int hidden)
     return json_pack("[i,i]", hn_suit(c), hn_rank(c));
 }
 
-json_t *hn_events(const hanabi_state *st, int seat, long after)
+json_t *hn_events(const hn_state *st, int seat, long after)
 {
     json_t *a = json_array();
     long n = 0;
-    hanabi_state replay, *r = &replay; /* a copy replayed from the deal */
+    hn_state replay, *r = &replay; /* a copy replayed from the deal */
     memcpy(r, st, sizeof *r);
     hn_start(r, st->variant, st->np, st->endrule, st->first, st->deck, st->ndeck);
 
@@ -132,7 +132,7 @@ static const char *const HL_NAMES[5] = {"Alice", "Bob", "Cathy", "Donald", "Emil
  * are that last case too. */
 enum { HL_PLAYING, HL_STRIKES, HL_FINAL_ROUND, HL_NOTHING_PLAYABLE };
 
-static int hl_nothing_playable(const hanabi_state *r, const uint8_t *gone, const uint8_t *marked)
+static int hl_nothing_playable(const hn_state *r, const uint8_t *gone, const uint8_t *marked)
 {
     for (int s = 0; s < r->nsuits; s++) {
         if (r->fire[s] == 5)
@@ -147,7 +147,7 @@ static int hl_nothing_playable(const hanabi_state *r, const uint8_t *gone, const
 
 /* The member naming how the export differs from the game (NULL: it does
  * not): the actions left out after hanab.live's end, and the two scores. */
-static json_t *hl_difference(const hanabi_state *st, int kept, int why, int hl_score)
+static json_t *hl_difference(const hn_state *st, int kept, int why, int hl_score)
 {
     int dropped = st->nhist - kept, score = hn_score(st);
     if (!dropped && hl_score == score)
@@ -183,7 +183,7 @@ static json_t *hl_difference(const hanabi_state *st, int kept, int why, int hl_s
                      "dropped_actions", dropped, "score", score, "hanablive_score", hl_score);
 }
 
-int hn_export_hanablive(const hanabi_state *st, char **out, size_t *len, game_err *e)
+int hn_export_hanablive(const hn_state *st, char **out, size_t *len, game_err *e)
 {
     int np = st->np, h = st->handsize, f = st->first;
     int map[HN_MAXDECK]; /* our deck index -> exported card order */
@@ -203,7 +203,7 @@ int hn_export_hanablive(const hanabi_state *st, char **out, size_t *len, game_er
                                               "rank", hn_rank(st->deck[inv[x]])));
     json_object_set_new(o, "deck", deck);
 
-    hanabi_state replay, *r = &replay;
+    hn_state replay, *r = &replay;
     memcpy(r, st, sizeof *r);
     hn_start(r, st->variant, np, st->endrule, f, st->deck, st->ndeck);
     uint8_t gone[HN_MAXDECK] = {0}, marked[HN_MAXDECK] = {0}; /* by our deck index */

@@ -1,4 +1,4 @@
-/* hanabi_info.c: `info`, the hat-guessing information strategy, for tables
+/* hn_info.c: `info`, the hat-guessing information strategy, for tables
  * where every seat plays it. docs/research/hanabi-info.md explains the method and
  * names its sources (Cox et al.'s information strategy as hanabi.rs
  * implements it); the code is ours.
@@ -36,7 +36,7 @@
  * read from the history once played), the undrawn deck is never read.
  * Fixed-size arrays; stack use is about 3 KiB.
  */
-#include "hanabi.h"
+#include "hn.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -121,7 +121,7 @@ static int sure(frac f) { return f.den > 0 && f.num == f.den; }
 static int never(frac f) { return f.num == 0; }
 static double fval(frac f) { return f.den ? (double)f.num / f.den : 0; }
 
-static void init_info(info *I, const hanabi_state *st, int me)
+static void init_info(info *I, const hn_state *st, int me)
 {
     memset(I, 0, sizeof *I);
     I->np = st->np;
@@ -613,7 +613,7 @@ static void remove_card(info *I, int p, int i, int c, int kind, int correct)
             I->tab[q][k] &= I->alive;
 }
 
-static void draw_card(info *I, const hanabi_state *st, int p)
+static void draw_card(info *I, const hn_state *st, int p)
 {
     if (I->next >= I->ndeck)
         return;
@@ -624,7 +624,7 @@ static void draw_card(info *I, const hanabi_state *st, int p)
 }
 
 /* Replay the public history: the public tables as every player has them now. */
-static void replay(info *I, const hanabi_state *st)
+static void replay(info *I, const hn_state *st)
 {
     for (int k = 0; k < st->nhist; k++) {
         const hn_hist *h = &st->hist[k];
@@ -784,7 +784,7 @@ static void say(char *why, size_t whylen, const hn_play *p, const char *reason)
     snprintf(why, whylen, "%s: %s", text, reason);
 }
 
-static void decide(info *I, const hanabi_state *st, hn_play *out, char *why, size_t whylen)
+static void decide(info *I, const hn_state *st, hn_play *out, char *why, size_t whylen)
 {
     int me = I->me, n = I->nhand[me];
     int deck_left = st->ndeck - st->next;
@@ -952,7 +952,7 @@ static void decide(info *I, const hanabi_state *st, hn_play *out, char *why, siz
 }
 
 
-void hn_info_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, size_t whylen)
+void hn_info_bot(const hn_state *masked, int seat, hn_play *out, char *why, size_t whylen)
 {
     info I;
     *out = (hn_play){HN_PLAY, 0, 0};

@@ -1,4 +1,4 @@
-/* hanabi_conv.c: `conventions`, the Hanabi strategy a person can learn: the
+/* hn_conv.c: `conventions`, the Hanabi strategy a person can learn: the
  * bot that sits at tables with people and answers /hint.
  * docs/research/hanabi-conventions.md teaches the conventions to a player;
  * hn_conv_rules() is the same set for GET /rules/hanabi.
@@ -34,7 +34,7 @@
  * what clues and conventions said. Cards are counted 1..n from the oldest
  * (card 1 is the oldest, leftmost); players are named by seat number.
  */
-#include "hanabi.h"
+#include "hn.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -279,7 +279,7 @@ static void take(cv *v, int p, int i)
     v->nhand[p]--;
 }
 
-static void draw(cv *v, const hanabi_state *m, int p)
+static void draw(cv *v, const hn_state *m, int p)
 {
     if (v->next >= v->ndeck || v->nhand[p] >= HN_MAXHAND)
         return;
@@ -291,7 +291,7 @@ static void draw(cv *v, const hanabi_state *m, int p)
 }
 
 /* Replay the history of the masked state m as seat `me` lived it. */
-static void replay(const hanabi_state *m, int me, cv *v)
+static void replay(const hn_state *m, int me, cv *v)
 {
     memset(v, 0, sizeof *v);
     v->np = m->np;
@@ -512,9 +512,9 @@ static void give(const cv *v, const hint *h, hn_play *out, char *why, size_t why
 /* The play and its reason, in the bot's voice (you == 0: "plays card 2:
  * ...", the seat named by whoever shows it) or, for help mode, to the
  * player (you == 1: "Play your card 2: ..."). */
-static void conv_choose(const hanabi_state *masked, int seat, hn_play *out, char *why, size_t whylen, int you)
+static void conv_choose(const hn_state *masked, int seat, hn_play *out, char *why, size_t whylen, int you)
 {
-    hanabi_state m; /* masked again: never read what this seat may not see */
+    hn_state m; /* masked again: never read what this seat may not see */
     cv v;
     hn_mask(masked, seat, &m);
     replay(&m, seat, &v);
@@ -644,7 +644,7 @@ static void conv_choose(const hanabi_state *masked, int seat, hn_play *out, char
             return;
         }
         hn_play all[HN_MAXLEGAL]; /* nothing reads true: any legal clue */
-        hanabi_state *st = &m;
+        hn_state *st = &m;
         st->cur = (uint8_t)me;
         int k = hn_legal(st, all), pick = -1, any = -1;
         for (int j = 0; j < k && pick < 0; j++)
@@ -716,12 +716,12 @@ static void conv_choose(const hanabi_state *masked, int seat, hn_play *out, char
              you ? "Discard your card" : "discards card", bi + 1, you ? "you hold" : "it holds");
 }
 
-void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, size_t whylen)
+void hn_conv_bot(const hn_state *masked, int seat, hn_play *out, char *why, size_t whylen)
 {
     conv_choose(masked, seat, out, why, whylen, 0);
 }
 
-void hn_conv_hint(const hanabi_state *masked, int seat, hn_play *out, char *why, size_t whylen)
+void hn_conv_hint(const hn_state *masked, int seat, hn_play *out, char *why, size_t whylen)
 {
     conv_choose(masked, seat, out, why, whylen, 1);
 }
@@ -730,7 +730,7 @@ void hn_conv_hint(const hanabi_state *masked, int seat, hn_play *out, char *why,
 
 /* The state as a spectator may know it: no card of any hand, of the deck,
  * or drawn; the piles, the discards and every action stay. */
-static void mask_public(const hanabi_state *st, hanabi_state *out)
+static void mask_public(const hn_state *st, hn_state *out)
 {
     *out = *st;
     memset(out->deck, 0, sizeof out->deck);
@@ -774,9 +774,9 @@ static void say_discard(const cv *v, int i, char *out, size_t n)
                  "least needed", i + 1);
 }
 
-void hn_conv_explain(const hanabi_state *st, int seat, const hn_play *p, int touched, char *out, size_t n)
+void hn_conv_explain(const hn_state *st, int seat, const hn_play *p, int touched, char *out, size_t n)
 {
-    hanabi_state m;
+    hn_state m;
     cv v;
     mask_public(st, &m);
     replay(&m, -1, &v); /* what everybody knows: a replay that sees no card */

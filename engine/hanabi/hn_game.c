@@ -1,4 +1,4 @@
-/* hanabi_game.c: Hanabi's rules: cards, the deal, judging a play, applying
+/* hn_game.c: Hanabi's rules: cards, the deal, judging a play, applying
  * it (tokens, piles, draws, hint knowledge) and the three end conditions.
  *
  * hn_do() is only ever called with a play hn_judge() found legal, so it
@@ -8,7 +8,7 @@
  * last card is drawn; in both cases every player, the one who triggered it
  * included, then takes exactly one more turn (np turns) and the game ends.
  */
-#include "hanabi.h"
+#include "hn.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -46,7 +46,7 @@ const char *hn_card_name(int c)
     return c >= 1 && c <= 30 ? names[c] : names[0];
 }
 
-void hn_start(hanabi_state *st, int variant, int np, int endrule, int first,
+void hn_start(hn_state *st, int variant, int np, int endrule, int first,
               const uint8_t *deck, int ndeck)
 {
     uint64_t seed = st->seed;
@@ -75,7 +75,7 @@ void hn_start(hanabi_state *st, int variant, int np, int endrule, int first,
     st->reason = -1;
 }
 
-void hn_deal(hanabi_state *st, int variant, int np, int endrule, uint64_t seed)
+void hn_deal(hn_state *st, int variant, int np, int endrule, uint64_t seed)
 {
     uint8_t deck[HN_MAXDECK];
     int n = 0, nsuits = variant ? 6 : 5;
@@ -91,7 +91,7 @@ void hn_deal(hanabi_state *st, int variant, int np, int endrule, uint64_t seed)
     hn_start(st, variant, np, endrule, first, deck, n);
 }
 
-int hn_touch(const hanabi_state *st, int target, int type, int value)
+int hn_touch(const hn_state *st, int target, int type, int value)
 {
     int m = 0;
     for (int i = 0; i < st->nhand[target]; i++) {
@@ -105,7 +105,7 @@ int hn_touch(const hanabi_state *st, int target, int type, int value)
     return m;
 }
 
-int hn_score(const hanabi_state *st)
+int hn_score(const hn_state *st)
 {
     int s = 0;
     for (int k = 0; k < st->nsuits; k++)
@@ -113,9 +113,9 @@ int hn_score(const hanabi_state *st)
     return s;
 }
 
-int hn_max_score(const hanabi_state *st) { return 5 * st->nsuits; }
+int hn_max_score(const hn_state *st) { return 5 * st->nsuits; }
 
-const char *hn_result_name(const hanabi_state *st)
+const char *hn_result_name(const hn_state *st)
 {
     if (!st->over)
         return "playing";
@@ -135,7 +135,7 @@ static int fail(char *why, size_t whylen, const char **rule, const char *id, con
     return 0;
 }
 
-int hn_judge(const hanabi_state *st, const hn_play *p, char *why, size_t whylen,
+int hn_judge(const hn_state *st, const hn_play *p, char *why, size_t whylen,
              const char **rule)
 {
     char buf[200];
@@ -185,7 +185,7 @@ int hn_judge(const hanabi_state *st, const hn_play *p, char *why, size_t whylen,
     return 1;
 }
 
-static void draw(hanabi_state *st, int p, hn_hist *h, int *trigger)
+static void draw(hn_state *st, int p, hn_hist *h, int *trigger)
 {
     if (st->next >= st->ndeck) {
         h->drew = 0;
@@ -205,7 +205,7 @@ static void draw(hanabi_state *st, int p, hn_hist *h, int *trigger)
 
 /* Remove card i of p's hand; the slot it vacates at the end holds nothing
  * (no stale copy of a card for a masked state to keep). */
-static void take(hanabi_state *st, int p, int i)
+static void take(hn_state *st, int p, int i)
 {
     int n = st->nhand[p] - i - 1;
     memmove(&st->hand[p][i], &st->hand[p][i + 1], (size_t)n);
@@ -217,7 +217,7 @@ static void take(hanabi_state *st, int p, int i)
     memset(&st->know[p][st->nhand[p]], 0, sizeof st->know[p][0]);
 }
 
-void hn_do(hanabi_state *st, const hn_play *p)
+void hn_do(hn_state *st, const hn_play *p)
 {
     int s = st->cur, trigger = 0;
     hn_hist h;
@@ -285,7 +285,7 @@ void hn_do(hanabi_state *st, const hn_play *p)
         st->cur = (uint8_t)((st->cur + 1) % st->np);
 }
 
-int hn_legal(const hanabi_state *st, hn_play *out)
+int hn_legal(const hn_state *st, hn_play *out)
 {
     int n = 0, s = st->cur;
     if (st->over)
@@ -308,7 +308,7 @@ int hn_legal(const hanabi_state *st, hn_play *out)
     return n;
 }
 
-void hn_observe(const hanabi_state *st, int seat, hn_obs *o)
+void hn_observe(const hn_state *st, int seat, hn_obs *o)
 {
     memset(o, 0, sizeof *o);
     o->seat = seat;
@@ -341,7 +341,7 @@ void hn_observe(const hanabi_state *st, int seat, hn_obs *o)
     o->final_left = st->final_left;
 }
 
-void hn_mask(const hanabi_state *st, int seat, hanabi_state *out)
+void hn_mask(const hn_state *st, int seat, hn_state *out)
 {
     *out = *st;
     for (int i = st->next; i < HN_MAXDECK; i++)
@@ -360,7 +360,7 @@ void hn_mask(const hanabi_state *st, int seat, hanabi_state *out)
     out->seed = 0;
 }
 
-void hn_redeal(hanabi_state *st, int reader, uint64_t salt)
+void hn_redeal(hn_state *st, int reader, uint64_t salt)
 {
     /* the cards are shuffled where the deal keeps them, in the deck, and
      * the hands read again from it: a position whose invariants hold */
@@ -377,7 +377,7 @@ void hn_redeal(hanabi_state *st, int reader, uint64_t salt)
             st->hand[p][i] = st->deck[st->order[p][i]];
 }
 
-int hn_sees(const hanabi_state *st, int reader, int owner)
+int hn_sees(const hn_state *st, int reader, int owner)
 {
     if (st->over || st->revealed || reader == SEAT_ADMIN || reader == SEAT_OBSERVER)
         return 1;
@@ -403,7 +403,7 @@ void hn_play_text(const hn_play *p, char *out, size_t n)
     }
 }
 
-int hn_invariants(const hanabi_state *st, game_err *e)
+int hn_invariants(const hn_state *st, game_err *e)
 {
     int ok = st->np >= HN_MINP && st->np <= HN_MAXP && st->handsize <= HN_MAXHAND &&
              st->nsuits <= HN_MAXSUITS && st->ndeck <= HN_MAXDECK && st->next <= st->ndeck &&

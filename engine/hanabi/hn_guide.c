@@ -1,4 +1,4 @@
-/* hanabi_guide.c: Hanabi for players (game.h, game_guide): the lobby's and
+/* hn_guide.c: Hanabi for players (game.h, game_guide): the lobby's and
  * the Rules panel's words. No notation here: that is rules()'s. */
 #include "game.h"
 
@@ -41,7 +41,7 @@ static const char *const WINNING[] = {
     NULL,
 };
 
-const game_guide hanabi_guide = {
+const game_guide hn_guide = {
     .summary = "A cooperative fireworks game: you hold your cards facing away from you, so you play them "
                "from your partners' clues. Build five fireworks from 1 to 5 together.",
     .length = "2 to 5 players; a game lasts about 25 minutes (about 60 to 80 turns).",

@@ -1,4 +1,4 @@
-/* hanabi_codec.c: JSON for Hanabi: plays (our form and the seed's numeric
+/* hn_codec.c: JSON for Hanabi: plays (our form and the seed's numeric
  * form), the stored state, per-seat views, history records.
  *
  * The stored state is the game's input, not its position: variant, player
@@ -10,7 +10,7 @@
  * SEAT_SPECTATOR) as "??" with what hints told about it, and the deck
  * order only to SEAT_ADMIN, or to everyone once the game is over.
  */
-#include "hanabi.h"
+#include "hn.h"
 
 #include "core/jsonx.h"
 #include "core/jw.h"
@@ -191,7 +191,7 @@ static json_t *hist_play(const hn_hist *h)
     return hn_play_json(&p);
 }
 
-json_t *hn_encode(const hanabi_state *st)
+json_t *hn_encode(const hn_state *st)
 {
     char seed[17];
     snprintf(seed, sizeof seed, "%016" PRIx64, st->seed);
@@ -214,7 +214,7 @@ json_t *hn_encode(const hanabi_state *st)
     return o;
 }
 
-static int decode_body(hanabi_state *st, const json_t *j, game_err *e)
+static int decode_body(hn_state *st, const json_t *j, game_err *e)
 {
     static const char *const KEYS[] = {"game", "variant", "players", "options", "seed", "rng",
                                        "bot_rng", "first", "deck", "actions", NULL};
@@ -299,9 +299,9 @@ static int decode_body(hanabi_state *st, const json_t *j, game_err *e)
     return 0;
 }
 
-int hn_decode(hanabi_state *out, const json_t *blob, game_err *e)
+int hn_decode(hn_state *out, const json_t *blob, game_err *e)
 {
-    hanabi_state st;
+    hn_state st;
     memset(&st, 0, sizeof st);
     int rc = decode_body(&st, blob, e);
     if (rc)
@@ -312,7 +312,7 @@ int hn_decode(hanabi_state *out, const json_t *blob, game_err *e)
 
 /* --- views -------------------------------------------------------------------- */
 
-void hn_possible(const hanabi_state *st, const hn_know *k, int *cols, int *nums)
+void hn_possible(const hn_state *st, const hn_know *k, int *cols, int *nums)
 {
     *cols = 0;
     *nums = 0;
@@ -385,7 +385,7 @@ static void marks_shared(jw *w, marks_memo *m, int cols, int nums)
     }
 }
 
-static void card_text(jw *w, const hanabi_state *st, int p, int i, int hidden, marks_memo *m)
+static void card_text(jw *w, const hn_state *st, int p, int i, int hidden, marks_memo *m)
 {
     const hn_know *k = &st->know[p][i];
     int cols, nums;
@@ -418,7 +418,7 @@ static void int_or_null(jw *w, int is_int, long long v)
         jw_null(w);
 }
 
-char *hn_view_text(const hanabi_state *st, int seat, size_t *len)
+char *hn_view_text(const hn_state *st, int seat, size_t *len)
 {
     jw w;
     jw_init(&w);
@@ -501,7 +501,7 @@ char *hn_view_text(const hanabi_state *st, int seat, size_t *len)
     return jw_take(&w, len);
 }
 
-json_t *hn_view(const hanabi_state *st, int seat)
+json_t *hn_view(const hn_state *st, int seat)
 {
     size_t len = 0;
     char *text = hn_view_text(st, seat, &len);
@@ -512,7 +512,7 @@ json_t *hn_view(const hanabi_state *st, int seat)
 
 /* --- history ------------------------------------------------------------------ */
 
-json_t *hn_record(const hanabi_state *st, int i, int seat, const char *explanation)
+json_t *hn_record(const hn_state *st, int i, int seat, const char *explanation)
 {
     const hn_hist *h = &st->hist[i];
     json_t *o = jx_obj(4, "n", json_integer(i + 1), "seat", json_integer(h->seat), "play", hist_play(h),
@@ -537,7 +537,7 @@ json_t *hn_record(const hanabi_state *st, int i, int seat, const char *explanati
     return o;
 }
 
-json_t *hn_history(const hanabi_state *st, int seat)
+json_t *hn_history(const hn_state *st, int seat)
 {
     json_t *a = json_array();
     for (int i = 0; i < st->nhist; i++)

@@ -1,4 +1,4 @@
-/* hanabi.h: Hanabi (seed 001, "cooperative card game"), the types shared by
+/* hn.h: Hanabi (seed 001, "cooperative card game"), the types shared by
  * its files.
  *
  * Cards are bytes: 0 is "no card", else suit * 5 + rank (rank 1..5, suit
@@ -77,7 +77,7 @@ typedef struct hn_hist {
     uint8_t touched; /* hints: bit i = hand index i of the target */
 } hn_hist;
 
-typedef struct hanabi_state {
+typedef struct hn_state {
     uint8_t variant;   /* 0 standard, 1 rainbow */
     uint8_t endrule;   /* HN_RULE_* */
     uint8_t np, nsuits, handsize, ndeck;
@@ -104,7 +104,7 @@ typedef struct hanabi_state {
      * /games/{id}?at=N): shown as a finished game is, every card to every
      * reader (game.h: reveal). Never stored. */
     uint8_t revealed;
-} hanabi_state;
+} hn_state;
 
 /* What one seat may see: the seat's own cards are 0 (unknown). Bots and
  * help mode only ever read this. */
@@ -119,7 +119,7 @@ typedef struct hn_obs {
     int hints, errors, deck_left, final_left;
 } hn_obs;
 
-/* --- cards (hanabi_game.c) ------------------------------------------------- */
+/* --- cards (hn_game.c) ------------------------------------------------- */
 static inline int hn_suit(int c) { return (c - 1) / 5; }
 static inline int hn_rank(int c) { return (c - 1) % 5 + 1; }
 static inline int hn_card(int suit, int rank) { return suit * 5 + rank; }
@@ -131,77 +131,77 @@ const char *hn_card_name(int c); /* "R3"; "??" for 0 (static) */
 char hn_color_letter(int suit);   /* 'R'..'M' */
 int hn_color_parse(char ch);      /* 0..5 or -1 */
 
-/* --- rules and flow (hanabi_game.c) ---------------------------------------- */
+/* --- rules and flow (hn_game.c) ---------------------------------------- */
 /* New game (options already checked). */
-void hn_deal(hanabi_state *st, int variant, int np, int endrule, uint64_t seed);
+void hn_deal(hn_state *st, int variant, int np, int endrule, uint64_t seed);
 /* The start of a game dealt from a given deck (replays start here). */
-void hn_start(hanabi_state *st, int variant, int np, int endrule, int first,
+void hn_start(hn_state *st, int variant, int np, int endrule, int first,
               const uint8_t *deck, int ndeck);
 /* Judge a play of the seat to move (turn and game over checked by the
  * caller): 1 legal, else 0 with a reason and a static rule id. */
-int hn_judge(const hanabi_state *st, const hn_play *p, char *why, size_t whylen,
+int hn_judge(const hn_state *st, const hn_play *p, char *why, size_t whylen,
              const char **rule);
 /* Apply a judged-legal play of st->cur. */
-void hn_do(hanabi_state *st, const hn_play *p);
+void hn_do(hn_state *st, const hn_play *p);
 /* Hand indexes of `target`'s cards a hint touches (bit mask). */
-int hn_touch(const hanabi_state *st, int target, int type, int value);
-int hn_score(const hanabi_state *st);
+int hn_touch(const hn_state *st, int target, int type, int value);
+int hn_score(const hn_state *st);
 /* Every card drawn in one place, every count within its array: 0, or
  * ERR_INTERNAL saying what is broken (ops->invariants). */
-int hn_invariants(const hanabi_state *st, game_err *e);
-int hn_max_score(const hanabi_state *st);
-const char *hn_result_name(const hanabi_state *st);
+int hn_invariants(const hn_state *st, game_err *e);
+int hn_max_score(const hn_state *st);
+const char *hn_result_name(const hn_state *st);
 /* Every legal play of the seat to move. */
-int hn_legal(const hanabi_state *st, hn_play *out);
-void hn_observe(const hanabi_state *st, int seat, hn_obs *o);
+int hn_legal(const hn_state *st, hn_play *out);
+void hn_observe(const hn_state *st, int seat, hn_obs *o);
 /* 1 when `reader` (a seat, SEAT_SPECTATOR, SEAT_OBSERVER, SEAT_ADMIN) may
  * see the cards of `owner`'s hand now (and what was drawn into it). */
-int hn_sees(const hanabi_state *st, int reader, int owner);
+int hn_sees(const hn_state *st, int reader, int owner);
 /* A play as a sentence: "hints player 2 about their red cards". */
 void hn_play_text(const hn_play *p, char *out, size_t n);
 
-/* --- JSON (hanabi_codec.c) -------------------------------------------------- */
+/* --- JSON (hn_codec.c) -------------------------------------------------- */
 json_t *hn_play_json(const hn_play *p);
 /* Shape check; ERR_BAD_MEMBER with the pointer inside the play. Accepts
  * our form {"type",...} and the seed's {"actionType",...}. */
 int hn_play_parse(const json_t *j, hn_play *out, game_err *e);
-json_t *hn_encode(const hanabi_state *st);
-int hn_decode(hanabi_state *st, const json_t *blob, game_err *e);
+json_t *hn_encode(const hn_state *st);
+int hn_decode(hn_state *st, const json_t *blob, game_err *e);
 /* Suits / ranks a card may be, from the hints alone (bit masks: bit s of
  * *cols for suit s, bit n of *nums for rank n). */
-void hn_possible(const hanabi_state *st, const hn_know *k, int *cols, int *nums);
-json_t *hn_view(const hanabi_state *st, int seat);
+void hn_possible(const hn_state *st, const hn_know *k, int *cols, int *nums);
+json_t *hn_view(const hn_state *st, int seat);
 /* The same view as compact JSON text (malloc'ed; NULL out of memory). */
-char *hn_view_text(const hanabi_state *st, int seat, size_t *len);
+char *hn_view_text(const hn_state *st, int seat, size_t *len);
 /* The record of history entry i (0-based) as `seat` sees it. */
-json_t *hn_record(const hanabi_state *st, int i, int seat, const char *explanation);
-json_t *hn_history(const hanabi_state *st, int seat);
+json_t *hn_record(const hn_state *st, int i, int seat, const char *explanation);
+json_t *hn_history(const hn_state *st, int seat);
 /* End option from JSON options (NULL ok). */
 int hn_options(const json_t *options, int *endrule, game_err *e);
 
-/* --- events and export (hanabi_events.c) ----------------------------------- */
-json_t *hn_events(const hanabi_state *st, int seat, long after);
-int hn_export_hanablive(const hanabi_state *st, char **out, size_t *len, game_err *e);
+/* --- events and export (hn_events.c) ----------------------------------- */
+json_t *hn_events(const hn_state *st, int seat, long after);
+int hn_export_hanablive(const hn_state *st, char **out, size_t *len, game_err *e);
 
-/* --- strategies (hanabi_bots.c) --------------------------------------------- */
+/* --- strategies (hn_bots.c) --------------------------------------------- */
 /* The state as `seat` may know it: every card not yet drawn and every card of
  * the seat's own hand are 0 (deck, hand, and the `drew` of the seat's own
  * draws in the history), the generators and the seed are zeroed. Strategies
  * that read the past (the information strategy replays the public history)
  * are given this, never the full state. */
-void hn_mask(const hanabi_state *st, int seat, hanabi_state *out);
+void hn_mask(const hn_state *st, int seat, hn_state *out);
 /* ops->redeal: the hand cards `reader` may not see and the cards not yet
  * drawn, shuffled among their places (game.h). */
-void hn_redeal(hanabi_state *st, int reader, uint64_t salt);
-/* `info` (hanabi_info.c): the hat-guessing information strategy, for tables
- * where every seat plays it. `conventions` (hanabi_conv.c): the strategy a
+void hn_redeal(hn_state *st, int reader, uint64_t salt);
+/* `info` (hn_info.c): the hat-guessing information strategy, for tables
+ * where every seat plays it. `conventions` (hn_conv.c): the strategy a
  * person can learn, used with people at the table and for /hint. Both
  * choose for `seat` (the seat to move) from a masked state (hn_mask). */
-void hn_info_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, size_t whylen);
-void hn_conv_bot(const hanabi_state *masked, int seat, hn_play *out, char *why, size_t whylen);
+void hn_info_bot(const hn_state *masked, int seat, hn_play *out, char *why, size_t whylen);
+void hn_conv_bot(const hn_state *masked, int seat, hn_play *out, char *why, size_t whylen);
 /* The same play as hn_conv_bot, its reason said to the player (help mode:
  * "Play your card 2: ..."; the bot's own line says "plays card 2: ..."). */
-void hn_conv_hint(const hanabi_state *masked, int seat, hn_play *out, char *why, size_t whylen);
+void hn_conv_hint(const hn_state *masked, int seat, hn_play *out, char *why, size_t whylen);
 /* The conventions as GET /rules/hanabi documents them (new ref). */
 json_t *hn_conv_rules(void);
 void hn_rules_bot(const hn_obs *o, hn_play *out, char *why, size_t whylen);
@@ -212,7 +212,7 @@ void hn_random_bot(const hn_obs *o, rng *r, hn_play *out, char *why, size_t whyl
  * reads the conventions off a replay of the public history that sees no
  * card; hn_bots_explain (rules, random, info) reads `pub`, an observation
  * holding no card of any hand. */
-void hn_conv_explain(const hanabi_state *st, int seat, const hn_play *p, int touched, char *out, size_t n);
+void hn_conv_explain(const hn_state *st, int seat, const hn_play *p, int touched, char *out, size_t n);
 void hn_bots_explain(const hn_obs *pub, const char *strategy, const hn_play *p, int touched, char *out,
                      size_t n);
 

@@ -1,4 +1,4 @@
-/* hanabi_bots.c: strategies. Explanations count cards from 1 (card 1 is
+/* hn_bots.c: strategies. Explanations count cards from 1 (card 1 is
  * the oldest), as the conventions bot and the page do; plays keep their
  * 0-based index. Both decide from an hn_obs, which holds no
  * card of the seat's own hand (only what hints told about them).
@@ -24,7 +24,7 @@
  * learnt from one (that a touched card is playable, odds counted from the
  * hands the bot sees, how many plays the other hands allow).
  */
-#include "hanabi.h"
+#include "hn.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* hanabi_ops.c: Hanabi's row in the game registry (game.h): the glue
+/* hn_ops.c: Hanabi's row in the game registry (game.h): the glue
  * between the generic interface and hn_*.
  *
  * Every mutating entry point judges the play completely on the unchanged
@@ -6,7 +6,7 @@
  * Bots and help mode see an hn_obs (hn_observe), never the state.
  */
 #include "game.h"
-#include "hanabi.h"
+#include "hn.h"
 
 #include "core/jsonx.h"
 
@@ -102,7 +102,7 @@ static json_t *events(const void *st, int seat, long after) { return hn_events(s
 
 static void status(const void *vst, game_status *out)
 {
-    const hanabi_state *st = vst;
+    const hn_state *st = vst;
     memset(out, 0, sizeof *out);
     out->over = st->over;
     out->to_move = st->over ? -1 : st->cur;
@@ -118,7 +118,7 @@ static void status(const void *vst, game_status *out)
 
 static json_t *legal(const void *vst, int seat)
 {
-    const hanabi_state *st = vst;
+    const hn_state *st = vst;
     json_t *a = json_array();
     if (st->over || seat != st->cur)
         return a;
@@ -151,7 +151,7 @@ static int judge(const void *st, const void *p, game_verdict *v)
  * the reply carrying it goes to a person at the table; a bot reads none). */
 static void commit(void *st, const void *p, int reader, const char *why, json_t **record)
 {
-    hanabi_state *h = st;
+    hn_state *h = st;
     hn_do(h, p);
     if (record)
         *record = hn_record(h, h->nhist - 1, reader == SEAT_TABLE ? SEAT_OBSERVER : reader, why);
@@ -169,7 +169,7 @@ static int autoplay(void *st, json_t **record)
  * seat may know it (hn_mask), "rules" and "random" from an hn_obs. */
 static void conventions(const void *st, int seat, rng *r, void *p, char *why, size_t n)
 {
-    hanabi_state m; /* 1.6 KB: what this seat may know */
+    hn_state m; /* 1.6 KB: what this seat may know */
     (void)r;
     hn_mask(st, seat, &m);
     hn_conv_bot(&m, seat, p, why, n);
@@ -177,7 +177,7 @@ static void conventions(const void *st, int seat, rng *r, void *p, char *why, si
 
 static void info(const void *st, int seat, rng *r, void *p, char *why, size_t n)
 {
-    hanabi_state m;
+    hn_state m;
     (void)r;
     hn_mask(st, seat, &m);
     hn_info_bot(&m, seat, p, why, n);
@@ -235,13 +235,13 @@ static const game_bot BOTS[] = {
 };
 _Static_assert(sizeof(hn_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer");
 
-static uint64_t bot_key(const void *st) { return ((const hanabi_state *)st)->seed; }
+static uint64_t bot_key(const void *st) { return ((const hn_state *)st)->seed; }
 
 static json_t *play_json(const void *p) { return hn_play_json(p); }
 
 /* What a spectator knows, seen from the mover's seat: no card of any hand
  * (only what hints told of them), the piles, the discards, the counts. */
-static void public_obs(const hanabi_state *st, int seat, hn_obs *o)
+static void public_obs(const hn_state *st, int seat, hn_obs *o)
 {
     hn_observe(st, seat, o);
     memset(o->hand, 0, sizeof o->hand);
@@ -257,7 +257,7 @@ static void public_obs(const hanabi_state *st, int seat, hn_obs *o)
 static void explain(const void *vst, int seat, const json_t *play, const char *strategy, char *out,
                     size_t n)
 {
-    const hanabi_state *st = vst;
+    const hn_state *st = vst;
     hn_play p;
     hn_obs o;
     game_err e = {0};
@@ -286,18 +286,18 @@ static int export_as(const void *st, const char *format, char **out, size_t *len
     return hn_export_hanablive(st, out, len, e);
 }
 
-static void reveal(void *st) { ((hanabi_state *)st)->revealed = 1; }
+static void reveal(void *st) { ((hn_state *)st)->revealed = 1; }
 
 static int invariants(const void *st, game_err *e) { return hn_invariants(st, e); }
 
 static void redeal(void *st, int reader, uint64_t salt) { hn_redeal(st, reader, salt); }
 
-extern const game_guide hanabi_guide; /* hanabi_guide.c: the game for players */
+extern const game_guide hn_guide; /* hn_guide.c: the game for players */
 
 /* Help mode: the conventions' play, its reason said to the player. */
 static int hint(const void *st, int seat, json_t **out, game_err *e)
 {
-    hanabi_state m;
+    hn_state m;
     hn_play p;
     char why[400];
     (void)e;
@@ -314,12 +314,12 @@ const game_ops hanabi_ops = {
     .min_players = HN_MINP,
     .max_players = HN_MAXP,
     .bots = BOTS,
-    .state_size = sizeof(hanabi_state),
+    .state_size = sizeof(hn_state),
     .cooperative = 1,
     .fns = NULL,
     .nfns = 0,
     .rules = rules,
-    .guide = &hanabi_guide,
+    .guide = &hn_guide,
     .init = init,
     .decode = decode,
     .encode = encode,
