@@ -197,7 +197,7 @@ const char *bo_result_name(int result);
 
 /* --- JSON (bo_codec.c) ----------------------------------------------------- */
 json_t *bo_card_json(int c);
-json_t *bo_play_json(const bo_play *p);
+json_t *bo_play_json(const void *p);
 /* A list of cards; the table's discard piles (4 x 4 lists) and build piles. */
 json_t *bo_cards_json(const uint8_t *c, int n);
 json_t *bo_discards_json(const bo_board *b);
@@ -207,15 +207,15 @@ int bo_play_parse(const json_t *j, int variant, bo_play *out, game_err *e);
 /* A list of cards of at most max, into out; *n its length. */
 int bo_cards_parse(const json_t *j, const char *ptr, int variant, size_t max,
                    uint8_t *out, int *n, game_err *e);
-json_t *bo_encode(const bo_state *st);
-int bo_decode(bo_state *st, const json_t *blob, game_err *e);
+json_t *bo_encode(const void *st);
+int bo_decode(void *st, const json_t *blob, game_err *e);
 /* Every card as often as the decks hold it, every count within its array:
  * 0, or ERR_INTERNAL saying what is broken (ops->invariants; decode). */
-int bo_invariants(const bo_state *st, game_err *e);
-json_t *bo_view(const bo_state *st, int seat);
+int bo_invariants(const void *st, game_err *e);
+json_t *bo_view(const void *st, int seat);
 /* ops->redeal: the hands `reader` may not see, every stockpile below its top
  * and the draw pile, shuffled among their places (game.h). */
-void bo_redeal(bo_state *st, int reader, uint64_t salt);
+void bo_redeal(void *st, int reader, uint64_t salt);
 json_t *bo_history(const bo_state *st);
 json_t *bo_record(const bo_state *st, int n, const bo_effect *fx,
                   const char *explanation);

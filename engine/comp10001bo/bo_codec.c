@@ -30,8 +30,9 @@ json_t *bo_cards_json(const uint8_t *c, int n)
     return a;
 }
 
-json_t *bo_play_json(const bo_play *p)
+json_t *bo_play_json(const void *vp)
 {
+    const bo_play *p = vp;
     if (p->type == BO_NO_PLAY)
         return jx_arr(3, json_integer(BO_NO_PLAY), json_null(), jx_arr(2, json_null(), json_null()));
     if (p->type == BO_EMBARGO)
@@ -217,8 +218,9 @@ static json_t *holds_json(const bo_state *st)
 
 static const char *variant_name(int v) { return v ? "bonus" : "standard"; }
 
-json_t *bo_encode(const bo_state *st)
+json_t *bo_encode(const void *vst)
 {
+    const bo_state *st = vst;
     json_t *o = json_object();
     json_object_set_new(o, "game", json_string("comp10001bo"));
     json_object_set_new(o, "variant", json_string(variant_name(st->variant)));
@@ -472,8 +474,9 @@ static int decode_body(bo_state *st, const json_t *j, game_err *e)
     return 0;
 }
 
-int bo_invariants(const bo_state *st, game_err *e)
+int bo_invariants(const void *vst, game_err *e)
 {
+    const bo_state *st = vst;
     int ok = st->cur < BO_NP && st->ndraw <= BO_MAXCARDS && st->nhist <= BO_MAXHIST;
     for (int q = 0; q < BO_NP; q++) {
         ok &= st->nhand[q] <= BO_HAND && st->nstock[q] <= BO_STOCK;
@@ -504,8 +507,9 @@ int bo_invariants(const bo_state *st, game_err *e)
     return 0;
 }
 
-int bo_decode(bo_state *out, const json_t *blob, game_err *e)
+int bo_decode(void *vout, const json_t *blob, game_err *e)
 {
+    bo_state *out = vout;
     bo_state st;
     memset(&st, 0, sizeof st);
     int rc = decode_body(&st, blob, e);
@@ -551,8 +555,9 @@ static json_t *joker_reads_json(const bo_board *b)
     return jx_obj(2, "build_piles", builds, "discard_piles", discs);
 }
 
-json_t *bo_view(const bo_state *st, int seat)
+json_t *bo_view(const void *vst, int seat)
 {
+    const bo_state *st = vst;
     int over = st->result != BO_PLAYING;
     int all = over || st->revealed; /* every card to every reader */
     json_t *o = json_object();
@@ -600,8 +605,9 @@ json_t *bo_view(const bo_state *st, int seat)
     return o;
 }
 
-void bo_redeal(bo_state *st, int reader, uint64_t salt)
+void bo_redeal(void *vst, int reader, uint64_t salt)
 {
+    bo_state *st = vst;
     if (st->result != BO_PLAYING || st->revealed || reader == SEAT_ADMIN)
         return;
     rng_slots s = {.n = 0};

@@ -80,9 +80,6 @@ static int init(void *vst, const char *variant, int nplayers, uint64_t seed,
     return 0;
 }
 
-static int decode(void *st, const json_t *blob, game_err *e) { return bo_decode(st, blob, e); }
-static json_t *encode(const void *st) { return bo_encode(st); }
-static json_t *view(const void *st, int seat) { return bo_view(st, seat); }
 static json_t *history(const void *st, int seat)
 {
     (void)seat; /* all plays are public; drawn cards are never recorded */
@@ -275,8 +272,6 @@ _Static_assert(sizeof(bo_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer"
 
 static uint64_t bot_key(const void *st) { return ((const bo_state *)st)->bkey; }
 
-static json_t *play_json(const void *p) { return bo_play_json(p); }
-
 /* Help mode: the planner's play, its line said to the player ("Play 7H
  * from your hand onto build pile 2 (6D): ..."). */
 static int hint(const void *st, int seat, json_t **out, game_err *e)
@@ -306,10 +301,6 @@ static void explain(const void *st, int seat, const json_t *play, const char *st
 
 static void reveal(void *st) { ((bo_state *)st)->revealed = 1; }
 
-static int invariants(const void *st, game_err *e) { return bo_invariants(st, e); }
-
-static void redeal(void *st, int reader, uint64_t salt) { bo_redeal(st, reader, salt); }
-
 extern const game_guide bo_guide; /* bo_guide.c: the game for players */
 
 const game_ops comp10001bo_ops = {
@@ -327,9 +318,9 @@ const game_ops comp10001bo_ops = {
     .rules = rules,
     .guide = &bo_guide,
     .init = init,
-    .decode = decode,
-    .encode = encode,
-    .view = view,
+    .decode = bo_decode,
+    .encode = bo_encode,
+    .view = bo_view,
     .status = status,
     .legal = legal,
     .parse = parse,
@@ -337,13 +328,13 @@ const game_ops comp10001bo_ops = {
     .commit = commit,
     .autoplay = autoplay,
     .bot_key = bot_key,
-    .play_json = play_json,
+    .play_json = bo_play_json,
     .explain = explain,
     .history = history,
     .hint = hint,
     .reveal = reveal,
-    .redeal = redeal,
+    .redeal = bo_redeal,
     .fn_args = bo_fn_args,
     .undoable = undoable,
-    .invariants = invariants,
+    .invariants = bo_invariants,
 };

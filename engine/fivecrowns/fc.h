@@ -183,7 +183,7 @@ void fc_do(fc_state *st, const fc_play *p);
  * (dealt anew, same sizes, from themselves and the draw pile) and the cards
  * of the other seats' blind draws in the history (forgotten: 0). The seat's
  * hand, the discard pile, scores and the rest of the history stay. */
-void fc_conceal(fc_state *st, int seat, uint64_t salt);
+void fc_conceal(void *st, int seat, uint64_t salt);
 /* All legal plays of the seat to move (<= 2*FC_HANDMAX+2). */
 int fc_gen(const fc_state *st, fc_play *out);
 const char *fc_result_name(int result);
@@ -237,11 +237,11 @@ void fc_explain(const fc_state *st, int seat, const json_t *play, const char *st
 /* --- JSON (fc_codec.c) -------------------------------------------------------- */
 json_t *fc_cards_json(const uint8_t *c, int n);       /* in the given order */
 json_t *fc_pile_json(const uint8_t *c, int n);        /* top first */
-json_t *fc_play_json(const fc_play *p);
+json_t *fc_play_json(const void *p);
 int fc_play_parse(const json_t *j, fc_play *out, game_err *e);
 json_t *fc_arr_json(const fc_arr *a);
-json_t *fc_encode(const fc_state *st);
-int fc_decode(fc_state *st, const json_t *blob, game_err *e);
+json_t *fc_encode(const void *st);
+int fc_decode(void *st, const json_t *blob, game_err *e);
 /* 0 when no legal play from st can outgrow an array of fc_state (the piles,
  * the history, the 16-bit counters); else ERR_BAD_MEMBER naming the member
  * (JSON pointer) that holds too much. Both importers call it. */
@@ -259,13 +259,13 @@ static inline int fc_untidy(const fc_state *st) { return st->imported && st->rou
 int fc_check_cards(const fc_state *st, game_err *e);
 /* fc_check_capacity and fc_check_cards: 0, or ERR_INTERNAL saying what is
  * broken (ops->invariants). */
-int fc_invariants(const fc_state *st, game_err *e);
-json_t *fc_view(const fc_state *st, int seat);
+int fc_invariants(const void *st, game_err *e);
+json_t *fc_view(const void *st, int seat);
 /* ops->redeal: the hands, the discard pile under its top and the draw pile
  * as far as `reader` may not see them, shuffled among their places
  * (game.h). */
-void fc_redeal(fc_state *st, int reader, uint64_t salt);
-json_t *fc_history(const fc_state *st, int seat);
+void fc_redeal(void *st, int reader, uint64_t salt);
+json_t *fc_history(const void *st, int seat);
 json_t *fc_record(const fc_state *st, int i, int seat, const char *explanation);
 
 /* --- text saves (fc_text.c) ------------------------------------------------- */

@@ -40,8 +40,9 @@ json_t *fc_pile_json(const uint8_t *c, int n)
     return a;
 }
 
-json_t *fc_play_json(const fc_play *p)
+json_t *fc_play_json(const void *vp)
 {
+    const fc_play *p = vp;
     if (p->kind == FC_PLAY_DRAW_PILE)
         return jx_obj(1, "draw", jx_str("draw"));
     if (p->kind == FC_PLAY_DRAW_DISCARD)
@@ -136,8 +137,9 @@ static int rounds_done(const fc_state *st)
     return (st->phase == FC_PH_OVER ? FC_ROUNDS : st->round - 1) - (st->first_round - 1);
 }
 
-json_t *fc_encode(const fc_state *st)
+json_t *fc_encode(const void *vst)
 {
+    const fc_state *st = vst;
     json_t *o = json_object();
     json_object_set_new(o, "game", json_string("fivecrowns"));
     json_object_set_new(o, "variant", json_string("standard"));
@@ -531,8 +533,9 @@ int fc_check_cards(const fc_state *st, game_err *e)
     return 0;
 }
 
-int fc_invariants(const fc_state *st, game_err *e)
+int fc_invariants(const void *vst, game_err *e)
 {
+    const fc_state *st = vst;
     if (st->np < FC_MINP || st->np > FC_MAXP || st->cur >= st->np || st->nhist > FC_MAXHIST)
         return err_set(e, ERR_INTERNAL, "", "a count is beyond its capacity");
     if (fc_check_capacity(st, e) || fc_check_cards(st, e)) {
@@ -542,8 +545,9 @@ int fc_invariants(const fc_state *st, game_err *e)
     return 0;
 }
 
-int fc_decode(fc_state *out, const json_t *blob, game_err *e)
+int fc_decode(void *vout, const json_t *blob, game_err *e)
 {
+    fc_state *out = vout;
     /* the scratch state is on the heap: it is ~40 KB (the history) */
     fc_state *st = calloc(1, sizeof *st);
     if (!st)
@@ -590,8 +594,9 @@ static int sees_draw_pile(const fc_state *st, int reader)
     return shows_all(st) || reader == SEAT_ADMIN || (st->open && reader >= 0 && reader < st->np);
 }
 
-void fc_redeal(fc_state *st, int reader, uint64_t salt)
+void fc_redeal(void *vst, int reader, uint64_t salt)
 {
+    fc_state *st = vst;
     rng_slots s = {.n = 0};
     for (int p = 0; p < st->np; p++)
         if (!sees_hand(st, reader, p))
@@ -630,8 +635,9 @@ static const char *wild_char(int r)
     return W[r - 1];
 }
 
-json_t *fc_view(const fc_state *st, int seat)
+json_t *fc_view(const void *vst, int seat)
 {
+    const fc_state *st = vst;
     int over = is_over(st);
     json_t *o = json_object();
     json_object_set_new(o, "game", json_string("fivecrowns"));
@@ -696,8 +702,9 @@ json_t *fc_record(const fc_state *st, int i, int seat, const char *explanation)
     return o;
 }
 
-json_t *fc_history(const fc_state *st, int seat)
+json_t *fc_history(const void *vst, int seat)
 {
+    const fc_state *st = vst;
     json_t *a = json_array();
     for (int i = 0; i < st->nhist; i++)
         json_array_append_new(a, fc_record(st, i, seat, NULL));

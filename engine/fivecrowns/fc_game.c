@@ -364,8 +364,9 @@ int fc_check_capacity(const fc_state *st, game_err *e)
     return 0;
 }
 
-void fc_conceal(fc_state *st, int seat, uint64_t salt)
+void fc_conceal(void *vst, int seat, uint64_t salt)
 {
+    fc_state *st = vst;
     /* The salt is the caller's secret, unrelated to the game's seed: the
      * copy's draw order and its RNG (deals and reshuffles) and the bots'
      * key are new, so its holder learns nothing of the game's. */

@@ -104,11 +104,6 @@ static int init(void *vst, const char *variant, int nplayers, uint64_t seed, con
     return 0;
 }
 
-static int decode(void *st, const json_t *blob, game_err *e) { return fc_decode(st, blob, e); }
-static json_t *encode(const void *st) { return fc_encode(st); }
-static json_t *view(const void *st, int seat) { return fc_view(st, seat); }
-static json_t *history(const void *st, int seat) { return fc_history(st, seat); }
-
 static void status(const void *vst, game_status *out)
 {
     const fc_state *st = vst;
@@ -224,8 +219,6 @@ _Static_assert(sizeof(fc_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer"
 
 static uint64_t bot_key(const void *st) { return ((const fc_state *)st)->bkey; }
 
-static json_t *play_json(const void *p) { return fc_play_json(p); }
-
 static void explain(const void *st, int seat, const json_t *play, const char *strategy, char *out,
                     size_t n)
 {
@@ -290,13 +283,7 @@ static int import_text(void *st, const char *text, size_t len, json_t **seats, j
     return fc_import_text(st, text, len, seats, warnings, e);
 }
 
-static void conceal(void *st, int seat, uint64_t salt) { fc_conceal(st, seat, salt); }
-
 static void reveal(void *st) { ((fc_state *)st)->revealed = 1; }
-
-static int invariants(const void *st, game_err *e) { return fc_invariants(st, e); }
-
-static void redeal(void *st, int reader, uint64_t salt) { fc_redeal(st, reader, salt); }
 
 /* The plays fill the state's end: used up to the last one. */
 static size_t state_used(const void *s)
@@ -323,9 +310,9 @@ const game_ops fivecrowns_ops = {
     .rules = rules,
     .guide = &fc_guide,
     .init = init,
-    .decode = decode,
-    .encode = encode,
-    .view = view,
+    .decode = fc_decode,
+    .encode = fc_encode,
+    .view = fc_view,
     .status = status,
     .legal = legal,
     .parse = parse,
@@ -333,16 +320,16 @@ const game_ops fivecrowns_ops = {
     .commit = commit,
     .autoplay = autoplay,
     .bot_key = bot_key,
-    .play_json = play_json,
+    .play_json = fc_play_json,
     .explain = explain,
     .hint = hint,
-    .history = history,
+    .history = fc_history,
     .events = NULL,
     .export_formats = FORMATS,
     .export_as = export_as,
     .import_text = import_text,
-    .conceal = conceal,
+    .conceal = fc_conceal,
     .reveal = reveal,
-    .redeal = redeal,
-    .invariants = invariants,
+    .redeal = fc_redeal,
+    .invariants = fc_invariants,
 };

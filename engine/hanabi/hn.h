@@ -148,7 +148,7 @@ int hn_touch(const hn_state *st, int target, int type, int value);
 int hn_score(const hn_state *st);
 /* Every card drawn in one place, every count within its array: 0, or
  * ERR_INTERNAL saying what is broken (ops->invariants). */
-int hn_invariants(const hn_state *st, game_err *e);
+int hn_invariants(const void *st, game_err *e);
 int hn_max_score(const hn_state *st);
 const char *hn_result_name(const hn_state *st);
 /* Every legal play of the seat to move. */
@@ -161,26 +161,26 @@ int hn_sees(const hn_state *st, int reader, int owner);
 void hn_play_text(const hn_play *p, char *out, size_t n);
 
 /* --- JSON (hn_codec.c) -------------------------------------------------- */
-json_t *hn_play_json(const hn_play *p);
+json_t *hn_play_json(const void *p);
 /* Shape check; ERR_BAD_MEMBER with the pointer inside the play. Accepts
  * our form {"type",...} and the seed's {"actionType",...}. */
 int hn_play_parse(const json_t *j, hn_play *out, game_err *e);
-json_t *hn_encode(const hn_state *st);
-int hn_decode(hn_state *st, const json_t *blob, game_err *e);
+json_t *hn_encode(const void *st);
+int hn_decode(void *st, const json_t *blob, game_err *e);
 /* Suits / ranks a card may be, from the hints alone (bit masks: bit s of
  * *cols for suit s, bit n of *nums for rank n). */
 void hn_possible(const hn_state *st, const hn_know *k, int *cols, int *nums);
-json_t *hn_view(const hn_state *st, int seat);
+json_t *hn_view(const void *st, int seat);
 /* The same view as compact JSON text (malloc'ed; NULL out of memory). */
-char *hn_view_text(const hn_state *st, int seat, size_t *len);
+char *hn_view_text(const void *st, int seat, size_t *len);
 /* The record of history entry i (0-based) as `seat` sees it. */
 json_t *hn_record(const hn_state *st, int i, int seat, const char *explanation);
-json_t *hn_history(const hn_state *st, int seat);
+json_t *hn_history(const void *st, int seat);
 /* End option from JSON options (NULL ok). */
 int hn_options(const json_t *options, int *endrule, game_err *e);
 
 /* --- events and export (hn_events.c) ----------------------------------- */
-json_t *hn_events(const hn_state *st, int seat, long after);
+json_t *hn_events(const void *st, int seat, long after);
 int hn_export_hanablive(const hn_state *st, char **out, size_t *len, game_err *e);
 
 /* --- strategies (hn_bots.c) --------------------------------------------- */
@@ -192,7 +192,7 @@ int hn_export_hanablive(const hn_state *st, char **out, size_t *len, game_err *e
 void hn_mask(const hn_state *st, int seat, hn_state *out);
 /* ops->redeal: the hand cards `reader` may not see and the cards not yet
  * drawn, shuffled among their places (game.h). */
-void hn_redeal(hn_state *st, int reader, uint64_t salt);
+void hn_redeal(void *st, int reader, uint64_t salt);
 /* `info` (hn_info.c): the hat-guessing information strategy, for tables
  * where every seat plays it. `conventions` (hn_conv.c): the strategy a
  * person can learn, used with people at the table and for /hint. Both

@@ -26,8 +26,9 @@ static const char *const TYPE_NAMES[] = {"hint", "hint", "discard", "play"};
 
 /* Built member by member: every record and legal list holds plays, and
  * json_pack reads its format each time. */
-json_t *hn_play_json(const hn_play *p)
+json_t *hn_play_json(const void *vp)
 {
+    const hn_play *p = vp;
     json_t *o = json_object();
     int hint = p->type == HN_HINT_COLOR || p->type == HN_HINT_NUMBER;
     json_object_set_new_nocheck(o, "type",
@@ -191,8 +192,9 @@ static json_t *hist_play(const hn_hist *h)
     return hn_play_json(&p);
 }
 
-json_t *hn_encode(const hn_state *st)
+json_t *hn_encode(const void *vst)
 {
+    const hn_state *st = vst;
     char seed[17];
     snprintf(seed, sizeof seed, "%016" PRIx64, st->seed);
     json_t *o = json_object();
@@ -299,8 +301,9 @@ static int decode_body(hn_state *st, const json_t *j, game_err *e)
     return 0;
 }
 
-int hn_decode(hn_state *out, const json_t *blob, game_err *e)
+int hn_decode(void *vout, const json_t *blob, game_err *e)
 {
+    hn_state *out = vout;
     hn_state st;
     memset(&st, 0, sizeof st);
     int rc = decode_body(&st, blob, e);
@@ -418,8 +421,9 @@ static void int_or_null(jw *w, int is_int, long long v)
         jw_null(w);
 }
 
-char *hn_view_text(const hn_state *st, int seat, size_t *len)
+char *hn_view_text(const void *vst, int seat, size_t *len)
 {
+    const hn_state *st = vst;
     jw w;
     jw_init(&w);
     jw_obj(&w);
@@ -501,8 +505,9 @@ char *hn_view_text(const hn_state *st, int seat, size_t *len)
     return jw_take(&w, len);
 }
 
-json_t *hn_view(const hn_state *st, int seat)
+json_t *hn_view(const void *vst, int seat)
 {
+    const hn_state *st = vst;
     size_t len = 0;
     char *text = hn_view_text(st, seat, &len);
     json_t *v = text ? json_loadb(text, len, 0, NULL) : NULL;
@@ -537,8 +542,9 @@ json_t *hn_record(const hn_state *st, int i, int seat, const char *explanation)
     return o;
 }
 
-json_t *hn_history(const hn_state *st, int seat)
+json_t *hn_history(const void *vst, int seat)
 {
+    const hn_state *st = vst;
     json_t *a = json_array();
     for (int i = 0; i < st->nhist; i++)
         json_array_append_new(a, hn_record(st, i, seat, NULL));

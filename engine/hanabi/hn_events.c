@@ -56,8 +56,9 @@ static json_t *pair(int c, int hidden)
     return json_pack("[i,i]", hn_suit(c), hn_rank(c));
 }
 
-json_t *hn_events(const hn_state *st, int seat, long after)
+json_t *hn_events(const void *vst, int seat, long after)
 {
+    const hn_state *st = vst;
     json_t *a = json_array();
     long n = 0;
     hn_state replay, *r = &replay; /* a copy replayed from the deal */

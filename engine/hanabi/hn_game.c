@@ -360,8 +360,9 @@ void hn_mask(const hn_state *st, int seat, hn_state *out)
     out->seed = 0;
 }
 
-void hn_redeal(hn_state *st, int reader, uint64_t salt)
+void hn_redeal(void *vst, int reader, uint64_t salt)
 {
+    hn_state *st = vst;
     /* the cards are shuffled where the deal keeps them, in the deck, and
      * the hands read again from it: a position whose invariants hold */
     rng_slots s = {.n = 0};
@@ -403,8 +404,9 @@ void hn_play_text(const hn_play *p, char *out, size_t n)
     }
 }
 
-int hn_invariants(const hn_state *st, game_err *e)
+int hn_invariants(const void *vst, game_err *e)
 {
+    const hn_state *st = vst;
     int ok = st->np >= HN_MINP && st->np <= HN_MAXP && st->handsize <= HN_MAXHAND &&
              st->nsuits <= HN_MAXSUITS && st->ndeck <= HN_MAXDECK && st->next <= st->ndeck &&
              st->ndisc <= st->ndeck && st->hints <= HN_MAXHINTS && st->errors <= HN_MAXERRORS &&

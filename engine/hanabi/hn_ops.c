@@ -93,13 +93,6 @@ static int init(void *vst, const char *variant, int nplayers, uint64_t seed,
     return 0;
 }
 
-static int decode(void *st, const json_t *blob, game_err *e) { return hn_decode(st, blob, e); }
-static json_t *encode(const void *st) { return hn_encode(st); }
-static json_t *view(const void *st, int seat) { return hn_view(st, seat); }
-static char *view_text(const void *st, int seat, size_t *len) { return hn_view_text(st, seat, len); }
-static json_t *history(const void *st, int seat) { return hn_history(st, seat); }
-static json_t *events(const void *st, int seat, long after) { return hn_events(st, seat, after); }
-
 static void status(const void *vst, game_status *out)
 {
     const hn_state *st = vst;
@@ -237,8 +230,6 @@ _Static_assert(sizeof(hn_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer"
 
 static uint64_t bot_key(const void *st) { return ((const hn_state *)st)->seed; }
 
-static json_t *play_json(const void *p) { return hn_play_json(p); }
-
 /* What a spectator knows, seen from the mover's seat: no card of any hand
  * (only what hints told of them), the piles, the discards, the counts. */
 static void public_obs(const hn_state *st, int seat, hn_obs *o)
@@ -288,10 +279,6 @@ static int export_as(const void *st, const char *format, char **out, size_t *len
 
 static void reveal(void *st) { ((hn_state *)st)->revealed = 1; }
 
-static int invariants(const void *st, game_err *e) { return hn_invariants(st, e); }
-
-static void redeal(void *st, int reader, uint64_t salt) { hn_redeal(st, reader, salt); }
-
 extern const game_guide hn_guide; /* hn_guide.c: the game for players */
 
 /* Help mode: the conventions' play, its reason said to the player. */
@@ -321,10 +308,10 @@ const game_ops hanabi_ops = {
     .rules = rules,
     .guide = &hn_guide,
     .init = init,
-    .decode = decode,
-    .encode = encode,
-    .view = view,
-    .view_text = view_text,
+    .decode = hn_decode,
+    .encode = hn_encode,
+    .view = hn_view,
+    .view_text = hn_view_text,
     .status = status,
     .legal = legal,
     .parse = parse,
@@ -332,14 +319,14 @@ const game_ops hanabi_ops = {
     .commit = commit,
     .autoplay = autoplay,
     .bot_key = bot_key,
-    .play_json = play_json,
+    .play_json = hn_play_json,
     .explain = explain,
-    .history = history,
-    .events = events,
+    .history = hn_history,
+    .events = hn_events,
     .export_formats = EXPORTS,
     .export_as = export_as,
     .hint = hint,
     .reveal = reveal,
-    .redeal = redeal,
-    .invariants = invariants,
+    .redeal = hn_redeal,
+    .invariants = hn_invariants,
 };

@@ -235,7 +235,7 @@ const char *pz_end_name(int reason);
 /* --- JSON (pz_codec.c) ----------------------------------------------------- */
 json_t *pz_card_json(int c);
 json_t *pz_cards_json(const uint8_t *c, int n);
-json_t *pz_play_json(const pz_play *p);
+json_t *pz_play_json(const void *p);
 /* Shape check of a play (ERR_BAD_MEMBER with the pointer inside it). */
 int pz_play_parse(const json_t *j, int variant, pz_play *out, game_err *e);
 int pz_cards_parse(const json_t *j, const char *ptr, int variant, size_t max, uint8_t *out,
@@ -254,17 +254,17 @@ int pz_table_parse(const json_t *j, const char *ptr, int variant, int np, pz_tab
 /* The current hand's turn_history as `seat` may see it (deck draws "XX"). */
 json_t *pz_turn_history(const pz_state *st, int seat);
 /* The whole game's plays as history records {n, seat, hand, play, turn_ending}. */
-json_t *pz_history(const pz_state *st, int seat);
-json_t *pz_encode(const pz_state *st);
-int pz_decode(pz_state *st, const json_t *blob, game_err *e);
+json_t *pz_history(const void *st, int seat);
+json_t *pz_encode(const void *st);
+int pz_decode(void *st, const json_t *blob, game_err *e);
 /* Every card as often as the decks hold it, every count within its array:
  * 0, or ERR_INTERNAL saying what is broken (ops->invariants; decode). */
-int pz_invariants(const pz_state *st, game_err *e);
-json_t *pz_view(const pz_state *st, int seat);
+int pz_invariants(const void *st, game_err *e);
+json_t *pz_view(const void *st, int seat);
 /* ops->redeal: the hands `reader` may not see and the deck, shuffled among
  * their places (game.h). */
-void pz_redeal(pz_state *st, int reader, uint64_t salt);
-json_t *pz_events(const pz_state *st, int seat, long after);
+void pz_redeal(void *st, int reader, uint64_t salt);
+json_t *pz_events(const void *st, int seat, long after);
 json_t *pz_record(const pz_state *st, int seat, const pz_play *p, const pz_effect *fx,
                   const char *explanation);
 

@@ -45,8 +45,9 @@ static json_t *groups_json(int ng, const uint8_t *gn, const uint8_t (*gc)[PZ_PHM
     return a;
 }
 
-json_t *pz_play_json(const pz_play *p)
+json_t *pz_play_json(const void *vp)
 {
+    const pz_play *p = vp;
     switch (p->type) {
     case PZ_PICK_DECK:
         return pair(json_integer(1), pz_card_json(p->card));
@@ -262,8 +263,9 @@ json_t *pz_turn_history(const pz_state *st, int seat)
     return a;
 }
 
-json_t *pz_history(const pz_state *st, int seat)
+json_t *pz_history(const void *vst, int seat)
 {
+    const pz_state *st = vst;
     json_t *a = json_array();
     for (int i = 0; i < st->nlog; i++) {
         const pz_log *l = &st->log[i];
@@ -318,8 +320,9 @@ static json_t *results_json(const pz_state *st)
     return a;
 }
 
-json_t *pz_encode(const pz_state *st)
+json_t *pz_encode(const void *vst)
 {
+    const pz_state *st = vst;
     json_t *o = json_object();
     json_object_set_new(o, "game", json_string("phazed"));
     json_object_set_new(o, "variant", json_string(variant_name(st->variant)));
@@ -949,8 +952,9 @@ static int decode_body(pz_state *st, const json_t *j, game_err *e)
     return 0;
 }
 
-int pz_invariants(const pz_state *st, game_err *e)
+int pz_invariants(const void *vst, game_err *e)
 {
+    const pz_state *st = vst;
     int ok = st->np >= PZ_MINP && st->np <= PZ_MAXP && st->cur < st->np && st->ndeck <= PZ_NCARDS &&
              st->ndisc <= PZ_NCARDS && st->nlog <= PZ_MAXLOG && st->nph <= PZ_MAXHANDS * PZ_MAXP;
     for (int q = 0; q < st->np && ok; q++) {
@@ -978,8 +982,9 @@ int pz_invariants(const pz_state *st, game_err *e)
     return 0;
 }
 
-int pz_decode(pz_state *out, const json_t *blob, game_err *e)
+int pz_decode(void *vout, const json_t *blob, game_err *e)
 {
+    pz_state *out = vout;
     /* decoded aside (the target stays untouched on error); the state is
      * ~100 KB, so on the heap rather than a server thread's stack */
     pz_state *st = calloc(1, sizeof *st);
@@ -1015,8 +1020,9 @@ static json_t *targets_json(const pz_table *t, int np)
     return a;
 }
 
-void pz_redeal(pz_state *st, int reader, uint64_t salt)
+void pz_redeal(void *vst, int reader, uint64_t salt)
 {
+    pz_state *st = vst;
     if (st->result != PZ_PLAYING || st->revealed || reader == SEAT_ADMIN)
         return;
     rng_slots s = {.n = 0};
@@ -1027,8 +1033,9 @@ void pz_redeal(pz_state *st, int reader, uint64_t salt)
     rng_slots_shuffle(&s, salt);
 }
 
-json_t *pz_view(const pz_state *st, int seat)
+json_t *pz_view(const void *vst, int seat)
 {
+    const pz_state *st = vst;
     int over = st->result != PZ_PLAYING;
     int all = over || st->revealed; /* every card to every reader */
     json_t *o = json_object();
@@ -1074,8 +1081,9 @@ json_t *pz_view(const pz_state *st, int seat)
     return o;
 }
 
-json_t *pz_events(const pz_state *st, int seat, long after)
+json_t *pz_events(const void *vst, int seat, long after)
 {
+    const pz_state *st = vst;
     json_t *a = json_array();
     long n = 0;
     long sum[PZ_MAXP] = {0};

@@ -83,12 +83,6 @@ static int init(void *vst, const char *variant, int nplayers, uint64_t seed, con
     return 0;
 }
 
-static int decode(void *st, const json_t *blob, game_err *e) { return pz_decode(st, blob, e); }
-static json_t *encode(const void *st) { return pz_encode(st); }
-static json_t *view(const void *st, int seat) { return pz_view(st, seat); }
-static json_t *history(const void *st, int seat) { return pz_history(st, seat); }
-static json_t *events(const void *st, int seat, long after) { return pz_events(st, seat, after); }
-
 static void status(const void *vst, game_status *out)
 {
     const pz_state *st = vst;
@@ -270,8 +264,6 @@ _Static_assert(sizeof(pz_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer"
 
 static uint64_t bot_key(const void *st) { return ((const pz_state *)st)->bkey; }
 
-static json_t *play_json(const void *p) { return pz_play_json(p); }
-
 /* Help mode: the planner's play, its line said to the player. */
 static int hint(const void *st, int seat, json_t **out, game_err *e)
 {
@@ -288,10 +280,6 @@ static int hint(const void *st, int seat, json_t **out, game_err *e)
 }
 
 static void reveal(void *st) { ((pz_state *)st)->revealed = 1; }
-
-static int invariants(const void *st, game_err *e) { return pz_invariants(st, e); }
-
-static void redeal(void *st, int reader, uint64_t salt) { pz_redeal(st, reader, salt); }
 
 /* The log fills the state's end: used up to its last entry. */
 static size_t state_used(const void *s)
@@ -321,9 +309,9 @@ const game_ops phazed_ops = {
     .rules = rules,
     .guide = &pz_guide,
     .init = init,
-    .decode = decode,
-    .encode = encode,
-    .view = view,
+    .decode = pz_decode,
+    .encode = pz_encode,
+    .view = pz_view,
     .status = status,
     .legal = legal,
     .legal_page = legal_paged,
@@ -332,14 +320,14 @@ const game_ops phazed_ops = {
     .commit = commit,
     .autoplay = autoplay,
     .bot_key = bot_key,
-    .play_json = play_json,
+    .play_json = pz_play_json,
     .explain = explain,
-    .history = history,
-    .events = events,
+    .history = pz_history,
+    .events = pz_events,
     .hint = hint,
     .reveal = reveal,
-    .redeal = redeal,
+    .redeal = pz_redeal,
     .fn_args = pz_fn_args,
     .undoable = undoable,
-    .invariants = invariants,
+    .invariants = pz_invariants,
 };
