@@ -243,7 +243,7 @@ void bo_plan_bonus(const bo_obs *o, bo_play *out, char *why, size_t whylen);
 void bo_random(const bo_obs *o, rng *r, bo_play *out, char *why, size_t whylen);
 /* game_ops.explain (bo_explain.c): the public line of a bot's play, from
  * the piles, the stockpile tops and the play; never the hand. */
-void bo_explain(const bo_state *st, int seat, const json_t *play, const char *strategy, char *out,
+void bo_explain(const void *st, int seat, const json_t *play, const char *strategy, char *out,
                 size_t n);
 
 

@@ -116,9 +116,10 @@ static void reason(const bo_obs *o, const bo_play *p, char *out, size_t n)
     }
 }
 
-void bo_explain(const bo_state *st, int seat, const json_t *play, const char *strategy, char *out,
+void bo_explain(const void *vst, int seat, const json_t *play, const char *strategy, char *out,
                 size_t n)
 {
+    const bo_state *st = vst;
     bo_obs o;
     bo_play p;
     game_err e = {0};

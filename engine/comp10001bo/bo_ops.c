@@ -293,12 +293,6 @@ static int hint(const void *st, int seat, json_t **out, game_err *e)
     return 0;
 }
 
-static void explain(const void *st, int seat, const json_t *play, const char *strategy, char *out,
-                    size_t n)
-{
-    bo_explain(st, seat, play, strategy, out, n);
-}
-
 static void reveal(void *st) { ((bo_state *)st)->revealed = 1; }
 
 extern const game_guide bo_guide; /* bo_guide.c: the game for players */
@@ -329,7 +323,7 @@ const game_ops comp10001bo_ops = {
     .autoplay = autoplay,
     .bot_key = bot_key,
     .play_json = bo_play_json,
-    .explain = explain,
+    .explain = bo_explain,
     .history = history,
     .hint = hint,
     .reveal = reveal,

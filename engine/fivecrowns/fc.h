@@ -231,7 +231,7 @@ void fc_greedy(const fc_obs *o, fc_play *p, char *why, size_t n);
 void fc_random(const fc_obs *o, rng *r, fc_play *p, char *why, size_t n);
 /* game_ops.explain (fc_explain.c): the public line of a bot's play; at a
  * closed table it names no card, group or count of the hand. */
-void fc_explain(const fc_state *st, int seat, const json_t *play, const char *strategy, char *out,
+void fc_explain(const void *st, int seat, const json_t *play, const char *strategy, char *out,
                 size_t n);
 
 /* --- JSON (fc_codec.c) -------------------------------------------------------- */
@@ -270,7 +270,7 @@ json_t *fc_record(const fc_state *st, int i, int seat, const char *explanation);
 
 /* --- text saves (fc_text.c) ------------------------------------------------- */
 int fc_export_text(const fc_state *st, char **out, size_t *len, game_err *e);
-int fc_import_text(fc_state *st, const char *text, size_t len, json_t **seats,
+int fc_import_text(void *st, const char *text, size_t len, json_t **seats,
                    json_t **warnings, game_err *e);
 
 #endif

@@ -107,9 +107,10 @@ static void discard_line(const fc_obs *o, const fc_play *p, int greedy, char *ou
         snprintf(out, n, "discards the %s: it is the card the hand misses least.", dn);
 }
 
-void fc_explain(const fc_state *st, int seat, const json_t *play, const char *strategy, char *out,
+void fc_explain(const void *vst, int seat, const json_t *play, const char *strategy, char *out,
                 size_t n)
 {
+    const fc_state *st = vst;
     fc_obs o;
     fc_play p;
     game_err e = {0};

@@ -219,12 +219,6 @@ _Static_assert(sizeof(fc_play) <= GAME_PLAY_MAX, "a play fits game_bot's buffer"
 
 static uint64_t bot_key(const void *st) { return ((const fc_state *)st)->bkey; }
 
-static void explain(const void *st, int seat, const json_t *play, const char *strategy, char *out,
-                    size_t n)
-{
-    fc_explain(st, seat, play, strategy, out, n);
-}
-
 /* Help mode says more than the strategy's play: the draw, the discard, the
  * arrangement and whether to go out, each with its reason (game_hint has
  * checked the game is on and `seat` is to move). */
@@ -278,11 +272,6 @@ static int export_as(const void *st, const char *format, char **out, size_t *len
     return fc_export_text(st, out, len, e);
 }
 
-static int import_text(void *st, const char *text, size_t len, json_t **seats, json_t **warnings, game_err *e)
-{
-    return fc_import_text(st, text, len, seats, warnings, e);
-}
-
 static void reveal(void *st) { ((fc_state *)st)->revealed = 1; }
 
 /* The plays fill the state's end: used up to the last one. */
@@ -321,13 +310,13 @@ const game_ops fivecrowns_ops = {
     .autoplay = autoplay,
     .bot_key = bot_key,
     .play_json = fc_play_json,
-    .explain = explain,
+    .explain = fc_explain,
     .hint = hint,
     .history = fc_history,
     .events = NULL,
     .export_formats = FORMATS,
     .export_as = export_as,
-    .import_text = import_text,
+    .import_text = fc_import_text,
     .conceal = fc_conceal,
     .reveal = reveal,
     .redeal = fc_redeal,

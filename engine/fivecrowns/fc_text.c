@@ -181,9 +181,10 @@ static int parse_cards(const char *s, size_t n, int line, uint8_t *out, int max,
     return 0;
 }
 
-int fc_import_text(fc_state *st, const char *text, size_t len, json_t **seats, json_t **warnings,
+int fc_import_text(void *vst, const char *text, size_t len, json_t **seats, json_t **warnings,
                    game_err *e)
 {
+    fc_state *st = vst;
     *seats = NULL;
     *warnings = NULL;
     int seen[L_N] = {0};

@@ -297,7 +297,7 @@ void pz__pick(const pz_obs *o, int take, const char *reason, pz_play *out, char 
 void pz__fallback(const pz_obs *o, pz_play *out, char *why, size_t whylen);
 /* game_ops.explain (pz_explain.c): the public line of a bot's play, from
  * the table, the discard top, the phases done and the play; never the hand. */
-void pz_explain(const pz_state *st, int seat, const json_t *play, const char *strategy, char *out,
+void pz_explain(const void *st, int seat, const json_t *play, const char *strategy, char *out,
                 size_t n);
 
 /* --- autograder functions (pz_fns.c) -------------------------------------- */

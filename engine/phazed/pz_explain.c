@@ -66,9 +66,10 @@ static void discard(const pz_obs *o, const pz_play *p, int planner, char *out, s
                  planner && !wanted ? "the next player cannot place" : "that fits no group");
 }
 
-void pz_explain(const pz_state *st, int seat, const json_t *play, const char *strategy, char *out,
+void pz_explain(const void *vst, int seat, const json_t *play, const char *strategy, char *out,
                 size_t n)
 {
+    const pz_state *st = vst;
     pz_obs o;
     pz_play p;
     game_err e = {0};

@@ -242,12 +242,6 @@ static void random_play(const void *st, int seat, rng *r, void *p, char *why, si
     pz_random(&o, r, p, why, n);
 }
 
-static void explain(const void *st, int seat, const json_t *play, const char *strategy, char *out,
-                    size_t n)
-{
-    pz_explain(st, seat, play, strategy, out, n);
-}
-
 static const game_bot BOTS[] = {
     {"planner",
      "takes the discard only when it helps its phase more than the average deck card, keeps the cards with the most outs, plays the phase that leaves the fewest cards (bonus: the hardest phase first), sheds the costliest cards, never discards what the next player can place or has been collecting; bonus: Skips the opponent closest to finishing",
@@ -321,7 +315,7 @@ const game_ops phazed_ops = {
     .autoplay = autoplay,
     .bot_key = bot_key,
     .play_json = pz_play_json,
-    .explain = explain,
+    .explain = pz_explain,
     .history = pz_history,
     .events = pz_events,
     .hint = hint,
