@@ -250,7 +250,7 @@ test: deps
 # Debian packages installed if missing; Node for tests/bench/long.mjs);
 # prints figures, never fails, and writes each part it ran into
 # docs/benchmarks.md (tests/docblock.mjs). BENCH=engine|hanabi|http|store
-# runs one part (and rewrites only its figures); BENCH=events|memory|idem|grade|league|crowd
+# runs one part (and rewrites only its figures); BENCH=events|memory|idem|grade|league|crowd|bgio
 # run parts that `all` leaves out (tests/bench.sh's head).
 DEB_BENCH := wrk iproute2 curl sqlite3
 $(B)/bench/anchor: tests/bench/anchor.c

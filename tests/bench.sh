@@ -85,14 +85,22 @@
 #    --jobs LEAGUE_JOBS=2: games and students' moves per second, against
 #    croupier tournament of the bots alone; a student's process's sandbox
 #    cost.
-# 10. crowd (BENCH=crowd only, not part of all: about 3 minutes):
+# 10. crowd (BENCH=crowd only, not part of all: about 5 minutes):
 #    tests/bench/crowd.mjs: CROWD_TABLES=1000 Hanabi tables of a person and
 #    a bot, a move every CROWD_INTERVAL=2000 ms each, CROWD_FOLLOWERS=10000
 #    streams (CROWD_SLOW=100 never reading), CROWD_SECONDS=30, through
 #    nginx + nchan, then at half the rate, then croupier serve alone with
 #    the same load: moves made, the time from a move to its table's last
 #    follower (target: p99 under 250 ms), every event delivered once, RSS
-#    and CPU of each process.
+#    and CPU of each process. Then the bgio part (below) in the same run.
+# 11. bgio (BENCH=bgio, and with crowd; not part of all: about 2 minutes):
+#    tests/bench/bgio.mjs: per stored move, croupier serve beside
+#    boardgame.io 0.50.2 (tests/bench/bgio/: its server and client, from
+#    npm, installed here with npm ci --prefix tests/bench/bgio) playing the
+#    same two-seat Hanabi, in memory and with its file storage: server CPU
+#    per move, ratios, a move's time to the other seat, RSS; BGIO_TABLES=8
+#    tables at once, BGIO_MOVES=2000 moves a run after BGIO_WARMUP=500 not
+#    counted, BGIO_RUNS=3 runs.
 #
 # Knobs (environment): RUNS=5 engine runs; HTTP_RUNS=5 wrk runs per figure;
 # DURATION=5 seconds per wrk run; CONNS="32 256"; THREADS=server threads for
@@ -107,7 +115,7 @@
 # ROUTES_LATE=200, ROUTES_WINDOW=20 plays (section "routes":
 # tests/bench/routes.mjs); STALL_SECONDS=10 per run, STALL_AGE=120 seconds of
 # the loop before the "aged" runs, SLOW_MS=10 (section "stall");
-# BENCH=all|engine|hanabi|http|routes|store|stall|events|memory|idem|grade|league|crowd; BUILD=build (where make put croupier and
+# BENCH=all|engine|hanabi|http|routes|store|stall|events|memory|idem|grade|league|crowd|bgio; BUILD=build (where make put croupier and
 # bench/*), CROUPIER_BIN=$BUILD/croupier (another build of the server);
 # BENCH_DOC=FILE (make bench: docs/benchmarks.md) also writes each part the
 # run printed into FILE, between that part's markers (tests/docblock.mjs),
@@ -156,7 +164,7 @@ FANOUT_PLAYS=${FANOUT_PLAYS:-50}
 FANOUT_FOLLOWERS=${FANOUT_FOLLOWERS:-0,1,10,200,1000}
 BUILD=${BUILD:-build}
 CROUPIER_BIN=${CROUPIER_BIN:-$BUILD/croupier}
-case $BENCH in all | engine | hanabi | http | routes | store | stall | events | memory | idem | grade | league | crowd) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http, routes, store, stall, events, memory, idem, grade, league or crowd" >&2; exit 2 ;; esac
+case $BENCH in all | engine | hanabi | http | routes | store | stall | events | memory | idem | grade | league | crowd | bgio) ;; *) echo "BENCH=$BENCH: all, engine, hanabi, http, routes, store, stall, events, memory, idem, grade, league, crowd or bgio" >&2; exit 2 ;; esac
 RSS_TARGET_KB=$((50 * 1024))
 
 tmp=$(mktemp -d)
@@ -338,6 +346,17 @@ if [ "$BENCH" = league ]; then
     node tests/bench/league.mjs --bin "$CROUPIER_BIN" --players "${LEAGUE_PLAYERS:-100}" --games "${LEAGUE_GAMES:-8}" --jobs "${LEAGUE_JOBS:-2}"
     exit 0
 fi
+bgio_part() {
+    if [ ! -d tests/bench/bgio/node_modules/boardgame.io ]; then
+        npm ci --prefix tests/bench/bgio --no-audit --no-fund --loglevel=error >/dev/null ||
+            echo "bench: npm ci --prefix tests/bench/bgio failed: the bgio part is skipped" >&2
+    fi
+    node tests/bench/bgio.mjs --bin "$CROUPIER_BIN" --tables "${BGIO_TABLES:-8}" --moves "${BGIO_MOVES:-2000}" --warmup "${BGIO_WARMUP:-500}" --runs "${BGIO_RUNS:-3}"
+}
+if [ "$BENCH" = bgio ]; then
+    bgio_part
+    exit 0
+fi
 if [ "$BENCH" = crowd ]; then
     CROWD="--tables ${CROWD_TABLES:-1000} --followers ${CROWD_FOLLOWERS:-10000} --slow ${CROWD_SLOW:-100} --seconds ${CROWD_SECONDS:-30}"
     # shellcheck disable=SC2086
@@ -346,6 +365,7 @@ if [ "$BENCH" = crowd ]; then
     node tests/bench/crowd.mjs --bin "$CROUPIER_BIN" --via nchan $CROWD --interval "$((2 * ${CROWD_INTERVAL:-2000}))"
     # shellcheck disable=SC2086
     node tests/bench/crowd.mjs --bin "$CROUPIER_BIN" --via serve $CROWD --interval "${CROWD_INTERVAL:-2000}"
+    bgio_part
     exit 0
 fi
 if [ "$BENCH" = idem ]; then

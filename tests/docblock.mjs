@@ -10,7 +10,7 @@
 //   node tests/docblock.mjs bench docs/benchmarks.md < bench-output
 //
 // The second form reads what tests/bench.sh printed and writes each part it
-// ran (engine, hanabi, http, routes, store, stall, fanout, grade, league, crowd) into that part's block, as a text block
+// ran (engine, hanabi, http, routes, store, stall, fanout, grade, league, crowd, bgio) into that part's block, as a text block
 // headed by the run's own first lines (commit, time, machine load); parts
 // the run skipped (BENCH=engine...) keep their figures.
 import fs from 'node:fs';
@@ -33,7 +33,7 @@ export function writeBlocks(file, blocks) {
 const BENCH_PARTS = [[/^== engine/, 'bench:engine'], [/^== hanabi/, 'bench:hanabi'],
   [/^== (HTTP|memory)/, 'bench:http'], [/^== routes/, 'bench:routes'], [/^== store/, 'bench:store'],
   [/^== stall/, 'bench:stall'], [/^== fanout/, 'bench:fanout'], [/^== grade/, 'bench:grade'],
-  [/^== league/, 'bench:league'], [/^== crowd/, 'bench:crowd']];
+  [/^== league/, 'bench:league'], [/^== crowd/, 'bench:crowd'], [/^== bgio/, 'bench:bgio']];
 
 /** tests/bench.sh's output -> { 'bench:PART': markdown } for the parts it ran. */
 export function benchBlocks(output) {

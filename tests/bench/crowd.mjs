@@ -7,9 +7,10 @@
 // moves every INTERVAL ms (the tables' clocks spread over the interval), the
 // bot answers in the same request, as the service plays a bot. FOLLOWERS
 // event streams in all: each table's seat stream (the person's own, with
-// its token) and spectators spread evenly over the tables; SLOW of the
-// spectators stop reading once they are in (their sockets paused, never
-// resumed). The person's move is known without asking the server: a number
+// its token) and spectators spread evenly over the tables; SLOW more
+// never read a byte (tests/http/lib/stalled.mjs: 4 KiB sockets, half SSE,
+// half WebSocket, one on each of the first SLOW tables), opened before the
+// others: a lab's broken laptops that come first and take their slots. The person's move is known without asking the server: a number
 // clue on the bot's first card while a clue token is left, else a discard
 // of card 0 (always legal, never a strike, so a table plays the whole run).
 //
@@ -38,6 +39,7 @@ import { parseArgs } from 'node:util';
 import { startServer, request } from '../http/lib/server.mjs';
 import { percentile } from '../http/lib/sse.mjs';
 import { nchanMissing, startNchan } from '../http/lib/nchan.mjs';
+import { stalledFollowers, closed } from '../http/lib/stalled.mjs';
 import { procCpu } from './lib.mjs';
 
 const { values: opt } = parseArgs({
@@ -54,8 +56,8 @@ const { values: opt } = parseArgs({
 if (opt.bin) process.env.CROUPIER_BIN = path.resolve(opt.bin);
 const NCHAN = opt.via === 'nchan';
 const TABLES = Number(opt.tables);
-const FOLLOWERS = Math.max(Number(opt.followers), TABLES);
-const SLOW = Number(opt.slow);
+const SLOW = Math.min(Number(opt.slow), TABLES);
+const FOLLOWERS = Math.max(Number(opt.followers), TABLES + SLOW) - SLOW; // the reading ones
 const INTERVAL = Number(opt.interval);
 const SECONDS = Number(opt.seconds);
 
@@ -69,17 +71,16 @@ const mb = (b) => `${(b / 1048576).toFixed(0)} MB`;
 const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 
 /** A lean SSE follower: only the events' numbers and arrival times (ten
- *  thousand of them hold no frames). `slow`: paused once in, never read. */
-function follower(url, token, slow) {
+ *  thousand of them hold no frames). */
+function follower(url, token) {
   // turns: the onTurnStart frames come (each move, the person's and the
   // bot's answer, adds two in every audience); waiting: count -> [resolve]
-  const f = { ids: [], turns: 0, waiting: new Map(), status: 0, ended: false, slow };
+  const f = { ids: [], turns: 0, waiting: new Map(), status: 0, ended: false };
   f.ready = new Promise((resolve) => {
     const req = http.get(url, { agent, headers: { accept: 'text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) } }, (res) => {
       f.status = res.statusCode;
       if (res.statusCode !== 200) { res.resume(); resolve(); return; }
       resolve();
-      if (slow) { res.pause(); res.socket.on('close', () => { f.ended = true; }); return; }
       let buf = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => {
@@ -120,14 +121,14 @@ const moveOf = (state) => (state.hints > 0
   : { type: 'discard', card: 0 });
 
 console.log(`== crowd${NCHAN ? ' through nginx + nchan' : ': croupier serve alone'}: ${TABLES} Hanabi tables (a person and a bot; a move every ${INTERVAL / 1000} s each), ` +
-  `${FOLLOWERS} followers (${SLOW} of them never reading), ${SECONDS} s`);
+  `${FOLLOWERS + SLOW} followers (${SLOW} of them never reading), ${SECONDS} s`);
 if (NCHAN && nchanMissing) {
   console.log(`  skipped: ${nchanMissing}`);
   process.exit(0);
 }
 let srv;
 if (NCHAN) {
-  const n = await startNchan({ connections: FOLLOWERS + 2 * TABLES + 1024, fcgiArgs: ['--quota-create', '0', '--quota-create-total', '0'] });
+  const n = await startNchan({ connections: FOLLOWERS + SLOW + 2 * TABLES + 1024, fcgiArgs: ['--quota-create', '0', '--quota-create-total', '0'] });
   srv = { base: n.base, pid: n.fcgis[0].proc.pid, nginxPid: n.nginxPids()[0], stop: () => n.stop() };
 } else {
   const s = await startServer({ extraArgs: ['--quota-create', '0', '--quota-create-total', '0', '--max-streams-per-client', '128'] });
@@ -146,16 +147,22 @@ try {
     }));
   }
   const made = performance.now() - t0;
-  // the followers: a seat stream a table, then the spectators round the tables
+  // the followers: the stalled ones first, then a seat stream a table,
+  // then the spectators round the tables
   const t1 = performance.now();
   const all = [];
   const url = (t) => `${base}/games/${t.id}/events`;
+  const port = Number(new URL(base).port);
+  const stuck = tables.slice(0, SLOW);
+  const stalled = SLOW ? await stalledFollowers(port, SLOW, stuck.map((t) => `/games/${t.id}/events`),
+    stuck.map((t) => `/games/${t.id}/${NCHAN ? 'events' : 'ws'}`)) : null;
+  const stalledAt = performance.now();
   // opened 200 at a time (as a lab's browsers come in: not ten thousand SYNs at once)
-  const plan = tables.map((t) => [t, t.token, false]);
-  for (let k = 0; plan.length < FOLLOWERS; k++) plan.push([tables[k % TABLES], null, k < SLOW]);
+  const plan = tables.map((t) => [t, t.token]);
+  for (let k = 0; plan.length < FOLLOWERS; k++) plan.push([tables[k % TABLES], null]);
   for (let i = 0; i < plan.length; i += 200) {
-    const batch = plan.slice(i, i + 200).map(([t, token, slow]) => {
-      const f = follower(url(t), token, slow);
+    const batch = plan.slice(i, i + 200).map(([t, token]) => {
+      const f = follower(url(t), token);
       f.seat = Boolean(token);
       t.followers.push(f);
       all.push(f);
@@ -190,7 +197,7 @@ try {
       t.moves++;
       t.state = r.json.state;
       if (t.state.over) break; // the last move's turn frames are not two
-      const live = t.followers.filter((f) => f.status === 200 && !f.slow);
+      const live = t.followers.filter((f) => f.status === 200);
       // from the move to the last follower holding both its turn frames
       const times = await Promise.all(live.map((f) => f.turn(f.turns0 + 2 * t.moves)));
       if (times.some(Number.isNaN)) late.push(t.id);
@@ -207,7 +214,7 @@ try {
       const seat = (await request(base, 'GET', `/games/${t.id}/events`, { check: false, token: t.token })).json.map((e) => e.n);
       const pub = (await request(base, 'GET', `/games/${t.id}/events`, { check: false })).json.map((e) => e.n);
       for (const f of t.followers) {
-        if (f.status !== 200 || f.slow) continue;
+        if (f.status !== 200) continue;
         checked++;
         const want = f.seat ? seat : pub;
         const got = new Set(f.ids);
@@ -216,20 +223,30 @@ try {
       }
     }));
   }
-  const slow = all.filter((f) => f.slow && f.status === 200);
-  const cut = slow.filter((f) => f.ended).length;
+  // the stalled: how many the server closed, and when (from their connect),
+  // and what the server's side of those still open holds unsent (the
+  // kernel's send queue, /proc/net/tcp's tx_queue, of the server's port)
+  const cut = stalled ? await closed(stalled) : { count: 0, at: [], ws: 0, ports: [] };
+  const mine = new Set(cut.ports);
+  const owed = readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1).map((l) => l.trim().split(/\s+/))
+    .filter((f) => f.length > 4 && parseInt(f[1].split(':')[1], 16) === port && mine.has(parseInt(f[2].split(':')[1], 16)) && f[3] === '01')
+    .map((f) => parseInt(f[4].split(':')[0], 16));
+  const held = (performance.now() - stalledAt) / 1000;
+  stalled?.kill('SIGKILL');
   for (const f of all) f.close?.();
   const ms = (x) => x.toFixed(1).padStart(6);
   let target = 0; // the ticks of every table's clock within the run
   for (let i = 0; i < TABLES; i++) target += Math.ceil((SECONDS * 1000 - (i * INTERVAL) / TABLES) / INTERVAL);
-  console.log(`  setup      ${TABLES} tables created in ${(made / 1000).toFixed(1)} s; ${all.length} streams opened in ${(subscribed / 1000).toFixed(1)} s: ` +
+  console.log(`  setup      ${TABLES} tables created in ${(made / 1000).toFixed(1)} s; ${all.length} streams opened in ${(subscribed / 1000).toFixed(1)} s (after the ${SLOW} stalled): ` +
     `${all.length - refused.length} in, ${refused.length} refused${refused.length ? ` (${Object.entries(byStatus).map(([k, v]) => `${v} x ${k}`).join(', ')})` : ''}`);
   console.log(`  moves      ${moves} of ${target} scheduled in ${ran.toFixed(1)} s (${(moves / ran).toFixed(1)} a second; ${failed} refused; ${behind} more than an interval late)`);
   console.log(`  answer     the mover's own POST p50 ${ms(percentile(answer, 50))} p99 ${ms(percentile(answer, 99))} ms`);
   console.log(`  screen     from a move to its table's last follower: p50 ${ms(percentile(screen, 50))} p99 ${ms(percentile(screen, 99))} ms ` +
     `(goal: p99 under 250 ms; ${late.length} moves not seen by every follower within 60 s)`);
   console.log(`  delivery   ${checked} followers checked against their audience's events: ${missing} missing one, ${twice} holding one twice`);
-  console.log(`  slow       ${slow.length} followers never reading: ${cut} cut off by the server during the run`);
+  console.log(`  slow       ${SLOW} followers never reading (4 KiB sockets, half SSE, half WebSocket), held ${held.toFixed(0)} s: ${cut.count} closed by the server (${cut.count - cut.ws} SSE, ${cut.ws} WebSocket)` +
+    (cut.count ? `, ${(percentile(cut.at, 50)).toFixed(1)} s after their connect (p50), the last ${cut.at.at(-1).toFixed(1)} s` : '') +
+    `; the ${owed.length} still open: the server's kernel holds ${owed.length ? `at most ${(Math.max(...owed) / 1024).toFixed(1)} KB unsent for one` : 'nothing for them'}`);
   console.log(`  croupier   CPU ${((s1.cpu - s0.cpu) / 1000).toFixed(1)} s over the run (${((s1.cpu - s0.cpu) / Math.max(moves, 1)).toFixed(2)} ms a move), RSS ${mb(s1.rss)}`);
   console.log(`  driver     CPU ${((d1.user + d1.system) / 1e6).toFixed(1)} s over the run (this process: the persons, the followers' parsing; it shares the cores)`);
   if (n1) console.log(`  nginx      CPU ${((n1.cpu - n0.cpu) / 1000).toFixed(1)} s over the run (${((n1.cpu - n0.cpu) / Math.max(moves, 1)).toFixed(2)} ms a move), RSS ${mb(n1.rss)}`);
