@@ -170,12 +170,16 @@ void fc_group_text(const fc_group *g, int wild, char *out, size_t n);
 /* One sentence describing a whole arrangement. */
 void fc_arr_text(const fc_arr *a, int wild, char *out, size_t n);
 
+/* --- the rules of a play (fc_rules.c) -------------------------------------- */
+/* Judge a play of the seat to move: 1 legal, 0 illegal (why, rule set). */
+int fc_judge(const fc_state *st, const fc_play *p, char *why, size_t whylen, const char **rule);
+/* All legal plays of the seat to move (<= 2*FC_HANDMAX+2). */
+int fc_gen(const fc_state *st, fc_play *out);
+
 /* --- game flow (fc_game.c) ------------------------------------------------- */
 void fc_new_game(fc_state *st, int np, uint64_t seed, int open, int call);
 /* Deal round st->round with a fresh double deck; starter to move. */
 void fc_deal_round(fc_state *st, int starter);
-/* Judge a play of the seat to move: 1 legal, 0 illegal (why, rule set). */
-int fc_judge(const fc_state *st, const fc_play *p, char *why, size_t whylen, const char **rule);
 /* Apply a judged-legal play. */
 void fc_do(fc_state *st, const fc_play *p);
 /* game_ops.conceal: redraw what `seat` may not see and reseed both RNGs
@@ -184,8 +188,6 @@ void fc_do(fc_state *st, const fc_play *p);
  * of the other seats' blind draws in the history (forgotten: 0). The seat's
  * hand, the discard pile, scores and the rest of the history stay. */
 void fc_conceal(void *st, int seat, uint64_t salt);
-/* All legal plays of the seat to move (<= 2*FC_HANDMAX+2). */
-int fc_gen(const fc_state *st, fc_play *out);
 const char *fc_result_name(int result);
 void fc_hand_remove(uint8_t *h, int *n, int c);
 

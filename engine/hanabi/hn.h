@@ -119,7 +119,7 @@ typedef struct hn_obs {
     int hints, errors, deck_left, final_left;
 } hn_obs;
 
-/* --- cards (hn_game.c) ------------------------------------------------- */
+/* --- cards (hn_rules.c) ------------------------------------------------ */
 static inline int hn_suit(int c) { return (c - 1) / 5; }
 static inline int hn_rank(int c) { return (c - 1) % 5 + 1; }
 static inline int hn_card(int suit, int rank) { return suit * 5 + rank; }
@@ -129,9 +129,10 @@ int hn_copies(int rank);
 int hn_card_parse(const char *s, int nsuits);
 const char *hn_card_name(int c); /* "R3"; "??" for 0 (static) */
 char hn_color_letter(int suit);   /* 'R'..'M' */
+const char *hn_color_name(int suit); /* "red".."rainbow"; "?" for no suit */
 int hn_color_parse(char ch);      /* 0..5 or -1 */
 
-/* --- rules and flow (hn_game.c) ---------------------------------------- */
+/* --- the flow (hn_game.c) and the rules of a play (hn_rules.c) --------- */
 /* New game (options already checked). */
 void hn_deal(hn_state *st, int variant, int np, int endrule, uint64_t seed);
 /* The start of a game dealt from a given deck (replays start here). */
