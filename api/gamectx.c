@@ -158,7 +158,7 @@ static int ctx_replay(const game_ops *ops, void *st, const store_play *plays, in
         if (p->kind == STORE_FORCED) {
             memcpy(copy, st, ops->state_size);
             json_t *rec = NULL;
-            int ok = ops->autoplay(st, &rec) == 1 && same_play(rec, p->play);
+            int ok = game_autoplay(ops, st, &rec) == 1 && same_play(rec, p->play);
             json_decref(rec);
             if (ok)
                 continue;
@@ -421,7 +421,7 @@ int ctx_run_bots(const game_ops *ops, void *st, const json_t *meta,
     /* Bounded: a game has finitely many plays; the bound only guards bugs. */
     for (int guard = 0; guard < 100000; guard++) {
         json_t *rec = NULL;
-        if (ops->autoplay(st, &rec)) {
+        if (game_autoplay(ops, st, &rec)) {
             who(whos, STORE_FORCED, NULL, rec);
             json_array_append_new(applied, rec);
             continue;

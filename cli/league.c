@@ -568,7 +568,7 @@ static void play_game(worker *w, void *st, long g)
             snprintf(r->error, sizeof r->error, stopping ? "stopped" : "not over after %d plays", LG_MAX_STEPS);
             return;
         }
-        if (ops->autoplay(st, NULL))
+        if (game_autoplay(ops, st, NULL))
             continue;
         ops->status(st, &gs);
         if (gs.over)

@@ -148,7 +148,7 @@ int cmd_selfplay(int argc, char **argv)
         }
         game_status gs;
         for (;;) {
-            if (ops->autoplay(st, NULL))
+            if (game_autoplay(ops, st, NULL))
                 continue;
             ops->status(st, &gs);
             if (gs.over)

@@ -231,7 +231,7 @@ static void play_one(ctx *c, void *st, long g, char *err, size_t errlen)
                      g, (unsigned long long)seed, MAX_STEPS);
             return;
         }
-        if (ops->autoplay(st, NULL))
+        if (game_autoplay(ops, st, NULL))
             continue;
         ops->status(st, &gs);
         if (gs.over)

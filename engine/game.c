@@ -39,6 +39,13 @@ int game_init(const game_ops *ops, void *st, const char *variant, int nplayers, 
     return ops->init(st, variant, nplayers, seed, options, e);
 }
 
+int game_autoplay(const game_ops *ops, void *st, json_t **record)
+{
+    if (record)
+        *record = NULL;
+    return ops->autoplay ? ops->autoplay(st, record) : 0;
+}
+
 int game_judge(const game_ops *ops, const void *st, int seat, const json_t *play, void *p,
                game_verdict *v, game_err *e)
 {

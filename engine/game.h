@@ -230,7 +230,8 @@ typedef struct game_ops {
     void (*commit)(void *st, const void *p, int reader, const char *why, json_t **record);
     /* If the seat to move has no choice (e.g. no possible play: the pass is
      * recorded for them), apply that forced play and return 1 with its
-     * record; else return 0 and change nothing. */
+     * record; else return 0 and change nothing. NULL for a game where a
+     * seat always has a choice; callers go through game_autoplay(). */
     int (*autoplay)(void *st, json_t **record);
     /* The bots' side of a game, for engine/bots.c: the game's bot key (set
      * at the deal, never changed by a play: a strategy's chance at a play
@@ -362,6 +363,11 @@ int game_judge(const game_ops *ops, const void *st, int seat, const json_t *play
  * ref; record may be NULL). */
 int game_apply(const game_ops *ops, void *st, int seat, const json_t *play, json_t **record,
                game_err *e);
+
+/* The game's forced play, if the seat to move has no choice: 1 with its
+ * record (record may be NULL), else 0 and nothing changed (always 0 for a
+ * game without ops->autoplay). */
+int game_autoplay(const game_ops *ops, void *st, json_t **record);
 
 /* A new game of `variant` (NULL: the first of ops->variants) for
  * `nplayers`: ERR_BAD_MEMBER at /variant for an unknown variant, at

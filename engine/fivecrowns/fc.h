@@ -240,7 +240,7 @@ void fc_explain(const void *st, int seat, const json_t *play, const char *strate
 json_t *fc_cards_json(const uint8_t *c, int n);       /* in the given order */
 json_t *fc_pile_json(const uint8_t *c, int n);        /* top first */
 json_t *fc_play_json(const void *p);
-int fc_play_parse(const json_t *j, fc_play *out, game_err *e);
+int fc_play_parse(const void *st, const json_t *j, void *out, game_err *e); /* game_ops.parse; out: an fc_play, st unused (may be NULL) */
 json_t *fc_arr_json(const fc_arr *a);
 json_t *fc_encode(const void *st);
 int fc_decode(void *st, const json_t *blob, game_err *e);

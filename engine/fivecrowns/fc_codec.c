@@ -66,8 +66,10 @@ static int card_at(const json_t *j, const char *ptr, uint8_t *out, game_err *e)
     return 0;
 }
 
-int fc_play_parse(const json_t *j, fc_play *out, game_err *e)
+int fc_play_parse(const void *st, const json_t *j, void *vout, game_err *e)
 {
+    fc_play *out = vout;
+    (void)st; /* a play's shape is the same in every state */
     memset(out, 0, sizeof *out);
     if (jx_object(j, "", e))
         return ERR_BAD_MEMBER;
@@ -456,7 +458,7 @@ static int decode_body(fc_state *st, const json_t *j, game_err *e)
         fc_play pp;
         if (!pl)
             return err_set(e, ERR_BAD_MEMBER, q, "required play is missing");
-        if (fc_play_parse(pl, &pp, e)) {
+        if (fc_play_parse(NULL, pl, &pp, e)) {
             err_prefix(e, q);
             return ERR_BAD_MEMBER;
         }

@@ -115,7 +115,7 @@ void fc_explain(const void *vst, int seat, const json_t *play, const char *strat
     fc_play p;
     game_err e = {0};
     fc_public(st, seat, &o);
-    if (fc_play_parse(play, &p, &e)) {
+    if (fc_play_parse(NULL, play, &p, &e)) {
         snprintf(out, n, "A bot made a play.");
         return;
     }

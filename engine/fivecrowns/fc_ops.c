@@ -134,11 +134,6 @@ static json_t *legal(const void *vst, int seat)
     return a;
 }
 
-static int parse(const void *st, const json_t *play, void *p, game_err *e)
-{
-    (void)st;
-    return fc_play_parse(play, p, e);
-}
 
 static int judge(const void *st, const void *vp, game_verdict *v)
 {
@@ -162,13 +157,6 @@ static void commit(void *vst, const void *p, int reader, const char *why, json_t
         *record = fc_record(st, st->nhist - 1, reader == SEAT_TABLE ? SEAT_SPECTATOR : reader, why);
 }
 
-static int autoplay(void *st, json_t **record)
-{
-    (void)st; /* every turn has a choice (which pile, which card) */
-    if (record)
-        *record = NULL;
-    return 0;
-}
 
 /* The strategies: each chooses from what the seat may see (an fc_obs). */
 static void strategy(const void *st, int seat, rng *r, void *p, char *why, size_t n)
@@ -304,10 +292,10 @@ const game_ops fivecrowns_ops = {
     .view = fc_view,
     .status = status,
     .legal = legal,
-    .parse = parse,
+    .parse = fc_play_parse,
     .judge = judge,
     .commit = commit,
-    .autoplay = autoplay,
+    .autoplay = NULL, /* every turn has a choice (which pile, which card) */
     .bot_key = bot_key,
     .play_json = fc_play_json,
     .explain = fc_explain,

@@ -165,7 +165,7 @@ void hn_play_text(const hn_play *p, char *out, size_t n);
 json_t *hn_play_json(const void *p);
 /* Shape check; ERR_BAD_MEMBER with the pointer inside the play. Accepts
  * our form {"type",...} and the seed's {"actionType",...}. */
-int hn_play_parse(const json_t *j, hn_play *out, game_err *e);
+int hn_play_parse(const void *st, const json_t *j, void *out, game_err *e); /* game_ops.parse; out: an hn_play, st unused (may be NULL) */
 json_t *hn_encode(const void *st);
 int hn_decode(void *st, const json_t *blob, game_err *e);
 /* Suits / ranks a card may be, from the hints alone (bit masks: bit s of

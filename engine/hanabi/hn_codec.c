@@ -134,8 +134,10 @@ static int parse_seed(const json_t *j, hn_play *out, game_err *e)
     return 0;
 }
 
-int hn_play_parse(const json_t *j, hn_play *out, game_err *e)
+int hn_play_parse(const void *st, const json_t *j, void *vout, game_err *e)
 {
+    hn_play *out = vout;
+    (void)st; /* a play's shape is the same in every state */
     memset(out, 0, sizeof *out);
     if (jx_object(j, "", e))
         return ERR_BAD_MEMBER;
@@ -289,7 +291,7 @@ static int decode_body(hn_state *st, const json_t *j, game_err *e)
             return err_set(e, ERR_BAD_MEMBER, q, "it was player %d's turn", st->cur);
         jx_ptr_key(q, sizeof q, p, "play");
         hn_play pl;
-        if (hn_play_parse(jx_get(a, "play"), &pl, e)) {
+        if (hn_play_parse(NULL, jx_get(a, "play"), &pl, e)) {
             err_prefix(e, q);
             return ERR_BAD_MEMBER;
         }

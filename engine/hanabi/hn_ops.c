@@ -122,11 +122,6 @@ static json_t *legal(const void *vst, int seat)
     return a;
 }
 
-static int parse(const void *st, const json_t *play, void *p, game_err *e)
-{
-    (void)st;
-    return hn_play_parse(play, p, e);
-}
 
 static int judge(const void *st, const void *p, game_verdict *v)
 {
@@ -150,13 +145,6 @@ static void commit(void *st, const void *p, int reader, const char *why, json_t 
         *record = hn_record(h, h->nhist - 1, reader == SEAT_TABLE ? SEAT_OBSERVER : reader, why);
 }
 
-static int autoplay(void *st, json_t **record)
-{
-    (void)st; /* a play is always legal: nobody is ever forced */
-    if (record)
-        *record = NULL;
-    return 0;
-}
 
 /* The strategies. "conventions" and "info" choose from the state as the
  * seat may know it (hn_mask), "rules" and "random" from an hn_obs. */
@@ -252,7 +240,7 @@ static void explain(const void *vst, int seat, const json_t *play, const char *s
     hn_play p;
     hn_obs o;
     game_err e = {0};
-    if (hn_play_parse(play, &p, &e) || p.target < 0 || p.target >= HN_MAXP) {
+    if (hn_play_parse(NULL, play, &p, &e) || p.target < 0 || p.target >= HN_MAXP) {
         snprintf(out, n, "makes a play");
         return;
     }
@@ -314,10 +302,10 @@ const game_ops hanabi_ops = {
     .view_text = hn_view_text,
     .status = status,
     .legal = legal,
-    .parse = parse,
+    .parse = hn_play_parse,
     .judge = judge,
     .commit = commit,
-    .autoplay = autoplay,
+    .autoplay = NULL, /* a play is always legal: nobody is ever forced */
     .bot_key = bot_key,
     .play_json = hn_play_json,
     .explain = explain,

@@ -154,7 +154,7 @@ static void play_game(bo_state *st, uint64_t seed, const char *const bots[4])
         OPS->status(st, &s);
         if (s.over)
             return;
-        if (OPS->autoplay(st, NULL))
+        if (game_autoplay(OPS, st, NULL))
             continue;
         assert_int_equal(game_bot_play(OPS, st, bots[s.to_move], NULL, why, sizeof why, &e), 0);
     }

@@ -96,7 +96,7 @@ static long run_games(const char *game, const char *variant, int nplayers, int g
         game_err e = {0};
         assert_int_equal(game_init(ops, st, variant, nplayers, (uint64_t)(1000 + g), NULL, &e), 0);
         for (int step = 0; step < max_steps; step++) {
-            if (ops->autoplay(st, NULL))
+            if (game_autoplay(ops, st, NULL))
                 continue;
             game_status gs;
             ops->status(st, &gs);

@@ -247,7 +247,7 @@ static char *play_one(const setup *su, const char *bot, uint64_t seed, int deep)
         if (gs.over)
             break;
         json_t *rec = NULL;
-        if (ops->autoplay(st, &rec)) {
+        if (game_autoplay(ops, st, &rec)) {
             json_decref(rec);
             continue;
         }
@@ -376,7 +376,7 @@ static void test_bots(void **unused)
         assert_true(v.valid);
         json_decref(h);
         while (gs.over == 0) { /* to the end, by the default strategy */
-            if (!ops->autoplay(st, NULL))
+            if (!game_autoplay(ops, st, NULL))
                 assert_int_equal(game_bot_play(ops, st, "default", NULL, NULL, 0, &e), 0);
             ops->status(st, &gs);
         }
@@ -414,7 +414,7 @@ static void test_voices(void **unused)
         assert_int_equal(game_init(ops, st, su[0].variant, su[0].players, 11, NULL, &e), 0);
         int hints = 0;
         for (ops->status(st, &gs); !gs.over && hints < 400; ops->status(st, &gs)) {
-            if (ops->autoplay(st, NULL))
+            if (game_autoplay(ops, st, NULL))
                 continue;
             json_t *h = NULL, *rec = NULL;
             char ex[400];
@@ -593,7 +593,7 @@ static void test_readers_alike(void **unused)
                 }
                 if (gs.over)
                     break;
-                if (ops->autoplay(st, NULL))
+                if (game_autoplay(ops, st, NULL))
                     continue;
                 if (sampled && moves < READERS_EARLY) { /* the planners' hints are slow */
                     json_t *h = NULL;
@@ -630,7 +630,7 @@ static int play_out(const game_ops *ops, void *st, const char *bot)
     int m = 0;
     for (ops->status(st, &gs); !gs.over; ops->status(st, &gs), m++) {
         assert_true(m < MAX_MOVES);
-        if (!ops->autoplay(st, NULL))
+        if (!game_autoplay(ops, st, NULL))
             assert_int_equal(game_bot_play(ops, st, bot, NULL, NULL, 0, &e), 0);
     }
     return m;
@@ -661,7 +661,7 @@ static void test_decoded_plays_on(void **unused)
                     ops->status(a, &gs);
                     if (gs.over)
                         break;
-                    if (!ops->autoplay(a, NULL))
+                    if (!game_autoplay(ops, a, NULL))
                         assert_int_equal(game_bot_play(ops, a, bot, NULL, NULL, 0, &e), 0);
                 }
                 json_t *j = ops->encode(a);
@@ -721,7 +721,7 @@ static void test_plays_listed(void **unused)
                     ops->status(st, &gs);
                     if (gs.over)
                         break;
-                    if (ops->autoplay(st, NULL))
+                    if (game_autoplay(ops, st, NULL))
                         continue;
                     json_t *legal = ops->legal(st, gs.to_move), *h = NULL;
                     assert_int_equal(game_hint(ops, st, gs.to_move, &h, &e), 0);
@@ -887,7 +887,7 @@ static void test_explanations_public(void **unused)
                             ops->status(st, &gs);
                             if (gs.over)
                                 break;
-                            if (ops->autoplay(st, NULL))
+                            if (game_autoplay(ops, st, NULL))
                                 continue;
                             int every = moves < EXPL_EARLY ? EXPL_EVERY_EARLY : EXPL_EVERY;
                             if ((moves + (int)seed) % every == 0) {
@@ -1064,9 +1064,9 @@ static void test_replay_applies_plays(void **unused)
                     if (gs.over)
                         break;
                     json_t *rec = NULL;
-                    if (ops->autoplay(live, &rec)) {
+                    if (game_autoplay(ops, live, &rec)) {
                         json_t *rec2 = NULL;
-                        assert_int_equal(ops->autoplay(again, &rec2), 1);
+                        assert_int_equal(game_autoplay(ops, again, &rec2), 1);
                         assert_true(json_equal(json_object_get(rec, "play"), json_object_get(rec2, "play")));
                         json_decref(rec2);
                     } else {
@@ -1184,7 +1184,7 @@ static void test_undoable_shows_nothing(void **unused)
                     ops->status(st, &gs);
                     if (gs.over)
                         break;
-                    if (ops->autoplay(st, NULL))
+                    if (game_autoplay(ops, st, NULL))
                         continue;
                     int seat = gs.to_move;
                     json_t *legal = moves % UNDO_EVERY ? json_array() : ops->legal(st, seat);

@@ -56,7 +56,7 @@ static void test_every_position(void **unused)
                 int m = 0;
                 for (ops->status(st, &gs); !gs.over && m < MAX_MOVES; ops->status(st, &gs), m++) {
                     round_trip(ops, st, back, m);
-                    if (!ops->autoplay(st, NULL))
+                    if (!game_autoplay(ops, st, NULL))
                         assert_int_equal(game_bot_play(ops, st, ops->bots[0].name, NULL, NULL, 0, &e), 0);
                 }
                 round_trip(ops, st, back, m);

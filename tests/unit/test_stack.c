@@ -212,7 +212,7 @@ static void walk(job *j)
                 json_decref(legal);
                 json_t *rec = NULL;
                 doing(ops, "autoplay", variant);
-                if (ops->autoplay(st, &rec)) {
+                if (game_autoplay(ops, st, &rec)) {
                     json_decref(rec);
                     j->plays++;
                     continue;

@@ -206,13 +206,6 @@ static void commit(void *vst, const void *vp, int reader, const char *why, json_
         *out = record(st, st->nhist - 1, why);
 }
 
-static int autoplay(void *st, json_t **out)
-{
-    (void)st; /* every turn has a choice while a counter is left */
-    if (out)
-        *out = NULL;
-    return 0;
-}
 
 static json_t *history(const void *vst, int seat)
 {
@@ -332,7 +325,7 @@ const game_ops takeaway_ops = {
     .parse = parse,
     .judge = judge,
     .commit = commit,
-    .autoplay = autoplay,
+    .autoplay = NULL, /* every turn has a choice while a counter is left */
     .bot_key = bot_key,
     .play_json = play_json,
     .explain = explain,
