@@ -134,7 +134,6 @@ static json_t *legal(const void *vst, int seat)
     return a;
 }
 
-
 static int judge(const void *st, const void *vp, game_verdict *v)
 {
     const fc_play *p = vp;
@@ -156,7 +155,6 @@ static void commit(void *vst, const void *p, int reader, const char *why, json_t
     if (record)
         *record = fc_record(st, st->nhist - 1, reader == SEAT_TABLE ? SEAT_SPECTATOR : reader, why);
 }
-
 
 /* The strategies: each chooses from what the seat may see (an fc_obs). */
 static void strategy(const void *st, int seat, rng *r, void *p, char *why, size_t n)

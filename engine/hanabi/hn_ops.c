@@ -122,7 +122,6 @@ static json_t *legal(const void *vst, int seat)
     return a;
 }
 
-
 static int judge(const void *st, const void *p, game_verdict *v)
 {
     const char *rule = "";
@@ -144,7 +143,6 @@ static void commit(void *st, const void *p, int reader, const char *why, json_t 
     if (record)
         *record = hn_record(h, h->nhist - 1, reader == SEAT_TABLE ? SEAT_OBSERVER : reader, why);
 }
-
 
 /* The strategies. "conventions" and "info" choose from the state as the
  * seat may know it (hn_mask), "rules" and "random" from an hn_obs. */

@@ -44,7 +44,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../http/lib/server.mjs';
 import { follow, percentile } from '../http/lib/sse.mjs';
-import { client, median, options, procCpu } from './lib.mjs';
+import { client, median, options, procCpu, procStatus } from './lib.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const opt = options({ bin: '', tables: 8, moves: 2000, warmup: 500, runs: 3 }, 'bgio.mjs');
@@ -60,8 +60,6 @@ try {
 }
 const BGIO_VERSION = JSON.parse(readFileSync(path.join(HERE, 'bgio/node_modules/boardgame.io/package.json'), 'utf8')).version;
 
-const status = (pid) => readFileSync(`/proc/${pid}/status`, 'utf8');
-const kb = (pid, key) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status(pid))?.[1] ?? 0);
 const mb = (k) => `${(k / 1024).toFixed(0)} MB`;
 
 /** The seat to move's play from its view (croupier's or boardgame.io's, the
@@ -125,21 +123,14 @@ async function croupierSide(withGet) {
 // ---- boardgame.io ---------------------------------------------------------
 async function bgioSide(storage) {
   const dir = mkdtempSync(path.join(tmpdir(), 'croupier-bgio-'));
-  const args = [path.join(HERE, 'bgio/server.cjs'), '0'];
-  // a port of its own: the kernel's free one, asked of a throwaway listener
-  const port = await new Promise((resolve) => {
-    import('node:net').then(({ createServer }) => {
-      const l = createServer().listen(0, '127.0.0.1', () => { const p = l.address().port; l.close(() => resolve(p)); });
-    });
-  });
-  args[1] = String(port);
+  const args = [path.join(HERE, 'bgio/server.cjs'), '0']; // port 0: it takes a free one and says which
   if (storage === 'file') args.push(path.join(dir, 'db'));
   const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   proc.stderr.on('data', (d) => { err += d; });
-  await new Promise((resolve, reject) => {
+  const port = await new Promise((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`boardgame.io not ready: ${err}`)), 15_000);
-    proc.stdout.on('data', (d) => { if (/listening on/.test(String(d))) { clearTimeout(t); resolve(); } });
+    proc.stdout.on('data', (d) => { const m = /listening on (\d+)/.exec(String(d)); if (m) { clearTimeout(t); resolve(Number(m[1])); } });
     proc.on('exit', () => { clearTimeout(t); reject(new Error(`boardgame.io exited: ${err}`)); });
   });
   proc.stdout.resume();
@@ -195,7 +186,7 @@ async function run(side) {
   const { moves, games } = await play(opt.moves, times);
   const ns = cpu.total() - c0;
   const wall = (performance.now() - t0) / 1000;
-  const out = { moves, games, wall, cpuMs: ns / 1e6, perMove: ns / 1e6 / moves, times, rss: kb(side.pid, 'VmRSS'), peak: kb(side.pid, 'VmHWM') };
+  const out = { moves, games, wall, cpuMs: ns / 1e6, perMove: ns / 1e6 / moves, times, rss: procStatus(side.pid, 'VmRSS').VmRSS, peak: procStatus(side.pid, 'VmHWM').VmHWM };
   for (const t of tables) side.close(t);
   await side.stop();
   return out;

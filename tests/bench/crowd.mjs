@@ -40,7 +40,7 @@ import { startServer, request } from '../http/lib/server.mjs';
 import { percentile } from '../http/lib/sse.mjs';
 import { nchanMissing, startNchan } from '../http/lib/nchan.mjs';
 import { stalledFollowers, closed } from '../http/lib/stalled.mjs';
-import { procCpu } from './lib.mjs';
+import { procCpu, procStatus } from './lib.mjs';
 
 const { values: opt } = parseArgs({
   options: {
@@ -64,7 +64,7 @@ const SECONDS = Number(opt.seconds);
 // CPU in ms (its threads' run time: lib.mjs procCpu), RSS in bytes
 const procStat = (pid) => ({
   cpu: procCpu(pid).total() / 1e6,
-  rss: Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
+  rss: procStatus(pid, 'VmRSS').VmRSS * 1024,
 });
 const mb = (b) => `${(b / 1048576).toFixed(0)} MB`;
 

@@ -91,6 +91,13 @@ export function procCpu(pid) {
   return { on: pid > 0 && tasks().length > 0, taskNs, all, sumNs, total: () => sumNs(all()) };
 }
 
+/** Fields of /proc/PID/status, in kB (or a count, as Threads): {VmRSS,
+ *  VmHWM, ...} for the keys asked; NaN for one the file does not hold. */
+export function procStatus(pid, ...keys) {
+  const st = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Object.fromEntries(keys.map((k) => [k, Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(st)?.[1] ?? NaN)]));
+}
+
 // parse --NAME VALUE pairs of process.argv into opt (its keys are the
 // options, its values the defaults: a number default takes a number); exit 2
 // on an unknown or incomplete one

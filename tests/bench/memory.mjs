@@ -15,12 +15,13 @@
 // two streams a second, as the issue's 10-minute load: 84,643 plays,
 // 46,520 reads, 1,149 streams). The server runs with its default settings
 // on a fresh SQLite file (or --store).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startServer, request } from '../http/lib/server.mjs';
+import { procStatus } from './lib.mjs';
 
 const { values: opt } = parseArgs({
   options: { bin: { type: 'string' }, minutes: { type: 'string', default: '10' }, store: { type: 'string' },
@@ -126,9 +127,8 @@ async function accounts() {
 }
 
 function rss() {
-  const st = readFileSync(`/proc/${server.proc.pid}/status`, 'utf8');
-  const kb = (k) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(st)?.[1] ?? NaN);
-  return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024, threads: kb('Threads') };
+  const s = procStatus(server.proc.pid, 'VmRSS', 'VmHWM', 'Threads');
+  return { rss: s.VmRSS / 1024, hwm: s.VmHWM / 1024, threads: s.Threads };
 }
 
 const t0 = Date.now();

@@ -206,7 +206,6 @@ static void commit(void *vst, const void *vp, int reader, const char *why, json_
         *out = record(st, st->nhist - 1, why);
 }
 
-
 static json_t *history(const void *vst, int seat)
 {
     const tk_state *st = vst;
